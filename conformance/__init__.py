@@ -1,0 +1,1 @@
+"""Runs autograd programs on several backends and compares what they observe."""

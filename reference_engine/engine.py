@@ -1,0 +1,147 @@
+"""The backward run: seed the roots, visit nodes in dependency order, apply the rules.
+
+One function serves ``backward`` and ``grad`` of both dialects. It only walks the graph; every
+point where torch and paddle differ — whether a freed node may run again, what accumulating into
+``.grad`` means, whether leaf hooks touch captured gradients — is asked of the policy.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional, Sequence
+
+from reference_engine import grad_mode
+from reference_engine import ops as F
+from reference_engine.graph import AccumulateGrad, Node
+
+if TYPE_CHECKING:
+    from reference_engine.policy import Policy
+    from reference_engine.tensor import Tensor
+
+
+def topological_order(roots: Sequence[Node]) -> list[Node]:
+    """Every node reachable from ``roots``, each before all the nodes it feeds gradient into."""
+    seen: set[int] = set()
+    postorder: list[Node] = []
+    for root in roots:
+        if id(root) in seen:
+            continue
+        seen.add(id(root))
+        stack: list[tuple[Node, int]] = [(root, 0)]
+        while stack:
+            node, i = stack[-1]
+            edges = node.edges
+            while i < len(edges) and (edges[i] is None or id(edges[i]) in seen):
+                i += 1
+            if i == len(edges):
+                stack.pop()
+                postorder.append(node)
+                continue
+            stack[-1] = (node, i + 1)
+            child = edges[i]
+            seen.add(id(child))
+            stack.append((child, 0))
+    postorder.reverse()
+    return postorder
+
+
+def _needed_nodes(order: list[Node], targets: set[int]) -> set[int]:
+    """Nodes from which some target node can be reached (targets included)."""
+    needed: set[int] = set()
+    for node in reversed(order):
+        if id(node) in targets or any(e is not None and id(e) in needed for e in node.edges):
+            needed.add(id(node))
+    return needed
+
+
+def _accumulate_buffer(buffers: dict[int, Any], node: Node, grad: Tensor) -> None:
+    key = id(node)
+    have = buffers.get(key)
+    buffers[key] = grad if have is None else F.add(have, grad)
+
+
+def _run_hooks(node: Node, grad: Tensor) -> Tensor:
+    for hook in list(node.pre_hooks.values()):
+        replaced = hook(grad)
+        if replaced is not None:
+            grad = replaced
+    return grad
+
+
+def _input_grads(policy: Policy, node: Node, grad: Tensor,
+                 wanted: Optional[set[int]]) -> list[Optional[Tensor]]:
+    """Apply the node's rules for the inputs whose gradient is wanted."""
+    rule = node.rule
+    saved = policy.unpack_saved(node)
+    needed = [e is not None and (wanted is None or id(e) in wanted) for e in node.edges]
+
+    def call(vjp: Any, uses: tuple[str, ...]) -> Any:
+        return vjp(grad, **{n: saved[n] if n in saved else node.attrs[n] for n in uses})
+
+    if rule.variadic:
+        grads = call(rule.vjps[0], rule.uses[0]) if any(needed) else [None] * len(needed)
+    else:
+        grads = [call(vjp, uses) if need else None
+                 for vjp, uses, need in zip(rule.vjps, rule.uses, needed)]
+    out: list[Optional[Tensor]] = []
+    for g, need, (shape, dtype) in zip(grads, needed, node.input_meta):
+        if g is None or not need:
+            out.append(None)
+            continue
+        if g._data.shape != shape:
+            g = F.sum_to_shape(g, shape)
+        if g._data.dtype != dtype:
+            g = policy.cast_gradient(g, dtype)
+        out.append(g)
+    return out
+
+
+def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor], *,
+                 retain_graph: bool, create_graph: bool,
+                 inputs: Optional[Sequence[Tensor]] = None,
+                 accumulate: bool = True) -> list[Optional[Tensor]]:
+    """Run one backward pass and return the gradients captured for ``inputs``.
+
+    ``accumulate=True`` is ``backward``: leaves (all, or only ``inputs``) accumulate into
+    ``.grad``. ``accumulate=False`` is ``grad``: nothing is written, the gradients arriving at
+    ``inputs`` are returned (``None`` where none arrived).
+    """
+    root_nodes = [t._edge() for t in roots]
+    order = topological_order([n for n in root_nodes if n is not None])
+    buffers: dict[int, Any] = {}
+    targets: dict[int, list[int]] = {}
+    if inputs is not None:
+        for i, t in enumerate(inputs):
+            node = t._edge()
+            if node is not None:
+                targets.setdefault(id(node), []).append(i)
+    wanted = _needed_nodes(order, set(targets)) if inputs is not None else None
+    captured: list[Optional[Tensor]] = [None] * (len(inputs) if inputs is not None else 0)
+
+    with grad_mode.set_grad_enabled(create_graph):
+        for node, seed in zip(root_nodes, seeds):
+            if node is not None:
+                _accumulate_buffer(buffers, node, seed)
+        for node in order:
+            grad = buffers.pop(id(node), None)
+            if grad is None or (wanted is not None and id(node) not in wanted):
+                continue
+            is_leaf = type(node) is AccumulateGrad
+            if not is_leaf or accumulate or policy.leaf_hooks_apply_to_grad:
+                grad = _run_hooks(node, grad)
+            if node.retained is not None:
+                policy.retain(node.retained, grad, create_graph)
+            for index in targets.get(id(node), ()):
+                captured[index] = grad
+            if is_leaf:
+                if accumulate:
+                    policy.accumulate(node.variable, grad, create_graph)
+                continue
+            if wanted is not None and not any(e is not None and id(e) in wanted for e in node.edges):
+                continue
+            policy.check_runnable(node)
+            for edge, g in zip(node.edges, _input_grads(policy, node, grad, wanted)):
+                if g is not None:
+                    _accumulate_buffer(buffers, edge, g)
+            if not retain_graph:
+                policy.release(node)
+    return captured

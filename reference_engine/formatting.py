@@ -1,0 +1,123 @@
+"""``repr`` of a tensor in torch's print format (``tensor([1., 2.], requires_grad=True)``).
+
+Follows ``torch/_tensor_str.py``: four decimals, integer mode when every finite value is whole,
+scientific mode for wide ranges, right-aligned columns, wrapping at 80 characters and
+summarising tensors of more than 1000 elements with their first and last three entries.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+PRECISION = 4
+LINEWIDTH = 80
+THRESHOLD = 1000
+EDGEITEMS = 3
+
+
+class _Formatter:
+    def __init__(self, values: np.ndarray) -> None:
+        self.floating = values.dtype.kind == "f"
+        self.int_mode = True
+        self.sci_mode = False
+        self.max_width = 1
+        flat = values.reshape(-1)
+        if not self.floating:
+            for v in flat.tolist():
+                self.max_width = max(self.max_width, len(str(v)))
+            return
+        finite = flat[np.isfinite(flat) & (flat != 0)].astype(np.float64)
+        if finite.size == 0:
+            return
+        magnitudes = np.abs(finite)
+        low, high = float(magnitudes.min()), float(magnitudes.max())
+        self.int_mode = bool(np.all(finite == np.ceil(finite)))
+        wide = high / low > 1000.0 or high > 1.0e8
+        if self.int_mode:
+            self.sci_mode = wide
+            template = "{:.%de}" % PRECISION if wide else "{:.0f}"
+            extra = 0 if wide else 1
+        else:
+            self.sci_mode = wide or low < 1.0e-4
+            template = "{:.%de}" % PRECISION if self.sci_mode else "{:.%df}" % PRECISION
+            extra = 0
+        for v in finite.tolist():
+            self.max_width = max(self.max_width, len(template.format(v)) + extra)
+
+    def width(self) -> int:
+        return self.max_width
+
+    def format(self, value: object) -> str:
+        if self.floating:
+            v = float(value)  # type: ignore[arg-type]
+            if self.sci_mode:
+                text = "{:{w}.{p}e}".format(v, w=self.max_width, p=PRECISION)
+            elif self.int_mode:
+                text = f"{v:.0f}" + ("" if math.isinf(v) or math.isnan(v) else ".")
+            else:
+                text = "{:.{p}f}".format(v, p=PRECISION)
+        else:
+            text = str(value)
+        return (self.max_width - len(text)) * " " + text
+
+
+def _summarized(data: np.ndarray) -> np.ndarray:
+    if data.ndim == 0:
+        return data
+    if data.shape[0] > 2 * EDGEITEMS:
+        parts = [data[:EDGEITEMS], data[-EDGEITEMS:]]
+        return np.concatenate([_summarized(p) for p in parts]) if data.ndim == 1 else \
+            np.stack([_summarized(x) for x in (*parts[0], *parts[1])])
+    return np.stack([_summarized(x) for x in data]) if data.ndim > 1 else data
+
+
+def _vector(data: np.ndarray, indent: int, summarize: bool, fmt: _Formatter) -> str:
+    per_line = max(1, int(math.floor((LINEWIDTH - indent) / (fmt.width() + 2))))
+    if summarize and data.shape[0] > 2 * EDGEITEMS:
+        items = ([fmt.format(v) for v in data[:EDGEITEMS].tolist()] + [" ..."]
+                 + [fmt.format(v) for v in data[-EDGEITEMS:].tolist()])
+    else:
+        items = [fmt.format(v) for v in data.tolist()]
+    lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
+    return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+
+
+def _nested(data: np.ndarray, indent: int, summarize: bool, fmt: _Formatter) -> str:
+    if data.ndim == 0:
+        return fmt.format(data.item())
+    if data.ndim == 1:
+        return _vector(data, indent, summarize, fmt)
+    if summarize and data.shape[0] > 2 * EDGEITEMS:
+        rows = ([_nested(data[i], indent + 1, summarize, fmt) for i in range(EDGEITEMS)] + ["..."]
+                + [_nested(data[i], indent + 1, summarize, fmt)
+                   for i in range(data.shape[0] - EDGEITEMS, data.shape[0])])
+    else:
+        rows = [_nested(x, indent + 1, summarize, fmt) for x in data]
+    return "[" + ("," + "\n" * (data.ndim - 1) + " " * (indent + 1)).join(rows) + "]"
+
+
+def tensor_body(data: np.ndarray, indent: int) -> str:
+    """The nested-list part of the print, with torch's widths and line breaks."""
+    if data.size == 0:
+        return "[]"
+    summarize = data.size > THRESHOLD
+    fmt = _Formatter(_summarized(data) if summarize else data)
+    return _nested(data, indent, summarize, fmt)
+
+
+def with_suffixes(text: str, suffixes: Sequence[str], indent: int) -> str:
+    """Append ``, name=value`` suffixes, breaking the line where torch breaks it."""
+    parts = [text]
+    last_line = len(text) - text.rfind("\n") + 1
+    for suffix in suffixes:
+        if last_line + len(suffix) + 2 > LINEWIDTH:
+            parts.append(",\n" + " " * indent + suffix)
+            last_line = indent + len(suffix)
+        else:
+            parts.append(", " + suffix)
+            last_line += len(suffix) + 2
+    parts.append(")")
+    return "".join(parts)

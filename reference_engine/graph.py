@@ -1,0 +1,110 @@
+"""Graph nodes: what an operation records so that its derivative can be run later.
+
+A :class:`Node` holds its derivative rule, the non-tensor attributes of the call, one edge per
+input (the input's own node, or ``None`` when no gradient flows there) and the tensors its rule
+needs, as :class:`SavedTensor` slots that are released after a backward pass without
+``retain_graph``. A leaf that requires grad is reached through its :class:`AccumulateGrad`
+node, as in PyTorch, so the backward run treats leaves and operations alike.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+if TYPE_CHECKING:
+    from reference_engine.rules import Rule
+    from reference_engine.tensor import Tensor
+
+_sequence = itertools.count()
+
+Hook = Callable[["Tensor"], Optional["Tensor"]]
+
+
+class SavedTensor:
+    """A tensor kept for the backward pass, with the version it had when it was saved."""
+
+    __slots__ = ("tensor", "version", "origin")
+
+    def __init__(self, tensor: Tensor) -> None:
+        self.tensor = tensor
+        self.version = tensor._version.value
+        self.origin = tensor._grad_fn
+
+
+class Node:
+    """One recorded operation: its rule, edges to its inputs' nodes and its saved tensors."""
+
+    __slots__ = ("rule", "attrs", "edges", "input_meta", "saved", "released", "released_saved",
+                 "pre_hooks", "retained", "sequence_nr", "__weakref__")
+
+    def __init__(self, rule: Rule, attrs: dict[str, Any], edges: tuple[Optional[Node], ...],
+                 input_meta: tuple[tuple[tuple[int, ...], Any], ...]) -> None:
+        self.rule = rule
+        self.attrs = attrs
+        self.edges = edges
+        self.input_meta = input_meta
+        self.saved: dict[str, SavedTensor] = {}
+        self.released = False
+        self.released_saved = False
+        self.pre_hooks: dict[int, Hook] = {}
+        self.retained: Optional[Tensor] = None
+        self.sequence_nr = next(_sequence)
+
+    def name(self) -> str:
+        """The framework's name of this node's class (``MulBackward0``)."""
+        return self.rule.node_name
+
+    @property
+    def next_functions(self) -> tuple[tuple[Optional[Node], int], ...]:
+        return tuple((edge, 0) for edge in self.edges)
+
+    def release(self) -> None:
+        """Drop the saved tensors and remember that this node has been run and freed."""
+        self.released_saved = self.released_saved or bool(self.saved)
+        self.saved.clear()
+        self.released = True
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {id(self):#x}>"
+
+
+class AccumulateGrad(Node):
+    """The node that ends every path into a leaf: it adds the arriving gradient to ``.grad``."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable: Tensor) -> None:
+        self.variable = variable
+        self.attrs = {}
+        self.edges = ()
+        self.input_meta = ()
+        self.saved = {}
+        self.released = False
+        self.released_saved = False
+        self.pre_hooks = {}
+        self.retained = None
+        self.sequence_nr = next(_sequence)
+
+    def name(self) -> str:
+        return self.variable._policy.accumulate_node_name
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``; ``remove()`` takes the hook off again."""
+
+    _ids = itertools.count()
+
+    def __init__(self, hooks: dict[int, Hook], hook: Hook) -> None:
+        self._hooks = hooks
+        self.id = next(self._ids)
+        hooks[self.id] = hook
+
+    def remove(self) -> None:
+        self._hooks.pop(self.id, None)
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.remove()

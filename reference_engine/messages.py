@@ -1,0 +1,177 @@
+"""Every error and warning text the engine raises, per dialect, in one place.
+
+Each entry maps a neutral *kind* to the framework's exception class and its main message (a
+``str.format`` template). Texts are the frameworks' own, as measured with torch 2.13.0 and
+paddlepaddle 3.3.1; paddle's trailing ``[Hint: …] (at /paddle/…)`` is not reproduced.
+"""
+
+from __future__ import annotations
+
+TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    # seeds and outputs
+    "implicit_seed": (RuntimeError, "grad can be implicitly created only for scalar outputs"),
+    "implicit_seed_dtype": (RuntimeError,
+                            "grad can be implicitly created only for real scalar outputs but got "
+                            "{dtype}"),
+    "seed_type": (TypeError, "gradients can be either Tensors or None, but got {type_name}"),
+    "seed_shape": (RuntimeError,
+                   "Mismatch in shape: grad_output[{index}] has a shape of {grad_shape} and "
+                   "output[{index}] has a shape of {out_shape}."),
+    "seed_count": (RuntimeError, "got {tensors} tensors and {grads} gradients"),
+    "not_iterable": (TypeError, "'{type_name}' object is not iterable"),
+    "output_no_grad": (RuntimeError,
+                       "element {index} of tensors does not require grad and does not have a "
+                       "grad_fn"),
+    # inputs of grad / backward(inputs=)
+    "grad_inputs_empty": (RuntimeError, "`inputs` argument to `grad()` cannot be empty."),
+    "backward_inputs_empty": (RuntimeError, "`inputs` argument to `backward()` cannot be empty."),
+    "input_no_grad": (RuntimeError, "One of the differentiated Tensors does not require grad"),
+    "unused_input": (RuntimeError,
+                     "The differentiated Tensor at index {index} appears to not have been used "
+                     "in the graph. Set allow_unused=True if this is the desired behavior."),
+    "materialize_unused": (ValueError,
+                           "Expected allow_unused to be True or not passed when "
+                           "materialize_grads=True, but got: allow_unused=False."),
+    "retain_no_grad": (RuntimeError, "can't retain_grad on Tensor that has requires_grad=False"),
+    # graph lifetime and in-place
+    "freed": (RuntimeError,
+              "Trying to backward through the graph a second time (or directly access saved "
+              "tensors after they have already been freed). Saved intermediate values of the "
+              "graph are freed when you call .backward() or autograd.grad(). Specify "
+              "retain_graph=True if you need to backward through the graph a second time or if "
+              "you need to access saved tensors after calling backward."),
+    "version": (RuntimeError,
+                "one of the variables needed for gradient computation has been modified by an "
+                "inplace operation: [{type_name} {shape}]{origin} is at version {version}; "
+                "expected version {expected} instead. Hint: enable anomaly detection to find "
+                "the operation that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True, check_nan=False)."),
+    "leaf_in_place": (RuntimeError,
+                      "a leaf Variable that requires grad is being used in an in-place "
+                      "operation."),
+    "in_place_cast": (RuntimeError,
+                      "result type {got} can't be cast to the desired output type {want}"),
+    # flags and hooks
+    "non_leaf_flag_on": (RuntimeError,
+                         "you can only change requires_grad flags of leaf variables."),
+    "non_leaf_flag": (RuntimeError,
+                      "you can only change requires_grad flags of leaf variables. If you want to "
+                      "use a computed variable in a subgraph that doesn't require differentiation "
+                      "use var_no_grad = var.detach()."),
+    "int_requires_grad_ctor": (RuntimeError,
+                               "Only Tensors of floating point and complex dtype can require "
+                               "gradients"),
+    "int_requires_grad_method": (RuntimeError,
+                                 "only Tensors of floating point dtype can require gradients"),
+    "int_requires_grad_setter": (RuntimeError,
+                                 "only Tensors of floating point and complex dtype can require "
+                                 "gradients"),
+    "hook_no_grad": (RuntimeError,
+                     "cannot register a hook on a tensor that doesn't require gradient"),
+    "numpy_requires_grad": (RuntimeError,
+                            "Can't call numpy() on Tensor that requires grad. Use "
+                            "tensor.detach().numpy() instead."),
+    "grad_assign_type": (TypeError,
+                         "assigned grad expected to be a Tensor or None but got grad of type "
+                         "{type_name}"),
+    "grad_assign_shape": (RuntimeError,
+                          "attempting to assign a gradient of size '{grad_shape}' to a tensor of "
+                          "size '{shape}'. Please ensure that the gradient and the tensor are the "
+                          "same size"),
+    "grad_assign_dtype": (RuntimeError,
+                          "attempting to assign a gradient with dtype '{grad_dtype}' to a tensor "
+                          "with grad_dtype '{dtype}'. The gradient must match the tensor's "
+                          "grad_dtype (defaults to the tensor's dtype). You can set the tensor's "
+                          "grad_dtype attribute with a specific dtype, or None to allow any "
+                          "dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor "
+                          "and its gradient may break downstream systems that assume they "
+                          "match."),
+    "item": (RuntimeError, "a Tensor with {numel} elements cannot be converted to Scalar"),
+    # argument errors of operations
+    "bad_operand": (TypeError,
+                    "unsupported operand type(s) for {op}: 'Tensor' and '{type_name}'"),
+    "broadcast": (RuntimeError,
+                  "The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) at "
+                  "non-singleton dimension {dim}"),
+    "dim_range": (IndexError,
+                  "Dimension out of range (expected to be in range of [{low}, {high}], but got "
+                  "{dim})"),
+    "matmul_type": (TypeError,
+                    "matmul(): argument '{arg}' (position {position}) must be Tensor, not "
+                    "{type_name}"),
+    "matmul_0d": (RuntimeError,
+                  "both arguments to matmul need to be at least 1D, but they are {ndim_a}D and "
+                  "{ndim_b}D"),
+    "matmul_dot_shape": (RuntimeError,
+                         "inconsistent tensor size, expected tensor [{numel_a}] and src "
+                         "[{numel_b}] to have the same number of elements, but got {numel_a} and "
+                         "{numel_b} elements respectively"),
+    "matmul_mv_shape": (RuntimeError,
+                        "size mismatch, got input ({rows}), mat ({rows}x{k_a}), vec ({k_b})"),
+    "matmul_mm_shape": (RuntimeError,
+                        "mat1 and mat2 shapes cannot be multiplied ({rows}x{k_a} and {b})"),
+    "matmul_bmm_shape": (RuntimeError,
+                         "Expected size for first two dimensions of batch2 tensor to be: "
+                         "[{batch}, {k_a}] but got: [{batch}, {k_b}]."),
+    "reshape": (RuntimeError, "shape '{shape}' is invalid for input of size {size}"),
+    "expand": (RuntimeError,
+               "The expanded size of the tensor ({size}) must match the existing size ({have}) "
+               "at non-singleton dimension {dim}.  Target sizes: {shape}.  Tensor sizes: {old}"),
+    "expand_rank": (RuntimeError,
+                    "expand(torch.FloatTensor{{{old}}}, size=[{count}]): the number of sizes "
+                    "provided ({count}) must be greater or equal to the number of dimensions in "
+                    "the tensor ({ndim})"),
+    "expand_negative": (RuntimeError,
+                        "The expanded size of the tensor (-1) isn't allowed in a leading, "
+                        "non-existing dimension 0"),
+    "permute_len": (RuntimeError,
+                    "permute(sparse_coo): number of dimensions in the tensor input does not match "
+                    "the length of the desired ordering of dimensions i.e. input.dim() = {ndim} "
+                    "is not equal to len(dims) = {count}"),
+    "permute_repeat": (RuntimeError, "permute(): duplicate dims are not allowed."),
+    "t_rank": (RuntimeError, "t() expects a tensor with <= 2 dimensions, but self is {ndim}D"),
+    "cat_rank": (RuntimeError,
+                 "Tensors must have same number of dimensions: got {ndim_a} and {ndim_b}"),
+    "cat_size": (RuntimeError,
+                 "Sizes of tensors must match except in dimension {dim}. Expected size "
+                 "{expected} but got size {got} for tensor number {index} in the list."),
+    "stack_size": (RuntimeError,
+                   "stack expects each tensor to be equal size, but got {shape_a} at entry 0 and "
+                   "{shape_b} at entry {index}"),
+    "index": (IndexError, "{detail}"),
+    "index_type": (TypeError, "new(): invalid data type '{type_name}'"),
+    "clamp_no_bounds": (RuntimeError,
+                        "torch.clamp: At least one of 'min' or 'max' must not be None"),
+    "where_condition": (RuntimeError,
+                        "where expected condition to be a boolean tensor, but got a tensor with "
+                        "dtype {dtype}"),
+    "mean_dtype": (RuntimeError,
+                   "mean(): could not infer output dtype. Input dtype must be either a floating "
+                   "point or complex dtype. Got: {dtype}"),
+    "empty_reduction": (RuntimeError,
+                        "{op}(): Expected reduction dim to be specified for input.numel() == 0. "
+                        "Specify the reduction dim with the 'dim' argument."),
+    "bad_dtype": (TypeError, "unsupported dtype {dtype}"),
+}
+
+TORCH_WARNINGS: dict[str, tuple[type[Warning], str]] = {
+    "non_leaf_grad": (UserWarning,
+                      "The .grad attribute of a Tensor that is not a leaf Tensor is being "
+                      "accessed. Its .grad attribute won't be populated during "
+                      "autograd.backward(). If you indeed want the .grad field to be populated "
+                      "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+                      "access the non-leaf Tensor by mistake, make sure you access the leaf "
+                      "Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more "
+                      "information."),
+    "backward_create_graph": (UserWarning,
+                              "Using backward() with create_graph=True will create a reference "
+                              "cycle between the parameter and its gradient which can cause a "
+                              "memory leak. We recommend using autograd.grad when creating the "
+                              "graph to avoid this. If you have to use this function, make sure "
+                              "to reset the .grad fields of your parameters to None after use "
+                              "to break the cycle and avoid the leak."),
+    "only_inputs": (FutureWarning,
+                    "only_inputs argument is deprecated and is ignored now (defaults to True). "
+                    "To accumulate gradient for other parts of the graph, please use "
+                    "torch.autograd.backward."),
+}

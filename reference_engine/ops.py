@@ -1,0 +1,596 @@
+"""Engine operations: validate arguments, compute the forward in numpy, record a graph node.
+
+Every function takes engine tensors (or Python numbers where the frameworks accept them) and
+returns a new tensor of the same dialect class as its first tensor argument. Argument errors are
+raised through the dialect's policy, so a wrong shape gets the framework's own message and never
+a numpy traceback. Derivative rules (``reference_engine.rules``) call these same functions, which
+is what makes a backward pass recordable with ``create_graph=True``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
+
+import numpy as np
+
+from reference_engine import grad_mode
+from reference_engine import rules as R
+from reference_engine.graph import Node, SavedTensor
+
+if TYPE_CHECKING:
+    from reference_engine.tensor import Tensor
+
+Scalar = Union[bool, int, float]
+Operand = Union["Tensor", Scalar]
+Dims = Union[int, Sequence[int], None]
+
+_EMPTY: dict[str, Any] = {}
+
+
+def _tensor_type() -> type:
+    from reference_engine.tensor import Tensor
+
+    return Tensor
+
+
+def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY,
+          arrays: Optional[Sequence[np.ndarray]] = None) -> Tensor:
+    """Run ``rule``'s forward on ``inputs`` and, when recording, attach a node to the result."""
+    if arrays is None:
+        arrays = [t._data for t in inputs]
+    if rule.forward_attrs:
+        data = rule.forward(*arrays, **{k: attrs[k] for k in rule.forward_attrs})
+    else:
+        data = rule.forward(*arrays)
+    if type(data) is not np.ndarray:
+        data = np.asarray(data)
+    out = type(inputs[0])._from_array(data)
+    if rule.view:
+        out._version = inputs[0]._version
+    if not grad_mode._State.enabled:
+        return out
+    edges = tuple(t._edge() if diff else None
+                  for t, diff in zip(inputs, rule.differentiable * len(inputs)
+                                     if rule.variadic else rule.differentiable))
+    if not any(edge is not None for edge in edges):
+        return out
+    node = Node(rule, attrs, edges, tuple((t._data.shape, t._data.dtype) for t in inputs))
+    out._grad_fn = node
+    out._requires_grad = True
+    needed = tuple(edge is not None for edge in edges)
+    for name in rule.saved_names(needed):
+        if name == "result":
+            node.saved[name] = SavedTensor(out)
+        elif name in attrs:
+            node.saved[name] = SavedTensor(attrs[name])
+        else:
+            node.saved[name] = SavedTensor(inputs[rule.inputs.index(name)])
+    return out
+
+
+# --- argument handling ----------------------------------------------------------------------
+
+def _cls_of(*operands: Any) -> type:
+    base = _tensor_type()
+    for x in operands:
+        if isinstance(x, base):
+            return type(x)
+    raise TypeError("expected at least one tensor operand")
+
+
+def _coerce(x: Operand, cls: type, dtype: np.dtype) -> Tensor:
+    if isinstance(x, _tensor_type()):
+        return x
+    return cls._from_array(np.asarray(x, dtype=dtype))
+
+
+def _check_operand(x: Any, cls: type, op: str, position: int) -> None:
+    if not isinstance(x, (_tensor_type(), bool, int, float, np.number)):
+        raise cls._policy.error("bad_operand", op=op, position=position,
+                                type_name=type(x).__name__)
+
+
+def broadcast_shape(cls: type, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """The broadcast of ``shapes``, or the dialect's size-mismatch error."""
+    ndim = max(len(s) for s in shapes)
+    padded = [(1,) * (ndim - len(s)) + tuple(s) for s in shapes]
+    out = []
+    for i, sizes in enumerate(zip(*padded)):
+        big = max(sizes)
+        for j, s in enumerate(sizes):
+            if s != big and s != 1:
+                other = next(t for t in sizes if t != s)
+                raise cls._policy.error("broadcast", size_a=sizes[0] if j else s,
+                                        size_b=s if j else other, dim=i,
+                                        shape_a=list(shapes[0]), shape_b=list(shapes[-1]))
+        out.append(0 if 0 in sizes else big)
+    return tuple(out)
+
+
+def normalize_dim(cls: type, dim: int, ndim: int) -> int:
+    """A dimension index in ``[0, ndim)``, or the dialect's out-of-range error."""
+    low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
+    if not isinstance(dim, (int, np.integer)) or not low <= dim <= high:
+        raise cls._policy.error("dim_range", low=low, high=high, dim=dim)
+    return int(dim) % max(ndim, 1)
+
+
+def normalize_dims(cls: type, dims: Dims, ndim: int) -> tuple[int, ...]:
+    """A sorted tuple of distinct dimensions; ``None`` means all of them."""
+    if dims is None:
+        return tuple(range(ndim))
+    if isinstance(dims, (int, np.integer)):
+        dims = (dims,)
+    return tuple(sorted({normalize_dim(cls, d, ndim) for d in dims}))
+
+
+# --- elementwise arithmetic -----------------------------------------------------------------
+
+def _binary(op: str, a: Operand, b: Operand) -> Tensor:
+    cls = _cls_of(a, b)
+    _check_operand(a, cls, op, 1)
+    _check_operand(b, cls, op, 2)
+    dtype = cls._policy.result_dtype(a, b)
+    ta, tb = _coerce(a, cls, dtype), _coerce(b, cls, dtype)
+    if ta._data.shape != tb._data.shape:
+        broadcast_shape(cls, ta._data.shape, tb._data.shape)
+    arrays = None
+    if ta._data.dtype != dtype or tb._data.dtype != dtype:
+        arrays = (ta._data.astype(dtype, copy=False), tb._data.astype(dtype, copy=False))
+    return apply(R.RULES[op], (ta, tb), _EMPTY, arrays)
+
+
+def add(a: Operand, b: Operand) -> Tensor:
+    return _binary("add", a, b)
+
+
+def sub(a: Operand, b: Operand) -> Tensor:
+    return _binary("sub", a, b)
+
+
+def mul(a: Operand, b: Operand) -> Tensor:
+    return _binary("mul", a, b)
+
+
+def div(a: Operand, b: Operand) -> Tensor:
+    cls = _cls_of(a, b)
+    if cls._policy.is_integral(a) and cls._policy.is_integral(b):
+        a = cast(a, cls._policy.default_float) if isinstance(a, _tensor_type()) else float(a)
+    return _binary("div", a, b)
+
+
+def maximum(a: Tensor, b: Tensor) -> Tensor:
+    return _binary("maximum", a, b)
+
+
+def minimum(a: Tensor, b: Tensor) -> Tensor:
+    return _binary("minimum", a, b)
+
+
+def pow(a: Operand, b: Operand) -> Tensor:  # noqa: A001 - the frameworks' name
+    base = _tensor_type()
+    if isinstance(a, base) and not isinstance(b, base):
+        _check_operand(b, type(a), "pow", 2)
+        dtype = a._policy.result_dtype(a, b)
+        if a._data.dtype != dtype:
+            a = cast(a, dtype)
+        return apply(R.RULES["pow_scalar"], (a,), {"exponent": b})
+    if isinstance(b, base) and not isinstance(a, base):
+        _check_operand(a, type(b), "pow", 1)
+        dtype = b._policy.result_dtype(a, b)
+        if b._data.dtype != dtype:
+            b = cast(b, dtype)
+        return apply(R.RULES["rpow"], (b,), {"base": a})
+    return _binary("pow", a, b)
+
+
+def _unary(op: str, a: Tensor) -> Tensor:
+    return apply(R.RULES[op], (_floating(a),))
+
+
+def _floating(a: Tensor) -> Tensor:
+    return a if a._data.dtype.kind == "f" else cast(a, a._policy.default_float)
+
+
+def neg(a: Tensor) -> Tensor:
+    return apply(R.RULES["neg"], (a,))
+
+
+def exp(a: Tensor) -> Tensor:
+    return _unary("exp", a)
+
+
+def log(a: Tensor) -> Tensor:
+    return _unary("log", a)
+
+
+def sqrt(a: Tensor) -> Tensor:
+    return _unary("sqrt", a)
+
+
+def sin(a: Tensor) -> Tensor:
+    return _unary("sin", a)
+
+
+def cos(a: Tensor) -> Tensor:
+    return _unary("cos", a)
+
+
+def tanh(a: Tensor) -> Tensor:
+    return _unary("tanh", a)
+
+
+def sigmoid(a: Tensor) -> Tensor:
+    return _unary("sigmoid", a)
+
+
+def abs(a: Tensor) -> Tensor:  # noqa: A001 - the frameworks' name
+    return apply(R.RULES["abs"], (a,))
+
+
+def sign(a: Tensor) -> Tensor:
+    return apply(R.RULES["sign"], (a,))
+
+
+def relu(a: Tensor) -> Tensor:
+    return apply(R.RULES["relu"], (a,))
+
+
+def clamp(a: Tensor, low: Optional[float] = None, high: Optional[float] = None) -> Tensor:
+    if low is None and high is None:
+        raise a._policy.error("clamp_no_bounds")
+    return apply(R.RULES["clamp"], (a,), {"low": low, "high": high})
+
+
+def where(condition: Tensor, a: Operand, b: Operand) -> Tensor:
+    cls = _cls_of(condition, a, b)
+    dtype = cls._policy.result_dtype(a, b)
+    ta, tb = _coerce(a, cls, dtype), _coerce(b, cls, dtype)
+    if condition._data.dtype != np.bool_:
+        raise cls._policy.error("where_condition", dtype=condition._data.dtype)
+    broadcast_shape(cls, condition._data.shape, ta._data.shape, tb._data.shape)
+    arrays = (condition._data, ta._data.astype(dtype, copy=False), tb._data.astype(dtype, copy=False))
+    inputs = (condition, ta, tb)
+    if type(condition) is not cls:
+        inputs = (cls._from_array(condition._data), ta, tb)
+    return apply(R.RULES["where"], inputs, _EMPTY, arrays)
+
+
+def cast(a: Tensor, dtype: Any) -> Tensor:
+    dtype = np.dtype(dtype)
+    if a._data.dtype == dtype:
+        return a
+    return apply(R.RULES["cast"], (a,), {"dtype": dtype})
+
+
+def clone(a: Tensor) -> Tensor:
+    return apply(R.RULES["clone"], (a,))
+
+
+# --- comparisons and constants (never differentiable) ---------------------------------------
+
+def _compare(ufunc: Any, a: Operand, b: Operand) -> Tensor:
+    cls = _cls_of(a, b)
+    x = a._data if isinstance(a, _tensor_type()) else a
+    y = b._data if isinstance(b, _tensor_type()) else b
+    return cls._from_array(np.asarray(ufunc(x, y)))
+
+
+def eq(a: Operand, b: Operand) -> Tensor:
+    return _compare(np.equal, a, b)
+
+
+def ne(a: Operand, b: Operand) -> Tensor:
+    return _compare(np.not_equal, a, b)
+
+
+def lt(a: Operand, b: Operand) -> Tensor:
+    return _compare(np.less, a, b)
+
+
+def le(a: Operand, b: Operand) -> Tensor:
+    return _compare(np.less_equal, a, b)
+
+
+def gt(a: Operand, b: Operand) -> Tensor:
+    return _compare(np.greater, a, b)
+
+
+def ge(a: Operand, b: Operand) -> Tensor:
+    return _compare(np.greater_equal, a, b)
+
+
+def logical_and(a: Tensor, b: Tensor) -> Tensor:
+    return _compare(np.logical_and, a, b)
+
+
+def constant_like(like: Tensor, data: np.ndarray) -> Tensor:
+    """A tensor of ``like``'s dialect holding ``data``, outside any graph."""
+    return type(like)._from_array(np.asarray(data))
+
+
+def zeros_like(a: Tensor) -> Tensor:
+    return type(a)._from_array(np.zeros(a._data.shape, a._data.dtype))
+
+
+def ones_like(a: Tensor) -> Tensor:
+    return type(a)._from_array(np.ones(a._data.shape, a._data.dtype))
+
+
+# --- reductions -----------------------------------------------------------------------------
+
+def _reduction(op: str, a: Tensor, dim: Dims, keepdim: bool) -> Tensor:
+    in_shape = a._data.shape
+    if dim is None:
+        return apply(R.RULES[op + "_all"], (a,), {"in_shape": in_shape})
+    dims = normalize_dims(type(a), dim, a._data.ndim)
+    return apply(R.RULES[op], (a,), {"in_shape": in_shape, "dims": dims, "keepdim": keepdim})
+
+
+def sum(a: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    if a._data.dtype.kind in "biu":
+        a = cast(a, np.int64)
+    return _reduction("sum", a, dim, keepdim)
+
+
+def mean(a: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+    if a._data.dtype.kind != "f":
+        raise a._policy.error("mean_dtype", dtype=a._data.dtype)
+    return _reduction("mean", a, dim, keepdim)
+
+
+def _extremum(kind: str, a: Tensor, dim: Dims, keepdim: bool) -> Tensor:
+    if a._data.size == 0:
+        raise a._policy.error("empty_reduction", op=kind)
+    in_shape = a._data.shape
+    dims = normalize_dims(type(a), dim, a._data.ndim)
+    if dim is None:
+        return apply(R.RULES[kind[1:] + "_all"], (a,), {"in_shape": in_shape, "dims": dims})
+    return apply(R.RULES[kind], (a,), {"in_shape": in_shape, "dims": dims, "keepdim": keepdim})
+
+
+def amax(a: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+    return _extremum("amax", a, dim, keepdim)
+
+
+def amin(a: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+    return _extremum("amin", a, dim, keepdim)
+
+
+def max_all(a: Tensor) -> Tensor:
+    return _extremum("amax", a, None, False)
+
+
+def min_all(a: Tensor) -> Tensor:
+    return _extremum("amin", a, None, False)
+
+
+def _extremum_dim(kind: str, a: Tensor, dim: int, keepdim: bool) -> tuple[Tensor, Tensor]:
+    if a._data.size == 0:
+        raise a._policy.error("empty_reduction", op=kind)
+    cls = type(a)
+    d = normalize_dim(cls, dim, a._data.ndim)
+    data = a._data if a._data.ndim else a._data.reshape(1)
+    arg = np.argmax if kind == "max" else np.argmin
+    idx = arg(data, axis=d, keepdims=True)
+    indices = cls._from_array(idx.astype(np.int64))
+    values = apply(R.RULES[kind + "_dim"], (a,), {"in_shape": a._data.shape, "dims": (d,),
+                                                   "keepdim": keepdim, "indices": indices})
+    out_idx = idx if keepdim else np.squeeze(idx, d) if a._data.ndim else idx.reshape(())
+    return values, cls._from_array(out_idx.astype(np.int64))
+
+
+def max_dim(a: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    return _extremum_dim("max", a, dim, keepdim)
+
+
+def min_dim(a: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
+    return _extremum_dim("min", a, dim, keepdim)
+
+
+def softmax(a: Tensor, dim: int) -> Tensor:
+    d = normalize_dim(type(a), dim, a._data.ndim)
+    return apply(R.RULES["softmax"], (_floating(a),), {"dim": d})
+
+
+def log_softmax(a: Tensor, dim: int) -> Tensor:
+    d = normalize_dim(type(a), dim, a._data.ndim)
+    return apply(R.RULES["log_softmax"], (_floating(a),), {"dim": d})
+
+
+# --- linear algebra -------------------------------------------------------------------------
+
+_MATMUL_KIND = {(1, 1): "dot", (2, 1): "mv", (2, 2): "mm", (1, 2): "vm"}
+
+
+def matmul(a: Tensor, b: Tensor) -> Tensor:
+    base = _tensor_type()
+    if not isinstance(b, base) or not isinstance(a, base):
+        cls = _cls_of(a, b)
+        which, bad = (2, b) if isinstance(a, base) else (1, a)
+        raise cls._policy.error("matmul_type", position=which, type_name=type(bad).__name__)
+    cls = type(a)
+    sa, sb = a._data.shape, b._data.shape
+    if not sa or not sb:
+        raise cls._policy.error("matmul_0d", ndim_a=len(sa), ndim_b=len(sb))
+    k_a = sa[-1]
+    k_b = sb[0] if len(sb) == 1 else sb[-2]
+    kind = _MATMUL_KIND.get((len(sa), len(sb)), "bmm")
+    batch = ()
+    if kind == "bmm":
+        batch = broadcast_shape(cls, sa[:-2], sb[:-2] if len(sb) > 1 else ())
+    if k_a != k_b:
+        # torch folds leading dimensions before multiplying; its message shows the folded shapes
+        rows = math.prod(sa[:-1])
+        message = {"dot": "dot", "mv": "mv", "mm": "mm", "vm": "mm"}.get(kind, "mv" if len(sb) == 1
+                                                                         else "bmm")
+        raise cls._policy.error("matmul_" + message + "_shape", numel_a=math.prod(sa),
+                                numel_b=math.prod(sb), rows=rows, k_a=k_a, k_b=k_b,
+                                b="x".join(map(str, sb)), batch=math.prod(batch))
+    dtype = cls._policy.result_dtype(a, b)
+    arrays = None
+    if a._data.dtype != dtype or b._data.dtype != dtype:
+        arrays = (a._data.astype(dtype), b._data.astype(dtype))
+    return apply(R.RULES[kind], (a, b), {"a_shape": sa, "b_shape": sb}, arrays)
+
+
+# --- shape and view operations --------------------------------------------------------------
+
+def reshape(a: Tensor, shape: Sequence[int]) -> Tensor:
+    shape = tuple(int(s) for s in shape)
+    size = a._data.size
+    known = math.prod(s for s in shape if s != -1)
+    if shape.count(-1) > 1 or (-1 in shape and (known == 0 or size % known)) or (
+            -1 not in shape and known != size) or any(s < -1 for s in shape):
+        raise a._policy.error("reshape", shape=list(shape), size=size)
+    if -1 in shape:
+        shape = tuple(size // known if s == -1 else s for s in shape)
+    if shape == a._data.shape and not grad_mode._State.enabled:
+        return type(a)._from_array(a._data)
+    return apply(R.RULES["reshape"], (a,), {"shape": shape, "in_shape": a._data.shape})
+
+
+def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
+    n = a._data.ndim
+    d0, d1 = normalize_dim(type(a), dim0, n), normalize_dim(type(a), dim1, n)
+    return apply(R.RULES["transpose"], (a,), {"dim0": d0, "dim1": d1})
+
+
+def permute(a: Tensor, dims: Sequence[int]) -> Tensor:
+    n = a._data.ndim
+    if len(dims) != n:
+        raise a._policy.error("permute_len", ndim=n, count=len(dims))
+    norm = tuple(normalize_dim(type(a), d, n) for d in dims)
+    if len(set(norm)) != n:
+        raise a._policy.error("permute_repeat")
+    return apply(R.RULES["permute"], (a,), {"dims": norm})
+
+
+def squeeze(a: Tensor, dim: Dims = None) -> Tensor:
+    shape = a._data.shape
+    dims = normalize_dims(type(a), dim, a._data.ndim)
+    dims = tuple(d for d in dims if shape[d] == 1)
+    return apply(R.RULES["squeeze"], (a,), {"dims": dims, "in_shape": shape})
+
+
+def unsqueeze(a: Tensor, dim: int) -> Tensor:
+    d = normalize_dim(type(a), dim, a._data.ndim + 1)
+    return apply(R.RULES["unsqueeze"], (a,), {"dim": d, "in_shape": a._data.shape})
+
+
+def expand(a: Tensor, shape: Sequence[int]) -> Tensor:
+    shape = tuple(int(s) for s in shape)
+    old = a._data.shape
+    lead = len(shape) - len(old)
+    if lead < 0:
+        raise a._policy.error("expand_rank", shape=list(shape), ndim=len(old))
+    target = []
+    for i, s in enumerate(shape):
+        if i < lead:
+            if s < 0:
+                raise a._policy.error("expand_negative", shape=list(shape))
+            target.append(s)
+            continue
+        have = old[i - lead]
+        if s == -1:
+            target.append(have)
+        elif have != s and have != 1:
+            raise a._policy.error("expand", size=s, have=have, dim=i, shape=list(shape),
+                                  old=list(old))
+        else:
+            target.append(s)
+    return apply(R.RULES["expand"], (a,), {"shape": tuple(target)})
+
+
+def sum_to_shape(a: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """Sum a broadcast gradient back to ``shape`` (differentiable: a sum and a reshape)."""
+    have = a._data.shape
+    if have == shape:
+        return a
+    lead = len(have) - len(shape)
+    dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape)
+                                      if s == 1 and have[i + lead] != 1)
+    out = apply(R.RULES["sum"], (a,), {"in_shape": have, "dims": dims, "keepdim": True}) \
+        if dims else a
+    return reshape(out, shape) if out._data.shape != shape else out
+
+
+def _index_kind(index: Any) -> str:
+    parts = index if isinstance(index, tuple) else (index,)
+    if any(isinstance(p, (list, np.ndarray)) for p in parts):
+        return "index"
+    if all(isinstance(p, (int, np.integer)) for p in parts):
+        return "select"
+    return "slice"
+
+
+def getitem(a: Tensor, index: Any) -> Tensor:
+    index = _normalize_index(a, index)
+    try:
+        a._data[index]
+    except IndexError as exc:
+        raise a._policy.error("index", detail=str(exc).replace("axis", "dimension")) from None
+    rule = R.RULES["getitem_" + _index_kind(index)]
+    return apply(rule, (a,), {"index": index, "in_shape": a._data.shape})
+
+
+def _normalize_index(a: Tensor, index: Any) -> Any:
+    base = _tensor_type()
+    parts = index if isinstance(index, tuple) else (index,)
+    out = []
+    for p in parts:
+        if isinstance(p, base):
+            p = p._data if p._data.ndim else p._data.item()
+        if isinstance(p, (list, np.ndarray)):
+            p = np.asarray(p)
+            if p.dtype.kind not in "biu":
+                raise a._policy.error("index_type", type_name=type(p).__name__)
+        elif not (p is None or p is Ellipsis or isinstance(p, (int, np.integer, slice))):
+            raise a._policy.error("index_type", type_name=type(p).__name__)
+        out.append(p)
+    return tuple(out) if isinstance(index, tuple) else out[0]
+
+
+def index_backward(g: Tensor, shape: tuple[int, ...], index: Any) -> Tensor:
+    return apply(R.RULES["index_backward"], (g,), {"shape": shape, "index": index})
+
+
+def _same_dtype(tensors: Sequence[Tensor]) -> tuple[list[Tensor], np.dtype]:
+    cls = type(tensors[0])
+    dtype = cls._policy.result_dtype(*tensors)
+    return [cast(t, dtype) for t in tensors], dtype
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    tensors = list(tensors)
+    if not tensors:
+        raise TypeError("cat(): expected a non-empty list of Tensors")
+    cls = type(tensors[0])
+    first = tensors[0]._data.shape
+    for i, t in enumerate(tensors[1:], 1):
+        if t._data.ndim != len(first):
+            raise cls._policy.error("cat_rank", ndim_a=len(first), ndim_b=t._data.ndim)
+    d = normalize_dim(cls, dim, len(first))
+    for i, t in enumerate(tensors[1:], 1):
+        for j, (x, y) in enumerate(zip(first, t._data.shape)):
+            if j != d and x != y:
+                raise cls._policy.error("cat_size", dim=d, expected=x, got=y, index=i)
+    tensors, _ = _same_dtype(tensors)
+    sizes = tuple(t._data.shape[d] for t in tensors)
+    return apply(R.RULES["cat"], tensors, {"sizes": sizes, "dim": d})
+
+
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    tensors = list(tensors)
+    if not tensors:
+        raise TypeError("stack(): expected a non-empty list of Tensors")
+    cls = type(tensors[0])
+    first = tensors[0]._data.shape
+    for i, t in enumerate(tensors[1:], 1):
+        if t._data.shape != first:
+            raise cls._policy.error("stack_size", shape_a=list(first), shape_b=list(t._data.shape),
+                                    index=i)
+    d = normalize_dim(cls, dim, len(first) + 1)
+    tensors, _ = _same_dtype(tensors)
+    return apply(R.RULES["stack"], tensors, {"sizes": (1,) * len(tensors), "dim": d})

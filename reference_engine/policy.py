@@ -1,0 +1,160 @@
+"""Semantics policies: the answers the shared core asks for wherever torch and paddle differ.
+
+The core (tensor, ops, engine, autograd) never branches on the dialect; it calls a method of the
+tensor class's policy. :class:`Policy` holds the behaviour both frameworks share; each dialect
+subclasses it and overrides only what its framework does differently.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from typing import TYPE_CHECKING, Any, Optional
+
+import numpy as np
+
+from reference_engine import ops as F
+from reference_engine.graph import Node
+
+if TYPE_CHECKING:
+    from reference_engine.tensor import Tensor
+
+_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2}
+
+
+class Policy:
+    """Behaviour shared by both frameworks; dialect policies override the differences."""
+
+    dialect = "neutral"
+    errors: dict[str, tuple[type[Exception], str]] = {}
+    warning_texts: dict[str, tuple[type[Warning], str]] = {}
+    default_float = np.dtype(np.float32)
+    accumulate_node_name = "AccumulateGrad"
+    leaf_hooks_apply_to_grad = True
+
+    # --- errors and warnings --------------------------------------------------------------
+
+    def error(self, kind: str, **fields: Any) -> Exception:
+        """The framework's exception for ``kind``, its message filled from ``fields``."""
+        cls, template = self.errors[kind]
+        return cls(template.format(**fields))
+
+    def warn(self, kind: str, stacklevel: int = 3) -> None:
+        category, text = self.warning_texts[kind]
+        warnings.warn(text, category, stacklevel=stacklevel)
+
+    # --- dtypes ---------------------------------------------------------------------------
+
+    def is_integral(self, x: Any) -> bool:
+        if isinstance(x, (bool, int, np.integer)):
+            return True
+        data = getattr(x, "_data", None)
+        return data is not None and data.dtype.kind in "biu"
+
+    def result_dtype(self, *operands: Any) -> np.dtype:
+        """Type promotion by category: dimensioned tensors, then 0-d tensors, then numbers.
+
+        A lower-priority operand changes the result only when its category (bool < integer <
+        floating) is higher, as in torch's ``result_type``.
+        """
+        tensors: list[np.dtype] = []
+        zero_dim: list[np.dtype] = []
+        numbers: list[np.dtype] = []
+        for x in operands:
+            data = getattr(x, "_data", None)
+            if data is not None:
+                (tensors if data.ndim else zero_dim).append(data.dtype)
+            elif isinstance(x, (bool, np.bool_)):
+                numbers.append(np.dtype(np.bool_))
+            elif isinstance(x, (int, np.integer)):
+                numbers.append(np.dtype(np.int64))
+            else:
+                numbers.append(self.default_float)
+        result: Optional[np.dtype] = None
+        for group, is_number in ((tensors, False), (zero_dim, False), (numbers, True)):
+            if not group:
+                continue
+            candidate = _promote(group)
+            if is_number:
+                candidate = self._default_of(candidate)
+            if result is None or _CATEGORY[candidate.kind] > _CATEGORY[result.kind]:
+                result = candidate
+        assert result is not None, "type promotion needs at least one operand"
+        return result
+
+    def _default_of(self, dtype: np.dtype) -> np.dtype:
+        return {"b": np.dtype(np.bool_), "f": self.default_float}.get(dtype.kind,
+                                                                     np.dtype(np.int64))
+
+    def cast_gradient(self, grad: Tensor, dtype: np.dtype) -> Tensor:
+        return F.cast(grad, dtype)
+
+    # --- saved tensors and graph lifetime -------------------------------------------------
+
+    def unpack_saved(self, node: Node) -> dict[str, Tensor]:
+        """The node's saved tensors, after checking none was modified in place since."""
+        out = {}
+        for name, slot in node.saved.items():
+            tensor = slot.tensor
+            if tensor._version.value != slot.version:
+                raise self.version_error(tensor, slot.origin, slot.version)
+            out[name] = tensor
+        return out
+
+    def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int) -> Exception:
+        raise NotImplementedError
+
+    def check_runnable(self, node: Node) -> None:
+        """Raise if ``node`` was freed by an earlier pass and cannot run again."""
+        if node.released_saved:
+            raise self.error("freed", name=node.name())
+
+    def release(self, node: Node) -> None:
+        node.release()
+
+    # --- .grad ----------------------------------------------------------------------------
+
+    def accumulate(self, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
+        """Add ``grad`` into a leaf's ``.grad``."""
+        raise NotImplementedError
+
+    def retain(self, tensor: Tensor, grad: Tensor, create_graph: bool) -> None:
+        """Add ``grad`` into a non-leaf's retained ``.grad`` (out of place)."""
+        if tensor._grad is None:
+            tensor._grad = F.clone(grad) if create_graph else _copy(grad)
+        else:
+            tensor._grad = F.add(tensor._grad, grad)
+
+    # --- in-place operations --------------------------------------------------------------
+
+    def check_in_place(self, tensor: Tensor) -> None:
+        from reference_engine import grad_mode
+
+        if grad_mode.is_grad_enabled() and tensor._grad_fn is None and tensor._requires_grad:
+            raise self.error("leaf_in_place", name=tensor._name or "")
+
+    def check_in_place_dtype(self, tensor: Tensor, result: Tensor) -> None:
+        if not np.can_cast(result._data.dtype, tensor._data.dtype, casting="same_kind"):
+            raise self.error("in_place_cast", got=self.dtype_name(result._data.dtype),
+                             want=self.dtype_name(tensor._data.dtype))
+
+    def dtype_name(self, dtype: np.dtype) -> str:
+        return str(dtype)
+
+    def format_tensor(self, tensor: Tensor) -> str:
+        raise NotImplementedError
+
+
+def _promote(dtypes: list[np.dtype]) -> np.dtype:
+    """Promote within the highest category only: int64 with float32 gives float32, as in torch."""
+    top = max(_CATEGORY[d.kind] for d in dtypes)
+    return np.result_type(*(d for d in dtypes if _CATEGORY[d.kind] == top))
+
+
+def _copy(grad: Tensor) -> Tensor:
+    return type(grad)._from_array(grad._data.copy())
+
+
+def node_base_name(node: Optional[Node]) -> str:
+    """``MulBackward0`` → ``Mul``: how torch names an operation in its version error."""
+    return re.sub(r"Backward\d*$", "", node.name()) if node is not None else ""

@@ -1,0 +1,316 @@
+"""The derivative table: every differentiable operation, its forward and its vector-Jacobian rules.
+
+Each :class:`Rule` names its forward (a numpy function of the input arrays and the call's
+attributes) and one rule per tensor input, written in engine operations so that a backward pass
+run with ``create_graph=True`` is itself recorded and can be differentiated again. A rule's
+parameter names say what it needs, as in PyTorch's ``derivatives.yaml``: ``g`` (the incoming
+gradient, always first), an input name (``a``, ``b``, ``c``), ``result``, or an attribute of the
+call. The engine saves exactly the inputs and the result that the rules it will run refer to,
+which is what decides whether a node can run a second time after its saved tensors were freed.
+
+Broadcasting is undone once, by the engine (a gradient is summed to its input's shape and cast
+to its input's dtype), never inside a rule.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from reference_engine import ops as F
+
+VJP = Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One operation: forward on arrays, one VJP per tensor input (``None``: not differentiable)."""
+
+    op: str
+    node_name: str
+    forward: Callable[..., np.ndarray]
+    vjps: tuple[Optional[VJP], ...]
+    inputs: tuple[str, ...] = ("a",)
+    variadic: bool = False
+    view: bool = False
+    saved_attrs: tuple[str, ...] = ()
+    uses: tuple[tuple[str, ...], ...] = field(init=False)
+    differentiable: tuple[bool, ...] = field(init=False)
+    forward_attrs: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        uses = []
+        for vjp in self.vjps:
+            names = tuple(inspect.signature(vjp).parameters)[1:] if vjp else ()
+            uses.append(names)
+        object.__setattr__(self, "uses", tuple(uses))
+        object.__setattr__(self, "differentiable", tuple(v is not None for v in self.vjps))
+        object.__setattr__(self, "forward_attrs", _keyword_names(self.forward))
+
+    def saved_names(self, needed: tuple[bool, ...]) -> set[str]:
+        """Inputs, ``result`` and saved attributes the rules for the ``needed`` inputs read."""
+        if self.variadic:
+            needed = (any(needed),)
+        names: set[str] = set()
+        for uses, need in zip(self.uses, needed):
+            if need:
+                names.update(n for n in uses if n in self.inputs or n == "result"
+                             or n in self.saved_attrs)
+        return names
+
+
+def _keyword_names(forward: Callable[..., np.ndarray]) -> tuple[str, ...]:
+    """The attributes a forward takes: its parameters after the input arrays."""
+    if isinstance(forward, np.ufunc) or forward in (np.where, np.array):
+        return ()
+    params = inspect.signature(forward).parameters.values()
+    return tuple(p.name for p in params if not p.name.startswith("_") and (
+        p.kind is p.KEYWORD_ONLY or (p.kind is p.POSITIONAL_OR_KEYWORD and p.name not in "abcg")))
+
+
+RULES: dict[str, Rule] = {}
+
+
+def rule(op: str, node_name: str, forward: Callable[..., np.ndarray], *vjps: Optional[VJP],
+         **options: Any) -> Rule:
+    """Add one operation to the table (the table is the single source of derivative rules)."""
+    entry = Rule(op, node_name, forward, tuple(vjps), **options)
+    RULES[op] = entry
+    return entry
+
+
+# --- helpers shared by several rules (engine operations, so they are differentiable) --------
+
+def kept_shape(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape a reduction over ``dims`` gives with ``keepdim=True``."""
+    return tuple(1 if i in dims else s for i, s in enumerate(shape))
+
+
+def restore_reduced(t: Any, in_shape: tuple[int, ...], dims: tuple[int, ...]) -> Any:
+    """Give a reduced tensor its reduced dimensions back (as size 1), ready to broadcast."""
+    return F.reshape(t, kept_shape(in_shape, dims))
+
+
+def _reduce_count(in_shape: tuple[int, ...], dims: tuple[int, ...]) -> int:
+    return math.prod(in_shape[d] for d in dims)
+
+
+def _where_zero(mask: Any, g: Any) -> Any:
+    return F.where(mask, g, 0)
+
+
+def _evenly_to_ties(g: Any, a: Any, result: Any, in_shape: tuple[int, ...],
+                    dims: tuple[int, ...]) -> Any:
+    """Split the gradient of a max/min evenly between the entries equal to the extremum."""
+    mask = F.eq(a, restore_reduced(result, in_shape, dims))
+    count = F.sum(F.cast(mask, g._data.dtype), dims, True)
+    return _where_zero(mask, F.div(restore_reduced(g, in_shape, dims), count))
+
+
+def _to_index(g: Any, in_shape: tuple[int, ...], dims: tuple[int, ...], indices: Any) -> Any:
+    """Send the gradient of ``max(dim)`` / ``min(dim)`` to the index each slice selected."""
+    dim = dims[0]
+    positions = np.arange(in_shape[dim]).reshape([-1 if i == dim else 1 for i in range(len(in_shape))])
+    mask = F.constant_like(g, positions == indices._data)
+    return _where_zero(mask, F.expand(restore_reduced(g, in_shape, dims), in_shape))
+
+
+def _matmul_grad_a(g: Any, b: Any, a_shape: tuple[int, ...]) -> Any:
+    if len(a_shape) == 1 and b.ndim == 1:
+        return F.mul(g, b)
+    if b.ndim == 1:
+        g, b = F.unsqueeze(g, -1), F.unsqueeze(b, -1)
+    if len(a_shape) == 1:
+        g = F.unsqueeze(g, -2)
+    grad = F.matmul(g, F.transpose(b, -1, -2))
+    if len(a_shape) == 1:
+        grad = F.reshape(F.sum_to_shape(grad, (1, a_shape[0])), a_shape)
+    return grad
+
+
+def _matmul_grad_b(g: Any, a: Any, b_shape: tuple[int, ...]) -> Any:
+    if a.ndim == 1 and len(b_shape) == 1:
+        return F.mul(g, a)
+    if a.ndim == 1:
+        g, a = F.unsqueeze(g, -2), F.unsqueeze(a, 0)
+    if len(b_shape) == 1:
+        g = F.unsqueeze(g, -1)
+    grad = F.matmul(F.transpose(a, -1, -2), g)
+    if len(b_shape) == 1:
+        grad = F.reshape(F.sum_to_shape(grad, (b_shape[0], 1)), b_shape)
+    return grad
+
+
+def _np_sum(a: np.ndarray, *, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
+    return np.add.reduce(a, axis=dims, keepdims=keepdim)
+
+
+def _np_mean(a: np.ndarray, *, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
+    return np.mean(a, axis=dims, keepdims=keepdim)
+
+
+def _np_softmax(a: np.ndarray, *, dim: int) -> np.ndarray:
+    shifted = np.exp(a - np.max(a, axis=dim, keepdims=True))
+    return shifted / np.sum(shifted, axis=dim, keepdims=True)
+
+
+def _np_log_softmax(a: np.ndarray, *, dim: int) -> np.ndarray:
+    shifted = a - np.max(a, axis=dim, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+
+
+def _np_index_backward(g: np.ndarray, *, shape: tuple[int, ...], index: Any) -> np.ndarray:
+    out = np.zeros(shape, dtype=g.dtype)
+    np.add.at(out, index, g)
+    return out
+
+
+def _np_clamp(a: np.ndarray, *, low: Optional[float], high: Optional[float]) -> np.ndarray:
+    out = a if low is None else np.maximum(a, np.asarray(low, a.dtype))
+    return out if high is None else np.minimum(out, np.asarray(high, a.dtype))
+
+
+def _clamp_mask(a: Any, low: Optional[float], high: Optional[float]) -> Any:
+    masks = ([F.ge(a, low)] if low is not None else []) + ([F.le(a, high)] if high is not None else [])
+    return masks[0] if len(masks) == 1 else F.logical_and(*masks)
+
+
+def _pow_grad_base(g: Any, a: Any, b: Any) -> Any:
+    return F.where(F.eq(b, 0), 0, F.mul(g, F.mul(b, F.pow(a, F.sub(b, 1)))))
+
+
+def _pow_grad_exponent(g: Any, a: Any, b: Any, result: Any) -> Any:
+    at_zero = F.logical_and(F.eq(a, 0), F.ge(b, 0))
+    return F.where(at_zero, 0, F.mul(g, F.mul(result, F.log(a))))
+
+
+def _maximum_grad(g: Any, mine: Any, other: Any, loses: Callable[[Any, Any], Any]) -> Any:
+    split = F.where(F.eq(mine, other), F.mul(g, 0.5), g)
+    return F.where(loses(mine, other), 0, split)
+
+
+def _cat_grads(g: Any, sizes: tuple[int, ...], dim: int) -> list[Any]:
+    starts = np.cumsum((0,) + sizes)
+    lead = (slice(None),) * dim
+    return [F.getitem(g, lead + (slice(int(s), int(s) + n),)) for s, n in zip(starts, sizes)]
+
+
+def _stack_grads(g: Any, sizes: tuple[int, ...], dim: int) -> list[Any]:
+    lead = (slice(None),) * dim
+    return [F.getitem(g, lead + (i,)) for i in range(len(sizes))]
+
+
+def _inverse(perm: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.argsort(perm))
+
+
+# --- the table ----------------------------------------------------------------------------
+
+AB = {"inputs": ("a", "b")}
+
+rule("add", "AddBackward0", np.add, lambda g: g, lambda g: g, **AB)
+rule("sub", "SubBackward0", np.subtract, lambda g: g, lambda g: F.neg(g), **AB)
+rule("mul", "MulBackward0", np.multiply, lambda g, b: F.mul(g, b), lambda g, a: F.mul(g, a), **AB)
+rule("div", "DivBackward0", np.divide, lambda g, b: F.div(g, b),
+     lambda g, a, b: F.neg(F.mul(g, F.div(F.div(a, b), b))), **AB)
+rule("neg", "NegBackward0", np.negative, lambda g: F.neg(g))
+rule("pow_scalar", "PowBackward0", lambda a, *, exponent: np.power(a, np.asarray(exponent, a.dtype)),
+     lambda g, a, exponent: F.zeros_like(g) if exponent == 0
+     else F.mul(g, F.mul(exponent, F.pow(a, exponent - 1))))
+rule("pow", "PowBackward1", np.power, _pow_grad_base, _pow_grad_exponent, **AB)
+rule("rpow", "PowBackward2", lambda a, *, base: np.power(np.asarray(base, a.dtype), a),
+     lambda g, result, base: F.zeros_like(g) if base == 0
+     else F.mul(g, F.mul(result, math.log(base))))
+for _op, _name in (("dot", "DotBackward0"), ("mv", "MvBackward0"), ("mm", "MmBackward0"),
+                   ("vm", "SqueezeBackward4"), ("bmm", "UnsafeViewBackward0")):
+    rule(_op, _name, np.matmul,
+         _matmul_grad_a, _matmul_grad_b, **AB)
+
+rule("sum", "SumBackward1", _np_sum,
+     lambda g, in_shape, dims: F.expand(restore_reduced(g, in_shape, dims), in_shape))
+rule("sum_all", "SumBackward0", lambda a: np.add.reduce(a, axis=None),
+     lambda g, in_shape: F.expand(g, in_shape))
+rule("mean", "MeanBackward1", _np_mean,
+     lambda g, in_shape, dims: F.expand(
+         F.div(restore_reduced(g, in_shape, dims), _reduce_count(in_shape, dims)), in_shape))
+rule("mean_all", "MeanBackward0", lambda a: np.mean(a),
+     lambda g, in_shape: F.expand(F.div(g, math.prod(in_shape)), in_shape))
+for _op, _np_fn in (("amax", np.amax), ("amin", np.amin)):
+    rule(_op, _op.capitalize() + "Backward0",
+         lambda a, *, dims, keepdim, _f=_np_fn: _f(a, axis=dims, keepdims=keepdim),
+         _evenly_to_ties)
+    rule(_op[1:] + "_all", _op[1:].capitalize() + "Backward1",
+         lambda a, _f=_np_fn: _f(a), _evenly_to_ties)
+    rule(_op[1:] + "_dim", _op[1:].capitalize() + "Backward0",
+         lambda a, *, dims, keepdim, _f=_np_fn: _f(a, axis=dims, keepdims=keepdim),
+         _to_index, saved_attrs=("indices",))
+
+rule("exp", "ExpBackward0", np.exp, lambda g, result: F.mul(g, result))
+rule("log", "LogBackward0", np.log, lambda g, a: F.div(g, a))
+rule("sqrt", "SqrtBackward0", np.sqrt, lambda g, result: F.div(g, F.mul(result, 2)))
+rule("abs", "AbsBackward0", np.abs, lambda g, a: F.mul(g, F.sign(a)))
+rule("sign", "SignBackward0", np.sign, lambda g: F.zeros_like(g))
+rule("sin", "SinBackward0", np.sin, lambda g, a: F.mul(g, F.cos(a)))
+rule("cos", "CosBackward0", np.cos, lambda g, a: F.mul(g, F.neg(F.sin(a))))
+rule("tanh", "TanhBackward0", np.tanh,
+     lambda g, result: F.mul(g, F.sub(1, F.mul(result, result))))
+rule("sigmoid", "SigmoidBackward0", lambda a: 1 / (1 + np.exp(-a)),
+     lambda g, result: F.mul(g, F.mul(F.sub(1, result), result)))
+rule("relu", "ReluBackward0", lambda a: np.maximum(a, np.zeros((), a.dtype)),
+     lambda g, result: _where_zero(F.gt(result, 0), g))
+rule("clamp", "ClampBackward1", _np_clamp,
+     lambda g, a, low, high: _where_zero(_clamp_mask(a, low, high), g))
+rule("maximum", "MaximumBackward0", np.maximum,
+     lambda g, a, b: _maximum_grad(g, a, b, F.lt), lambda g, a, b: _maximum_grad(g, b, a, F.lt), **AB)
+rule("minimum", "MinimumBackward0", np.minimum,
+     lambda g, a, b: _maximum_grad(g, a, b, F.gt), lambda g, a, b: _maximum_grad(g, b, a, F.gt), **AB)
+rule("where", "WhereBackward0", np.where, None,
+     lambda g, c: _where_zero(c, g), lambda g, c: F.where(c, 0, g), inputs=("c", "a", "b"))
+rule("softmax", "SoftmaxBackward0", _np_softmax,
+     lambda g, result, dim: F.mul(result, F.sub(g, F.sum(F.mul(g, result), (dim,), True))))
+rule("log_softmax", "LogSoftmaxBackward0", _np_log_softmax,
+     lambda g, result, dim: F.sub(g, F.mul(F.exp(result), F.sum(g, (dim,), True))))
+
+rule("reshape", "ViewBackward0", lambda a, *, shape: np.reshape(a, shape),
+     lambda g, in_shape: F.reshape(g, in_shape), view=True)
+rule("transpose", "TransposeBackward0", lambda a, *, dim0, dim1: np.swapaxes(a, dim0, dim1),
+     lambda g, dim0, dim1: F.transpose(g, dim0, dim1), view=True)
+rule("permute", "PermuteBackward0", lambda a, *, dims: np.transpose(a, dims),
+     lambda g, dims: F.permute(g, _inverse(dims)), view=True)
+rule("squeeze", "SqueezeBackward1", lambda a, *, dims: np.squeeze(a, dims),
+     lambda g, in_shape: F.reshape(g, in_shape), view=True)
+rule("unsqueeze", "UnsqueezeBackward0", lambda a, *, dim: np.expand_dims(a, dim),
+     lambda g, in_shape: F.reshape(g, in_shape), view=True)
+rule("expand", "ExpandBackward0", lambda a, *, shape: np.broadcast_to(a, shape), lambda g: g, view=True)
+for _kind, _name in (("select", "SelectBackward0"), ("slice", "SliceBackward0"),
+                     ("index", "IndexBackward0")):
+    rule("getitem_" + _kind, _name, lambda a, *, index: a[index],
+         lambda g, index, in_shape: F.index_backward(g, in_shape, index), view=_kind != "index")
+rule("index_backward", "SelectBackwardBackward0", _np_index_backward,
+     lambda g, index: F.getitem(g, index))
+rule("cat", "CatBackward0", lambda *arrays, dim: np.concatenate(arrays, axis=dim),
+     _cat_grads, variadic=True)
+rule("stack", "StackBackward0", lambda *arrays, dim: np.stack(arrays, axis=dim),
+     _stack_grads, variadic=True)
+rule("clone", "CloneBackward0", np.array, lambda g: g)
+rule("cast", "ToCopyBackward0", lambda a, *, dtype: a.astype(dtype), lambda g: g)
+rule("fill", "FillBackward0", lambda a, *, value: np.full_like(a, value), lambda g: F.zeros_like(g))
+rule("setitem", "CopySlices", lambda a, b, *, index: _np_setitem(a, b, index),
+     lambda g, index: F.mul(g, F.constant_like(g, _setitem_mask(g.shape, index))),
+     lambda g, index: F.getitem(g, index), **AB)
+
+
+def _np_setitem(a: np.ndarray, b: np.ndarray, index: Any) -> np.ndarray:
+    out = a.copy()
+    out[index] = b
+    return out
+
+
+def _setitem_mask(shape: tuple[int, ...], index: Any) -> np.ndarray:
+    mask = np.ones(shape, dtype=bool)
+    mask[index] = False
+    return mask

@@ -1,0 +1,237 @@
+"""The core Tensor: a numpy array plus the autograd state both frameworks keep on a tensor.
+
+The state is the same in both dialects — whether the tensor takes part in differentiation, its
+accumulated gradient, the node that made it, a version counter for in-place checks, retained
+gradients and hooks. What a dialect calls these (``requires_grad`` or ``stop_gradient``) and how
+its methods are spelled lives in the dialect's facade, which subclasses this class and names its
+:class:`~reference_engine.policy.Policy`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, Optional
+
+import numpy as np
+
+from reference_engine import grad_mode
+from reference_engine import ops as F
+from reference_engine import rules as R
+from reference_engine.graph import AccumulateGrad, Hook, Node, RemovableHandle
+
+if TYPE_CHECKING:
+    from reference_engine.policy import Policy
+
+
+class VersionCounter:
+    """Counts in-place changes of one storage; shared by a tensor, its views and detached twins."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+class Tensor:
+    """An n-dimensional array with autograd state. Dialect facades subclass it."""
+
+    _policy: ClassVar[Policy]
+    __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_version", "_retains_grad",
+                 "_accumulator", "_name", "__weakref__")
+
+    @classmethod
+    def _from_array(cls, data: np.ndarray) -> Tensor:
+        """Wrap an array without copying or checking (the engine's internal constructor)."""
+        t = object.__new__(cls)
+        t._data = data
+        t._requires_grad = False
+        t._grad = None
+        t._grad_fn = None
+        t._version = VersionCounter()
+        t._retains_grad = False
+        t._accumulator = None
+        t._name = None
+        return t
+
+    # --- graph plumbing -------------------------------------------------------------------
+
+    def _edge(self) -> Optional[Node]:
+        """The node a gradient for this tensor flows into, or None when none flows."""
+        if self._grad_fn is not None:
+            return self._grad_fn
+        if self._requires_grad:
+            return self._accumulator_node()
+        return None
+
+    def _accumulator_node(self) -> AccumulateGrad:
+        if self._accumulator is None:
+            self._accumulator = AccumulateGrad(self)
+        return self._accumulator
+
+    def _hook_owner(self) -> Node:
+        return self._grad_fn if self._grad_fn is not None else self._accumulator_node()
+
+    def _register_hook(self, hook: Hook) -> RemovableHandle:
+        if not self._requires_grad:
+            raise self._policy.error("hook_no_grad")
+        return RemovableHandle(self._hook_owner().pre_hooks, hook)
+
+    def _retain_grad(self) -> None:
+        if self._grad_fn is None:
+            return
+        self._retains_grad = True
+        self._grad_fn.retained = self
+
+    def _detached(self) -> Tensor:
+        out = type(self)._from_array(self._data)
+        out._version = self._version
+        return out
+
+    def _detach_in_place(self) -> Tensor:
+        self._grad_fn = None
+        self._requires_grad = False
+        self._retains_grad = False
+        return self
+
+    def _set_grad_data(self, grad: Optional[Tensor]) -> None:
+        self._grad = grad
+
+    # --- in-place operations --------------------------------------------------------------
+
+    def _in_place(self, op: str, *others: Any, **attrs: Any) -> Tensor:
+        """Apply an operation in place: the data changes, the history is extended, the version grows."""
+        self._policy.check_in_place(self)
+        old = type(self)._from_array(self._data.copy())
+        old._requires_grad, old._grad_fn, old._accumulator = (
+            self._requires_grad, self._grad_fn, self._accumulator)
+        if op in ("add", "sub", "mul", "div"):
+            result = getattr(F, op)(old, *others)
+        else:
+            operands = [F._coerce(o, type(self), self._data.dtype) for o in others]
+            result = F.apply(R.RULES[op], (old, *operands), attrs)
+        self._policy.check_in_place_dtype(self, result)
+        np.copyto(self._data, result._data, casting="unsafe")
+        self._version.value += 1
+        if result._grad_fn is not None:
+            self._grad_fn = result._grad_fn
+            self._requires_grad = True
+        return self
+
+    # --- shape and value access -----------------------------------------------------------
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    def item(self) -> Any:
+        if self._data.size != 1:
+            raise self._policy.error("item", numel=self._data.size)
+        return self._data.reshape(()).item()
+
+    def tolist(self) -> Any:
+        return self._data.tolist()
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __bool__(self) -> bool:
+        return bool(self.item())
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    # --- operators ------------------------------------------------------------------------
+
+    def __add__(self, other: Any) -> Tensor:
+        return F.add(self, other)
+
+    def __radd__(self, other: Any) -> Tensor:
+        return F.add(other, self)
+
+    def __sub__(self, other: Any) -> Tensor:
+        return F.sub(self, other)
+
+    def __rsub__(self, other: Any) -> Tensor:
+        return F.sub(other, self)
+
+    def __mul__(self, other: Any) -> Tensor:
+        return F.mul(self, other)
+
+    def __rmul__(self, other: Any) -> Tensor:
+        return F.mul(other, self)
+
+    def __truediv__(self, other: Any) -> Tensor:
+        return F.div(self, other)
+
+    def __rtruediv__(self, other: Any) -> Tensor:
+        return F.div(other, self)
+
+    def __pow__(self, other: Any) -> Tensor:
+        return F.pow(self, other)
+
+    def __rpow__(self, other: Any) -> Tensor:
+        return F.pow(other, self)
+
+    def __matmul__(self, other: Any) -> Tensor:
+        return F.matmul(self, other)
+
+    def __rmatmul__(self, other: Any) -> Tensor:
+        return F.matmul(other, self)
+
+    def __neg__(self) -> Tensor:
+        return F.neg(self)
+
+    def __pos__(self) -> Tensor:
+        return self
+
+    def __abs__(self) -> Tensor:
+        return F.abs(self)
+
+    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return F.eq(self, other)
+
+    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return F.ne(self, other)
+
+    def __lt__(self, other: Any) -> Tensor:
+        return F.lt(self, other)
+
+    def __le__(self, other: Any) -> Tensor:
+        return F.le(self, other)
+
+    def __gt__(self, other: Any) -> Tensor:
+        return F.gt(self, other)
+
+    def __ge__(self, other: Any) -> Tensor:
+        return F.ge(self, other)
+
+    __hash__ = object.__hash__
+
+    def __getitem__(self, index: Any) -> Tensor:
+        return F.getitem(self, index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self._in_place("setitem", value, index=F._normalize_index(self, index))
+
+    def __repr__(self) -> str:
+        return self._policy.format_tensor(self)
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0 and spec:
+            return format(self._data.item(), spec)
+        return repr(self)
+
+
+def is_recording() -> bool:
+    """Whether operations are recorded right now (grad mode)."""
+    return grad_mode.is_grad_enabled()

@@ -1,0 +1,524 @@
+"""PyTorch's names and signatures over the reference engine: ``import reference_engine.torch as torch``.
+
+A thin facade: every function here validates torch's argument conventions and calls the shared
+core (``reference_engine.ops`` for operations, ``TorchPolicy`` for backward/grad semantics).
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections import namedtuple
+from typing import Any, Callable, Optional, Sequence, Union
+
+import numpy as np
+
+from reference_engine import grad_mode
+from reference_engine import ops as F
+from reference_engine.graph import Node, RemovableHandle
+from reference_engine.tensor import Tensor as _CoreTensor
+from reference_engine.torch_policy import TORCH, torch_size
+
+__all__ = [
+    "Size", "Tensor", "abs", "add", "amax", "amin", "autograd", "bool", "cat", "clamp", "clone",
+    "cos", "detach", "div", "double", "dtype", "enable_grad", "exp", "expand_copy", "float",
+    "float32", "float64", "int32", "int64", "is_grad_enabled", "is_tensor", "log",
+    "log_softmax", "long", "matmul", "max", "maximum", "mean", "min", "minimum", "mul", "neg",
+    "nn", "no_grad", "ones", "ones_like", "permute", "pow", "relu", "reshape",
+    "set_grad_enabled", "sigmoid", "sin", "softmax", "sqrt", "squeeze", "stack", "sub", "sum",
+    "t", "tanh", "tensor", "transpose", "unsqueeze", "where", "zeros", "zeros_like",
+]
+
+no_grad = grad_mode.no_grad
+enable_grad = grad_mode.enable_grad
+set_grad_enabled = grad_mode.set_grad_enabled
+is_grad_enabled = grad_mode.is_grad_enabled
+
+
+class dtype:  # noqa: N801 - torch's name
+    """A torch dtype object (``torch.float32``), wrapping a numpy dtype."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.numpy = np.dtype(name)
+        self.is_floating_point = self.numpy.kind == "f"
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+float32 = float = dtype("float32")  # noqa: A001 - torch's names
+float64 = double = dtype("float64")
+int64 = long = dtype("int64")
+int32 = int = dtype("int32")  # noqa: A001
+bool = dtype("bool")  # noqa: A001
+_DTYPES = {d.numpy: d for d in (float32, float64, int64, int32, bool)}
+
+
+def _np_dtype(d: Any) -> Optional[np.dtype]:
+    if d is None:
+        return None
+    if isinstance(d, dtype):
+        return d.numpy
+    raise TypeError(f"dtype must be torch.dtype, not {type(d).__name__}")
+
+
+class Size(tuple):
+    """``torch.Size``: a tuple that prints as ``torch.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return torch_size(self)
+
+    def numel(self) -> builtins.int:
+        return builtins.int(np.prod(self, dtype=np.int64))
+
+
+ReturnTypesMax = namedtuple("max", ["values", "indices"])
+ReturnTypesMin = namedtuple("min", ["values", "indices"])
+
+
+def _shape_args(shape: tuple[Any, ...]) -> tuple[builtins.int, ...]:
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        return tuple(shape[0])
+    return tuple(shape)
+
+
+class Tensor(_CoreTensor):
+    """``torch.Tensor`` over the reference engine."""
+
+    __slots__ = ()
+    _policy = TORCH
+
+    # --- autograd state -------------------------------------------------------------------
+
+    @property
+    def requires_grad(self) -> builtins.bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: builtins.bool) -> None:
+        if self._grad_fn is not None:
+            raise TORCH.error("non_leaf_flag_on" if value else "non_leaf_flag")
+        if value and self._data.dtype.kind != "f":
+            raise TORCH.error("int_requires_grad_setter")
+        self._requires_grad = builtins.bool(value)
+
+    def requires_grad_(self, requires_grad: builtins.bool = True) -> Tensor:
+        if self._grad_fn is not None and not requires_grad:
+            raise TORCH.error("non_leaf_flag")
+        if requires_grad and self._data.dtype.kind != "f":
+            raise TORCH.error("int_requires_grad_method")
+        if self._grad_fn is None:
+            self._requires_grad = builtins.bool(requires_grad)
+        return self
+
+    @property
+    def grad(self) -> Optional[Tensor]:
+        if self._grad_fn is not None and not self._retains_grad:
+            TORCH.warn("non_leaf_grad")
+        return self._grad  # type: ignore[return-value]
+
+    @grad.setter
+    def grad(self, value: Optional[Tensor]) -> None:
+        if value is not None:
+            if not isinstance(value, _CoreTensor):
+                raise TORCH.error("grad_assign_type", type_name=type(value).__name__)
+            if value._data.dtype != self._data.dtype:
+                raise TORCH.error("grad_assign_dtype", grad_dtype=value._data.dtype.name,
+                                  dtype=TORCH.dtype_name(self._data.dtype))
+            if value._data.shape != self._data.shape:
+                raise TORCH.error("grad_assign_shape", grad_shape=list(value._data.shape),
+                                  shape=list(self._data.shape))
+        self._grad = value
+
+    @property
+    def grad_fn(self) -> Optional[Node]:
+        return self._grad_fn
+
+    @property
+    def is_leaf(self) -> builtins.bool:
+        return self._grad_fn is None
+
+    @property
+    def retains_grad(self) -> builtins.bool:
+        return self._retains_grad
+
+    @property
+    def data(self) -> Tensor:
+        return self._detached()  # type: ignore[return-value]
+
+    def backward(self, gradient: Optional[Tensor] = None, retain_graph: Optional[builtins.bool] = None,
+                 create_graph: builtins.bool = False, inputs: Any = None) -> None:
+        """``Tensor.backward``: accumulate the gradient of this tensor into the leaves."""
+        TORCH.backward(self, gradient, retain_graph, create_graph, inputs)
+
+    def retain_grad(self) -> None:
+        if not self._requires_grad:
+            raise TORCH.error("retain_no_grad")
+        self._retain_grad()
+
+    def register_hook(self, hook: Callable[[Tensor], Optional[Tensor]]) -> RemovableHandle:
+        return self._register_hook(hook)
+
+    def detach(self) -> Tensor:
+        return self._detached()  # type: ignore[return-value]
+
+    def detach_(self) -> Tensor:
+        return self._detach_in_place()  # type: ignore[return-value]
+
+    # --- metadata -------------------------------------------------------------------------
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: Optional[builtins.int] = None) -> Union[Size, builtins.int]:
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[F.normalize_dim(Tensor, dim, self._data.ndim)]
+
+    @property
+    def dtype(self) -> dtype:
+        return _DTYPES[self._data.dtype]
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    def dim(self) -> builtins.int:
+        return self._data.ndim
+
+    def numpy(self) -> np.ndarray:
+        if self._requires_grad:
+            raise TORCH.error("numpy_requires_grad")
+        return self._data
+
+    def to(self, target: Any) -> Tensor:
+        return self if isinstance(target, str) else F.cast(self, _np_dtype(target))
+
+    def float(self) -> Tensor:
+        return F.cast(self, np.float32)
+
+    def double(self) -> Tensor:
+        return F.cast(self, np.float64)
+
+    # --- operations -----------------------------------------------------------------------
+
+    add = F.add
+    sub = F.sub
+    mul = F.mul
+    div = F.div
+    neg = F.neg
+    pow = F.pow
+    matmul = F.matmul
+    exp = F.exp
+    log = F.log
+    sqrt = F.sqrt
+    abs = F.abs
+    sin = F.sin
+    cos = F.cos
+    tanh = F.tanh
+    sigmoid = F.sigmoid
+    relu = F.relu
+    clone = F.clone
+    transpose = F.transpose
+    unsqueeze = F.unsqueeze
+
+    def sum(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return sum(self, dim, keepdim)
+
+    def mean(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return mean(self, dim, keepdim)
+
+    def max(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+        return max(self, dim, keepdim)
+
+    def min(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+        return min(self, dim, keepdim)
+
+    def amax(self, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:
+        return amax(self, dim, keepdim)
+
+    def amin(self, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:
+        return amin(self, dim, keepdim)
+
+    def clamp(self, min: Optional[builtins.float] = None, max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
+        return F.clamp(self, min, max)
+
+    clip = clamp
+
+    def reshape(self, *shape: Any) -> Tensor:
+        return F.reshape(self, _shape_args(shape))
+
+    view = reshape
+
+    def permute(self, *dims: Any) -> Tensor:
+        return F.permute(self, _shape_args(dims))
+
+    def expand(self, *sizes: Any) -> Tensor:
+        return F.expand(self, _shape_args(sizes))
+
+    def expand_as(self, other: Tensor) -> Tensor:
+        return F.expand(self, other._data.shape)
+
+    def squeeze(self, dim: Any = None) -> Tensor:
+        return F.squeeze(self, dim)
+
+    def t(self) -> Tensor:
+        return t(self)
+
+    @property
+    def T(self) -> Tensor:  # noqa: N802 - torch's name
+        return F.permute(self, tuple(reversed(range(self._data.ndim))))
+
+    def softmax(self, dim: builtins.int) -> Tensor:
+        return F.softmax(self, dim)
+
+    def log_softmax(self, dim: builtins.int) -> Tensor:
+        return F.log_softmax(self, dim)
+
+    # --- in-place operations --------------------------------------------------------------
+
+    def add_(self, other: Any) -> Tensor:
+        return self._in_place("add", other)  # type: ignore[return-value]
+
+    def sub_(self, other: Any) -> Tensor:
+        return self._in_place("sub", other)  # type: ignore[return-value]
+
+    def mul_(self, other: Any) -> Tensor:
+        return self._in_place("mul", other)  # type: ignore[return-value]
+
+    def div_(self, other: Any) -> Tensor:
+        return self._in_place("div", other)  # type: ignore[return-value]
+
+    def zero_(self) -> Tensor:
+        return self._in_place("fill", value=0)  # type: ignore[return-value]
+
+    def fill_(self, value: Any) -> Tensor:
+        return self._in_place("fill", value=value)  # type: ignore[return-value]
+
+
+# --- creation -----------------------------------------------------------------------------
+
+def _infer(data: Any) -> np.ndarray:
+    if isinstance(data, _CoreTensor):
+        return data._data.copy()
+    if isinstance(data, np.ndarray):
+        return data.copy()
+    array = _regular_array(data)
+    if array.dtype.kind == "f":
+        array = array.astype(np.float32)
+    return array
+
+
+def _regular_array(data: Any) -> np.ndarray:
+    """A numpy array from nested sequences, with torch's error for ragged ones."""
+    _check_regular(data, 0)
+    try:
+        return np.array(data)
+    except (ValueError, TypeError) as exc:
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'") from exc
+
+
+def _check_regular(data: Any, depth: builtins.int) -> Optional[tuple[builtins.int, ...]]:
+    if isinstance(data, _CoreTensor):
+        return data._data.shape
+    if not isinstance(data, (list, tuple)):
+        if not isinstance(data, (builtins.int, builtins.float, builtins.bool, np.number, np.bool_)):
+            raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        return ()
+    shapes = [_check_regular(x, depth + 1) for x in data]
+    for s in shapes[1:]:
+        if s != shapes[0]:
+            expected = len(shapes[0]) if shapes[0] else 0
+            got = len(s) if s else 0
+            raise ValueError(f"expected sequence of length {shapes[0][0] if shapes[0] else expected}"
+                             f" at dim {depth + 1} (got {s[0] if s else got})")
+    return (len(data),) + (shapes[0] if shapes else ())
+
+
+def _new(array: np.ndarray, dtype_: Any, requires_grad: builtins.bool) -> Tensor:
+    target = _np_dtype(dtype_)
+    if target is not None:
+        array = array.astype(target)
+    if array.dtype not in _DTYPES:
+        array = array.astype(np.float32 if array.dtype.kind == "f" else np.int64)
+    out = Tensor._from_array(array)
+    if requires_grad:
+        if array.dtype.kind != "f":
+            raise TORCH.error("int_requires_grad_ctor")
+        out._requires_grad = True
+    return out  # type: ignore[return-value]
+
+
+def tensor(data: Any, dtype: Optional[dtype] = None, device: Any = None,
+           requires_grad: builtins.bool = False) -> Tensor:
+    """``torch.tensor``: a new leaf holding a copy of ``data``."""
+    return _new(_infer(data), dtype, requires_grad)
+
+
+def is_tensor(obj: Any) -> builtins.bool:
+    return isinstance(obj, Tensor)
+
+
+def _filled(value: builtins.float, size: tuple[Any, ...], dtype_: Any, requires_grad: builtins.bool) -> Tensor:
+    shape = _shape_args(size)
+    return _new(np.full(shape, value, dtype=_np_dtype(dtype_) or np.float32), None, requires_grad)
+
+
+def zeros(*size: Any, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
+    return _filled(0, size, dtype, requires_grad)
+
+
+def ones(*size: Any, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
+    return _filled(1, size, dtype, requires_grad)
+
+
+def full(size: Sequence[builtins.int], fill_value: builtins.float, dtype: Optional[dtype] = None,
+         requires_grad: builtins.bool = False) -> Tensor:
+    return _filled(fill_value, (tuple(size),), dtype, requires_grad)
+
+
+def _like(value: builtins.float, input: Tensor, dtype_: Any, requires_grad: builtins.bool) -> Tensor:
+    target = _np_dtype(dtype_) or input._data.dtype
+    return _new(np.full(input._data.shape, value, dtype=target), None, requires_grad)
+
+
+def zeros_like(input: Tensor, dtype: Optional[dtype] = None,  # noqa: A002
+               requires_grad: builtins.bool = False) -> Tensor:
+    return _like(0, input, dtype, requires_grad)
+
+
+def ones_like(input: Tensor, dtype: Optional[dtype] = None,  # noqa: A002
+              requires_grad: builtins.bool = False) -> Tensor:
+    return _like(1, input, dtype, requires_grad)
+
+
+def arange(start: builtins.float, end: Optional[builtins.float] = None, step: builtins.float = 1,
+           dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
+    values = np.arange(start, end, step) if end is not None else np.arange(start)
+    if values.dtype.kind == "f":
+        values = values.astype(np.float32)
+    return _new(values, dtype, requires_grad)
+
+
+# --- operations ---------------------------------------------------------------------------
+
+add = F.add
+sub = subtract = F.sub
+mul = multiply = F.mul
+div = divide = F.div
+neg = F.neg
+pow = F.pow  # noqa: A001
+matmul = F.matmul
+exp = F.exp
+log = F.log
+sqrt = F.sqrt
+abs = F.abs  # noqa: A001
+sin = F.sin
+cos = F.cos
+tanh = F.tanh
+sigmoid = F.sigmoid
+relu = F.relu
+maximum = F.maximum
+minimum = F.minimum
+where = F.where
+clone = F.clone
+transpose = F.transpose
+unsqueeze = F.unsqueeze
+
+
+def detach(input: Tensor) -> Tensor:  # noqa: A002
+    return input.detach()
+
+
+def sum(input: Tensor, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A001,A002
+    return F.sum(input, dim, keepdim)
+
+
+def mean(input: Tensor, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A002
+    return F.mean(input, dim, keepdim)
+
+
+def _extremum(kind: str, input: Tensor, dim: Any, keepdim: builtins.bool) -> Any:  # noqa: A002
+    if isinstance(dim, _CoreTensor):
+        return (F.maximum if kind == "max" else F.minimum)(input, dim)
+    if dim is None:
+        return F.max_all(input) if kind == "max" else F.min_all(input)
+    values, indices = (F.max_dim if kind == "max" else F.min_dim)(input, dim, keepdim)
+    return (ReturnTypesMax if kind == "max" else ReturnTypesMin)(values, indices)
+
+
+def max(input: Tensor, dim: Any = None, keepdim: builtins.bool = False) -> Any:  # noqa: A001,A002
+    """``torch.max(input)``, ``torch.max(input, dim, keepdim)`` or ``torch.max(input, other)``."""
+    return _extremum("max", input, dim, keepdim)
+
+
+def min(input: Tensor, dim: Any = None, keepdim: builtins.bool = False) -> Any:  # noqa: A001,A002
+    """``torch.min(input)``, ``torch.min(input, dim, keepdim)`` or ``torch.min(input, other)``."""
+    return _extremum("min", input, dim, keepdim)
+
+
+def _all_if_empty(input: Tensor, dim: Any) -> Any:  # noqa: A002
+    return tuple(range(input._data.ndim)) if dim == () or dim == [] else dim
+
+
+def amax(input: Tensor, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:  # noqa: A002
+    return F.amax(input, _all_if_empty(input, dim), keepdim)
+
+
+def amin(input: Tensor, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:  # noqa: A002
+    return F.amin(input, _all_if_empty(input, dim), keepdim)
+
+
+def clamp(input: Tensor, min: Optional[builtins.float] = None,  # noqa: A002
+          max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
+    return F.clamp(input, min, max)
+
+
+clip = clamp
+
+
+def reshape(input: Tensor, shape: Sequence[builtins.int]) -> Tensor:  # noqa: A002
+    return F.reshape(input, shape)
+
+
+def permute(input: Tensor, dims: Sequence[builtins.int]) -> Tensor:  # noqa: A002
+    return F.permute(input, dims)
+
+
+def squeeze(input: Tensor, dim: Any = None) -> Tensor:  # noqa: A002
+    return F.squeeze(input, dim)
+
+
+def t(input: Tensor) -> Tensor:  # noqa: A002
+    if input._data.ndim > 2:
+        raise TORCH.error("t_rank", ndim=input._data.ndim)
+    if input._data.ndim < 2:
+        return F.apply(F.R.RULES["t"], (input,)) if False else input  # a 0-d or 1-d t() is itself
+    return F.transpose(input, 0, 1)
+
+
+def expand_copy(input: Tensor, size: Sequence[builtins.int]) -> Tensor:  # noqa: A002
+    return F.clone(F.expand(input, size))
+
+
+def cat(tensors: Sequence[Tensor], dim: builtins.int = 0) -> Tensor:
+    return F.cat(tensors, dim)
+
+
+concat = cat
+
+
+def stack(tensors: Sequence[Tensor], dim: builtins.int = 0) -> Tensor:
+    return F.stack(tensors, dim)
+
+
+def softmax(input: Tensor, dim: builtins.int) -> Tensor:  # noqa: A002
+    return F.softmax(input, dim)
+
+
+def log_softmax(input: Tensor, dim: builtins.int) -> Tensor:  # noqa: A002
+    return F.log_softmax(input, dim)
+
+
+from reference_engine.torch import autograd, nn  # noqa: E402  (submodules need the names above)

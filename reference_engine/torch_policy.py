@@ -1,0 +1,182 @@
+"""Torch 2.13's answers to the core's questions, and its ``backward`` / ``grad`` argument rules.
+
+The argument handling mirrors ``torch/autograd/__init__.py`` (``_make_grads``,
+``_tensor_or_tensors_to_tuple``) and the checks of the C++ engine, in the same order, so that
+the first error a program meets is torch's first error.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional, Sequence
+
+import numpy as np
+
+from reference_engine import engine
+from reference_engine import ops as F
+from reference_engine.formatting import tensor_body, with_suffixes
+from reference_engine.graph import Node
+from reference_engine.messages import TORCH_ERRORS, TORCH_WARNINGS
+from reference_engine.policy import Policy, node_base_name
+
+if TYPE_CHECKING:
+    from reference_engine.tensor import Tensor
+
+TENSOR_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
+                     "int32": "IntTensor", "bool": "BoolTensor", "float16": "HalfTensor",
+                     "int16": "ShortTensor", "int8": "CharTensor", "uint8": "ByteTensor"}
+SCALAR_TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
+                     "bool": "Bool", "float16": "Half", "int16": "Short", "int8": "Char",
+                     "uint8": "Byte"}
+
+
+class TorchPolicy(Policy):
+    """PyTorch 2.13 semantics."""
+
+    dialect = "torch"
+    errors = TORCH_ERRORS
+    warning_texts = TORCH_WARNINGS
+    warned_backward_create_graph = False
+
+    def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int) -> Exception:
+        dtype = str(tensor._data.dtype)
+        where = f", which is output 0 of {node_base_name(origin)}," if origin is not None else ""
+        return self.error("version", type_name="torch." + TENSOR_TYPE_NAMES.get(dtype, dtype),
+                          shape=list(tensor._data.shape), origin=where,
+                          version=tensor._version.value, expected=expected)
+
+    def dtype_name(self, dtype: np.dtype) -> str:
+        return SCALAR_TYPE_NAMES.get(str(dtype), str(dtype))
+
+    def accumulate(self, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
+        if not leaf._requires_grad:
+            return
+        if leaf._grad is None:
+            leaf._grad = grad if create_graph else type(grad)._from_array(grad._data.copy())
+        elif create_graph:
+            leaf._grad = F.add(leaf._grad, grad)
+        else:
+            np.add(leaf._grad._data, grad._data, out=leaf._grad._data)
+            leaf._grad._version.value += 1
+
+    def format_tensor(self, tensor: Tensor) -> str:
+        data = tensor._data
+        prefix = "tensor("
+        suffixes = []
+        if data.size == 0 and data.ndim != 1:
+            suffixes.append(f"size={tuple(data.shape)}")
+        if str(data.dtype) not in ("float32", "int64", "bool"):
+            suffixes.append(f"dtype=torch.{data.dtype}")
+        if tensor._grad_fn is not None:
+            suffixes.append(f"grad_fn=<{tensor._grad_fn.name()}>")
+        elif tensor._requires_grad:
+            suffixes.append("requires_grad=True")
+        return with_suffixes(prefix + tensor_body(data, len(prefix)), suffixes, len(prefix))
+
+    # --- torch.autograd.backward / grad argument rules --------------------------------------
+
+    def outputs_and_seeds(self, tensors: Any, grads: Any) -> tuple[list[Tensor], list[Any]]:
+        """``_tensor_or_tensors_to_tuple`` and ``_make_grads``, then the engine's root checks."""
+        base = _tensor_base()
+        outputs = [tensors] if isinstance(tensors, base) else list(tensors)
+        if grads is None:
+            grads = [None] * len(outputs)
+        elif isinstance(grads, base):
+            grads = [grads]
+        else:
+            try:
+                grads = list(grads)
+            except TypeError:
+                raise self.error("not_iterable", type_name=type(grads).__name__) from None
+        seeds: list[Any] = []
+        for i, (out, grad) in enumerate(zip(outputs, grads)):
+            if isinstance(grad, base):
+                if grad._data.shape != out._data.shape:
+                    raise self.error("seed_shape", index=i, grad_shape=torch_size(grad._data.shape),
+                                     out_shape=torch_size(out._data.shape))
+                seeds.append(F.cast(grad, out._data.dtype))
+            elif grad is None:
+                if out._requires_grad:
+                    if out._data.size != 1:
+                        raise self.error("implicit_seed")
+                    if out._data.dtype.kind != "f":
+                        raise self.error("implicit_seed_dtype", dtype=f"torch.{out._data.dtype}")
+                    seeds.append(F.ones_like(out))
+                else:
+                    seeds.append(None)
+            else:
+                raise self.error("seed_type", type_name=type(grad).__name__)
+        if len(seeds) != len(outputs):
+            raise self.error("seed_count", tensors=len(outputs), grads=len(seeds))
+        for i, out in enumerate(outputs):
+            if not out._requires_grad:
+                raise self.error("output_no_grad", index=i)
+        return outputs, seeds
+
+    def backward(self, tensors: Any, grad_tensors: Any = None, retain_graph: Optional[bool] = None,
+                 create_graph: bool = False, inputs: Any = None) -> None:
+        """``torch.autograd.backward``."""
+        base = _tensor_base()
+        if inputs is not None:
+            inputs = [inputs] if isinstance(inputs, base) else list(inputs)
+            if not inputs:
+                raise self.error("backward_inputs_empty")
+        outputs, seeds = self.outputs_and_seeds(tensors, grad_tensors)
+        if inputs is not None:
+            for t in inputs:
+                if not t._requires_grad:
+                    raise self.error("retain_no_grad")
+                t._retain_grad()
+        if create_graph and not TorchPolicy.warned_backward_create_graph:
+            TorchPolicy.warned_backward_create_graph = True  # torch warns once per process
+            self.warn("backward_create_graph", stacklevel=4)
+        engine.run_backward(self, outputs, seeds, inputs=inputs, create_graph=create_graph,
+                            retain_graph=create_graph if retain_graph is None else retain_graph)
+
+    def grad(self, outputs: Any, inputs: Any, grad_outputs: Any = None,
+             retain_graph: Optional[bool] = None, create_graph: bool = False,
+             only_inputs: bool = True, allow_unused: Optional[bool] = None,
+             is_grads_batched: bool = False, materialize_grads: bool = False
+             ) -> tuple[Optional[Tensor], ...]:
+        """``torch.autograd.grad``."""
+        base = _tensor_base()
+        if materialize_grads and allow_unused is False:
+            raise self.error("materialize_unused")
+        if allow_unused is None:
+            allow_unused = materialize_grads
+        inputs = [inputs] if isinstance(inputs, base) else list(inputs)
+        if not only_inputs:
+            self.warn("only_inputs", stacklevel=4)
+        if is_grads_batched:
+            raise NotImplementedError("is_grads_batched is not modelled by the reference engine")
+        outs, seeds = self.outputs_and_seeds(outputs, grad_outputs)
+        if not inputs:
+            raise self.error("grad_inputs_empty")
+        for t in inputs:
+            if not t._requires_grad:
+                raise self.error("input_no_grad")
+        captured = engine.run_backward(self, outs, seeds, inputs=inputs, accumulate=False,
+                                       create_graph=create_graph,
+                                       retain_graph=create_graph if retain_graph is None
+                                       else retain_graph)
+        result: list[Optional[Tensor]] = []
+        for i, (g, t) in enumerate(zip(captured, inputs)):
+            if g is None and not allow_unused:
+                raise self.error("unused_input", index=i)
+            if g is None and materialize_grads:
+                g = F.zeros_like(t)
+                g._requires_grad = create_graph
+            result.append(g)
+        return tuple(result)
+
+
+def torch_size(shape: Sequence[int]) -> str:
+    return f"torch.Size({list(shape)})"
+
+
+def _tensor_base() -> type:
+    from reference_engine.tensor import Tensor
+
+    return Tensor
+
+
+TORCH = TorchPolicy()
