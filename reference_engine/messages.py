@@ -118,7 +118,7 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                "The expanded size of the tensor ({size}) must match the existing size ({have}) "
                "at non-singleton dimension {dim}.  Target sizes: {shape}.  Tensor sizes: {old}"),
     "expand_rank": (RuntimeError,
-                    "expand(torch.FloatTensor{{{old}}}, size=[{count}]): the number of sizes "
+                    "expand(torch.FloatTensor{{{old}}}, size={shape}): the number of sizes "
                     "provided ({count}) must be greater or equal to the number of dimensions in "
                     "the tensor ({ndim})"),
     "expand_negative": (RuntimeError,

@@ -409,7 +409,8 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if not isinstance(b, base) or not isinstance(a, base):
         cls = _cls_of(a, b)
         which, bad = (2, b) if isinstance(a, base) else (1, a)
-        raise cls._policy.error("matmul_type", position=which, type_name=type(bad).__name__)
+        raise cls._policy.error("matmul_type", position=which, type_name=type(bad).__name__,
+                                arg="other" if which == 2 else "input")
     cls = type(a)
     sa, sb = a._data.shape, b._data.shape
     if not sa or not sb:
@@ -484,22 +485,24 @@ def expand(a: Tensor, shape: Sequence[int]) -> Tensor:
     old = a._data.shape
     lead = len(shape) - len(old)
     if lead < 0:
-        raise a._policy.error("expand_rank", shape=list(shape), ndim=len(old))
-    target = []
-    for i, s in enumerate(shape):
+        raise a._policy.error("expand_rank", old=list(old), shape=list(shape), count=len(shape),
+                              ndim=len(old))
+    target: list[int] = [0] * len(shape)
+    for i in reversed(range(len(shape))):  # torch reports the last mismatching dimension
+        s = shape[i]
         if i < lead:
             if s < 0:
                 raise a._policy.error("expand_negative", shape=list(shape))
-            target.append(s)
+            target[i] = s
             continue
         have = old[i - lead]
         if s == -1:
-            target.append(have)
+            target[i] = have
         elif have != s and have != 1:
             raise a._policy.error("expand", size=s, have=have, dim=i, shape=list(shape),
                                   old=list(old))
         else:
-            target.append(s)
+            target[i] = s
     return apply(R.RULES["expand"], (a,), {"shape": tuple(target)})
 
 

@@ -1,0 +1,77 @@
+"""Run a program on a torch-shaped module and record what it observes, for differential tests.
+
+A program is a function of the module that returns a list of observations (tensors, numbers,
+flags, None, tuples). Tensors are reduced to dtype, shape, values, requires_grad and whether they
+have a grad_fn; an exception ends the program and is recorded as its class and message; warnings
+are recorded by category and text (torch's "(Triggered internally at …)" tail removed).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+
+TOLERANCES = {"float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7)}
+
+
+def _is_tensor(x: Any) -> bool:
+    return hasattr(x, "grad_fn") and hasattr(x, "shape") and hasattr(x, "dtype")
+
+
+def describe(x: Any) -> Any:
+    if _is_tensor(x):
+        data = x.detach().numpy()
+        return {"dtype": str(x.dtype), "shape": tuple(x.shape), "values": np.array(data),
+                "requires_grad": bool(x.requires_grad), "grad_fn": x.grad_fn is not None}
+    if isinstance(x, (list, tuple)):
+        return [describe(v) for v in x]
+    return x
+
+
+def attempt(fn: Callable[[], Any]) -> Any:
+    """Run ``fn`` and describe its result, or the exception it raised."""
+    try:
+        return describe(fn())
+    except Exception as exc:  # noqa: BLE001 - the exception is the observation
+        return {"error": type(exc).__name__, "message": str(exc)}
+
+
+def _clean(text: str) -> str:
+    return re.sub(r" \(Triggered internally at .*\)$", "", str(text).strip(), flags=re.S)
+
+
+def run(program: Callable[[Any], list[Any]], module: Any) -> dict[str, Any]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = attempt(lambda: program(module))
+    kept = [(w.category.__name__, _clean(w.message)) for w in caught
+            if "Triggered internally" in str(w.message) or w.filename.find("reference_engine") >= 0
+            or w.category in (UserWarning, FutureWarning)]
+    return {"result": result, "warnings": kept}
+
+
+def assert_same(ours: Any, theirs: Any, path: str = "") -> None:
+    """Equal structure, dtypes, shapes and flags; values within torch.testing tolerances."""
+    if isinstance(theirs, dict) and "values" in theirs:
+        assert isinstance(ours, dict) and "values" in ours, f"{path}: {ours!r} vs tensor"
+        for key in ("dtype", "shape", "requires_grad", "grad_fn"):
+            assert ours[key] == theirs[key], f"{path}.{key}: {ours[key]!r} != {theirs[key]!r}"
+        rtol, atol = TOLERANCES.get(theirs["dtype"].replace("torch.", ""), (0, 0))
+        np.testing.assert_allclose(ours["values"], theirs["values"], rtol=rtol, atol=atol,
+                                   equal_nan=True, err_msg=path)
+    elif isinstance(theirs, dict):
+        assert isinstance(ours, dict) and ours.keys() == theirs.keys(), f"{path}: {ours!r} vs {theirs!r}"
+        for key in theirs:
+            assert_same(ours[key], theirs[key], f"{path}.{key}")
+    elif isinstance(theirs, list):
+        assert isinstance(ours, list) and len(ours) == len(theirs), f"{path}: {ours!r} vs {theirs!r}"
+        for i, (a, b) in enumerate(zip(ours, theirs)):
+            assert_same(a, b, f"{path}[{i}]")
+    elif isinstance(theirs, float):
+        assert isinstance(ours, float) and np.isclose(ours, theirs, rtol=1.3e-6, atol=1e-5,
+                                                      equal_nan=True), f"{path}: {ours} != {theirs}"
+    else:
+        assert ours == theirs, f"{path}: {ours!r} != {theirs!r}"

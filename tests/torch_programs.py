@@ -1,0 +1,535 @@
+"""Autograd programs written once against a torch-shaped module: one or more per SEMANTICS row.
+
+Each returns its observations; ``tests/test_torch_differential.py`` runs every program under
+torch 2.13.0 and under ``reference_engine.torch`` and requires the same observations.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from tests.observe import attempt
+
+PROGRAMS: dict[str, Callable[[Any], list[Any]]] = {}
+
+
+def program(fn: Callable[[Any], list[Any]]) -> Callable[[Any], list[Any]]:
+    PROGRAMS[fn.__name__] = fn
+    return fn
+
+
+def _xy(torch):
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = torch.tensor([[3.0, 2.0], [3.0, 4.0]])
+    return x, y
+
+
+# --- seed gradients -----------------------------------------------------------------------
+
+@program
+def seed_explicit_two_outputs(torch):
+    x, y = _xy(torch)
+    z1, z2 = torch.matmul(x, y), torch.matmul(x, y)
+    g1 = torch.tensor([[1.0, 2.0], [2.0, 3.0]])
+    torch.autograd.backward([z1, z2], [g1, torch.ones(2, 2)], retain_graph=True)
+    return [x.grad, y.grad, z1.grad_fn is not None]
+
+
+@program
+def seed_none_entry_non_scalar(torch):
+    x, y = _xy(torch)
+    z1, z2 = x @ y, x @ y
+    g1 = torch.tensor([[1.0, 2.0], [2.0, 3.0]])
+    return [attempt(lambda: torch.autograd.backward([z1, z2], [g1, None])), x.grad]
+
+
+@program
+def seed_none_entry_scalar(torch):
+    x, _ = _xy(torch)
+    a, b = (x * 2).sum(), (x * x).sum()
+    torch.autograd.backward([a, b], [torch.tensor(2.0), None])
+    return [x.grad]
+
+
+@program
+def seed_missing_non_scalar(torch):
+    x, y = _xy(torch)
+    return [attempt(lambda: (x @ y).backward()), attempt(lambda: torch.autograd.grad(x @ y, x))]
+
+
+@program
+def seed_wrong_shape(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    return [attempt(lambda: (x * 2).backward(torch.tensor([1.0, 2.0, 3.0]))),
+            attempt(lambda: (x * 2).backward(torch.tensor([[1.0, 2.0]]))),
+            attempt(lambda: torch.autograd.grad(x * 2, x, torch.ones(3)))]
+
+
+@program
+def seed_zero_dim_output_one_element_seed(torch):
+    x = torch.tensor([1.0], requires_grad=True)
+    y = torch.tensor([2.0])
+    z = torch.matmul(x, y)
+    return [z, attempt(lambda: torch.autograd.backward(z, torch.tensor([3.0])))]
+
+
+@program
+def seed_other_dtype(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    (x * 3).backward(torch.tensor([1.0, 1.0], dtype=torch.float64))
+    g, = torch.autograd.grad((x * x).sum(), x, torch.tensor(2.0, dtype=torch.float64))
+    return [x.grad, g]
+
+
+@program
+def seed_not_a_tensor(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    return [attempt(lambda: (x * 2).backward(1.0)),
+            attempt(lambda: torch.autograd.backward([(x * 2).sum()], [1.0])),
+            attempt(lambda: torch.autograd.grad((x * 2).sum(), [x], [1.0]))]
+
+
+@program
+def seed_count(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a, b = (x * 2).sum(), (x * 3).sum()
+    return [attempt(lambda: torch.autograd.backward([a, b], [torch.tensor(1.0)])),
+            attempt(lambda: torch.autograd.backward([a], [torch.tensor(1.0), torch.tensor(5.0)])),
+            x.grad,
+            attempt(lambda: torch.autograd.grad([a], [x], [torch.tensor(1.0), torch.tensor(2.0)]))]
+
+
+@program
+def same_output_twice(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = (x * x).sum()
+    torch.autograd.backward([z, z], retain_graph=True)
+    g = torch.autograd.grad([z, z], [x, x])
+    return [x.grad, g]
+
+
+# --- retain_graph ---------------------------------------------------------------------------
+
+@program
+def retain_graph_accumulates(torch):
+    x = torch.tensor([1.0], requires_grad=True)
+    z = x * torch.tensor([2.0])
+    out = []
+    for _ in range(3):
+        z.backward(torch.tensor([3.0]), retain_graph=True)
+        out.append(x.grad.clone())
+    return out
+
+
+@program
+def second_backward_after_free(torch):
+    x, y = _xy(torch)
+    z = (x @ y).sum()
+    z.backward()
+    return [attempt(lambda: z.backward()), x.grad]
+
+
+@program
+def second_backward_nothing_saved(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = (x + 1).sum()
+    z.backward()
+    z.backward()
+    w = x.reshape(2, 1).t().expand(3, 2).sum()
+    w.backward()
+    w.backward()
+    return [x.grad]
+
+
+@program
+def grad_then_grad_frees(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = (x * x).sum()
+    first = torch.autograd.grad(z, x)
+    return [first, attempt(lambda: torch.autograd.grad(z, x)), attempt(lambda: z.backward())]
+
+
+@program
+def retain_graph_none_follows_create_graph(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = (x ** 3).sum()
+    g, = torch.autograd.grad(z, x, create_graph=True)
+    again, = torch.autograd.grad(z, x)
+    return [g, again, attempt(lambda: torch.autograd.grad(z, x))]
+
+
+@program
+def freed_per_op(torch):
+    out = []
+    x = torch.tensor([0.5, 1.5], requires_grad=True)
+    ops = [lambda v: v * 2, lambda v: v / 2, lambda v: v - 1, lambda v: -v, lambda v: v ** 2,
+           lambda v: 2 ** v, lambda v: v.exp(), lambda v: v.log(), lambda v: v.sqrt(),
+           lambda v: v.abs(), lambda v: v.sin(), lambda v: v.cos(), lambda v: v.tanh(),
+           lambda v: v.sigmoid(), lambda v: v.relu(), lambda v: v.clamp(0, 1),
+           lambda v: torch.maximum(v, torch.tensor([1.0, 1.0])), lambda v: v.softmax(0),
+           lambda v: v.log_softmax(0), lambda v: v.clone(), lambda v: v.unsqueeze(0),
+           lambda v: v[0], lambda v: v[0:1], lambda v: torch.cat([v, v]),
+           lambda v: torch.stack([v, v]), lambda v: v.max(), lambda v: v.amax(0),
+           lambda v: v.max(0).values, lambda v: v.mean(), lambda v: v @ v,
+           lambda v: torch.where(torch.tensor([True, False]), v, 0.0)]
+    for op in ops:
+        s = op(x).sum()
+        s.backward()
+        out.append(attempt(lambda: s.backward()))
+    return out
+
+
+# --- create_graph and higher order ----------------------------------------------------------
+
+@program
+def cube_orders_one_to_three(torch):
+    x = torch.tensor(2.0, requires_grad=True)
+    y = x ** 3
+    g1, = torch.autograd.grad(y, x, create_graph=True)
+    g2, = torch.autograd.grad(g1, x, create_graph=True)
+    g3, = torch.autograd.grad(g2, x)
+    return [g1, g2, g3]
+
+
+@program
+def constant_derivative_does_not_require_grad(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    g, = torch.autograd.grad((x * 2).sum(), x, create_graph=True)
+    return [g, attempt(lambda: torch.autograd.grad(g.sum(), x)),
+            attempt(lambda: torch.autograd.grad(g.sum(), x, allow_unused=True))]
+
+
+@program
+def backward_create_graph(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    (x ** 3).sum().backward(create_graph=True)
+    first = x.grad
+    g2, = torch.autograd.grad(first.sum(), x)
+    return [first, g2]
+
+
+@program
+def second_derivatives_of_ops(torch):
+    x = torch.tensor([[0.3, 0.7], [1.2, 0.4]], requires_grad=True)
+    w = torch.tensor([[1.5, -0.5], [0.25, 2.0]], requires_grad=True)
+    y = (torch.tanh(x @ w) * x.sigmoid() + (x * w).exp().log_softmax(1) + x.sqrt() / w).sum()
+    gx, gw = torch.autograd.grad(y, [x, w], create_graph=True)
+    hx = torch.autograd.grad((gx * gx).sum() + gw.sum(), [x, w])
+    return [gx, gw, hx]
+
+
+# --- unused, unreachable, no-grad -----------------------------------------------------------
+
+@program
+def unused_inputs(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = torch.tensor([3.0, 4.0], requires_grad=True)
+    y = (x * 2).sum()
+    return [attempt(lambda: torch.autograd.grad(y, [x, z], retain_graph=True)),
+            attempt(lambda: torch.autograd.grad(y, [x, z], allow_unused=True, retain_graph=True)),
+            attempt(lambda: torch.autograd.grad(y, [x, z], materialize_grads=True,
+                                                retain_graph=True)),
+            attempt(lambda: torch.autograd.grad(y, [x, z], materialize_grads=True,
+                                                create_graph=True)),
+            attempt(lambda: torch.autograd.grad(y, [x, z], materialize_grads=True,
+                                                allow_unused=False))]
+
+
+@program
+def input_without_grad(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    c = torch.tensor([1.0, 2.0])
+    y = (x * c).sum()
+    return [attempt(lambda: torch.autograd.grad(y, [x, c], retain_graph=True)),
+            attempt(lambda: torch.autograd.grad(y, [x, c], allow_unused=True))]
+
+
+@program
+def output_without_grad(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    c = torch.tensor([1.0, 2.0])
+    return [attempt(lambda: c.sum().backward()),
+            attempt(lambda: torch.autograd.grad([(x * 2).sum(), c.sum()], [x])),
+            attempt(lambda: torch.autograd.backward([(x * 2).sum(), c.sum()]))]
+
+
+@program
+def empty_inputs_and_outputs(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    return [attempt(lambda: torch.autograd.grad((x * 2).sum(), [])),
+            attempt(lambda: torch.autograd.grad([], [x])),
+            attempt(lambda: (x * 2).sum().backward(inputs=[]))]
+
+
+@program
+def backward_inputs(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    w = torch.tensor([3.0, 4.0], requires_grad=True)
+    h = x * w
+    loss = (h * h).sum()
+    loss.backward(inputs=[w], retain_graph=True)
+    first = [x.grad, w.grad]
+    loss.backward(inputs=[h], retain_graph=True)
+    other = torch.tensor([1.0], requires_grad=True)
+    loss.backward(inputs=[other, x])
+    return first + [h.retains_grad, h.grad, x.grad, w.grad, other.grad,
+                    attempt(lambda: (x * 2).sum().backward(inputs=[torch.tensor([1.0])]))]
+
+
+@program
+def only_inputs_false(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    return [attempt(lambda: torch.autograd.grad((x * x).sum(), x, only_inputs=False))]
+
+
+# --- accumulation and .grad -----------------------------------------------------------------
+
+@program
+def accumulation_and_clearing(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    (x * x).sum().backward()
+    grad_object = x.grad
+    (x * 3).sum().backward()
+    same_object = x.grad is grad_object
+    first = x.grad.clone()
+    x.grad = None
+    (x * 5).sum().backward()
+    g, = torch.autograd.grad((x * 7).sum(), x)
+    return [first, same_object, x.grad, g, x.grad.requires_grad, x.grad.grad_fn is None]
+
+
+@program
+def non_leaf_grad_and_retain(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    z = x * 3
+    z.retain_grad()
+    (y * z).sum().backward(retain_graph=True)
+    first = [y.grad, z.grad, z.retains_grad, y.retains_grad, y.is_leaf, x.is_leaf]
+    (y * z).sum().backward()
+    return first + [z.grad, attempt(lambda: torch.tensor([1.0]).retain_grad())]
+
+
+@program
+def flags_after_forward(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    x.requires_grad_(False)
+    y.backward()
+    w = x * 1
+    return [x.grad, attempt(lambda: (y * 1).requires_grad_(False)),
+            attempt(lambda: setattr(torch.tensor([1.0], requires_grad=True) * 2,
+                                    "requires_grad", True)),
+            x.grad_fn is None, w.requires_grad]
+
+
+@program
+def grad_setter(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    x.grad = torch.tensor([5.0, 5.0])
+    (x * 2).sum().backward()
+    return [x.grad, attempt(lambda: setattr(x, "grad", 1.0)),
+            attempt(lambda: setattr(x, "grad", torch.tensor([1.0, 2.0, 3.0])))]
+
+
+# --- dtypes ---------------------------------------------------------------------------------
+
+@program
+def integer_tensors_refused(torch):
+    def setter():
+        t = torch.tensor([1, 2])
+        t.requires_grad = True
+    return [attempt(lambda: torch.tensor([1, 2], requires_grad=True)),
+            attempt(lambda: torch.tensor([1, 2]).requires_grad_()), attempt(setter)]
+
+
+@program
+def float64_stays_float64(torch):
+    x = torch.tensor([0.1, 0.2], dtype=torch.float64, requires_grad=True)
+    y = (x.exp() * 3 + x.sin()).sum()
+    y.backward()
+    mixed = torch.tensor([1.0, 2.0], requires_grad=True) * torch.tensor(2.0, dtype=torch.float64)
+    return [y, x.grad, mixed, torch.tensor([1, 2]) * 1.5, torch.tensor([1, 2]) / 2]
+
+
+# --- hooks, in-place, modes -----------------------------------------------------------------
+
+@program
+def hooks(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    seen = []
+    handle = x.register_hook(lambda g: g * 10)
+    g, = torch.autograd.grad((x * x).sum(), x)
+    (x * x).sum().backward()
+    handle.remove()
+    (x * 1).sum().backward()
+    y = x * 2
+    y.register_hook(lambda g: seen.append(g.clone()))
+    y.retain_grad()
+    y.register_hook(lambda g: g * 100)
+    y.sum().backward()
+    return [g, x.grad, seen, y.grad, attempt(lambda: torch.tensor([1.0]).register_hook(print))]
+
+
+@program
+def in_place_errors(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a.exp()
+    b.add_(1)
+    c = a * 1
+    d = c * c
+    c.mul_(2)
+    const = torch.tensor([[1.0, 2.0]], dtype=torch.float64)
+    e = a * const
+    const.add_(1)
+    return [attempt(lambda: x.add_(1)), attempt(lambda: b.sum().backward()),
+            attempt(lambda: d.sum().backward()), attempt(lambda: e.sum().backward())]
+
+
+@program
+def in_place_on_non_leaf(torch):
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    w = torch.tensor([2.0, 2.0, 2.0], requires_grad=True)
+    h = a * 1
+    h.mul_(w)
+    h.add_(a)
+    h.sub_(1)
+    h[0] = 5.0
+    k = a * 2
+    k.zero_()
+    m = a * 3
+    m.fill_(2.0)
+    (h.sum() + (k * a).sum() + m.sum()).backward()
+    with torch.no_grad():
+        a.add_(1)
+    return [h, a.grad, w.grad, a]
+
+
+@program
+def grad_modes(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.no_grad():
+        a = x * 2
+        with torch.enable_grad():
+            b = x * 2
+    torch.set_grad_enabled(False)
+    c = x * 2
+    torch.set_grad_enabled(True)
+    with torch.set_grad_enabled(False):
+        d = x * 2
+
+    @torch.no_grad()
+    def f(v):
+        return v * 2
+
+    e = f(x)
+    with torch.no_grad():
+        (x * x).sum().backward()
+    return [a.requires_grad, b.requires_grad, c.requires_grad, d.requires_grad, e.requires_grad,
+            torch.is_grad_enabled(), x.grad]
+
+
+@program
+def detach(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    d = y.detach()
+    d2 = (x * 3).detach_()
+    z = (y * d).sum()
+    z.backward()
+    return [d, d.is_leaf, d.requires_grad, d2, x.grad]
+
+
+# --- operations and broadcasting ------------------------------------------------------------
+
+@program
+def broadcasting_is_undone(torch):
+    a = torch.tensor([[1.0], [2.0], [3.0]], requires_grad=True)
+    b = torch.tensor([0.5, -1.0, 2.0, 4.0], requires_grad=True)
+    s = torch.tensor(2.0, requires_grad=True)
+    y = ((a + b) * (a - b) / (b * b + 1) + a * s).sum()
+    y.backward()
+    return [y, a.grad, b.grad, s.grad]
+
+
+@program
+def matmul_shapes(torch):
+    def run(shape_a, shape_b):
+        a = torch.ones(*shape_a) * 0.5
+        a.requires_grad_()
+        b = torch.ones(*shape_b) * 1.5
+        b.requires_grad_()
+        (torch.matmul(a, b) ** 2).sum().backward()
+        return [a.grad, b.grad]
+    return [run(sa, sb) for sa, sb in [((3,), (3,)), ((2, 3), (3, 4)), ((3,), (3, 4)),
+                                       ((2, 3), (3,)), ((5, 2, 3), (3, 4)), ((2, 1, 2, 3), (4, 3, 2)),
+                                       ((3,), (2, 3, 4)), ((2, 2, 3), (3,))]]
+
+
+@program
+def reductions_and_ties(torch):
+    x = torch.tensor([[1.0, 3.0, 3.0], [2.0, 2.0, 0.5]], requires_grad=True)
+    outs = [x.max(), x.min(), x.amax(1), x.amin(0), x.max(1).values, x.min(0, keepdim=True).values,
+            x.sum((0, 1)), x.mean(1, keepdim=True), x.sum(-1), torch.amax(x, (0, 1))]
+    grads = [torch.autograd.grad(o.sum(), x)[0] for o in outs]
+    return [outs, grads, x.max(1).indices]
+
+
+@program
+def shape_ops(torch):
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    w = torch.tensor([[0.5, 1.0, 1.5], [2.0, 2.5, 3.0]])
+    outs = [x.reshape(3, 2), x.view(-1), x.t(), x.transpose(0, 1), x.permute(1, 0),
+            x.unsqueeze(1), x.unsqueeze(0).squeeze(), x.reshape(1, 2, 1, 3).squeeze(2),
+            x[:, None, 1:].expand(2, 4, 2), x[1], x[..., 0], x[-1, ::2], x[[0, 1, 1]],
+            torch.cat([x, x * 2], 1), torch.stack([x, w], 2), x.clone()]
+    grads = [torch.autograd.grad((o * o).sum(), x)[0] for o in outs]
+    return [outs, grads]
+
+
+@program
+def elementwise_ops(torch):
+    x = torch.tensor([[0.3, -0.7], [1.2, 2.5]], requires_grad=True)
+    p = torch.tensor([[0.3, 0.7], [1.2, 2.5]], requires_grad=True)
+    e = torch.tensor([[2.0, 0.5], [1.5, 3.0]], requires_grad=True)
+    outs = [x.exp(), p.log(), p.sqrt(), x.abs(), x.sin(), x.cos(), x.tanh(), x.sigmoid(),
+            x.relu(), x.clamp(-0.5, 1.0), x.clamp(min=0.0), torch.maximum(x, p * 0.5),
+            torch.minimum(x, p * 0.5), torch.where(x > 0, x, p), x.softmax(1), x.log_softmax(0),
+            torch.nn.functional.relu(x), torch.nn.functional.softmax(x, dim=0), p ** e, 2 ** x,
+            x ** 3, x ** 0, -x, 1 / p, 3 - x, x / e]
+    grads = [torch.autograd.grad((o * o).sum(), [x, p, e], allow_unused=True) for o in outs]
+    return [outs, grads]
+
+
+@program
+def argument_errors(torch):
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    return [attempt(lambda: x + torch.tensor([1.0, 2.0])),
+            attempt(lambda: x @ torch.tensor([[1.0, 2.0, 3.0]])),
+            attempt(lambda: torch.tensor([1.0, 2.0]) @ torch.tensor([1.0, 2.0, 3.0])),
+            attempt(lambda: x @ torch.tensor([1.0, 2.0])),
+            attempt(lambda: torch.ones(2, 3, 4) @ torch.ones(2, 5, 4)),
+            attempt(lambda: torch.ones(2, 3, 4) @ torch.ones(3)),
+            attempt(lambda: torch.matmul(x, 2)),
+            attempt(lambda: torch.matmul(torch.tensor(1.0), torch.tensor(2.0))),
+            attempt(lambda: x.reshape(4)), attempt(lambda: x.sum(2)),
+            attempt(lambda: x.transpose(0, 3)), attempt(lambda: x.expand(3, 2)),
+            attempt(lambda: torch.cat([x, torch.tensor([1.0])])),
+            attempt(lambda: torch.cat([x, torch.ones(2, 2)], 0)),
+            attempt(lambda: torch.stack([x, torch.ones(3)])),
+            attempt(lambda: x.numpy()), attempt(lambda: x[5]), attempt(lambda: x.item()),
+            attempt(lambda: torch.ones(2, 3, 4).t()), attempt(lambda: x.expand(3)),
+            attempt(lambda: torch.tensor([[1.0, 2.0], [3.0]]))]
+
+
+@program
+def printing(torch):
+    x = torch.tensor([[0.3386, 0.4305, 0.9076], [0.0469, -0.2624, 100.0]], requires_grad=True)
+    y = (x * 2).sum()
+    values = [x, y, x * 2, torch.tensor([1.5e-5, 2.0]), torch.tensor([1e9, 1.0]),
+              torch.tensor([1, 2]), torch.tensor([True]), torch.tensor([1.0], dtype=torch.float64),
+              torch.arange(30.0).reshape(2, 15) / 7, torch.arange(2000.0), torch.zeros(0),
+              torch.zeros(2, 0), torch.tensor(float("nan")), torch.tensor([-1.0, 2.5])]
+    return [repr(v) for v in values] + [repr(x.shape), repr(x.dtype), x.grad_fn is None,
+                                        type(y.grad_fn).__name__ if False else y.grad_fn.name()]
