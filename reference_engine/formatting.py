@@ -38,11 +38,11 @@ class _Formatter:
         wide = high / low > 1000.0 or high > 1.0e8
         if self.int_mode:
             self.sci_mode = wide
-            template = "{:.%de}" % PRECISION if wide else "{:.0f}"
+            template = f"{{:.{PRECISION}e}}" if wide else "{:.0f}"
             extra = 0 if wide else 1
         else:
             self.sci_mode = wide or low < 1.0e-4
-            template = "{:.%de}" % PRECISION if self.sci_mode else "{:.%df}" % PRECISION
+            template = f"{{:.{PRECISION}e}}" if self.sci_mode else f"{{:.{PRECISION}f}}"
             extra = 0
         for v in finite.tolist():
             self.max_width = max(self.max_width, len(template.format(v)) + extra)

@@ -452,6 +452,13 @@ def reshape(a: Tensor, shape: Sequence[int]) -> Tensor:
     return apply(R.RULES["reshape"], (a,), {"shape": shape, "in_shape": a._data.shape})
 
 
+def t(a: Tensor) -> Tensor:
+    """Transpose of a tensor of at most two dimensions (``torch.t``)."""
+    if a._data.ndim > 2:
+        raise a._policy.error("t_rank", ndim=a._data.ndim)
+    return apply(R.RULES["t"], (a,))
+
+
 def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
     n = a._data.ndim
     d0, d1 = normalize_dim(type(a), dim0, n), normalize_dim(type(a), dim1, n)
@@ -571,7 +578,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         raise TypeError("cat(): expected a non-empty list of Tensors")
     cls = type(tensors[0])
     first = tensors[0]._data.shape
-    for i, t in enumerate(tensors[1:], 1):
+    for t in tensors[1:]:
         if t._data.ndim != len(first):
             raise cls._policy.error("cat_rank", ndim_a=len(first), ndim_b=t._data.ndim)
     d = normalize_dim(cls, dim, len(first))

@@ -279,6 +279,7 @@ rule("reshape", "ViewBackward0", lambda a, *, shape: np.reshape(a, shape),
      lambda g, in_shape: F.reshape(g, in_shape), view=True)
 rule("transpose", "TransposeBackward0", lambda a, *, dim0, dim1: np.swapaxes(a, dim0, dim1),
      lambda g, dim0, dim1: F.transpose(g, dim0, dim1), view=True)
+rule("t", "TBackward0", lambda a: a.T, lambda g: F.t(g), view=True)
 rule("permute", "PermuteBackward0", lambda a, *, dims: np.transpose(a, dims),
      lambda g, dims: F.permute(g, _inverse(dims)), view=True)
 rule("squeeze", "SqueezeBackward1", lambda a, *, dims: np.squeeze(a, dims),

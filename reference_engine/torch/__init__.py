@@ -24,7 +24,7 @@ __all__ = [
     "float32", "float64", "int32", "int64", "is_grad_enabled", "is_tensor", "log",
     "log_softmax", "long", "matmul", "max", "maximum", "mean", "min", "minimum", "mul", "neg",
     "nn", "no_grad", "ones", "ones_like", "permute", "pow", "relu", "reshape",
-    "set_grad_enabled", "sigmoid", "sin", "softmax", "sqrt", "squeeze", "stack", "sub", "sum",
+    "set_grad_enabled", "sigmoid", "sign", "sin", "softmax", "sqrt", "squeeze", "stack", "sub", "sum",
     "t", "tanh", "tensor", "transpose", "unsqueeze", "where", "zeros", "zeros_like",
 ]
 
@@ -219,6 +219,7 @@ class Tensor(_CoreTensor):
     tanh = F.tanh
     sigmoid = F.sigmoid
     relu = F.relu
+    sign = F.sign
     clone = F.clone
     transpose = F.transpose
     unsqueeze = F.unsqueeze
@@ -360,7 +361,8 @@ def is_tensor(obj: Any) -> builtins.bool:
     return isinstance(obj, Tensor)
 
 
-def _filled(value: builtins.float, size: tuple[Any, ...], dtype_: Any, requires_grad: builtins.bool) -> Tensor:
+def _filled(value: builtins.float, size: tuple[Any, ...], dtype_: Any,
+            requires_grad: builtins.bool) -> Tensor:
     shape = _shape_args(size)
     return _new(np.full(shape, value, dtype=_np_dtype(dtype_) or np.float32), None, requires_grad)
 
@@ -419,6 +421,7 @@ cos = F.cos
 tanh = F.tanh
 sigmoid = F.sigmoid
 relu = F.relu
+sign = F.sign
 maximum = F.maximum
 minimum = F.minimum
 where = F.where
@@ -491,11 +494,7 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:  # noqa: A002
 
 
 def t(input: Tensor) -> Tensor:  # noqa: A002
-    if input._data.ndim > 2:
-        raise TORCH.error("t_rank", ndim=input._data.ndim)
-    if input._data.ndim < 2:
-        return F.apply(F.R.RULES["t"], (input,)) if False else input  # a 0-d or 1-d t() is itself
-    return F.transpose(input, 0, 1)
+    return F.t(input)
 
 
 def expand_copy(input: Tensor, size: Sequence[builtins.int]) -> Tensor:  # noqa: A002
