@@ -28,10 +28,16 @@ Dims = Union[int, Sequence[int], None]
 _EMPTY: dict[str, Any] = {}
 
 
-def _tensor_type() -> type:
-    from reference_engine.tensor import Tensor
+_TENSOR: list[type] = []
 
-    return Tensor
+
+def bind_tensor_class(cls: type) -> None:
+    """Called once by ``reference_engine.tensor``: the base class operations recognise."""
+    _TENSOR.append(cls)
+
+
+def _tensor_type() -> type:
+    return _TENSOR[0]
 
 
 def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY,
@@ -50,15 +56,14 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
         out._version = inputs[0]._version
     if not grad_mode._State.enabled:
         return out
-    edges = tuple(t._edge() if diff else None
-                  for t, diff in zip(inputs, rule.differentiable * len(inputs)
-                                     if rule.variadic else rule.differentiable))
-    if not any(edge is not None for edge in edges):
+    flags = rule.differentiable * len(inputs) if rule.variadic else rule.differentiable
+    edges = tuple([t._edge() if diff else None for t, diff in zip(inputs, flags)])
+    needed = tuple([edge is not None for edge in edges])
+    if True not in needed:
         return out
-    node = Node(rule, attrs, edges, tuple((t._data.shape, t._data.dtype) for t in inputs))
+    node = Node(rule, attrs, edges, tuple([(t._data.shape, t._data.dtype) for t in inputs]))
     out._grad_fn = node
     out._requires_grad = True
-    needed = tuple(edge is not None for edge in edges)
     for name in rule.saved_names(needed):
         if name == "result":
             node.saved[name] = SavedTensor(out)
@@ -128,6 +133,10 @@ def normalize_dims(cls: type, dims: Dims, ndim: int) -> tuple[int, ...]:
 # --- elementwise arithmetic -----------------------------------------------------------------
 
 def _binary(op: str, a: Operand, b: Operand) -> Tensor:
+    base = _TENSOR[0]
+    if isinstance(a, base) and isinstance(b, base) and a._data.dtype == b._data.dtype and (
+            a._data.shape == b._data.shape):
+        return apply(R.RULES[op], (a, b))
     cls = _cls_of(a, b)
     _check_operand(a, cls, op, 1)
     _check_operand(b, cls, op, 2)

@@ -57,6 +57,10 @@ class Policy:
         A lower-priority operand changes the result only when its category (bool < integer <
         floating) is higher, as in torch's ``result_type``.
         """
+        first = getattr(operands[0], "_data", None)
+        if first is not None and all(getattr(x, "_data", None) is not None
+                                     and x._data.dtype == first.dtype for x in operands[1:]):
+            return first.dtype
         tensors: list[np.dtype] = []
         zero_dim: list[np.dtype] = []
         numbers: list[np.dtype] = []

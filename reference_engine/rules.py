@@ -51,8 +51,14 @@ class Rule:
         object.__setattr__(self, "differentiable", tuple(v is not None for v in self.vjps))
         object.__setattr__(self, "forward_attrs", _keyword_names(self.forward))
 
-    def saved_names(self, needed: tuple[bool, ...]) -> set[str]:
+    def saved_names(self, needed: tuple[bool, ...]) -> frozenset[str]:
         """Inputs, ``result`` and saved attributes the rules for the ``needed`` inputs read."""
+        cache = _SAVED_NAMES.setdefault(id(self), {})
+        if needed not in cache:
+            cache[needed] = frozenset(self._saved_names(needed))
+        return cache[needed]
+
+    def _saved_names(self, needed: tuple[bool, ...]) -> set[str]:
         if self.variadic:
             needed = (any(needed),)
         names: set[str] = set()
@@ -73,6 +79,7 @@ def _keyword_names(forward: Callable[..., np.ndarray]) -> tuple[str, ...]:
 
 
 RULES: dict[str, Rule] = {}
+_SAVED_NAMES: dict[int, dict[tuple[bool, ...], frozenset[str]]] = {}
 
 
 def rule(op: str, node_name: str, forward: Callable[..., np.ndarray], *vjps: Optional[VJP],

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 import numpy as np
 
-from reference_engine import grad_mode
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.graph import AccumulateGrad, Hook, Node, RemovableHandle
@@ -232,6 +231,4 @@ class Tensor:
         return repr(self)
 
 
-def is_recording() -> bool:
-    """Whether operations are recorded right now (grad mode)."""
-    return grad_mode.is_grad_enabled()
+F.bind_tensor_class(Tensor)

@@ -76,7 +76,7 @@ class TorchPolicy(Policy):
 
     def outputs_and_seeds(self, tensors: Any, grads: Any) -> tuple[list[Tensor], list[Any]]:
         """``_tensor_or_tensors_to_tuple`` and ``_make_grads``, then the engine's root checks."""
-        base = _tensor_base()
+        base = F._tensor_type()
         outputs = [tensors] if isinstance(tensors, base) else list(tensors)
         if grads is None:
             grads = [None] * len(outputs)
@@ -115,7 +115,7 @@ class TorchPolicy(Policy):
     def backward(self, tensors: Any, grad_tensors: Any = None, retain_graph: Optional[bool] = None,
                  create_graph: bool = False, inputs: Any = None) -> None:
         """``torch.autograd.backward``."""
-        base = _tensor_base()
+        base = F._tensor_type()
         if inputs is not None:
             inputs = [inputs] if isinstance(inputs, base) else list(inputs)
             if not inputs:
@@ -138,7 +138,7 @@ class TorchPolicy(Policy):
              is_grads_batched: bool = False, materialize_grads: bool = False
              ) -> tuple[Optional[Tensor], ...]:
         """``torch.autograd.grad``."""
-        base = _tensor_base()
+        base = F._tensor_type()
         if materialize_grads and allow_unused is False:
             raise self.error("materialize_unused")
         if allow_unused is None:
@@ -171,12 +171,6 @@ class TorchPolicy(Policy):
 
 def torch_size(shape: Sequence[int]) -> str:
     return f"torch.Size({list(shape)})"
-
-
-def _tensor_base() -> type:
-    from reference_engine.tensor import Tensor
-
-    return Tensor
 
 
 TORCH = TorchPolicy()
