@@ -134,9 +134,16 @@ def normalize_dims(cls: type, dims: Dims, ndim: int) -> tuple[int, ...]:
 
 def _binary(op: str, a: Operand, b: Operand) -> Tensor:
     base = _TENSOR[0]
-    if isinstance(a, base) and isinstance(b, base) and a._data.dtype == b._data.dtype and (
-            a._data.shape == b._data.shape):
+    a_tensor, b_tensor = isinstance(a, base), isinstance(b, base)
+    # fast paths: same-dtype tensors, or a float tensor with a Python float (same category)
+    if a_tensor and b_tensor and a._data.dtype == b._data.dtype:
+        if a._data.shape != b._data.shape:
+            broadcast_shape(type(a), a._data.shape, b._data.shape)
         return apply(R.RULES[op], (a, b))
+    if a_tensor and type(b) is float and a._data.dtype.kind == "f":
+        return apply(R.RULES[op], (a, type(a)._from_array(np.array(b, a._data.dtype))))
+    if b_tensor and type(a) is float and b._data.dtype.kind == "f":
+        return apply(R.RULES[op], (type(b)._from_array(np.array(a, b._data.dtype)), b))
     cls = _cls_of(a, b)
     _check_operand(a, cls, op, 1)
     _check_operand(b, cls, op, 2)
@@ -324,7 +331,9 @@ def zeros_like(a: Tensor) -> Tensor:
 
 
 def ones_like(a: Tensor) -> Tensor:
-    return type(a)._from_array(np.ones(a._data.shape, a._data.dtype))
+    out = np.empty(a._data.shape, a._data.dtype)
+    out.fill(1)
+    return type(a)._from_array(out)
 
 
 # --- reductions -----------------------------------------------------------------------------

@@ -160,6 +160,12 @@ def _np_mean(a: np.ndarray, *, dims: tuple[int, ...], keepdim: bool) -> np.ndarr
     return np.mean(a, axis=dims, keepdims=keepdim)
 
 
+def _np_expand(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    out = np.empty(shape, a.dtype)  # a fresh array is faster to build than a broadcast view
+    out[...] = a
+    return out
+
+
 def _np_softmax(a: np.ndarray, *, dim: int) -> np.ndarray:
     shifted = np.exp(a - np.max(a, axis=dim, keepdims=True))
     return shifted / np.sum(shifted, axis=dim, keepdims=True)
@@ -239,7 +245,7 @@ for _op, _name in (("dot", "DotBackward0"), ("mv", "MvBackward0"), ("mm", "MmBac
 
 rule("sum", "SumBackward1", _np_sum,
      lambda g, in_shape, dims: F.expand(restore_reduced(g, in_shape, dims), in_shape))
-rule("sum_all", "SumBackward0", lambda a: np.add.reduce(a, axis=None),
+rule("sum_all", "SumBackward0", lambda a: a.sum(),
      lambda g, in_shape: F.expand(g, in_shape))
 rule("mean", "MeanBackward1", _np_mean,
      lambda g, in_shape, dims: F.expand(
@@ -293,7 +299,7 @@ rule("squeeze", "SqueezeBackward1", lambda a, *, dims: np.squeeze(a, dims),
      lambda g, in_shape: F.reshape(g, in_shape), view=True)
 rule("unsqueeze", "UnsqueezeBackward0", lambda a, *, dim: np.expand_dims(a, dim),
      lambda g, in_shape: F.reshape(g, in_shape), view=True)
-rule("expand", "ExpandBackward0", lambda a, *, shape: np.broadcast_to(a, shape), lambda g: g, view=True)
+rule("expand", "ExpandBackward0", lambda a, *, shape: _np_expand(a, shape), lambda g: g, view=True)
 for _kind, _name in (("select", "SelectBackward0"), ("slice", "SliceBackward0"),
                      ("index", "IndexBackward0")):
     rule("getitem_" + _kind, _name, lambda a, *, index: a[index],
