@@ -89,7 +89,7 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "item": (RuntimeError, "a Tensor with {numel} elements cannot be converted to Scalar"),
     # argument errors of operations
     "bad_operand": (TypeError,
-                    "unsupported operand type(s) for {op}: 'Tensor' and '{type_name}'"),
+                    "{op}(): argument '{arg}' (position {position}) must be Tensor, not {type_name}"),
     "broadcast": (RuntimeError,
                   "The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) at "
                   "non-singleton dimension {dim}"),
@@ -139,7 +139,11 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                    "stack expects each tensor to be equal size, but got {shape_a} at entry 0 and "
                    "{shape_b} at entry {index}"),
     "index": (IndexError, "{detail}"),
-    "index_type": (TypeError, "new(): invalid data type '{type_name}'"),
+    "index_type": (IndexError,
+                   "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                   "Variables are valid indices (got {type_name})"),
+    "arg_type": (TypeError,
+                 "{fn}(): argument '{arg}' (position {position}) must be {expected}, not {type_name}"),
     "clamp_no_bounds": (RuntimeError,
                         "torch.clamp: At least one of 'min' or 'max' must not be None"),
     "where_condition": (RuntimeError,

@@ -93,7 +93,7 @@ def _coerce(x: Operand, cls: type, dtype: np.dtype) -> Tensor:
 def _check_operand(x: Any, cls: type, op: str, position: int) -> None:
     if not isinstance(x, (_tensor_type(), bool, int, float, np.number)):
         raise cls._policy.error("bad_operand", op=op, position=position,
-                                type_name=type(x).__name__)
+                                arg="input" if position == 1 else "other", type_name=type(x).__name__)
 
 
 def broadcast_shape(cls: type, *shapes: tuple[int, ...]) -> tuple[int, ...]:
@@ -457,6 +457,8 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
 # --- shape and view operations --------------------------------------------------------------
 
 def reshape(a: Tensor, shape: Sequence[int]) -> Tensor:
+    for s in shape:
+        _require(type(a), s, (int, np.integer), "reshape", "shape", 1, "tuple of ints")
     shape = tuple(int(s) for s in shape)
     size = a._data.size
     known = math.prod(s for s in shape if s != -1)
@@ -477,7 +479,16 @@ def t(a: Tensor) -> Tensor:
     return apply(R.RULES["t"], (a,))
 
 
+def _require(cls: type, value: Any, kinds: Any, fn: str, arg: str, position: int,
+             expected: str) -> None:
+    if not isinstance(value, kinds) or isinstance(value, bool):
+        raise cls._policy.error("arg_type", fn=fn, arg=arg, position=position, expected=expected,
+                                type_name=type(value).__name__)
+
+
 def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
+    _require(type(a), dim0, (int, np.integer), "transpose", "dim0", 1, "int")
+    _require(type(a), dim1, (int, np.integer), "transpose", "dim1", 2, "int")
     n = a._data.ndim
     d0, d1 = normalize_dim(type(a), dim0, n), normalize_dim(type(a), dim1, n)
     return apply(R.RULES["transpose"], (a,), {"dim0": d0, "dim1": d1})
@@ -590,8 +601,15 @@ def _same_dtype(tensors: Sequence[Tensor]) -> tuple[list[Tensor], np.dtype]:
     return [cast(t, dtype) for t in tensors], dtype
 
 
+def _tensor_list(tensors: Any, fn: str) -> list[Tensor]:
+    if isinstance(tensors, _tensor_type()):
+        raise tensors._policy.error("arg_type", fn=fn, arg="tensors", position=1,
+                                    expected="tuple of Tensors", type_name=type(tensors).__name__)
+    return list(tensors)
+
+
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    tensors = list(tensors)
+    tensors = _tensor_list(tensors, "cat")
     if not tensors:
         raise TypeError("cat(): expected a non-empty list of Tensors")
     cls = type(tensors[0])
@@ -610,7 +628,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
 
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    tensors = list(tensors)
+    tensors = _tensor_list(tensors, "stack")
     if not tensors:
         raise TypeError("stack(): expected a non-empty list of Tensors")
     cls = type(tensors[0])

@@ -152,39 +152,63 @@ class Tensor:
     # --- operators ------------------------------------------------------------------------
 
     def __add__(self, other: Any) -> Tensor:
+        if not _is_operand(other):
+            return NotImplemented
         return F.add(self, other)
 
     def __radd__(self, other: Any) -> Tensor:
+        if not _is_operand(other):
+            return NotImplemented
         return F.add(other, self)
 
     def __sub__(self, other: Any) -> Tensor:
+        if not _is_operand(other):
+            return NotImplemented
         return F.sub(self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
+        if not _is_operand(other):
+            return NotImplemented
         return F.sub(other, self)
 
     def __mul__(self, other: Any) -> Tensor:
+        if not _is_operand(other):
+            return NotImplemented
         return F.mul(self, other)
 
     def __rmul__(self, other: Any) -> Tensor:
+        if not _is_operand(other):
+            return NotImplemented
         return F.mul(other, self)
 
     def __truediv__(self, other: Any) -> Tensor:
+        if not _is_operand(other):
+            return NotImplemented
         return F.div(self, other)
 
     def __rtruediv__(self, other: Any) -> Tensor:
+        if not _is_operand(other):
+            return NotImplemented
         return F.div(other, self)
 
     def __pow__(self, other: Any) -> Tensor:
+        if not _is_operand(other):
+            return NotImplemented
         return F.pow(self, other)
 
     def __rpow__(self, other: Any) -> Tensor:
+        if not _is_operand(other):
+            return NotImplemented
         return F.pow(other, self)
 
     def __matmul__(self, other: Any) -> Tensor:
+        if not _is_operand(other):
+            return NotImplemented
         return F.matmul(self, other)
 
     def __rmatmul__(self, other: Any) -> Tensor:
+        if not _is_operand(other):
+            return NotImplemented
         return F.matmul(other, self)
 
     def __neg__(self) -> Tensor:
@@ -232,3 +256,7 @@ class Tensor:
 
 
 F.bind_tensor_class(Tensor)
+
+
+def _is_operand(x: Any) -> bool:
+    return isinstance(x, (Tensor, bool, int, float, np.number))

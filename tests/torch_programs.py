@@ -533,3 +533,12 @@ def printing(torch):
               torch.zeros(2, 0), torch.tensor(float("nan")), torch.tensor([-1.0, 2.5])]
     return [repr(v) for v in values] + [repr(x.shape), repr(x.dtype), x.grad_fn is None,
                                         type(y.grad_fn).__name__ if False else y.grad_fn.name()]
+
+
+@program
+def wrong_argument_types(torch):
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    return [attempt(lambda: x + "a"), attempt(lambda: torch.mul(x, "a")),
+            attempt(lambda: x.reshape(2.5)), attempt(lambda: x[1.5]), attempt(lambda: x.transpose(0, "a")),
+            attempt(lambda: torch.cat(x)), attempt(lambda: x.clamp()), attempt(lambda: x.permute(0, 0)),
+            attempt(lambda: x.softmax(3)), attempt(lambda: x.unsqueeze(5)), attempt(lambda: x.max(4))]
