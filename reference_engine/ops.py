@@ -137,7 +137,7 @@ def _binary(op: str, a: Operand, b: Operand) -> Tensor:
     a_tensor, b_tensor = isinstance(a, base), isinstance(b, base)
     # fast paths: same-dtype tensors, or a float tensor with a Python float (same category)
     if a_tensor and b_tensor and a._data.dtype == b._data.dtype:
-        if a._data.shape != b._data.shape:
+        if a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
             broadcast_shape(type(a), a._data.shape, b._data.shape)
         return apply(R.RULES[op], (a, b))
     if a_tensor and type(b) is float and a._data.dtype.kind == "f":
