@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from reference_engine.tensor import Tensor
 
 
-def topological_order(roots: Sequence[Node]) -> list[Node]:
-    """Every node reachable from ``roots``, each before all the nodes it feeds gradient into."""
-    seen: set[int] = set()
+def topological_order(roots: Sequence[Node], cut: frozenset[int] = frozenset()) -> list[Node]:
+    """Every node reachable from ``roots`` (not through ``cut``), each before the nodes it feeds."""
+    seen: set[int] = set(cut)
     postorder: list[Node] = []
     for root in roots:
         if id(root) in seen:
@@ -53,10 +53,10 @@ def _needed_nodes(order: list[Node], targets: set[int]) -> set[int]:
     return needed
 
 
-def _accumulate_buffer(buffers: dict[int, Any], node: Node, grad: Tensor) -> None:
+def _accumulate_buffer(policy: Policy, buffers: dict[int, Any], node: Node, grad: Tensor) -> None:
     key = id(node)
     have = buffers.get(key)
-    buffers[key] = grad if have is None else F.add(have, grad)
+    buffers[key] = grad if have is None else policy.sum_gradients(have, grad)
 
 
 def _run_hooks(node: Node, grad: Tensor) -> Tensor:
@@ -98,15 +98,18 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
 def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor], *,
                  retain_graph: bool, create_graph: bool,
                  inputs: Optional[Sequence[Tensor]] = None,
-                 accumulate: bool = True) -> list[Optional[Tensor]]:
+                 accumulate: bool = True,
+                 cut: Sequence[Tensor] = ()) -> list[Optional[Tensor]]:
     """Run one backward pass and return the gradients captured for ``inputs``.
 
     ``accumulate=True`` is ``backward``: leaves (all, or only ``inputs``) accumulate into
     ``.grad``. ``accumulate=False`` is ``grad``: nothing is written, the gradients arriving at
-    ``inputs`` are returned (``None`` where none arrived).
+    ``inputs`` are returned (``None`` where none arrived). No gradient flows through the
+    tensors in ``cut`` (paddle's ``no_grad_vars``).
     """
+    cut_nodes = frozenset(id(n) for n in (t._edge() for t in cut) if n is not None)
     root_nodes = [t._edge() for t in roots]
-    order = topological_order([n for n in root_nodes if n is not None])
+    order = topological_order([n for n in root_nodes if n is not None], cut_nodes)
     buffers: dict[int, Any] = {}
     targets: dict[int, list[int]] = {}
     if inputs is not None:
@@ -119,8 +122,8 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
 
     with grad_mode.set_grad_enabled(create_graph):
         for node, seed in zip(root_nodes, seeds):
-            if node is not None:
-                _accumulate_buffer(buffers, node, seed)
+            if node is not None and id(node) not in cut_nodes:
+                _accumulate_buffer(policy, buffers, node, seed)
         for node in order:
             grad = buffers.pop(id(node), None)
             if grad is None or (wanted is not None and id(node) not in wanted):
@@ -140,8 +143,8 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                 continue
             policy.check_runnable(node)
             for edge, g in zip(node.edges, _input_grads(policy, node, grad, wanted)):
-                if g is not None:
-                    _accumulate_buffer(buffers, edge, g)
+                if g is not None and id(edge) not in cut_nodes:
+                    _accumulate_buffer(policy, buffers, edge, g)
             if not retain_graph:
                 policy.release(node)
     return captured

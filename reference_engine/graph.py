@@ -13,6 +13,7 @@ import itertools
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 if TYPE_CHECKING:
+    from reference_engine.policy import Policy
     from reference_engine.rules import Rule
     from reference_engine.tensor import Tensor
 
@@ -36,10 +37,11 @@ class Node:
     """One recorded operation: its rule, edges to its inputs' nodes and its saved tensors."""
 
     __slots__ = ("rule", "attrs", "edges", "input_meta", "saved", "released", "released_saved",
-                 "pre_hooks", "retained", "sequence_nr", "__weakref__")
+                 "pre_hooks", "retained", "sequence_nr", "policy", "__weakref__")
 
     def __init__(self, rule: Rule, attrs: dict[str, Any], edges: tuple[Optional[Node], ...],
-                 input_meta: tuple[tuple[tuple[int, ...], Any], ...]) -> None:
+                 input_meta: tuple[tuple[tuple[int, ...], Any], ...], policy: Policy) -> None:
+        self.policy = policy
         self.rule = rule
         self.attrs = attrs
         self.edges = edges
@@ -52,8 +54,8 @@ class Node:
         self.sequence_nr = next(_sequence)
 
     def name(self) -> str:
-        """The framework's name of this node's class (``MulBackward0``)."""
-        return self.rule.node_name
+        """The framework's name of this node's class (``MulBackward0``, ``MultiplyGradNode``)."""
+        return self.policy.node_name(self.rule)
 
     @property
     def next_functions(self) -> tuple[tuple[Optional[Node], int], ...]:
@@ -76,6 +78,7 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable: Tensor) -> None:
         self.variable = variable
+        self.policy = variable._policy
         self.attrs = {}
         self.edges = ()
         self.input_meta = ()
@@ -87,7 +90,7 @@ class AccumulateGrad(Node):
         self.sequence_nr = next(_sequence)
 
     def name(self) -> str:
-        return self.variable._policy.accumulate_node_name
+        return self.policy.accumulate_node_name
 
 
 class RemovableHandle:

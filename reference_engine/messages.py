@@ -179,3 +179,104 @@ TORCH_WARNINGS: dict[str, tuple[type[Warning], str]] = {
                     "To accumulate gradient for other parts of the graph, please use "
                     "torch.autograd.backward."),
 }
+
+
+class UndefinedInFrameworkError(ValueError):
+    """Raised by the reference engine where the framework's own result is undefined behaviour.
+
+    Paddle 3.3.1 does not check the shape of seeds passed to ``paddle.grad`` and
+    ``paddle.autograd.backward``: a smaller seed is read past its end (uninitialised values), a
+    larger one is truncated. No value is right there, so the reference refuses instead.
+    """
+
+
+PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    # paddle.autograd.backward / Tensor.backward / paddle.grad argument checks (Python side)
+    "empty_list": (AssertionError, "{name} cannot be empty"),
+    "not_tensor_list": (AssertionError, "{name} must be Tensor or list of Tensor"),
+    "element_not_tensor": (AssertionError, "Elements of {name} must be {kind}"),
+    "backward_duplicate": (AssertionError,
+                           "The argument 'tensors' of paddle.autograd.backward contains duplicate "
+                           "paddle.Tensor object."),
+    "backward_seed_type": (AssertionError,
+                           "The argument 'grad_tensors' of paddle.autograd.backward is invalid, it "
+                           "can be 'None', 'paddle.Tensor' or 'list[None/paddle.Tensor]'."),
+    "backward_seed_count": (AssertionError, "The length of grad_tensors must be equal to tensors"),
+    "backward_retain_type": (AssertionError, "retain_graph must be True or False"),
+    "tensor_backward_seed_type": (AssertionError, "The type of grad_tensor must be paddle.Tensor"),
+    "tensor_backward_seed_shape": (AssertionError,
+                                   "Tensor shape not match, Tensor of grad_tensor [ {seed_name} ] "
+                                   "with shape {seed_shape} mismatch Tensor [ {name} ] with shape "
+                                   "{shape}"),
+    "grad_seed_type": (AssertionError,
+                       "grad_outputs must be None, a Variable or a list containing None or "
+                       "Variables"),
+    "grad_seed_count": (AssertionError, "The length of grad_outputs must be equal to outputs"),
+    "no_grad_vars_type": (AssertionError,
+                          "no_grad_vars must be None, Tensor or list/tuple/set of Tensors"),
+    "no_grad_vars_element": (AssertionError, "no_grad_vars can only contains Tensor"),
+    "flag_type": (AssertionError, "{name} must be True or False"),
+    "grad_retain_type": (AssertionError, "retain_graph must be None, True or False"),
+    "only_inputs": (AssertionError, "only_inputs=False is not supported yet"),
+    # the C++ engine
+    "duplicate_outputs": (RuntimeError,
+                          "(AlreadyExists) outputs contain duplicate tensor {name}, please check "
+                          "outputs carefully."),
+    "duplicate_inputs": (RuntimeError,
+                         "(AlreadyExists) inputs contain duplicate tensor {name}, please check "
+                         "inputs carefully."),
+    "unused_input": (ValueError,
+                     "(InvalidArgument) The {index}-th input does not appear in the backward "
+                     "graph. Please check the input tensor or set allow_unused=True to get None "
+                     "result."),
+    "freed": (SystemError,
+              "(Fatal) The TensorWrappers of {name} do not exist. This may be because:\nYou "
+              "calculate backward twice for the same subgraph without setting retain_graph=True. "
+              "Please set retain_graph=True in the first backward/grad call."),
+    "version": (RuntimeError,
+                "(PermissionDenied) Tensor '{name}' used in gradient computation has been modified "
+                "by an inplace operation. Its version is {version} but the expected version is "
+                "{expected}. Please fix your code to void calling an inplace operator after using "
+                "the Tensor which will used in gradient computation."),
+    "int_accumulation": (NotImplementedError,
+                         "(Unimplemented) Gradient accumulation of data type ({ctype}) on place "
+                         "(Place(cpu)) is not supported in imperative mode"),
+    "leaf_in_place": (ValueError,
+                      "(InvalidArgument) Leaf Var ({name}) that doesn't stop gradient can't use "
+                      "inplace strategy."),
+    "hook_no_grad": (RuntimeError, "Cannot register hook on a tensor that stop gradient."),
+    "promotion": (TypeError,
+                  "(InvalidType) Type promotion only support calculations between floating-point "
+                  "numbers and between complex and real numbers. But got different data type x: "
+                  "{x}, y: {y}."),
+    "item": (ValueError,
+             "(InvalidArgument) only one element tensors can be converted to Python scalars when "
+             "no input coordinates"),
+    # operations
+    "broadcast": (ValueError,
+                  "(InvalidArgument) Broadcast dimension mismatch. Operands could not be broadcast "
+                  "together with the shape of X = {shape_a} and the shape of Y = {shape_b}. "
+                  "Received [{size_a}] in X is not equal to [{size_b}] in Y at i:{dim}."),
+    "matmul_shape": (ValueError,
+                     "(InvalidArgument) In operator matmul, the [{x_axis}] dimension of Input(X) "
+                     "must be equal to the [{y_axis}] dimension of Input(Y). But receiving the "
+                     "[{x_axis}]dimension of Input(X) is [{k_a}], and the [{y_axis}] dimension of "
+                     "Input(Y) is [{k_b}]."),
+    "reshape": (ValueError,
+                "(InvalidArgument) The 'shape' in ReshapeOp is invalid. The input tensor X'size "
+                "must be equal to the capacity of 'shape'. But received X's shape = {in_shape}, "
+                "X's size = {size}, 'shape' is {shape}, the capacity of 'shape' is {capacity}."),
+    "dim_range": (ValueError,
+                  "(InvalidArgument) The reduce dim index {index} should be in the range "
+                  "[ -dimension(X), dimension(X) ) which dimension = {ndim}. But received dim "
+                  "index = {dim}."),
+    "seed_shape_unchecked": (UndefinedInFrameworkError,
+                             "reference_engine: the seed for output {index} has shape {seed_shape} "
+                             "but the output has shape {out_shape}. paddle {api} does not check "
+                             "seed shapes and computes with uninitialised or truncated memory "
+                             "(undefined behaviour), so the reference engine refuses."),
+    "no_grad_var_is_input": (UndefinedInFrameworkError,
+                             "reference_engine: no_grad_vars contains input {index}; paddle 3.3.1 "
+                             "crashes (segmentation fault) on this call, so the reference engine "
+                             "refuses."),
+}

@@ -61,7 +61,8 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     needed = tuple([edge is not None for edge in edges])
     if True not in needed:
         return out
-    node = Node(rule, attrs, edges, tuple([(t._data.shape, t._data.dtype) for t in inputs]))
+    node = Node(rule, attrs, edges, tuple([(t._data.shape, t._data.dtype) for t in inputs]),
+                out._policy)
     out._grad_fn = node
     out._requires_grad = True
     for name in rule.saved_names(needed):
@@ -117,7 +118,7 @@ def normalize_dim(cls: type, dim: int, ndim: int) -> int:
     """A dimension index in ``[0, ndim)``, or the dialect's out-of-range error."""
     low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
     if not isinstance(dim, (int, np.integer)) or not low <= dim <= high:
-        raise cls._policy.error("dim_range", low=low, high=high, dim=dim)
+        raise cls._policy.error("dim_range", low=low, high=high, dim=dim, ndim=ndim, index=0)
     return int(dim) % max(ndim, 1)
 
 
@@ -446,7 +447,8 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
                                                                          else "bmm")
         raise cls._policy.error("matmul_" + message + "_shape", numel_a=math.prod(sa),
                                 numel_b=math.prod(sb), rows=rows, k_a=k_a, k_b=k_b,
-                                b="x".join(map(str, sb)), batch=math.prod(batch))
+                                b="x".join(map(str, sb)), batch=math.prod(batch),
+                                x_axis=len(sa) - 1, y_axis=0 if len(sb) == 1 else len(sb) - 2)
     dtype = cls._policy.result_dtype(a, b)
     arrays = None
     if a._data.dtype != dtype or b._data.dtype != dtype:
@@ -464,7 +466,8 @@ def reshape(a: Tensor, shape: Sequence[int]) -> Tensor:
     known = math.prod(s for s in shape if s != -1)
     if shape.count(-1) > 1 or (-1 in shape and (known == 0 or size % known)) or (
             -1 not in shape and known != size) or any(s < -1 for s in shape):
-        raise a._policy.error("reshape", shape=list(shape), size=size)
+        raise a._policy.error("reshape", shape=list(shape), size=size, in_shape=list(a._data.shape),
+                              capacity=math.prod(shape))
     if -1 in shape:
         shape = tuple(size // known if s == -1 else s for s in shape)
     if shape == a._data.shape and not grad_mode._State.enabled:

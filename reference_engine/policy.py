@@ -31,6 +31,7 @@ class Policy:
     default_float = np.dtype(np.float32)
     accumulate_node_name = "AccumulateGrad"
     leaf_hooks_apply_to_grad = True
+    accumulate_only_into_requires_grad = True
 
     # --- errors and warnings --------------------------------------------------------------
 
@@ -118,16 +119,34 @@ class Policy:
 
     # --- .grad ----------------------------------------------------------------------------
 
+    def node_name(self, rule: Any) -> str:
+        """The framework's class name for a node of ``rule``."""
+        return rule.node_name
+
+    def sum_gradients(self, have: Tensor, grad: Tensor) -> Tensor:
+        """Add two gradient contributions for the same tensor."""
+        return F.add(have, grad)
+
     def accumulate(self, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
-        """Add ``grad`` into a leaf's ``.grad``."""
-        raise NotImplementedError
+        """Add ``grad`` into a leaf's ``.grad``: a copy first, then in place (out of place when
+        ``create_graph``, so the sum is differentiable)."""
+        if self.accumulate_only_into_requires_grad and not leaf._requires_grad:
+            return
+        if leaf._grad is None:
+            leaf._grad = grad if create_graph else _copy(grad)
+        elif create_graph:
+            leaf._grad = self.sum_gradients(leaf._grad, grad)
+        else:
+            self.sum_gradients(leaf._grad, grad)  # the same checks as a sum, then in place
+            np.add(leaf._grad._data, grad._data, out=leaf._grad._data, casting="unsafe")
+            leaf._grad._version.value += 1
 
     def retain(self, tensor: Tensor, grad: Tensor, create_graph: bool) -> None:
         """Add ``grad`` into a non-leaf's retained ``.grad`` (out of place)."""
         if tensor._grad is None:
             tensor._grad = F.clone(grad) if create_graph else _copy(grad)
         else:
-            tensor._grad = F.add(tensor._grad, grad)
+            tensor._grad = self.sum_gradients(tensor._grad, grad)
 
     # --- in-place operations --------------------------------------------------------------
 

@@ -47,17 +47,6 @@ class TorchPolicy(Policy):
     def dtype_name(self, dtype: np.dtype) -> str:
         return SCALAR_TYPE_NAMES.get(str(dtype), str(dtype))
 
-    def accumulate(self, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
-        if not leaf._requires_grad:
-            return
-        if leaf._grad is None:
-            leaf._grad = grad if create_graph else type(grad)._from_array(grad._data.copy())
-        elif create_graph:
-            leaf._grad = F.add(leaf._grad, grad)
-        else:
-            np.add(leaf._grad._data, grad._data, out=leaf._grad._data)
-            leaf._grad._version.value += 1
-
     def format_tensor(self, tensor: Tensor) -> str:
         data = tensor._data
         prefix = "tensor("
