@@ -141,7 +141,7 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                 continue
             if wanted is not None and not any(e is not None and id(e) in wanted for e in node.edges):
                 continue
-            policy.check_runnable(node)
+            policy.check_runnable(node, create_graph)
             for edge, g in zip(node.edges, _input_grads(policy, node, grad, wanted)):
                 if g is not None and id(edge) not in cut_nodes:
                     _accumulate_buffer(policy, buffers, edge, g)

@@ -8,7 +8,7 @@ summarising tensors of more than 1000 elements with their first and last three e
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -121,3 +121,66 @@ def with_suffixes(text: str, suffixes: Sequence[str], indent: int) -> str:
             last_line += len(suffix) + 2
     parts.append(")")
     return "".join(parts)
+
+
+# --- paddle's print format (paddle/tensor/to_string.py) -------------------------------------
+
+PADDLE_PRECISION = 8
+
+
+def _paddle_item(value: Any, max_width: int = 0, signed: bool = False) -> str:
+    if isinstance(value, np.floating):
+        if np.ceil(value) == value:
+            text = f"{value:.0f}."
+        else:
+            text = f"{value:.{PADDLE_PRECISION}f}"
+    else:
+        text = f"{value}"
+    if max_width > len(text):
+        if signed:
+            return text.ljust(max_width) if value < 0 else " " + text.ljust(max_width - 1)
+        return text.ljust(max_width)
+    return text
+
+
+def _paddle_summary(data: np.ndarray) -> np.ndarray:
+    if data.size == 0:
+        return np.array([])
+    if data.ndim == 0:
+        return data
+    if data.ndim == 1:
+        return np.concatenate([data[:EDGEITEMS], data[-EDGEITEMS:]]) \
+            if data.shape[0] > 2 * EDGEITEMS else data
+    rows = list(data[:EDGEITEMS]) + list(data[-EDGEITEMS:]) if data.shape[0] > 2 * EDGEITEMS \
+        else list(data)
+    return np.stack([_paddle_summary(x) for x in rows])
+
+
+def _paddle_nested(data: np.ndarray, summary: bool, indent: int, width: int, signed: bool) -> str:
+    if data.ndim == 0:
+        return _paddle_item(data[()], width, signed)
+    count = data.shape[0]
+    shown = (list(range(EDGEITEMS)) + [None] + list(range(count - EDGEITEMS, count))
+             if summary and count > 2 * EDGEITEMS else list(range(count)))
+    if data.ndim == 1:
+        per_line = max(1, (LINEWIDTH - indent) // (width + 2))
+        items = ["..." if i is None else _paddle_item(data[i], width, signed) for i in shown]
+        lines = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
+        return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+    rows = ["..." if i is None else _paddle_nested(data[i], summary, indent + 1, width, signed)
+            for i in shown]
+    return "[" + ("," + "\n" * (data.ndim - 1) + " " * (indent + 1)).join(rows) + "]"
+
+
+def paddle_repr(data: np.ndarray, stop_gradient: bool, place: str = "Place(cpu)") -> str:
+    """``Tensor(shape=[2], dtype=float32, place=Place(cpu), stop_gradient=True,\\n       [1., 2.])``."""
+    prefix = "Tensor"
+    indent = len(prefix) + 1
+    summary = data.size > THRESHOLD
+    width, signed = 0, False
+    for item in _paddle_summary(data).flatten():
+        signed = signed or bool(item < 0)
+        width = max(width, len(_paddle_item(item)))
+    body = _paddle_nested(data, summary, indent, width, signed)
+    return (f"{prefix}(shape={list(data.shape)}, dtype={data.dtype}, place={place}, "
+            f"stop_gradient={stop_gradient},\n{' ' * indent}{body})")

@@ -238,6 +238,9 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                 "by an inplace operation. Its version is {version} but the expected version is "
                 "{expected}. Please fix your code to void calling an inplace operator after using "
                 "the Tensor which will used in gradient computation."),
+    "no_double_grad": (RuntimeError,
+                       "(Unavailable) The Op {op}_grad doesn't have any grad op. If you don't intend "
+                       "calculating higher order derivatives, please set `create_graph`to False."),
     "int_accumulation": (NotImplementedError,
                          "(Unimplemented) Gradient accumulation of data type ({ctype}) on place "
                          "(Place(cpu)) is not supported in imperative mode"),

@@ -32,6 +32,8 @@ class Policy:
     accumulate_node_name = "AccumulateGrad"
     leaf_hooks_apply_to_grad = True
     accumulate_only_into_requires_grad = True
+    accumulate_in_place = True
+    retained_grads_accumulate = True
 
     # --- errors and warnings --------------------------------------------------------------
 
@@ -109,8 +111,8 @@ class Policy:
     def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int) -> Exception:
         raise NotImplementedError
 
-    def check_runnable(self, node: Node) -> None:
-        """Raise if ``node`` was freed by an earlier pass and cannot run again."""
+    def check_runnable(self, node: Node, create_graph: bool) -> None:
+        """Raise if ``node`` cannot run: freed by an earlier pass, or not differentiable again."""
         if node.released_saved:
             raise self.error("freed", name=node.name())
 
@@ -134,7 +136,7 @@ class Policy:
             return
         if leaf._grad is None:
             leaf._grad = grad if create_graph else _copy(grad)
-        elif create_graph:
+        elif create_graph or not self.accumulate_in_place:
             leaf._grad = self.sum_gradients(leaf._grad, grad)
         else:
             self.sum_gradients(leaf._grad, grad)  # the same checks as a sum, then in place
@@ -143,7 +145,7 @@ class Policy:
 
     def retain(self, tensor: Tensor, grad: Tensor, create_graph: bool) -> None:
         """Add ``grad`` into a non-leaf's retained ``.grad`` (out of place)."""
-        if tensor._grad is None:
+        if tensor._grad is None or not self.retained_grads_accumulate:
             tensor._grad = F.clone(grad) if create_graph else _copy(grad)
         else:
             tensor._grad = self.sum_gradients(tensor._grad, grad)

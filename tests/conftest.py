@@ -15,3 +15,17 @@ def real_torch():
 @pytest.fixture(scope="session")
 def ref_torch():
     return reference_torch
+
+
+@pytest.fixture(scope="session")
+def real_paddle():
+    paddle = pytest.importorskip("paddle", reason="paddlepaddle is not installed")
+    paddle.set_device("cpu")
+    return paddle
+
+
+@pytest.fixture(scope="session")
+def ref_paddle():
+    import reference_engine.paddle as reference_paddle
+
+    return reference_paddle

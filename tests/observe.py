@@ -31,12 +31,19 @@ def describe(x: Any) -> Any:
     return x
 
 
+def clean_message(text: str) -> str:
+    """The main message: paddle's ``[Hint: …]`` tail cut, its generated tensor names replaced."""
+    text = re.split(r"\n\s*\[Hint: ", str(text))[0].rstrip()
+    text = re.sub(r" \(at /paddle/[^)]*\)$", "", text)
+    return re.sub(r"(generated_tensor|eager_tmp)_\d+", "NAME", text)
+
+
 def attempt(fn: Callable[[], Any]) -> Any:
     """Run ``fn`` and describe its result, or the exception it raised."""
     try:
         return describe(fn())
     except Exception as exc:  # noqa: BLE001 - the exception is the observation
-        return {"error": type(exc).__name__, "message": str(exc)}
+        return {"error": type(exc).__name__, "message": clean_message(str(exc))}
 
 
 def _clean(text: str) -> str:
@@ -59,7 +66,7 @@ def assert_same(ours: Any, theirs: Any, path: str = "") -> None:
         assert isinstance(ours, dict) and "values" in ours, f"{path}: {ours!r} vs tensor"
         for key in ("dtype", "shape", "requires_grad", "grad_fn"):
             assert ours[key] == theirs[key], f"{path}.{key}: {ours[key]!r} != {theirs[key]!r}"
-        rtol, atol = TOLERANCES.get(theirs["dtype"].replace("torch.", ""), (0, 0))
+        rtol, atol = TOLERANCES.get(theirs["dtype"].split(".")[-1], (0, 0))
         np.testing.assert_allclose(ours["values"], theirs["values"], rtol=rtol, atol=atol,
                                    equal_nan=True, err_msg=path)
     elif isinstance(theirs, dict):
@@ -70,6 +77,10 @@ def assert_same(ours: Any, theirs: Any, path: str = "") -> None:
         assert isinstance(ours, list) and len(ours) == len(theirs), f"{path}: {ours!r} vs {theirs!r}"
         for i, (a, b) in enumerate(zip(ours, theirs)):
             assert_same(a, b, f"{path}[{i}]")
+    elif isinstance(theirs, np.ndarray):
+        assert isinstance(ours, np.ndarray) and ours.dtype == theirs.dtype, f"{path}: {ours!r}"
+        rtol, atol = TOLERANCES.get(str(theirs.dtype), (0, 0))
+        np.testing.assert_allclose(ours, theirs, rtol=rtol, atol=atol, equal_nan=True, err_msg=path)
     elif isinstance(theirs, float):
         assert isinstance(ours, float) and np.isclose(ours, theirs, rtol=1.3e-6, atol=1e-5,
                                                       equal_nan=True), f"{path}: {ours} != {theirs}"

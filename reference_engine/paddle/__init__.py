@@ -1,0 +1,396 @@
+"""PaddlePaddle's names and signatures over the reference engine.
+
+``import reference_engine.paddle as paddle`` runs the covered paddle programs unchanged.
+
+A thin facade like ``reference_engine.torch``: the same core and derivative table, with
+``PaddlePolicy`` answering wherever paddle's semantics differ from torch's.
+"""
+
+from __future__ import annotations
+
+import builtins
+import itertools
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
+
+from reference_engine import grad_mode
+from reference_engine import ops as F
+from reference_engine.graph import Node, RemovableHandle
+from reference_engine.paddle_policy import PADDLE
+from reference_engine.tensor import Tensor as _CoreTensor
+
+__all__ = [
+    "Tensor", "abs", "add", "amax", "amin", "autograd", "bool", "cast", "clip", "concat", "cos",
+    "divide", "dtype", "enable_grad", "exp", "expand", "float32", "float64", "grad", "int32",
+    "int64", "is_grad_enabled", "log", "matmul", "max", "maximum", "mean", "min", "minimum",
+    "multiply", "nn", "no_grad", "ones", "ones_like", "pow", "reshape", "set_grad_enabled", "sin",
+    "sqrt", "squeeze", "stack", "subtract", "sum", "tanh", "to_tensor", "transpose", "unsqueeze",
+    "where", "zeros", "zeros_like",
+]
+
+no_grad = grad_mode.no_grad
+enable_grad = grad_mode.enable_grad
+set_grad_enabled = grad_mode.set_grad_enabled
+is_grad_enabled = grad_mode.is_grad_enabled
+
+_generated = itertools.count()
+_eager_tmp = itertools.count()
+
+
+class dtype:  # noqa: N801 - paddle's name
+    """A paddle dtype object (``paddle.float32``); compares equal to nothing but itself."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.numpy = np.dtype(name)
+
+    def __repr__(self) -> str:
+        return f"paddle.{self.name}"
+
+    def __eq__(self, other: object) -> builtins.bool:
+        if isinstance(other, str):
+            return False  # paddle's dtype never equals its name
+        return self is other
+
+    __hash__ = object.__hash__
+
+
+float32 = dtype("float32")
+float64 = dtype("float64")
+int64 = dtype("int64")
+int32 = dtype("int32")
+bool = dtype("bool")  # noqa: A001
+_DTYPES = {d.numpy: d for d in (float32, float64, int64, int32, bool)}
+
+
+def _np_dtype(d: Any) -> Optional[np.dtype]:
+    if d is None:
+        return None
+    if isinstance(d, dtype):
+        return d.numpy
+    if isinstance(d, str):
+        return np.dtype(d)
+    raise TypeError(f"dtype must be a paddle dtype or a string, not {type(d).__name__}")
+
+
+class Size(list):
+    """``paddle.Size``: a list that prints as ``paddle.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"paddle.Size({list(self)})"
+
+
+def _axes(axis: Any) -> Any:
+    return tuple(axis) if isinstance(axis, (list, tuple)) else axis
+
+
+class Tensor(_CoreTensor):
+    """``paddle.Tensor`` over the reference engine."""
+
+    __slots__ = ()
+    _policy = PADDLE
+
+    # --- autograd state -------------------------------------------------------------------
+
+    @property
+    def stop_gradient(self) -> builtins.bool:
+        return not self._requires_grad
+
+    @stop_gradient.setter
+    def stop_gradient(self, value: builtins.bool) -> None:
+        self._requires_grad = not value  # paddle allows it on non-leaves too
+
+    @property
+    def requires_grad(self) -> builtins.bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: builtins.bool) -> None:
+        self._requires_grad = builtins.bool(value)
+
+    @property
+    def grad(self) -> Optional[Tensor]:
+        """A new tensor sharing the gradient's storage on each access, as paddle hands out."""
+        if self._grad is None:
+            return None
+        view = Tensor._from_array(self._grad._data)
+        view._requires_grad = True
+        return view  # type: ignore[return-value]
+
+    @property
+    def grad_fn(self) -> Optional[Node]:
+        """The creating node; a tensor made by ``to_tensor`` shows its accumulation node."""
+        return self._grad_fn if self._grad_fn is not None else self._accumulator
+
+    @property
+    def is_leaf(self) -> builtins.bool:
+        return self._grad_fn is None
+
+    @property
+    def name(self) -> str:
+        if self._name is None:
+            self._name = f"eager_tmp_{next(_eager_tmp)}"
+        return self._name
+
+    def backward(self, grad_tensor: Optional[Tensor] = None, retain_graph: builtins.bool = False) -> None:
+        PADDLE.tensor_backward(self, grad_tensor, retain_graph)
+
+    def clear_grad(self) -> None:
+        self.clear_gradient(True)
+
+    def clear_gradient(self, set_to_zero: builtins.bool = True) -> None:
+        """Zero the gradient (the storage handed out so far sees the zeros); the next backward
+        accumulates into fresh storage. ``set_to_zero=False`` drops the gradient."""
+        if self._grad is not None and set_to_zero:
+            self._grad._data[...] = 0
+            self._grad = Tensor._from_array(np.zeros_like(self._grad._data))
+        elif not set_to_zero:
+            self._grad = None
+
+    def retain_grads(self) -> None:
+        self._retain_grad()
+
+    def register_hook(self, hook: Callable[[Tensor], Optional[Tensor]]) -> RemovableHandle:
+        return self._register_hook(hook)
+
+    def detach(self) -> Tensor:
+        return self._detached()  # type: ignore[return-value]
+
+    def detach_(self) -> Tensor:
+        return self._detach_in_place()  # type: ignore[return-value]
+
+    # --- metadata -------------------------------------------------------------------------
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    @property
+    def dtype(self) -> dtype:
+        return _DTYPES[self._data.dtype]
+
+    @property
+    def place(self) -> str:
+        return "Place(cpu)"
+
+    @property
+    def size(self) -> builtins.int:
+        return builtins.int(self._data.size)
+
+    def dim(self) -> builtins.int:
+        return self._data.ndim
+
+    def numpy(self) -> np.ndarray:
+        return self._data
+
+    def astype(self, dtype: Any) -> Tensor:
+        return cast(self, dtype)
+
+    # --- operations -----------------------------------------------------------------------
+
+    add = F.add
+    subtract = F.sub
+    multiply = F.mul
+    divide = F.div
+    matmul = F.matmul
+    exp = F.exp
+    log = F.log
+    sqrt = F.sqrt
+    abs = F.abs
+    sin = F.sin
+    cos = F.cos
+    tanh = F.tanh
+
+    def pow(self, y: Any) -> Tensor:
+        return F.pow(self, y)
+
+    def sum(self, axis: Any = None, dtype: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return sum(self, axis, dtype, keepdim)
+
+    def mean(self, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return mean(self, axis, keepdim)
+
+    def max(self, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return max(self, axis, keepdim)
+
+    def min(self, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return min(self, axis, keepdim)
+
+    def clip(self, min: Optional[builtins.float] = None, max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
+        return F.clamp(self, min, max)
+
+    def reshape(self, shape: Sequence[builtins.int]) -> Tensor:
+        return F.reshape(self, shape)
+
+    def transpose(self, perm: Sequence[builtins.int]) -> Tensor:
+        return F.permute(self, perm)
+
+    def squeeze(self, axis: Any = None) -> Tensor:
+        return F.squeeze(self, _axes(axis))
+
+    def unsqueeze(self, axis: builtins.int) -> Tensor:
+        return F.unsqueeze(self, axis)
+
+    def expand(self, shape: Sequence[builtins.int]) -> Tensor:
+        return F.expand(self, shape)
+
+    def clone(self) -> Tensor:
+        return F.clone(self)
+
+    # --- in-place operations --------------------------------------------------------------
+
+    def add_(self, y: Any) -> Tensor:
+        return self._in_place("add", y)  # type: ignore[return-value]
+
+    def scale_(self, scale: builtins.float = 1.0, bias: builtins.float = 0.0) -> Tensor:
+        self._in_place("mul", scale)
+        return self._in_place("add", bias) if bias else self  # type: ignore[return-value]
+
+    def zero_(self) -> Tensor:
+        return self._in_place("fill", value=0)  # type: ignore[return-value]
+
+
+# --- creation -----------------------------------------------------------------------------
+
+def to_tensor(data: Any, dtype: Any = None, place: Any = None,
+              stop_gradient: builtins.bool = True) -> Tensor:
+    """``paddle.to_tensor``: a new leaf (``stop_gradient=True`` unless asked otherwise)."""
+    if isinstance(data, _CoreTensor):
+        array = data._data.copy()
+    elif isinstance(data, np.ndarray):
+        array = data.copy()
+    else:
+        array = np.array(data)
+        if array.dtype.kind == "f":
+            array = array.astype(np.float32)
+    target = _np_dtype(dtype)
+    if target is not None:
+        array = array.astype(target)
+    out = Tensor._from_array(array)
+    out._requires_grad = not stop_gradient
+    out._name = f"generated_tensor_{next(_generated)}"
+    out._accumulator_node()  # paddle gives a created tensor its GradNodeAccumulation at once
+    return out  # type: ignore[return-value]
+
+
+def _filled(value: builtins.float, shape: Any, dtype_: Any) -> Tensor:
+    shape = [shape] if isinstance(shape, builtins.int) else list(shape)
+    return to_tensor(np.full(shape, value, dtype=_np_dtype(dtype_) or np.float32))
+
+
+def zeros(shape: Any, dtype: Any = None) -> Tensor:
+    return _filled(0, shape, dtype)
+
+
+def ones(shape: Any, dtype: Any = None) -> Tensor:
+    return _filled(1, shape, dtype)
+
+
+def zeros_like(x: Tensor, dtype: Any = None) -> Tensor:
+    return to_tensor(np.zeros(x._data.shape, _np_dtype(dtype) or x._data.dtype))
+
+
+def ones_like(x: Tensor, dtype: Any = None) -> Tensor:
+    return to_tensor(np.ones(x._data.shape, _np_dtype(dtype) or x._data.dtype))
+
+
+# --- operations ---------------------------------------------------------------------------
+
+add = F.add
+subtract = F.sub
+multiply = F.mul
+divide = F.div
+exp = F.exp
+log = F.log
+sqrt = F.sqrt
+abs = F.abs  # noqa: A001
+sin = F.sin
+cos = F.cos
+tanh = F.tanh
+maximum = F.maximum
+minimum = F.minimum
+where = F.where
+
+
+def pow(x: Tensor, y: Any) -> Tensor:  # noqa: A001
+    return F.pow(x, y)
+
+
+def matmul(x: Tensor, y: Tensor, transpose_x: builtins.bool = False,
+           transpose_y: builtins.bool = False) -> Tensor:
+    if transpose_x and x._data.ndim > 1:
+        x = F.transpose(x, -1, -2)
+    if transpose_y and y._data.ndim > 1:
+        y = F.transpose(y, -1, -2)
+    return F.matmul(x, y)
+
+
+def sum(x: Tensor, axis: Any = None, dtype: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A001
+    out = F.sum(x, _axes(axis), keepdim)
+    return out if dtype is None else cast(out, dtype)
+
+
+def mean(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+    return F.mean(x, _axes(axis), keepdim)
+
+
+def max(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A001
+    """Paddle splits the gradient evenly between ties, with or without an axis."""
+    return F.amax(x, _axes(axis), keepdim)
+
+
+def min(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A001
+    return F.amin(x, _axes(axis), keepdim)
+
+
+amax = max
+amin = min
+
+
+def clip(x: Tensor, min: Optional[builtins.float] = None,  # noqa: A002
+         max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
+    return F.clamp(x, min, max)
+
+
+def reshape(x: Tensor, shape: Sequence[builtins.int]) -> Tensor:
+    return F.reshape(x, shape)
+
+
+def transpose(x: Tensor, perm: Sequence[builtins.int]) -> Tensor:
+    return F.permute(x, perm)
+
+
+def squeeze(x: Tensor, axis: Any = None) -> Tensor:
+    return F.squeeze(x, _axes(axis))
+
+
+def unsqueeze(x: Tensor, axis: builtins.int) -> Tensor:
+    return F.unsqueeze(x, axis)
+
+
+def expand(x: Tensor, shape: Sequence[builtins.int]) -> Tensor:
+    return F.expand(x, shape)
+
+
+def concat(x: Sequence[Tensor], axis: builtins.int = 0) -> Tensor:
+    return F.cat(x, axis)
+
+
+def stack(x: Sequence[Tensor], axis: builtins.int = 0) -> Tensor:
+    return F.stack(x, axis)
+
+
+def cast(x: Tensor, dtype: Any) -> Tensor:
+    return F.cast(x, _np_dtype(dtype))
+
+
+def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Optional[builtins.bool] = None,
+         create_graph: builtins.bool = False, only_inputs: builtins.bool = True,
+         allow_unused: builtins.bool = False, no_grad_vars: Any = None) -> list[Optional[Tensor]]:
+    """``paddle.grad``: gradients of ``outputs`` with respect to ``inputs``, as a list."""
+    return PADDLE.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs,
+                       allow_unused, no_grad_vars)
+
+
+from reference_engine.paddle import autograd, nn  # noqa: E402  (submodules need the names above)

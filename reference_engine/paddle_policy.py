@@ -1,0 +1,248 @@
+"""Paddle 3.3.1's answers to the core's questions, and its ``backward`` / ``grad`` argument rules.
+
+The argument checks follow ``paddle/autograd/backward_mode.py`` (``paddle.autograd.backward``),
+``paddle/base/dygraph/base.py`` (``paddle.grad``) and ``Tensor.backward`` in the same order;
+the engine-side behaviour (freeing every node after a backward, ``paddle.grad`` on a copy of the
+graph, duplicate and unused checks, integer gradients) follows the C++ eager engine as measured.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional, Sequence
+
+import numpy as np
+
+from reference_engine import engine
+from reference_engine import ops as F
+from reference_engine.formatting import paddle_repr
+from reference_engine.graph import Node
+from reference_engine.messages import PADDLE_ERRORS, TORCH_ERRORS
+from reference_engine.policy import Policy
+
+if TYPE_CHECKING:
+    from reference_engine.tensor import Tensor
+
+NODE_NAMES = {
+    "add": "AddGradNode", "sub": "SubtractGradNode", "mul": "MultiplyGradNode",
+    "div": "DivideGradNode", "neg": "ScaleGradNode", "pow_scalar": "PowGradNode",
+    "pow": "ElementwisePowGradNode", "rpow": "ElementwisePowGradNode", "dot": "MatmulGradNode",
+    "mv": "MatmulGradNode", "mm": "MatmulGradNode", "vm": "MatmulGradNode",
+    "bmm": "MatmulGradNode", "sum": "SumGradNode", "sum_all": "SumGradNode",
+    "mean": "MeanGradNode", "mean_all": "MeanGradNode", "amax": "MaxGradNode",
+    "amin": "MinGradNode", "max_all": "MaxGradNode", "min_all": "MinGradNode",
+    "max_dim": "MaxGradNode", "min_dim": "MinGradNode", "clamp": "ClipGradNode",
+    "log_softmax": "LogSoftmaxGradNode", "getitem_select": "SliceGradNode",
+    "getitem_slice": "SliceGradNode", "getitem_index": "IndexElementwiseGetGradNode",
+    "index_backward": "SliceDoubleGradNode", "cat": "ConcatGradNode", "clone": "AssignGradNode",
+    "fill": "FillGradNode", "setitem": "SetValueWithTensorGradNode",
+}
+# Paddle 3.3.1 kernels whose backward has no backward of its own (measured): differentiating
+# through them with create_graph=True raises instead of giving a second derivative.
+WITHOUT_DOUBLE_GRAD = {"pow": "elementwise_pow", "rpow": "elementwise_pow", "amax": "max",
+                       "max_all": "max", "max_dim": "max", "amin": "min", "min_all": "min",
+                       "min_dim": "min", "softmax": "softmax", "log_softmax": "log_softmax"}
+C_TYPES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
+           "uint8": "uint8_t", "bool": "bool"}
+ALIASES = {"matmul_dot_shape": "matmul_shape", "matmul_mv_shape": "matmul_shape",
+           "matmul_mm_shape": "matmul_shape", "matmul_bmm_shape": "matmul_shape"}
+
+
+class PaddlePolicy(Policy):
+    """PaddlePaddle 3.3.1 semantics (eager mode)."""
+
+    dialect = "paddle"
+    errors = PADDLE_ERRORS
+    accumulate_node_name = "GradNodeAccumulation"
+    leaf_hooks_apply_to_grad = False
+    accumulate_only_into_requires_grad = False
+    retained_grads_accumulate = False  # retain_grads() keeps the latest pass's gradient
+
+    def error(self, kind: str, **fields: Any) -> Exception:
+        kind = ALIASES.get(kind, kind)
+        if kind in PADDLE_ERRORS:
+            return super().error(kind, **fields)
+        cls, template = TORCH_ERRORS[kind]  # an argument error paddle words differently
+        return (ValueError if cls is RuntimeError else cls)(
+            "(InvalidArgument) " + template.format(**fields))
+
+    def node_name(self, rule: Any) -> str:
+        return NODE_NAMES.get(rule.op, "".join(p.title() for p in rule.op.split("_")) + "GradNode")
+
+    def result_dtype(self, *operands: Any) -> np.dtype:
+        kinds = {x._data.dtype.kind for x in operands if hasattr(x, "_data")}
+        if "f" in kinds and kinds & {"i", "u", "b"}:
+            x, y = (str(x._data.dtype) for x in operands[:2])
+            raise self.error("promotion", x=x, y=y)
+        return super().result_dtype(*operands)
+
+    def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int) -> Exception:
+        return self.error("version", name=tensor._name or "", version=tensor._version.value,
+                          expected=expected)
+
+    def check_runnable(self, node: Node, create_graph: bool) -> None:
+        if node.released:  # paddle clears every node it ran, whether it saved anything or not
+            raise self.error("freed", name=node.name())
+        if create_graph and node.rule.op in WITHOUT_DOUBLE_GRAD:
+            raise self.error("no_double_grad", op=WITHOUT_DOUBLE_GRAD[node.rule.op])
+
+    def sum_gradients(self, have: Tensor, grad: Tensor) -> Tensor:
+        if have._data.dtype.kind in "biu":
+            raise self.error("int_accumulation",
+                             ctype=C_TYPES.get(str(have._data.dtype), str(have._data.dtype)))
+        return super().sum_gradients(have, grad)
+
+    def check_in_place(self, tensor: Tensor) -> None:
+        from reference_engine import grad_mode
+
+        if grad_mode.is_grad_enabled() and tensor._grad_fn is None and tensor._requires_grad:
+            raise self.error("leaf_in_place", name=tensor._name or "")
+
+    def format_tensor(self, tensor: Tensor) -> str:
+        return paddle_repr(tensor._data, not tensor._requires_grad)
+
+    # --- paddle.autograd.backward / Tensor.backward / paddle.grad --------------------------
+
+    def _tensor_list(self, value: Any, name: str, kind: str) -> list[Tensor]:
+        base = F._tensor_type()
+        if value is None:
+            raise AssertionError(f"{name} should not be None")
+        if isinstance(value, (list, tuple)):
+            if not value:
+                raise self.error("empty_list", name=name)
+            for each in value:
+                if not isinstance(each, base):
+                    raise self.error("element_not_tensor", name=name, kind=kind)
+            return list(value)
+        if not isinstance(value, base):
+            raise self.error("not_tensor_list", name=name)
+        return [value]
+
+    def _seed_list(self, seeds: Any, type_error: str) -> list[Any]:
+        if seeds is None:
+            return []
+        if not isinstance(seeds, (list, tuple)):
+            seeds = [seeds]
+        for each in seeds:
+            if each is not None and not isinstance(each, F._tensor_type()):
+                raise self.error(type_error)
+        return list(seeds)
+
+    def _seeds(self, outputs: Sequence[Tensor], seeds: Sequence[Any], api: str) -> list[Tensor]:
+        """Ones for missing seeds (any shape); explicit seeds cast to the output's dtype."""
+        out: list[Tensor] = []
+        for i, t in enumerate(outputs):
+            seed = seeds[i] if i < len(seeds) else None
+            if seed is None:
+                out.append(F.ones_like(t))
+                continue
+            if seed._data.shape != t._data.shape:
+                if seed._data.size != t._data.size:
+                    raise self.error("seed_shape_unchecked", index=i, api=api,
+                                     seed_shape=list(seed._data.shape), out_shape=list(t._data.shape))
+                seed = F.reshape(seed, t._data.shape)
+            out.append(F.cast(seed, t._data.dtype))
+        return out
+
+    def backward(self, tensors: Any, grad_tensors: Any = None, retain_graph: Any = False) -> None:
+        """``paddle.autograd.backward``."""
+        outputs = self._tensor_list(tensors, "tensors", "paddle.Tensor")
+        if len({id(t) for t in outputs}) != len(outputs):
+            raise self.error("backward_duplicate")
+        seeds = self._seed_list(grad_tensors, "backward_seed_type")
+        if seeds and len(seeds) != len(outputs):
+            raise self.error("backward_seed_count")
+        if not isinstance(retain_graph, bool):
+            raise self.error("backward_retain_type")
+        self._run_backward(outputs, seeds, retain_graph, "paddle.autograd.backward")
+
+    def tensor_backward(self, tensor: Tensor, grad_tensor: Any = None,
+                        retain_graph: bool = False) -> None:
+        """``Tensor.backward``: the one API that checks the seed's shape."""
+        if grad_tensor is not None:
+            if not isinstance(grad_tensor, F._tensor_type()):
+                raise self.error("tensor_backward_seed_type")
+            if grad_tensor._data.shape != tensor._data.shape:
+                raise self.error("tensor_backward_seed_shape", seed_name=grad_tensor.name,
+                                 seed_shape=paddle_size(grad_tensor._data.shape), name=tensor.name,
+                                 shape=paddle_size(tensor._data.shape))
+        self._run_backward([tensor], [] if grad_tensor is None else [grad_tensor],
+                           bool(retain_graph), "Tensor.backward")
+
+    def _run_backward(self, outputs: list[Tensor], seeds: list[Any], retain_graph: bool,
+                      api: str) -> None:
+        pairs = [(t, s) for t, s in zip(outputs, self._seeds(outputs, seeds, api))
+                 if t._requires_grad]  # a stop_gradient output is skipped silently
+        engine.run_backward(self, [t for t, _ in pairs], [s for _, s in pairs],
+                            retain_graph=retain_graph, create_graph=False)
+
+    def grad(self, outputs: Any, inputs: Any, grad_outputs: Any = None,
+             retain_graph: Optional[bool] = None, create_graph: bool = False,
+             only_inputs: bool = True, allow_unused: bool = False,
+             no_grad_vars: Any = None) -> list[Optional[Tensor]]:
+        """``paddle.grad``: runs on a copy of the graph, so it frees nothing."""
+        base = F._tensor_type()
+        outs = self._tensor_list(outputs, "outputs", "Tensor")
+        ins = self._tensor_list(inputs, "inputs", "Tensor")
+        seeds = self._seed_list(grad_outputs, "grad_seed_type")
+        if seeds and len(seeds) != len(outs):
+            raise self.error("grad_seed_count")
+        if no_grad_vars is None:
+            cut: list[Tensor] = []
+        elif isinstance(no_grad_vars, base):
+            cut = [no_grad_vars]
+        elif isinstance(no_grad_vars, (list, tuple, set)):
+            cut = list(no_grad_vars)
+            if not all(isinstance(v, base) for v in cut):
+                raise self.error("no_grad_vars_element")
+        else:
+            raise self.error("no_grad_vars_type")
+        for flag, name in ((create_graph, "create_graph"),):
+            if not isinstance(flag, bool):
+                raise self.error("flag_type", name=name)
+        if retain_graph is not None and not isinstance(retain_graph, bool):
+            raise self.error("grad_retain_type")
+        for flag, name in ((allow_unused, "allow_unused"), (only_inputs, "only_inputs")):
+            if not isinstance(flag, bool):
+                raise self.error("flag_type", name=name)
+        if not only_inputs:
+            raise self.error("only_inputs")
+        self._check_duplicates(ins, "duplicate_inputs")
+        self._check_duplicates(outs, "duplicate_outputs")
+        for i, t in enumerate(ins):
+            if any(t is c for c in cut):
+                raise self.error("no_grad_var_is_input", index=i)
+        live = [(t, s) for t, s in zip(outs, self._seeds(outs, seeds, "paddle.grad"))
+                if t._requires_grad]
+        reachable = [t if t._requires_grad else None for t in ins]
+        captured = engine.run_backward(
+            self, [t for t, _ in live], [s for _, s in live], retain_graph=True,
+            create_graph=create_graph, inputs=[t for t in reachable if t is not None],
+            accumulate=False, cut=cut)
+        found = iter(captured)
+        result: list[Optional[Tensor]] = []
+        for i, t in enumerate(reachable):
+            g = next(found) if t is not None else None
+            if g is None:
+                if not allow_unused:
+                    raise self.error("unused_input", index=i)
+                result.append(None)
+                continue
+            if g._grad_fn is None or not create_graph:
+                g = type(g)._from_array(g._data.copy())
+                g._requires_grad = create_graph  # stop_gradient = not create_graph, always
+            result.append(g)
+        return result
+
+    def _check_duplicates(self, tensors: Sequence[Tensor], kind: str) -> None:
+        seen: set[int] = set()
+        for t in tensors:
+            if id(t) in seen:
+                raise self.error(kind, name=t._name or "")
+            seen.add(id(t))
+
+
+def paddle_size(shape: Sequence[int]) -> str:
+    return f"paddle.Size({list(shape)})"
+
+
+PADDLE = PaddlePolicy()

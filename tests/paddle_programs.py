@@ -1,0 +1,350 @@
+"""Autograd programs written once against a paddle-shaped module: one or more per SEMANTICS row.
+
+``tests/test_paddle_differential.py`` runs each under paddlepaddle 3.3.1 and under
+``reference_engine.paddle`` and requires the same observations.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from tests.observe import attempt
+
+PROGRAMS: dict[str, Callable[[Any], list[Any]]] = {}
+
+
+def program(fn: Callable[[Any], list[Any]]) -> Callable[[Any], list[Any]]:
+    PROGRAMS[fn.__name__] = fn
+    return fn
+
+
+def _seed_doc(paddle):
+    x = paddle.to_tensor([[1, 2], [3, 4]], dtype="float32", stop_gradient=False)
+    y = paddle.to_tensor([[3, 2], [3, 4]], dtype="float32")
+    g1 = paddle.to_tensor([[1, 2], [2, 3]], dtype="float32")
+    g2 = paddle.to_tensor([[1, 1], [1, 1]], dtype="float32")
+    return x, y, g1, g2
+
+
+# --- the seed document 000 -----------------------------------------------------------------
+
+@program
+def seed_doc_official_example(paddle):
+    x, y, g1, g2 = _seed_doc(paddle)
+    z1, z2 = paddle.matmul(x, y), paddle.matmul(x, y)
+    out = []
+    paddle.autograd.backward([z1, z2], [g1, g2], True)
+    out.append(x.grad)
+    x.clear_grad()
+    paddle.autograd.backward([z1, z2], [g1, None], True)
+    out.append(x.grad)
+    x.clear_grad()
+    paddle.autograd.backward([z1, z2])
+    out.append(x.grad)
+    out.append(attempt(lambda: paddle.autograd.backward([z1, z2])))
+    return out
+
+
+@program
+def seed_doc_one_element(paddle):
+    x = paddle.to_tensor([1], dtype="float32", stop_gradient=False)
+    y = paddle.to_tensor([2], dtype="float32")
+    z = paddle.matmul(x, y)
+    out = [z, x.grad, y.grad, z.grad]
+    paddle.autograd.backward(z, paddle.to_tensor([3], dtype="float32"), retain_graph=True)
+    out += [x.grad, y.grad, z.grad]
+    paddle.autograd.backward(z, paddle.to_tensor([3], dtype="float32"), retain_graph=True)
+    out.append(x.grad)
+    paddle.autograd.backward(z, paddle.to_tensor([3], dtype="float32"))
+    out += [x.grad, attempt(lambda: paddle.autograd.backward(z, paddle.to_tensor([3.0])))]
+    return out
+
+
+@program
+def seed_doc_separate_backwards(paddle):
+    x, y, g1, g2 = _seed_doc(paddle)
+    z = paddle.matmul(x, y)
+    paddle.autograd.backward(z, g1, retain_graph=True)
+    first = x.grad
+    x2, y2, _, _ = _seed_doc(paddle)
+    z1, z2 = paddle.matmul(x2, y2), paddle.matmul(x2, y2)
+    paddle.autograd.backward(z1, g1)
+    paddle.autograd.backward(z2, g2)
+    return [first, x2.grad, y2.grad]
+
+
+@program
+def printing(paddle):
+    x, y, _, _ = _seed_doc(paddle)
+    z = paddle.matmul(x, y)
+    return [repr(v) for v in (x, y, z, paddle.to_tensor([-1.0, 2.5]), paddle.to_tensor([1e9, 1.0]),
+                              paddle.to_tensor([1, 2]), paddle.to_tensor(3.0), paddle.to_tensor([True]))]
+
+
+# --- seeds ----------------------------------------------------------------------------------
+
+@program
+def implicit_seeds_any_shape(paddle):
+    x, y, _, _ = _seed_doc(paddle)
+    (x * 3).backward()
+    first = x.grad
+    g, = paddle.grad(paddle.matmul(x, y), x)
+    h = paddle.grad([x * 2, x * x], [x], [None, paddle.ones([2, 2])])
+    return [first, g, h]
+
+
+@program
+def seed_shape_checked_by_tensor_backward(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    return [attempt(lambda: (x * 2).backward(paddle.to_tensor([1.0, 2.0, 3.0]))),
+            attempt(lambda: (x * 2).backward(1.0)), x.grad]
+
+
+@program
+def seed_dtype_cast(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (x * 3).backward(paddle.to_tensor([1.0, 1.0], dtype="float64"))
+    return [x.grad]
+
+
+@program
+def seed_argument_errors(paddle):
+    a = paddle.to_tensor([1.0], stop_gradient=False)
+    return [attempt(lambda: paddle.grad([a * 3], [a], [paddle.to_tensor([1.0]), paddle.to_tensor([1.0])])),
+            attempt(lambda: paddle.autograd.backward([a * 3], [paddle.to_tensor([1.0]),
+                                                               paddle.to_tensor([1.0])])),
+            attempt(lambda: paddle.grad([a * 3], [a], 1.0)),
+            attempt(lambda: paddle.autograd.backward([a * 3], 1.0)),
+            attempt(lambda: paddle.autograd.backward([a * 3], retain_graph=None)),
+            attempt(lambda: paddle.grad([a * 3], [a], only_inputs=False)),
+            attempt(lambda: paddle.grad([a * 3], [])), attempt(lambda: paddle.grad([], [a])),
+            attempt(lambda: paddle.autograd.backward([]))]
+
+
+@program
+def duplicates(paddle):
+    a = paddle.to_tensor([1.0], stop_gradient=False)
+    z = a * 3
+    w = a * 3
+    return [attempt(lambda: paddle.autograd.backward([z, z])),
+            attempt(lambda: paddle.grad([w, w], [a])), attempt(lambda: paddle.grad([a * 3], [a, a]))]
+
+
+# --- retain_graph ---------------------------------------------------------------------------
+
+@program
+def backward_frees_every_node(paddle):
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    z = (a + 1).sum()
+    z.backward()
+    w = (a.exp()).sum()
+    w.backward()
+    return [attempt(lambda: z.backward()), attempt(lambda: paddle.grad(w, a)), a.grad]
+
+
+@program
+def grad_runs_on_a_copy(paddle):
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    z = a.exp().sum()
+    first = paddle.grad(z, a)
+    second = paddle.grad(z, a, retain_graph=False)
+    third = paddle.grad(z, a)
+    z.backward()
+    return [first, second, third, a.grad]
+
+
+# --- create_graph ---------------------------------------------------------------------------
+
+@program
+def cube_orders(paddle):
+    w = paddle.to_tensor(2.0, stop_gradient=False)
+    y = w ** 3
+    g1 = paddle.grad(y, w, create_graph=True)[0]
+    g2 = paddle.grad(g1, w, create_graph=True)[0]
+    g3 = paddle.grad(g2, w)[0]
+    return [g1, g2, g3]
+
+
+@program
+def constant_derivative_keeps_stop_gradient_false(paddle):
+    w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    c = paddle.grad((w * 2).sum(), w, create_graph=True)[0]
+    return [c, c.stop_gradient, attempt(lambda: paddle.grad(c.sum(), w)),
+            attempt(lambda: paddle.grad(c.sum(), w, allow_unused=True))]
+
+
+@program
+def second_derivatives_of_ops(paddle):
+    x = paddle.to_tensor([[0.3, 0.7], [1.2, 0.4]], stop_gradient=False)
+    w = paddle.to_tensor([[1.5, -0.5], [0.25, 2.0]], stop_gradient=False)
+    y = (paddle.tanh(paddle.matmul(x, w)) * paddle.nn.functional.sigmoid(x)
+         + paddle.nn.functional.log_softmax(paddle.exp(x * w), axis=1) + paddle.sqrt(x) / w).sum()
+    gx, gw = paddle.grad(y, [x, w], create_graph=True)
+    hx = paddle.grad((gx * gx).sum() + gw.sum(), [x, w])
+    return [gx, gw, hx]
+
+
+# --- unused and stop_gradient ---------------------------------------------------------------
+
+@program
+def unused_and_stop_gradient_inputs(paddle):
+    a = paddle.to_tensor([1.0], stop_gradient=False)
+    u = paddle.to_tensor([1.0], stop_gradient=False)
+    b = paddle.to_tensor([2.0])
+    return [attempt(lambda: paddle.grad([a * 3], [a, u])),
+            attempt(lambda: paddle.grad([a * 3], [a, u], allow_unused=True)),
+            attempt(lambda: paddle.grad([a * b], [b])),
+            attempt(lambda: paddle.grad([a * b], [a, b], allow_unused=True)),
+            attempt(lambda: paddle.grad([b * 3], [a])), attempt(lambda: (b * 3).backward())]
+
+
+@program
+def no_grad_vars(paddle):
+    k = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    h = k * 3
+    y = (h * h + k).sum()
+    return [paddle.grad(y, k, no_grad_vars=[h], retain_graph=True), paddle.grad(y, k)]
+
+
+# --- accumulation and .grad -----------------------------------------------------------------
+
+@program
+def accumulation_and_clearing(paddle):
+    t = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (t * t).sum().backward()
+    (t * 3).sum().backward()
+    first = t.grad
+    t.clear_grad()
+    cleared = t.grad
+    (t * 5).sum().backward()
+    t.clear_gradient()
+    zeroed = t.grad.numpy().copy()  # paddle frees this storage at clear_gradient(False)
+    t.clear_gradient(False)
+    g = paddle.grad((t * 7).sum(), t)
+    return [first, cleared, zeroed, t.grad, g, t.grad_fn.name(), t.is_leaf]
+
+
+@program
+def handed_out_grad_shares_storage(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (x * 3).sum().backward()
+    first = x.grad
+    (x * 3).sum().backward()
+    second = x.grad
+    x.clear_grad()
+    (x * 5).sum().backward()
+    return [first, second, x.grad]
+
+
+@program
+def non_leaf_grad_and_retain_grads(paddle):
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = a * 2
+    z = a * 3
+    z.retain_grads()
+    (y * z).sum().backward(retain_graph=True)
+    first = [y.grad, z.grad]
+    (y * z).sum().backward()
+    paddle.to_tensor([1.0]).retain_grads()
+    return first + [z.grad, a.grad]
+
+
+@program
+def flag_changes(paddle):
+    q = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    r = (q * q).sum()
+    q.stop_gradient = True
+    r.backward()
+    n = paddle.to_tensor([1.0, 2.0], stop_gradient=False) * 2
+    n.stop_gradient = True
+    k = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    k.requires_grad = False
+    return [q.grad, n.stop_gradient, k.stop_gradient, (k * 2).stop_gradient]
+
+
+# --- dtypes ---------------------------------------------------------------------------------
+
+@program
+def integer_gradients(paddle):
+    xi = paddle.to_tensor([1, 2], stop_gradient=False)
+    g = paddle.grad(xi * 2, xi)
+    h = paddle.grad((xi.astype("float32") * 2).sum(), xi)
+    s, s2 = (xi * 2).sum(), (xi * 3).sum()
+    return [xi.stop_gradient, g, h, attempt(lambda: paddle.autograd.backward([s, s2]))]
+
+
+# --- hooks, in-place, modes -----------------------------------------------------------------
+
+@program
+def hooks(paddle):
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    handle = a.register_hook(lambda g: g * 10)
+    g = paddle.grad((a * a).sum(), a)
+    (a * a).sum().backward()
+    handle.remove()
+    (a * 1).sum().backward()
+    # values only: paddle runs hooks with recording on, so a hooked .grad carries a grad_fn
+    return [g, a.grad.numpy(), attempt(lambda: paddle.to_tensor([1.0]).register_hook(lambda g: g))]
+
+
+@program
+def in_place(paddle):
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    e = (a * 1).exp()
+    e.add_(paddle.to_tensor([1.0, 1.0]))
+    q = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    qq = q * 1
+    qq.add_(paddle.to_tensor([1.0, 1.0]))
+    qq.scale_(2.0)
+    (qq * q).sum().backward()
+    r = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    rr = r * 1
+    rr[0] = 5.0
+    rr.sum().backward()
+    s = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    ss = s * 1
+    ss.zero_()
+    (ss + s).sum().backward()
+    return [attempt(lambda: a.add_(paddle.to_tensor([1.0, 1.0]))), attempt(lambda: a.scale_(2.0)),
+            attempt(lambda: e.sum().backward()), qq, q.grad, r.grad, s.grad]
+
+
+@program
+def grad_modes(paddle):
+    k = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    with paddle.no_grad():
+        a = k * 2
+        with paddle.enable_grad():
+            b = k * 2
+    with paddle.set_grad_enabled(False):
+        c = k * 2
+    return [a.stop_gradient, b.stop_gradient, c.stop_gradient, paddle.is_grad_enabled(),
+            (k * 2).detach().stop_gradient]
+
+
+@program
+def ties_and_kinks(paddle):
+    x = paddle.to_tensor([[1.0, 3.0, 3.0], [2.0, 2.0, 0.5]], stop_gradient=False)
+    outs = [paddle.max(x), paddle.amax(x), paddle.max(x, axis=1), paddle.min(x, axis=0),
+            paddle.maximum(x, paddle.to_tensor([[3.0, 3.0, 3.0], [2.0, 2.0, 2.0]])),
+            paddle.nn.functional.relu(x - 2), paddle.abs(x - 2), paddle.clip(x, 2.0, 3.0)]
+    return [[o, paddle.grad(o.sum(), x)[0]] for o in outs]
+
+
+@program
+def shape_ops(paddle):
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], stop_gradient=False)
+    outs = [paddle.reshape(x, [3, 2]), paddle.transpose(x, [1, 0]), paddle.unsqueeze(x, 1),
+            paddle.squeeze(paddle.unsqueeze(x, 0)), paddle.expand(x[:, 1:2], [2, 4]), x[1],
+            x[:, 0], paddle.concat([x, x * 2], axis=1), paddle.stack([x, x], axis=2),
+            paddle.sum(x, axis=0, keepdim=True), paddle.mean(x, axis=[0, 1]),
+            paddle.matmul(x, x, transpose_y=True), paddle.nn.functional.softmax(x, axis=0)]
+    return [[o, paddle.grad((o * o).sum(), x)[0]] for o in outs]
+
+
+@program
+def promotion(paddle):
+    f = paddle.to_tensor([1.0, 2.0])
+    return [str((paddle.to_tensor([1, 2]) * 1.5).dtype), str((paddle.to_tensor([1, 2]) / 2).dtype),
+            str((f + paddle.to_tensor(2.0, dtype="float64")).dtype),
+            attempt(lambda: paddle.to_tensor([1, 2]) + f)]
