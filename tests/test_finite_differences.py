@@ -17,10 +17,19 @@ import pytest
 
 import reference_engine.torch as torch
 from reference_engine.rules import RULES
+from tests.finite_differences import EPS, Dialect, check_first_order, check_second_order, cotangent
 
-EPS = 1e-6
-RTOL, ATOL = 1e-3, 1e-5
 rng = np.random.default_rng(20261130)
+
+TORCH = Dialect(
+    leaf=lambda a: torch.tensor(a, dtype=torch.float64, requires_grad=True),
+    const=lambda a: torch.tensor(a, dtype=torch.float64),
+    grad=lambda out, inputs, create_graph: list(torch.autograd.grad(
+        out, inputs, allow_unused=True, create_graph=create_graph)),
+    no_grad=torch.no_grad,
+    numpy=lambda t: t.detach().numpy(),
+    requires_grad=lambda t: t.requires_grad,
+)
 
 
 def _distinct(*shape: int, low: float = -2.0, high: float = 2.0, positive: bool = False) -> np.ndarray:
@@ -114,74 +123,16 @@ def _filled(a: Any) -> Any:
     return h * a
 
 
-def _leaves(arrays: list[np.ndarray]) -> list[Any]:
-    return [torch.tensor(x, dtype=torch.float64, requires_grad=True) for x in arrays]
-
-
-def _first_grads(fn: Callable[..., Any], arrays: list[np.ndarray], w: np.ndarray,
-                 create_graph: bool = False) -> tuple[list[Any], list[Any]]:
-    leaves = _leaves(arrays)
-    out = fn(*leaves)
-    total = (out * torch.tensor(w, dtype=torch.float64)).sum()
-    grads = torch.autograd.grad(total, leaves, allow_unused=True, create_graph=create_graph)
-    return leaves, [torch.zeros_like(x) if g is None else g for g, x in zip(grads, leaves)]
-
-
-def _numeric(f: Callable[[list[np.ndarray]], float], arrays: list[np.ndarray],
-             eps: float) -> list[np.ndarray]:
-    grads = []
-    for i, x in enumerate(arrays):
-        g = np.zeros_like(x)
-        for idx in np.ndindex(x.shape):
-            shifted = [a.copy() for a in arrays]
-            shifted[i][idx] = x[idx] + eps
-            up = f(shifted)
-            shifted[i][idx] = x[idx] - eps
-            g[idx] = (up - f(shifted)) / (2 * eps)
-        grads.append(g)
-    return grads
-
-
-def _cotangent(fn: Callable[..., Any], arrays: list[np.ndarray]) -> np.ndarray:
-    with torch.no_grad():
-        shape = fn(*[torch.tensor(a, dtype=torch.float64) for a in arrays]).shape
-    return np.random.default_rng(7).uniform(0.5, 1.5, size=tuple(shape))
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_first_derivative_matches_finite_differences(name):
     fn, arrays, eps = CASES[name]
-    w = _cotangent(fn, arrays)
-
-    def value(xs: list[np.ndarray]) -> float:
-        with torch.no_grad():
-            out = fn(*[torch.tensor(x, dtype=torch.float64) for x in xs])
-        return float((out.numpy() * w).sum())
-
-    _, analytic = _first_grads(fn, arrays, w)
-    for got, want in zip(analytic, _numeric(value, arrays, eps)):
-        np.testing.assert_allclose(got.detach().numpy(), want, rtol=RTOL, atol=ATOL)
+    check_first_order(TORCH, fn, arrays, eps)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_second_derivative_matches_finite_differences(name):
     fn, arrays, eps = CASES[name]
-    w = _cotangent(fn, arrays)
-    v = [np.random.default_rng(11).uniform(0.5, 1.5, size=a.shape) for a in arrays]
-
-    def first_dot_v(xs: list[np.ndarray]) -> float:
-        _, grads = _first_grads(fn, xs, w)
-        return float(sum((g.numpy() * vi).sum() for g, vi in zip(grads, v)))
-
-    leaves, grads = _first_grads(fn, arrays, w, create_graph=True)
-    total = sum((g * torch.tensor(vi, dtype=torch.float64)).sum() for g, vi in zip(grads, v))
-    if total.requires_grad:
-        second = torch.autograd.grad(total, leaves, allow_unused=True)
-        analytic = [np.zeros_like(a) if s is None else s.numpy() for s, a in zip(second, arrays)]
-    else:  # a linear op: its first derivative is constant
-        analytic = [np.zeros_like(a) for a in arrays]
-    for got, want in zip(analytic, _numeric(first_dot_v, arrays, eps)):
-        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+    check_second_order(TORCH, fn, arrays, eps)
 
 
 def _rules_reached(out: Any) -> set[str]:
@@ -200,8 +151,8 @@ def _rules_reached(out: Any) -> set[str]:
 def test_cases_reach_every_rule_of_the_table():
     reached: set[str] = set()
     for fn, arrays, _ in CASES.values():
-        w = _cotangent(fn, arrays)
-        leaves = _leaves(arrays)
+        w = cotangent(TORCH, fn, arrays)
+        leaves = [TORCH.leaf(a) for a in arrays]
         out = fn(*leaves)
         reached |= _rules_reached(out)
         total = (out * torch.tensor(w, dtype=torch.float64)).sum()

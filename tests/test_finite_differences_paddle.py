@@ -1,0 +1,105 @@
+"""The paddle op names of ``reference_engine.paddle`` against float64 finite differences.
+
+Same checks as ``test_finite_differences.py``, through paddle's names and signatures
+(``axis``, ``perm``, ``clip``, ``concat``, ``transpose_y`` …). Where paddle 3.3.1 has no double
+gradient for a kernel, the reference raises paddle's error instead (pinned by the differential
+tests), so the second-order check is skipped there with that reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import reference_engine.paddle as paddle
+from reference_engine.paddle_policy import WITHOUT_DOUBLE_GRAD
+from tests.finite_differences import Dialect, check_first_order, check_second_order
+
+PADDLE = Dialect(
+    leaf=lambda a: paddle.to_tensor(a, dtype="float64", stop_gradient=False),
+    const=lambda a: paddle.to_tensor(a, dtype="float64"),
+    grad=lambda out, inputs, create_graph: paddle.grad(out, inputs, allow_unused=True,
+                                                       create_graph=create_graph),
+    no_grad=paddle.no_grad,
+    numpy=lambda t: t.numpy(),
+    requires_grad=lambda t: not t.stop_gradient,
+)
+
+_rng = np.random.default_rng(3)
+
+
+def _distinct(*shape: int) -> np.ndarray:
+    n = int(np.prod(shape))
+    signs = np.where(np.arange(n) % 2, 1.0, -1.0)
+    return (_rng.permutation(np.linspace(0.3, 1.9, n)) * signs).reshape(shape)
+
+
+def _positive(*shape: int) -> np.ndarray:
+    return np.abs(_distinct(*shape)) + 0.2
+
+
+F = paddle.nn.functional
+CASES: dict[str, tuple[Callable[..., Any], list[np.ndarray], str]] = {
+    "add": (lambda a, b: paddle.add(a, b), [_distinct(3, 1), _distinct(4)], "add"),
+    "subtract": (lambda a, b: paddle.subtract(a, b), [_distinct(2, 3), _distinct(3)], "sub"),
+    "multiply": (lambda a, b: paddle.multiply(a, b), [_distinct(2, 3), _distinct(3)], "mul"),
+    "divide": (lambda a, b: paddle.divide(a, b), [_distinct(2, 3), _positive(2, 1)], "div"),
+    "pow_scalar": (lambda a: paddle.pow(a, 3.0), [_distinct(2, 2)], "pow_scalar"),
+    "pow_tensor": (lambda a, b: paddle.pow(a, b), [_positive(2, 2), _distinct(2, 2)], "pow"),
+    "matmul": (lambda a, b: paddle.matmul(a, b), [_distinct(2, 3), _distinct(3, 4)], "mm"),
+    "matmul_transpose_y": (lambda a, b: paddle.matmul(a, b, transpose_y=True),
+                           [_distinct(2, 3), _distinct(4, 3)], "mm"),
+    "sum_axis": (lambda a: paddle.sum(a * a, axis=[0, 2], keepdim=True), [_distinct(2, 3, 2)], "sum"),
+    "mean_axis": (lambda a: paddle.mean(a * a, axis=1), [_distinct(2, 3)], "mean"),
+    "max_axis": (lambda a: paddle.max(a * a, axis=1), [_distinct(3, 4)], "amax"),
+    "min_all": (lambda a: paddle.min(a * a), [_distinct(3, 4)], "min_all"),
+    "amax": (lambda a: paddle.amax(a * a, axis=0), [_distinct(3, 4)], "amax"),
+    "exp": (lambda a: paddle.exp(a), [_distinct(2, 3)], "exp"),
+    "log": (lambda a: paddle.log(a), [_positive(2, 3)], "log"),
+    "sqrt": (lambda a: paddle.sqrt(a), [_positive(2, 3)], "sqrt"),
+    "abs": (lambda a: paddle.abs(a * a * a), [_distinct(5)], "abs"),
+    "sin": (lambda a: paddle.sin(a), [_distinct(5)], "sin"),
+    "cos": (lambda a: paddle.cos(a), [_distinct(5)], "cos"),
+    "tanh": (lambda a: paddle.tanh(a), [_distinct(5)], "tanh"),
+    "sigmoid": (lambda a: F.sigmoid(a), [_distinct(5)], "sigmoid"),
+    "relu": (lambda a: F.relu(a * a * a), [_distinct(6)], "relu"),
+    "softmax": (lambda a: F.softmax(a, axis=1), [_distinct(2, 3)], "softmax"),
+    "log_softmax": (lambda a: F.log_softmax(a, axis=0), [_distinct(3, 2)], "log_softmax"),
+    "clip": (lambda a: paddle.clip(a * a, 0.5, 2.0), [_distinct(6)], "clamp"),
+    "maximum": (lambda a, b: paddle.maximum(a * a, b), [_distinct(5), _distinct(5)], "maximum"),
+    "minimum": (lambda a, b: paddle.minimum(a * a, b), [_distinct(5), _distinct(5)], "minimum"),
+    "where": (lambda a, b: paddle.where(a > 0, a * a, b * a), [_distinct(5), _distinct(5)], "where"),
+    "reshape": (lambda a: paddle.reshape(a * a, [3, 2]), [_distinct(2, 3)], "reshape"),
+    "transpose": (lambda a: paddle.transpose(a * a, [2, 0, 1]), [_distinct(2, 3, 2)], "permute"),
+    "squeeze_unsqueeze": (lambda a: paddle.squeeze(paddle.unsqueeze(a * a, 1)), [_distinct(1, 3)],
+                          "squeeze"),
+    "expand": (lambda a: paddle.expand(a * a, [2, 3, 4]), [_distinct(3, 1)], "expand"),
+    "index": (lambda a: a[1] * a[1] + a[:, 0:1].sum(), [_distinct(3, 2)], "getitem_select"),
+    "concat": (lambda a, b: paddle.concat([a * a, b], axis=1), [_distinct(2, 2), _distinct(2, 3)],
+               "cat"),
+    "stack": (lambda a, b: paddle.stack([a * a, b], axis=1), [_distinct(2, 3), _distinct(2, 3)],
+              "stack"),
+    "cast": (lambda a: paddle.cast(paddle.cast(a * a, "float32"), "float64"), [_distinct(3)], "cast"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_first_derivative_matches_finite_differences(name):
+    fn, arrays, _ = CASES[name]
+    check_first_order(PADDLE, fn, arrays, 1e-2 if name == "cast" else 1e-6)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_second_derivative_matches_finite_differences(name):
+    fn, arrays, op = CASES[name]
+    if op in WITHOUT_DOUBLE_GRAD:
+        pytest.skip(f"paddle 3.3.1 has no double grad for {WITHOUT_DOUBLE_GRAD[op]}_grad")
+    check_second_order(PADDLE, fn, arrays, 1e-2 if name == "cast" else 1e-6)
+
+
+def test_the_reference_refuses_where_paddle_has_no_double_grad():
+    x = paddle.to_tensor([0.3, 0.7], dtype="float64", stop_gradient=False)
+    with pytest.raises(RuntimeError, match="softmax_grad doesn't have any grad op"):
+        paddle.grad(F.softmax(x, axis=0).sum() * 2, x, create_graph=True)

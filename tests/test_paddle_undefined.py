@@ -1,0 +1,36 @@
+"""Where paddle 3.3.1's own result is undefined, the reference engine refuses with its own error.
+
+These cases cannot be compared with paddle: a seed of another size is read past its end or
+truncated, and an input listed in ``no_grad_vars`` crashes the process (segmentation fault).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import reference_engine.paddle as paddle
+from reference_engine.messages import UndefinedInFrameworkError
+
+
+@pytest.mark.parametrize("api", ["grad", "backward"])
+def test_seed_of_another_size_is_refused(api):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    seed = paddle.to_tensor([1.0, 2.0, 3.0])
+    with pytest.raises(UndefinedInFrameworkError, match="does not check seed shapes"):
+        if api == "grad":
+            paddle.grad(x * 2, x, grad_outputs=seed)
+        else:
+            paddle.autograd.backward(x * 2, seed)
+
+
+def test_seed_of_same_size_other_shape_is_accepted_as_paddle_does():
+    x = paddle.to_tensor([1.0], stop_gradient=False)
+    z = paddle.matmul(x, paddle.to_tensor([2.0]))  # 0-d
+    paddle.autograd.backward(z, paddle.to_tensor([3.0]))
+    assert x.grad.numpy().tolist() == [6.0]  # the seed document's value
+
+
+def test_an_input_in_no_grad_vars_is_refused():
+    k = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    with pytest.raises(UndefinedInFrameworkError, match="segmentation fault"):
+        paddle.grad((k * 2).sum(), [k], no_grad_vars=[k])
