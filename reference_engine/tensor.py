@@ -34,6 +34,8 @@ class Tensor:
     """An n-dimensional array with autograd state. Dialect facades subclass it."""
 
     _policy: ClassVar[Policy]
+    _size_type: ClassVar[type] = tuple  # the dialect's Size class
+    _dtype_objects: ClassVar[dict[np.dtype, Any]] = {}  # numpy dtype -> the dialect's dtype
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_version", "_retains_grad",
                  "_accumulator", "_name", "__weakref__")
 
@@ -115,7 +117,44 @@ class Tensor:
             self._requires_grad = True
         return self
 
-    # --- shape and value access -----------------------------------------------------------
+    # --- the public methods both dialects spell the same way --------------------------------
+
+    def register_hook(self, hook: Hook) -> RemovableHandle:
+        """Call ``hook(grad)`` when a gradient for this tensor is computed; it may replace it."""
+        return self._register_hook(hook)
+
+    def detach(self) -> Tensor:
+        """A new leaf sharing this tensor's data, outside the graph."""
+        return self._detached()
+
+    def detach_(self) -> Tensor:
+        """Make this tensor a leaf outside the graph, in place."""
+        return self._detach_in_place()
+
+    @property
+    def shape(self) -> Any:
+        return self._size_type(self._data.shape)
+
+    @property
+    def dtype(self) -> Any:
+        return self._dtype_objects[self._data.dtype]
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._grad_fn is None
+
+    matmul = F.matmul
+    exp = F.exp
+    log = F.log
+    sqrt = F.sqrt
+    abs = F.abs
+    sin = F.sin
+    cos = F.cos
+    tanh = F.tanh
+    clone = F.clone
 
     @property
     def ndim(self) -> int:

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import builtins
 import itertools
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
 from reference_engine import grad_mode
 from reference_engine import ops as F
-from reference_engine.graph import Node, RemovableHandle
+from reference_engine.dtypes import DialectDtype, by_numpy, standard_dtypes, to_numpy
+from reference_engine.graph import Node
 from reference_engine.paddle_policy import PADDLE
 from reference_engine.tensor import Tensor as _CoreTensor
 
@@ -38,40 +39,28 @@ _generated = itertools.count()
 _eager_tmp = itertools.count()
 
 
-class dtype:  # noqa: N801 - paddle's name
-    """A paddle dtype object (``paddle.float32``); compares equal to nothing but itself."""
+class dtype(DialectDtype):  # noqa: N801 - paddle's name
+    """A paddle dtype object (``paddle.float32``); it never equals its name as a string."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.numpy = np.dtype(name)
-
-    def __repr__(self) -> str:
-        return f"paddle.{self.name}"
+    prefix = "paddle"
 
     def __eq__(self, other: object) -> builtins.bool:
-        if isinstance(other, str):
-            return False  # paddle's dtype never equals its name
         return self is other
 
     __hash__ = object.__hash__
 
 
-float32 = dtype("float32")
-float64 = dtype("float64")
-int64 = dtype("int64")
-int32 = dtype("int32")
-bool = dtype("bool")  # noqa: A001
-_DTYPES = {d.numpy: d for d in (float32, float64, int64, int32, bool)}
+_NAMED = standard_dtypes(dtype)
+float32 = _NAMED["float32"]
+float64 = _NAMED["float64"]
+int64 = _NAMED["int64"]
+int32 = _NAMED["int32"]
+bool = _NAMED["bool"]  # noqa: A001
+_DTYPES = by_numpy(_NAMED)
 
 
 def _np_dtype(d: Any) -> Optional[np.dtype]:
-    if d is None:
-        return None
-    if isinstance(d, dtype):
-        return d.numpy
-    if isinstance(d, str):
-        return np.dtype(d)
-    raise TypeError(f"dtype must be a paddle dtype or a string, not {type(d).__name__}")
+    return to_numpy(d, dtype, accept_strings=True)
 
 
 class Size(list):
@@ -89,7 +78,9 @@ class Tensor(_CoreTensor):
     """``paddle.Tensor`` over the reference engine."""
 
     __slots__ = ()
+    _size_type = Size
     _policy = PADDLE
+    _dtype_objects = _DTYPES
 
     # --- autograd state -------------------------------------------------------------------
 
@@ -124,10 +115,6 @@ class Tensor(_CoreTensor):
         return self._grad_fn if self._grad_fn is not None else self._accumulator
 
     @property
-    def is_leaf(self) -> builtins.bool:
-        return self._grad_fn is None
-
-    @property
     def name(self) -> str:
         if self._name is None:
             self._name = f"eager_tmp_{next(_eager_tmp)}"
@@ -151,24 +138,7 @@ class Tensor(_CoreTensor):
     def retain_grads(self) -> None:
         self._retain_grad()
 
-    def register_hook(self, hook: Callable[[Tensor], Optional[Tensor]]) -> RemovableHandle:
-        return self._register_hook(hook)
-
-    def detach(self) -> Tensor:
-        return self._detached()  # type: ignore[return-value]
-
-    def detach_(self) -> Tensor:
-        return self._detach_in_place()  # type: ignore[return-value]
-
     # --- metadata -------------------------------------------------------------------------
-
-    @property
-    def shape(self) -> Size:
-        return Size(self._data.shape)
-
-    @property
-    def dtype(self) -> dtype:
-        return _DTYPES[self._data.dtype]
 
     @property
     def place(self) -> str:
@@ -177,9 +147,6 @@ class Tensor(_CoreTensor):
     @property
     def size(self) -> builtins.int:
         return builtins.int(self._data.size)
-
-    def dim(self) -> builtins.int:
-        return self._data.ndim
 
     def numpy(self) -> np.ndarray:
         return self._data
@@ -193,14 +160,6 @@ class Tensor(_CoreTensor):
     subtract = F.sub
     multiply = F.mul
     divide = F.div
-    matmul = F.matmul
-    exp = F.exp
-    log = F.log
-    sqrt = F.sqrt
-    abs = F.abs
-    sin = F.sin
-    cos = F.cos
-    tanh = F.tanh
 
     def pow(self, y: Any) -> Tensor:
         return F.pow(self, y)
@@ -234,9 +193,6 @@ class Tensor(_CoreTensor):
 
     def expand(self, shape: Sequence[builtins.int]) -> Tensor:
         return F.expand(self, shape)
-
-    def clone(self) -> Tensor:
-        return F.clone(self)
 
     # --- in-place operations --------------------------------------------------------------
 

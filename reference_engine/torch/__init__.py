@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import builtins
 from collections import namedtuple
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
 from reference_engine import grad_mode
 from reference_engine import ops as F
-from reference_engine.graph import Node, RemovableHandle
+from reference_engine.dtypes import DialectDtype, by_numpy, standard_dtypes, to_numpy
+from reference_engine.graph import Node
 from reference_engine.tensor import Tensor as _CoreTensor
 from reference_engine.torch_policy import TORCH, torch_size
 
@@ -34,32 +35,23 @@ set_grad_enabled = grad_mode.set_grad_enabled
 is_grad_enabled = grad_mode.is_grad_enabled
 
 
-class dtype:  # noqa: N801 - torch's name
-    """A torch dtype object (``torch.float32``), wrapping a numpy dtype."""
+class dtype(DialectDtype):  # noqa: N801 - torch's name
+    """A torch dtype object (``torch.float32``)."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.numpy = np.dtype(name)
-        self.is_floating_point = self.numpy.kind == "f"
-
-    def __repr__(self) -> str:
-        return f"torch.{self.name}"
+    prefix = "torch"
 
 
-float32 = float = dtype("float32")  # noqa: A001 - torch's names
-float64 = double = dtype("float64")
-int64 = long = dtype("int64")
-int32 = int = dtype("int32")  # noqa: A001
-bool = dtype("bool")  # noqa: A001
-_DTYPES = {d.numpy: d for d in (float32, float64, int64, int32, bool)}
+_NAMED = standard_dtypes(dtype)
+float32 = float = _NAMED["float32"]  # noqa: A001 - torch's names
+float64 = double = _NAMED["float64"]
+int64 = long = _NAMED["int64"]
+int32 = int = _NAMED["int32"]  # noqa: A001
+bool = _NAMED["bool"]  # noqa: A001
+_DTYPES = by_numpy(_NAMED)
 
 
 def _np_dtype(d: Any) -> Optional[np.dtype]:
-    if d is None:
-        return None
-    if isinstance(d, dtype):
-        return d.numpy
-    raise TypeError(f"dtype must be torch.dtype, not {type(d).__name__}")
+    return to_numpy(d, dtype, accept_strings=False)
 
 
 class Size(tuple):
@@ -86,7 +78,9 @@ class Tensor(_CoreTensor):
     """``torch.Tensor`` over the reference engine."""
 
     __slots__ = ()
+    _size_type = Size
     _policy = TORCH
+    _dtype_objects = _DTYPES
 
     # --- autograd state -------------------------------------------------------------------
 
@@ -135,10 +129,6 @@ class Tensor(_CoreTensor):
         return self._grad_fn
 
     @property
-    def is_leaf(self) -> builtins.bool:
-        return self._grad_fn is None
-
-    @property
     def retains_grad(self) -> builtins.bool:
         return self._retains_grad
 
@@ -156,20 +146,7 @@ class Tensor(_CoreTensor):
             raise TORCH.error("retain_no_grad")
         self._retain_grad()
 
-    def register_hook(self, hook: Callable[[Tensor], Optional[Tensor]]) -> RemovableHandle:
-        return self._register_hook(hook)
-
-    def detach(self) -> Tensor:
-        return self._detached()  # type: ignore[return-value]
-
-    def detach_(self) -> Tensor:
-        return self._detach_in_place()  # type: ignore[return-value]
-
     # --- metadata -------------------------------------------------------------------------
-
-    @property
-    def shape(self) -> Size:
-        return Size(self._data.shape)
 
     def size(self, dim: Optional[builtins.int] = None) -> Union[Size, builtins.int]:
         if dim is None:
@@ -177,15 +154,8 @@ class Tensor(_CoreTensor):
         return self._data.shape[F.normalize_dim(Tensor, dim, self._data.ndim)]
 
     @property
-    def dtype(self) -> dtype:
-        return _DTYPES[self._data.dtype]
-
-    @property
     def device(self) -> str:
         return "cpu"
-
-    def dim(self) -> builtins.int:
-        return self._data.ndim
 
     def numpy(self) -> np.ndarray:
         if self._requires_grad:
@@ -209,18 +179,9 @@ class Tensor(_CoreTensor):
     div = F.div
     neg = F.neg
     pow = F.pow
-    matmul = F.matmul
-    exp = F.exp
-    log = F.log
-    sqrt = F.sqrt
-    abs = F.abs
-    sin = F.sin
-    cos = F.cos
-    tanh = F.tanh
     sigmoid = F.sigmoid
     relu = F.relu
     sign = F.sign
-    clone = F.clone
     transpose = F.transpose
     unsqueeze = F.unsqueeze
 
