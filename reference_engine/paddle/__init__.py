@@ -199,6 +199,15 @@ class Tensor(_CoreTensor):
     def add_(self, y: Any) -> Tensor:
         return self._in_place("add", y)  # type: ignore[return-value]
 
+    def subtract_(self, y: Any) -> Tensor:
+        return self._in_place("sub", y)  # type: ignore[return-value]
+
+    def multiply_(self, y: Any) -> Tensor:
+        return self._in_place("mul", y)  # type: ignore[return-value]
+
+    def fill_(self, value: builtins.float) -> Tensor:
+        return self._in_place("fill", value=value)  # type: ignore[return-value]
+
     def scale_(self, scale: builtins.float = 1.0, bias: builtins.float = 0.0) -> Tensor:
         self._in_place("mul", scale)
         return self._in_place("add", bias) if bias else self  # type: ignore[return-value]
@@ -249,6 +258,10 @@ def zeros_like(x: Tensor, dtype: Any = None) -> Tensor:
 
 def ones_like(x: Tensor, dtype: Any = None) -> Tensor:
     return to_tensor(np.ones(x._data.shape, _np_dtype(dtype) or x._data.dtype))
+
+
+def full_like(x: Tensor, fill_value: builtins.float, dtype: Any = None) -> Tensor:
+    return to_tensor(np.full(x._data.shape, fill_value, _np_dtype(dtype) or x._data.dtype))
 
 
 # --- operations ---------------------------------------------------------------------------

@@ -1,0 +1,270 @@
+"""One adapter per dialect: the neutral case vocabulary onto that dialect's API.
+
+An adapter drives a *module* (the real framework, the reference engine's facade, or any module
+with the same API) on a *device*. It turns neutral arguments into calls; it never interprets
+results — that is the interpreter's job. A step the dialect has no API for raises
+:class:`Unsupported`, which the interpreter records as an ``unsupported`` observation.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
+
+
+class Unsupported(Exception):  # noqa: N818 - an outcome, not an error of the program
+    """The dialect has no API for this step (e.g. paddle's no_grad_vars in torch)."""
+
+
+def to_index(spec: list[Any]) -> tuple[Any, ...]:
+    """A neutral index (list of entries) as a Python index tuple."""
+    out: list[Any] = []
+    for entry in spec:
+        if entry == "...":
+            out.append(Ellipsis)
+        elif isinstance(entry, dict):
+            out.append(slice(*entry["slice"]))
+        else:
+            out.append(entry)
+    return tuple(out)
+
+
+class Adapter:
+    """The operations both dialects spell alike; subclasses fill in the differences."""
+
+    dialect = "neutral"
+
+    def __init__(self, module: Any, device: str = "cpu") -> None:
+        self.m = module
+        self.device = device
+        self.ops: dict[str, Callable[..., Any]] = {
+            "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+            "div": lambda a, b: a / b, "pow": lambda a, b: a ** b, "neg": lambda a: -a,
+            "gt": lambda a, b: a > b, "lt": lambda a, b: a < b,
+            "matmul": lambda a, b: self.m.matmul(a, b),
+            "exp": lambda a: self.m.exp(a), "log": lambda a: self.m.log(a),
+            "sqrt": lambda a: self.m.sqrt(a), "abs": lambda a: self.m.abs(a),
+            "sin": lambda a: self.m.sin(a), "cos": lambda a: self.m.cos(a),
+            "tanh": lambda a: self.m.tanh(a),
+            "sigmoid": lambda a: self.m.nn.functional.sigmoid(a),
+            "relu": lambda a: self.m.nn.functional.relu(a),
+            "maximum": lambda a, b: self.m.maximum(a, b),
+            "minimum": lambda a, b: self.m.minimum(a, b),
+            "where": lambda c, a, b: self.m.where(c, a, b),
+            "clone": lambda a: a.clone(), "detach": lambda a: a.detach(),
+            "getitem": lambda a, index: a[to_index(index)],
+        }
+        self.ops.update(self.dialect_ops())
+
+    def dialect_ops(self) -> dict[str, Callable[..., Any]]:
+        return {}
+
+    def op(self, name: str, args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
+        return self.ops[name](*args, **kwargs)
+
+    def no_grad(self) -> Any:
+        return self.m.no_grad()
+
+    def register_hook(self, tensor: Any, scale: float) -> Any:
+        return tensor.register_hook(lambda g: g * scale)
+
+    def setitem(self, tensor: Any, index: list[Any], value: Any) -> None:
+        tensor[to_index(index)] = value
+
+    def grad_of(self, tensor: Any) -> Any:
+        return tensor.grad
+
+    def to_numpy(self, tensor: Any) -> np.ndarray:
+        raise NotImplementedError
+
+
+class TorchAdapter(Adapter):
+    """``torch`` and torch-shaped modules (``reference_engine.torch``)."""
+
+    dialect = "torch"
+
+    def dialect_ops(self) -> dict[str, Callable[..., Any]]:
+        m = self.m
+
+        def reduce(fn: Callable[..., Any], all_dims: Any = None) -> Callable[..., Any]:
+            def run(a: Any, dim: Any = None, keepdim: bool = False) -> Any:
+                if dim is None:
+                    return fn(a) if all_dims is None else fn(a, all_dims, keepdim)
+                return fn(a, tuple(dim) if isinstance(dim, list) else dim, keepdim)
+            return run
+
+        def extremum(fn: Callable[..., Any]) -> Callable[..., Any]:
+            def run(a: Any, dim: Any = None, keepdim: bool = False) -> Any:
+                return fn(a) if dim is None else fn(a, dim, keepdim).values
+            return run
+
+        return {
+            "sum": reduce(m.sum), "mean": reduce(m.mean),
+            "amax": reduce(m.amax, ()), "amin": reduce(m.amin, ()),
+            "max": extremum(m.max), "min": extremum(m.min),
+            "clamp": lambda a, min=None, max=None: m.clamp(a, min, max),  # noqa: A002
+            "softmax": lambda a, dim: m.softmax(a, dim),
+            "log_softmax": lambda a, dim: m.log_softmax(a, dim),
+            "reshape": lambda a, shape: a.reshape(*shape),
+            "transpose": lambda a, dim0, dim1: a.transpose(dim0, dim1),
+            "permute": lambda a, dims: a.permute(*dims),
+            "squeeze": lambda a, dim=None: a.squeeze() if dim is None else a.squeeze(
+                tuple(dim) if isinstance(dim, list) else dim),
+            "unsqueeze": lambda a, dim: a.unsqueeze(dim),
+            "expand": lambda a, shape: a.expand(*shape),
+            "cat": lambda tensors, dim=0: m.cat(tensors, dim),
+            "stack": lambda tensors, dim=0: m.stack(tensors, dim),
+            "cast": lambda a, dtype: a.to(getattr(m, dtype)),
+        }
+
+    def leaf(self, value: Any, dtype: Optional[str], requires_grad: bool) -> Any:
+        kwargs = {"dtype": getattr(self.m, dtype)} if dtype else {}
+        if self.device != "cpu":
+            kwargs["device"] = self.device
+        return self.m.tensor(value, requires_grad=requires_grad, **kwargs)
+
+    def backward(self, outputs: list[Any], seeds: Optional[list[Any]], retain_graph: Any,
+                 create_graph: bool, inputs: Optional[list[Any]], api: str) -> None:
+        if api == "method":
+            seed = seeds[0] if seeds else None
+            outputs[0].backward(seed, retain_graph=retain_graph, create_graph=create_graph,
+                                inputs=inputs)
+        else:
+            self.m.autograd.backward(outputs, grad_tensors=seeds, retain_graph=retain_graph,
+                                     create_graph=create_graph, inputs=inputs)
+
+    def grad(self, outputs: list[Any], wrt: list[Any], seeds: Optional[list[Any]],
+             options: dict[str, Any]) -> list[Any]:
+        if "no_grad_vars" in options:
+            raise Unsupported("no_grad_vars")
+        return list(self.m.autograd.grad(outputs, wrt, grad_outputs=seeds, **options))
+
+    def clear_grad(self, tensor: Any, to: str) -> None:
+        if to == "none":
+            tensor.grad = None
+        elif tensor.grad is not None:  # what optimizer.zero_grad(set_to_none=False) does
+            tensor.grad.detach_()
+            tensor.grad.zero_()
+
+    def retain_grad(self, tensor: Any) -> None:
+        tensor.retain_grad()
+
+    def set_requires_grad(self, tensor: Any, value: bool) -> None:
+        tensor.requires_grad_(value)
+
+    def inplace(self, tensor: Any, op: str, args: list[Any], kwargs: dict[str, Any]) -> None:
+        if op == "setitem":
+            self.setitem(tensor, kwargs["index"], args[0])
+        elif op == "fill":
+            tensor.fill_(kwargs["value"])
+        elif op == "zero":
+            tensor.zero_()
+        else:
+            getattr(tensor, op + "_")(*args)
+
+    def flags(self, tensor: Any) -> dict[str, Any]:
+        return {"requires_grad": bool(tensor.requires_grad), "is_leaf": bool(tensor.is_leaf),
+                "has_grad_fn": tensor.grad_fn is not None}
+
+    def describe(self, tensor: Any) -> tuple[str, np.ndarray, bool, bool]:
+        data = tensor.detach()
+        if self.device != "cpu":
+            data = data.cpu()
+        return (str(tensor.dtype).split(".")[-1], np.array(data.numpy()),
+                bool(tensor.requires_grad), tensor.grad_fn is not None)
+
+
+class PaddleAdapter(Adapter):
+    """``paddle`` and paddle-shaped modules (``reference_engine.paddle``)."""
+
+    dialect = "paddle"
+
+    def dialect_ops(self) -> dict[str, Callable[..., Any]]:
+        m = self.m
+
+        def reduce(fn: Callable[..., Any]) -> Callable[..., Any]:
+            return lambda a, dim=None, keepdim=False: fn(a, axis=dim, keepdim=keepdim)
+
+        def transpose(a: Any, dim0: int, dim1: int) -> Any:
+            perm = list(range(len(a.shape)))
+            perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+            return m.transpose(a, perm)
+
+        return {
+            "sum": reduce(m.sum), "mean": reduce(m.mean), "max": reduce(m.max),
+            "min": reduce(m.min), "amax": reduce(m.amax), "amin": reduce(m.amin),
+            "clamp": lambda a, min=None, max=None: m.clip(a, min, max),  # noqa: A002
+            "softmax": lambda a, dim: m.nn.functional.softmax(a, axis=dim),
+            "log_softmax": lambda a, dim: m.nn.functional.log_softmax(a, axis=dim),
+            "reshape": lambda a, shape: m.reshape(a, shape),
+            "transpose": transpose,
+            "permute": lambda a, dims: m.transpose(a, dims),
+            "squeeze": lambda a, dim=None: m.squeeze(a, axis=dim),
+            "unsqueeze": lambda a, dim: m.unsqueeze(a, axis=dim),
+            "expand": lambda a, shape: m.expand(a, shape),
+            "cat": lambda tensors, dim=0: m.concat(tensors, axis=dim),
+            "stack": lambda tensors, dim=0: m.stack(tensors, axis=dim),
+            "cast": lambda a, dtype: m.cast(a, dtype),
+            "where": lambda c, a, b: m.where(c, a, b),
+        }
+
+    def leaf(self, value: Any, dtype: Optional[str], requires_grad: bool) -> Any:
+        return self.m.to_tensor(value, dtype=dtype, stop_gradient=not requires_grad)
+
+    def backward(self, outputs: list[Any], seeds: Optional[list[Any]], retain_graph: Any,
+                 create_graph: bool, inputs: Optional[list[Any]], api: str) -> None:
+        if create_graph:
+            raise Unsupported("backward(create_graph=True)")
+        if inputs is not None:
+            raise Unsupported("backward(inputs=...)")
+        if api == "method":
+            outputs[0].backward(seeds[0] if seeds else None,
+                                retain_graph=bool(retain_graph))
+        else:
+            self.m.autograd.backward(outputs, seeds,
+                                     False if retain_graph is None else retain_graph)
+
+    def grad(self, outputs: list[Any], wrt: list[Any], seeds: Optional[list[Any]],
+             options: dict[str, Any]) -> list[Any]:
+        if options.pop("materialize_grads", False):
+            raise Unsupported("materialize_grads")
+        if options.get("allow_unused", False) is None:
+            options.pop("allow_unused")
+        return list(self.m.grad(outputs, wrt, grad_outputs=seeds, **options))
+
+    def clear_grad(self, tensor: Any, to: str) -> None:
+        if to == "none":
+            tensor.clear_gradient(False)
+        else:
+            tensor.clear_grad()
+
+    def retain_grad(self, tensor: Any) -> None:
+        tensor.retain_grads()
+
+    def set_requires_grad(self, tensor: Any, value: bool) -> None:
+        tensor.stop_gradient = not value
+
+    def inplace(self, tensor: Any, op: str, args: list[Any], kwargs: dict[str, Any]) -> None:
+        if op == "setitem":
+            self.setitem(tensor, kwargs["index"], args[0])
+        elif op == "fill":
+            tensor.fill_(kwargs["value"])
+        elif op == "zero":
+            tensor.zero_()
+        elif op == "mul" and not hasattr(args[0], "shape"):
+            tensor.scale_(args[0])
+        else:
+            other = args[0] if hasattr(args[0], "shape") else self.m.full_like(tensor, args[0])
+            getattr(tensor, {"add": "add_", "sub": "subtract_", "mul": "multiply_"}[op])(other)
+
+    def flags(self, tensor: Any) -> dict[str, Any]:
+        return {"requires_grad": not tensor.stop_gradient, "is_leaf": bool(tensor.is_leaf),
+                "has_grad_fn": tensor.grad_fn is not None}
+
+    def describe(self, tensor: Any) -> tuple[str, np.ndarray, bool, bool]:
+        return (str(tensor.dtype).split(".")[-1], np.array(tensor.numpy()),
+                not tensor.stop_gradient, tensor.grad_fn is not None)
+
+
+ADAPTERS: dict[str, type[Adapter]] = {"torch": TorchAdapter, "paddle": PaddleAdapter}

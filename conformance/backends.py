@@ -1,0 +1,86 @@
+"""Backends: a dialect adapter, the module it drives and a device.
+
+Built in: ``reference-torch``, ``reference-paddle``, ``torch-cpu``, ``torch-cuda`` and
+``paddle-cpu``. Any other module with torch's or paddle's API is named as ``DIALECT:MODULE``
+(``torch:mypkg.torchlike``), the way array-api-tests picks its module under test. A backend whose
+framework or device is missing is unavailable, with the reason.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from conformance.adapters import ADAPTERS, Adapter
+
+
+class BackendUnavailable(Exception):  # noqa: N818 - a skip reason, not a failure
+    """The framework or the device this backend needs is missing here."""
+
+
+@dataclass(frozen=True)
+class Backend:
+    name: str
+    dialect: str
+    module: str
+    device: str = "cpu"
+    reference_for: Optional[str] = None  # the reference backend this one is checked against
+
+    @property
+    def is_reference(self) -> bool:
+        return self.module.startswith("reference_engine.")
+
+    def load(self) -> Adapter:
+        """Import the module and prepare the device; raise BackendUnavailable with the reason."""
+        try:
+            module = importlib.import_module(self.module)
+        except ImportError as exc:
+            raise BackendUnavailable(f"{self.module} is not installed ({exc})") from None
+        if self.dialect == "torch" and self.device == "cuda":
+            if not module.cuda.is_available():
+                raise BackendUnavailable("CUDA not available")
+            module.backends.cuda.matmul.allow_tf32 = False  # or matmuls will not agree
+            module.backends.cudnn.allow_tf32 = False
+        if self.dialect == "paddle" and not self.is_reference:
+            module.set_device(self.device)
+        return ADAPTERS[self.dialect](module, self.device)
+
+
+BUILT_IN: dict[str, Backend] = {b.name: b for b in (
+    Backend("reference-torch", "torch", "reference_engine.torch"),
+    Backend("reference-paddle", "paddle", "reference_engine.paddle"),
+    Backend("torch-cpu", "torch", "torch", "cpu", reference_for="reference-torch"),
+    Backend("torch-cuda", "torch", "torch", "cuda", reference_for="reference-torch"),
+    Backend("paddle-cpu", "paddle", "paddle", "cpu", reference_for="reference-paddle"),
+)}
+REFERENCES = {"torch": "reference-torch", "paddle": "reference-paddle"}
+
+
+def resolve(name: str) -> Backend:
+    """A built-in backend by name, or ``DIALECT:MODULE[@DEVICE]`` for any torch/paddle-like module."""
+    if name in BUILT_IN:
+        return BUILT_IN[name]
+    if ":" in name:
+        dialect, _, rest = name.partition(":")
+        module, _, device = rest.partition("@")
+        if dialect not in ADAPTERS or not module:
+            raise ValueError(f"backend '{name}': expected DIALECT:MODULE with DIALECT one of "
+                             f"{', '.join(ADAPTERS)}")
+        return Backend(name, dialect, module, device or "cpu", reference_for=REFERENCES[dialect])
+    raise ValueError(f"unknown backend '{name}'; built in: {', '.join(BUILT_IN)}, "
+                     "or DIALECT:MODULE")
+
+
+def available(backend: Backend) -> tuple[bool, str]:
+    try:
+        backend.load()
+    except BackendUnavailable as exc:
+        return False, str(exc)
+    return True, ""
+
+
+def loaded(backend: Backend, cache: dict[str, Any] = {}) -> Adapter:  # noqa: B006 - a cache
+    if backend.name not in cache:
+        cache[backend.name] = backend.load()
+    return cache[backend.name]

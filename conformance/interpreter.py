@@ -1,0 +1,181 @@
+"""Run a case on a backend and record its trace.
+
+Each step runs through the backend's adapter. An exception ends the step, not the case: it is
+recorded (class, normalised category, cleaned message) and later steps that need a name it should
+have bound are recorded as ``skipped``. A step the dialect lacks is ``unsupported``. Warnings are
+recorded with the step that raised them.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Optional
+
+import numpy as np
+
+from conformance.adapters import Adapter, Unsupported
+from conformance.case import Case
+from conformance.trace import Trace, array_to_json, categorize, clean_message
+
+_UNDEFINED = "UndefinedInFrameworkError"
+
+
+class _Missing(Exception):  # noqa: N818 - control flow: a name an earlier failed step did not bind
+    pass
+
+
+class _Run:
+    def __init__(self, case: Case, adapter: Adapter, trace: Trace) -> None:
+        self.case, self.a, self.trace = case, adapter, trace
+        self.env: dict[str, Any] = {}
+        self.handles: dict[str, Any] = {}
+
+    # --- values -----------------------------------------------------------------------------
+
+    def get(self, name: str) -> Any:
+        if name not in self.env:
+            raise _Missing(name)
+        return self.env[name]
+
+    def arg(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.get(value)
+        if isinstance(value, list):
+            return [self.get(v) for v in value]
+        return value
+
+    def seeds(self, seeds: Optional[list[Any]]) -> Optional[list[Any]]:
+        if seeds is None:
+            return None
+        out = []
+        for seed in seeds:
+            if seed is None or isinstance(seed, str):
+                out.append(None if seed is None else self.get(seed))
+            elif "scalar" in seed:
+                out.append(seed["scalar"])
+            else:
+                out.append(self.a.leaf(seed["value"], seed.get("dtype", "float32"), False))
+        return out
+
+    def observe_tensor(self, step: str, value: Any, kind: str = "tensor") -> None:
+        self.trace.add(step, **self.describe(value))
+
+    def describe(self, value: Any) -> dict[str, Any]:
+        if value is None:
+            return {"kind": "none"}
+        if isinstance(value, (list, tuple)):
+            return {"kind": "list", "items": [self.describe(v) for v in value]}
+        dtype, data, requires_grad, has_grad_fn = self.a.describe(value)
+        return {"kind": "tensor", "dtype": dtype, "shape": list(data.shape),
+                "values": array_to_json(np.asarray(data)), "requires_grad": requires_grad,
+                "has_grad_fn": has_grad_fn}
+
+    # --- steps ------------------------------------------------------------------------------
+
+    def run_steps(self, steps: tuple[dict[str, Any], ...] | list[dict[str, Any]], prefix: str) -> None:
+        for i, step in enumerate(steps):
+            self.run_step(step, f"{prefix}{i}")
+
+    def run_step(self, step: dict[str, Any], where: str) -> None:
+        kind = next(k for k in step if k in _HANDLERS)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                _HANDLERS[kind](self, step, where)
+            except _Missing as missing:
+                self.trace.add(where, "skipped", reason=f"'{missing}' was not bound")
+            except Unsupported as exc:
+                self.trace.add(where, "unsupported", what=str(exc))
+            except Exception as exc:  # noqa: BLE001 - the framework's exception is the observation
+                message = clean_message(str(exc))
+                if type(exc).__name__ == _UNDEFINED:
+                    self.trace.add(where, "undefined", message=message)
+                else:
+                    self.trace.add(where, "error", error=type(exc).__name__,
+                                   category=categorize(message), message=message)
+        for w in caught:
+            if issubclass(w.category, (UserWarning, FutureWarning)) and not issubclass(
+                    w.category, DeprecationWarning):
+                message = clean_message(str(w.message))
+                self.trace.add(where, "warning", warning=w.category.__name__,
+                               category=categorize(message), message=message)
+
+    def step_leaf(self, step: dict[str, Any], where: str) -> None:
+        self.env[step["leaf"]] = self.a.leaf(step["value"], step.get("dtype"),
+                                             step.get("requires_grad", False))
+
+    def step_let(self, step: dict[str, Any], where: str) -> None:
+        args = [self.arg(v) for v in step["args"]]
+        self.env[step["let"]] = self.a.op(step["op"], args, dict(step.get("kwargs", {})))
+
+    def step_backward(self, step: dict[str, Any], where: str) -> None:
+        outputs = [self.get(n) for n in _as_list(step["backward"])]
+        inputs = [self.get(n) for n in step["inputs"]] if "inputs" in step else None
+        self.a.backward(outputs, self.seeds(step.get("seeds")), step.get("retain_graph"),
+                        step.get("create_graph", False), inputs, step.get("api", "function"))
+
+    def step_grad(self, step: dict[str, Any], where: str) -> None:
+        outputs = [self.get(n) for n in _as_list(step["grad"])]
+        wrt = [self.get(n) for n in step["wrt"]]
+        options: dict[str, Any] = {k: step[k] for k in (
+            "retain_graph", "create_graph", "allow_unused", "materialize_grads", "only_inputs")
+            if k in step}
+        if "no_grad_vars" in step:
+            options["no_grad_vars"] = [self.get(n) for n in step["no_grad_vars"]]
+        results = self.a.grad(outputs, wrt, self.seeds(step.get("seeds")), options)
+        for name, value in zip(step.get("into", []), results):
+            self.env[name] = value
+        self.trace.add(where, **self.describe(results))
+
+    def step_observe(self, step: dict[str, Any], where: str) -> None:
+        tensor = self.get(step["of"])
+        what = step["observe"]
+        if what == "value":
+            self.trace.add(where, **self.describe(tensor))
+        elif what == "grad":
+            self.trace.add(where, **self.describe(self.a.grad_of(tensor)))
+        else:
+            self.trace.add(where, "flags", **self.a.flags(tensor))
+
+    def step_clear_grad(self, step: dict[str, Any], where: str) -> None:
+        self.a.clear_grad(self.get(step["clear_grad"]), step.get("to", "none"))
+
+    def step_retain_grad(self, step: dict[str, Any], where: str) -> None:
+        self.a.retain_grad(self.get(step["retain_grad"]))
+
+    def step_set_requires_grad(self, step: dict[str, Any], where: str) -> None:
+        self.a.set_requires_grad(self.get(step["set_requires_grad"]), step["value"])
+
+    def step_no_grad(self, step: dict[str, Any], where: str) -> None:
+        with self.a.no_grad():
+            self.run_steps(step["no_grad"], where + ".")
+
+    def step_hook(self, step: dict[str, Any], where: str) -> None:
+        handle = self.a.register_hook(self.get(step["hook"]), step["scale"])
+        if "handle" in step:
+            self.handles[step["handle"]] = handle
+            self.env[step["handle"]] = handle
+
+    def step_remove_hook(self, step: dict[str, Any], where: str) -> None:
+        self.get(step["remove_hook"]).remove()
+
+    def step_inplace(self, step: dict[str, Any], where: str) -> None:
+        args = [self.arg(v) for v in step.get("args", [])]
+        self.a.inplace(self.get(step["inplace"]), step["op"], args, dict(step.get("kwargs", {})))
+
+
+_HANDLERS = {name[5:]: fn for name, fn in vars(_Run).items() if name.startswith("step_")}
+
+
+def _as_list(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else [v]
+
+
+def run_case(case: Case, adapter: Adapter, backend_name: str) -> Trace:
+    """Run every step of ``case`` through ``adapter``; never raises for the program's errors."""
+    trace = Trace(case.id, backend_name)
+    if not case.runs_on(adapter.dialect):
+        trace.add("-", "unsupported", what=f"case is not written for {adapter.dialect}")
+        return trace
+    _Run(case, adapter, trace).run_steps(case.steps, "")
+    return trace

@@ -1,0 +1,355 @@
+"""Turn case files into :class:`Case` objects, rejecting malformed input with one clear message.
+
+Case data is only ever parsed (``json``) and checked against ``conformance.vocabulary``; nothing
+in it is evaluated. Every rejection is a :class:`CaseError` naming the file, the case id, the
+step (``3`` or ``3.1`` inside a ``no_grad`` block) and the field.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+from conformance import vocabulary as V
+from conformance.case import Case
+
+NON_CASE_FILES = {"schema.json", "manifest.json"}
+
+
+class CaseError(ValueError):
+    """A malformed case file, case or step."""
+
+    def __init__(self, source: str, message: str, case_id: Optional[str] = None,
+                 step: Optional[str] = None, field: Optional[str] = None) -> None:
+        self.source, self.case_id, self.step, self.field = source, case_id, step, field
+        where = [source]
+        if case_id is not None:
+            where.append(f"case '{case_id}'")
+        if step is not None:
+            where.append(f"step {step}")
+        if field is not None:
+            where.append(f"field '{field}'")
+        super().__init__(", ".join(where) + ": " + message)
+
+
+class _CaseChecker:
+    """Validates one case's steps, tracking which names are bound."""
+
+    def __init__(self, source: str, case_id: str) -> None:
+        self.source, self.case_id = source, case_id
+        self.names: set[str] = set()
+
+    def fail(self, message: str, step: Optional[str] = None, field: Optional[str] = None) -> None:
+        raise CaseError(self.source, message, self.case_id, step, field)
+
+    # --- values ---------------------------------------------------------------------------
+
+    def check_type(self, value: Any, kind: str, step: str, field: str) -> None:
+        ok = {
+            V.NAME: lambda v: isinstance(v, str) and v.isidentifier(),
+            V.NAMES: lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+            V.NAME_OR_NAMES: lambda v: isinstance(v, str) or (
+                isinstance(v, list) and all(isinstance(x, str) for x in v)),
+            V.NUMBER: lambda v: _is_number(v),
+            V.BOOL: lambda v: isinstance(v, bool),
+            V.BOOL_OR_NULL: lambda v: v is None or isinstance(v, bool),
+            V.INT: lambda v: isinstance(v, int) and not isinstance(v, bool),
+            V.INTS: lambda v: isinstance(v, list) and all(
+                isinstance(x, int) and not isinstance(x, bool) for x in v),
+            V.DIMS: lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)) or (
+                isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool)
+                                            for x in v)),
+            V.TEXT: lambda v: isinstance(v, str),
+            V.VALUE: lambda v: True,  # checked by check_value
+            V.SEEDS: lambda v: v is None or isinstance(v, list),
+            V.INDEX: lambda v: isinstance(v, list),
+            V.STEPS: lambda v: isinstance(v, list),
+            V.ARGS: lambda v: isinstance(v, list),
+            V.KWARGS: lambda v: isinstance(v, dict),
+            V.DTYPE: lambda v: isinstance(v, str),
+        }[kind]
+        if not ok(value):
+            self.fail(f"expected {kind}, got {json.dumps(value)}", step, field)
+        if kind == V.DTYPE and value not in V.DTYPES:
+            self.fail(f"bad dtype '{value}'; expected one of {', '.join(V.DTYPES)}", step, field)
+        if kind == V.VALUE:
+            self.check_value(value, step, field)
+        if kind == V.INDEX:
+            self.check_index(value, step, field)
+
+    def check_value(self, value: Any, step: str, field: str) -> None:
+        shape = _shape_of(value)
+        if shape is None:
+            self.fail("ragged value: nested lists must be rectangular and hold only numbers",
+                      step, field)
+
+    def check_index(self, index: list[Any], step: str, field: str) -> None:
+        for entry in index:
+            if entry is None or entry == "..." or (isinstance(entry, int) and not isinstance(entry, bool)):
+                continue
+            if isinstance(entry, dict) and set(entry) == {"slice"} and isinstance(entry["slice"], list) \
+                    and len(entry["slice"]) <= 3 and all(x is None or isinstance(x, int)
+                                                         for x in entry["slice"]):
+                continue
+            if isinstance(entry, list) and all(isinstance(x, int) and not isinstance(x, bool)
+                                               for x in entry):
+                continue
+            self.fail(f"bad index entry {json.dumps(entry)}; expected {V.INDEX}", step, field)
+
+    def use(self, name: Any, step: str, field: str) -> None:
+        if not isinstance(name, str):
+            self.fail(f"expected a name, got {json.dumps(name)}", step, field)
+        if name not in self.names:
+            self.fail(f"undefined name '{name}'", step, field)
+
+    def bind(self, name: str, step: str, field: str) -> None:
+        if not name.isidentifier():
+            self.fail(f"'{name}' is not a valid name", step, field)
+        if name in self.names:
+            self.fail(f"re-defined name '{name}'", step, field)
+        self.names.add(name)
+
+    # --- steps ----------------------------------------------------------------------------
+
+    def check_steps(self, steps: Any, prefix: str = "") -> None:
+        if not isinstance(steps, list) or not steps:
+            self.fail("expected a non-empty list of steps", prefix.rstrip(".") or None, "steps")
+        for i, step in enumerate(steps):
+            self.check_step(step, f"{prefix}{i}")
+
+    def check_step(self, step: Any, where: str) -> None:
+        if not isinstance(step, dict):
+            self.fail(f"a step must be an object, got {json.dumps(step)}", where)
+        kinds = [k for k in step if k in V.STEPS_BY_KEY]
+        if len(kinds) != 1:
+            self.fail("unknown step kind; a step has exactly one of: "
+                      + ", ".join(V.STEPS_BY_KEY) if not kinds
+                      else f"a step has one kind, this one has {', '.join(kinds)}", where)
+        spec = V.STEPS_BY_KEY[kinds[0]]
+        allowed = {**spec.required, **spec.optional}
+        for key in step:
+            if key not in allowed:
+                self.fail(f"unknown key for a '{spec.key}' step; allowed: {', '.join(allowed)}",
+                          where, key)
+        for key in spec.required:
+            if key not in step:
+                self.fail("missing required field", where, key)
+        for key, value in step.items():
+            self.check_type(value, allowed[key], where, key)
+        getattr(self, "step_" + spec.key)(step, where)
+        for key in spec.binds:
+            if key in step:
+                for name in ([step[key]] if isinstance(step[key], str) else step[key]):
+                    self.bind(name, where, key)
+
+    def step_leaf(self, step: dict[str, Any], where: str) -> None:
+        pass
+
+    def step_let(self, step: dict[str, Any], where: str) -> None:
+        op = step["op"]
+        if op not in V.OPS:
+            self.fail(f"unknown op '{op}'", where, "op")
+        self.check_operands(V.OPS[op], step.get("args", []), step.get("kwargs", {}), op, where)
+
+    def check_operands(self, spec: V.OpSpec, args: list[Any], kwargs: dict[str, Any], op: str,
+                       where: str) -> None:
+        if spec.operands == "list":
+            if len(args) != 1 or not isinstance(args[0], list) or not args[0]:
+                self.fail(f"'{op}' takes one argument: a non-empty list of names", where, "args")
+            for name in args[0]:
+                self.use(name, where, "args")
+        else:
+            if len(args) != spec.operands:
+                self.fail(f"'{op}' takes {spec.operands} argument(s), got {len(args)}", where, "args")
+            for arg in args:
+                if isinstance(arg, str):
+                    self.use(arg, where, "args")
+                elif not (spec.scalar_operands and _is_number(arg)):
+                    self.fail(f"argument {json.dumps(arg)} of '{op}' must be a name"
+                              + (" or a number" if spec.scalar_operands else ""), where, "args")
+        for key, value in kwargs.items():
+            if key not in spec.kwargs:
+                self.fail(f"unknown keyword '{key}' for '{op}'; allowed: "
+                          + (", ".join(spec.kwargs) or "none"), where, "kwargs")
+            self.check_type(value, spec.kwargs[key], where, f"kwargs.{key}")
+
+    def check_seeds(self, seeds: Optional[list[Any]], where: str) -> None:
+        for seed in seeds or []:
+            if seed is None:
+                continue
+            if isinstance(seed, str):
+                self.use(seed, where, "seeds")
+            elif isinstance(seed, dict) and set(seed) <= {"value", "dtype"} and "value" in seed:
+                self.check_value(seed["value"], where, "seeds")
+                if "dtype" in seed:
+                    self.check_type(seed["dtype"], V.DTYPE, where, "seeds.dtype")
+            elif isinstance(seed, dict) and set(seed) == {"scalar"} and _is_number(seed["scalar"]):
+                continue
+            else:
+                self.fail(f"bad seed {json.dumps(seed)}; expected {V.SEEDS}", where, "seeds")
+
+    def step_backward(self, step: dict[str, Any], where: str) -> None:
+        for name in _as_list(step["backward"]):
+            self.use(name, where, "backward")
+        for name in step.get("inputs", []):
+            self.use(name, where, "inputs")
+        self.check_seeds(step.get("seeds"), where)
+        if step.get("api", "function") not in V.BACKWARD_APIS:
+            self.fail(f"api must be one of {', '.join(V.BACKWARD_APIS)}", where, "api")
+
+    def step_grad(self, step: dict[str, Any], where: str) -> None:
+        for key in ("grad", "wrt", "no_grad_vars"):
+            for name in _as_list(step.get(key, [])):
+                self.use(name, where, key)
+        self.check_seeds(step.get("seeds"), where)
+        if "into" in step and len(step["into"]) != len(step["wrt"]):
+            self.fail("'into' names one result per entry of 'wrt'", where, "into")
+
+    def step_observe(self, step: dict[str, Any], where: str) -> None:
+        if step["observe"] not in V.OBSERVABLES:
+            self.fail(f"can observe one of {', '.join(V.OBSERVABLES)}", where, "observe")
+        self.use(step["of"], where, "of")
+
+    def step_clear_grad(self, step: dict[str, Any], where: str) -> None:
+        self.use(step["clear_grad"], where, "clear_grad")
+        if step.get("to", "none") not in V.CLEAR_TO:
+            self.fail(f"'to' is one of {', '.join(V.CLEAR_TO)}", where, "to")
+
+    def step_retain_grad(self, step: dict[str, Any], where: str) -> None:
+        self.use(step["retain_grad"], where, "retain_grad")
+
+    def step_set_requires_grad(self, step: dict[str, Any], where: str) -> None:
+        self.use(step["set_requires_grad"], where, "set_requires_grad")
+
+    def step_no_grad(self, step: dict[str, Any], where: str) -> None:
+        self.check_steps(step["no_grad"], where + ".")
+
+    def step_hook(self, step: dict[str, Any], where: str) -> None:
+        self.use(step["hook"], where, "hook")
+
+    def step_remove_hook(self, step: dict[str, Any], where: str) -> None:
+        self.use(step["remove_hook"], where, "remove_hook")
+
+    def step_inplace(self, step: dict[str, Any], where: str) -> None:
+        self.use(step["inplace"], where, "inplace")
+        op = step["op"]
+        if op not in V.IN_PLACE_OPS:
+            self.fail(f"unknown in-place op '{op}'; known: {', '.join(V.IN_PLACE_OPS)}", where, "op")
+        self.check_operands(V.IN_PLACE_OPS[op], step.get("args", []), step.get("kwargs", {}), op,
+                            where)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _as_list(v: Any) -> list[Any]:
+    return v if isinstance(v, list) else [v]
+
+
+def _shape_of(value: Any) -> Optional[tuple[int, ...]]:
+    """The shape of a rectangular nested list of numbers (booleans allowed), or None."""
+    if isinstance(value, bool) or _is_number(value):
+        return ()
+    if not isinstance(value, list):
+        return None
+    shapes = [_shape_of(v) for v in value]
+    if any(s is None for s in shapes) or any(s != shapes[0] for s in shapes[1:]):
+        return None
+    return (len(value),) + (shapes[0] if shapes else ())
+
+
+def parse_case(data: Any, source: str, index: int) -> Case:
+    """One case object from a file, validated."""
+    if not isinstance(data, dict):
+        raise CaseError(source, f"case {index} must be an object")
+    case_id = data.get("id")
+    if not isinstance(case_id, str) or not case_id:
+        raise CaseError(source, f"case {index} needs an 'id' string", field="id")
+    checker = _CaseChecker(source, case_id)
+    for key in data:
+        if key not in V.CASE_KEYS:
+            checker.fail(f"unknown key; allowed: {', '.join(V.CASE_KEYS)}", field=key)
+    for key in V.REQUIRED_CASE_KEYS:
+        if key not in data:
+            checker.fail("missing required field", field=key)
+    if not isinstance(data["about"], str) or not data["about"].strip():
+        checker.fail("expected a one-line description", field="about")
+    dialects = data.get("dialects", list(V.DIALECTS))
+    if not isinstance(dialects, list) or not dialects or any(d not in V.DIALECTS for d in dialects):
+        checker.fail(f"expected a non-empty list of {', '.join(V.DIALECTS)}", field="dialects")
+    tags = data.get("tags", [])
+    if not isinstance(tags, list) or any(t not in V.BUCKETS for t in tags):
+        checker.fail(f"tags are bucket names: {', '.join(V.BUCKETS)}", field="tags")
+    checker.check_steps(data["steps"])
+    expect = data.get("expect", [])
+    if not isinstance(expect, list):
+        checker.fail("expected a list of expectations", field="expect")
+    for e in expect:
+        _check_expectation(checker, e, len(data["steps"]))
+    return Case(id=case_id, about=data["about"], steps=tuple(data["steps"]),
+                dialects=tuple(dialects), expect=tuple(expect), tags=tuple(tags), source=source,
+                raw=data)
+
+
+def _check_expectation(checker: _CaseChecker, e: Any, n_steps: int) -> None:
+    if not isinstance(e, dict) or "step" not in e:
+        checker.fail("an expectation is an object with a 'step'", field="expect")
+    for key in e:
+        if key not in V.EXPECT_KEYS:
+            checker.fail(f"unknown key in an expectation; allowed: {', '.join(V.EXPECT_KEYS)}",
+                         field=f"expect.{key}")
+    if not isinstance(e["step"], int) or not 0 <= e["step"] < n_steps:
+        checker.fail(f"step must index one of the {n_steps} steps", field="expect.step")
+    if "dialect" in e and e["dialect"] not in V.DIALECTS:
+        checker.fail(f"dialect is one of {', '.join(V.DIALECTS)}", field="expect.dialect")
+    if "value" in e:
+        checker.check_value(e["value"], str(e["step"]), "expect.value")
+
+
+def parse_document(document: Any, source: str) -> list[Case]:
+    """The cases of one file's JSON document: ``{"format": 1, "cases": [...]}``."""
+    if not isinstance(document, dict):
+        raise CaseError(source, "a case file is an object with 'format' and 'cases'")
+    for key in document:
+        if key not in ("format", "cases", "about"):
+            raise CaseError(source, "unknown key; allowed: format, cases, about", field=key)
+    if document.get("format") != V.FORMAT_VERSION:
+        raise CaseError(source, f"format must be {V.FORMAT_VERSION}", field="format")
+    cases = document.get("cases")
+    if not isinstance(cases, list):
+        raise CaseError(source, "expected a list of cases", field="cases")
+    return [parse_case(c, source, i) for i, c in enumerate(cases)]
+
+
+def load_file(path: Path | str) -> list[Case]:
+    path = Path(path)
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise CaseError(str(path), f"not valid JSON: {exc.msg} at line {exc.lineno} column "
+                        f"{exc.colno}") from None
+    except OSError as exc:
+        raise CaseError(str(path), f"cannot read: {exc.strerror}") from None
+    return parse_document(document, str(path))
+
+
+def check_unique(cases: Iterable[Case]) -> list[Case]:
+    seen: dict[str, Case] = {}
+    for case in cases:
+        if case.id in seen:
+            raise CaseError(case.source, f"duplicate case id (also in {seen[case.id].source})",
+                            case.id, field="id")
+        seen[case.id] = case
+    return list(seen.values())
+
+
+def load_directory(directory: Path | str) -> list[Case]:
+    """Every case file under ``directory`` (recursively), ids unique across files."""
+    files = sorted(p for p in Path(directory).rglob("*.json") if p.name not in NON_CASE_FILES)
+    return check_unique(c for f in files for c in load_file(f))
+
+
+def hand_written_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "cases"

@@ -1,0 +1,99 @@
+"""What one run of a case observed: an ordered list of JSON-ready observations.
+
+An observation is a dict with ``step`` (the step's index, ``"3.1"`` inside a block) and
+``kind``: ``tensor`` (dtype, shape, values, requires_grad, has_grad_fn), ``none``, ``flags``,
+``list`` (the results of a grad step), ``error`` (class, normalised category, raw message),
+``warning``, ``unsupported`` (the dialect has no such step) or ``undefined`` (the framework's
+own result is undefined behaviour; the reference refuses to guess).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+# Error categories: a message pattern (either dialect) -> the neutral category compared.
+ERROR_CATEGORIES: tuple[tuple[str, str], ...] = (
+    (r"implicitly created only for", "implicit-seed"),
+    (r"Mismatch in shape|Tensor shape not match", "seed-shape"),
+    (r"got \d+ tensors and \d+ gradients|length of grad_(outputs|tensors) must be equal",
+     "seed-count"),
+    (r"gradients can be either Tensors or None|grad_outputs must be None|type of grad_tensor|"
+     r"'grad_tensors' of paddle.autograd.backward is invalid|object is not iterable", "seed-type"),
+    (r"backward through the graph a second time|TensorWrappers of .* do not exist", "freed-graph"),
+    (r"appears to not have been used in the graph|input does not appear in the backward graph",
+     "unused-input"),
+    (r"differentiated Tensors does not require grad", "input-no-grad"),
+    (r"does not require grad and does not have a grad_fn", "output-no-grad"),
+    (r"duplicate", "duplicate"),
+    (r"cannot be empty", "empty-list"),
+    (r"only_inputs=False", "only-inputs"),
+    (r"materialize_grads=True", "materialize-conflict"),
+    (r"modified by an inplace operation", "version-counter"),
+    (r"leaf Variable that requires grad|Leaf Var .* can't use inplace", "leaf-in-place"),
+    (r"register a hook|register hook", "hook-no-grad"),
+    (r"retain_grad on Tensor", "retain-no-grad"),
+    (r"floating point .*can require gradients", "integer-requires-grad"),
+    (r"Gradient accumulation of data type", "integer-accumulation"),
+    (r"doesn't have any grad op", "no-double-grad"),
+    (r"change requires_grad flags", "non-leaf-flag"),
+    (r"retain_graph must be", "argument-type"),
+    (r"size of tensor|Broadcast dimension mismatch|shapes cannot be multiplied|size mismatch|"
+     r"inconsistent tensor size|dimension of Input|is invalid for input|ReshapeOp|expanded size|"
+     r"must match|Sizes of tensors", "shape"),
+    (r"Dimension out of range|dim index", "dim-range"),
+    (r"unexpected keyword argument", "unexpected-keyword"),
+)
+
+
+def categorize(message: str) -> str:
+    for pattern, category in ERROR_CATEGORIES:
+        if re.search(pattern, message):
+            return category
+    return "other"
+
+
+def clean_message(message: str) -> str:
+    """Paddle's ``[Hint: …]`` and ``(at /paddle/…)`` tails and torch's ``(Triggered internally…)``
+    removed; generated tensor names replaced by ``NAME``."""
+    text = re.split(r"\n\s*\[Hint: ", str(message))[0].rstrip()
+    text = re.sub(r" \(at /paddle/[^)]*\)$", "", text)
+    text = re.sub(r" \(Triggered internally at .*\)$", "", text, flags=re.S)
+    return re.sub(r"(generated_tensor|eager_tmp)_\d+", "NAME", text)
+
+
+def array_to_json(values: np.ndarray) -> Any:
+    """Values as JSON: NaN and infinities as strings, so the trace stays strict JSON."""
+    def conv(v: Any) -> Any:
+        if isinstance(v, float) and not math.isfinite(v):
+            return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+        return v
+    flat = [conv(v) for v in values.reshape(-1).tolist()]
+    return np.array(flat, dtype=object).reshape(values.shape).tolist() if values.ndim else flat[0]
+
+
+def json_to_array(values: Any, dtype: str) -> np.ndarray:
+    def conv(v: Any) -> Any:
+        return float(v) if isinstance(v, str) else v
+    arr = np.array(values, dtype=object)
+    return np.vectorize(conv, otypes=[object])(arr).astype(dtype) if arr.size else \
+        np.zeros(arr.shape, dtype=dtype)
+
+
+@dataclass
+class Trace:
+    """The observations of one case on one backend."""
+
+    case_id: str
+    backend: str
+    observations: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, step: str, kind: str, **fields: Any) -> None:
+        self.observations.append({"step": step, "kind": kind, **fields})
+
+    def to_json(self) -> dict[str, Any]:
+        return {"case": self.case_id, "backend": self.backend, "observations": self.observations}

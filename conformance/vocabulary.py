@@ -1,0 +1,127 @@
+"""The case vocabulary: every step kind and every operation a case may use, with their fields.
+
+This table is the single definition the loader validates against, the interpreter dispatches on
+and ``cases/schema.json`` documents. Names are neutral between torch and paddle: ``dim`` is
+torch's ``dim`` and paddle's ``axis``; ``requires_grad`` is ``not stop_gradient``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+FORMAT_VERSION = 1
+DIALECTS = ("torch", "paddle")
+DTYPES = ("float32", "float64", "int64", "int32", "bool")
+
+# Field types, as the validator names them in its messages.
+NAME = "name"                  # an identifier bound by an earlier step
+NAMES = "list of names"
+NAME_OR_NAMES = "name or list of names"
+NUMBER = "number"
+BOOL = "boolean"
+BOOL_OR_NULL = "boolean or null"
+INT = "integer"
+INTS = "list of integers"
+DIMS = "integer, list of integers or null"
+TEXT = "string"
+VALUE = "nested list of numbers"
+SEEDS = "list of seeds (null, a name, {value, dtype} or {scalar})"
+INDEX = "index (list of integers, null, '...', {slice: [start, stop, step]} or lists of integers)"
+STEPS = "list of steps"
+ARGS = "list of arguments (names, numbers or lists of names)"
+KWARGS = "object of keyword arguments"
+DTYPE = "dtype name"
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    """An operation: how many tensor operands it takes and which keyword arguments."""
+
+    operands: int | str                    # a count, or "list" for cat/stack
+    kwargs: dict[str, str] = field(default_factory=dict)
+    scalar_operands: bool = False          # operands may be numbers (add, mul, pow, …)
+    differentiable: bool = True
+
+
+_ELEMENTWISE = ("exp", "log", "sqrt", "abs", "sin", "cos", "tanh", "sigmoid", "relu", "neg",
+                "clone", "detach")
+_BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum")
+_REDUCE = {"dim": DIMS, "keepdim": BOOL}
+
+OPS: dict[str, OpSpec] = {
+    **{name: OpSpec(1) for name in _ELEMENTWISE},
+    **{name: OpSpec(2, scalar_operands=True) for name in _BINARY},
+    "gt": OpSpec(2, scalar_operands=True, differentiable=False),
+    "lt": OpSpec(2, scalar_operands=True, differentiable=False),
+    "matmul": OpSpec(2),
+    "sum": OpSpec(1, _REDUCE), "mean": OpSpec(1, _REDUCE),
+    "max": OpSpec(1, _REDUCE), "min": OpSpec(1, _REDUCE),
+    "amax": OpSpec(1, _REDUCE), "amin": OpSpec(1, _REDUCE),
+    "clamp": OpSpec(1, {"min": NUMBER, "max": NUMBER}),
+    "where": OpSpec(3, scalar_operands=True),
+    "softmax": OpSpec(1, {"dim": INT}), "log_softmax": OpSpec(1, {"dim": INT}),
+    "reshape": OpSpec(1, {"shape": INTS}),
+    "transpose": OpSpec(1, {"dim0": INT, "dim1": INT}),
+    "permute": OpSpec(1, {"dims": INTS}),
+    "squeeze": OpSpec(1, {"dim": DIMS}),
+    "unsqueeze": OpSpec(1, {"dim": INT}),
+    "expand": OpSpec(1, {"shape": INTS}),
+    "getitem": OpSpec(1, {"index": INDEX}),
+    "cat": OpSpec("list", {"dim": INT}), "stack": OpSpec("list", {"dim": INT}),
+    "cast": OpSpec(1, {"dtype": DTYPE}),
+}
+
+IN_PLACE_OPS: dict[str, OpSpec] = {
+    "add": OpSpec(1, scalar_operands=True), "sub": OpSpec(1, scalar_operands=True),
+    "mul": OpSpec(1, scalar_operands=True), "zero": OpSpec(0), "fill": OpSpec(0, {"value": NUMBER}),
+    "setitem": OpSpec(1, {"index": INDEX}, scalar_operands=True),
+}
+
+
+@dataclass(frozen=True)
+class StepSpec:
+    """A step kind: the key that names it, its required and optional fields with their types."""
+
+    key: str
+    required: dict[str, str]
+    optional: dict[str, str] = field(default_factory=dict)
+    binds: tuple[str, ...] = ()            # fields whose value(s) are new names
+
+
+_AUTOGRAD_COMMON = {"seeds": SEEDS, "retain_graph": BOOL_OR_NULL, "create_graph": BOOL}
+
+STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
+    StepSpec("leaf", {"leaf": NAME, "value": VALUE},
+             {"dtype": DTYPE, "requires_grad": BOOL}, binds=("leaf",)),
+    StepSpec("let", {"let": NAME, "op": TEXT, "args": ARGS}, {"kwargs": KWARGS}, binds=("let",)),
+    StepSpec("backward", {"backward": NAME_OR_NAMES},
+             {**_AUTOGRAD_COMMON, "inputs": NAMES, "api": TEXT}),
+    StepSpec("grad", {"grad": NAME_OR_NAMES, "wrt": NAMES},
+             {**_AUTOGRAD_COMMON, "into": NAMES, "allow_unused": BOOL_OR_NULL,
+              "materialize_grads": BOOL, "no_grad_vars": NAMES, "only_inputs": BOOL},
+             binds=("into",)),
+    StepSpec("observe", {"observe": TEXT, "of": NAME}),
+    StepSpec("clear_grad", {"clear_grad": NAME}, {"to": TEXT}),
+    StepSpec("retain_grad", {"retain_grad": NAME}),
+    StepSpec("set_requires_grad", {"set_requires_grad": NAME, "value": BOOL}),
+    StepSpec("no_grad", {"no_grad": STEPS}),
+    StepSpec("hook", {"hook": NAME, "scale": NUMBER}, {"handle": NAME}, binds=("handle",)),
+    StepSpec("remove_hook", {"remove_hook": NAME}),
+    StepSpec("inplace", {"inplace": NAME, "op": TEXT}, {"args": ARGS, "kwargs": KWARGS}),
+)}
+
+OBSERVABLES = ("value", "grad", "flags")
+CLEAR_TO = ("none", "zeros")
+BACKWARD_APIS = ("function", "method")
+
+# Feature buckets the coverage command counts (per dialect).
+BUCKETS = (
+    "seed:implicit-scalar", "seed:explicit", "seed:none-entry", "seed:wrong-shape",
+    "seed:wrong-count", "seed:other-dtype",
+    "accumulation", "clearing", "retain_graph", "allow_unused", "materialize_grads",
+    "no_grad_input", "create_graph", "higher_order", "error_path",
+)
+CASE_KEYS = {"id": TEXT, "about": TEXT, "dialects": "list of dialect names", "steps": STEPS,
+             "expect": "list of expectations", "tags": "list of bucket names"}
+REQUIRED_CASE_KEYS = ("id", "about", "steps")
+EXPECT_KEYS = {"step": INT, "dialect": TEXT, "value": VALUE, "error": TEXT, "none": BOOL}
