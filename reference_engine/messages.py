@@ -229,6 +229,9 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                      "(InvalidArgument) The {index}-th input does not appear in the backward "
                      "graph. Please check the input tensor or set allow_unused=True to get None "
                      "result."),
+    "no_grad_op_input": (SystemError,
+                         "(Fatal) There is no grad op for inputs:[{index}] or it's "
+                         "stop_gradient=True."),
     "freed": (SystemError,
               "(Fatal) The TensorWrappers of {name} do not exist. This may be because:\nYou "
               "calculate backward twice for the same subgraph without setting retain_graph=True. "

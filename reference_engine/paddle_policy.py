@@ -136,7 +136,9 @@ class PaddlePolicy(Policy):
                 out.append(F.ones_like(t))
                 continue
             if seed._data.shape != t._data.shape:
-                if seed._data.size != t._data.size:
+                # paddle reads the seed's memory for the output's: only a 0-d/1-d pair of the
+                # same size (the seed document's [1] seed for a 0-d output) is well defined
+                if seed._data.size != t._data.size or max(seed._data.ndim, t._data.ndim) > 1:
                     raise self.error("seed_shape_unchecked", index=i, api=api,
                                      seed_shape=list(seed._data.shape), out_shape=list(t._data.shape))
                 seed = F.reshape(seed, t._data.shape)
@@ -211,6 +213,9 @@ class PaddlePolicy(Policy):
         for i, t in enumerate(ins):
             if any(t is c for c in cut):
                 raise self.error("no_grad_var_is_input", index=i)
+        for i, t in enumerate(ins):
+            if not t._requires_grad and t._grad_fn is None and t._accumulator is None:
+                raise self.error("no_grad_op_input", index=i)  # made under no_grad: no node
         live = [(t, s) for t, s in zip(outs, self._seeds(outs, seeds, "paddle.grad"))
                 if t._requires_grad]
         reachable = [t if t._requires_grad else None for t in ins]
