@@ -103,7 +103,7 @@ class TorchAdapter(Adapter):
             "sum": reduce(m.sum), "mean": reduce(m.mean),
             "amax": reduce(m.amax, ()), "amin": reduce(m.amin, ()),
             "max": extremum(m.max), "min": extremum(m.min),
-            "clamp": lambda a, min=None, max=None: m.clamp(a, min, max),  # noqa: A002
+            "clamp": lambda a, min=None, max=None: m.clamp(a, min, max),  # noqa: A002, A006
             "softmax": lambda a, dim: m.softmax(a, dim),
             "log_softmax": lambda a, dim: m.log_softmax(a, dim),
             "reshape": lambda a, shape: a.reshape(*shape),
@@ -194,7 +194,7 @@ class PaddleAdapter(Adapter):
         return {
             "sum": reduce(m.sum), "mean": reduce(m.mean), "max": reduce(m.max),
             "min": reduce(m.min), "amax": reduce(m.amax), "amin": reduce(m.amin),
-            "clamp": lambda a, min=None, max=None: m.clip(a, min, max),  # noqa: A002
+            "clamp": lambda a, min=None, max=None: m.clip(a, min, max),  # noqa: A002, A006
             "softmax": lambda a, dim: m.nn.functional.softmax(a, axis=dim),
             "log_softmax": lambda a, dim: m.nn.functional.log_softmax(a, axis=dim),
             "reshape": lambda a, shape: m.reshape(a, shape),

@@ -88,6 +88,8 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                           "match."),
     "item": (RuntimeError, "a Tensor with {numel} elements cannot be converted to Scalar"),
     # argument errors of operations
+    "not_tensor": (TypeError,
+                   "{fn}(): argument 'input' (position 1) must be Tensor, not {type_name}"),
     "bad_operand": (TypeError,
                     "{op}(): argument '{arg}' (position {position}) must be Tensor, not {type_name}"),
     "broadcast": (RuntimeError,
@@ -251,6 +253,9 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                       "(InvalidArgument) Leaf Var ({name}) that doesn't stop gradient can't use "
                       "inplace strategy."),
     "hook_no_grad": (RuntimeError, "Cannot register hook on a tensor that stop gradient."),
+    "not_tensor": (ValueError,
+                   "(InvalidArgument) {fn}(): argument 'x' (position 0) must be Tensor, but got "
+                   "{value}"),
     "promotion": (TypeError,
                   "(InvalidType) Type promotion only support calculations between floating-point "
                   "numbers and between complex and real numbers. But got different data type x: "

@@ -7,9 +7,10 @@ subclasses it and overrides only what its framework does differently.
 
 from __future__ import annotations
 
+import functools
 import re
 import warnings
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import numpy as np
 
@@ -168,6 +169,17 @@ class Policy:
 
     def format_tensor(self, tensor: Tensor) -> str:
         raise NotImplementedError
+
+    def tensor_function(self, fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+        """``fn`` as a module-level function of the dialect: its first argument must be a
+        tensor, or the framework's own error names the function."""
+        @functools.wraps(fn)
+        def checked(first: Any, *args: Any, **kwargs: Any) -> Any:
+            if not isinstance(first, F._tensor_type()):
+                raise self.error("not_tensor", fn=name, type_name=type(first).__name__,
+                                 value=repr(first))
+            return fn(first, *args, **kwargs)
+        return checked
 
 
 def _promote(dtypes: list[np.dtype]) -> np.dtype:

@@ -227,7 +227,7 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None,
         array = data.copy()
     else:
         array = np.array(data)
-        if array.dtype.kind == "f":
+        if array.dtype.kind == "f" and dtype is None:
             array = array.astype(np.float32)
     target = _np_dtype(dtype)
     if target is not None:
@@ -266,26 +266,32 @@ def full_like(x: Tensor, fill_value: builtins.float, dtype: Any = None) -> Tenso
 
 # --- operations ---------------------------------------------------------------------------
 
+def _tensor_first(fn: Any) -> Any:
+    return PADDLE.tensor_function(fn, fn.__name__)
+
+
 add = F.add
 subtract = F.sub
 multiply = F.mul
 divide = F.div
-exp = F.exp
-log = F.log
-sqrt = F.sqrt
-abs = F.abs  # noqa: A001
-sin = F.sin
-cos = F.cos
-tanh = F.tanh
+exp = PADDLE.tensor_function(F.exp, "exp")
+log = PADDLE.tensor_function(F.log, "log")
+sqrt = PADDLE.tensor_function(F.sqrt, "sqrt")
+abs = PADDLE.tensor_function(F.abs, "abs")  # noqa: A001
+sin = PADDLE.tensor_function(F.sin, "sin")
+cos = PADDLE.tensor_function(F.cos, "cos")
+tanh = PADDLE.tensor_function(F.tanh, "tanh")
 maximum = F.maximum
 minimum = F.minimum
 where = F.where
 
 
+@_tensor_first
 def pow(x: Tensor, y: Any) -> Tensor:  # noqa: A001
     return F.pow(x, y)
 
 
+@_tensor_first
 def matmul(x: Tensor, y: Tensor, transpose_x: builtins.bool = False,
            transpose_y: builtins.bool = False) -> Tensor:
     if transpose_x and x._data.ndim > 1:
@@ -295,20 +301,24 @@ def matmul(x: Tensor, y: Tensor, transpose_x: builtins.bool = False,
     return F.matmul(x, y)
 
 
+@_tensor_first
 def sum(x: Tensor, axis: Any = None, dtype: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A001
     out = F.sum(x, _axes(axis), keepdim)
     return out if dtype is None else cast(out, dtype)
 
 
+@_tensor_first
 def mean(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
     return F.mean(x, _axes(axis), keepdim)
 
 
+@_tensor_first
 def max(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A001
     """Paddle splits the gradient evenly between ties, with or without an axis."""
     return F.amax(x, _axes(axis), keepdim)
 
 
+@_tensor_first
 def min(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A001
     return F.amin(x, _axes(axis), keepdim)
 
@@ -317,27 +327,33 @@ amax = max
 amin = min
 
 
+@_tensor_first
 def clip(x: Tensor, min: Optional[builtins.float] = None,  # noqa: A002
          max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
     return F.clamp(x, min, max)
 
 
+@_tensor_first
 def reshape(x: Tensor, shape: Sequence[builtins.int]) -> Tensor:
     return F.reshape(x, shape)
 
 
+@_tensor_first
 def transpose(x: Tensor, perm: Sequence[builtins.int]) -> Tensor:
     return F.permute(x, perm)
 
 
+@_tensor_first
 def squeeze(x: Tensor, axis: Any = None) -> Tensor:
     return F.squeeze(x, _axes(axis))
 
 
+@_tensor_first
 def unsqueeze(x: Tensor, axis: builtins.int) -> Tensor:
     return F.unsqueeze(x, axis)
 
 
+@_tensor_first
 def expand(x: Tensor, shape: Sequence[builtins.int]) -> Tensor:
     return F.expand(x, shape)
 
@@ -350,6 +366,7 @@ def stack(x: Sequence[Tensor], axis: builtins.int = 0) -> Tensor:
     return F.stack(x, axis)
 
 
+@_tensor_first
 def cast(x: Tensor, dtype: Any) -> Tensor:
     return F.cast(x, _np_dtype(dtype))
 

@@ -261,15 +261,19 @@ class Tensor(_CoreTensor):
 
 # --- creation -----------------------------------------------------------------------------
 
-def _infer(data: Any) -> np.ndarray:
+def _infer(data: Any, dtype_: Any) -> np.ndarray:
+    """The array for ``torch.tensor(data, dtype)``: Python floats become float32 unless a dtype
+    is given (then they are converted once, straight to it)."""
+    target = _np_dtype(dtype_)
     if isinstance(data, _CoreTensor):
-        return data._data.copy()
-    if isinstance(data, np.ndarray):
-        return data.copy()
-    array = _regular_array(data)
-    if array.dtype.kind == "f":
-        array = array.astype(np.float32)
-    return array
+        array = data._data.copy()
+    elif isinstance(data, np.ndarray):
+        array = data.copy()
+    else:
+        array = _regular_array(data)
+        if array.dtype.kind == "f" and target is None:
+            array = array.astype(np.float32)
+    return array if target is None else array.astype(target)
 
 
 def _regular_array(data: Any) -> np.ndarray:
@@ -315,7 +319,7 @@ def _new(array: np.ndarray, dtype_: Any, requires_grad: builtins.bool) -> Tensor
 def tensor(data: Any, dtype: Optional[dtype] = None, device: Any = None,
            requires_grad: builtins.bool = False) -> Tensor:
     """``torch.tensor``: a new leaf holding a copy of ``data``."""
-    return _new(_infer(data), dtype, requires_grad)
+    return _new(_infer(data, dtype), None, requires_grad)
 
 
 def is_tensor(obj: Any) -> builtins.bool:
@@ -366,44 +370,53 @@ def arange(start: builtins.float, end: Optional[builtins.float] = None, step: bu
 
 # --- operations ---------------------------------------------------------------------------
 
+def _tensor_first(fn: Any) -> Any:
+    return TORCH.tensor_function(fn, fn.__name__)
+
+
 add = F.add
 sub = subtract = F.sub
 mul = multiply = F.mul
 div = divide = F.div
-neg = F.neg
+neg = TORCH.tensor_function(F.neg, "neg")
 pow = F.pow  # noqa: A001
 matmul = F.matmul
-exp = F.exp
-log = F.log
-sqrt = F.sqrt
-abs = F.abs  # noqa: A001
-sin = F.sin
-cos = F.cos
-tanh = F.tanh
-sigmoid = F.sigmoid
-relu = F.relu
-sign = F.sign
+exp = TORCH.tensor_function(F.exp, "exp")
+log = TORCH.tensor_function(F.log, "log")
+sqrt = TORCH.tensor_function(F.sqrt, "sqrt")
+abs = TORCH.tensor_function(F.abs, "abs")
+sin = TORCH.tensor_function(F.sin, "sin")
+cos = TORCH.tensor_function(F.cos, "cos")
+tanh = TORCH.tensor_function(F.tanh, "tanh")
+sigmoid = TORCH.tensor_function(F.sigmoid, "sigmoid")
+relu = TORCH.tensor_function(F.relu, "relu")
+sign = TORCH.tensor_function(F.sign, "sign")
 maximum = F.maximum
 minimum = F.minimum
 where = F.where
-clone = F.clone
-transpose = F.transpose
-unsqueeze = F.unsqueeze
+clone = TORCH.tensor_function(F.clone, "clone")
+transpose = TORCH.tensor_function(F.transpose, "transpose")
+unsqueeze = TORCH.tensor_function(F.unsqueeze, "unsqueeze")
 
 
+@_tensor_first
 def detach(input: Tensor) -> Tensor:  # noqa: A002
     return input.detach()
 
 
+@_tensor_first
 def sum(input: Tensor, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A001,A002
     return F.sum(input, dim, keepdim)
 
 
+@_tensor_first
 def mean(input: Tensor, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A002
     return F.mean(input, dim, keepdim)
 
 
 def _extremum(kind: str, input: Tensor, dim: Any, keepdim: builtins.bool) -> Any:  # noqa: A002
+    if not isinstance(input, _CoreTensor):
+        raise TORCH.error("not_tensor", fn=kind, type_name=type(input).__name__)
     if isinstance(dim, _CoreTensor):
         return (F.maximum if kind == "max" else F.minimum)(input, dim)
     if dim is None:
@@ -426,14 +439,17 @@ def _all_if_empty(input: Tensor, dim: Any) -> Any:  # noqa: A002
     return tuple(range(input._data.ndim)) if dim == () or dim == [] else dim
 
 
+@_tensor_first
 def amax(input: Tensor, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:  # noqa: A002
     return F.amax(input, _all_if_empty(input, dim), keepdim)
 
 
+@_tensor_first
 def amin(input: Tensor, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:  # noqa: A002
     return F.amin(input, _all_if_empty(input, dim), keepdim)
 
 
+@_tensor_first
 def clamp(input: Tensor, min: Optional[builtins.float] = None,  # noqa: A002
           max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
     return F.clamp(input, min, max)
@@ -442,18 +458,22 @@ def clamp(input: Tensor, min: Optional[builtins.float] = None,  # noqa: A002
 clip = clamp
 
 
+@_tensor_first
 def reshape(input: Tensor, shape: Sequence[builtins.int]) -> Tensor:  # noqa: A002
     return F.reshape(input, shape)
 
 
+@_tensor_first
 def permute(input: Tensor, dims: Sequence[builtins.int]) -> Tensor:  # noqa: A002
     return F.permute(input, dims)
 
 
+@_tensor_first
 def squeeze(input: Tensor, dim: Any = None) -> Tensor:  # noqa: A002
     return F.squeeze(input, dim)
 
 
+@_tensor_first
 def t(input: Tensor) -> Tensor:  # noqa: A002
     return F.t(input)
 
@@ -473,10 +493,12 @@ def stack(tensors: Sequence[Tensor], dim: builtins.int = 0) -> Tensor:
     return F.stack(tensors, dim)
 
 
+@_tensor_first
 def softmax(input: Tensor, dim: builtins.int) -> Tensor:  # noqa: A002
     return F.softmax(input, dim)
 
 
+@_tensor_first
 def log_softmax(input: Tensor, dim: builtins.int) -> Tensor:  # noqa: A002
     return F.log_softmax(input, dim)
 
