@@ -29,6 +29,7 @@ class Node:
     positive: bool
     requires_grad: bool
     is_leaf: bool
+    leaves: frozenset[str] = frozenset()  # the leaves requiring grad this value depends on
 
 
 @dataclass
@@ -61,7 +62,8 @@ class Program:
         if requires_grad:
             step["requires_grad"] = True
         self.steps.append(step)
-        self.nodes[name] = Node(shape, positive, requires_grad, True)
+        self.nodes[name] = Node(shape, positive, requires_grad, True,
+                                frozenset([name]) if requires_grad else frozenset())
         return name
 
     def let(self, op: str, args: list[Any], out_shape: tuple[int, ...], positive: bool = False,
@@ -71,8 +73,10 @@ class Program:
         if kwargs:
             step["kwargs"] = kwargs
         self.steps.append(step)
-        requires = any(self.nodes[a].requires_grad for a in _names(args)) and op != "detach"
-        self.nodes[name] = Node(out_shape, positive, requires, False)
+        used = _names(args)
+        requires = any(self.nodes[a].requires_grad for a in used) and op != "detach"
+        leaves = frozenset().union(*(self.nodes[a].leaves for a in used)) if requires else frozenset()
+        self.nodes[name] = Node(out_shape, positive, requires, False, leaves)
         return name
 
     def pick(self, where: Callable[[Node], bool] = lambda n: True) -> Optional[str]:
@@ -412,7 +416,7 @@ def s_no_grad_input(p: Program) -> None:
 
 def s_create_graph(p: Program) -> None:
     loss = scalar_loss(p, output(p))
-    wrt = grad_leaves(p)
+    wrt = sorted(p.nodes[loss].leaves)  # only leaves the loss uses: their gradients exist
     order = p.rng.randint(1, 3)
     current = loss
     for _ in range(order):
@@ -420,7 +424,7 @@ def s_create_graph(p: Program) -> None:
         p.steps.append({"grad": current, "wrt": wrt, "create_graph": True, "allow_unused": True,
                         "into": into})
         for name, leaf in zip(into, wrt):
-            p.nodes[name] = Node(p.nodes[leaf].shape, False, True, False)
+            p.nodes[name] = Node(p.nodes[leaf].shape, False, True, False, frozenset(wrt))
         total = p.let("sum", [into[0]], ())
         current = total
     if p.rng.random() < 0.5:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from reference_engine import grad_mode
 from reference_engine import ops as F
-from reference_engine.graph import AccumulateGrad, Node
+from reference_engine.graph import AccumulateGrad, Node, derivative_of
 
 if TYPE_CHECKING:
     from reference_engine.policy import Policy
@@ -142,7 +142,12 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
             if wanted is not None and not any(e is not None and id(e) in wanted for e in node.edges):
                 continue
             policy.check_runnable(node, create_graph)
-            for edge, g in zip(node.edges, _input_grads(policy, node, grad, wanted)):
+            if create_graph:
+                with derivative_of(node):
+                    grads = _input_grads(policy, node, grad, wanted)
+            else:
+                grads = _input_grads(policy, node, grad, wanted)
+            for edge, g in zip(node.edges, grads):
                 if g is not None and id(edge) not in cut_nodes:
                     _accumulate_buffer(policy, buffers, edge, g)
             if not retain_graph:

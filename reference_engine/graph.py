@@ -22,6 +22,22 @@ _sequence = itertools.count()
 Hook = Callable[["Tensor"], Optional["Tensor"]]
 
 
+_creation: list[tuple[str, int]] = []
+
+
+class derivative_of:  # noqa: N801 - used as a context manager
+    """Mark the nodes recorded inside as part of ``node``'s derivative (create_graph passes)."""
+
+    def __init__(self, node: Node) -> None:
+        self.entry = (node.origin, node.order + 1)
+
+    def __enter__(self) -> None:
+        _creation.append(self.entry)
+
+    def __exit__(self, *exc_info: object) -> None:
+        _creation.pop()
+
+
 class SavedTensor:
     """A tensor kept for the backward pass, with the version it had when it was saved."""
 
@@ -37,12 +53,15 @@ class Node:
     """One recorded operation: its rule, edges to its inputs' nodes and its saved tensors."""
 
     __slots__ = ("rule", "attrs", "edges", "input_meta", "saved", "released", "released_saved",
-                 "pre_hooks", "retained", "sequence_nr", "policy", "__weakref__")
+                 "pre_hooks", "retained", "sequence_nr", "policy", "origin", "order", "__weakref__")
 
     def __init__(self, rule: Rule, attrs: dict[str, Any], edges: tuple[Optional[Node], ...],
                  input_meta: tuple[tuple[tuple[int, ...], Any], ...], policy: Policy) -> None:
         self.policy = policy
         self.rule = rule
+        # A node recorded while a create_graph pass runs node N belongs to N's derivative:
+        # it keeps N's forward op as its origin and is one derivative order higher.
+        self.origin, self.order = _creation[-1] if _creation else (rule.op, 1)
         self.attrs = attrs
         self.edges = edges
         self.input_meta = input_meta
@@ -79,6 +98,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable: Tensor) -> None:
         self.variable = variable
         self.policy = variable._policy
+        self.origin, self.order = "accumulate", 1
         self.attrs = {}
         self.edges = ()
         self.input_meta = ()

@@ -244,7 +244,7 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                 "{expected}. Please fix your code to void calling an inplace operator after using "
                 "the Tensor which will used in gradient computation."),
     "no_double_grad": (RuntimeError,
-                       "(Unavailable) The Op {op}_grad doesn't have any grad op. If you don't intend "
+                       "(Unavailable) The Op {op} doesn't have any grad op. If you don't intend "
                        "calculating higher order derivatives, please set `create_graph`to False."),
     "int_accumulation": (NotImplementedError,
                          "(Unimplemented) Gradient accumulation of data type ({ctype}) on place "
@@ -273,6 +273,9 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                      "must be equal to the [{y_axis}] dimension of Input(Y). But receiving the "
                      "[{x_axis}]dimension of Input(X) is [{k_a}], and the [{y_axis}] dimension of "
                      "Input(Y) is [{k_b}]."),
+    "matmul_batch_grad": (ValueError,
+                          "(InvalidArgument) Input dimension size should be equal to {expected}, "
+                          "but received dimension size is {got}."),
     "reshape": (ValueError,
                 "(InvalidArgument) The 'shape' in ReshapeOp is invalid. The input tensor X'size "
                 "must be equal to the capacity of 'shape'. But received X's shape = {in_shape}, "

@@ -36,11 +36,20 @@ NODE_NAMES = {
     "index_backward": "SliceDoubleGradNode", "cat": "ConcatGradNode", "clone": "AssignGradNode",
     "fill": "FillGradNode", "setitem": "SetValueWithTensorGradNode",
 }
-# Paddle 3.3.1 kernels whose backward has no backward of its own (measured): differentiating
-# through them with create_graph=True raises instead of giving a second derivative.
-WITHOUT_DOUBLE_GRAD = {"pow": "elementwise_pow", "rpow": "elementwise_pow", "amax": "max",
-                       "max_all": "max", "max_dim": "max", "amin": "min", "min_all": "min",
-                       "min_dim": "min", "softmax": "softmax", "log_softmax": "log_softmax"}
+# How many derivative orders paddle 3.3.1 can record for each op (measured): running a node of
+# a higher order with create_graph=True fails naming the kernel that has no gradient. An op not
+# listed has no limit; the first-order kernels of softmax, max or elementwise pow have none at all.
+DERIVATIVE_ORDER_LIMITS = {
+    "pow": (0, "elementwise_pow_grad"), "rpow": (0, "elementwise_pow_grad"),
+    "amax": (0, "max_grad"), "max_all": (0, "max_grad"), "max_dim": (0, "max_grad"),
+    "amin": (0, "min_grad"), "min_all": (0, "min_grad"), "min_dim": (0, "min_grad"),
+    "softmax": (0, "softmax_grad"), "log_softmax": (0, "log_softmax_grad"),
+    "div": (1, "divide_double_grad"), "sqrt": (1, "sqrt_double_grad"),
+    "pow_scalar": (2, "pow_triple_grad"), "sin": (2, "sin_triple_grad"),
+    "cos": (2, "cos_triple_grad"), "sigmoid": (2, "sigmoid_triple_grad"),
+    "log": (3, "divide_double_grad"),
+}
+WITHOUT_DOUBLE_GRAD = {op for op, (limit, _) in DERIVATIVE_ORDER_LIMITS.items() if limit == 0}
 C_TYPES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
            "uint8": "uint8_t", "bool": "bool"}
 ALIASES = {"matmul_dot_shape": "matmul_shape", "matmul_mv_shape": "matmul_shape",
@@ -54,6 +63,7 @@ class PaddlePolicy(Policy):
     errors = PADDLE_ERRORS
     accumulate_node_name = "GradNodeAccumulation"
     leaf_hooks_apply_to_grad = False
+    links_zero_derivatives = False
     accumulate_only_into_requires_grad = False
     retained_grads_accumulate = False  # retain_grads() keeps the latest pass's gradient
 
@@ -82,8 +92,19 @@ class PaddlePolicy(Policy):
     def check_runnable(self, node: Node, create_graph: bool) -> None:
         if node.released:  # paddle clears every node it ran, whether it saved anything or not
             raise self.error("freed", name=node.name())
-        if create_graph and node.rule.op in WITHOUT_DOUBLE_GRAD:
-            raise self.error("no_double_grad", op=WITHOUT_DOUBLE_GRAD[node.rule.op])
+        limit = DERIVATIVE_ORDER_LIMITS.get(node.origin)
+        if create_graph and limit is not None and node.order > limit[0]:
+            raise self.error("no_double_grad", op=limit[1])
+        if node.rule.op == "bmm":
+            self._check_batched_matmul_grad(node)
+
+    def _check_batched_matmul_grad(self, node: Node) -> None:
+        """Paddle 3.3.1 cannot reduce the gradient of a batched operand of lower rank than the
+        other (``(2, 1, 2, 3) @ (3, 3, 2)`` fails in backward when the right side needs it)."""
+        ranks = (len(node.attrs["a_shape"]), len(node.attrs["b_shape"]))
+        low = 0 if ranks[0] < ranks[1] else 1
+        if min(ranks) >= 3 and ranks[0] != ranks[1] and node.edges[low] is not None:
+            raise self.error("matmul_batch_grad", expected=ranks[low] - 1, got=ranks[low])
 
     def sum_gradients(self, have: Tensor, grad: Tensor) -> Tensor:
         if have._data.dtype.kind in "biu":
@@ -218,6 +239,8 @@ class PaddlePolicy(Policy):
                 raise self.error("no_grad_op_input", index=i)  # made under no_grad: no node
         live = [(t, s) for t, s in zip(outs, self._seeds(outs, seeds, "paddle.grad"))
                 if t._requires_grad]
+        if create_graph:  # paddle records the whole backward pass: its seeds take part too
+            live = [(t, _recording_copy(s)) for t, s in live]
         reachable = [t if t._requires_grad else None for t in ins]
         captured = engine.run_backward(
             self, [t for t, _ in live], [s for _, s in live], retain_graph=True,
@@ -244,6 +267,12 @@ class PaddlePolicy(Policy):
             if id(t) in seen:
                 raise self.error(kind, name=t._name or "")
             seen.add(id(t))
+
+
+def _recording_copy(seed: Tensor) -> Tensor:
+    copy = type(seed)._from_array(seed._data)
+    copy._requires_grad = True
+    return copy
 
 
 def paddle_size(shape: Sequence[int]) -> str:

@@ -34,6 +34,9 @@ class Policy:
     leaf_hooks_apply_to_grad = True
     accumulate_only_into_requires_grad = True
     accumulate_in_place = True
+    # torch's relu and abs backward kernels read their input/result differentiably (with a zero
+    # derivative), so a second-order gradient stays connected to the graph; paddle's do not
+    links_zero_derivatives = True
     retained_grads_accumulate = True
 
     # --- errors and warnings --------------------------------------------------------------
