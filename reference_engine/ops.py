@@ -254,18 +254,12 @@ def relu(a: Tensor) -> Tensor:
     return apply(R.RULES["relu"], (a,))
 
 
-def relu_backward(grad: Tensor, result: Tensor) -> Tensor:
-    """The gradient of relu given its result (torch's ``threshold_backward(grad, result, 0)``)."""
-    if not grad._policy.links_zero_derivatives:
-        return where(gt(result, 0), grad, 0)
-    return apply(R.RULES["relu_backward"], (grad, result))
-
-
-def sign_for_gradient(a: Tensor) -> Tensor:
-    """``sign(a)`` inside a derivative rule: recorded where the dialect links zero derivatives."""
-    if a._policy.links_zero_derivatives:
-        return sign(a)
-    return constant_like(a, np.sign(a._data))
+def link(op: str, grad: Tensor, source: Tensor) -> Tensor:
+    """``grad`` connected to ``source`` with a zero derivative, if the dialect's backward kernel
+    for ``op`` reads ``source`` (see ``Policy.zero_derivative_links``); else ``grad`` itself."""
+    if op not in grad._policy.zero_derivative_links or not grad_mode._State.enabled:
+        return grad
+    return apply(R.RULES["zero_link"], (grad, source), {"b_shape": source._data.shape})
 
 
 def clamp(a: Tensor, low: Optional[float] = None, high: Optional[float] = None) -> Tensor:

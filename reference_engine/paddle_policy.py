@@ -63,7 +63,7 @@ class PaddlePolicy(Policy):
     errors = PADDLE_ERRORS
     accumulate_node_name = "GradNodeAccumulation"
     leaf_hooks_apply_to_grad = False
-    links_zero_derivatives = False
+    zero_derivative_links = frozenset({"matmul"})  # matmul_grad reads x and y
     accumulate_only_into_requires_grad = False
     retained_grads_accumulate = False  # retain_grads() keeps the latest pass's gradient
 

@@ -34,9 +34,9 @@ class Policy:
     leaf_hooks_apply_to_grad = True
     accumulate_only_into_requires_grad = True
     accumulate_in_place = True
-    # torch's relu and abs backward kernels read their input/result differentiably (with a zero
-    # derivative), so a second-order gradient stays connected to the graph; paddle's do not
-    links_zero_derivatives = True
+    # ops whose backward kernel reads an input or result that it does not differentiate: the
+    # gradient stays connected to it (with a zero derivative), as recorded by ``ops.link``
+    zero_derivative_links: frozenset[str] = frozenset()
     retained_grads_accumulate = True
 
     # --- errors and warnings --------------------------------------------------------------

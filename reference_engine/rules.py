@@ -126,7 +126,15 @@ def _to_index(g: Any, in_shape: tuple[int, ...], dims: tuple[int, ...], indices:
     return _where_zero(mask, F.expand(restore_reduced(g, in_shape, dims), in_shape))
 
 
-def _matmul_grad_a(g: Any, b: Any, a_shape: tuple[int, ...]) -> Any:
+def _matmul_grad_a(g: Any, a: Any, b: Any, a_shape: tuple[int, ...]) -> Any:
+    return F.link("matmul", _matmul_grad_a_value(g, b, a_shape), a)
+
+
+def _matmul_grad_b(g: Any, a: Any, b: Any, b_shape: tuple[int, ...]) -> Any:
+    return F.link("matmul", _matmul_grad_b_value(g, a, b_shape), b)
+
+
+def _matmul_grad_a_value(g: Any, b: Any, a_shape: tuple[int, ...]) -> Any:
     if len(a_shape) == 1 and b.ndim == 1:
         return F.mul(g, b)
     if b.ndim == 1:
@@ -139,7 +147,7 @@ def _matmul_grad_a(g: Any, b: Any, a_shape: tuple[int, ...]) -> Any:
     return grad
 
 
-def _matmul_grad_b(g: Any, a: Any, b_shape: tuple[int, ...]) -> Any:
+def _matmul_grad_b_value(g: Any, a: Any, b_shape: tuple[int, ...]) -> Any:
     if a.ndim == 1 and len(b_shape) == 1:
         return F.mul(g, a)
     if a.ndim == 1:
@@ -265,7 +273,8 @@ for _op, _np_fn in (("amax", np.amax), ("amin", np.amin)):
 rule("exp", "ExpBackward0", np.exp, lambda g, result: F.mul(g, result))
 rule("log", "LogBackward0", np.log, lambda g, a: F.div(g, a))
 rule("sqrt", "SqrtBackward0", np.sqrt, lambda g, result: F.div(g, F.mul(result, 2)))
-rule("abs", "AbsBackward0", np.abs, lambda g, a: F.mul(g, F.sign_for_gradient(a)))
+rule("abs", "AbsBackward0", np.abs,
+     lambda g, a: F.link("abs", F.mul(g, F.constant_like(a, np.sign(a._data))), a))
 rule("sign", "SignBackward0", np.sign, lambda g: F.zeros_like(g))
 rule("sin", "SinBackward0", np.sin, lambda g, a: F.mul(g, F.cos(a)))
 rule("cos", "CosBackward0", np.cos, lambda g, a: F.mul(g, F.neg(F.sin(a))))
@@ -274,12 +283,12 @@ rule("tanh", "TanhBackward0", np.tanh,
 rule("sigmoid", "SigmoidBackward0", lambda a: 1 / (1 + np.exp(-a)),
      lambda g, result: F.mul(g, F.mul(F.sub(1, result), result)))
 rule("relu", "ReluBackward0", lambda a: np.maximum(a, np.zeros((), a.dtype)),
-     lambda g, result: F.relu_backward(g, result))
-# torch's threshold_backward: differentiable in the gradient, and (with a zero derivative) in the
-# result, so a second-order gradient through relu is connected to the graph as in torch
-rule("relu_backward", "ThresholdBackwardBackward0",
-     lambda a, b: np.where(b > 0, a, np.zeros((), a.dtype)),
-     lambda g, b: F.relu_backward(g, b), lambda g: F.zeros_like(g), **AB)
+     lambda g, result: F.link("relu", _where_zero(F.gt(result, 0), g), result))
+# Where a framework's backward kernel reads a tensor whose derivative is zero (torch's
+# threshold_backward reads relu's result), the gradient it returns is still connected to that
+# tensor; ``F.link`` records this edge for the dialects whose policy lists the op.
+rule("zero_link", "ZeroLinkBackward", lambda a, b: a,
+     lambda g: g, lambda g, b_shape: F.expand(F.mul(F.sum(g), 0.0), b_shape), **AB)
 rule("clamp", "ClampBackward1", _np_clamp,
      lambda g, a, low, high: _where_zero(_clamp_mask(a, low, high), g))
 rule("maximum", "MaximumBackward0", np.maximum,
