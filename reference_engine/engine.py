@@ -75,7 +75,9 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
     needed = [e is not None and (wanted is None or id(e) in wanted) for e in node.edges]
 
     def call(vjp: Any, uses: tuple[str, ...]) -> Any:
-        return vjp(grad, **{n: saved[n] if n in saved else node.attrs[n] for n in uses})
+        # an attribute the call did not set takes the rule's default
+        return vjp(grad, **{n: saved[n] if n in saved else node.attrs[n] for n in uses
+                            if n in saved or n in node.attrs})
 
     if rule.variadic:
         grads = call(rule.vjps[0], rule.uses[0]) if any(needed) else [None] * len(needed)

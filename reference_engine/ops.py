@@ -26,6 +26,7 @@ Operand = Union["Tensor", Scalar]
 Dims = Union[int, Sequence[int], None]
 
 _EMPTY: dict[str, Any] = {}
+_SCALAR: dict[str, Any] = {"scalar": True}  # one operand was a Python number
 
 
 _TENSOR: list[type] = []
@@ -142,9 +143,9 @@ def _binary(op: str, a: Operand, b: Operand) -> Tensor:
             broadcast_shape(type(a), a._data.shape, b._data.shape)
         return apply(R.RULES[op], (a, b))
     if a_tensor and type(b) is float and a._data.dtype.kind == "f":
-        return apply(R.RULES[op], (a, type(a)._from_array(np.array(b, a._data.dtype))))
+        return apply(R.RULES[op], (a, type(a)._from_array(np.array(b, a._data.dtype))), _SCALAR)
     if b_tensor and type(a) is float and b._data.dtype.kind == "f":
-        return apply(R.RULES[op], (type(b)._from_array(np.array(a, b._data.dtype)), b))
+        return apply(R.RULES[op], (type(b)._from_array(np.array(a, b._data.dtype)), b), _SCALAR)
     cls = _cls_of(a, b)
     _check_operand(a, cls, op, 1)
     _check_operand(b, cls, op, 2)
@@ -155,7 +156,8 @@ def _binary(op: str, a: Operand, b: Operand) -> Tensor:
     arrays = None
     if ta._data.dtype != dtype or tb._data.dtype != dtype:
         arrays = (ta._data.astype(dtype, copy=False), tb._data.astype(dtype, copy=False))
-    return apply(R.RULES[op], (ta, tb), _EMPTY, arrays)
+    scalar = not (a_tensor and b_tensor)
+    return apply(R.RULES[op], (ta, tb), _SCALAR if scalar else _EMPTY, arrays)
 
 
 def add(a: Operand, b: Operand) -> Tensor:

@@ -63,7 +63,8 @@ class PaddlePolicy(Policy):
     errors = PADDLE_ERRORS
     accumulate_node_name = "GradNodeAccumulation"
     leaf_hooks_apply_to_grad = False
-    zero_derivative_links = frozenset({"matmul"})  # matmul_grad reads x and y
+    # multiply_grad, divide_grad and matmul_grad read both operands
+    zero_derivative_links = frozenset({"matmul", "mul", "div"})
     accumulate_only_into_requires_grad = False
     retained_grads_accumulate = False  # retain_grads() keeps the latest pass's gradient
 

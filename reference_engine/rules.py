@@ -214,6 +214,11 @@ def _maximum_grad(g: Any, mine: Any, other: Any, loses: Callable[[Any, Any], Any
     return F.where(loses(mine, other), 0, split)
 
 
+def _linked_unless_scalar(op: str, grad: Any, source: Any, scalar: bool) -> Any:
+    """A product or quotient with a Python number is a scaling, whose kernel reads nothing."""
+    return grad if scalar else F.link(op, grad, source)
+
+
 def _cat_grads(g: Any, sizes: tuple[int, ...], dim: int) -> list[Any]:
     starts = np.cumsum((0,) + sizes)
     lead = (slice(None),) * dim
@@ -235,8 +240,11 @@ AB = {"inputs": ("a", "b")}
 
 rule("add", "AddBackward0", np.add, lambda g: g, lambda g: g, **AB)
 rule("sub", "SubBackward0", np.subtract, lambda g: g, lambda g: F.neg(g), **AB)
-rule("mul", "MulBackward0", np.multiply, lambda g, b: F.mul(g, b), lambda g, a: F.mul(g, a), **AB)
-rule("div", "DivBackward0", np.divide, lambda g, b: F.div(g, b),
+rule("mul", "MulBackward0", np.multiply,
+     lambda g, a, b, scalar=False: _linked_unless_scalar("mul", F.mul(g, b), a, scalar),
+     lambda g, a, b, scalar=False: _linked_unless_scalar("mul", F.mul(g, a), b, scalar), **AB)
+rule("div", "DivBackward0", np.divide,
+     lambda g, a, b, scalar=False: _linked_unless_scalar("div", F.div(g, b), a, scalar),
      lambda g, a, b: F.neg(F.mul(g, F.div(F.div(a, b), b))), **AB)
 rule("neg", "NegBackward0", np.negative, lambda g: F.neg(g))
 rule("pow_scalar", "PowBackward0", lambda a, *, exponent: np.power(a, np.asarray(exponent, a.dtype)),
