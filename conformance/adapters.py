@@ -171,7 +171,11 @@ class TorchAdapter(Adapter):
         data = tensor.detach()
         if self.device != "cpu":
             data = data.cpu()
-        return (str(tensor.dtype).split(".")[-1], np.array(data.numpy()),
+        try:
+            values = data.numpy()
+        except RuntimeError:  # torch's lazily-zero ZeroTensor refuses plain numpy()
+            values = data.numpy(force=True)
+        return (str(tensor.dtype).split(".")[-1], np.array(values),
                 bool(tensor.requires_grad), tensor.grad_fn is not None)
 
 
