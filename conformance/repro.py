@@ -1,0 +1,200 @@
+"""A runnable program for the real framework that reproduces a case, for failure reports.
+
+The program is plain torch or paddle code: leaves become ``torch.tensor`` / ``paddle.to_tensor``
+calls, steps become the calls the adapter makes, observations become ``print`` calls.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from conformance.case import Case
+
+_TORCH_OPS = {
+    "add": "{0} + {1}", "sub": "{0} - {1}", "mul": "{0} * {1}", "div": "{0} / {1}",
+    "pow": "{0} ** {1}", "neg": "-{0}", "gt": "{0} > {1}", "lt": "{0} < {1}",
+    "matmul": "torch.matmul({0}, {1})", "where": "torch.where({0}, {1}, {2})",
+    "maximum": "torch.maximum({0}, {1})", "minimum": "torch.minimum({0}, {1})",
+    "clone": "{0}.clone()", "detach": "{0}.detach()",
+    "sigmoid": "torch.sigmoid({0})", "relu": "torch.relu({0})",
+}
+_PADDLE_OPS = {**_TORCH_OPS, "matmul": "paddle.matmul({0}, {1})", "where": "paddle.where({0}, {1}, {2})",
+               "maximum": "paddle.maximum({0}, {1})", "minimum": "paddle.minimum({0}, {1})",
+               "sigmoid": "paddle.nn.functional.sigmoid({0})",
+               "relu": "paddle.nn.functional.relu({0})"}
+
+
+def _index(spec: list[Any]) -> str:
+    parts = []
+    for e in spec:
+        if e == "...":
+            parts.append("...")
+        elif e is None:
+            parts.append("None")
+        elif isinstance(e, dict):
+            a = [("" if x is None else str(x)) for x in e["slice"]]
+            parts.append(":".join(a) if len(a) > 1 else a[0] + ":")
+        else:
+            parts.append(repr(e))
+    return ", ".join(parts)
+
+
+def _arg(v: Any) -> str:
+    if isinstance(v, list):
+        return "[" + ", ".join(_arg(x) for x in v) + "]"
+    return v if isinstance(v, str) else repr(v)
+
+
+class _Writer:
+    def __init__(self, dialect: str) -> None:
+        self.dialect = dialect
+        self.lines: list[str] = []
+        self.m = "torch" if dialect == "torch" else "paddle"
+        self.needs_swap = False
+
+    def seed(self, s: Any) -> str:
+        if s is None or isinstance(s, str):
+            return repr(s) if s is None else s
+        if "scalar" in s:
+            return repr(s["scalar"])
+        dtype = s.get("dtype", "float32")
+        if self.dialect == "torch":
+            return f"torch.tensor({json.dumps(s['value'])}, dtype=torch.{dtype})"
+        return f"paddle.to_tensor({json.dumps(s['value'])}, dtype='{dtype}')"
+
+    def op(self, step: dict[str, Any]) -> str:
+        name, args, kw = step["op"], [_arg(a) for a in step["args"]], step.get("kwargs", {})
+        table = _TORCH_OPS if self.dialect == "torch" else _PADDLE_OPS
+        if name in table:
+            return table[name].format(*args)
+        if name == "getitem":
+            return f"{args[0]}[{_index(kw['index'])}]"
+        if self.dialect == "torch":
+            if name in ("cat", "stack"):
+                return f"torch.{name}({args[0]}, {kw.get('dim', 0)})"
+            if name == "cast":
+                return f"{args[0]}.to(torch.{kw['dtype']})"
+            if name in ("expand", "reshape"):
+                return f"{args[0]}.{name}({', '.join(map(str, kw['shape']))})"
+            if name in ("max", "min") and kw.get("dim") is not None:
+                return f"torch.{name}({args[0]}, {kw['dim']}, keepdim={kw.get('keepdim', False)}).values"
+            if name in ("amax", "amin") and kw.get("dim") is None:
+                return f"torch.{name}({args[0]}, ())"
+            rename = {"dim0": "dim0", "dim1": "dim1"}
+            kwargs = ", ".join(f"{rename.get(k, k)}={_arg(v) if not isinstance(v, list) else tuple(v)}"
+                               for k, v in kw.items() if v is not None)
+            if name == "clamp":
+                kwargs = ", ".join(f"{k}={v}" for k, v in kw.items())
+            return f"torch.{name}({args[0]}{', ' + kwargs if kwargs else ''})"
+        if name in ("cat", "stack"):
+            return f"paddle.{'concat' if name == 'cat' else 'stack'}({args[0]}, axis={kw.get('dim', 0)})"
+        if name == "cast":
+            return f"paddle.cast({args[0]}, '{kw['dtype']}')"
+        if name == "clamp":
+            return f"paddle.clip({args[0]}, {kw.get('min')}, {kw.get('max')})"
+        if name in ("softmax", "log_softmax"):
+            return f"paddle.nn.functional.{name}({args[0]}, axis={kw['dim']})"
+        if name == "transpose":
+            self.needs_swap = True
+            return f"swap_dims({args[0]}, {kw['dim0']}, {kw['dim1']})"
+        if name == "permute":
+            return f"paddle.transpose({args[0]}, {kw['dims']})"
+        renamed = {"dim": "axis"}
+        kwargs = ", ".join(f"{renamed.get(k, k)}={v!r}" for k, v in kw.items())
+        return f"paddle.{name}({args[0]}{', ' + kwargs if kwargs else ''})"
+
+    def steps(self, steps: Any, indent: str = "") -> None:
+        for i, step in enumerate(steps):
+            self.step(step, indent)
+
+    def step(self, s: dict[str, Any], ind: str) -> None:
+        m, out = self.m, self.lines.append
+        if "leaf" in s:
+            dtype = s.get("dtype")
+            if m == "torch":
+                extra = (f", dtype=torch.{dtype}" if dtype else "") + (
+                    ", requires_grad=True" if s.get("requires_grad") else "")
+                out(f"{ind}{s['leaf']} = torch.tensor({json.dumps(s['value'])}{extra})")
+            else:
+                extra = (f", dtype='{dtype}'" if dtype else "") + (
+                    ", stop_gradient=False" if s.get("requires_grad") else "")
+                out(f"{ind}{s['leaf']} = paddle.to_tensor({json.dumps(s['value'])}{extra})")
+        elif "let" in s:
+            out(f"{ind}{s['let']} = {self.op(s)}")
+        elif "backward" in s:
+            outs = s["backward"] if isinstance(s["backward"], list) else [s["backward"]]
+            seed_list = [self.seed(x) for x in s.get("seeds") or []]
+            seeds = "[" + ", ".join(seed_list) + "]" if "seeds" in s else "None"
+            opts = "".join(f", {k}={s[k]!r}" for k in ("retain_graph", "create_graph") if k in s)
+            if "inputs" in s:
+                opts += f", inputs=[{', '.join(s['inputs'])}]"
+            if s.get("api") == "method":
+                first = seed_list[0] if seed_list else "None"
+                out(f"{ind}{outs[0]}.backward({first}{opts})")
+            else:
+                out(f"{ind}{m}.autograd.backward([{', '.join(outs)}], {seeds}{opts})")
+        elif "grad" in s:
+            outs = s["grad"] if isinstance(s["grad"], list) else [s["grad"]]
+            seeds = ", [" + ", ".join(self.seed(x) for x in s["seeds"]) + "]" if "seeds" in s else ""
+            opts = "".join(f", {k}={s[k]!r}" for k in ("retain_graph", "create_graph", "allow_unused",
+                                                       "materialize_grads", "only_inputs") if k in s)
+            if "no_grad_vars" in s:
+                opts += f", no_grad_vars=[{', '.join(s['no_grad_vars'])}]"
+            target = ", ".join(s.get("into", [])) or "result"
+            fn = "torch.autograd.grad" if m == "torch" else "paddle.grad"
+            out(f"{ind}{target}{',' if len(s.get('into', [])) == 1 else ''} = {fn}([{', '.join(outs)}], "
+                f"[{', '.join(s['wrt'])}]{seeds}{opts})")
+            out(f"{ind}print({target})")
+        elif "observe" in s:
+            what = {"value": s["of"], "grad": f"{s['of']}.grad"}.get(s["observe"])
+            if what is None:
+                flag = "requires_grad" if m == "torch" else "stop_gradient"
+                what = f"{s['of']}.{flag}, {s['of']}.is_leaf, {s['of']}.grad_fn"
+            out(f"{ind}print({what})")
+        elif "clear_grad" in s:
+            t = s["clear_grad"]
+            if m == "torch":
+                out(f"{ind}{t}.grad = None" if s.get("to", "none") == "none"
+                    else f"{ind}if {t}.grad is not None:\n{ind}    {t}.grad.zero_()")
+            else:
+                out(f"{ind}{t}.clear_gradient(False)" if s.get("to", "none") == "none"
+                    else f"{ind}{t}.clear_grad()")
+        elif "retain_grad" in s:
+            out(f"{ind}{s['retain_grad']}.{'retain_grad' if m == 'torch' else 'retain_grads'}()")
+        elif "set_requires_grad" in s:
+            t, v = s["set_requires_grad"], s["value"]
+            out(f"{ind}{t}.requires_grad_({v})" if m == "torch" else f"{ind}{t}.stop_gradient = {not v}")
+        elif "no_grad" in s:
+            out(f"{ind}with {m}.no_grad():")
+            self.steps(s["no_grad"], ind + "    ")
+        elif "hook" in s:
+            handle = s.get("handle", "_")
+            out(f"{ind}{handle} = {s['hook']}.register_hook(lambda g: g * {s['scale']})")
+        elif "remove_hook" in s:
+            out(f"{ind}{s['remove_hook']}.remove()")
+        elif "inplace" in s:
+            t, op, args = s["inplace"], s["op"], [_arg(a) for a in s.get("args", [])]
+            if op == "setitem":
+                out(f"{ind}{t}[{_index(s['kwargs']['index'])}] = {args[0]}")
+            elif op in ("zero", "fill"):
+                out(f"{ind}{t}.{op}_({s.get('kwargs', {}).get('value', '')})")
+            elif m == "paddle" and not isinstance(s["args"][0], str):
+                out(f"{ind}{t}.scale_({args[0]})" if op == "mul" else
+                    f"{ind}{t}.{'add_' if op == 'add' else 'subtract_'}(paddle.full_like({t}, {args[0]}))")
+            elif m == "paddle":
+                out(f"{ind}{t}.{ {'add': 'add_', 'sub': 'subtract_', 'mul': 'multiply_'}[op] }({args[0]})")
+            else:
+                out(f"{ind}{t}.{op}_({args[0]})")
+
+
+def program(case: Case, dialect: str) -> str:
+    """The case as a standalone torch or paddle program."""
+    w = _Writer(dialect)
+    w.steps(case.steps)
+    head = [f"# {case.id}: {case.about}", "import torch" if dialect == "torch" else "import paddle"]
+    if w.needs_swap:
+        head += ["", "", "def swap_dims(t, a, b):", "    perm = list(range(t.ndim))",
+                 "    perm[a], perm[b] = perm[b], perm[a]", "    return paddle.transpose(t, perm)",
+                 "", ""]
+    return "\n".join(head + w.lines) + "\n"
