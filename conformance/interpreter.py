@@ -25,10 +25,12 @@ class _Missing(Exception):  # noqa: N818 - control flow: a name an earlier faile
 
 
 class _Run:
-    def __init__(self, case: Case, adapter: Adapter, trace: Trace) -> None:
+    def __init__(self, case: Case, adapter: Adapter, trace: Trace,
+                 leaf_values: Optional[dict[str, np.ndarray]] = None) -> None:
         self.case, self.a, self.trace = case, adapter, trace
         self.env: dict[str, Any] = {}
         self.handles: dict[str, Any] = {}
+        self.leaf_values = leaf_values or {}
 
     # --- values -----------------------------------------------------------------------------
 
@@ -101,8 +103,14 @@ class _Run:
                                category=categorize(message), message=message)
 
     def step_leaf(self, step: dict[str, Any], where: str) -> None:
-        self.env[step["leaf"]] = self.a.leaf(step["value"], step.get("dtype"),
-                                             step.get("requires_grad", False))
+        name = step["leaf"]
+        if name in self.leaf_values:  # the finite-difference oracle's perturbed float64 point
+            value = self.leaf_values[name]
+            self.env[name] = self.a.leaf(value.tolist(), str(value.dtype),
+                                         step.get("requires_grad", False))
+            return
+        self.env[name] = self.a.leaf(step["value"], step.get("dtype"),
+                                     step.get("requires_grad", False))
 
     def step_let(self, step: dict[str, Any], where: str) -> None:
         args = [self.arg(v) for v in step["args"]]
@@ -169,6 +177,14 @@ _HANDLERS = {name[5:]: fn for name, fn in vars(_Run).items() if name.startswith(
 
 def _as_list(v: Any) -> list[Any]:
     return v if isinstance(v, list) else [v]
+
+
+def evaluate_prefix(case: Case, adapter: Adapter, upto: int,
+                    leaf_values: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Run the first ``upto`` steps with some leaves replaced; return the bound names."""
+    run = _Run(case, adapter, Trace(case.id, "oracle"), leaf_values)
+    run.run_steps(case.steps[:upto], "")
+    return run.env
 
 
 def run_case(case: Case, adapter: Adapter, backend_name: str) -> Trace:
