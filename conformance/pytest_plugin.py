@@ -1,0 +1,290 @@
+"""pytest integration: one test per (case, backend), with ids ``case-id[backend]``.
+
+Collected from any ``*.oracle`` file (a JSON object of default options), so a plain
+``pytest -n auto`` runs the corpus in parallel with pytest-xdist alongside the other tests.
+Each framework backend is checked against its reference (torch-* against reference-torch,
+paddle-cpu against reference-paddle), each reference against finite differences. Results stream
+to ``<report>/results.jsonl`` as they finish when ``--oracle-report`` is given.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+import pytest
+
+from conformance import known as known_divergences
+from conformance.backends import BUILT_IN, REFERENCES, Backend, resolve
+from conformance.case import Case
+from conformance.generator import generate
+from conformance.isolation import Pool
+from conformance.loader import hand_written_dir, load_directory, parse_document
+from conformance.verdict import judge_framework, judge_reference
+
+_POOL: Optional[Pool] = None
+_KNOWN: dict[str, known_divergences.KnownDivergences] = {}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("autograd-oracle", "autograd conformance corpus")
+    group.addoption("--oracle-backends", default=None,
+                    help="comma-separated backends: reference-torch, reference-paddle, torch-cpu, "
+                         "torch-cuda, paddle-cpu or DIALECT:MODULE (default: the .oracle file's)")
+    group.addoption("--oracle-corpus", default=None, choices=("hand", "generated", "all"),
+                    help="hand-written cases, generated ones, or both")
+    group.addoption("--oracle-seed", type=int, default=None, help="generator seed")
+    group.addoption("--oracle-count", type=int, default=None, help="how many generated cases")
+    group.addoption("--oracle-cases", default=None, help="directory of hand-written case files")
+    group.addoption("--oracle-select", default=None,
+                    help="comma-separated glob patterns of case ids to run")
+    group.addoption("--shard", default=None, metavar="K/N",
+                    help="run only shard K of N (1-based), for splitting a run over machines")
+    group.addoption("--oracle-timeout", type=float, default=None,
+                    help="seconds a case may take on a backend before it is 'timeout'")
+    group.addoption("--oracle-report", default=None,
+                    help="directory to stream results.jsonl into as cases finish")
+    group.addoption("--oracle-known", default=None,
+                    help="directory of known-divergence files (default: known_divergences/)")
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Optional[pytest.Collector]:
+    if file_path.suffix == ".oracle":
+        return OracleFile.from_parent(parent, path=file_path)
+    return None
+
+
+def _option(config: pytest.Config, defaults: dict[str, Any], name: str, fallback: Any) -> Any:
+    value = config.getoption("--oracle-" + name.replace("_", "-"))
+    return value if value is not None else defaults.get(name, fallback)
+
+
+def load_corpus(kind: str, seed: int, count: int, cases_dir: Optional[str]) -> list[Case]:
+    cases: list[Case] = []
+    if kind in ("hand", "all"):
+        cases += load_directory(cases_dir or hand_written_dir())
+    if kind in ("generated", "all") and count:
+        cases += parse_document({"format": 1, "cases": generate(seed, count)},
+                                f"<generated seed={seed} count={count}>")
+    return cases
+
+
+class OracleFile(pytest.File):
+    """A ``.oracle`` file: default options for a corpus run."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        defaults = json.loads(self.path.read_text(encoding="utf-8") or "{}")
+        config = self.config
+        kind = _option(config, defaults, "corpus", "all")
+        seed = _option(config, defaults, "seed", 0)
+        count = _option(config, defaults, "count", 10000)
+        cases = load_corpus(kind, seed, count, config.getoption("--oracle-cases"))
+        select = config.getoption("--oracle-select") or defaults.get("select")
+        if select:
+            patterns = select.split(",")
+            cases = [c for c in cases if any(fnmatch.fnmatchcase(c.id, p) for p in patterns)]
+        names = _option(config, defaults, "backends", ",".join(BUILT_IN)).split(",")
+        backends = [resolve(n.strip()) for n in names if n.strip()]
+        for case in cases:
+            for backend in backends:
+                yield OracleItem.from_parent(self, name=f"{case.id}[{backend.name}]", case=case,
+                                             backend=backend)
+
+
+class OracleFailure(Exception):  # noqa: N818 - pytest reports it as the failure
+    def __init__(self, result: dict[str, Any]) -> None:
+        super().__init__(result["detail"])
+        self.result = result
+
+
+def _pool(config: pytest.Config) -> Pool:
+    global _POOL
+    if _POOL is None:
+        _POOL = Pool(config.getoption("--oracle-timeout") or 60.0)
+    return _POOL
+
+
+def _known(config: pytest.Config, backend: str) -> known_divergences.KnownDivergences:
+    if backend not in _KNOWN:
+        directory = config.getoption("--oracle-known")
+        _KNOWN[backend] = known_divergences.load(
+            backend, Path(directory) if directory else known_divergences.DEFAULT_DIR)
+    return _KNOWN[backend]
+
+
+def run_item(config: pytest.Config, case: Case, backend: Backend) -> dict[str, Any]:
+    pool = _pool(config)
+    outcome = pool.get(backend).run(case.raw)
+    if backend.reference_for is None and backend.is_reference:
+        return judge_reference(case, backend, outcome)
+    reference = BUILT_IN[backend.reference_for or REFERENCES[backend.dialect]]
+    ref_outcome = pool.get(reference).run(case.raw)
+    return judge_framework(case, backend, outcome, ref_outcome, _known(config, backend.name))
+
+
+class OracleItem(pytest.Item):
+    def __init__(self, *, case: Case, backend: Backend, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+        self.backend = backend
+        self.add_marker(pytest.mark.oracle)
+
+    def runtest(self) -> None:
+        result = run_item(self.config, self.case, self.backend)
+        self.user_properties.append(("oracle_result", result))
+        verdict = result["verdict"]
+        if verdict in ("fail", "crashed", "timeout"):
+            raise OracleFailure(result)
+        if verdict == "known":
+            pytest.xfail(f"known divergence: {result['known_reason']}")
+        if verdict in ("unsupported", "unavailable"):
+            pytest.skip(result["detail"])
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, OracleFailure):
+            return format_failure(excinfo.value.result)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, Optional[int], str]:
+        return self.path, None, f"{self.case.id}[{self.backend.name}]"
+
+
+def side_by_side(left: list[dict[str, Any]], right: list[dict[str, Any]], mark: Optional[int],
+                 width: int = 60) -> str:
+    def cell(o: Optional[dict[str, Any]]) -> str:
+        if o is None:
+            return "-"
+        body = {k: v for k, v in o.items() if k not in ("step",)}
+        text = f"[{o['step']}] " + json.dumps(body)
+        return text if len(text) <= width else text[:width - 1] + "…"
+    lines = [f"   {'reference':<{width}} | backend"]
+    for i in range(max(len(left), len(right))):
+        flag = ">> " if i == mark else "   "
+        lines.append(f"{flag}{cell(left[i] if i < len(left) else None):<{width}} | "
+                     f"{cell(right[i] if i < len(right) else None)}")
+    return "\n".join(lines)
+
+
+def format_failure(result: dict[str, Any]) -> str:
+    parts = [f"{result['case']} on {result['backend']}: {result['verdict']}", result["detail"]]
+    if result.get("reference_observations") is not None:
+        parts.append(side_by_side(result["reference_observations"], result["observations"] or [],
+                                  result.get("first_difference")))
+    if result.get("repro"):
+        parts.append(f"reproduce with {result['dialect']}:\n{result['repro']}")
+    return "\n\n".join(p for p in parts if p)
+
+
+# --- sharding, streaming, stale known divergences ---------------------------------------------
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    shard = config.getoption("--shard")
+    if not shard:
+        return
+    k, _, n = shard.partition("/")
+    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        raise pytest.UsageError(f"--shard expects K/N with 1 <= K <= N, got {shard!r}")
+    oracle = [i for i in items if isinstance(i, OracleItem)]
+    keep = {id(item) for j, item in enumerate(oracle) if j % int(n) == int(k) - 1}
+    deselected = [i for i in oracle if id(i) not in keep]
+    items[:] = [i for i in items if not isinstance(i, OracleItem) or id(i) in keep]
+    config.hook.pytest_deselected(items=deselected)
+
+
+def _is_controller(config: pytest.Config) -> bool:
+    return not hasattr(config, "workerinput")
+
+
+class _Stream:
+    def __init__(self, directory: Path) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self.path = directory / "results.jsonl"
+        self.file = self.path.open("a", encoding="utf-8")
+        self.results: list[dict[str, Any]] = []
+
+    def write(self, result: dict[str, Any]) -> None:
+        self.file.write(json.dumps(result, sort_keys=True) + "\n")
+        self.file.flush()
+        self.results.append({k: result.get(k) for k in ("case", "backend", "verdict",
+                                                         "known_pattern")})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "oracle: a conformance case run on one backend")
+    report = config.getoption("--oracle-report")
+    if report and _is_controller(config):
+        config._oracle_stream = _Stream(Path(report))  # type: ignore[attr-defined]
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when != "call" and not (report.when == "setup" and report.skipped):
+        return
+    stream = _stream_of(report)
+    if stream is None:
+        return
+    for name, value in report.user_properties:
+        if name == "oracle_result":
+            stream.write(value)
+
+
+_CONFIG: list[pytest.Config] = []
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    _CONFIG.append(session.config)
+
+
+def _stream_of(report: pytest.TestReport) -> Optional[_Stream]:
+    config = _CONFIG[-1] if _CONFIG else None
+    return getattr(config, "_oracle_stream", None) if config is not None else None
+
+
+def stale_entries(results: list[dict[str, Any]], known_dir: Optional[Path] = None
+                  ) -> list[dict[str, str]]:
+    """Known-divergence entries that matched no case of the run, or whose cases now pass."""
+    stale = []
+    backends = sorted({r["backend"] for r in results})
+    for backend in backends:
+        kd = known_divergences.load(backend, known_dir or known_divergences.DEFAULT_DIR)
+        mine = [r for r in results if r["backend"] == backend]
+        for entry in kd.entries:
+            matched = [r for r in mine if r.get("known_pattern") == entry.pattern]
+            if not matched:
+                stale.append({"backend": backend, "pattern": entry.pattern,
+                              "why": "matches no case of this run"})
+            for r in matched:
+                if r["verdict"] == "pass":
+                    stale.append({"backend": backend, "pattern": entry.pattern,
+                                  "why": f"{r['case']} now passes"})
+    return stale
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    stream: Optional[_Stream] = getattr(config, "_oracle_stream", None)
+    if stream is None or not stream.results:
+        return
+    counts: dict[str, int] = {}
+    for r in stream.results:
+        counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
+    terminalreporter.section("autograd-oracle")
+    terminalreporter.write_line("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    known_dir = config.getoption("--oracle-known")
+    for s in stale_entries(stream.results, Path(known_dir) if known_dir else None):
+        terminalreporter.write_line(f"stale known divergence [{s['backend']}] {s['pattern']}: {s['why']}")
+    terminalreporter.write_line(f"results: {stream.path}")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    global _POOL
+    if _POOL is not None:
+        _POOL.close()
+        _POOL = None
+    stream = getattr(session.config, "_oracle_stream", None)
+    if stream is not None:
+        stream.file.close()
+
+
+os.environ.setdefault("FLAGS_call_stack_level", "0")

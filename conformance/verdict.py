@@ -1,0 +1,117 @@
+"""Verdicts per (case, backend): pass, fail, known divergence, crashed, timeout, unsupported.
+
+A reference backend is judged against calculus (the finite-difference oracle) and against the
+expectations a case carries from the seed documents; a framework backend against its reference
+(observation by observation) and the same expectations.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from conformance.backends import Backend
+from conformance.case import Case
+from conformance.compare import compare_traces
+from conformance.isolation import Outcome
+from conformance.known import KnownDivergences
+from conformance.repro import program
+from conformance.trace import Trace, json_to_array
+
+VERDICTS = ("pass", "fail", "known", "crashed", "timeout", "unsupported", "unavailable")
+
+
+def _first_tensor(o: dict[str, Any]) -> Optional[dict[str, Any]]:
+    if o["kind"] == "tensor":
+        return o
+    if o["kind"] == "list" and o["items"] and o["items"][0]["kind"] == "tensor":
+        return o["items"][0]
+    return None
+
+
+def check_expectations(case: Case, dialect: str, observations: list[dict[str, Any]]) -> list[str]:
+    """Expected observations a case carries (from the seed documents), checked on a trace."""
+    problems = []
+    for e in case.expect:
+        if e.get("dialect", dialect) != dialect:
+            continue
+        at = [o for o in observations if o["step"] == str(e["step"])]
+        if "value" in e:
+            tensor = next((t for t in map(_first_tensor, at) if t is not None), None)
+            want = np.asarray(e["value"], dtype=np.float64)
+            got = None if tensor is None else json_to_array(tensor["values"], "float64")
+            if got is None or got.shape != want.shape or not np.allclose(got, want, rtol=1e-5, atol=1e-5):
+                problems.append(f"step {e['step']}: expected {e['value']}, observed "
+                                f"{None if got is None else got.tolist()}")
+        if "error" in e and not any(o["kind"] == "error" and o["category"] == e["error"] for o in at):
+            problems.append(f"step {e['step']}: expected a {e['error']} error, observed {at}")
+        if e.get("none") and not any(o["kind"] == "none" for o in at):
+            problems.append(f"step {e['step']}: expected None, observed {at}")
+    return problems
+
+
+def _base(case: Case, backend: Backend, outcome: Outcome) -> dict[str, Any]:
+    return {"case": case.id, "backend": backend.name, "dialect": backend.dialect,
+            "about": case.about, "tags": list(case.tags), "verdict": None, "detail": "",
+            "observations": outcome.observations, "seconds": round(outcome.seconds, 6)}
+
+
+def _abnormal(result: dict[str, Any], outcome: Outcome) -> bool:
+    if outcome.status != "ok":
+        result["verdict"] = {"crashed": "crashed", "timeout": "timeout"}.get(
+            outcome.status, "unavailable")
+        result["detail"] = outcome.detail
+        return True
+    return False
+
+
+def judge_reference(case: Case, backend: Backend, outcome: Outcome) -> dict[str, Any]:
+    result = _base(case, backend, outcome)
+    if not case.runs_on(backend.dialect):
+        result.update(verdict="unsupported", detail=f"the case is not written for {backend.dialect}")
+        return result
+    if _abnormal(result, outcome):
+        return result
+    result["oracle"] = outcome.oracle
+    problems = list((outcome.oracle or {}).get("failures", []))
+    problems += check_expectations(case, backend.dialect, outcome.observations or [])
+    result["verdict"] = "fail" if problems else "pass"
+    result["detail"] = "\n".join(problems)
+    if problems:
+        result["repro"] = program(case, backend.dialect)
+    return result
+
+
+def judge_framework(case: Case, backend: Backend, outcome: Outcome, reference: Outcome,
+                    known: KnownDivergences) -> dict[str, Any]:
+    result = _base(case, backend, outcome)
+    if not case.runs_on(backend.dialect):
+        result.update(verdict="unsupported", detail=f"the case is not written for {backend.dialect}")
+        return result
+    if _abnormal(result, outcome):
+        return result
+    if reference.status != "ok":
+        result.update(verdict="unavailable", detail=f"its reference did not run: {reference.detail}")
+        return result
+    comparison = compare_traces(Trace(case.id, "reference", reference.observations or []),
+                                Trace(case.id, backend.name, outcome.observations or []))
+    problems = [d.describe() for d in comparison.differences]
+    problems += check_expectations(case, backend.dialect, outcome.observations or [])
+    result["reference_observations"] = reference.observations
+    result["message_notes"] = comparison.message_notes
+    result["undefined_steps"] = comparison.undefined_steps
+    entry = known.match(case.id)
+    if entry is not None:
+        result["known_pattern"] = entry.pattern
+    if problems:
+        result["detail"] = "\n".join(problems)
+        result["first_difference"] = comparison.differences[0].index if comparison.differences else None
+        if entry is not None:
+            result.update(verdict="known", known_reason=entry.reason)
+        else:
+            result["verdict"] = "fail"
+            result["repro"] = program(case, backend.dialect)
+    else:
+        result["verdict"] = "pass"
+    return result
