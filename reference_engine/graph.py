@@ -38,6 +38,11 @@ class derivative_of:  # noqa: N801 - used as a context manager
         _creation.pop()
 
 
+def current_derivative_order() -> int:
+    """The derivative order of the nodes being recorded now (1 outside a create_graph pass)."""
+    return _creation[-1][1] if _creation else 1
+
+
 class SavedTensor:
     """A tensor kept for the backward pass, with the version it had when it was saved."""
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from reference_engine import grad_mode
 from reference_engine import rules as R
-from reference_engine.graph import Node, SavedTensor
+from reference_engine.graph import Node, SavedTensor, current_derivative_order
 
 if TYPE_CHECKING:
     from reference_engine.tensor import Tensor
@@ -259,7 +259,11 @@ def relu(a: Tensor) -> Tensor:
 def link(op: str, grad: Tensor, source: Tensor) -> Tensor:
     """``grad`` connected to ``source`` with a zero derivative, if the dialect's backward kernel
     for ``op`` reads ``source`` (see ``Policy.zero_derivative_links``); else ``grad`` itself."""
-    if op not in grad._policy.zero_derivative_links or not grad_mode._State.enabled:
+    policy = grad._policy
+    if op not in policy.zero_derivative_links or not grad_mode._State.enabled:
+        return grad
+    if policy.zero_derivative_link_max_order is not None and \
+            current_derivative_order() > policy.zero_derivative_link_max_order + 1:
         return grad
     return apply(R.RULES["zero_link"], (grad, source), {"b_shape": source._data.shape})
 

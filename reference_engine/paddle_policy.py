@@ -65,6 +65,7 @@ class PaddlePolicy(Policy):
     leaf_hooks_apply_to_grad = False
     # multiply_grad, divide_grad and matmul_grad read both operands
     zero_derivative_links = frozenset({"matmul", "mul", "div"})
+    zero_derivative_link_max_order = 1  # their double-grad kernels do not link further
     accumulate_only_into_requires_grad = False
     retained_grads_accumulate = False  # retain_grads() keeps the latest pass's gradient
 

@@ -37,6 +37,7 @@ class Policy:
     # ops whose backward kernel reads an input or result that it does not differentiate: the
     # gradient stays connected to it (with a zero derivative), as recorded by ``ops.link``
     zero_derivative_links: frozenset[str] = frozenset()
+    zero_derivative_link_max_order: Optional[int] = None  # kernels of higher orders read nothing
     retained_grads_accumulate = True
 
     # --- errors and warnings --------------------------------------------------------------
