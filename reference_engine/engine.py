@@ -7,6 +7,7 @@ point where torch and paddle differ — whether a freed node may run again, what
 
 from __future__ import annotations
 
+import heapq
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from reference_engine import grad_mode
@@ -42,6 +43,22 @@ def topological_order(roots: Sequence[Node], cut: frozenset[int] = frozenset()) 
             stack.append((child, 0))
     postorder.reverse()
     return postorder
+
+
+def _dependencies(order: list[Node]) -> dict[int, int]:
+    """For each node, how many edges from the graph's nodes lead into it."""
+    deps: dict[int, int] = {id(n): 0 for n in order}
+    for node in order:
+        for edge in node.edges:
+            if edge is not None and id(edge) in deps:
+                deps[id(edge)] += 1
+    return deps
+
+
+def _priority(node: Node) -> tuple[int, int]:
+    """Ready nodes run leaf accumulations first, then the most recently recorded node — the
+    order of torch's ready queue, so what a failing pass accumulated before failing agrees."""
+    return (0 if type(node) is AccumulateGrad else 1, -node.sequence_nr)
 
 
 def _needed_nodes(order: list[Node], targets: set[int]) -> set[int]:
@@ -122,11 +139,20 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
     wanted = _needed_nodes(order, set(targets)) if inputs is not None else None
     captured: list[Optional[Tensor]] = [None] * (len(inputs) if inputs is not None else 0)
 
+    deps = _dependencies(order)
+    ready = [(_priority(n), n.sequence_nr, n) for n in order if deps[id(n)] == 0]
+    heapq.heapify(ready)
     with grad_mode.set_grad_enabled(create_graph):
         for node, seed in zip(root_nodes, seeds):
             if node is not None and id(node) not in cut_nodes:
                 _accumulate_buffer(policy, buffers, node, seed)
-        for node in order:
+        while ready:
+            node = heapq.heappop(ready)[2]
+            for edge in node.edges:
+                if edge is not None and id(edge) in deps:
+                    deps[id(edge)] -= 1
+                    if deps[id(edge)] == 0:
+                        heapq.heappush(ready, (_priority(edge), edge.sequence_nr, edge))
             grad = buffers.pop(id(node), None)
             if grad is None or (wanted is not None and id(node) not in wanted):
                 continue

@@ -256,6 +256,20 @@ def relu(a: Tensor) -> Tensor:
     return apply(R.RULES["relu"], (a,))
 
 
+def relu_grad(grad: Tensor, result: Tensor) -> Tensor:
+    """relu's gradient: torch's ``threshold_backward`` (linked to the result) or a plain mask."""
+    if "relu" in grad._policy.zero_derivative_links:
+        return apply(R.RULES["relu_backward"], (grad, result))
+    return where(gt(result, 0), grad, 0)
+
+
+def sign_in_gradient(a: Tensor) -> Tensor:
+    """``sign(a)`` inside abs's gradient: torch's differentiable ``sgn`` or a constant."""
+    if "abs" in a._policy.zero_derivative_links:
+        return sign(a)
+    return constant_like(a, np.sign(a._data))
+
+
 def link(op: str, grad: Tensor, source: Tensor) -> Tensor:
     """``grad`` connected to ``source`` with a zero derivative, if the dialect's backward kernel
     for ``op`` reads ``source`` (see ``Policy.zero_derivative_links``); else ``grad`` itself."""

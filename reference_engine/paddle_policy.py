@@ -272,8 +272,10 @@ class PaddlePolicy(Policy):
 
 
 def _recording_copy(seed: Tensor) -> Tensor:
+    """The seed as paddle holds it in a create_graph pass: a created leaf that takes part."""
     copy = type(seed)._from_array(seed._data)
     copy._requires_grad = True
+    copy._accumulator_node()
     return copy
 
 

@@ -281,8 +281,7 @@ for _op, _np_fn in (("amax", np.amax), ("amin", np.amin)):
 rule("exp", "ExpBackward0", np.exp, lambda g, result: F.mul(g, result))
 rule("log", "LogBackward0", np.log, lambda g, a: F.div(g, a))
 rule("sqrt", "SqrtBackward0", np.sqrt, lambda g, result: F.div(g, F.mul(result, 2)))
-rule("abs", "AbsBackward0", np.abs,
-     lambda g, a: F.link("abs", F.mul(g, F.constant_like(a, np.sign(a._data))), a))
+rule("abs", "AbsBackward0", np.abs, lambda g, a: F.mul(g, F.sign_in_gradient(a)))
 rule("sign", "SignBackward0", np.sign, lambda g: F.zeros_like(g))
 rule("sin", "SinBackward0", np.sin, lambda g, a: F.mul(g, F.cos(a)))
 rule("cos", "CosBackward0", np.cos, lambda g, a: F.mul(g, F.neg(F.sin(a))))
@@ -291,7 +290,12 @@ rule("tanh", "TanhBackward0", np.tanh,
 rule("sigmoid", "SigmoidBackward0", lambda a: 1 / (1 + np.exp(-a)),
      lambda g, result: F.mul(g, F.mul(F.sub(1, result), result)))
 rule("relu", "ReluBackward0", lambda a: np.maximum(a, np.zeros((), a.dtype)),
-     lambda g, result: F.link("relu", _where_zero(F.gt(result, 0), g), result))
+     lambda g, result: F.relu_grad(g, result))
+# torch's threshold_backward: differentiable in the gradient, and (with a zero derivative) in the
+# result, so gradients of any order through relu stay connected to the graph as in torch
+rule("relu_backward", "ThresholdBackwardBackward0",
+     lambda a, b: np.where(b > 0, a, np.zeros((), a.dtype)),
+     lambda g, b: F.relu_grad(g, b), lambda g: F.zeros_like(g), **AB)
 # Where a framework's backward kernel reads a tensor whose derivative is zero (torch's
 # threshold_backward reads relu's result), the gradient it returns is still connected to that
 # tensor; ``F.link`` records this edge for the dialects whose policy lists the op.

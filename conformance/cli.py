@@ -1,0 +1,222 @@
+"""``autograd-oracle``: run the corpus, build and diff reports, generate and inspect corpora.
+
+    autograd-oracle run [--backends ...] [--out reports/latest] [-n auto]
+    autograd-oracle report DIR            rebuild a run's reports (e.g. after it was killed)
+    autograd-oracle diff BASE NEW         regressions between two runs (exit 1 on any)
+    autograd-oracle record NAME --from DIR
+    autograd-oracle merge OUT SHARD...    combine shard reports into one
+    autograd-oracle compat DIR            write docs/COMPAT.md from a run
+    autograd-oracle generate --seed S --count N [--out FILE]
+    autograd-oracle coverage [--corpus all --seed S --count N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Optional
+
+from conformance.backends import BUILT_IN
+
+DEFAULT_OUT = Path("reports/latest")
+BASELINES = Path("baselines")
+
+
+def _corpus_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--corpus", choices=("hand", "generated", "all"), default="all")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--count", type=int, default=10000, help="generated cases (default 10000)")
+    p.add_argument("--cases", default=None, help="directory of hand-written case files")
+
+
+def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
+    import pytest
+
+    from conformance.report.build import RUN_FILE, build_reports
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name in ("results.jsonl", "summary.json", "junit.xml", "report.md", "report.html"):
+        (out / name).unlink(missing_ok=True)
+    run = {"corpus": args.corpus, "seed": args.seed, "count": args.count,
+           "cases_dir": args.cases, "backends": args.backends, "complete": False}
+    (out / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
+    oracle_file = Path(__file__).with_name("corpus.oracle")
+    argv = [str(oracle_file), "-p", "no:cacheprovider", "-q", "--no-header", "-rN",
+            "--oracle-report", str(out), "--oracle-corpus", args.corpus,
+            "--oracle-seed", str(args.seed), "--oracle-count", str(args.count),
+            "--oracle-backends", args.backends, "--oracle-timeout", str(args.timeout)]
+    if args.workers != "0":
+        argv += ["-n", args.workers]
+    if args.cases:
+        argv += ["--oracle-cases", args.cases]
+    if args.select:
+        argv += ["--oracle-select", args.select]
+    if args.shard:
+        argv += ["--shard", args.shard]
+    status = pytest.main(argv + extra)
+    interrupted = int(status) == int(pytest.ExitCode.INTERRUPTED)
+    run["complete"] = not interrupted
+    (out / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
+    if not (out / "results.jsonl").exists():
+        print("no results were produced", file=sys.stderr)
+        return 2
+    model = build_reports(out, complete=not interrupted)
+    failed = sum(model.summary["counts"].get(b, {}).get(v, 0) for b in model.backends
+                 for v in ("fail", "crashed", "timeout"))
+    print(f"report: {out / 'report.html'} (also report.md, summary.json, junit.xml, "
+          f"results.jsonl); {failed} failing results")
+    return 2 if interrupted else (1 if failed else 0)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from conformance.report.build import build_reports, read_run
+
+    directory = Path(args.dir)
+    model = build_reports(directory, complete=bool(read_run(directory).get("complete")))
+    print(f"report: {directory / 'report.html'} ({model.summary['results']} results"
+          f"{'' if model.summary['complete'] else ', partial run'})")
+    return 0
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from conformance.report.diff import diff_runs, render_diff_markdown
+
+    d = diff_runs(Path(args.base), Path(args.new))
+    markdown = render_diff_markdown(d)
+    if args.json:
+        Path(args.json).write_text(json.dumps(d, indent=1) + "\n")
+    if args.markdown:
+        Path(args.markdown).write_text(markdown)
+    print(markdown)
+    return 1 if d["regressed"] else 0
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    import gzip
+
+    from conformance.report.results import results_path
+
+    source = Path(args.source)
+    target = Path(args.baselines) / args.name
+    target.mkdir(parents=True, exist_ok=True)
+    src = results_path(source)
+    with open(src, "rb") as fin, gzip.open(target / "results.jsonl.gz", "wb", compresslevel=9) as fout:
+        shutil.copyfileobj(gzip.open(src, "rb") if src.suffix == ".gz" else fin, fout)
+    for name in ("summary.json", "run.json"):
+        if (source / name).exists():
+            shutil.copy(source / name, target / name)
+    print(f"baseline {args.name}: {target}")
+    return 0
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    from conformance.report.build import RUN_FILE, build_reports, read_run
+    from conformance.report.results import load_results, write_results
+
+    out = Path(args.out)
+    shards = [Path(s) for s in args.shards]
+    runs = [read_run(s) for s in shards]
+    merged: dict[tuple[str, str], dict] = {}
+    for s in shards:
+        for r in load_results(s):
+            merged[(r["case"], r["backend"])] = r
+    write_results(out, [merged[k] for k in sorted(merged)])
+    run = dict(runs[0])
+    run["complete"] = all(r.get("complete") for r in runs)
+    (out / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
+    build_reports(out, complete=run["complete"])
+    print(f"merged {len(shards)} shards into {out}")
+    return 0
+
+
+def cmd_compat(args: argparse.Namespace) -> int:
+    from conformance.report.build import build_reports, read_run, write_compat
+
+    directory = Path(args.dir)
+    model = build_reports(directory, complete=bool(read_run(directory).get("complete")))
+    write_compat(model, Path(args.out))
+    print(f"{len(model.divergences)} divergence classes written to {args.out}")
+    return 0
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from conformance.generator import GENERATOR_VERSION, corpus_bytes, corpus_sha256, generate
+
+    cases = generate(args.seed, args.count)
+    if args.manifest:
+        manifest = {"generator_version": GENERATOR_VERSION, "seed": args.seed, "count": args.count,
+                    "sha256": corpus_sha256(cases)}
+        Path(args.manifest).write_text(json.dumps(manifest, indent=1) + "\n")
+    if args.out:
+        Path(args.out).write_bytes(corpus_bytes(cases))
+    if not args.out and not args.manifest:
+        sys.stdout.write(corpus_bytes(cases).decode() + "\n")
+    return 0
+
+
+def cmd_coverage(args: argparse.Namespace) -> int:
+    from conformance.coverage import bucket_counts, format_counts
+    from conformance.pytest_plugin import load_corpus
+
+    cases = load_corpus(args.corpus, args.seed, args.count, args.cases)
+    print(f"{len(cases)} cases")
+    print(format_counts(bucket_counts(cases)))
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="autograd-oracle", description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run the corpus on the backends and write a report directory")
+    _corpus_args(run)
+    run.add_argument("--backends", default=",".join(BUILT_IN),
+                     help="comma-separated backends (default: every built-in; missing ones skip)")
+    run.add_argument("--out", default=str(DEFAULT_OUT), help="report directory")
+    run.add_argument("-n", "--workers", default="auto", help="pytest-xdist workers (0: none)")
+    run.add_argument("--select", default=None, help="glob patterns of case ids")
+    run.add_argument("--shard", default=None, metavar="K/N")
+    run.add_argument("--timeout", type=float, default=60.0, help="seconds per case and backend")
+    rep = sub.add_parser("report", help="rebuild the reports of a (possibly interrupted) run")
+    rep.add_argument("dir")
+    d = sub.add_parser("diff", help="regressions between two runs; exit 1 on any")
+    d.add_argument("base")
+    d.add_argument("new")
+    d.add_argument("--json", default=None, help="also write the JSON report here")
+    d.add_argument("--markdown", default=None, help="also write the Markdown report here")
+    rec = sub.add_parser("record", help="keep a run's results as a named baseline")
+    rec.add_argument("name")
+    rec.add_argument("--from", dest="source", default=str(DEFAULT_OUT))
+    rec.add_argument("--baselines", default=str(BASELINES))
+    m = sub.add_parser("merge", help="combine shard report directories into one")
+    m.add_argument("out")
+    m.add_argument("shards", nargs="+")
+    c = sub.add_parser("compat", help="write the torch/paddle divergence classes as Markdown")
+    c.add_argument("dir")
+    c.add_argument("--out", default="docs/COMPAT.md")
+    g = sub.add_parser("generate", help="print or write a generated corpus")
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--count", type=int, default=10000)
+    g.add_argument("--out", default=None)
+    g.add_argument("--manifest", default=None, help="write the corpus manifest here")
+    cov = sub.add_parser("coverage", help="cases per feature bucket and dialect")
+    _corpus_args(cov)
+    return p
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    args, extra = parser().parse_known_args(argv)
+    if extra and args.command != "run":
+        parser().error(f"unrecognized arguments: {' '.join(extra)}")
+    handlers = {"report": cmd_report, "diff": cmd_diff, "record": cmd_record, "merge": cmd_merge,
+                "compat": cmd_compat, "generate": cmd_generate, "coverage": cmd_coverage}
+    if args.command == "run":
+        return cmd_run(args, extra)
+    return handlers[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Reports of a conformance run: summary, JUnit XML, Markdown, HTML, regressions, COMPAT.md."""

@@ -1,0 +1,46 @@
+"""Write a report directory's files from its ``results.jsonl``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+from conformance.case import Case
+from conformance.pytest_plugin import load_corpus, stale_entries
+from conformance.report.html import render_html
+from conformance.report.junit import write_junit
+from conformance.report.markdown import render_compat, render_markdown
+from conformance.report.model import ReportModel, build_model
+from conformance.report.results import load_results
+from conformance.report.summary import build_summary, corpus_manifest
+
+RUN_FILE = "run.json"  # the corpus options of the run, written when it starts
+
+
+def read_run(directory: Path) -> dict[str, Any]:
+    path = directory / RUN_FILE
+    return json.loads(path.read_text()) if path.exists() else {"corpus": "all", "seed": 0, "count": 0}
+
+
+def build_reports(directory: Path, complete: bool, known_dir: Optional[Path] = None) -> ReportModel:
+    """summary.json, junit.xml, report.md and report.html for the results in ``directory``."""
+    run = read_run(directory)
+    results = load_results(directory)
+    cases: dict[str, Case] = {c.id: c for c in load_corpus(run["corpus"], run["seed"], run["count"],
+                                                            run.get("cases_dir"))}
+    manifest = corpus_manifest(run["corpus"], run["seed"], run["count"],
+                               Path(run["cases_dir"]) if run.get("cases_dir") else None)
+    summary = build_summary(results, manifest, complete and run.get("complete", True),
+                            stale_entries(results, known_dir))
+    (directory / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
+    write_junit(directory / "junit.xml", results)
+    model = build_model(summary, results, cases)
+    (directory / "report.md").write_text(render_markdown(model), encoding="utf-8")
+    (directory / "report.html").write_text(render_html(model), encoding="utf-8")
+    return model
+
+
+def write_compat(model: ReportModel, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render_compat(model), encoding="utf-8")

@@ -1,0 +1,92 @@
+"""``report.html``: one self-contained page (no network) — totals, the coverage heatmap, the
+failures with their diffs and repro programs, and the torch ↔ paddle divergence classes.
+
+The page embeds its data as JSON and builds the heatmap with a few lines of inline script, so a
+browser check that the heatmap appears also checks that the script ran without errors.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+from conformance.report.markdown import VERDICT_ORDER
+from conformance.report.model import ReportModel
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
+table { border-collapse: collapse; margin: 1em 0; }
+td, th { border: 1px solid #ccc; padding: 4px 8px; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+pre { background: #f6f6f6; padding: 8px; overflow-x: auto; font-size: 12px; }
+details { margin: 0.5em 0; }
+.partial { background: #fff3cd; padding: 8px; }
+"""
+
+SCRIPT = """
+(function () {
+  const data = JSON.parse(document.getElementById('heatmap-data').textContent);
+  const table = document.createElement('table');
+  table.id = 'heatmap';
+  const head = table.insertRow();
+  ['bucket'].concat(data.backends).forEach(function (name) {
+    const th = document.createElement('th'); th.textContent = name; head.appendChild(th);
+  });
+  Object.keys(data.cells).forEach(function (bucket) {
+    const row = table.insertRow();
+    row.insertCell().textContent = bucket;
+    data.backends.forEach(function (backend) {
+      const cell = row.insertCell();
+      const value = data.cells[bucket][backend];
+      if (!value || value[1] === 0) { cell.textContent = '-'; return; }
+      const rate = value[0] / value[1];
+      cell.textContent = value[0] + '/' + value[1];
+      cell.style.background = 'hsl(' + Math.round(120 * rate) + ', 70%, 80%)';
+      cell.title = (100 * rate).toFixed(1) + '% passed';
+    });
+  });
+  document.getElementById('heatmap-slot').appendChild(table);
+})();
+"""
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def render_html(model: ReportModel) -> str:
+    s = model.summary
+    t = s["execution_target"]
+    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+             f"<title>autograd-oracle report</title><style>{STYLE}</style></head><body>",
+             "<h1>autograd-oracle report</h1>"]
+    if not s["complete"]:
+        parts.append("<p class='partial'>Partial run: interrupted before every case finished.</p>")
+    parts.append(f"<p>{s['cases']} cases, {s['results']} results — python {_e(t['python'])}, "
+                 f"numpy {_e(t['numpy'])}, torch {_e(t['torch'])}, paddle {_e(t['paddle'])}, "
+                 f"device {_e(t['device'])}. Finite differences: "
+                 f"{s['finite_differences']['checked']} gradients checked.</p>")
+    parts.append("<h2>Totals</h2><table id='totals'><tr><th>backend</th>"
+                 + "".join(f"<th>{v}</th>" for v in VERDICT_ORDER) + "</tr>")
+    for b in model.backends:
+        per = s["counts"].get(b, {})
+        parts.append(f"<tr><td>{_e(b)}</td>" + "".join(f"<td>{per.get(v, 0)}</td>" for v in VERDICT_ORDER)
+                     + "</tr>")
+    parts.append("</table><h2>Coverage: feature bucket × backend</h2><div id='heatmap-slot'></div>")
+    data = {"backends": model.backends,
+            "cells": {b: {k: list(v) for k, v in per.items()} for b, per in model.heatmap.items()}}
+    parts.append("<script type='application/json' id='heatmap-data'>"
+                 + json.dumps(data).replace("</", "<\\/") + "</script>")
+    parts.append(f"<h2>Failures ({len(model.failures)})</h2>")
+    for r in model.failures[:200]:
+        parts.append(f"<details><summary>{_e(r['case'])} [{_e(r['backend'])}] — {_e(r['verdict'])}"
+                     f"</summary><pre>{_e(r['detail'])}</pre>"
+                     + (f"<pre>{_e(r['repro'])}</pre>" if r.get("repro") else "") + "</details>")
+    parts.append(f"<h2>torch ↔ paddle divergences ({len(model.divergences)} classes)</h2>")
+    for c in model.divergences:
+        parts.append(f"<details><summary>{_e(c.name)} — {len(c.cases)} cases</summary>"
+                     f"<p>{_e(c.explanation)}</p><p>Minimal example <code>{_e(c.example)}</code>: "
+                     f"{_e(c.difference)}</p><h4>torch</h4><pre>{_e(c.torch_program)}</pre>"
+                     f"<h4>paddle</h4><pre>{_e(c.paddle_program)}</pre></details>")
+    parts.append(f"<script>{SCRIPT}</script></body></html>")
+    return "\n".join(parts)

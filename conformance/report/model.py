@@ -1,0 +1,46 @@
+"""The data every report format shows, computed once from a run's results."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.case import Case
+from conformance.coverage import buckets_of
+from conformance.report.divergence import DivergenceClass, torch_paddle_divergences
+from conformance.vocabulary import BUCKETS
+
+
+@dataclass
+class ReportModel:
+    summary: dict[str, Any]
+    backends: list[str]
+    heatmap: dict[str, dict[str, tuple[int, int]]]  # bucket -> backend -> (passed, ran)
+    failures: list[dict[str, Any]]
+    divergences: list[DivergenceClass]
+
+
+def heatmap(results: list[dict[str, Any]], cases: dict[str, Case]) -> dict[str, dict[str, tuple[int, int]]]:
+    table: dict[str, dict[str, list[int]]] = {b: {} for b in BUCKETS}
+    bucket_cache: dict[str, set[str]] = {}
+    for r in results:
+        if r["verdict"] in ("unsupported", "unavailable"):
+            continue
+        case = cases.get(r["case"])
+        if case is None:
+            continue
+        if r["case"] not in bucket_cache:
+            bucket_cache[r["case"]] = buckets_of(case)
+        for bucket in bucket_cache[r["case"]]:
+            cell = table[bucket].setdefault(r["backend"], [0, 0])
+            cell[0] += r["verdict"] in ("pass", "known")
+            cell[1] += 1
+    return {b: {k: (v[0], v[1]) for k, v in per.items()} for b, per in table.items()}
+
+
+def build_model(summary: dict[str, Any], results: list[dict[str, Any]],
+                cases: dict[str, Case]) -> ReportModel:
+    backends = sorted({r["backend"] for r in results})
+    failures = [r for r in results if r["verdict"] in ("fail", "crashed", "timeout")]
+    return ReportModel(summary, backends, heatmap(results, cases), failures,
+                       torch_paddle_divergences(results, cases))

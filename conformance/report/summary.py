@@ -1,0 +1,96 @@
+"""``summary.json``: what ran where, on which corpus, with which verdicts."""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+from conformance.generator import GENERATOR_VERSION, corpus_sha256, generate
+from conformance.loader import hand_written_dir
+
+SCHEMA_VERSION = 1
+
+
+def _version(module: str) -> Optional[str]:
+    try:
+        mod = __import__(module)
+    except ImportError:
+        return None
+    return getattr(mod, "__version__", None)
+
+
+def execution_target(backends: list[str]) -> dict[str, Any]:
+    """Python, numpy, torch and paddle versions; the device and CUDA where a CUDA backend ran."""
+    target: dict[str, Any] = {"python": platform.python_version(), "platform": platform.platform(),
+                              "numpy": _version("numpy"), "torch": None, "paddle": None,
+                              "device": "cpu", "cuda": None, "driver": None}
+    if any(b.startswith("torch") for b in backends):
+        target["torch"] = _version("torch")
+    if any(b.startswith("paddle") for b in backends):
+        target["paddle"] = _version("paddle")
+    if "torch-cuda" in backends and target["torch"]:
+        import torch
+
+        if torch.cuda.is_available():
+            target["device"] = torch.cuda.get_device_name(0)
+            target["cuda"] = torch.version.cuda
+            try:
+                import subprocess
+
+                target["driver"] = subprocess.run(
+                    ["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                    capture_output=True, text=True, timeout=20).stdout.strip() or None
+            except (OSError, subprocess.SubprocessError):
+                target["driver"] = None
+    return target
+
+
+def corpus_manifest(kind: str, seed: int, count: int, cases_dir: Optional[Path] = None) -> dict[str, Any]:
+    manifest: dict[str, Any] = {"kind": kind}
+    if kind in ("hand", "all"):
+        directory = cases_dir or hand_written_dir()
+        digest = hashlib.sha256()
+        files = sorted(p for p in Path(directory).rglob("*.json")
+                       if p.name not in ("schema.json", "manifest.json"))
+        for p in files:
+            digest.update(p.name.encode() + b"\0" + p.read_bytes())
+        manifest["hand_written"] = {"files": len(files), "sha256": digest.hexdigest()}
+    if kind in ("generated", "all"):
+        manifest["generated"] = {"generator_version": GENERATOR_VERSION, "seed": seed,
+                                 "count": count, "sha256": corpus_sha256(generate(seed, count))}
+    return manifest
+
+
+def counts(results: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """``{backend: {verdict: count}}``."""
+    out: dict[str, dict[str, int]] = {}
+    for r in results:
+        per = out.setdefault(r["backend"], {})
+        per[r["verdict"]] = per.get(r["verdict"], 0) + 1
+    return out
+
+
+def build_summary(results: list[dict[str, Any]], manifest: dict[str, Any], complete: bool,
+                  stale: list[dict[str, str]], oracle_skips: Optional[dict[str, int]] = None
+                  ) -> dict[str, Any]:
+    backends = sorted({r["backend"] for r in results})
+    checked = sum((r.get("oracle") or {}).get("checked", 0) for r in results)
+    skips: dict[str, int] = dict(oracle_skips or {})
+    for r in results:
+        for reason, n in ((r.get("oracle") or {}).get("skipped") or {}).items():
+            skips[reason] = skips.get(reason, 0) + n
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "complete": complete,
+        "execution_target": execution_target(backends),
+        "argv": sys.argv[1:],
+        "corpus": manifest,
+        "cases": len({r["case"] for r in results}),
+        "results": len(results),
+        "counts": counts(results),
+        "finite_differences": {"checked": checked, "skipped": skips},
+        "stale_known_divergences": stale,
+    }
