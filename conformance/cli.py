@@ -104,8 +104,9 @@ def cmd_record(args: argparse.Namespace) -> int:
     target = Path(args.baselines) / args.name
     target.mkdir(parents=True, exist_ok=True)
     src = results_path(source)
-    with open(src, "rb") as fin, gzip.open(target / "results.jsonl.gz", "wb", compresslevel=9) as fout:
-        shutil.copyfileobj(gzip.open(src, "rb") if src.suffix == ".gz" else fin, fout)
+    opener = gzip.open if src.suffix == ".gz" else open
+    with opener(src, "rb") as fin, gzip.open(target / "results.jsonl.gz", "wb", compresslevel=9) as fout:
+        shutil.copyfileobj(fin, fout)
     for name in ("summary.json", "run.json"):
         if (source / name).exists():
             shutil.copy(source / name, target / name)

@@ -8,6 +8,7 @@ fresh child.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import time
 from dataclasses import dataclass
@@ -93,10 +94,8 @@ class IsolatedBackend:
 
     def stop(self) -> None:
         if self.conn is not None:
-            try:
+            with contextlib.suppress(OSError, BrokenPipeError):
                 self.conn.send(None)
-            except (OSError, BrokenPipeError):
-                pass
             self.conn.close()
         if self.process is not None:
             self.process.join(timeout=2)

@@ -105,7 +105,7 @@ class _Writer:
         return f"paddle.{name}({args[0]}{', ' + kwargs if kwargs else ''})"
 
     def steps(self, steps: Any, indent: str = "") -> None:
-        for i, step in enumerate(steps):
+        for step in steps:
             self.step(step, indent)
 
     def step(self, s: dict[str, Any], ind: str) -> None:

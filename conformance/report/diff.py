@@ -21,7 +21,7 @@ BAD = ("fail", "crashed", "timeout")
 def diff_runs(base_dir: Path, new_dir: Path) -> dict[str, Any]:
     base = {(r["case"], r["backend"]): r for r in load_results(base_dir)}
     new = {(r["case"], r["backend"]): r for r in load_results(new_dir)}
-    out: dict[str, Any] = {"base": str(base_dir), "new": str(new_dir), "regressions": [],
+    out: dict[str, Any] = {"base_run": str(base_dir), "new_run": str(new_dir), "regressions": [],
                            "fixed": [], "drift": [], "new": [], "removed": []}
     for key in sorted(set(base) | set(new)):
         case, backend = key
@@ -47,7 +47,7 @@ def diff_runs(base_dir: Path, new_dir: Path) -> dict[str, Any]:
 
 
 def render_diff_markdown(d: dict[str, Any]) -> str:
-    lines = [f"# Regression report: {d['base']} → {d['new']}", "",
+    lines = [f"# Regression report: {d['base_run']} → {d['new_run']}", "",
              f"- regressions (pass → fail): {len(d['regressions'])}",
              f"- fixed (fail → pass): {len(d['fixed'])}",
              f"- value drift beyond tolerance: {len(d['drift'])}",

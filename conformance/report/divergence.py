@@ -17,27 +17,66 @@ from conformance.repro import program
 from conformance.trace import Trace
 
 EXPLANATIONS = {
+    "requires_grad differs":
+        "Flags of gradients: torch's .grad and grad() results do not require grad (with "
+        "create_graph they do only when they depend on an input); paddle's .grad has "
+        "stop_gradient=False, and grad() results have stop_gradient = not create_graph.",
+    "has_grad_fn differs":
+        "grad_fn: a paddle tensor made by to_tensor has a GradNodeAccumulation grad_fn, a torch "
+        "leaf has none; with create_graph paddle records the whole backward pass.",
+    "unused-input: RuntimeError vs ValueError":
+        "Unused inputs: both refuse without allow_unused — torch with a RuntimeError ('... "
+        "appears to not have been used in the graph'), paddle with a ValueError ('(Invalid"
+        "Argument) The i-th input does not appear in the backward graph').",
+    "seed-shape: RuntimeError vs AssertionError":
+        "Seed shapes: torch's RuntimeError 'Mismatch in shape', paddle's Tensor.backward "
+        "AssertionError 'Tensor shape not match'.",
+    "seed-count: RuntimeError vs AssertionError":
+        "Seed count: torch 'got N tensors and M gradients'; paddle's AssertionError 'The length "
+        "of grad_outputs must be equal to outputs'.",
+    "seed-type: TypeError vs AssertionError":
+        "A seed that is not a tensor: torch's TypeError, paddle's AssertionError.",
+    "leaf-in-place: RuntimeError vs ValueError":
+        "In-place on a leaf that requires grad: torch's RuntimeError, paddle's ValueError.",
+    "empty-list: RuntimeError vs AssertionError":
+        "Empty inputs or outputs: torch's RuntimeError, paddle's AssertionError.",
+    "list vs error:no-double-grad":
+        "Higher orders: paddle 3.3.1 has no double-grad kernel for softmax, log_softmax, max/min "
+        "and elementwise pow, none past the second order for divide and sqrt, none past the "
+        "third for sin, cos, sigmoid and pow; torch differentiates them to any order.",
     "error:implicit-seed vs tensor":
         "Seeds: torch fills a seed only for one-element outputs and refuses the rest; paddle "
-        "fills ones of any shape, so the same call succeeds.",
+        "fills ones of any shape, so the same backward succeeds.",
     "error:implicit-seed vs list":
         "Seeds: grad() of a non-scalar output without grad_outputs fails in torch; paddle fills "
         "ones.",
-    "error:freed-graph vs tensor":
-        "retain_graph: torch frees only the saved tensors, paddle.grad runs on a copy of the "
-        "graph, so a second pass works in one framework and not in the other.",
+    "error:implicit-seed vs none":
+        "Seeds: torch refuses the backward (so .grad stays None); paddle fills ones.",
+    "error:input-no-grad vs list":
+        "An input that does not require grad: torch refuses ('One of the differentiated Tensors "
+        "does not require grad'); paddle treats it as unused (None with allow_unused).",
+    "error:input-no-grad vs error:unused-input":
+        "An input that does not require grad: torch's 'does not require grad' error, paddle's "
+        "'does not appear in the backward graph'.",
     "error:freed-graph vs list":
-        "retain_graph: paddle.grad frees nothing (it runs on a copy of the graph); torch's grad "
+        "retain_graph: paddle.grad runs on a copy of the graph and frees nothing; torch's grad "
         "frees the saved tensors.",
+    "error:freed-graph vs tensor":
+        "retain_graph: a second pass fails in torch (saved tensors freed) where paddle's earlier "
+        "paddle.grad freed nothing.",
     "tensor vs error:freed-graph":
         "retain_graph: torch re-runs a node that saved nothing ((x + 1).sum()); paddle clears "
         "every node a backward ran.",
-    "list vs error:freed-graph":
-        "retain_graph: torch re-runs a graph whose nodes saved nothing; paddle clears every node.",
-    "list vs unsupported": "An argument one framework lacks (materialize_grads in paddle).",
-    "unsupported vs list": "An argument one framework lacks (no_grad_vars in torch).",
+    "list vs unsupported": "materialize_grads exists only in torch.",
+    "unsupported vs list": "no_grad_vars exists only in paddle.",
+    "list vs error:duplicate":
+        "The same tensor twice among grad's inputs or outputs: torch allows it, paddle refuses "
+        "(AlreadyExists).",
+    "error:output-no-grad vs nothing":
+        "backward on an output that does not require grad: torch's error, paddle's silent "
+        "no-op.",
     "error:integer-requires-grad vs flags":
-        "dtypes: torch refuses integer tensors that require grad; paddle allows them.",
+        "Integer tensors: torch refuses them requiring grad; paddle allows them.",
 }
 
 
@@ -59,7 +98,8 @@ class DivergenceClass:
 def _generic(name: str) -> str:
     left, _, right = name.partition(" vs ")
     if not right:
-        return f"The frameworks agree on the outcome but differ in {name}."
+        return ("Both frameworks produce the same kind of result, but its "
+                f"{name.replace(' differs', '')} differs.")
     return f"torch observes {left} where paddle observes {right}."
 
 
@@ -71,6 +111,22 @@ def _side(o: Optional[dict[str, Any]]) -> str:
     return o["kind"]
 
 
+def _class_name(what: str, e: Optional[dict[str, Any]], a: Optional[dict[str, Any]]) -> str:
+    """A stable, readable name for how two observations differ."""
+    if what.startswith("item "):  # inside a list of grad results: name the inner difference
+        what = what.split(" ", 2)[2]
+        e = a = None
+    if what in ("error class", "warning class") and e is not None and a is not None:
+        key = "error" if e["kind"] == "error" else "warning"
+        return f"{e['category']}: {e[key]} vs {a[key]}"
+    if what in ("kind", "step", "missing or extra observation", "error category",
+                "warning category") or e is None and a is None and what == "kind":
+        return f"{_side(e)} vs {_side(a)}"
+    if what == "length":
+        return "number of grad results differs"
+    return f"{what} differs"
+
+
 def classify(torch_obs: list[dict[str, Any]], paddle_obs: list[dict[str, Any]]
              ) -> Optional[tuple[str, str]]:
     """The divergence class of two traces and a description of the first difference, if any."""
@@ -78,13 +134,15 @@ def classify(torch_obs: list[dict[str, Any]], paddle_obs: list[dict[str, Any]]
     if comparison.same:
         return None
     d = comparison.differences[0]
-    if d.what in ("kind", "step", "missing or extra observation") or d.what.endswith("kind"):
-        name = f"{_side(d.expected)} vs {_side(d.actual)}"
-    elif "category" in d.what or "class" in d.what:
-        name = f"{_side(d.expected)} vs {_side(d.actual)}"
-    else:
-        name = d.what.split()[-1] if d.what.startswith("item") else d.what
-    return name, d.describe()
+    e = d.expected if isinstance(d.expected, dict) else None
+    a = d.actual if isinstance(d.actual, dict) else None
+    if d.what.startswith("item ") and e and a and e["kind"] == a["kind"] == "list":
+        index = int(d.what.split()[1])
+        inner_e, inner_a = e["items"][index], a["items"][index]
+        inner_what = d.what.split(" ", 2)[2]
+        if inner_what == "kind":
+            return f"{_side(inner_e)} vs {_side(inner_a)} (in grad results)", d.describe()
+    return _class_name(d.what, e, a), d.describe()
 
 
 def torch_paddle_divergences(results: list[dict[str, Any]], cases: dict[str, Case]
