@@ -1,0 +1,163 @@
+"""The case format: hand-written cases load, malformed input gets one clear message, the
+generator is deterministic and covers every feature bucket."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from conformance import vocabulary as V
+from conformance.coverage import bucket_counts
+from conformance.generator import corpus_bytes, corpus_sha256, generate, generate_case
+from conformance.loader import CaseError, hand_written_dir, load_directory, load_file, parse_document
+
+CASES_DIR = hand_written_dir()
+
+
+@pytest.fixture(scope="module")
+def hand_written():
+    return load_directory(CASES_DIR)
+
+
+@pytest.fixture(scope="module")
+def generated():
+    return generate(0, 10000)
+
+
+def test_every_hand_written_case_loads_with_a_one_line_about(hand_written):
+    assert len(hand_written) >= 150
+    assert all(c.about.strip() and "\n" not in c.about for c in hand_written)
+
+
+def test_hand_written_files_follow_the_json_schema():
+    jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is not installed")
+    schema = json.loads((CASES_DIR / "schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    for path in sorted(CASES_DIR.glob("*.json")):
+        if path.name in ("schema.json", "manifest.json"):
+            continue
+        errors = list(validator.iter_errors(json.loads(path.read_text())))
+        assert not errors, f"{path.name}: {errors[0].message}"
+
+
+def test_schema_names_the_vocabulary():
+    schema = json.loads((CASES_DIR / "schema.json").read_text())
+    steps = {s["title"]: s for s in schema["$defs"]["step"]["oneOf"]}
+    assert set(steps) == set(V.STEPS_BY_KEY)
+    assert set(steps["let"]["properties"]["op"]["enum"]) == set(V.OPS)
+
+
+# --- malformed input: one clear message naming file, case, step and field ---------------------
+
+GOOD = {"id": "c1", "about": "a case", "steps": [
+    {"leaf": "x", "value": [1.0, 2.0], "requires_grad": True},
+    {"let": "y", "op": "mul", "args": ["x", 2.0]},
+    {"let": "s", "op": "sum", "args": ["y"]},
+    {"backward": "s"}]}
+
+
+def _document(*cases):
+    return {"format": 1, "cases": list(cases)}
+
+
+def _broken(mutate):
+    case = copy.deepcopy(GOOD)
+    mutate(case)
+    return case
+
+
+@pytest.mark.parametrize("mutate, field, step, words", [
+    (lambda c: c["steps"][1].update(op="mulx"), "op", "1", "unknown op 'mulx'"),
+    (lambda c: c["steps"][2].update(args=["nope"]), "args", "2", "undefined name 'nope'"),
+    (lambda c: c["steps"][1].update(let="x"), "let", "1", "re-defined name 'x'"),
+    (lambda c: c["steps"][0].update(value=[[1.0, 2.0], [3.0]]), "value", "0", "ragged value"),
+    (lambda c: c["steps"][0].update(dtype="float128"), "dtype", "0", "bad dtype 'float128'"),
+    (lambda c: c["steps"][0].update(requires_grad="yes"), "requires_grad", "0", "expected boolean"),
+    (lambda c: c["steps"][3].update(retain=True), "retain", "3", "unknown key"),
+    (lambda c: c.update(colour="red"), "colour", None, "unknown key"),
+    (lambda c: c["steps"].append({"launch": "x"}), None, "4", "unknown step kind"),
+    (lambda c: c["steps"][1].update(kwargs={"dim": 0}), "kwargs", "1", "unknown keyword 'dim'"),
+])
+def test_malformed_case_gets_one_clear_message(mutate, field, step, words):
+    with pytest.raises(CaseError) as info:
+        parse_document(_document(_broken(mutate)), "cases/broken.json")
+    message = str(info.value)
+    assert message.startswith("cases/broken.json, case 'c1'")
+    assert words in message
+    if step is not None:
+        assert f"step {step}" in message
+    if field is not None:
+        assert f"field '{field}'" in message
+
+
+def test_nested_step_is_named_by_its_path():
+    case = _broken(lambda c: c["steps"].insert(1, {"no_grad": [{"let": "z", "op": "exp",
+                                                                 "args": ["missing"]}]}))
+    with pytest.raises(CaseError, match=r"step 1\.0, field 'args': undefined name 'missing'"):
+        parse_document(_document(case), "f.json")
+
+
+def test_duplicate_case_ids_across_files(tmp_path):
+    for name in ("a.json", "b.json"):
+        (tmp_path / name).write_text(json.dumps(_document(GOOD)))
+    with pytest.raises(CaseError, match=r"b\.json, case 'c1', field 'id': duplicate case id "
+                                        r"\(also in .*a\.json\)"):
+        load_directory(tmp_path)
+
+
+def test_invalid_json_names_the_file_and_line(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": 1,\n "cases": [}')
+    with pytest.raises(CaseError, match=r"bad\.json: not valid JSON: .* at line 2"):
+        load_file(path)
+
+
+def test_case_data_is_never_executed():
+    hostile = _broken(lambda c: c["steps"][1].update(op="__import__('os').system('false')"))
+    with pytest.raises(CaseError, match="unknown op"):
+        parse_document(_document(hostile), "f.json")
+
+
+# --- the generator ------------------------------------------------------------------------
+
+def test_generated_corpus_matches_the_committed_manifest(generated):
+    manifest = json.loads((CASES_DIR / "manifest.json").read_text())
+    assert manifest["count"] == len(generated)
+    assert corpus_sha256(generated) == manifest["sha256"]
+
+
+def test_generation_is_deterministic_and_sliceable():
+    assert corpus_bytes(generate(7, 50)) == corpus_bytes(generate(7, 50))
+    assert generate(7, 50)[31] == generate_case(7, 31) == generate(7, 10, start=31)[0]
+    assert corpus_bytes(generate(7, 50)) != corpus_bytes(generate(8, 50))
+
+
+def test_every_generated_case_is_well_formed(generated):
+    cases = parse_document({"format": 1, "cases": generated}, "<generated>")
+    assert len({c.id for c in cases}) == len(generated)
+
+
+def test_default_corpus_covers_every_bucket_in_both_dialects(hand_written, generated):
+    cases = hand_written + parse_document({"format": 1, "cases": generated}, "<generated>")
+    counts = bucket_counts(cases)
+    thin = {(b, d): n for b, per in counts.items() for d, n in per.items() if n < 100}
+    assert not thin, f"buckets under 100 cases: {thin}"
+
+
+def test_cli_generate_writes_the_manifest(tmp_path):
+    from conformance.cli import main
+
+    assert main(["generate", "--seed", "0", "--count", "20", "--manifest",
+                 str(tmp_path / "m.json")]) == 0
+    manifest = json.loads((tmp_path / "m.json").read_text())
+    assert manifest["sha256"] == corpus_sha256(generate(0, 20))
+
+
+def test_coverage_command_prints_every_bucket(capsys):
+    from conformance.cli import main
+
+    assert main(["coverage", "--corpus", "hand"]) == 0
+    out = capsys.readouterr().out
+    assert all(bucket in out for bucket in V.BUCKETS)

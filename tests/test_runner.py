@@ -1,0 +1,162 @@
+"""The conformance runner: broken backends are caught, crashes and hangs cost one case, shards
+split a run, known divergences go stale, failures carry a repro."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.backends import resolve
+from conformance.interpreter import run_case
+from conformance.isolation import IsolatedBackend
+from conformance.known import KnownDivergences
+from conformance.loader import hand_written_dir, load_directory, parse_document
+from conformance.oracle import check_gradients
+from conformance.pytest_plugin import format_failure, stale_entries
+from conformance.verdict import judge_framework
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return [c for c in load_directory(hand_written_dir()) if c.runs_on("torch")]
+
+
+@pytest.fixture(scope="module")
+def reference_outcomes(corpus):
+    ref = IsolatedBackend(resolve("reference-torch"))
+    try:
+        yield {c.id: ref.run(c.raw) for c in corpus}
+    finally:
+        ref.stop()
+
+
+@pytest.mark.parametrize("toy", ["wrong_derivative", "no_accumulation", "retain_ignored",
+                                 "seeds_ignored", "no_unbroadcast"])
+def test_a_broken_backend_is_caught_by_the_corpus(toy, corpus, reference_outcomes):
+    backend = resolve(f"torch:tests.toy_backends.{toy}")
+    isolated = IsolatedBackend(backend)
+    try:
+        verdicts = [judge_framework(c, backend, isolated.run(c.raw), reference_outcomes[c.id],
+                                    KnownDivergences(backend.name))["verdict"] for c in corpus]
+    finally:
+        isolated.stop()
+    assert "unavailable" not in verdicts
+    assert verdicts.count("fail") >= 1, f"{toy} passed every case"
+
+
+def _oracle_on_wrong_derivative(case_raw: dict) -> tuple[int, list[str]]:
+    """In a child process (the toy patches the engine it imports)."""
+    from conformance.backends import Backend
+    from conformance.loader import parse_case
+
+    case = parse_case(case_raw, "<t>", 0)
+    adapter = Backend("toy", "torch", "tests.toy_backends.wrong_derivative").load()
+    result = check_gradients(case, run_case(case, adapter, "toy"), adapter)
+    return result.checked, result.failures
+
+
+def test_finite_differences_catch_a_wrong_rule_that_agrees_with_itself(corpus):
+    import multiprocessing
+
+    case = next(c for c in corpus if c.id == "op/sin/backward")
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        checked, failures = pool.apply(_oracle_on_wrong_derivative, (case.raw,))
+    assert checked >= 1 and failures
+
+
+def _case(case_id: str, op: str) -> dict:
+    return {"id": case_id, "about": "x", "steps": [
+        {"leaf": "x", "value": [0.5, 1.5], "requires_grad": True},
+        {"let": "y", "op": op, "args": ["x"]}, {"let": "s", "op": "sum", "args": ["y"]},
+        {"backward": "s"}, {"observe": "grad", "of": "x"}]}
+
+
+def test_a_hanging_case_times_out_and_costs_that_case_only():
+    backend = IsolatedBackend(resolve("torch:tests.toy_backends.hang"), timeout=3)
+    try:
+        assert backend.run(_case("hangs", "exp")).status == "timeout"
+        after = backend.run(_case("fine", "sin"))
+    finally:
+        backend.stop()
+    assert after.status == "ok" and after.observations[-1]["kind"] == "tensor"
+
+
+def test_a_crashing_case_costs_that_case_only():
+    backend = IsolatedBackend(resolve("torch:tests.toy_backends.abort"), timeout=30)
+    try:
+        crashed = backend.run(_case("aborts", "exp"))
+        after = backend.run(_case("fine", "sin"))
+    finally:
+        backend.stop()
+    assert crashed.status == "crashed" and "exit code" in crashed.detail
+    assert after.status == "ok"
+
+
+def test_a_missing_framework_is_unavailable_with_the_reason():
+    backend = IsolatedBackend(resolve("torch:no_such_module_anywhere"))
+    outcome = backend.run(_case("c", "sin"))
+    assert outcome.status == "unavailable" and "no_such_module_anywhere" in outcome.detail
+
+
+def test_unsupported_steps_are_observations_not_crashes():
+    doc = {"format": 1, "cases": [{"id": "u", "about": "x", "steps": [
+        {"leaf": "x", "value": [1.0], "requires_grad": True},
+        {"let": "h", "op": "mul", "args": ["x", 3.0]}, {"let": "hh", "op": "mul", "args": ["h", "h"]},
+        {"let": "y", "op": "add", "args": ["hh", "x"]}, {"let": "s", "op": "sum", "args": ["y"]},
+        {"grad": "s", "wrt": ["x"], "no_grad_vars": ["h"], "retain_graph": True},
+        {"grad": "s", "wrt": ["x"], "materialize_grads": True}]}]}
+    case = parse_document(doc, "<t>")[0]
+    torch_trace = run_case(case, resolve("reference-torch").load(), "reference-torch")
+    paddle_trace = run_case(case, resolve("reference-paddle").load(), "reference-paddle")
+    assert [o["kind"] for o in torch_trace.observations] == ["unsupported", "list"]
+    assert [o["kind"] for o in paddle_trace.observations] == ["list", "unsupported"]
+
+
+def _collect(*args: str) -> list[str]:
+    out = subprocess.run([sys.executable, "-m", "pytest", "tests/corpus_slice.oracle", "-q",
+                          "--collect-only", "-p", "no:cacheprovider", "--oracle-corpus", "hand",
+                          "--oracle-select", "seeds/*", "--oracle-backends",
+                          "reference-torch,torch-cpu", *args],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return [line for line in out.splitlines() if "::" in line]
+
+
+def test_shards_split_the_run_without_overlap():
+    everything = _collect()
+    first, second = _collect("--shard", "1/2"), _collect("--shard", "2/2")
+    assert everything and first and second
+    assert sorted(first + second) == sorted(everything) and not set(first) & set(second)
+    assert all(item.endswith("[reference-torch]") or item.endswith("[torch-cpu]")
+               for item in everything)
+
+
+def test_stale_known_divergences_are_reported(tmp_path):
+    (tmp_path / "torch-cpu.json").write_text(json.dumps({"backend": "torch-cpu", "entries": [
+        {"pattern": "nothing/*", "reason": "matches no case"},
+        {"pattern": "fixed/case", "reason": "was broken once"}]}))
+    results = [{"case": "fixed/case", "backend": "torch-cpu", "verdict": "pass",
+                "known_pattern": "fixed/case"}]
+    stale = stale_entries(results, tmp_path)
+    assert {(s["pattern"], s["why"]) for s in stale} == {
+        ("nothing/*", "matches no case of this run"), ("fixed/case", "fixed/case now passes")}
+
+
+def test_a_failure_shows_both_traces_the_first_difference_and_a_repro(corpus, reference_outcomes):
+    backend = resolve("torch:tests.toy_backends.wrong_derivative")
+    case = next(c for c in corpus if c.id == "op/sin/backward")
+    isolated = IsolatedBackend(backend)
+    try:
+        result = judge_framework(case, backend, isolated.run(case.raw), reference_outcomes[case.id],
+                                 KnownDivergences(backend.name))
+    finally:
+        isolated.stop()
+    text = format_failure(result)
+    assert result["verdict"] == "fail"
+    assert "reference" in text and ">> " in text and "reproduce with torch" in text
+    compile(result["repro"], "repro", "exec")

@@ -1,0 +1,12 @@
+"""backward overwrites .grad instead of adding to it."""
+
+from reference_engine.torch import *  # noqa: F403
+from reference_engine.torch_policy import TorchPolicy
+
+
+def _overwrite(self, leaf, grad, create_graph):
+    if leaf._requires_grad:
+        leaf._grad = type(grad)._from_array(grad._data.copy())
+
+
+TorchPolicy.accumulate = _overwrite
