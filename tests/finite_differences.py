@@ -91,3 +91,27 @@ def check_second_order(d: Dialect, fn: Callable[..., Any], arrays: list[np.ndarr
         analytic = [np.zeros_like(a) for a in arrays]
     for got, want in zip(analytic, numeric_gradients(first_dot_v, arrays, eps)):
         np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+
+
+def rules_reached(d: Dialect, fn: Callable[..., Any], arrays: list[np.ndarray]) -> set[str]:
+    """The table rules a case records, in its forward and in its first-order gradients."""
+    def walk(t: Any, ops: set[str]) -> None:
+        seen, stack = set(), [getattr(t, "_grad_fn", None)]
+        while stack:
+            node = stack.pop()
+            if node is None or id(node) in seen:
+                continue
+            seen.add(id(node))
+            if hasattr(node, "rule"):
+                ops.add(node.rule.op)
+            stack.extend(node.edges)
+
+    reached: set[str] = set()
+    w = cotangent(d, fn, arrays)
+    leaves = [d.leaf(a) for a in arrays]
+    out = fn(*leaves)
+    walk(out, reached)
+    for g in d.grad((out * d.const(w)).sum(), leaves, True):
+        if g is not None:
+            walk(g, reached)
+    return reached

@@ -15,7 +15,7 @@ import pytest
 
 import reference_engine.paddle as paddle
 from reference_engine.paddle_policy import DERIVATIVE_ORDER_LIMITS, WITHOUT_DOUBLE_GRAD
-from tests.finite_differences import Dialect, check_first_order, check_second_order
+from tests.finite_differences import Dialect, check_first_order, check_second_order, rules_reached
 
 PADDLE = Dialect(
     leaf=lambda a: paddle.to_tensor(a, dtype="float64", stop_gradient=False),
@@ -103,3 +103,11 @@ def test_the_reference_refuses_where_paddle_has_no_double_grad():
     x = paddle.to_tensor([0.3, 0.7], dtype="float64", stop_gradient=False)
     with pytest.raises(RuntimeError, match="softmax_grad doesn't have any grad op"):
         paddle.grad(F.softmax(x, axis=0).sum() * 2, x, create_graph=True)
+
+
+def test_paddle_cases_reach_the_paddle_only_rules():
+    reached: set[str] = set()
+    for fn, arrays, op in CASES.values():
+        if op not in WITHOUT_DOUBLE_GRAD:  # create_graph raises there, as in paddle
+            reached |= rules_reached(PADDLE, fn, arrays)
+    assert "zero_link" in reached
