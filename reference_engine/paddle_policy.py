@@ -257,7 +257,7 @@ class PaddlePolicy(Policy):
                     raise self.error("unused_input", index=i)
                 result.append(None)
                 continue
-            if g._grad_fn is None or not create_graph:
+            if not create_graph or (g._grad_fn is None and g._accumulator is None):
                 g = type(g)._from_array(g._data.copy())
                 g._requires_grad = create_graph  # stop_gradient = not create_graph, always
             result.append(g)
