@@ -44,7 +44,9 @@ ERROR_CATEGORIES: tuple[tuple[str, str], ...] = (
     (r"retain_graph must be", "argument-type"),
     (r"size of tensor|Broadcast dimension mismatch|shapes cannot be multiplied|size mismatch|"
      r"inconsistent tensor size|dimension of Input|is invalid for input|ReshapeOp|expanded size|"
-     r"must match|Sizes of tensors", "shape"),
+     r"must match|Sizes of tensors|Input dimension size should be", "shape"),
+    (r"There is no grad op for inputs", "input-no-grad"),
+    (r"Unable to fill empty grad inputs", "internal-error"),
     (r"Dimension out of range|dim index", "dim-range"),
     (r"unexpected keyword argument", "unexpected-keyword"),
 )
@@ -55,6 +57,16 @@ def categorize(message: str) -> str:
         if re.search(pattern, message):
             return category
     return "other"
+
+
+def recategorize(observations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Give stored error and warning observations the current categories (older runs too)."""
+    for o in observations or []:
+        if o.get("kind") in ("error", "warning"):
+            o["category"] = categorize(o["message"])
+        elif o.get("kind") == "list":
+            recategorize(o["items"])
+    return observations
 
 
 def clean_message(message: str) -> str:

@@ -118,6 +118,8 @@ def _class_name(what: str, e: Optional[dict[str, Any]], a: Optional[dict[str, An
         e = a = None
     if what in ("error class", "warning class") and e is not None and a is not None:
         key = "error" if e["kind"] == "error" else "warning"
+        if e["category"] != a["category"]:
+            return f"{_side(e)} vs {_side(a)}"
         return f"{e['category']}: {e[key]} vs {a[key]}"
     if what in ("kind", "step", "missing or extra observation", "error category",
                 "warning category") or e is None and a is None and what == "kind":

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
+from conformance.trace import recategorize
+
 RESULTS = "results.jsonl"
 
 
@@ -36,6 +38,8 @@ def load_results(directory: Path) -> list[dict[str, Any]]:
     """The results, the last one winning where a (case, backend) appears twice."""
     latest: dict[tuple[str, str], dict[str, Any]] = {}
     for r in iter_results(directory):
+        for key in ("observations", "reference_observations"):
+            recategorize(r.get(key) or [])
         latest[(r["case"], r["backend"])] = r
     return [latest[k] for k in sorted(latest)]
 
