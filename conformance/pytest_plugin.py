@@ -12,6 +12,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
@@ -21,12 +22,16 @@ from conformance import known as known_divergences
 from conformance.backends import BUILT_IN, REFERENCES, Backend, resolve
 from conformance.case import Case
 from conformance.generator import generate
-from conformance.isolation import Pool
+from conformance.isolation import Outcome, Pool
 from conformance.loader import hand_written_dir, load_directory, parse_document
 from conformance.verdict import judge_framework, judge_reference
 
 _POOL: Optional[Pool] = None
 _KNOWN: dict[str, known_divergences.KnownDivergences] = {}
+# reference outcomes this process already has, by (case, reference backend): a case's items are
+# collected next to each other, so its framework items usually find their reference's here
+_REFERENCE_OUTCOMES: OrderedDict[tuple[str, str], Outcome] = OrderedDict()
+_REFERENCE_CACHE_SIZE = 4096
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -115,13 +120,23 @@ def _known(config: pytest.Config, backend: str) -> known_divergences.KnownDiverg
     return _KNOWN[backend]
 
 
+def _remember(key: tuple[str, str], outcome: Outcome) -> Outcome:
+    _REFERENCE_OUTCOMES[key] = outcome
+    if len(_REFERENCE_OUTCOMES) > _REFERENCE_CACHE_SIZE:
+        _REFERENCE_OUTCOMES.popitem(last=False)
+    return outcome
+
+
 def run_item(config: pytest.Config, case: Case, backend: Backend) -> dict[str, Any]:
     pool = _pool(config)
-    outcome = pool.get(backend).run(case.raw)
     if backend.reference_for is None and backend.is_reference:
+        outcome = _remember((case.id, backend.name), pool.get(backend).run(case.raw))
         return judge_reference(case, backend, outcome)
+    outcome = pool.get(backend).run(case.raw)
     reference = BUILT_IN[backend.reference_for or REFERENCES[backend.dialect]]
-    ref_outcome = pool.get(reference).run(case.raw)
+    ref_outcome = _REFERENCE_OUTCOMES.get((case.id, reference.name))
+    if ref_outcome is None or ref_outcome.status != "ok":
+        ref_outcome = _remember((case.id, reference.name), pool.get(reference).run(case.raw))
     return judge_framework(case, backend, outcome, ref_outcome, _known(config, backend.name))
 
 

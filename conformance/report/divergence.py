@@ -77,6 +77,30 @@ EXPLANATIONS = {
         "no-op.",
     "error:integer-requires-grad vs flags":
         "Integer tensors: torch refuses them requiring grad; paddle allows them.",
+    "error:implicit-seed vs error:unused-input":
+        "Seeds before inputs: torch refuses the missing seed of a non-scalar output first; paddle "
+        "fills it and then reports the input that is not in the graph.",
+    "error:freed-graph vs nothing":
+        "grad() then backward(): torch's grad freed the saved tensors, so the backward fails; "
+        "paddle.grad ran on a copy of the graph and the backward succeeds.",
+    "none vs error:shape":
+        "Batched matmul: paddle 3.3.1 cannot reduce the gradient of a batched operand of lower "
+        "rank than the other ((2, 1, 2, 3) @ (3, 3, 2)) and fails in backward; torch does it.",
+    "list vs error:shape":
+        "Batched matmul: paddle's backward fails for a lower-rank batched operand (see above).",
+    "none vs tensor (in grad results)":
+        "Second-order connectivity: paddle's multiply, divide and matmul grad kernels read both "
+        "operands, so a gradient of a gradient is zeros where torch says the input is unused "
+        "(None).",
+    "tensor vs none (in grad results)":
+        "Second-order connectivity: torch's relu and abs backward kernels read their input, so a "
+        "gradient of a gradient is zeros where paddle says the input is unused (None).",
+    "error:unused-input vs error:duplicate":
+        "The same input twice: torch checks the graph first (unused input); paddle rejects the "
+        "duplicate first.",
+    "none vs tensor":
+        "Turning the flag off after the forward: torch stops accumulating into that leaf, paddle "
+        "still accumulates.",
 }
 
 
