@@ -72,6 +72,20 @@ class Adapter:
     def setitem(self, tensor: Any, index: list[Any], value: Any) -> None:
         tensor[to_index(index)] = value
 
+    def inplace(self, tensor: Any, op: str, args: list[Any], kwargs: dict[str, Any]) -> None:
+        if op == "setitem":
+            self.setitem(tensor, kwargs["index"], args[0])
+        elif op == "fill":
+            tensor.fill_(kwargs["value"])
+        elif op == "zero":
+            tensor.zero_()
+        else:
+            self.arithmetic_in_place(tensor, op, args[0])
+
+    def arithmetic_in_place(self, tensor: Any, op: str, other: Any) -> None:
+        """``add`` / ``sub`` / ``mul`` in place, as the dialect spells them."""
+        raise NotImplementedError
+
     def grad_of(self, tensor: Any) -> Any:
         return tensor.grad
 
@@ -153,15 +167,8 @@ class TorchAdapter(Adapter):
     def set_requires_grad(self, tensor: Any, value: bool) -> None:
         tensor.requires_grad_(value)
 
-    def inplace(self, tensor: Any, op: str, args: list[Any], kwargs: dict[str, Any]) -> None:
-        if op == "setitem":
-            self.setitem(tensor, kwargs["index"], args[0])
-        elif op == "fill":
-            tensor.fill_(kwargs["value"])
-        elif op == "zero":
-            tensor.zero_()
-        else:
-            getattr(tensor, op + "_")(*args)
+    def arithmetic_in_place(self, tensor: Any, op: str, other: Any) -> None:
+        getattr(tensor, op + "_")(other)
 
     def flags(self, tensor: Any) -> dict[str, Any]:
         return {"requires_grad": bool(tensor.requires_grad), "is_leaf": bool(tensor.is_leaf),
@@ -249,18 +256,13 @@ class PaddleAdapter(Adapter):
     def set_requires_grad(self, tensor: Any, value: bool) -> None:
         tensor.stop_gradient = not value
 
-    def inplace(self, tensor: Any, op: str, args: list[Any], kwargs: dict[str, Any]) -> None:
-        if op == "setitem":
-            self.setitem(tensor, kwargs["index"], args[0])
-        elif op == "fill":
-            tensor.fill_(kwargs["value"])
-        elif op == "zero":
-            tensor.zero_()
-        elif op == "mul" and not hasattr(args[0], "shape"):
-            tensor.scale_(args[0])
-        else:
-            other = args[0] if hasattr(args[0], "shape") else self.m.full_like(tensor, args[0])
-            getattr(tensor, {"add": "add_", "sub": "subtract_", "mul": "multiply_"}[op])(other)
+    def arithmetic_in_place(self, tensor: Any, op: str, other: Any) -> None:
+        if op == "mul" and not hasattr(other, "shape"):
+            tensor.scale_(other)
+            return
+        if not hasattr(other, "shape"):  # paddle's in-place ops take tensors only
+            other = self.m.full_like(tensor, other)
+        getattr(tensor, {"add": "add_", "sub": "subtract_", "mul": "multiply_"}[op])(other)
 
     def flags(self, tensor: Any) -> dict[str, Any]:
         return {"requires_grad": not tensor.stop_gradient, "is_leaf": bool(tensor.is_leaf),

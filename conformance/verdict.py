@@ -57,7 +57,11 @@ def _base(case: Case, backend: Backend, outcome: Outcome) -> dict[str, Any]:
             "observations": outcome.observations, "seconds": round(outcome.seconds, 6)}
 
 
-def _abnormal(result: dict[str, Any], outcome: Outcome) -> bool:
+def _settled(result: dict[str, Any], case: Case, outcome: Outcome) -> bool:
+    """Give the verdicts that need no comparison: unsupported, crashed, timeout, unavailable."""
+    if not case.runs_on(result["dialect"]):
+        result.update(verdict="unsupported", detail=f"the case is not written for {result['dialect']}")
+        return True
     if outcome.status != "ok":
         result["verdict"] = {"crashed": "crashed", "timeout": "timeout"}.get(
             outcome.status, "unavailable")
@@ -68,10 +72,7 @@ def _abnormal(result: dict[str, Any], outcome: Outcome) -> bool:
 
 def judge_reference(case: Case, backend: Backend, outcome: Outcome) -> dict[str, Any]:
     result = _base(case, backend, outcome)
-    if not case.runs_on(backend.dialect):
-        result.update(verdict="unsupported", detail=f"the case is not written for {backend.dialect}")
-        return result
-    if _abnormal(result, outcome):
+    if _settled(result, case, outcome):
         return result
     result["oracle"] = outcome.oracle
     problems = list((outcome.oracle or {}).get("failures", []))
@@ -86,10 +87,7 @@ def judge_reference(case: Case, backend: Backend, outcome: Outcome) -> dict[str,
 def judge_framework(case: Case, backend: Backend, outcome: Outcome, reference: Outcome,
                     known: KnownDivergences) -> dict[str, Any]:
     result = _base(case, backend, outcome)
-    if not case.runs_on(backend.dialect):
-        result.update(verdict="unsupported", detail=f"the case is not written for {backend.dialect}")
-        return result
-    if _abnormal(result, outcome):
+    if _settled(result, case, outcome):
         return result
     if reference.status != "ok":
         result.update(verdict="unavailable", detail=f"its reference did not run: {reference.detail}")
