@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Optional
 
 from conformance.adapters import ADAPTERS, Adapter
 
@@ -70,17 +70,3 @@ def resolve(name: str) -> Backend:
         return Backend(name, dialect, module, device or "cpu", reference_for=REFERENCES[dialect])
     raise ValueError(f"unknown backend '{name}'; built in: {', '.join(BUILT_IN)}, "
                      "or DIALECT:MODULE")
-
-
-def available(backend: Backend) -> tuple[bool, str]:
-    try:
-        backend.load()
-    except BackendUnavailable as exc:
-        return False, str(exc)
-    return True, ""
-
-
-def loaded(backend: Backend, cache: dict[str, Any] = {}) -> Adapter:  # noqa: B006 - a cache
-    if backend.name not in cache:
-        cache[backend.name] = backend.load()
-    return cache[backend.name]

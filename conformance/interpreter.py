@@ -29,7 +29,6 @@ class _Run:
                  leaf_values: Optional[dict[str, np.ndarray]] = None) -> None:
         self.case, self.a, self.trace = case, adapter, trace
         self.env: dict[str, Any] = {}
-        self.handles: dict[str, Any] = {}
         self.leaf_values = leaf_values or {}
 
     # --- values -----------------------------------------------------------------------------
@@ -58,9 +57,6 @@ class _Run:
             else:
                 out.append(self.a.leaf(seed["value"], seed.get("dtype", "float32"), False))
         return out
-
-    def observe_tensor(self, step: str, value: Any, kind: str = "tensor") -> None:
-        self.trace.add(step, **self.describe(value))
 
     def describe(self, value: Any) -> dict[str, Any]:
         if value is None:
@@ -161,7 +157,6 @@ class _Run:
     def step_hook(self, step: dict[str, Any], where: str) -> None:
         handle = self.a.register_hook(self.get(step["hook"]), step["scale"])
         if "handle" in step:
-            self.handles[step["handle"]] = handle
             self.env[step["handle"]] = handle
 
     def step_remove_hook(self, step: dict[str, Any], where: str) -> None:

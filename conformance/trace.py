@@ -106,6 +106,3 @@ class Trace:
 
     def add(self, step: str, kind: str, **fields: Any) -> None:
         self.observations.append({"step": step, "kind": kind, **fields})
-
-    def to_json(self) -> dict[str, Any]:
-        return {"case": self.case_id, "backend": self.backend, "observations": self.observations}

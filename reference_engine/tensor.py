@@ -93,9 +93,6 @@ class Tensor:
         self._retains_grad = False
         return self
 
-    def _set_grad_data(self, grad: Optional[Tensor]) -> None:
-        self._grad = grad
-
     # --- in-place operations --------------------------------------------------------------
 
     def _in_place(self, op: str, *others: Any, **attrs: Any) -> Tensor:
