@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import time
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -45,6 +46,8 @@ def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool) -> Non
     except BackendUnavailable as exc:
         conn.send(("unavailable", str(exc)))
         return
+    if hasattr(adapter.m, "set_num_threads"):
+        adapter.m.set_num_threads(1)
     conn.send(("ready", ""))
     while True:
         raw = conn.recv()
@@ -72,6 +75,10 @@ class IsolatedBackend:
         self.unavailable: Optional[str] = None
 
     def _start(self) -> None:
+        # one thread per backend process: cases are tiny, and idle OpenMP threads spinning in
+        # several backend processes would take the cores the other processes need
+        for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+            os.environ.setdefault(name, "1")
         parent, child = _CONTEXT.Pipe()
         b = self.backend
         self.process = _CONTEXT.Process(

@@ -9,6 +9,7 @@ to ``<report>/results.jsonl`` as they finish when ``--oracle-report`` is given.
 
 from __future__ import annotations
 
+import fcntl
 import fnmatch
 import json
 import os
@@ -149,7 +150,10 @@ class OracleItem(pytest.Item):
 
     def runtest(self) -> None:
         result = run_item(self.config, self.case, self.backend)
-        self.user_properties.append(("oracle_result", result))
+        results_file: Optional[_ResultsFile] = getattr(self.config, "_oracle_results", None)
+        if results_file is not None:
+            results_file.write(result)  # from this process: workers stream in parallel
+        self.user_properties.append(("oracle_verdict", {k: result.get(k) for k in _TALLIED}))
         verdict = result["verdict"]
         if verdict in ("fail", "crashed", "timeout"):
             raise OracleFailure(result)
@@ -213,48 +217,56 @@ def _is_controller(config: pytest.Config) -> bool:
     return not hasattr(config, "workerinput")
 
 
-class _Stream:
+_TALLIED = ("case", "backend", "verdict", "known_pattern")
+
+
+class _ResultsFile:
+    """``results.jsonl``, appended to by every test process as its cases finish.
+
+    Each result is one locked write of one line, so the xdist workers' lines never interleave
+    and the controller never has to carry the observations.
+    """
+
     def __init__(self, directory: Path) -> None:
         directory.mkdir(parents=True, exist_ok=True)
         self.path = directory / "results.jsonl"
         self.file = self.path.open("a", encoding="utf-8")
-        self.results: list[dict[str, Any]] = []
 
     def write(self, result: dict[str, Any]) -> None:
-        self.file.write(json.dumps(result, sort_keys=True) + "\n")
-        self.file.flush()
-        self.results.append({k: result.get(k) for k in ("case", "backend", "verdict",
-                                                         "known_pattern")})
+        line = json.dumps(result, sort_keys=True) + "\n"
+        fcntl.flock(self.file.fileno(), fcntl.LOCK_EX)
+        try:
+            self.file.write(line)
+            self.file.flush()
+        finally:
+            fcntl.flock(self.file.fileno(), fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        self.file.close()
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "oracle: a conformance case run on one backend")
     report = config.getoption("--oracle-report")
-    if report and _is_controller(config):
-        config._oracle_stream = _Stream(Path(report))  # type: ignore[attr-defined]
-
-
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if report.when != "call" and not (report.when == "setup" and report.skipped):
-        return
-    stream = _stream_of(report)
-    if stream is None:
-        return
-    for name, value in report.user_properties:
-        if name == "oracle_result":
-            stream.write(value)
+    if report:
+        config._oracle_results = _ResultsFile(Path(report))  # type: ignore[attr-defined]
+    if _is_controller(config):
+        config._oracle_tally = []  # type: ignore[attr-defined]
+        _CONFIG.append(config)
 
 
 _CONFIG: list[pytest.Config] = []
 
 
-def pytest_sessionstart(session: pytest.Session) -> None:
-    _CONFIG.append(session.config)
-
-
-def _stream_of(report: pytest.TestReport) -> Optional[_Stream]:
-    config = _CONFIG[-1] if _CONFIG else None
-    return getattr(config, "_oracle_stream", None) if config is not None else None
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when != "call" and not (report.when == "setup" and report.skipped):
+        return
+    tally = getattr(_CONFIG[-1], "_oracle_tally", None) if _CONFIG else None
+    if tally is None:
+        return
+    for name, value in report.user_properties:
+        if name == "oracle_verdict":
+            tally.append(value)
 
 
 def stale_entries(results: list[dict[str, Any]], known_dir: Optional[Path] = None
@@ -278,18 +290,20 @@ def stale_entries(results: list[dict[str, Any]], known_dir: Optional[Path] = Non
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    stream: Optional[_Stream] = getattr(config, "_oracle_stream", None)
-    if stream is None or not stream.results:
+    tally: list[dict[str, Any]] = getattr(config, "_oracle_tally", [])
+    results_file: Optional[_ResultsFile] = getattr(config, "_oracle_results", None)
+    if not tally:
         return
     counts: dict[str, int] = {}
-    for r in stream.results:
+    for r in tally:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
     terminalreporter.section("autograd-oracle")
     terminalreporter.write_line("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     known_dir = config.getoption("--oracle-known")
-    for s in stale_entries(stream.results, Path(known_dir) if known_dir else None):
+    for s in stale_entries(tally, Path(known_dir) if known_dir else None):
         terminalreporter.write_line(f"stale known divergence [{s['backend']}] {s['pattern']}: {s['why']}")
-    terminalreporter.write_line(f"results: {stream.path}")
+    if results_file is not None:
+        terminalreporter.write_line(f"results: {results_file.path}")
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -297,9 +311,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if _POOL is not None:
         _POOL.close()
         _POOL = None
-    stream = getattr(session.config, "_oracle_stream", None)
-    if stream is not None:
-        stream.file.close()
+    results_file = getattr(session.config, "_oracle_results", None)
+    if results_file is not None:
+        results_file.close()
 
 
 os.environ.setdefault("FLAGS_call_stack_level", "0")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if config in _CONFIG:  # a run nested in another (the report tests) must not keep its place
+        _CONFIG.remove(config)
