@@ -101,11 +101,14 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
     else:
         grads = [call(vjp, uses) if need else None
                  for vjp, uses, need in zip(rule.vjps, rule.uses, needed)]
+    links = rule.op in policy.zero_derivative_links and "scalar" not in node.attrs
     out: list[Optional[Tensor]] = []
-    for g, need, (shape, dtype) in zip(grads, needed, node.input_meta):
+    for i, (g, need, (shape, dtype)) in enumerate(zip(grads, needed, node.input_meta)):
         if g is None or not need:
             out.append(None)
             continue
+        if links:  # the framework's kernel reads this operand: keep the gradient connected to it
+            g = F.link(g, saved[rule.inputs[i]])
         if g._data.shape != shape:
             g = F.sum_to_shape(g, shape)
         if g._data.dtype != dtype:

@@ -66,7 +66,10 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
                 out._policy)
     out._grad_fn = node
     out._requires_grad = True
-    for name in rule.saved_names(needed):
+    names = rule.saved_names(needed)
+    if rule.op in out._policy.zero_derivative_links and "scalar" not in attrs:
+        names = names | {n for n, need in zip(rule.inputs, needed) if need}  # read by the links
+    for name in names:
         if name == "result":
             node.saved[name] = SavedTensor(out)
         elif name in attrs:
@@ -270,11 +273,11 @@ def sign_in_gradient(a: Tensor) -> Tensor:
     return constant_like(a, np.sign(a._data))
 
 
-def link(op: str, grad: Tensor, source: Tensor) -> Tensor:
-    """``grad`` connected to ``source`` with a zero derivative, if the dialect's backward kernel
-    for ``op`` reads ``source`` (see ``Policy.zero_derivative_links``); else ``grad`` itself."""
+def link(grad: Tensor, source: Tensor) -> Tensor:
+    """``grad`` connected to ``source`` with a zero derivative: what a backward kernel that reads
+    ``source`` returns (see ``Policy.zero_derivative_links``). Only recorded in create_graph."""
     policy = grad._policy
-    if op not in policy.zero_derivative_links or not grad_mode._State.enabled:
+    if not grad_mode._State.enabled:
         return grad
     if policy.zero_derivative_link_max_order is not None and \
             current_derivative_order() > policy.zero_derivative_link_max_order + 1:

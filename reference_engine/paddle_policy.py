@@ -64,7 +64,7 @@ class PaddlePolicy(Policy):
     accumulate_node_name = "GradNodeAccumulation"
     leaf_hooks_apply_to_grad = False
     # multiply_grad, divide_grad and matmul_grad read both operands
-    zero_derivative_links = frozenset({"matmul", "mul", "div"})
+    zero_derivative_links = frozenset({"mul", "div", "dot", "mv", "mm", "vm", "bmm"})
     zero_derivative_link_max_order = 1  # their double-grad kernels do not link further
     accumulate_only_into_requires_grad = False
     retained_grads_accumulate = False  # retain_grads() keeps the latest pass's gradient
@@ -108,11 +108,10 @@ class PaddlePolicy(Policy):
         if min(ranks) >= 3 and ranks[0] != ranks[1] and node.edges[low] is not None:
             raise self.error("matmul_batch_grad", expected=ranks[low] - 1, got=ranks[low])
 
-    def sum_gradients(self, have: Tensor, grad: Tensor) -> Tensor:
+    def check_gradient_sum(self, have: Tensor, grad: Tensor) -> None:
         if have._data.dtype.kind in "biu":
             raise self.error("int_accumulation",
                              ctype=C_TYPES.get(str(have._data.dtype), str(have._data.dtype)))
-        return super().sum_gradients(have, grad)
 
     def check_in_place(self, tensor: Tensor) -> None:
         from reference_engine import grad_mode

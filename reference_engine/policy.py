@@ -130,8 +130,12 @@ class Policy:
         """The framework's class name for a node of ``rule``."""
         return rule.node_name
 
+    def check_gradient_sum(self, have: Tensor, grad: Tensor) -> None:
+        """Raise if the framework cannot add these two gradient contributions."""
+
     def sum_gradients(self, have: Tensor, grad: Tensor) -> Tensor:
         """Add two gradient contributions for the same tensor."""
+        self.check_gradient_sum(have, grad)
         return F.add(have, grad)
 
     def accumulate(self, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
@@ -144,7 +148,7 @@ class Policy:
         elif create_graph or not self.accumulate_in_place:
             leaf._grad = self.sum_gradients(leaf._grad, grad)
         else:
-            self.sum_gradients(leaf._grad, grad)  # the same checks as a sum, then in place
+            self.check_gradient_sum(leaf._grad, grad)
             np.add(leaf._grad._data, grad._data, out=leaf._grad._data, casting="unsafe")
             leaf._grad._version.value += 1
 

@@ -126,15 +126,7 @@ def _to_index(g: Any, in_shape: tuple[int, ...], dims: tuple[int, ...], indices:
     return _where_zero(mask, F.expand(restore_reduced(g, in_shape, dims), in_shape))
 
 
-def _matmul_grad_a(g: Any, a: Any, b: Any, a_shape: tuple[int, ...]) -> Any:
-    return F.link("matmul", _matmul_grad_a_value(g, b, a_shape), a)
-
-
-def _matmul_grad_b(g: Any, a: Any, b: Any, b_shape: tuple[int, ...]) -> Any:
-    return F.link("matmul", _matmul_grad_b_value(g, a, b_shape), b)
-
-
-def _matmul_grad_a_value(g: Any, b: Any, a_shape: tuple[int, ...]) -> Any:
+def _matmul_grad_a(g: Any, b: Any, a_shape: tuple[int, ...]) -> Any:
     if len(a_shape) == 1 and b.ndim == 1:
         return F.mul(g, b)
     if b.ndim == 1:
@@ -147,7 +139,7 @@ def _matmul_grad_a_value(g: Any, b: Any, a_shape: tuple[int, ...]) -> Any:
     return grad
 
 
-def _matmul_grad_b_value(g: Any, a: Any, b_shape: tuple[int, ...]) -> Any:
+def _matmul_grad_b(g: Any, a: Any, b_shape: tuple[int, ...]) -> Any:
     if a.ndim == 1 and len(b_shape) == 1:
         return F.mul(g, a)
     if a.ndim == 1:
@@ -214,11 +206,6 @@ def _maximum_grad(g: Any, mine: Any, other: Any, loses: Callable[[Any, Any], Any
     return F.where(loses(mine, other), 0, split)
 
 
-def _linked_unless_scalar(op: str, grad: Any, source: Any, scalar: bool) -> Any:
-    """A product or quotient with a Python number is a scaling, whose kernel reads nothing."""
-    return grad if scalar else F.link(op, grad, source)
-
-
 def _cat_grads(g: Any, sizes: tuple[int, ...], dim: int) -> list[Any]:
     starts = np.cumsum((0,) + sizes)
     lead = (slice(None),) * dim
@@ -240,11 +227,8 @@ AB = {"inputs": ("a", "b")}
 
 rule("add", "AddBackward0", np.add, lambda g: g, lambda g: g, **AB)
 rule("sub", "SubBackward0", np.subtract, lambda g: g, lambda g: F.neg(g), **AB)
-rule("mul", "MulBackward0", np.multiply,
-     lambda g, a, b, scalar=False: _linked_unless_scalar("mul", F.mul(g, b), a, scalar),
-     lambda g, a, b, scalar=False: _linked_unless_scalar("mul", F.mul(g, a), b, scalar), **AB)
-rule("div", "DivBackward0", np.divide,
-     lambda g, a, b, scalar=False: _linked_unless_scalar("div", F.div(g, b), a, scalar),
+rule("mul", "MulBackward0", np.multiply, lambda g, b: F.mul(g, b), lambda g, a: F.mul(g, a), **AB)
+rule("div", "DivBackward0", np.divide, lambda g, b: F.div(g, b),
      lambda g, a, b: F.neg(F.mul(g, F.div(F.div(a, b), b))), **AB)
 rule("neg", "NegBackward0", np.negative, lambda g: F.neg(g))
 rule("pow_scalar", "PowBackward0", lambda a, *, exponent: np.power(a, np.asarray(exponent, a.dtype)),
@@ -296,9 +280,9 @@ rule("relu", "ReluBackward0", lambda a: np.maximum(a, np.zeros((), a.dtype)),
 rule("relu_backward", "ThresholdBackwardBackward0",
      lambda a, b: np.where(b > 0, a, np.zeros((), a.dtype)),
      lambda g, b: F.relu_grad(g, b), lambda g: F.zeros_like(g), **AB)
-# Where a framework's backward kernel reads a tensor whose derivative is zero (torch's
-# threshold_backward reads relu's result), the gradient it returns is still connected to that
-# tensor; ``F.link`` records this edge for the dialects whose policy lists the op.
+# Where a framework's backward kernel reads an operand it does not differentiate (paddle's
+# multiply_grad reads both operands), the gradient it returns is still connected to that operand;
+# the engine records this edge with ``F.link`` for the ops the dialect's policy lists.
 rule("zero_link", "ZeroLinkBackward", lambda a, b: a,
      lambda g: g, lambda g, b_shape: F.expand(F.mul(F.sum(g), 0.0), b_shape), **AB)
 rule("clamp", "ClampBackward1", _np_clamp,
