@@ -24,7 +24,7 @@ from conformance.backends import BUILT_IN, REFERENCES, Backend, resolve
 from conformance.case import Case
 from conformance.generator import generate
 from conformance.isolation import Outcome, Pool
-from conformance.loader import hand_written_dir, load_directory, parse_document
+from conformance.loader import hand_written_dir, load_directory
 from conformance.verdict import judge_framework, judge_reference
 
 _POOL: Optional[Pool] = None
@@ -68,14 +68,25 @@ def _option(config: pytest.Config, defaults: dict[str, Any], name: str, fallback
     return value if value is not None else defaults.get(name, fallback)
 
 
-def load_corpus(kind: str, seed: int, count: int, cases_dir: Optional[str]) -> list[Case]:
+def load_corpus(kind: str, seed: int, count: int, cases_dir: Optional[str],
+                generated: Optional[list[dict[str, Any]]] = None) -> list[Case]:
+    """The hand-written cases (validated) and the generated ones.
+
+    Generated cases are well-formed by construction (a test validates every case of the default
+    corpus), so they are wrapped without validating them again in every test process.
+    """
     cases: list[Case] = []
     if kind in ("hand", "all"):
         cases += load_directory(cases_dir or hand_written_dir())
     if kind in ("generated", "all") and count:
-        cases += parse_document({"format": 1, "cases": generate(seed, count)},
-                                f"<generated seed={seed} count={count}>")
+        source = f"<generated seed={seed} count={count}>"
+        cases += [generated_case(raw, source) for raw in (generated or generate(seed, count))]
     return cases
+
+
+def generated_case(raw: dict[str, Any], source: str) -> Case:
+    return Case(id=raw["id"], about=raw["about"], steps=tuple(raw["steps"]),
+                tags=tuple(raw.get("tags", ())), source=source, raw=raw)
 
 
 class OracleFile(pytest.File):

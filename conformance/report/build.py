@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from conformance.case import Case
+from conformance.generator import generate
 from conformance.pytest_plugin import load_corpus, stale_entries
 from conformance.report.html import render_html
 from conformance.report.junit import write_junit
@@ -27,10 +28,11 @@ def build_reports(directory: Path, complete: bool, known_dir: Optional[Path] = N
     """summary.json, junit.xml, report.md and report.html for the results in ``directory``."""
     run = read_run(directory)
     results = load_results(directory)
+    generated = generate(run["seed"], run["count"]) if run["corpus"] != "hand" else []
     cases: dict[str, Case] = {c.id: c for c in load_corpus(run["corpus"], run["seed"], run["count"],
-                                                            run.get("cases_dir"))}
+                                                            run.get("cases_dir"), generated)}
     manifest = corpus_manifest(run["corpus"], run["seed"], run["count"],
-                               Path(run["cases_dir"]) if run.get("cases_dir") else None)
+                               Path(run["cases_dir"]) if run.get("cases_dir") else None, generated)
     summary = build_summary(results, manifest, complete and run.get("complete", True),
                             stale_entries(results, known_dir))
     (directory / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import platform
 import sys
 from pathlib import Path
@@ -14,12 +15,12 @@ from conformance.loader import hand_written_dir
 SCHEMA_VERSION = 1
 
 
-def _version(module: str) -> Optional[str]:
+def _version(distribution: str) -> Optional[str]:
+    """An installed distribution's version, read from its metadata (no import of the framework)."""
     try:
-        mod = __import__(module)
-    except ImportError:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
         return None
-    return getattr(mod, "__version__", None)
 
 
 def execution_target(backends: list[str]) -> dict[str, Any]:
@@ -30,7 +31,7 @@ def execution_target(backends: list[str]) -> dict[str, Any]:
     if any(b.startswith("torch") for b in backends):
         target["torch"] = _version("torch")
     if any(b.startswith("paddle") for b in backends):
-        target["paddle"] = _version("paddle")
+        target["paddle"] = _version("paddlepaddle")
     if "torch-cuda" in backends and target["torch"]:
         import torch
 
@@ -48,7 +49,8 @@ def execution_target(backends: list[str]) -> dict[str, Any]:
     return target
 
 
-def corpus_manifest(kind: str, seed: int, count: int, cases_dir: Optional[Path] = None) -> dict[str, Any]:
+def corpus_manifest(kind: str, seed: int, count: int, cases_dir: Optional[Path] = None,
+                    generated: Optional[list[dict[str, Any]]] = None) -> dict[str, Any]:
     manifest: dict[str, Any] = {"kind": kind}
     if kind in ("hand", "all"):
         directory = cases_dir or hand_written_dir()
@@ -60,7 +62,8 @@ def corpus_manifest(kind: str, seed: int, count: int, cases_dir: Optional[Path] 
         manifest["hand_written"] = {"files": len(files), "sha256": digest.hexdigest()}
     if kind in ("generated", "all"):
         manifest["generated"] = {"generator_version": GENERATOR_VERSION, "seed": seed,
-                                 "count": count, "sha256": corpus_sha256(generate(seed, count))}
+                                 "count": count,
+                                 "sha256": corpus_sha256(generated or generate(seed, count))}
     return manifest
 
 
