@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
@@ -49,9 +50,7 @@ class Program:
         return f"{prefix}{self.counter}"
 
     def values(self, shape: tuple[int, ...], positive: bool) -> Any:
-        n = 1
-        for s in shape:
-            n *= s
+        n = math.prod(shape)
         magnitudes = self.rng.sample(range(300, 1900), n)  # distinct: no ties anywhere
         flat = [round((m / 1000.0) * (1 if positive or self.rng.random() < 0.5 else -1), 3)
                 for m in magnitudes]
@@ -185,10 +184,7 @@ def _reduce(p: Program) -> bool:
     node = p.nodes[a]
     ops = ["sum", "mean"] + (["amax", "amin", "max", "min"] if node.is_leaf else [])
     op = p.rng.choice(ops)
-    size = 1
-    for s_ in node.shape:
-        size *= s_
-    bound = node.bound * size if op == "sum" else node.bound
+    bound = node.bound * math.prod(node.shape) if op == "sum" else node.bound
     if bound > MAX_BOUND:
         return False
     if p.rng.random() < 0.4:
@@ -210,9 +206,7 @@ def _shape_op(p: Program) -> bool:
     shape = node.shape
     choice = p.rng.choice(["reshape", "transpose", "unsqueeze", "expand", "getitem", "softmax"])
     if choice == "reshape":
-        n = 1
-        for s in shape:
-            n *= s
+        n = math.prod(shape)
         p.let("reshape", [a], (n,), positive=node.positive, shape=[n])
     elif choice == "transpose" and len(shape) >= 2:
         new = list(shape)
