@@ -45,20 +45,39 @@ def topological_order(roots: Sequence[Node], cut: frozenset[int] = frozenset()) 
     return postorder
 
 
-def _dependencies(order: list[Node]) -> dict[int, int]:
-    """For each node, how many edges from the graph's nodes lead into it."""
-    deps: dict[int, int] = {id(n): 0 for n in order}
-    for node in order:
-        for edge in node.edges:
-            if edge is not None and id(edge) in deps:
-                deps[id(edge)] += 1
-    return deps
+def _dependencies(roots: Sequence[Node], cut: frozenset[int]) -> tuple[list[Node], dict[int, int]]:
+    """The nodes reachable from ``roots`` and, for each, how many of their edges lead into it."""
+    deps: dict[int, int] = {}
+    nodes: list[Node] = []
+    seen = set(cut)
+    for root in roots:
+        if id(root) not in seen:
+            seen.add(id(root))
+            nodes.append(root)
+    stack = list(nodes)
+    while stack:
+        for edge in stack.pop().edges:
+            if edge is None:
+                continue
+            key = id(edge)
+            if key in cut:
+                continue
+            deps[key] = deps.get(key, 0) + 1
+            if key not in seen:
+                seen.add(key)
+                nodes.append(edge)
+                stack.append(edge)
+    return nodes, deps
 
 
-def _priority(node: Node) -> tuple[int, int]:
+_FIRST = 1 << 62  # leaf accumulations run before any other ready node
+
+
+def _priority(node: Node) -> int:
     """Ready nodes run leaf accumulations first, then the most recently recorded node — the
-    order of torch's ready queue, so what a failing pass accumulated before failing agrees."""
-    return (0 if type(node) is AccumulateGrad else 1, -node.sequence_nr)
+    order of torch's ready queue, so what a failing pass accumulated before failing agrees.
+    (A heap pops the smallest key; sequence numbers are unique, so keys never tie.)"""
+    return -(node.sequence_nr + (_FIRST if type(node) is AccumulateGrad else 0))
 
 
 def _needed_nodes(order: list[Node], targets: set[int]) -> set[int]:
@@ -131,7 +150,7 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
     """
     cut_nodes = frozenset(id(n) for n in (t._edge() for t in cut) if n is not None)
     root_nodes = [t._edge() for t in roots]
-    order = topological_order([n for n in root_nodes if n is not None], cut_nodes)
+    nodes, deps = _dependencies([n for n in root_nodes if n is not None], cut_nodes)
     buffers: dict[int, Any] = {}
     targets: dict[int, list[int]] = {}
     if inputs is not None:
@@ -139,23 +158,25 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
             node = t._edge()
             if node is not None:
                 targets.setdefault(id(node), []).append(i)
-    wanted = _needed_nodes(order, set(targets)) if inputs is not None else None
+    wanted = None
+    if inputs is not None:
+        order = topological_order([n for n in root_nodes if n is not None], cut_nodes)
+        wanted = _needed_nodes(order, set(targets))
     captured: list[Optional[Tensor]] = [None] * (len(inputs) if inputs is not None else 0)
 
-    deps = _dependencies(order)
-    ready = [(_priority(n), n.sequence_nr, n) for n in order if deps[id(n)] == 0]
+    ready = [(_priority(n), n) for n in nodes if id(n) not in deps]
     heapq.heapify(ready)
     with grad_mode.set_grad_enabled(create_graph):
         for node, seed in zip(root_nodes, seeds):
             if node is not None and id(node) not in cut_nodes:
                 _accumulate_buffer(policy, buffers, node, seed)
         while ready:
-            node = heapq.heappop(ready)[2]
+            node = heapq.heappop(ready)[1]
             for edge in node.edges:
                 if edge is not None and id(edge) in deps:
                     deps[id(edge)] -= 1
                     if deps[id(edge)] == 0:
-                        heapq.heappush(ready, (_priority(edge), edge.sequence_nr, edge))
+                        heapq.heappush(ready, (_priority(edge), edge))
             grad = buffers.pop(id(node), None)
             if grad is None or (wanted is not None and id(node) not in wanted):
                 continue
