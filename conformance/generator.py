@@ -86,6 +86,11 @@ class Program:
         return self.rng.choice(names) if names else None
 
 
+def _dimensioned(node: Node) -> bool:
+    """A value that requires grad and has at least one dimension (reductions, shape ops)."""
+    return node.requires_grad and len(node.shape) >= 1
+
+
 def _nest(flat: list[float], shape: tuple[int, ...]) -> Any:
     if not shape:
         return flat[0]
@@ -178,7 +183,7 @@ def _binary(p: Program) -> bool:
 
 
 def _reduce(p: Program) -> bool:
-    a = p.pick(lambda n: n.requires_grad and len(n.shape) >= 1)
+    a = p.pick(_dimensioned)
     if a is None:
         return False
     node = p.nodes[a]
@@ -199,7 +204,7 @@ def _reduce(p: Program) -> bool:
 
 
 def _shape_op(p: Program) -> bool:
-    a = p.pick(lambda n: n.requires_grad and len(n.shape) >= 1)
+    a = p.pick(_dimensioned)
     if a is None:
         return False
     node = p.nodes[a]
@@ -242,7 +247,7 @@ def _matmul(p: Program) -> bool:
 
 
 def _combine(p: Program) -> bool:
-    a = p.pick(lambda n: n.requires_grad and len(n.shape) >= 1)
+    a = p.pick(_dimensioned)
     if a is None:
         return False
     shape = p.nodes[a].shape

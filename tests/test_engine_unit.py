@@ -114,11 +114,15 @@ def test_every_rule_has_a_framework_node_name():
 
 
 def test_graph_is_collectable_after_backward():
+    import weakref
+
     x = torch.tensor([0.5], requires_grad=True)
     y = (x.exp() * x).sum()
     y.backward()
+    nodes = [weakref.ref(y.grad_fn), weakref.ref(y.grad_fn.edges[0])]
     del y
     gc.collect()
+    assert all(ref() is None for ref in nodes)  # the leaf keeps no node of the graph alive
     assert x.grad is not None
 
 
