@@ -23,3 +23,11 @@ class Case:
 
     def runs_on(self, dialect: str) -> bool:
         return dialect in self.dialects
+
+    @classmethod
+    def trusted(cls, raw: dict[str, Any], source: str) -> Case:
+        """A case from data already validated (or generated well-formed), without checking it
+        again — for the generated corpus and for cases passed between processes."""
+        return cls(id=raw["id"], about=raw["about"], steps=tuple(raw["steps"]),
+                   dialects=tuple(raw.get("dialects", DIALECTS)), expect=tuple(raw.get("expect", ())),
+                   tags=tuple(raw.get("tags", ())), source=source, raw=raw)

@@ -80,13 +80,8 @@ def load_corpus(kind: str, seed: int, count: int, cases_dir: Optional[str],
         cases += load_directory(cases_dir or hand_written_dir())
     if kind in ("generated", "all") and count:
         source = f"<generated seed={seed} count={count}>"
-        cases += [generated_case(raw, source) for raw in (generated or generate(seed, count))]
+        cases += [Case.trusted(raw, source) for raw in (generated or generate(seed, count))]
     return cases
-
-
-def generated_case(raw: dict[str, Any], source: str) -> Case:
-    return Case(id=raw["id"], about=raw["about"], steps=tuple(raw["steps"]),
-                tags=tuple(raw.get("tags", ())), source=source, raw=raw)
 
 
 class OracleFile(pytest.File):
