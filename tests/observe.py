@@ -8,13 +8,13 @@ are recorded by category and text (torch's "(Triggered internally at …)" tail 
 
 from __future__ import annotations
 
-import re
 import warnings
 from typing import Any, Callable
 
 import numpy as np
 
-TOLERANCES = {"float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7)}
+from conformance.compare import TOLERANCES
+from conformance.trace import clean_message
 
 
 def _is_tensor(x: Any) -> bool:
@@ -31,13 +31,6 @@ def describe(x: Any) -> Any:
     return x
 
 
-def clean_message(text: str) -> str:
-    """The main message: paddle's ``[Hint: …]`` tail cut, its generated tensor names replaced."""
-    text = re.split(r"\n\s*\[Hint: ", str(text))[0].rstrip()
-    text = re.sub(r" \(at /paddle/[^)]*\)$", "", text)
-    return re.sub(r"(generated_tensor|eager_tmp)_\d+", "NAME", text)
-
-
 def attempt(fn: Callable[[], Any]) -> Any:
     """Run ``fn`` and describe its result, or the exception it raised."""
     try:
@@ -46,17 +39,12 @@ def attempt(fn: Callable[[], Any]) -> Any:
         return {"error": type(exc).__name__, "message": clean_message(str(exc))}
 
 
-def _clean(text: str) -> str:
-    return re.sub(r" \(Triggered internally at .*\)$", "", str(text).strip(), flags=re.S)
-
-
 def run(program: Callable[[Any], list[Any]], module: Any) -> dict[str, Any]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = attempt(lambda: program(module))
-    kept = [(w.category.__name__, _clean(w.message)) for w in caught
-            if "Triggered internally" in str(w.message) or w.filename.find("reference_engine") >= 0
-            or w.category in (UserWarning, FutureWarning)]
+    kept = [(w.category.__name__, clean_message(str(w.message))) for w in caught
+            if w.category in (UserWarning, FutureWarning)]
     return {"result": result, "warnings": kept}
 
 
