@@ -8,7 +8,9 @@ framework or device is missing is unavailable, with the reason.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.metadata
 from dataclasses import dataclass
 from typing import Optional
 
@@ -70,3 +72,17 @@ def resolve(name: str) -> Backend:
         return Backend(name, dialect, module, device or "cpu", reference_for=REFERENCES[dialect])
     raise ValueError(f"unknown backend '{name}'; built in: {', '.join(BUILT_IN)}, "
                      "or DIALECT:MODULE")
+
+
+def distribution_version(distribution: str) -> Optional[str]:
+    """An installed distribution's version, read from its metadata (no import of the framework)."""
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def framework_versions() -> dict[str, Optional[str]]:
+    """The installed torch and paddle, by distribution name, as known-divergence entries name them."""
+    return {name: distribution_version(name) for name in ("torch", "paddlepaddle")}

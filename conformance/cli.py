@@ -8,6 +8,8 @@
     autograd-oracle compat DIR            write docs/COMPAT.md from a run
     autograd-oracle generate --seed S --count N [--out FILE]
     autograd-oracle coverage [--corpus all --seed S --count N]
+    autograd-oracle known update --from DIR   re-pin known divergences from a run
+    autograd-oracle known add --backend B --case ID --reason TEXT --from DIR
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from conformance.backends import BUILT_IN
 
 DEFAULT_OUT = Path("reports/latest")
 BASELINES = Path("baselines")
+KNOWN_DIR = Path("known_divergences")
 
 
 def _corpus_args(p: argparse.ArgumentParser) -> None:
@@ -144,6 +147,42 @@ def cmd_compat(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_versions(directory: Path) -> dict[str, Optional[str]]:
+    """The framework versions a run measured, by distribution name, from its summary.json."""
+    summary = directory / "summary.json"
+    if not summary.exists():
+        raise SystemExit(f"autograd-oracle: {directory} has no summary.json; run 'autograd-oracle "
+                         f"report {directory}' first")
+    target = json.loads(summary.read_text())["execution_target"]
+    return {"torch": target.get("torch"), "paddlepaddle": target.get("paddle")}
+
+
+def cmd_known(args: argparse.Namespace) -> int:
+    from conformance import known
+    from conformance.report.results import load_results
+
+    source = Path(args.source)
+    results = load_results(source)
+    versions = _run_versions(source)
+    directory = Path(args.known_dir)
+    backends = [args.backend] if args.backend else sorted(
+        {r["backend"] for r in results if known.path_for(r["backend"], directory).exists()})
+    try:
+        for backend in backends:
+            kd = known.load(backend, directory)
+            if args.action == "add":
+                entry = known.add_entry(kd, args.case, args.reason, results, versions)
+                print(f"[{backend}] {entry.key}: pinned {len(entry.differences)} differences")
+            else:
+                for line in known.update_from_results(kd, results, versions) or ["nothing to change"]:
+                    print(f"[{backend}] {line}")
+            kd.save()
+    except known.KnownDivergenceError as exc:
+        print(f"autograd-oracle: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
     from conformance.generator import GENERATOR_VERSION, corpus_bytes, corpus_sha256, generate
 
@@ -203,6 +242,19 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--count", type=int, default=10000)
     g.add_argument("--out", default=None)
     g.add_argument("--manifest", default=None, help="write the corpus manifest here")
+    k = sub.add_parser("known", help="keep known-divergence entries pinned to what a run observed")
+    k.add_argument("action", choices=("update", "add"),
+                   help="update: rewrite every entry's differences and framework version from the "
+                        "run, keeping its reason; add: pin a new entry for --case")
+    k.add_argument("--from", dest="source", default=str(DEFAULT_OUT),
+                   help=f"the run's report directory (default: {DEFAULT_OUT})")
+    k.add_argument("--backend", default=None,
+                   help="only this backend's list (default: every backend of the run that has one; "
+                        "required with add)")
+    k.add_argument("--case", default=None, help="add: the case id to pin")
+    k.add_argument("--reason", default=None, help="add: why the framework differs (measured on it)")
+    k.add_argument("--known-dir", default=str(KNOWN_DIR),
+                   help=f"directory of known-divergence files (default: {KNOWN_DIR})")
     cov = sub.add_parser("coverage", help="cases per feature bucket and dialect")
     _corpus_args(cov)
     return p
@@ -213,9 +265,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     if extra and args.command != "run":
         parser().error(f"unrecognized arguments: {' '.join(extra)}")
     handlers = {"report": cmd_report, "diff": cmd_diff, "record": cmd_record, "merge": cmd_merge,
-                "compat": cmd_compat, "generate": cmd_generate, "coverage": cmd_coverage}
+                "compat": cmd_compat, "generate": cmd_generate, "coverage": cmd_coverage,
+                "known": cmd_known}
     if args.command == "run":
         return cmd_run(args, extra)
+    if args.command == "known" and args.action == "add" and not (args.case and args.reason and args.backend):
+        parser().error("known add needs --backend, --case and --reason")
     return handlers[args.command](args)
 
 

@@ -24,7 +24,9 @@ class _Missing(Exception):  # noqa: N818 - control flow: a name an earlier faile
     pass
 
 
-class _Run:
+class Interpreter:
+    """Runs steps through an adapter, binding names and recording observations in a trace."""
+
     def __init__(self, case: Case, adapter: Adapter, trace: Trace,
                  leaf_values: Optional[dict[str, np.ndarray]] = None) -> None:
         self.case, self.a, self.trace = case, adapter, trace
@@ -91,12 +93,10 @@ class _Run:
                 else:
                     self.trace.add(where, "error", error=type(exc).__name__,
                                    category=categorize(message), message=message)
-        for w in caught:
-            if issubclass(w.category, (UserWarning, FutureWarning)) and not issubclass(
-                    w.category, DeprecationWarning):
-                message = clean_message(str(w.message))
-                self.trace.add(where, "warning", warning=w.category.__name__,
-                               category=categorize(message), message=message)
+        for w in caught:  # every class: a framework's DeprecationWarning is an observation too
+            message = clean_message(str(w.message))
+            self.trace.add(where, "warning", warning=w.category.__name__,
+                           category=categorize(message), message=message)
 
     def step_leaf(self, step: dict[str, Any], where: str) -> None:
         name = step["leaf"]
@@ -167,19 +167,11 @@ class _Run:
         self.a.inplace(self.get(step["inplace"]), step["op"], args, dict(step.get("kwargs", {})))
 
 
-_HANDLERS = {name[5:]: fn for name, fn in vars(_Run).items() if name.startswith("step_")}
+_HANDLERS = {name[5:]: fn for name, fn in vars(Interpreter).items() if name.startswith("step_")}
 
 
 def _as_list(v: Any) -> list[Any]:
     return v if isinstance(v, list) else [v]
-
-
-def evaluate_prefix(case: Case, adapter: Adapter, upto: int,
-                    leaf_values: dict[str, np.ndarray]) -> dict[str, Any]:
-    """Run the first ``upto`` steps with some leaves replaced; return the bound names."""
-    run = _Run(case, adapter, Trace(case.id, "oracle"), leaf_values)
-    run.run_steps(case.steps[:upto], "")
-    return run.env
 
 
 def run_case(case: Case, adapter: Adapter, backend_name: str) -> Trace:
@@ -188,5 +180,5 @@ def run_case(case: Case, adapter: Adapter, backend_name: str) -> Trace:
     if not case.runs_on(adapter.dialect):
         trace.add("-", "unsupported", what=f"case is not written for {adapter.dialect}")
         return trace
-    _Run(case, adapter, trace).run_steps(case.steps, "")
+    Interpreter(case, adapter, trace).run_steps(case.steps, "")
     return trace

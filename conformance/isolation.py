@@ -66,8 +66,12 @@ def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool) -> Non
 class IsolatedBackend:
     """A backend running in its own child process."""
 
-    def __init__(self, backend: Backend, timeout: float = 60.0, start_timeout: float = 300.0):
+    def __init__(self, backend: Backend, timeout: float = 60.0, start_timeout: float = 300.0,
+                 oracle: Optional[bool] = None):
+        """``oracle``: check the gradients of each trace against finite differences in the child
+        (default: for reference backends)."""
         self.backend = backend
+        self.oracle = backend.is_reference if oracle is None else oracle
         self.timeout = timeout
         self.start_timeout = start_timeout
         self.process: Optional[Any] = None
@@ -82,7 +86,7 @@ class IsolatedBackend:
         parent, child = _CONTEXT.Pipe()
         b = self.backend
         self.process = _CONTEXT.Process(
-            target=_serve, args=(child, (b.name, b.dialect, b.module, b.device), b.is_reference),
+            target=_serve, args=(child, (b.name, b.dialect, b.module, b.device), self.oracle),
             daemon=True)
         self.process.start()
         child.close()

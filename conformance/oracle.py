@@ -1,14 +1,31 @@
-"""The third oracle: gradient values against float64 central finite differences.
+"""The third oracle: every gradient a reference trace observed, against float64 finite differences.
 
-Two implementations that agree with each other can still both be wrong; calculus cannot. For
-every ``grad`` step whose results a reference trace observed, and for the leaf gradients observed
-right after a case's first ``backward``, the oracle takes the function the step differentiates,
-``F(leaves) = sum_k <seed_k, output_k>``, re-evaluates the case's earlier steps in float64 at
-``leaves ± eps * v`` for a random direction ``v`` and compares the directional derivative with
-``<gradient, v>`` (gradcheck's fast mode: one projection checks every entry at once, with
-probability one). Guarded as published AD fuzzers do: a disagreement at a point where the
-directional derivatives just beside it disagree with each other is a kink, not a failure, and
-is skipped; NaN on both sides agrees; every skip is counted.
+Two implementations that agree with each other can still both be wrong; calculus cannot. Each
+``backward`` or ``grad`` step differentiates a function ``F_b = sum_k <seed_k, output_k>`` of the
+tensors it reaches. The oracle re-runs the case's steps before ``b`` in float64 with those tensors
+moved by ``±eps * v`` for a random direction ``v``, and compares the directional derivative with
+``<gradient, v>`` (gradcheck's fast mode: one projection checks every entry at once).
+
+What is checked:
+
+- every ``grad`` step's results, and every observed ``.grad`` of a leaf or of a tensor that
+  retains its gradient; a ``.grad`` is the sum of the ``F_b`` of every backward that reached it
+  since it was last cleared, so accumulation is checked too;
+- a gradient that is ``None`` counts as zeros, so a ``None`` where calculus gives a non-zero
+  derivative fails.
+
+How the program is made a function of those tensors:
+
+- values that cross a ``detach`` or a no-grad block are constants: a base run records them and
+  every perturbed run uses the recorded values (an in-place write under no-grad adds the base
+  run's change, so the tensor it writes to keeps its perturbation);
+- a tensor hook that scales by ``s`` is the function in which that tensor moves ``s`` times as
+  far: ``t' = s * t + (1 - s) * t_base``;
+- named seeds are constants, taken from the base run.
+
+Guarded as published AD fuzzers do: a disagreement where the directional derivatives just beside
+the point disagree with each other is a kink and is skipped; NaN on both sides agrees. Everything
+not checked is counted by reason.
 """
 
 from __future__ import annotations
@@ -16,17 +33,21 @@ from __future__ import annotations
 import math
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import numpy as np
 
 from conformance.adapters import Adapter
 from conformance.case import Case
-from conformance.interpreter import evaluate_prefix
+from conformance.interpreter import Interpreter
 from conformance.trace import Trace, json_to_array
 
 EPS = 1e-6
 ATOL, RTOL = 1e-5, 1e-3
+KINK_OFFSET = 1e-4
+
+# The errors raised in the middle of a backward pass, after some leaves may have accumulated.
+_MID_PASS_ERRORS = ("freed-graph", "version-counter", "no-double-grad", "internal-error", "other")
 
 
 @dataclass
@@ -35,78 +56,159 @@ class OracleResult:
     skipped: dict[str, int] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
 
-    def skip(self, reason: str) -> None:
-        self.skipped[reason] = self.skipped.get(reason, 0) + 1
+    def skip(self, reason: str, n: int = 1) -> None:
+        self.skipped[reason] = self.skipped.get(reason, 0) + n
 
 
-def _leaf_steps(case: Case) -> dict[str, dict[str, Any]]:
-    return {s["leaf"]: s for s in case.steps if "leaf" in s}
+def _flatten(steps: tuple[dict[str, Any], ...] | list[dict[str, Any]], prefix: str = "",
+             in_block: bool = False) -> Iterator[tuple[str, dict[str, Any], bool]]:
+    """Every step in execution order, with its location and whether a no-grad block holds it."""
+    for i, step in enumerate(steps):
+        where = f"{prefix}{i}"
+        yield where, step, in_block
+        if "no_grad" in step:
+            yield from _flatten(step["no_grad"], where + ".", True)
 
 
-def _seed_arrays(step: dict[str, Any], env: dict[str, Any], adapter: Adapter,
-                 outputs: list[np.ndarray]) -> Optional[list[np.ndarray]]:
-    seeds = step.get("seeds")
-    out = []
-    for i, value in enumerate(outputs):
-        seed = seeds[i] if seeds is not None and i < len(seeds) else None
-        if seed is None:
-            out.append(np.ones_like(value))
-        elif isinstance(seed, str):
-            out.append(np.asarray(adapter.describe(env[seed])[1], dtype=np.float64))
-        elif "value" in seed:
-            out.append(np.asarray(seed["value"], dtype=np.float64).reshape(value.shape)
-                       if np.size(seed["value"]) == value.size else None)
-        else:
-            return None
-        if out[-1] is None:
-            return None
-    return out
+def _bound_name(step: dict[str, Any]) -> Optional[str]:
+    return step.get("leaf") or step.get("let")
+
+
+@dataclass
+class _Event:
+    """A backward or grad step whose function the oracle differentiates."""
+
+    index: int
+    step: dict[str, Any]
+    hooks: dict[str, float]               # hooked tensor -> product of its active hooks' scales
+    seeds: Optional[list[np.ndarray]] = None
+
+
+@dataclass
+class _Check:
+    label: str
+    points: dict[str, Optional[np.ndarray]]   # name -> observed gradient, None where it was None
+    events: list[_Event]
+
+
+class _Program:
+    """What the oracle needs to know about a case before it runs it."""
+
+    def __init__(self, case: Case) -> None:
+        self.case = case
+        self.flat = list(_flatten(case.steps))
+        self.leaves = {s["leaf"]: s for _, s, _ in self.flat if "leaf" in s}
+        self.float_leaves = {n for n, s in self.leaves.items()
+                             if s.get("dtype", "float32").startswith("float")}
+        self.frozen = {w for w, s, block in self.flat
+                       if "let" in s and (block or s.get("op") == "detach")}
+        self.deltas = {w for w, s, block in self.flat if "inplace" in s and block}
+        self.written = {s["inplace"] for _, s, _ in self.flat if "inplace" in s}
+        self.flag_changed = {s["set_requires_grad"] for _, s, _ in self.flat
+                             if "set_requires_grad" in s}
+        detached = {s["let"] for w, s, _ in self.flat if w in self.frozen}
+        self.writes_through_detached = bool(detached & self.written)
+
+
+class _OracleRun(Interpreter):
+    """The interpreter with the oracle's substitutions: frozen values, moved and hooked tensors."""
+
+    def __init__(self, case: Case, adapter: Adapter, program: _Program,
+                 leaf_values: dict[str, np.ndarray], base: Optional[_OracleRun] = None,
+                 moves: Optional[dict[str, Callable[[Any], Any]]] = None) -> None:
+        super().__init__(case, adapter, Trace(case.id, "oracle"), leaf_values)
+        self.program, self.base, self.moves = program, base, moves or {}
+        self.values: dict[str, tuple[str, np.ndarray]] = {}       # base run: where -> value
+        self.requires_grad: dict[str, bool] = {}                  # base run: name -> flag
+        self.changes: dict[str, np.ndarray] = {}                  # base run: where -> change
+
+    def snapshot(self, value: Any) -> tuple[str, np.ndarray]:
+        dtype, data, _, _ = self.a.describe(value)
+        return dtype, np.asarray(data)
+
+    def constant(self, dtype: str, data: np.ndarray) -> Any:
+        return self.a.leaf(data.tolist(), dtype, False)
+
+    def run_step(self, step: dict[str, Any], where: str) -> None:
+        program, base = self.program, self.base
+        if base is not None and where in program.frozen and where in base.values:
+            self.env[step["let"]] = self.constant(*base.values[where])
+            return
+        if base is not None and where in program.deltas and where in base.changes:
+            target = self.env.get(step["inplace"])
+            if target is not None:
+                with self.a.no_grad():
+                    dtype = self.snapshot(target)[0]
+                    self.a.inplace(target, "add", [self.constant(dtype, base.changes[where])], {})
+            return
+        before = None
+        if base is None and where in program.deltas and step["inplace"] in self.env:
+            before = self.snapshot(self.env[step["inplace"]])[1]
+        super().run_step(step, where)
+        name = _bound_name(step)
+        if base is None:
+            if name is not None and name in self.env:
+                self.values[where] = self.snapshot(self.env[name])
+                self.requires_grad[name] = self.a.describe(self.env[name])[2]
+            if before is not None:
+                after = self.snapshot(self.env[step["inplace"]])[1]
+                if after.shape == before.shape:
+                    self.changes[where] = after - before
+        elif name in self.moves and name in self.env:
+            self.env[name] = self.moves[name](self.env[name])
 
 
 class _Objective:
-    """``F(leaves)`` for one differentiating step, evaluated by re-running the case's prefix."""
+    """``F_b`` at a point: the case run up to event ``b`` with the given moves, then the seeded
+    sum of the event's outputs."""
 
-    def __init__(self, case: Case, adapter: Adapter, index: int, step: dict[str, Any]) -> None:
-        self.case, self.adapter, self.index, self.step = case, adapter, index, step
+    def __init__(self, case: Case, adapter: Adapter, program: _Program, base: _OracleRun,
+                 leaf_base: dict[str, np.ndarray]) -> None:
+        self.case, self.adapter, self.program, self.base = case, adapter, program, base
+        self.leaf_base = leaf_base
+        # base-run values of every tensor bound by name (names are bound once per case)
+        self.base_named = {name: base.values[where][1].astype(np.float64)
+                           for where, step, _ in program.flat
+                           if (name := _bound_name(step)) is not None and where in base.values}
+
+    def value(self, event: _Event, direction: dict[str, np.ndarray], scale: float) -> Optional[float]:
+        program, a = self.program, self.adapter
+        leaf_values = dict(self.leaf_base)
+        moves: dict[str, Callable[[Any], Any]] = {}
+        for name, v in direction.items():
+            factor = scale * event.hooks.get(name, 1.0)
+            if name in program.leaves:
+                leaf_values[name] = self.leaf_base[name] + factor * v
+            else:
+                moves[name] = _shift(a, factor * v)
+        for name, s in event.hooks.items():
+            if name not in direction and name not in program.leaves and name in self.base_named:
+                moves[name] = _hooked(a, s, self.base_named[name])
+        run = _OracleRun(self.case, a, program, leaf_values, self.base, moves)
+        run.run_steps(self.case.steps[:event.index], "")
+        step = event.step
         key = "grad" if "grad" in step else "backward"
-        self.outputs = step[key] if isinstance(step[key], list) else [step[key]]
-
-    def __call__(self, point: dict[str, np.ndarray]) -> Optional[float]:
-        env = evaluate_prefix(self.case, self.adapter, self.index, point)
-        values = []
-        for name in self.outputs:
-            if name not in env:
+        total = 0.0
+        for i, name in enumerate(step[key] if isinstance(step[key], list) else [step[key]]):
+            if name not in run.env or event.seeds is None:
                 return None
-            values.append(np.asarray(self.adapter.describe(env[name])[1], dtype=np.float64))
-        seeds = _seed_arrays(self.step, env, self.adapter, values)
-        if seeds is None:
-            return None
-        return float(sum(float((s * v).sum()) for s, v in zip(seeds, values)))
+            out = np.asarray(a.describe(run.env[name])[1], dtype=np.float64)
+            if event.seeds[i].shape != out.shape:
+                return None
+            total += float((event.seeds[i] * out).sum())
+        return total
+
+def _shift(adapter: Adapter, delta: np.ndarray) -> Callable[[Any], Any]:
+    def move(t: Any) -> Any:
+        return adapter.op("add", [t, adapter.leaf(delta.tolist(), "float64", False)], {})
+    return move
 
 
-def _directional(objective: _Objective, base: dict[str, np.ndarray],
-                 direction: dict[str, np.ndarray], eps: float) -> Optional[float]:
-    # every floating leaf is evaluated in float64, the differentiated ones moved along direction
-    up = objective({k: base[k] + eps * direction.get(k, 0.0) for k in base})
-    down = objective({k: base[k] - eps * direction.get(k, 0.0) for k in base})
-    if up is None or down is None:
-        return None
-    return (up - down) / (2 * eps)
-
-
-KINK_OFFSET = 1e-4
-
-
-def _is_kink(objective: _Objective, base: dict[str, np.ndarray],
-             direction: dict[str, np.ndarray], numeric: float) -> bool:
-    """Directional derivatives a little to either side disagree: the function is not smooth."""
-    sides = []
-    for sign in (1.0, -1.0):
-        moved = {k: base[k] + sign * KINK_OFFSET * direction.get(k, 0.0) for k in base}
-        sides.append(_directional(objective, moved, direction, EPS))
-    if any(v is None for v in sides):
-        return True
-    return not (_agree(sides[0], numeric) and _agree(sides[1], numeric))
+def _hooked(adapter: Adapter, scale: float, base: np.ndarray) -> Callable[[Any], Any]:
+    def move(t: Any) -> Any:
+        rest = adapter.leaf((base * (1.0 - scale)).tolist(), "float64", False)
+        return adapter.op("add", [adapter.op("mul", [t, scale], {}), rest], {})
+    return move
 
 
 def _agree(analytic: float, numeric: float) -> bool:
@@ -115,68 +217,273 @@ def _agree(analytic: float, numeric: float) -> bool:
     return abs(analytic - numeric) <= ATOL + RTOL * abs(numeric)
 
 
-def _check(result: OracleResult, label: str, objective: _Objective,
-           gradients: dict[str, np.ndarray], leaves: dict[str, dict[str, Any]]) -> None:
-    base = {name: np.asarray(step["value"], dtype=np.float64) for name, step in leaves.items()
-            if step.get("dtype", "float32").startswith("float")}
-    rng = np.random.default_rng(zlib.crc32(f"{objective.case.id}|{label}".encode()))
-    direction = {name: rng.uniform(-1.0, 1.0, size=base[name].shape) for name in gradients}
-    analytic = float(sum(float((gradients[n] * direction[n]).sum()) for n in gradients))
-    numeric = _directional(objective, base, direction, EPS)
-    if numeric is None:
-        result.skip("not re-evaluable")
-        return
-    if math.isnan(numeric) and not math.isnan(analytic):
-        result.skip("non-finite function")
-        return
-    if _agree(analytic, numeric):
+class _Checker:
+    def __init__(self, case: Case, trace: Trace, adapter: Adapter) -> None:
+        self.case, self.adapter = case, adapter
+        self.program = _Program(case)
+        self.by_step: dict[str, list[dict[str, Any]]] = {}
+        for o in trace.observations:
+            self.by_step.setdefault(o["step"], []).append(o)
+        self.result = OracleResult()
+
+    # --- finding what to check ---------------------------------------------------------------
+
+    def checks(self) -> Iterator[_Check]:
+        program, case = self.program, self.case
+        hooks: dict[str, dict[str, float]] = {}     # handle or anonymous key -> {tensor: scale}
+        hooked_names: set[str] = set()
+        retained: set[str] = set()
+        since_clear: dict[str, list[_Event]] = {}   # point -> events reaching its .grad
+        broken: set[str] = set()                     # points a mid-pass error left unknowable
+        pending: list[tuple[str, dict[str, Any]]] = []
+        for index, step in enumerate(case.steps):
+            where = str(index)
+            if "observe" in step and step["observe"] == "grad":
+                pending.append((where, step))
+                continue
+            if pending:
+                yield from self._grad_observations(pending, since_clear, broken, retained,
+                                                   hooked_names)
+                pending = []
+            observed = self.by_step.get(where, [])
+            raised = [o for o in observed if o["kind"] in ("error", "undefined", "skipped",
+                                                           "unsupported")]
+            if "hook" in step and not raised:
+                key = step.get("handle", f"#{index}")
+                hooks[key] = {step["hook"]: float(step["scale"])}
+                hooked_names.add(step["hook"])
+            elif "remove_hook" in step and not raised:
+                hooks.pop(step["remove_hook"], None)
+            elif "retain_grad" in step and not raised:
+                retained.add(step["retain_grad"])
+            elif "clear_grad" in step and not raised:
+                since_clear.pop(step["clear_grad"], None)
+                broken.discard(step["clear_grad"])
+            if "backward" in step or "grad" in step:
+                event = _Event(index, step, _active(hooks))
+                if "grad" in step:
+                    yield from self._grad_step(where, event, raised)
+                    continue
+                reached = step.get("inputs") or sorted(program.float_leaves | retained)
+                if raised:
+                    if any(o.get("category") in _MID_PASS_ERRORS for o in raised):
+                        broken.update(reached)
+                    continue
+                for name in reached:
+                    since_clear.setdefault(name, []).append(event)
+        if pending:
+            yield from self._grad_observations(pending, since_clear, broken, retained, hooked_names)
+
+    def _grad_step(self, where: str, event: _Event, raised: list[dict[str, Any]]) -> Iterator[_Check]:
+        step = event.step
+        listed = [o for o in self.by_step.get(where, []) if o["kind"] == "list"]
+        if raised or not listed:
+            return
+        if "no_grad_vars" in step:
+            self.result.skip("grad with no_grad_vars")
+            return
+        if len(set(step["wrt"])) != len(step["wrt"]):
+            self.result.skip("grad with a repeated input")
+            return
+        points: dict[str, Optional[np.ndarray]] = {}
+        for name, item in zip(step["wrt"], listed[0]["items"]):
+            reason = self._unusable(name, item, event)
+            if reason:
+                self.result.skip(reason)
+                continue
+            points[name] = _gradient(item)
+        if points:
+            yield _Check(f"step {where} (grad)", points, [event])
+
+    def _grad_observations(self, pending: list[tuple[str, dict[str, Any]]],
+                           since_clear: dict[str, list[_Event]], broken: set[str],
+                           retained: set[str], hooked: set[str]) -> Iterator[_Check]:
+        groups: dict[tuple[int, ...], _Check] = {}
+        for where, step in pending:
+            name = step["of"]
+            obs = [o for o in self.by_step.get(where, []) if o["kind"] in ("tensor", "none")]
+            if not obs:
+                continue
+            if name in self.program.leaves:
+                leaf = self.program.leaves[name]
+                if name not in self.program.float_leaves or not leaf.get("requires_grad"):
+                    continue
+            elif name not in retained:
+                continue
+            elif name in hooked:
+                self.result.skip("hook and retain_grad on one tensor (dialects order them differently)")
+                continue
+            if name in broken:
+                self.result.skip("a backward failed part-way after the last clearing")
+                continue
+            events = list(since_clear.get(name, ()))
+            if name not in self.program.leaves and len(events) > 1:
+                self.result.skip("retained gradient over several backwards (torch accumulates, "
+                                 "paddle keeps the last)")
+                continue
+            reason = next((r for e in events if (r := self._unusable(name, obs[0], e))), None)
+            if reason:
+                self.result.skip(reason)
+                continue
+            key = tuple(e.index for e in events)
+            check = groups.setdefault(key, _Check(f"grad observed at step {where}", {}, events))
+            check.points[name] = _gradient(obs[0])
+        yield from groups.values()
+
+    def _unusable(self, name: str, observed: dict[str, Any], event: _Event) -> Optional[str]:
+        """Why the gradient of ``name`` at ``event`` cannot be checked, if it cannot."""
+        program = self.program
+        if observed["kind"] not in ("tensor", "none"):
+            return "gradient not observed as a tensor"
+        if observed["kind"] == "tensor" and not observed["dtype"].startswith("float"):
+            return "integer gradient"
+        if name in program.leaves and name not in program.float_leaves:
+            return "integer input"
+        if name in program.leaves and not program.leaves[name].get("requires_grad"):
+            return "input does not require grad"
+        if name in program.flag_changed:
+            return "requires_grad changed during the program"
+        if name not in program.leaves and name in program.written:
+            return "in-place write to a differentiated non-leaf"
+        if name in program.leaves and name in event.hooks and "grad" in event.step:
+            return "hooked leaf under grad (torch runs the hook, paddle does not)"
+        return None
+
+    # --- checking --------------------------------------------------------------------------
+
+    def run(self) -> OracleResult:
+        program, result = self.program, self.result
+        nested = [w for w, s, block in program.flat if block and ("backward" in s or "grad" in s)]
+        if nested:
+            result.skip("backward or grad inside a no-grad block")
+            return result
+        if program.writes_through_detached:
+            result.skip("in-place write through a detached tensor (shared storage)")
+            return result
+        checks = list(self.checks())
+        if not checks:
+            if not result.skipped:
+                result.skip("no gradient observed")
+            return result
+        leaf_base = {n: np.asarray(self.program.leaves[n]["value"], dtype=np.float64)
+                     for n in program.float_leaves}
+        base = _OracleRun(self.case, self.adapter, program, leaf_base)
+        base.run_steps(self.case.steps, "")
+        objective = _Objective(self.case, self.adapter, program, base, leaf_base)
+        for check in checks:
+            self._check(objective, check)
+        return result
+
+    def _check(self, objective: _Objective, check: _Check) -> None:
+        result = self.result
+        gradients, nones = {}, []
+        for name, grad in check.points.items():
+            if name not in objective.base_named:
+                result.skip("not re-evaluable")
+                return
+            if not objective.base.requires_grad.get(name, False):
+                result.skip("input does not require grad")
+                continue
+            shape = objective.base_named[name].shape
+            if grad is None:  # None is a zero gradient: calculus says whether it should be
+                nones.append(name)
+                grad = np.zeros(shape)
+            if grad.shape != shape:
+                result.checked += 1
+                result.failures.append(f"{check.label}: gradient of {name} has shape "
+                                       f"{list(grad.shape)}, its tensor {list(shape)}")
+                return
+            gradients[name] = grad
+        if not gradients:
+            return
+        for event in check.events:
+            if event.seeds is None:
+                event.seeds = _seeds(event.step, objective)
+        rng = np.random.default_rng(zlib.crc32(f"{self.case.id}|{check.label}".encode()))
+        direction = {n: rng.uniform(-1.0, 1.0, size=g.shape) for n, g in sorted(gradients.items())}
+        analytic = float(sum(float((gradients[n] * direction[n]).sum()) for n in direction))
+        numeric = _directional(objective, check.events, direction, {})
+        if numeric is None:
+            result.skip("not re-evaluable")
+            return
+        if math.isnan(numeric) and not math.isnan(analytic):
+            result.skip("non-finite function")
+            return
+        if _agree(analytic, numeric):
+            result.checked += 1
+            return
+        if _is_kink(objective, check.events, direction, numeric):
+            result.skip("kink (nearby points disagree)")
+            return
         result.checked += 1
-        return
-    # a disagreement: a failure only where the function is smooth around the point
-    if _is_kink(objective, base, direction, numeric):
-        result.skip("kink (nearby points disagree)")
-        return
-    result.checked += 1
-    result.failures.append(f"{label}: directional derivative {analytic:.6g} but finite "
-                           f"differences give {numeric:.6g}")
+        none = f" ({', '.join(nones)}: None)" if nones else ""
+        result.failures.append(f"{check.label}: directional derivative {analytic:.6g}{none} but "
+                               f"finite differences give {numeric:.6g}")
+
+
+def _active(hooks: dict[str, dict[str, float]]) -> dict[str, float]:
+    active: dict[str, float] = {}
+    for registered in hooks.values():
+        for name, scale in registered.items():
+            active[name] = active.get(name, 1.0) * scale
+    return active
+
+
+def _gradient(observed: dict[str, Any]) -> Optional[np.ndarray]:
+    """An observed gradient as float64 values, or None."""
+    if observed["kind"] == "none":
+        return None
+    return json_to_array(observed["values"], "float64")
+
+
+def _seeds(step: dict[str, Any], objective: _Objective) -> Optional[list[np.ndarray]]:
+    """The event's seeds as float64 constants (named seeds from the base run), or None when the
+    oracle cannot form ``F_b`` (a number as a seed, a seed of another size)."""
+    key = "grad" if "grad" in step else "backward"
+    outputs = step[key] if isinstance(step[key], list) else [step[key]]
+    named = objective.base_named
+    seeds = step.get("seeds")
+    out = []
+    for i, name in enumerate(outputs):
+        if name not in named:
+            return None
+        shape = named[name].shape
+        seed = seeds[i] if seeds is not None and i < len(seeds) else None
+        if seed is None:
+            out.append(np.ones(shape))
+        elif isinstance(seed, str) and seed in named:
+            out.append(named[seed])
+        elif isinstance(seed, dict) and "value" in seed and np.size(seed["value"]) == int(np.prod(shape)):
+            out.append(np.asarray(seed["value"], dtype=np.float64).reshape(shape))
+        else:
+            return None
+    return out
+
+
+def _directional(objective: _Objective, events: list[_Event], direction: dict[str, np.ndarray],
+                 offset: dict[str, np.ndarray], eps: float = EPS) -> Optional[float]:
+    total = 0.0
+    for event in events:
+        up = objective.value(event, {n: v * eps + offset.get(n, 0.0) for n, v in direction.items()}, 1.0)
+        down = objective.value(event, {n: -v * eps + offset.get(n, 0.0) for n, v in direction.items()},
+                               1.0)
+        if up is None or down is None:
+            return None
+        total += (up - down) / (2 * eps)
+    return total
+
+
+def _is_kink(objective: _Objective, events: list[_Event], direction: dict[str, np.ndarray],
+             numeric: float) -> bool:
+    """Directional derivatives a little to either side disagree: the function is not smooth."""
+    for sign in (1.0, -1.0):
+        offset = {n: sign * KINK_OFFSET * v for n, v in direction.items()}
+        side = _directional(objective, events, direction, offset)
+        if side is None or not _agree(side, numeric):
+            return True
+    return False
 
 
 def check_gradients(case: Case, trace: Trace, adapter: Adapter) -> OracleResult:
-    """Check the gradients a reference trace observed against finite differences."""
-    result = OracleResult()
-    if any("hook" in s or "no_grad" in s or s.get("op") == "detach" for s in case.steps):
-        result.skip("hooks, detach or no-grad blocks (not functions of the leaves)")
-        return result
-    leaves = _leaf_steps(case)
-    float_leaves = {n for n, s in leaves.items() if s.get("dtype", "float32").startswith("float")}
-    by_step: dict[str, list[dict[str, Any]]] = {}
-    for o in trace.observations:
-        by_step.setdefault(o["step"], []).append(o)
-    backward_seen = False
-    for i, step in enumerate(case.steps):
-        if "grad" in step and "no_grad_vars" not in step:
-            listed = [o for o in by_step.get(str(i), []) if o["kind"] == "list"]
-            if not listed:
-                continue
-            grads = {name: json_to_array(item["values"], "float64")
-                     for name, item in zip(step["wrt"], listed[0]["items"])
-                     if item["kind"] == "tensor" and name in float_leaves}
-            if grads and len(set(step["wrt"])) == len(step["wrt"]):
-                _check(result, f"step {i} (grad)", _Objective(case, adapter, i, step), grads, leaves)
-        elif "backward" in step:
-            if backward_seen or "inputs" in step:
-                backward_seen = True
-                continue
-            backward_seen = True
-            grads = {}
-            for j in range(i + 1, len(case.steps)):
-                later = case.steps[j]
-                if not ("observe" in later and later["observe"] == "grad"):
-                    break
-                for o in by_step.get(str(j), []):
-                    if o["kind"] == "tensor" and later["of"] in float_leaves:
-                        grads[later["of"]] = json_to_array(o["values"], "float64")
-            if grads and not any(o["kind"] == "error" for o in by_step.get(str(i), [])):
-                _check(result, f"step {i} (backward)", _Objective(case, adapter, i, step), grads,
-                       leaves)
-    return result
+    """Check every gradient a reference trace observed against finite differences."""
+    return _Checker(case, trace, adapter).run()

@@ -223,7 +223,7 @@ def _is_controller(config: pytest.Config) -> bool:
     return not hasattr(config, "workerinput")
 
 
-_TALLIED = ("case", "backend", "verdict", "known_pattern")
+_TALLIED = ("case", "backend", "verdict", "known_entry", "known_mismatch")
 
 
 class _ResultsFile:
@@ -275,26 +275,6 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             tally.append(value)
 
 
-def stale_entries(results: list[dict[str, Any]], known_dir: Optional[Path] = None
-                  ) -> list[dict[str, str]]:
-    """Known-divergence entries that matched no case of the run, or whose cases now pass."""
-    stale = []
-    backends = sorted({r["backend"] for r in results})
-    for backend in backends:
-        kd = known_divergences.load(backend, known_dir or known_divergences.DEFAULT_DIR)
-        mine = [r for r in results if r["backend"] == backend]
-        for entry in kd.entries:
-            matched = [r for r in mine if r.get("known_pattern") == entry.pattern]
-            if not matched:
-                stale.append({"backend": backend, "pattern": entry.pattern,
-                              "why": "matches no case of this run"})
-            for r in matched:
-                if r["verdict"] == "pass":
-                    stale.append({"backend": backend, "pattern": entry.pattern,
-                                  "why": f"{r['case']} now passes"})
-    return stale
-
-
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     tally: list[dict[str, Any]] = getattr(config, "_oracle_tally", [])
     results_file: Optional[_ResultsFile] = getattr(config, "_oracle_results", None)
@@ -306,8 +286,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     terminalreporter.section("autograd-oracle")
     terminalreporter.write_line("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     known_dir = config.getoption("--oracle-known")
-    for s in stale_entries(tally, Path(known_dir) if known_dir else None):
-        terminalreporter.write_line(f"stale known divergence [{s['backend']}] {s['pattern']}: {s['why']}")
+    for s in known_divergences.stale_entries(tally, Path(known_dir) if known_dir else None):
+        terminalreporter.write_line(f"stale known divergence [{s['backend']}] {s['entry']}: {s['why']}")
     if results_file is not None:
         terminalreporter.write_line(f"results: {results_file.path}")
 

@@ -69,13 +69,33 @@ def recategorize(observations: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return observations
 
 
+_CPP_STACK = re.compile(r"^\s*-+\s*C\+\+ Traceback.*?Error Message Summary:\s*-+\s*", re.S)
+_SUMMARY_CLASS = re.compile(r"^(\w+)Error: ")
+_HINT = re.compile(r"\s*\[Hint: .*$", re.S)
+_AT_FILE = re.compile(r"\s*\(at [^)]*:\d+\)")
+_TRIGGERED = re.compile(r"\s*\(Triggered internally at .*?\)", re.S)
+_PATH = re.compile(r"(?:[A-Za-z]:)?(?:/[\w.+-]+)+\.(?:py|pyx|cc|cpp|cu|cuh|h|hpp)(?::\d+)?")
+_GENERATED_NAME = re.compile(r"\b(?:generated_tensor|eager_tmp|tmp)_\d+\b")
+
+
 def clean_message(message: str) -> str:
-    """Paddle's ``[Hint: …]`` and ``(at /paddle/…)`` tails and torch's ``(Triggered internally…)``
-    removed; generated tensor names replaced by ``NAME``."""
-    text = re.split(r"\n\s*\[Hint: ", str(message))[0].rstrip()
-    text = re.sub(r" \(at /paddle/[^)]*\)$", "", text)
-    text = re.sub(r" \(Triggered internally at .*\)$", "", text, flags=re.S)
-    return re.sub(r"(generated_tensor|eager_tmp)_\d+", "NAME", text)
+    """An error or warning text with the parts that vary by build, run and stack level removed.
+
+    Stripped: paddle's C++ stack (``FLAGS_call_stack_level`` 1 and 2 print it, with the message
+    repeated as ``XxxError: …``, which becomes paddle's level-0 form ``(Xxx) …``), its
+    ``[Hint: …]`` tail and ``(at file:line)`` parts, torch's ``(Triggered internally at …)``,
+    file paths, and generated tensor names (replaced by ``NAME``). What remains is the text the
+    reference engine promises verbatim.
+    """
+    text = str(message)
+    stack = _CPP_STACK.match(text)
+    if stack:
+        text = _SUMMARY_CLASS.sub(r"(\1) ", text[stack.end():])
+    text = _HINT.sub("", text)
+    text = _AT_FILE.sub("", text)
+    text = _TRIGGERED.sub("", text)
+    text = _PATH.sub("<path>", text)
+    return _GENERATED_NAME.sub("NAME", text).strip()
 
 
 def array_to_json(values: np.ndarray) -> Any:

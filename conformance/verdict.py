@@ -2,7 +2,9 @@
 
 A reference backend is judged against calculus (the finite-difference oracle) and against the
 expectations a case carries from the seed documents; a framework backend against its reference
-(observation by observation) and the same expectations.
+(step by step, messages by text) and the same expectations. A difference is excused only by a
+known-divergence entry that pins exactly it. A step the adapter refuses makes the case
+``unsupported`` on that backend: a refusal on both sides observes nothing, so it is no pass.
 """
 
 from __future__ import annotations
@@ -11,11 +13,11 @@ from typing import Any, Optional
 
 import numpy as np
 
-from conformance.backends import Backend
+from conformance.backends import Backend, framework_versions
 from conformance.case import Case
 from conformance.compare import compare_traces
 from conformance.isolation import Outcome
-from conformance.known import KnownDivergences
+from conformance.known import KnownDivergences, describe_entry
 from conformance.repro import program
 from conformance.trace import Trace, json_to_array
 
@@ -57,6 +59,16 @@ def _base(case: Case, backend: Backend, outcome: Outcome) -> dict[str, Any]:
             "observations": outcome.observations, "seconds": round(outcome.seconds, 6)}
 
 
+def _unsupported_steps(*traces: Optional[list[dict[str, Any]]]) -> list[str]:
+    """What the adapters refused, in either trace: such a case observes nothing for that backend."""
+    refused: list[str] = []
+    for observations in traces:
+        for o in observations or []:
+            if o["kind"] == "unsupported" and o["what"] not in refused:
+                refused.append(o["what"])
+    return refused
+
+
 def _settled(result: dict[str, Any], case: Case, outcome: Outcome) -> bool:
     """Give the verdicts that need no comparison: unsupported, crashed, timeout, unavailable."""
     if not case.runs_on(result["dialect"]):
@@ -66,6 +78,10 @@ def _settled(result: dict[str, Any], case: Case, outcome: Outcome) -> bool:
         result["verdict"] = {"crashed": "crashed", "timeout": "timeout"}.get(
             outcome.status, "unavailable")
         result["detail"] = outcome.detail
+        return True
+    refused = _unsupported_steps(outcome.observations)
+    if refused:
+        result.update(verdict="unsupported", detail=f"{result['dialect']} has no {', '.join(refused)}")
         return True
     return False
 
@@ -95,21 +111,24 @@ def judge_framework(case: Case, backend: Backend, outcome: Outcome, reference: O
     comparison = compare_traces(Trace(case.id, "reference", reference.observations or []),
                                 Trace(case.id, backend.name, outcome.observations or []))
     problems = [d.describe() for d in comparison.differences]
-    problems += check_expectations(case, backend.dialect, outcome.observations or [])
+    expectations = check_expectations(case, backend.dialect, outcome.observations or [])
     result["reference_observations"] = reference.observations
-    result["message_notes"] = comparison.message_notes
     result["undefined_steps"] = comparison.undefined_steps
-    entry = known.match(case.id)
-    if entry is not None:
-        result["known_pattern"] = entry.pattern
-    if problems:
-        result["detail"] = "\n".join(problems)
-        result["first_difference"] = comparison.differences[0].index if comparison.differences else None
-        if entry is not None:
-            result.update(verdict="known", known_reason=entry.reason)
-        else:
-            result["verdict"] = "fail"
-            result["repro"] = program(case, backend.dialect)
-    else:
+    result["differences"] = [d.signature() for d in comparison.differences]
+    if not problems and not expectations:
         result["verdict"] = "pass"
+        return result
+    result["detail"] = "\n".join(problems + expectations)
+    result["first_difference"] = comparison.differences[0].index if comparison.differences else None
+    judgement = known.judge(case.id, comparison.differences, framework_versions())
+    if judgement.entry is not None:
+        result["known_entry"] = judgement.entry.key
+    if judgement.excused and not expectations:
+        result.update(verdict="known", known_reason=judgement.entry.reason)
+        return result
+    result["verdict"] = "fail"
+    result["repro"] = program(case, backend.dialect)
+    if judgement.entry is not None:
+        result["known_mismatch"] = judgement.why_not
+        result["detail"] += f"\n\n{judgement.why_not}:\n{describe_entry(judgement.entry)}"
     return result

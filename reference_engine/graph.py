@@ -65,8 +65,8 @@ class Node:
         self.policy = policy
         self.rule = rule
         # A node recorded while a create_graph pass runs node N belongs to N's derivative:
-        # it keeps N's forward op as its origin and is one derivative order higher.
-        self.origin, self.order = _creation[-1] if _creation else (rule.op, 1)
+        # it keeps N's forward op (or the API that ran it) as its origin and is one order higher.
+        self.origin, self.order = _creation[-1] if _creation else (attrs.get("api", rule.op), 1)
         self.attrs = attrs
         self.edges = edges
         self.input_meta = input_meta
@@ -79,7 +79,7 @@ class Node:
 
     def name(self) -> str:
         """The framework's name of this node's class (``MulBackward0``, ``MultiplyGradNode``)."""
-        return self.policy.node_name(self.rule)
+        return self.policy.node_name(self.rule, self.attrs)
 
     @property
     def next_functions(self) -> tuple[tuple[Optional[Node], int], ...]:

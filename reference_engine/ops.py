@@ -26,7 +26,9 @@ Operand = Union["Tensor", Scalar]
 Dims = Union[int, Sequence[int], None]
 
 _EMPTY: dict[str, Any] = {}
-_SCALAR: dict[str, Any] = {"scalar": True}  # one operand was a Python number
+# one operand was a Python number: which one (paddle names the node by it)
+_SCALAR_RIGHT: dict[str, Any] = {"scalar": "right"}
+_SCALAR_LEFT: dict[str, Any] = {"scalar": "left"}
 
 
 _TENSOR: list[type] = []
@@ -146,9 +148,9 @@ def _binary(op: str, a: Operand, b: Operand) -> Tensor:
             broadcast_shape(type(a), a._data.shape, b._data.shape)
         return apply(R.RULES[op], (a, b))
     if a_tensor and type(b) is float and a._data.dtype.kind == "f":
-        return apply(R.RULES[op], (a, type(a)._from_array(np.array(b, a._data.dtype))), _SCALAR)
+        return apply(R.RULES[op], (a, type(a)._from_array(np.array(b, a._data.dtype))), _SCALAR_RIGHT)
     if b_tensor and type(a) is float and b._data.dtype.kind == "f":
-        return apply(R.RULES[op], (type(b)._from_array(np.array(a, b._data.dtype)), b), _SCALAR)
+        return apply(R.RULES[op], (type(b)._from_array(np.array(a, b._data.dtype)), b), _SCALAR_LEFT)
     cls = _cls_of(a, b)
     _check_operand(a, cls, op, 1)
     _check_operand(b, cls, op, 2)
@@ -159,8 +161,8 @@ def _binary(op: str, a: Operand, b: Operand) -> Tensor:
     arrays = None
     if ta._data.dtype != dtype or tb._data.dtype != dtype:
         arrays = (ta._data.astype(dtype, copy=False), tb._data.astype(dtype, copy=False))
-    scalar = not (a_tensor and b_tensor)
-    return apply(R.RULES[op], (ta, tb), _SCALAR if scalar else _EMPTY, arrays)
+    attrs = _EMPTY if a_tensor and b_tensor else (_SCALAR_RIGHT if a_tensor else _SCALAR_LEFT)
+    return apply(R.RULES[op], (ta, tb), attrs, arrays)
 
 
 def add(a: Operand, b: Operand) -> Tensor:
@@ -390,22 +392,27 @@ def mean(a: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
     return _reduction("mean", a, dim, keepdim)
 
 
-def _extremum(kind: str, a: Tensor, dim: Dims, keepdim: bool) -> Tensor:
+def _extremum(kind: str, a: Tensor, dim: Dims, keepdim: bool, api: Optional[str] = None) -> Tensor:
+    """amax / amin over ``dim`` (every dim when None). ``api`` records which public function ran
+    it where a framework names the node by that (paddle's max and amax share one kernel)."""
     if a._data.size == 0:
         raise a._policy.error("empty_reduction", op=kind)
     in_shape = a._data.shape
     dims = normalize_dims(type(a), dim, a._data.ndim)
+    attrs: dict[str, Any] = {"in_shape": in_shape, "dims": dims}
+    if api is not None:
+        attrs["api"] = api
     if dim is None:
-        return apply(R.RULES[kind[1:] + "_all"], (a,), {"in_shape": in_shape, "dims": dims})
-    return apply(R.RULES[kind], (a,), {"in_shape": in_shape, "dims": dims, "keepdim": keepdim})
+        return apply(R.RULES[kind[1:] + "_all"], (a,), attrs)
+    return apply(R.RULES[kind], (a,), {**attrs, "keepdim": keepdim})
 
 
-def amax(a: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
-    return _extremum("amax", a, dim, keepdim)
+def amax(a: Tensor, dim: Dims = None, keepdim: bool = False, api: Optional[str] = None) -> Tensor:
+    return _extremum("amax", a, dim, keepdim, api)
 
 
-def amin(a: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
-    return _extremum("amin", a, dim, keepdim)
+def amin(a: Tensor, dim: Dims = None, keepdim: bool = False, api: Optional[str] = None) -> Tensor:
+    return _extremum("amin", a, dim, keepdim, api)
 
 
 def max_all(a: Tensor) -> Tensor:

@@ -37,12 +37,24 @@ NODE_NAMES = {
     "fill": "FillGradNode", "setitem": "SetValueWithTensorGradNode",
 }
 # How many derivative orders paddle 3.3.1 can record for each op (measured): running a node of
+# paddle 3.3.1 runs a tensor-and-number add, subtract or multiply as its scale kernel, and a
+# tensor divided by a number as div-scale; a number divided by a tensor stays a divide
+SCALAR_NODE_NAMES = {
+    **{(op, side): "ScaleGradNode" for op in ("add", "sub", "mul") for side in ("left", "right")},
+    ("div", "right"): "DivScaleGradNode",
+}
+
+# paddle.max and paddle.amax share a kernel, but not a node name
+API_NODE_NAMES = {"max": "MaxGradNode", "min": "MinGradNode", "amax": "AmaxGradNode",
+                  "amin": "AminGradNode"}
+
 # a higher order with create_graph=True fails naming the kernel that has no gradient. An op not
 # listed has no limit; the first-order kernels of softmax, max or elementwise pow have none at all.
 DERIVATIVE_ORDER_LIMITS = {
     "pow": (0, "elementwise_pow_grad"), "rpow": (0, "elementwise_pow_grad"),
-    "amax": (0, "max_grad"), "max_all": (0, "max_grad"), "max_dim": (0, "max_grad"),
-    "amin": (0, "min_grad"), "min_all": (0, "min_grad"), "min_dim": (0, "min_grad"),
+    "max": (0, "max_grad"), "min": (0, "min_grad"), "amax": (0, "amax_grad"),
+    "max_all": (0, "max_grad"), "max_dim": (0, "max_grad"),
+    "amin": (0, "amin_grad"), "min_all": (0, "min_grad"), "min_dim": (0, "min_grad"),
     "softmax": (0, "softmax_grad"), "log_softmax": (0, "log_softmax_grad"),
     "div": (1, "divide_double_grad"), "sqrt": (1, "sqrt_double_grad"),
     "pow_scalar": (2, "pow_triple_grad"), "sin": (2, "sin_triple_grad"),
@@ -77,7 +89,12 @@ class PaddlePolicy(Policy):
         return (ValueError if cls is RuntimeError else cls)(
             "(InvalidArgument) " + template.format(**fields))
 
-    def node_name(self, rule: Any) -> str:
+    def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:
+        if attrs.get("api") in API_NODE_NAMES:
+            return API_NODE_NAMES[attrs["api"]]
+        scalar = attrs.get("scalar")
+        if scalar and (rule.op, scalar) in SCALAR_NODE_NAMES:
+            return SCALAR_NODE_NAMES[(rule.op, scalar)]
         return NODE_NAMES.get(rule.op, "".join(p.title() for p in rule.op.split("_")) + "GradNode")
 
     def result_dtype(self, *operands: Any) -> np.dtype:

@@ -126,8 +126,8 @@ class Policy:
 
     # --- .grad ----------------------------------------------------------------------------
 
-    def node_name(self, rule: Any) -> str:
-        """The framework's class name for a node of ``rule``."""
+    def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:
+        """The framework's class name for a node of ``rule`` with these attributes."""
         return rule.node_name
 
     def check_gradient_sum(self, have: Tensor, grad: Tensor) -> None:

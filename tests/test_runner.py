@@ -3,7 +3,6 @@ split a run, known divergences go stale, failures carry a repro."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +15,7 @@ from conformance.isolation import IsolatedBackend
 from conformance.known import KnownDivergences
 from conformance.loader import hand_written_dir, load_directory, parse_document
 from conformance.oracle import check_gradients
-from conformance.pytest_plugin import format_failure, stale_entries
+from conformance.pytest_plugin import format_failure
 from conformance.verdict import judge_framework
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,17 +133,6 @@ def test_shards_split_the_run_without_overlap():
     assert sorted(first + second) == sorted(everything) and not set(first) & set(second)
     assert all(item.endswith("[reference-torch]") or item.endswith("[torch-cpu]")
                for item in everything)
-
-
-def test_stale_known_divergences_are_reported(tmp_path):
-    (tmp_path / "torch-cpu.json").write_text(json.dumps({"backend": "torch-cpu", "entries": [
-        {"pattern": "nothing/*", "reason": "matches no case"},
-        {"pattern": "fixed/case", "reason": "was broken once"}]}))
-    results = [{"case": "fixed/case", "backend": "torch-cpu", "verdict": "pass",
-                "known_pattern": "fixed/case"}]
-    stale = stale_entries(results, tmp_path)
-    assert {(s["pattern"], s["why"]) for s in stale} == {
-        ("nothing/*", "matches no case of this run"), ("fixed/case", "fixed/case now passes")}
 
 
 def test_a_failure_shows_both_traces_the_first_difference_and_a_repro(corpus, reference_outcomes):

@@ -8,7 +8,8 @@ from typing import Any, Optional
 
 from conformance.case import Case
 from conformance.generator import generate
-from conformance.pytest_plugin import load_corpus, stale_entries
+from conformance.known import stale_entries
+from conformance.pytest_plugin import load_corpus
 from conformance.report.html import render_html
 from conformance.report.junit import write_junit
 from conformance.report.markdown import render_compat, render_markdown

@@ -127,7 +127,9 @@ def _generic(name: str) -> str:
     return f"torch observes {left} where paddle observes {right}."
 
 
-def _side(o: Optional[dict[str, Any]]) -> str:
+def _side(o: Any) -> str:
+    if isinstance(o, list):  # a step's observations, where the two sides observe different counts
+        return " + ".join(map(_side, o)) or "nothing"
     if o is None:
         return "nothing"
     if o["kind"] in ("error", "warning"):
@@ -145,7 +147,7 @@ def _class_name(what: str, e: Optional[dict[str, Any]], a: Optional[dict[str, An
         if e["category"] != a["category"]:
             return f"{_side(e)} vs {_side(a)}"
         return f"{e['category']}: {e[key]} vs {a[key]}"
-    if what in ("kind", "step", "missing or extra observation", "error category",
+    if what in ("kind", "observations", "error category",
                 "warning category") or e is None and a is None and what == "kind":
         return f"{_side(e)} vs {_side(a)}"
     if what == "length":
@@ -156,12 +158,13 @@ def _class_name(what: str, e: Optional[dict[str, Any]], a: Optional[dict[str, An
 def classify(torch_obs: list[dict[str, Any]], paddle_obs: list[dict[str, Any]]
              ) -> Optional[tuple[str, str]]:
     """The divergence class of two traces and a description of the first difference, if any."""
-    comparison = compare_traces(Trace("", "torch-cpu", torch_obs), Trace("", "paddle-cpu", paddle_obs))
+    comparison = compare_traces(Trace("", "torch-cpu", torch_obs), Trace("", "paddle-cpu", paddle_obs),
+                                messages="category")
     if comparison.same:
         return None
     d = comparison.differences[0]
-    e = d.expected if isinstance(d.expected, dict) else None
-    a = d.actual if isinstance(d.actual, dict) else None
+    e = d.expected if isinstance(d.expected, (dict, list)) else None
+    a = d.actual if isinstance(d.actual, (dict, list)) else None
     if d.what.startswith("item ") and e and a and e["kind"] == a["kind"] == "list":
         index = int(d.what.split()[1])
         inner_e, inner_a = e["items"][index], a["items"][index]

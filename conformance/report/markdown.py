@@ -31,8 +31,11 @@ def render_markdown(model: ReportModel) -> str:
     out += [f"- cases: {s['cases']}, results: {s['results']}",
             f"- python {target['python']}, numpy {target['numpy']}, torch {target['torch']}, "
             f"paddle {target['paddle']}, device {target['device']}",
-            f"- finite differences: {s['finite_differences']['checked']} gradients checked, "
-            f"skipped {s['finite_differences']['skipped']}", "", "## Totals", "", totals_table(model),
+            f"- finite differences: {s['finite_differences']['checked']} gradient checks passed "
+            f"or failed; not checked, by reason:"]
+    out += [f"  - {reason}: {n}" for reason, n in sorted(s["finite_differences"]["skipped"].items(),
+                                                         key=lambda kv: -kv[1])]
+    out += ["", "## Totals", "", totals_table(model),
             "", "## Coverage (passed / ran, per feature bucket)", "",
             "| bucket | " + " | ".join(model.backends) + " |",
             "|---|" + "---|" * len(model.backends)]
@@ -45,9 +48,14 @@ def render_markdown(model: ReportModel) -> str:
         if r.get("repro"):
             out += ["", _fence(r["repro"])]
         out.append("")
+    if s.get("unsupported"):
+        out += ["## Unsupported, by reason", ""]
+        for backend, reasons in sorted(s["unsupported"].items()):
+            out += [f"- [{backend}] {reason}: {n}" for reason, n in sorted(reasons.items())]
+        out.append("")
     if s["stale_known_divergences"]:
         out += ["## Stale known divergences", ""]
-        out += [f"- [{x['backend']}] `{x['pattern']}`: {x['why']}" for x in s["stale_known_divergences"]]
+        out += [f"- [{x['backend']}] `{x['entry']}`: {x['why']}" for x in s["stale_known_divergences"]]
         out.append("")
     out += ["## torch ↔ paddle divergences", "", render_divergences(model, heading="###")]
     return "\n".join(out) + "\n"

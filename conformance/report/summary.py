@@ -3,35 +3,27 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import platform
 import sys
 from pathlib import Path
 from typing import Any, Optional
 
+from conformance.backends import distribution_version
 from conformance.generator import GENERATOR_VERSION, corpus_sha256, generate
 from conformance.loader import hand_written_dir
 
 SCHEMA_VERSION = 1
 
 
-def _version(distribution: str) -> Optional[str]:
-    """An installed distribution's version, read from its metadata (no import of the framework)."""
-    try:
-        return importlib.metadata.version(distribution)
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
 def execution_target(backends: list[str]) -> dict[str, Any]:
     """Python, numpy, torch and paddle versions; the device and CUDA where a CUDA backend ran."""
     target: dict[str, Any] = {"python": platform.python_version(), "platform": platform.platform(),
-                              "numpy": _version("numpy"), "torch": None, "paddle": None,
+                              "numpy": distribution_version("numpy"), "torch": None, "paddle": None,
                               "device": "cpu", "cuda": None, "driver": None}
     if any(b.startswith("torch") for b in backends):
-        target["torch"] = _version("torch")
+        target["torch"] = distribution_version("torch")
     if any(b.startswith("paddle") for b in backends):
-        target["paddle"] = _version("paddlepaddle")
+        target["paddle"] = distribution_version("paddlepaddle")
     if "torch-cuda" in backends and target["torch"]:
         import torch
 
@@ -76,6 +68,16 @@ def counts(results: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
     return out
 
 
+def unsupported_by_reason(results: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """``{backend: {reason: count}}`` for the unsupported results: what the run could not observe."""
+    out: dict[str, dict[str, int]] = {}
+    for r in results:
+        if r["verdict"] == "unsupported":
+            per = out.setdefault(r["backend"], {})
+            per[r["detail"]] = per.get(r["detail"], 0) + 1
+    return out
+
+
 def build_summary(results: list[dict[str, Any]], manifest: dict[str, Any], complete: bool,
                   stale: list[dict[str, str]], oracle_skips: Optional[dict[str, int]] = None
                   ) -> dict[str, Any]:
@@ -95,5 +97,6 @@ def build_summary(results: list[dict[str, Any]], manifest: dict[str, Any], compl
         "results": len(results),
         "counts": counts(results),
         "finite_differences": {"checked": checked, "skipped": skips},
+        "unsupported": unsupported_by_reason(results),
         "stale_known_divergences": stale,
     }

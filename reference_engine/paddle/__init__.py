@@ -315,16 +315,23 @@ def mean(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
 @_tensor_first
 def max(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A001
     """Paddle splits the gradient evenly between ties, with or without an axis."""
-    return F.amax(x, _axes(axis), keepdim)
+    return F.amax(x, _axes(axis), keepdim, api="max")
 
 
 @_tensor_first
 def min(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A001
-    return F.amin(x, _axes(axis), keepdim)
+    return F.amin(x, _axes(axis), keepdim, api="min")
 
 
-amax = max
-amin = min
+@_tensor_first
+def amax(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+    """paddle.max's kernel under its own node name (AmaxGradNode, amax_grad)."""
+    return F.amax(x, _axes(axis), keepdim, api="amax")
+
+
+@_tensor_first
+def amin(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+    return F.amin(x, _axes(axis), keepdim, api="amin")
 
 
 @_tensor_first

@@ -1,0 +1,244 @@
+"""Verdicts that cannot be excused: each planted fault makes the run fail.
+
+The plantings: a framework gradient changed on a case the known list excuses, a derivative rule
+that gives None, an error reworded within its category, and one float64 op computed in float32.
+Toy backends (``tests/toy_backends``) are patched copies of the reference engine; the known case
+runs on real paddle.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from conformance.backends import resolve
+from conformance.compare import TOLERANCES, compare_traces
+from conformance.isolation import IsolatedBackend
+from conformance.known import Entry, KnownDivergences, load, stale_entries
+from conformance.loader import hand_written_dir, load_directory, parse_document
+from conformance.trace import Trace, clean_message
+from conformance.verdict import judge_framework, judge_reference
+
+
+@pytest.fixture(scope="module")
+def cases():
+    return {c.id: c for c in load_directory(hand_written_dir())}
+
+
+def _outcome(backend_name: str, case, oracle=None):
+    isolated = IsolatedBackend(resolve(backend_name), oracle=oracle)
+    try:
+        return isolated.run(case.raw)
+    finally:
+        isolated.stop()
+
+
+def _scale_gradients(observations: list[dict], factor: float) -> list[dict]:
+    """A copy of a trace with every observed tensor's values scaled: a changed framework."""
+    planted = copy.deepcopy(observations)
+    for o in planted:
+        if o["kind"] == "tensor" and o["dtype"].startswith("float"):
+            o["values"] = json.loads(json.dumps(o["values"]), parse_float=lambda v: float(v) * factor)
+    return planted
+
+
+# --- known divergences are pinned to what differs ----------------------------------------------
+
+def test_a_known_case_is_known_only_with_its_pinned_differences(cases):
+    pytest.importorskip("paddle", reason="paddlepaddle is not installed")
+    known = load("paddle-cpu")
+    case_id = next(c for e in known.entries for c in e.cases if c in cases)
+    backend = resolve("paddle-cpu")
+    reference = _outcome("reference-paddle", cases[case_id])
+    actual = _outcome("paddle-cpu", cases[case_id])
+    assert judge_framework(cases[case_id], backend, actual, reference, known)["verdict"] == "known"
+
+    actual.observations = _scale_gradients(actual.observations, 1.5)
+    result = judge_framework(cases[case_id], backend, actual, reference, known)
+    assert result["verdict"] == "fail"
+    assert result["known_entry"] == known.entry_for(case_id).key
+    assert "the entry pins other differences" in result["detail"]
+    assert "known entry for" in result["detail"]
+
+
+def test_an_entry_measured_on_another_version_excuses_nothing(cases):
+    pytest.importorskip("paddle", reason="paddlepaddle is not installed")
+    known = load("paddle-cpu")
+    entry = next(e for e in known.entries if any(c in cases for c in e.cases))
+    case_id = next(c for c in entry.cases if c in cases)
+    other = KnownDivergences("paddle-cpu", [Entry(entry.cases, entry.reason, {"paddlepaddle": "0.0.1"},
+                                                  entry.differences)])
+    result = judge_framework(cases[case_id], resolve("paddle-cpu"),
+                             _outcome("paddle-cpu", cases[case_id]),
+                             _outcome("reference-paddle", cases[case_id]), other)
+    assert result["verdict"] == "fail" and "measured on paddlepaddle 0.0.1" in result["detail"]
+
+
+def test_an_entry_is_stale_only_when_its_case_ran_and_passed_or_differed_otherwise(tmp_path):
+    entries = [{"cases": [name], "reason": "r", "measured_on": {"torch": "2.13.0"}, "differences": []}
+               for name in ("not/run", "now/passes", "differs/otherwise", "still/known")]
+    (tmp_path / "torch-cpu.json").write_text(json.dumps({"backend": "torch-cpu", "entries": entries}))
+    results = [
+        {"case": "now/passes", "backend": "torch-cpu", "verdict": "pass"},
+        {"case": "differs/otherwise", "backend": "torch-cpu", "verdict": "fail",
+         "known_entry": "differs/otherwise", "known_mismatch": "the entry pins other differences"},
+        {"case": "still/known", "backend": "torch-cpu", "verdict": "known", "known_entry": "still/known"},
+    ]
+    stale = {s["entry"]: s["why"] for s in stale_entries(results, tmp_path)}
+    assert set(stale) == {"now/passes", "differs/otherwise"}
+    assert "now passes" in stale["now/passes"] and "differs otherwise" in stale["differs/otherwise"]
+
+
+def test_known_update_rewrites_the_signature_and_keeps_the_reason(tmp_path):
+    from conformance.known import update_from_results
+
+    kd = KnownDivergences("paddle-cpu", [Entry(["a/case"], "why it differs", {"paddlepaddle": "3.0.0"}, [])],
+                          tmp_path / "paddle-cpu.json")
+    signature = [{"step": "3", "what": "values", "reference": {"kind": "none"}, "backend": {"kind": "none"}}]
+    results = [{"case": "a/case", "backend": "paddle-cpu", "verdict": "fail", "differences": signature}]
+    changes = update_from_results(kd, results, {"paddlepaddle": "3.3.1"})
+    kd.save()
+    saved = json.loads((tmp_path / "paddle-cpu.json").read_text())["entries"][0]
+    assert changes and saved == {"cases": ["a/case"], "reason": "why it differs",
+                                 "measured_on": {"paddlepaddle": "3.3.1"}, "differences": signature}
+
+
+def test_every_known_entry_is_pinned_to_differences_and_a_version():
+    for backend in ("paddle-cpu", "torch-cpu"):
+        for entry in load(backend).entries:
+            assert entry.differences, f"{entry.key} excuses nothing in particular"
+            assert entry.measured_on and all(entry.measured_on.values()), entry.key
+
+
+# --- messages by text ---------------------------------------------------------------------------
+
+def test_a_reworded_error_in_its_category_fails(cases):
+    case = cases["retain/freed-after-backward"]
+    reference = _outcome("reference-torch", case)
+    planted = _outcome("torch:tests.toy_backends.reworded_freed_error", case)
+    errors = [o for o in planted.observations if o["kind"] == "error"]
+    assert errors and errors[0]["category"] == "freed-graph"
+    result = judge_framework(case, resolve("torch:tests.toy_backends.reworded_freed_error"),
+                             planted, reference, KnownDivergences("toy"))
+    assert result["verdict"] == "fail" and "error message" in result["detail"]
+
+
+def test_torch_against_paddle_compares_categories_and_notes_the_text():
+    torch_side = Trace("c", "torch", [{"step": "1", "kind": "error", "error": "RuntimeError",
+                                       "category": "freed-graph", "message": "Trying to backward ..."}])
+    paddle_side = Trace("c", "paddle", [{"step": "1", "kind": "error", "error": "RuntimeError",
+                                         "category": "freed-graph", "message": "(Fatal) ..."}])
+    assert not compare_traces(torch_side, paddle_side).same
+    by_category = compare_traces(torch_side, paddle_side, messages="category")
+    assert by_category.same and by_category.message_notes
+
+
+@pytest.mark.parametrize("raw, clean", [
+    ("\n\n----------------------\nC++ Traceback (most recent call last):\n------\n0   egr::Backward()\n\n"
+     "----------------------\nError Message Summary:\n----------------------\nFatalError: The "
+     "TensorWrappers of SumGradNode do not exist.\n\n  [Hint: Expected x != true.] (at "
+     "/paddle/paddle/fluid/eager/backward.cc:204)\n",
+     "(Fatal) The TensorWrappers of SumGradNode do not exist."),
+    ("(InvalidArgument) bad dims of eager_tmp_12.\n  [Hint: Expected a == b.] (at /paddle/x.cc:3)\n",
+     "(InvalidArgument) bad dims of NAME."),
+    ("Something happened (Triggered internally at /pytorch/torch/csrc/autograd/engine.cpp:1)",
+     "Something happened"),
+    ("see /usr/lib/python3.11/site-packages/paddle/base/dygraph/base.py:901 for generated_tensor_3",
+     "see <path> for NAME"),
+])
+def test_messages_are_normalised(raw, clean):
+    assert clean_message(raw) == clean
+
+
+def test_every_warning_class_is_recorded():
+    doc = {"format": 1, "cases": [{"id": "w", "about": "x", "steps": [
+        {"leaf": "x", "value": [1.0, 2.0], "requires_grad": True},
+        {"let": "y", "op": "mul", "args": ["x", 2.0]},
+        {"observe": "grad", "of": "y"}]}]}
+    case = parse_document(doc, "<t>")[0]
+    reference = _outcome("reference-torch", case)
+    real = _outcome("torch-cpu", case)
+    warnings = [o for o in real.observations if o["kind"] == "warning"]
+    assert warnings and warnings[0]["warning"] == "UserWarning"
+    assert compare_traces(Trace("w", "r", reference.observations), Trace("w", "t", real.observations)).same
+
+
+# --- the finite-difference oracle ----------------------------------------------------------------
+
+def test_a_none_from_a_derivative_rule_fails(cases):
+    case = cases["op/where/backward"]
+    result = judge_reference(case, resolve("torch:tests.toy_backends.where_none"),
+                             _outcome("torch:tests.toy_backends.where_none", case, oracle=True))
+    assert result["verdict"] == "fail" and "None" in result["detail"]
+    healthy = judge_reference(case, resolve("reference-torch"), _outcome("reference-torch", case))
+    assert healthy["verdict"] == "pass" and healthy["oracle"]["checked"] >= 1
+
+
+def _oracle(steps: list[dict]) -> dict:
+    case = parse_document({"format": 1, "cases": [{"id": "o", "about": "x", "steps": steps}]}, "<t>")[0]
+    return _outcome("reference-torch", case).oracle
+
+
+def test_every_backward_is_checked_with_accumulation():
+    oracle = _oracle([
+        {"leaf": "x", "value": [0.3, 0.7], "dtype": "float64", "requires_grad": True},
+        {"let": "y", "op": "sin", "args": ["x"]}, {"let": "s", "op": "sum", "args": ["y"]},
+        {"let": "z", "op": "exp", "args": ["x"]}, {"let": "t", "op": "sum", "args": ["z"]},
+        {"backward": "s"}, {"observe": "grad", "of": "x"},
+        {"backward": "t"}, {"observe": "grad", "of": "x"}])
+    assert oracle["checked"] == 2 and not oracle["failures"]
+
+
+def test_hooks_no_grad_blocks_and_detach_are_checked_with_frozen_values():
+    oracle = _oracle([
+        {"leaf": "x", "value": [0.3, 0.7], "dtype": "float64", "requires_grad": True},
+        {"let": "y", "op": "sin", "args": ["x"]},
+        {"hook": "y", "scale": 3.0},
+        {"let": "d", "op": "detach", "args": ["y"]},
+        {"no_grad": [{"let": "k", "op": "exp", "args": ["x"]}]},
+        {"let": "p", "op": "mul", "args": ["y", "d"]}, {"let": "q", "op": "mul", "args": ["p", "k"]},
+        {"let": "s", "op": "sum", "args": ["q"]},
+        {"backward": "s"}, {"observe": "grad", "of": "x"}])
+    assert oracle["checked"] == 1 and not oracle["failures"], oracle
+
+
+def test_every_skip_is_counted_by_reason():
+    oracle = _oracle([
+        {"leaf": "x", "value": [0.3, 0.7], "dtype": "float64", "requires_grad": True},
+        {"let": "y", "op": "sin", "args": ["x"]}, {"observe": "value", "of": "y"}])
+    assert oracle["checked"] == 0 and oracle["skipped"] == {"no gradient observed": 1}
+
+
+# --- tolerances -----------------------------------------------------------------------------------
+
+def test_float64_tolerance_is_tighter_than_float32_rounding():
+    rtol, atol = TOLERANCES["float64"]
+    assert rtol < 2.0 ** -24 / 10 and atol < 1e-10
+
+
+def test_one_float64_op_computed_in_float32_fails(cases):
+    doc = {"format": 1, "cases": [{"id": "f64", "about": "x", "steps": [
+        {"leaf": "x", "value": [0.1234567, 1.7654321, -0.5555555], "dtype": "float64",
+         "requires_grad": True},
+        {"let": "y", "op": "exp", "args": ["x"]}, {"let": "s", "op": "sum", "args": ["y"]},
+        {"observe": "value", "of": "y"}, {"backward": "s"}, {"observe": "grad", "of": "x"}]}]}
+    case = parse_document(doc, "<t>")[0]
+    toy = "torch:tests.toy_backends.exp_in_float32"
+    result = judge_framework(case, resolve(toy), _outcome(toy, case), _outcome("reference-torch", case),
+                             KnownDivergences("toy"))
+    assert result["verdict"] == "fail" and "values" in result["detail"]
+
+
+# --- refused steps ----------------------------------------------------------------------------------
+
+def test_a_step_the_adapter_refuses_makes_the_case_unsupported():
+    doc = {"format": 1, "cases": [{"id": "u", "about": "x", "steps": [
+        {"leaf": "x", "value": [1.0], "requires_grad": True},
+        {"let": "s", "op": "sum", "args": ["x"]},
+        {"grad": "s", "wrt": ["x"], "materialize_grads": True}]}]}
+    case = parse_document(doc, "<t>")[0]
+    reference = _outcome("reference-paddle", case)
+    result = judge_reference(case, resolve("reference-paddle"), reference)
+    assert result["verdict"] == "unsupported" and "materialize_grads" in result["detail"]
