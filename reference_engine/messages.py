@@ -92,6 +92,9 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                    "{fn}(): argument 'input' (position 1) must be Tensor, not {type_name}"),
     "bad_operand": (TypeError,
                     "{op}(): argument '{arg}' (position {position}) must be Tensor, not {type_name}"),
+    "tensor_operand": (TypeError,
+                       "{op}(): argument '{arg}' (position {position}) must be Tensor, not "
+                       "{type_name}"),
     "broadcast": (RuntimeError,
                   "The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) at "
                   "non-singleton dimension {dim}"),
@@ -193,6 +196,9 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "tensor_operand": (ValueError,
+                       "(InvalidArgument) {op}(): argument '{arg}' (position {position}) must be "
+                       "Tensor, but got {type_name}"),
     # paddle.autograd.backward / Tensor.backward / paddle.grad argument checks (Python side)
     "empty_list": (AssertionError, "{name} cannot be empty"),
     "not_tensor_list": (AssertionError, "{name} must be Tensor or list of Tensor"),

@@ -184,11 +184,22 @@ def div(a: Operand, b: Operand) -> Tensor:
     return _binary("div", a, b)
 
 
+def _require_tensor_operands(op: str, *operands: Any) -> None:
+    """Ops that take no Python numbers (maximum, minimum) refuse them as the framework does."""
+    cls = _cls_of(*operands)
+    for (arg, position), x in zip(cls._policy.operand_labels, operands):
+        if not isinstance(x, _tensor_type()):
+            raise cls._policy.error("tensor_operand", op=op, arg=arg, position=position,
+                                    type_name=type(x).__name__)
+
+
 def maximum(a: Tensor, b: Tensor) -> Tensor:
+    _require_tensor_operands("maximum", a, b)
     return _binary("maximum", a, b)
 
 
 def minimum(a: Tensor, b: Tensor) -> Tensor:
+    _require_tensor_operands("minimum", a, b)
     return _binary("minimum", a, b)
 
 
@@ -288,7 +299,7 @@ def link(grad: Tensor, source: Tensor) -> Tensor:
 
 
 def clamp(a: Tensor, low: Optional[float] = None, high: Optional[float] = None) -> Tensor:
-    if low is None and high is None:
+    if low is None and high is None and a._policy.clamp_needs_a_bound:
         raise a._policy.error("clamp_no_bounds")
     return apply(R.RULES["clamp"], (a,), {"low": low, "high": high})
 
@@ -547,9 +558,10 @@ def permute(a: Tensor, dims: Sequence[int]) -> Tensor:
 
 def squeeze(a: Tensor, dim: Dims = None) -> Tensor:
     shape = a._data.shape
+    overload = 0 if dim is None else (2 if isinstance(dim, (tuple, list)) else 1)
     dims = normalize_dims(type(a), dim, a._data.ndim)
     dims = tuple(d for d in dims if shape[d] == 1)
-    return apply(R.RULES["squeeze"], (a,), {"dims": dims, "in_shape": shape})
+    return apply(R.RULES["squeeze"], (a,), {"dims": dims, "in_shape": shape, "overload": overload})
 
 
 def unsqueeze(a: Tensor, dim: int) -> Tensor:

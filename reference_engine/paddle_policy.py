@@ -28,7 +28,8 @@ NODE_NAMES = {
     "pow": "ElementwisePowGradNode", "rpow": "ElementwisePowGradNode", "dot": "MatmulGradNode",
     "mv": "MatmulGradNode", "mm": "MatmulGradNode", "vm": "MatmulGradNode",
     "bmm": "MatmulGradNode", "sum": "SumGradNode", "sum_all": "SumGradNode",
-    "mean": "MeanGradNode", "mean_all": "MeanGradNode", "amax": "MaxGradNode",
+    "mean": "MeanGradNode", "mean_all": "MeanGradNode", "permute": "TransposeGradNode",
+    "transpose": "TransposeGradNode", "amax": "MaxGradNode",
     "amin": "MinGradNode", "max_all": "MaxGradNode", "min_all": "MinGradNode",
     "max_dim": "MaxGradNode", "min_dim": "MinGradNode", "clamp": "ClipGradNode",
     "log_softmax": "LogSoftmaxGradNode", "getitem_select": "SliceGradNode",
@@ -74,6 +75,8 @@ class PaddlePolicy(Policy):
     dialect = "paddle"
     errors = PADDLE_ERRORS
     accumulate_node_name = "GradNodeAccumulation"
+    clamp_needs_a_bound = False
+    operand_labels = (("x", 0), ("y", 1))
     leaf_hooks_apply_to_grad = False
     # multiply_grad, divide_grad and matmul_grad read both operands
     zero_derivative_links = frozenset({"mul", "div", "dot", "mv", "mm", "vm", "bmm"})

@@ -39,6 +39,8 @@ class Policy:
     zero_derivative_links: frozenset[str] = frozenset()
     zero_derivative_link_max_order: Optional[int] = None  # kernels of higher orders read nothing
     retained_grads_accumulate = True
+    clamp_needs_a_bound = True             # torch.clamp(x) refuses; paddle.clip(x) is the identity
+    operand_labels = (("input", 1), ("other", 2))  # how argument errors name a binary op's operands
 
     # --- errors and warnings --------------------------------------------------------------
 
@@ -127,7 +129,10 @@ class Policy:
     # --- .grad ----------------------------------------------------------------------------
 
     def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:
-        """The framework's class name for a node of ``rule`` with these attributes."""
+        """The framework's class name for a node of ``rule`` with these attributes: an op with
+        several overloads (``squeeze()``, ``squeeze(dim)``, ``squeeze(dims)``) records which ran."""
+        if "overload" in attrs:
+            return rule.node_name.rstrip("0123456789") + str(attrs["overload"])
         return rule.node_name
 
     def check_gradient_sum(self, have: Tensor, grad: Tensor) -> None:

@@ -286,7 +286,8 @@ rule("relu_backward", "ThresholdBackwardBackward0",
 rule("zero_link", "ZeroLinkBackward", lambda a, b: a,
      lambda g: g, lambda g, b_shape: F.expand(F.mul(F.sum(g), 0.0), b_shape), **AB)
 rule("clamp", "ClampBackward1", _np_clamp,
-     lambda g, a, low, high: _where_zero(_clamp_mask(a, low, high), g))
+     lambda g, a, low, high: g if low is None and high is None else
+     _where_zero(_clamp_mask(a, low, high), g))
 rule("maximum", "MaximumBackward0", np.maximum,
      lambda g, a, b: _maximum_grad(g, a, b, F.lt), lambda g, a, b: _maximum_grad(g, b, a, F.lt), **AB)
 rule("minimum", "MinimumBackward0", np.minimum,

@@ -3,8 +3,11 @@ same under the real framework as under the reference engine's facade for it."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from conformance.adapters import ADAPTERS
+from conformance.vocabulary import OPS
 from tests import observe
 from tests.paddle_programs import PROGRAMS as PADDLE_PROGRAMS
 from tests.torch_programs import PROGRAMS as TORCH_PROGRAMS
@@ -19,3 +22,54 @@ def test_same_observations_as_the_framework(dialect, name, request):
     theirs = observe.run(program, request.getfixturevalue(f"real_{dialect}"))
     ours = observe.run(program, request.getfixturevalue(f"ref_{dialect}"))
     observe.assert_same(ours, theirs, name)
+
+
+@pytest.mark.parametrize("dialect, name", [(d, n) for d, programs in PROGRAMS.items()
+                                           for n in sorted(programs)])
+def test_every_check_of_a_program_runs(dialect, name, request):
+    """A program that stops at an uncaught error skips the checks after it: errors a program
+    expects are caught where they happen (``attempt``), so each program runs to its end."""
+    theirs = observe.run(PROGRAMS[dialect][name], request.getfixturevalue(f"real_{dialect}"))
+    result = theirs["result"]
+    assert not (isinstance(result, dict) and "error" in result), f"{name} stopped at {result}"
+
+
+# Arguments for the vocabulary's ops where the two operands' defaults do not suffice.
+_NODE_NAME_KWARGS = {
+    "softmax": {"dim": 1}, "log_softmax": {"dim": 0}, "reshape": {"shape": [3, 2]},
+    "transpose": {"dim0": 0, "dim1": 1}, "permute": {"dims": [1, 0]}, "unsqueeze": {"dim": 0},
+    "expand": {"shape": [2, 2, 3]}, "getitem": {"index": [0]}, "cast": {"dtype": "float64"},
+    "clamp": {"min": 0.5, "max": 1.5}, "max": {"dim": 1}, "min": {"dim": 0}, "sum": {"dim": [0]},
+    "squeeze": {"dim": 0},
+}
+_NODE_NAME_FORMS = [(op, kwargs) for op, spec in OPS.items() if spec.differentiable
+                    for kwargs in ({}, _NODE_NAME_KWARGS.get(op)) if kwargs is not None]
+
+
+def _node_name(adapter_cls, module, op: str, kwargs: dict, scalar: bool) -> str:
+    adapter = adapter_cls(module)
+    a = adapter.leaf(np.linspace(0.2, 1.7, 6).reshape(1, 2, 3).tolist(), "float32", True)
+    b = adapter.leaf(np.linspace(1.7, 0.2, 6).reshape(1, 2, 3).tolist(), "float32", True)
+    spec = OPS[op]
+    if spec.operands == "list":
+        args = [[a, b]]
+    elif op == "where":
+        args = [adapter.op("gt", [a, 1.0], {}), a, b]
+    elif op == "matmul":
+        args = [a, adapter.op("permute", [b], {"dims": [0, 2, 1]})]
+    else:
+        args = [a, 2.5 if scalar else b][:spec.operands]
+    y = adapter.op(op, args, dict(kwargs))
+    return "no grad_fn" if y.grad_fn is None else y.grad_fn.name()
+
+
+@pytest.mark.parametrize("dialect", ["torch", "paddle"])
+@pytest.mark.parametrize("op, kwargs", _NODE_NAME_FORMS, ids=lambda v: str(v))
+def test_every_op_names_its_node_as_the_framework_does(dialect, op, kwargs, request):
+    real = request.getfixturevalue(f"real_{dialect}")
+    ref = request.getfixturevalue(f"ref_{dialect}")
+    forms = [False, True] if OPS[op].scalar_operands and OPS[op].operands == 2 else [False]
+    for scalar in forms:
+        theirs = observe.attempt(lambda: _node_name(ADAPTERS[dialect], real, op, kwargs, scalar))
+        ours = observe.attempt(lambda: _node_name(ADAPTERS[dialect], ref, op, kwargs, scalar))
+        assert ours == theirs, f"{op}{kwargs} (number operand: {scalar})"

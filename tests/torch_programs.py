@@ -424,10 +424,19 @@ def grad_modes(torch):
         return v * 2
 
     e = f(x)
-    with torch.no_grad():
-        (x * x).sum().backward()
     return [a.requires_grad, b.requires_grad, c.requires_grad, d.requires_grad, e.requires_grad,
             torch.is_grad_enabled(), x.grad]
+
+
+@program
+def backward_under_no_grad(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    recorded = (x * x).sum()
+    with torch.no_grad():
+        unrecorded = (x * x).sum()
+        recorded.backward()
+        failed = attempt(lambda: unrecorded.backward())
+    return [x.grad, failed, torch.is_grad_enabled()]
 
 
 @program
@@ -542,3 +551,55 @@ def wrong_argument_types(torch):
             attempt(lambda: x.reshape(2.5)), attempt(lambda: x[1.5]), attempt(lambda: x.transpose(0, "a")),
             attempt(lambda: torch.cat(x)), attempt(lambda: x.clamp()), attempt(lambda: x.permute(0, 0)),
             attempt(lambda: x.softmax(3)), attempt(lambda: x.unsqueeze(5)), attempt(lambda: x.max(4))]
+
+
+# --- recording, dtypes, hooks and grad modes (once unit tests of the reference alone) ---------
+
+@program
+def recording_follows_create_graph_and_grad_mode(torch):
+    x = torch.tensor([0.5, 1.5], requires_grad=True)
+    y = (x.exp() * x).sum()
+    g, = torch.autograd.grad(y, x, retain_graph=True)
+    h, = torch.autograd.grad(y, x, create_graph=True)
+    with torch.no_grad():
+        z = x * x
+    return [g, h, z, z.grad_fn is None]
+
+
+@program
+def float32_stays_float32(torch):
+    x = torch.tensor([0.1, 0.2], requires_grad=True)
+    y = (x.exp() / 3).sum()
+    y.backward()
+    return [y, x.grad]
+
+
+@program
+def removed_hook_no_longer_runs(torch):
+    x = torch.tensor([1.0], requires_grad=True)
+    handle = x.register_hook(lambda g: g * 0)
+    handle.remove()
+    (x * 2).sum().backward()
+    return [x.grad]
+
+
+@program
+def set_grad_enabled_as_function_context_and_decorator(torch):
+    seen = [torch.is_grad_enabled()]
+    torch.set_grad_enabled(False)
+    seen.append(torch.is_grad_enabled())
+    torch.set_grad_enabled(True)
+    with torch.set_grad_enabled(False):
+        seen.append(torch.is_grad_enabled())
+    seen.append(torch.is_grad_enabled())
+
+    @torch.set_grad_enabled(False)
+    def inside() -> bool:
+        return torch.is_grad_enabled()
+
+    return seen + [inside(), torch.is_grad_enabled()]
+
+
+@program
+def bad_construction_raises_the_frameworks_errors(torch):
+    return [attempt(lambda: torch.tensor(bad)) for bad in ("a", [1, "x"])]

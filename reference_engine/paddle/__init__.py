@@ -347,6 +347,8 @@ def reshape(x: Tensor, shape: Sequence[builtins.int]) -> Tensor:
 
 @_tensor_first
 def transpose(x: Tensor, perm: Sequence[builtins.int]) -> Tensor:
+    """A ``perm`` shorter than the rank permutes the leading axes (paddle 3.3.1 accepts it)."""
+    perm = list(perm) + list(range(len(perm), x.ndim))
     return F.permute(x, perm)
 
 
