@@ -54,6 +54,12 @@ def _e(text: object) -> str:
     return html.escape(str(text))
 
 
+def _reason_list(title: str, counts: dict[str, int]) -> str:
+    items = "".join(f"<li>{_e(reason)}: {n}</li>"
+                    for reason, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+    return f"<details><summary>{_e(title)}</summary><ul>{items}</ul></details>" if counts else ""
+
+
 def render_html(model: ReportModel) -> str:
     s = model.summary
     t = s["execution_target"]
@@ -65,7 +71,10 @@ def render_html(model: ReportModel) -> str:
     parts.append(f"<p>{s['cases']} cases, {s['results']} results — python {_e(t['python'])}, "
                  f"numpy {_e(t['numpy'])}, torch {_e(t['torch'])}, paddle {_e(t['paddle'])}, "
                  f"device {_e(t['device'])}. Finite differences: "
-                 f"{s['finite_differences']['checked']} gradients checked.</p>")
+                 f"{s['finite_differences']['checked']} gradient checks.</p>")
+    parts.append(_reason_list("Gradients not checked, by reason", s["finite_differences"]["skipped"]))
+    for backend, reasons in sorted((s.get("unsupported") or {}).items()):
+        parts.append(_reason_list(f"Unsupported on {backend}, by reason", reasons))
     parts.append("<h2>Totals</h2><table id='totals'><tr><th>backend</th>"
                  + "".join(f"<th>{v}</th>" for v in VERDICT_ORDER) + "</tr>")
     for b in model.backends:
