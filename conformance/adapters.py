@@ -66,8 +66,20 @@ class Adapter:
     def no_grad(self) -> Any:
         return self.m.no_grad()
 
-    def register_hook(self, tensor: Any, scale: float) -> Any:
-        return tensor.register_hook(lambda g: g * scale)
+    def enable_grad(self) -> Any:
+        return self.m.enable_grad()
+
+    def set_grad_enabled(self, mode: bool) -> Any:
+        return self.m.set_grad_enabled(mode)
+
+    def register_hook(self, tensor: Any, scale: Optional[float],
+                      seen: Optional[Callable[[Any], None]] = None) -> Any:
+        """A hook returning ``g * scale`` (None without a scale), telling ``seen`` each ``g``."""
+        def hook(g: Any) -> Any:
+            if seen is not None:
+                seen(g)
+            return None if scale is None else g * scale
+        return tensor.register_hook(hook)
 
     def setitem(self, tensor: Any, index: list[Any], value: Any) -> None:
         tensor[to_index(index)] = value
@@ -79,11 +91,13 @@ class Adapter:
             tensor.fill_(kwargs["value"])
         elif op == "zero":
             tensor.zero_()
+        elif op == "detach":
+            tensor.detach_()
         else:
             self.arithmetic_in_place(tensor, op, args[0])
 
     def arithmetic_in_place(self, tensor: Any, op: str, other: Any) -> None:
-        """``add`` / ``sub`` / ``mul`` in place, as the dialect spells them."""
+        """``add`` / ``sub`` / ``mul`` / ``div`` in place, as the dialect spells them."""
         raise NotImplementedError
 
     def grad_of(self, tensor: Any) -> Any:
@@ -262,7 +276,7 @@ class PaddleAdapter(Adapter):
             return
         if not hasattr(other, "shape"):  # paddle's in-place ops take tensors only
             other = self.m.full_like(tensor, other)
-        getattr(tensor, {"add": "add_", "sub": "subtract_", "mul": "multiply_"}[op])(other)
+        getattr(tensor, {"add": "add_", "sub": "subtract_", "mul": "multiply_", "div": "divide_"}[op])(other)
 
     def flags(self, tensor: Any) -> dict[str, Any]:
         return {"requires_grad": not tensor.stop_gradient, "is_leaf": bool(tensor.is_leaf),

@@ -3,9 +3,30 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
-from conformance.vocabulary import DIALECTS
+from conformance.vocabulary import BLOCKS, DIALECTS
+
+
+def block_mode(step: dict[str, Any], enclosing: bool) -> bool:
+    """Whether gradients are recorded inside a block step, given the mode around it."""
+    if "no_grad" in step:
+        return False
+    if "enable_grad" in step:
+        return True
+    return bool(step["set_grad_enabled"]) if "set_grad_enabled" in step else enclosing
+
+
+def walk(steps: Any, prefix: str = "", grad_enabled: bool = True
+         ) -> Iterator[tuple[str, dict[str, Any], bool]]:
+    """Every step in execution order with its location (``3.1`` is the second step of block 3)
+    and whether gradients are recorded where it runs."""
+    for i, step in enumerate(steps):
+        where = f"{prefix}{i}"
+        yield where, step, grad_enabled
+        for kind, held in BLOCKS.items():
+            if kind in step:
+                yield from walk(step[held], where + ".", block_mode(step, grad_enabled))
 
 
 @dataclass(frozen=True)

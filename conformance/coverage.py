@@ -6,22 +6,15 @@ step without seeds is an implicit seed, a ``clear_grad`` step is clearing, …).
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
-from conformance.case import Case
+from conformance.case import Case, walk
 from conformance.vocabulary import BUCKETS, DIALECTS
-
-
-def _all_steps(steps: Iterable[dict[str, Any]]) -> Iterable[dict[str, Any]]:
-    for s in steps:
-        yield s
-        if "no_grad" in s:
-            yield from _all_steps(s["no_grad"])
 
 
 def buckets_of(case: Case) -> set[str]:
     found = set(case.tags)
-    steps = list(_all_steps(case.steps))
+    steps = [step for _, step, _ in walk(case.steps)]
     autograd = [s for s in steps if "backward" in s or "grad" in s]
     for s in autograd:
         seeds = s.get("seeds")

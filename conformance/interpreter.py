@@ -16,6 +16,7 @@ import numpy as np
 from conformance.adapters import Adapter, Unsupported
 from conformance.case import Case
 from conformance.trace import Trace, array_to_json, categorize, clean_message
+from conformance.vocabulary import IN_PLACE_OPS, NUMBER_OR_NAME, OPS, OpSpec
 
 _UNDEFINED = "UndefinedInFrameworkError"
 
@@ -108,9 +109,15 @@ class Interpreter:
         self.env[name] = self.a.leaf(step["value"], step.get("dtype"),
                                      step.get("requires_grad", False))
 
+    def kwargs(self, op_spec: OpSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """Keyword arguments with the names a ``number or name`` keyword may hold resolved."""
+        return {k: self.get(v) if op_spec.kwargs.get(k) == NUMBER_OR_NAME and isinstance(v, str) else v
+                for k, v in kwargs.items()}
+
     def step_let(self, step: dict[str, Any], where: str) -> None:
         args = [self.arg(v) for v in step["args"]]
-        self.env[step["let"]] = self.a.op(step["op"], args, dict(step.get("kwargs", {})))
+        kwargs = self.kwargs(OPS[step["op"]], step.get("kwargs", {}))
+        self.env[step["let"]] = self.a.op(step["op"], args, kwargs)
 
     def step_backward(self, step: dict[str, Any], where: str) -> None:
         outputs = [self.get(n) for n in _as_list(step["backward"])]
@@ -154,17 +161,31 @@ class Interpreter:
         with self.a.no_grad():
             self.run_steps(step["no_grad"], where + ".")
 
+    def step_enable_grad(self, step: dict[str, Any], where: str) -> None:
+        with self.a.enable_grad():
+            self.run_steps(step["enable_grad"], where + ".")
+
+    def step_set_grad_enabled(self, step: dict[str, Any], where: str) -> None:
+        with self.a.set_grad_enabled(step["set_grad_enabled"]):
+            self.run_steps(step["steps"], where + ".")
+
     def step_hook(self, step: dict[str, Any], where: str) -> None:
-        handle = self.a.register_hook(self.get(step["hook"]), step["scale"])
+        scale = step.get("scale")
+        seen = (lambda g: self.trace.add(where, **self.describe(g))) if step.get("observe") else None
+        handle = self.a.register_hook(self.get(step["hook"]), scale, seen)
         if "handle" in step:
             self.env[step["handle"]] = handle
+
+    def step_hold_grad(self, step: dict[str, Any], where: str) -> None:
+        self.env[step["as"]] = self.a.grad_of(self.get(step["hold_grad"]))
 
     def step_remove_hook(self, step: dict[str, Any], where: str) -> None:
         self.get(step["remove_hook"]).remove()
 
     def step_inplace(self, step: dict[str, Any], where: str) -> None:
         args = [self.arg(v) for v in step.get("args", [])]
-        self.a.inplace(self.get(step["inplace"]), step["op"], args, dict(step.get("kwargs", {})))
+        kwargs = self.kwargs(IN_PLACE_OPS[step["op"]], step.get("kwargs", {}))
+        self.a.inplace(self.get(step["inplace"]), step["op"], args, kwargs)
 
 
 _HANDLERS = {name[5:]: fn for name, fn in vars(Interpreter).items() if name.startswith("step_")}

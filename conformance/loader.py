@@ -52,6 +52,7 @@ class _CaseChecker:
             V.NAME_OR_NAMES: lambda v: isinstance(v, str) or (
                 isinstance(v, list) and all(isinstance(x, str) for x in v)),
             V.NUMBER: lambda v: _is_number(v),
+            V.NUMBER_OR_NAME: lambda v: _is_number(v) or (isinstance(v, str) and v.isidentifier()),
             V.BOOL: lambda v: isinstance(v, bool),
             V.BOOL_OR_NULL: lambda v: v is None or isinstance(v, bool),
             V.INT: lambda v: isinstance(v, int) and not isinstance(v, bool),
@@ -173,6 +174,8 @@ class _CaseChecker:
                 self.fail(f"unknown keyword '{key}' for '{op}'; allowed: "
                           + (", ".join(spec.kwargs) or "none"), where, "kwargs")
             self.check_type(value, spec.kwargs[key], where, f"kwargs.{key}")
+            if spec.kwargs[key] == V.NUMBER_OR_NAME and isinstance(value, str):
+                self.use(value, where, f"kwargs.{key}")
 
     def check_seeds(self, seeds: Optional[list[Any]], where: str) -> None:
         for seed in seeds or []:
@@ -224,6 +227,15 @@ class _CaseChecker:
 
     def step_no_grad(self, step: dict[str, Any], where: str) -> None:
         self.check_steps(step["no_grad"], where + ".")
+
+    def step_enable_grad(self, step: dict[str, Any], where: str) -> None:
+        self.check_steps(step["enable_grad"], where + ".")
+
+    def step_set_grad_enabled(self, step: dict[str, Any], where: str) -> None:
+        self.check_steps(step["steps"], where + ".")
+
+    def step_hold_grad(self, step: dict[str, Any], where: str) -> None:
+        self.use(step["hold_grad"], where, "hold_grad")
 
     def step_hook(self, step: dict[str, Any], where: str) -> None:
         self.use(step["hook"], where, "hook")

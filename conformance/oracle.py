@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterator, Optional
 import numpy as np
 
 from conformance.adapters import Adapter
-from conformance.case import Case
+from conformance.case import Case, walk
 from conformance.interpreter import Interpreter
 from conformance.trace import Trace, json_to_array
 
@@ -58,16 +58,6 @@ class OracleResult:
 
     def skip(self, reason: str, n: int = 1) -> None:
         self.skipped[reason] = self.skipped.get(reason, 0) + n
-
-
-def _flatten(steps: tuple[dict[str, Any], ...] | list[dict[str, Any]], prefix: str = "",
-             in_block: bool = False) -> Iterator[tuple[str, dict[str, Any], bool]]:
-    """Every step in execution order, with its location and whether a no-grad block holds it."""
-    for i, step in enumerate(steps):
-        where = f"{prefix}{i}"
-        yield where, step, in_block
-        if "no_grad" in step:
-            yield from _flatten(step["no_grad"], where + ".", True)
 
 
 def _bound_name(step: dict[str, Any]) -> Optional[str]:
@@ -96,17 +86,22 @@ class _Program:
 
     def __init__(self, case: Case) -> None:
         self.case = case
-        self.flat = list(_flatten(case.steps))
+        self.flat = list(walk(case.steps))
         self.leaves = {s["leaf"]: s for _, s, _ in self.flat if "leaf" in s}
         self.float_leaves = {n for n, s in self.leaves.items()
                              if s.get("dtype", "float32").startswith("float")}
-        self.frozen = {w for w, s, block in self.flat
-                       if "let" in s and (block or s.get("op") == "detach")}
-        self.deltas = {w for w, s, block in self.flat if "inplace" in s and block}
+        # values that cross a no-grad block or a detach, and writes made without recording
+        self.frozen = {w for w, s, recording in self.flat
+                       if "let" in s and (not recording or s.get("op") == "detach")}
+        self.detached_in_place = {w for w, s, _ in self.flat
+                                  if "inplace" in s and s["op"] == "detach"}
+        self.deltas = {w for w, s, recording in self.flat
+                       if "inplace" in s and not recording and s["op"] != "detach"}
         self.written = {s["inplace"] for _, s, _ in self.flat if "inplace" in s}
         self.flag_changed = {s["set_requires_grad"] for _, s, _ in self.flat
                              if "set_requires_grad" in s}
-        detached = {s["let"] for w, s, _ in self.flat if w in self.frozen}
+        detached = {s["let"] for w, s, _ in self.flat if w in self.frozen} | {
+            s["inplace"] for w, s, _ in self.flat if w in self.detached_in_place}
         self.writes_through_detached = bool(detached & self.written)
 
 
@@ -134,6 +129,9 @@ class _OracleRun(Interpreter):
         if base is not None and where in program.frozen and where in base.values:
             self.env[step["let"]] = self.constant(*base.values[where])
             return
+        if base is not None and where in program.detached_in_place and where in base.values:
+            self.env[step["inplace"]] = self.constant(*base.values[where])
+            return
         if base is not None and where in program.deltas and where in base.changes:
             target = self.env.get(step["inplace"])
             if target is not None:
@@ -147,6 +145,8 @@ class _OracleRun(Interpreter):
         super().run_step(step, where)
         name = _bound_name(step)
         if base is None:
+            if where in program.detached_in_place and step["inplace"] in self.env:
+                self.values[where] = self.snapshot(self.env[step["inplace"]])
             if name is not None and name in self.env:
                 self.values[where] = self.snapshot(self.env[name])
                 self.requires_grad[name] = self.a.describe(self.env[name])[2]
@@ -250,7 +250,7 @@ class _Checker:
                                                            "unsupported")]
             if "hook" in step and not raised:
                 key = step.get("handle", f"#{index}")
-                hooks[key] = {step["hook"]: float(step["scale"])}
+                hooks[key] = {step["hook"]: float(step.get("scale", 1.0))}  # None: unchanged
                 hooked_names.add(step["hook"])
             elif "remove_hook" in step and not raised:
                 hooks.pop(step["remove_hook"], None)
@@ -353,9 +353,9 @@ class _Checker:
 
     def run(self) -> OracleResult:
         program, result = self.program, self.result
-        nested = [w for w, s, block in program.flat if block and ("backward" in s or "grad" in s)]
+        nested = [w for w, s, _ in program.flat if "." in w and ("backward" in s or "grad" in s)]
         if nested:
-            result.skip("backward or grad inside a no-grad block")
+            result.skip("backward or grad inside a grad-mode block")
             return result
         if program.writes_through_detached:
             result.skip("in-place write through a detached tensor (shared storage)")

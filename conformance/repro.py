@@ -168,22 +168,36 @@ class _Writer:
         elif "no_grad" in s:
             out(f"{ind}with {m}.no_grad():")
             self.steps(s["no_grad"], ind + "    ")
+        elif "enable_grad" in s:
+            out(f"{ind}with {m}.enable_grad():")
+            self.steps(s["enable_grad"], ind + "    ")
+        elif "set_grad_enabled" in s:
+            out(f"{ind}with {m}.set_grad_enabled({s['set_grad_enabled']}):")
+            self.steps(s["steps"], ind + "    ")
         elif "hook" in s:
             handle = s.get("handle", "_")
-            out(f"{ind}{handle} = {s['hook']}.register_hook(lambda g: g * {s['scale']})")
+            body = f"g * {s['scale']}" if "scale" in s else "None"
+            if s.get("observe"):
+                body = f"(print('hook on {s['hook']}:', g), {body})[1]"
+            out(f"{ind}{handle} = {s['hook']}.register_hook(lambda g: {body})")
+        elif "hold_grad" in s:
+            out(f"{ind}{s['as']} = {s['hold_grad']}.grad")
         elif "remove_hook" in s:
             out(f"{ind}{s['remove_hook']}.remove()")
         elif "inplace" in s:
             t, op, args = s["inplace"], s["op"], [_arg(a) for a in s.get("args", [])]
             if op == "setitem":
                 out(f"{ind}{t}[{_index(s['kwargs']['index'])}] = {args[0]}")
-            elif op in ("zero", "fill"):
+            elif op in ("zero", "fill", "detach"):
                 out(f"{ind}{t}.{op}_({s.get('kwargs', {}).get('value', '')})")
-            elif m == "paddle" and not isinstance(s["args"][0], str):
-                out(f"{ind}{t}.scale_({args[0]})" if op == "mul" else
-                    f"{ind}{t}.{'add_' if op == 'add' else 'subtract_'}(paddle.full_like({t}, {args[0]}))")
             elif m == "paddle":
-                out(f"{ind}{t}.{ {'add': 'add_', 'sub': 'subtract_', 'mul': 'multiply_'}[op] }({args[0]})")
+                method = {"add": "add_", "sub": "subtract_", "mul": "multiply_", "div": "divide_"}[op]
+                if op == "mul" and not isinstance(s["args"][0], str):
+                    out(f"{ind}{t}.scale_({args[0]})")
+                elif not isinstance(s["args"][0], str):
+                    out(f"{ind}{t}.{method}(paddle.full_like({t}, {args[0]}))")
+                else:
+                    out(f"{ind}{t}.{method}({args[0]})")
             else:
                 out(f"{ind}{t}.{op}_({args[0]})")
 

@@ -18,6 +18,7 @@ NAME = "name"                  # an identifier bound by an earlier step
 NAMES = "list of names"
 NAME_OR_NAMES = "name or list of names"
 NUMBER = "number"
+NUMBER_OR_NAME = "number or name"
 BOOL = "boolean"
 BOOL_OR_NULL = "boolean or null"
 INT = "integer"
@@ -57,7 +58,7 @@ OPS: dict[str, OpSpec] = {
     "sum": OpSpec(1, _REDUCE), "mean": OpSpec(1, _REDUCE),
     "max": OpSpec(1, _REDUCE), "min": OpSpec(1, _REDUCE),
     "amax": OpSpec(1, _REDUCE), "amin": OpSpec(1, _REDUCE),
-    "clamp": OpSpec(1, {"min": NUMBER, "max": NUMBER}),
+    "clamp": OpSpec(1, {"min": NUMBER_OR_NAME, "max": NUMBER_OR_NAME}),
     "where": OpSpec(3, scalar_operands=True),
     "softmax": OpSpec(1, {"dim": INT}), "log_softmax": OpSpec(1, {"dim": INT}),
     "reshape": OpSpec(1, {"shape": INTS}),
@@ -73,7 +74,8 @@ OPS: dict[str, OpSpec] = {
 
 IN_PLACE_OPS: dict[str, OpSpec] = {
     "add": OpSpec(1, scalar_operands=True), "sub": OpSpec(1, scalar_operands=True),
-    "mul": OpSpec(1, scalar_operands=True), "zero": OpSpec(0), "fill": OpSpec(0, {"value": NUMBER}),
+    "mul": OpSpec(1, scalar_operands=True), "div": OpSpec(1, scalar_operands=True),
+    "zero": OpSpec(0), "fill": OpSpec(0, {"value": NUMBER}), "detach": OpSpec(0),
     "setitem": OpSpec(1, {"index": INDEX}, scalar_operands=True),
 }
 
@@ -105,7 +107,14 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
     StepSpec("retain_grad", {"retain_grad": NAME}),
     StepSpec("set_requires_grad", {"set_requires_grad": NAME, "value": BOOL}),
     StepSpec("no_grad", {"no_grad": STEPS}),
-    StepSpec("hook", {"hook": NAME, "scale": NUMBER}, {"handle": NAME}, binds=("handle",)),
+    StepSpec("enable_grad", {"enable_grad": STEPS}),
+    StepSpec("set_grad_enabled", {"set_grad_enabled": BOOL, "steps": STEPS}),
+    # a tensor hook: returns the gradient times ``scale``, or None without one; with ``observe``
+    # it records each gradient it is handed
+    StepSpec("hook", {"hook": NAME}, {"scale": NUMBER, "observe": BOOL, "handle": NAME},
+             binds=("handle",)),
+    # bind a tensor's current .grad (a tensor or None) to a name, to look at after later steps
+    StepSpec("hold_grad", {"hold_grad": NAME, "as": NAME}, binds=("as",)),
     StepSpec("remove_hook", {"remove_hook": NAME}),
     StepSpec("inplace", {"inplace": NAME, "op": TEXT}, {"args": ARGS, "kwargs": KWARGS}),
 )}
@@ -113,6 +122,9 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
 OBSERVABLES = ("value", "grad", "flags")
 CLEAR_TO = ("none", "zeros")
 BACKWARD_APIS = ("function", "method")
+
+# Steps that hold other steps, by the field that holds them.
+BLOCKS = {"no_grad": "no_grad", "enable_grad": "enable_grad", "set_grad_enabled": "steps"}
 
 # Feature buckets the coverage command counts (per dialect).
 BUCKETS = (
