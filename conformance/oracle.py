@@ -475,12 +475,18 @@ def _directional(objective: _Objective, events: list[_Event], direction: dict[st
 
 def _is_kink(objective: _Objective, events: list[_Event], direction: dict[str, np.ndarray],
              numeric: float) -> bool:
-    """Directional derivatives a little to either side disagree: the function is not smooth."""
-    for sign in (1.0, -1.0):
-        offset = {n: sign * KINK_OFFSET * v for n, v in direction.items()}
-        side = _directional(objective, events, direction, offset)
-        if side is None or not _agree(side, numeric):
-            return True
+    """Directional derivatives at points a little away disagree: the function is not smooth.
+
+    The points lie along the direction and across it: at a tie the function can be linear along
+    one line through the point (so points along it agree) and still not be differentiable."""
+    across = np.random.default_rng(len(direction))
+    sideways = {n: across.uniform(-1.0, 1.0, size=v.shape) for n, v in direction.items()}
+    for away in (direction, sideways):
+        for sign in (1.0, -1.0):
+            offset = {n: sign * KINK_OFFSET * v for n, v in away.items()}
+            side = _directional(objective, events, direction, offset)
+            if side is None or not _agree(side, numeric):
+                return True
     return False
 
 

@@ -7,6 +7,7 @@ point where torch and paddle differ — whether a freed node may run again, what
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
@@ -95,11 +96,16 @@ def _accumulate_buffer(policy: Policy, buffers: dict[int, Any], node: Node, grad
     buffers[key] = grad if have is None else policy.sum_gradients(have, grad)
 
 
-def _run_hooks(node: Node, grad: Tensor) -> Tensor:
-    for hook in list(node.pre_hooks.values()):
-        replaced = hook(grad)
-        if replaced is not None:
-            grad = replaced
+def _run_hooks(policy: Policy, node: Node, grad: Tensor) -> Tensor:
+    """The node's tensor hooks in registration order, each handed what the previous returned."""
+    if not node.pre_hooks:
+        return grad
+    with grad_mode.set_grad_enabled(True) if policy.hooks_record else contextlib.nullcontext():
+        grad = policy.hook_input(grad)
+        for hook in list(node.pre_hooks.values()):
+            replaced = hook(grad)
+            if replaced is not None:
+                grad = replaced
     return grad
 
 
@@ -182,7 +188,7 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                 continue
             is_leaf = type(node) is AccumulateGrad
             if not is_leaf or accumulate or policy.leaf_hooks_apply_to_grad:
-                grad = _run_hooks(node, grad)
+                grad = _run_hooks(policy, node, grad)
             if node.retained is not None:
                 policy.retain(node.retained, grad, create_graph)
             for index in targets.get(id(node), ()):

@@ -33,6 +33,20 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                            "Expected allow_unused to be True or not passed when "
                            "materialize_grads=True, but got: allow_unused=False."),
     "retain_no_grad": (RuntimeError, "can't retain_grad on Tensor that has requires_grad=False"),
+    "no_grad_view_base_modified": (
+        RuntimeError,
+        "A view was created in no_grad mode and its base or another view of its base has been "
+        "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
+        "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+        "inplace either both inside the no_grad block (if you don't want the inplace to be "
+        "tracked) or both outside (if you want the inplace to be tracked)."),
+    "no_grad_view_in_place": (RuntimeError,
+                              "A view was created in no_grad mode and is being modified inplace with "
+                              "grad mode enabled. Given that this use case is ambiguous and "
+                              "error-prone, it is forbidden. You can clarify your code by moving both "
+                              "the view and the inplace either both inside the no_grad block (if you "
+                              "don't want the inplace to be tracked) or both outside (if you want the "
+                              "inplace to be tracked)."),
     # graph lifetime and in-place
     "freed": (RuntimeError,
               "Trying to backward through the graph a second time (or directly access saved "

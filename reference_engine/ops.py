@@ -58,11 +58,17 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     if rule.view:
         out._version = inputs[0]._version
     if not grad_mode._State.enabled:
+        if rule.view and inputs[0]._requires_grad and out._policy.no_grad_views_require_grad:
+            out._requires_grad = True
+            out._no_grad_view = (out._version.value,)  # the version it was made at
         return out
+    for t in inputs:
+        if t._no_grad_view and t._no_grad_view[0] != t._version.value:
+            raise t._policy.error("no_grad_view_base_modified")
     flags = rule.differentiable * len(inputs) if rule.variadic else rule.differentiable
     edges = tuple([t._edge() if diff else None for t, diff in zip(inputs, flags)])
     needed = tuple([edge is not None for edge in edges])
-    if True not in needed:
+    if True not in needed and not any(t._no_grad_view for t in inputs):
         return out
     node = Node(rule, attrs, edges, tuple([(t._data.shape, t._data.dtype) for t in inputs]),
                 out._policy)
@@ -298,9 +304,17 @@ def link(grad: Tensor, source: Tensor) -> Tensor:
     return apply(R.RULES["zero_link"], (grad, source), {"b_shape": source._data.shape})
 
 
-def clamp(a: Tensor, low: Optional[float] = None, high: Optional[float] = None) -> Tensor:
+def clamp(a: Tensor, low: Any = None, high: Any = None) -> Tensor:
+    """Clamp to number bounds, or to tensor bounds (which get gradients too); a missing tensor
+    bound is an infinite one, which gives torch's one-sided formulas."""
     if low is None and high is None and a._policy.clamp_needs_a_bound:
         raise a._policy.error("clamp_no_bounds")
+    tensor_type = _tensor_type()
+    if isinstance(low, tensor_type) or isinstance(high, tensor_type):
+        def bound(b: Any, infinity: float) -> Tensor:
+            return b if isinstance(b, tensor_type) else constant_like(
+                a, np.array(infinity if b is None else b, a._data.dtype))
+        return apply(R.RULES["clamp_tensor"], (a, bound(low, -np.inf), bound(high, np.inf)))
     return apply(R.RULES["clamp"], (a,), {"low": low, "high": high})
 
 
@@ -364,6 +378,10 @@ def ge(a: Operand, b: Operand) -> Tensor:
 
 def logical_and(a: Tensor, b: Tensor) -> Tensor:
     return _compare(np.logical_and, a, b)
+
+
+def logical_or(a: Tensor, b: Tensor) -> Tensor:
+    return _compare(np.logical_or, a, b)
 
 
 def constant_like(like: Tensor, data: np.ndarray) -> Tensor:
@@ -519,8 +537,6 @@ def reshape(a: Tensor, shape: Sequence[int]) -> Tensor:
                               capacity=math.prod(shape))
     if -1 in shape:
         shape = tuple(size // known if s == -1 else s for s in shape)
-    if shape == a._data.shape and not grad_mode._State.enabled:
-        return type(a)._from_array(a._data)
     return apply(R.RULES["reshape"], (a,), {"shape": shape, "in_shape": a._data.shape})
 
 

@@ -76,6 +76,8 @@ class PaddlePolicy(Policy):
     errors = PADDLE_ERRORS
     accumulate_node_name = "GradNodeAccumulation"
     clamp_needs_a_bound = False
+    hooks_record = True
+    retain_in_hook_order = True
     operand_labels = (("x", 0), ("y", 1))
     leaf_hooks_apply_to_grad = False
     # multiply_grad, divide_grad and matmul_grad read both operands
@@ -91,6 +93,26 @@ class PaddlePolicy(Policy):
         cls, template = TORCH_ERRORS[kind]  # an argument error paddle words differently
         return (ValueError if cls is RuntimeError else cls)(
             "(InvalidArgument) " + template.format(**fields))
+
+    def hook_input(self, grad: Tensor) -> Tensor:
+        """paddle hands a hook a gradient that does not stop gradient (a leaf, when the pass
+        records nothing), so what the hook computes from it is recorded."""
+        if grad._requires_grad:
+            return grad
+        leaf = type(grad)._from_array(grad._data)
+        leaf._requires_grad = True
+        return leaf
+
+    def retain(self, tensor: Tensor, grad: Tensor, create_graph: bool) -> None:
+        """The retained gradient is the tensor the hooks before it produced, with its history."""
+        tensor._grad = grad if grad._grad_fn is not None else type(grad)._from_array(grad._data.copy())
+
+    def accumulate(self, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
+        """A first gradient that a hook recorded is stored with its history, as paddle does."""
+        if leaf._grad is None and grad._grad_fn is not None and not create_graph:
+            leaf._grad = grad
+            return
+        super().accumulate(leaf, grad, create_graph)
 
     def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:
         if attrs.get("api") in API_NODE_NAMES:

@@ -39,6 +39,9 @@ class Policy:
     zero_derivative_links: frozenset[str] = frozenset()
     zero_derivative_link_max_order: Optional[int] = None  # kernels of higher orders read nothing
     retained_grads_accumulate = True
+    no_grad_views_require_grad = False     # torch: a view made under no_grad still requires grad
+    hooks_record = False                   # paddle runs tensor hooks with recording on
+    retain_in_hook_order = False           # paddle's retain_grads is a hook, run in registration order
     clamp_needs_a_bound = True             # torch.clamp(x) refuses; paddle.clip(x) is the identity
     operand_labels = (("input", 1), ("other", 2))  # how argument errors name a binary op's operands
 
@@ -157,6 +160,10 @@ class Policy:
             np.add(leaf._grad._data, grad._data, out=leaf._grad._data, casting="unsafe")
             leaf._grad._version.value += 1
 
+    def hook_input(self, grad: Tensor) -> Tensor:
+        """The gradient a tensor hook is handed."""
+        return grad
+
     def retain(self, tensor: Tensor, grad: Tensor, create_graph: bool) -> None:
         """Add ``grad`` into a non-leaf's retained ``.grad`` (out of place)."""
         if tensor._grad is None or not self.retained_grads_accumulate:
@@ -169,6 +176,8 @@ class Policy:
     def check_in_place(self, tensor: Tensor) -> None:
         from reference_engine import grad_mode
 
+        if grad_mode.is_grad_enabled() and tensor._no_grad_view:
+            raise self.error("no_grad_view_in_place")
         if grad_mode.is_grad_enabled() and tensor._grad_fn is None and tensor._requires_grad:
             raise self.error("leaf_in_place", name=tensor._name or "")
 

@@ -288,6 +288,13 @@ rule("zero_link", "ZeroLinkBackward", lambda a, b: a,
 rule("clamp", "ClampBackward1", _np_clamp,
      lambda g, a, low, high: g if low is None and high is None else
      _where_zero(_clamp_mask(a, low, high), g))
+# torch's clamp.Tensor: a bound gets the gradient where it clamps (and, with both bounds, only
+# while min < max); the input keeps it within [min, max], ties included
+rule("clamp_tensor", "ClampBackward0", lambda a, b, c: np.minimum(np.maximum(a, b), c),
+     lambda g, a, low, high: _where_zero(F.logical_and(F.ge(a, low), F.le(a, high)), g),
+     lambda g, a, low, high: _where_zero(F.logical_and(F.lt(a, low), F.lt(low, high)), g),
+     lambda g, a, low, high: _where_zero(F.logical_or(F.gt(a, high), F.lt(high, low)), g),
+     inputs=("a", "low", "high"))
 rule("maximum", "MaximumBackward0", np.maximum,
      lambda g, a, b: _maximum_grad(g, a, b, F.lt), lambda g, a, b: _maximum_grad(g, b, a, F.lt), **AB)
 rule("minimum", "MinimumBackward0", np.minimum,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 import numpy as np
 
+from reference_engine import grad_mode
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.graph import AccumulateGrad, Hook, Node, RemovableHandle
@@ -37,7 +38,7 @@ class Tensor:
     _size_type: ClassVar[type] = tuple  # the dialect's Size class
     _dtype_objects: ClassVar[dict[np.dtype, Any]] = {}  # numpy dtype -> the dialect's dtype
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_version", "_retains_grad",
-                 "_accumulator", "_name", "__weakref__")
+                 "_accumulator", "_name", "_no_grad_view", "__weakref__")
 
     @classmethod
     def _from_array(cls, data: np.ndarray) -> Tensor:
@@ -51,6 +52,8 @@ class Tensor:
         t._retains_grad = False
         t._accumulator = None
         t._name = None
+        # torch: a view made without recording of a tensor requiring grad, (its version then,)
+        t._no_grad_view: Optional[tuple[int]] = None
         return t
 
     # --- graph plumbing -------------------------------------------------------------------
@@ -59,7 +62,7 @@ class Tensor:
         """The node a gradient for this tensor flows into, or None when none flows."""
         if self._grad_fn is not None:
             return self._grad_fn
-        if self._requires_grad:
+        if self._requires_grad and not self._no_grad_view:
             return self._accumulator_node()
         return None
 
@@ -77,10 +80,15 @@ class Tensor:
         return RemovableHandle(self._hook_owner().pre_hooks, hook)
 
     def _retain_grad(self) -> None:
-        if self._grad_fn is None:
+        if self._grad_fn is None or self._retains_grad:
             return
         self._retains_grad = True
-        self._grad_fn.retained = self
+        if self._policy.retain_in_hook_order:  # a hook like any other, where it was registered
+            policy = self._policy
+            RemovableHandle(self._grad_fn.pre_hooks,
+                            lambda g: policy.retain(self, g, grad_mode.is_grad_enabled()))
+        else:
+            self._grad_fn.retained = self
 
     def _detached(self) -> Tensor:
         out = type(self)._from_array(self._data)

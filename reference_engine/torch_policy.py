@@ -36,6 +36,7 @@ class TorchPolicy(Policy):
     errors = TORCH_ERRORS
     warning_texts = TORCH_WARNINGS
     warned_backward_create_graph = False
+    no_grad_views_require_grad = True
     zero_derivative_links = frozenset({"relu", "abs"})  # threshold_backward, sgn
 
     def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int) -> Exception:

@@ -372,3 +372,35 @@ def promotion(paddle):
     return [str((paddle.to_tensor([1, 2]) * 1.5).dtype), str((paddle.to_tensor([1, 2]) / 2).dtype),
             str((f + paddle.to_tensor(2.0, dtype="float64")).dtype),
             attempt(lambda: paddle.to_tensor([1, 2]) + f)]
+
+
+@program
+def hooks_and_retain_grads_in_registration_order(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = x * x
+    handed = []
+    y.register_hook(lambda g: handed.append((g.stop_gradient, g.grad_fn is None, g.numpy().tolist())))
+    y.register_hook(lambda g: g * 2)
+    y.retain_grads()
+    y.register_hook(lambda g: g * 3)
+    x.register_hook(lambda g: handed.append((g.stop_gradient, g.numpy().tolist())))
+    y.sum().backward()
+    return [handed, y.grad, y.grad.grad_fn is None, x.grad]
+
+
+@program
+def a_hooked_leaf_gradient_keeps_its_history(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    x.register_hook(lambda g: g * 10)
+    (x * x).sum().backward()
+    return [x.grad, x.grad.grad_fn is None, x.grad.grad_fn.name()]
+
+
+@program
+def reshape_to_the_same_shape_is_the_tensor_itself(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    with paddle.no_grad():
+        same = paddle.reshape(x, [2])
+        other = paddle.reshape(x, [1, 2])
+    (same * 3).sum().backward()
+    return [same is x, same.stop_gradient, other.stop_gradient, x.grad, same.grad]

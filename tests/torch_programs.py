@@ -603,3 +603,31 @@ def set_grad_enabled_as_function_context_and_decorator(torch):
 @program
 def bad_construction_raises_the_frameworks_errors(torch):
     return [attempt(lambda: torch.tensor(bad)) for bad in ("a", [1, "x"])]
+
+
+@program
+def views_made_under_no_grad(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.no_grad():
+        v = x[0:1]
+        e = x.expand(2)
+        r = x.reshape(2)
+    y = v * 3
+    seen = [v.requires_grad, v.is_leaf, v.grad_fn is None, y.requires_grad, y.grad_fn is None]
+    y.sum().backward()
+    seen += [v.grad, x.grad, attempt(lambda: v.mul_(2))]
+    with torch.no_grad():
+        e.mul_(1)
+    return seen + [x, attempt(lambda: torch.autograd.grad((r * 2).sum(), x))]
+
+
+@program
+def clamp_with_tensor_bounds(torch):
+    x = torch.tensor([1.0, 2.0, 3.0, 2.0], requires_grad=True)
+    low = torch.tensor([1.5, 2.0, 1.0, 2.0], requires_grad=True)
+    high = torch.tensor([2.5, 2.0, 2.0, 3.0], requires_grad=True)
+    both = torch.clamp(x, min=low, max=high)
+    below = torch.clamp(x, min=low)
+    above = torch.clamp(x, max=high)
+    (both.sum() + below.sum() * 2 + above.sum() * 3).backward()
+    return [both, below, above, x.grad, low.grad, high.grad, both.grad_fn.name()]

@@ -107,6 +107,7 @@ class Tensor(_CoreTensor):
             return None
         view = Tensor._from_array(self._grad._data)
         view._requires_grad = True
+        view._grad_fn = self._grad._grad_fn  # a gradient a hook recorded keeps its history
         return view  # type: ignore[return-value]
 
     @property
@@ -180,7 +181,7 @@ class Tensor(_CoreTensor):
         return F.clamp(self, min, max)
 
     def reshape(self, shape: Sequence[builtins.int]) -> Tensor:
-        return F.reshape(self, shape)
+        return reshape(self, shape)
 
     def transpose(self, perm: Sequence[builtins.int]) -> Tensor:
         return F.permute(self, perm)
@@ -204,6 +205,9 @@ class Tensor(_CoreTensor):
 
     def multiply_(self, y: Any) -> Tensor:
         return self._in_place("mul", y)  # type: ignore[return-value]
+
+    def divide_(self, y: Any) -> Tensor:
+        return self._in_place("div", y)  # type: ignore[return-value]
 
     def fill_(self, value: builtins.float) -> Tensor:
         return self._in_place("fill", value=value)  # type: ignore[return-value]
@@ -342,6 +346,9 @@ def clip(x: Tensor, min: Optional[builtins.float] = None,  # noqa: A002
 
 @_tensor_first
 def reshape(x: Tensor, shape: Sequence[builtins.int]) -> Tensor:
+    """paddle 3.3.1 hands back ``x`` itself when the shape is already ``shape``."""
+    if list(shape) == list(x._data.shape):
+        return x
     return F.reshape(x, shape)
 
 
