@@ -171,7 +171,7 @@ class Interpreter:
 
     def step_hook(self, step: dict[str, Any], where: str) -> None:
         scale = step.get("scale")
-        seen = (lambda g: self.trace.add(where, **self.describe(g))) if step.get("observe") else None
+        seen = (lambda g: self.trace.add(where, **self.describe(g))) if step.get("record") else None
         handle = self.a.register_hook(self.get(step["hook"]), scale, seen)
         if "handle" in step:
             self.env[step["handle"]] = handle

@@ -177,7 +177,7 @@ class _Writer:
         elif "hook" in s:
             handle = s.get("handle", "_")
             body = f"g * {s['scale']}" if "scale" in s else "None"
-            if s.get("observe"):
+            if s.get("record"):
                 body = f"(print('hook on {s['hook']}:', g), {body})[1]"
             out(f"{ind}{handle} = {s['hook']}.register_hook(lambda g: {body})")
         elif "hold_grad" in s:

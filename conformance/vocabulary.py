@@ -7,7 +7,7 @@ torch's ``dim`` and paddle's ``axis``; ``requires_grad`` is ``not stop_gradient`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 FORMAT_VERSION = 1
 DIALECTS = ("torch", "paddle")
@@ -42,25 +42,33 @@ class OpSpec:
     kwargs: dict[str, str] = field(default_factory=dict)
     scalar_operands: bool = False          # operands may be numbers (add, mul, pow, …)
     differentiable: bool = True
+    saves: bool = False                    # its backward reads an operand or its result
+    special: str = ""                      # the points where its derivative is not smooth
 
 
 _ELEMENTWISE = ("exp", "log", "sqrt", "abs", "sin", "cos", "tanh", "sigmoid", "relu", "neg",
                 "clone", "detach")
+_SAVING_ELEMENTWISE = {"exp", "log", "sqrt", "abs", "sin", "cos", "tanh", "sigmoid", "relu"}
 _BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum")
+_SAVING_BINARY = {"mul", "div", "pow", "maximum", "minimum"}
 _REDUCE = {"dim": DIMS, "keepdim": BOOL}
+_TIES = "ties at the extremum"
 
 OPS: dict[str, OpSpec] = {
-    **{name: OpSpec(1) for name in _ELEMENTWISE},
-    **{name: OpSpec(2, scalar_operands=True) for name in _BINARY},
+    **{name: OpSpec(1, saves=name in _SAVING_ELEMENTWISE) for name in _ELEMENTWISE},
+    **{name: OpSpec(2, scalar_operands=True, saves=name in _SAVING_BINARY) for name in _BINARY},
     "gt": OpSpec(2, scalar_operands=True, differentiable=False),
     "lt": OpSpec(2, scalar_operands=True, differentiable=False),
-    "matmul": OpSpec(2),
+    "matmul": OpSpec(2, saves=True),
     "sum": OpSpec(1, _REDUCE), "mean": OpSpec(1, _REDUCE),
-    "max": OpSpec(1, _REDUCE), "min": OpSpec(1, _REDUCE),
-    "amax": OpSpec(1, _REDUCE), "amin": OpSpec(1, _REDUCE),
-    "clamp": OpSpec(1, {"min": NUMBER_OR_NAME, "max": NUMBER_OR_NAME}),
-    "where": OpSpec(3, scalar_operands=True),
-    "softmax": OpSpec(1, {"dim": INT}), "log_softmax": OpSpec(1, {"dim": INT}),
+    "max": OpSpec(1, _REDUCE, saves=True, special=_TIES),
+    "min": OpSpec(1, _REDUCE, saves=True, special=_TIES),
+    "amax": OpSpec(1, _REDUCE, saves=True, special=_TIES),
+    "amin": OpSpec(1, _REDUCE, saves=True, special=_TIES),
+    "clamp": OpSpec(1, {"min": NUMBER_OR_NAME, "max": NUMBER_OR_NAME}, saves=True,
+                    special="values at the bounds"),
+    "where": OpSpec(3, scalar_operands=True, saves=True),
+    "softmax": OpSpec(1, {"dim": INT}, saves=True), "log_softmax": OpSpec(1, {"dim": INT}, saves=True),
     "reshape": OpSpec(1, {"shape": INTS}),
     "transpose": OpSpec(1, {"dim0": INT, "dim1": INT}),
     "permute": OpSpec(1, {"dims": INTS}),
@@ -71,6 +79,9 @@ OPS: dict[str, OpSpec] = {
     "cat": OpSpec("list", {"dim": INT}), "stack": OpSpec("list", {"dim": INT}),
     "cast": OpSpec(1, {"dtype": DTYPE}),
 }
+for _name, _special in (("maximum", _TIES), ("minimum", _TIES), ("abs", "zero"), ("relu", "zero"),
+                        ("sqrt", "zero"), ("pow", "a zero base"), ("log", "zero and below")):
+    OPS[_name] = replace(OPS[_name], special=_special)
 
 IN_PLACE_OPS: dict[str, OpSpec] = {
     "add": OpSpec(1, scalar_operands=True), "sub": OpSpec(1, scalar_operands=True),
@@ -109,9 +120,9 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
     StepSpec("no_grad", {"no_grad": STEPS}),
     StepSpec("enable_grad", {"enable_grad": STEPS}),
     StepSpec("set_grad_enabled", {"set_grad_enabled": BOOL, "steps": STEPS}),
-    # a tensor hook: returns the gradient times ``scale``, or None without one; with ``observe``
+    # a tensor hook: returns the gradient times ``scale``, or None without one; with ``record``
     # it records each gradient it is handed
-    StepSpec("hook", {"hook": NAME}, {"scale": NUMBER, "observe": BOOL, "handle": NAME},
+    StepSpec("hook", {"hook": NAME}, {"scale": NUMBER, "record": BOOL, "handle": NAME},
              binds=("handle",)),
     # bind a tensor's current .grad (a tensor or None) to a name, to look at after later steps
     StepSpec("hold_grad", {"hold_grad": NAME, "as": NAME}, binds=("as",)),
@@ -126,6 +137,17 @@ BACKWARD_APIS = ("function", "method")
 # Steps that hold other steps, by the field that holds them.
 BLOCKS = {"no_grad": "no_grad", "enable_grad": "enable_grad", "set_grad_enabled": "steps"}
 
+# What each dialect has no API for, as (step kind, field): the adapters refuse these steps.
+DIALECT_LACKS: dict[str, frozenset[tuple[str, str]]] = {
+    "torch": frozenset({("grad", "no_grad_vars")}),
+    "paddle": frozenset({("backward", "create_graph"), ("backward", "inputs"),
+                         ("grad", "materialize_grads")}),
+}
+
+# The features every op is reached with, counted per op by ``autograd-oracle coverage``.
+OP_FEATURES = ("backward", "grad", "create_graph order >= 2", "in-place on a saved tensor",
+               "under no_grad", "hooked", "at a special point")
+
 # Feature buckets the coverage command counts (per dialect).
 BUCKETS = (
     "seed:implicit-scalar", "seed:explicit", "seed:none-entry", "seed:wrong-shape",
@@ -133,6 +155,8 @@ BUCKETS = (
     "accumulation", "clearing", "retain_graph", "allow_unused", "materialize_grads",
     "no_grad_input", "create_graph", "higher_order", "error_path",
 )
+# buckets a dialect cannot have: their steps are ones it has no API for
+UNAVAILABLE_BUCKETS = {"torch": frozenset(), "paddle": frozenset({"materialize_grads"})}
 CASE_KEYS = {"id": TEXT, "about": TEXT, "dialects": "list of dialect names", "steps": STEPS,
              "expect": "list of expectations", "tags": "list of bucket names"}
 REQUIRED_CASE_KEYS = ("id", "about", "steps")

@@ -132,6 +132,8 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
         if g is None or not need:
             out.append(None)
             continue
+        if g is grad and policy.kernels_copy_gradients and not g._requires_grad:
+            g = type(g)._from_array(g._data)  # an identity rule (clone, add): a new tensor
         if links:  # the framework's kernel reads this operand: keep the gradient connected to it
             g = F.link(g, saved[rule.inputs[i]])
         if g._data.shape != shape:

@@ -92,7 +92,7 @@ class Node:
         self.released = True
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object at {id(self):#x}>"
+        return f"<{self.name().split('::')[-1]} object at {id(self):#x}>"
 
 
 class AccumulateGrad(Node):

@@ -40,6 +40,29 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
         "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
         "inplace either both inside the no_grad block (if you don't want the inplace to be "
         "tracked) or both outside (if you want the inplace to be tracked)."),
+    "neg_bool": (RuntimeError,
+                 "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+                 "to invert a mask, use the `~` or `logical_not()` operator instead."),
+    "sub_bool": (RuntimeError,
+                 "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                 "trying to invert a mask, use the `~` or `logical_not()` operator instead."),
+    "sub_two_bools": (RuntimeError,
+                      "Subtraction, the `-` operator, with two bool tensors is not supported. Use "
+                      "the `^` or `logical_xor()` operator instead."),
+    "overlapping_in_place": (RuntimeError,
+                             "unsupported operation: more than one element of the written-to "
+                             "tensor refers to a single memory location. Please clone() the "
+                             "tensor before performing the operation."),
+    "leaf_view_in_place": (RuntimeError,
+                           "a view of a leaf Variable that requires grad is being used in an "
+                           "in-place operation."),
+    "view_of_no_grad_view_in_place": (
+        RuntimeError,
+        "Output 0 of {name} is a view of a view which was created in no_grad mode and is being "
+        "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
+        "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+        "inplace either both inside the no_grad block (if you don't want the inplace to be "
+        "tracked) or both outside (if you want the inplace to be tracked)."),
     "no_grad_view_in_place": (RuntimeError,
                               "A view was created in no_grad mode and is being modified inplace with "
                               "grad mode enabled. Given that this use case is ambiguous and "
@@ -258,6 +281,9 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
               "(Fatal) The TensorWrappers of {name} do not exist. This may be because:\nYou "
               "calculate backward twice for the same subgraph without setting retain_graph=True. "
               "Please set retain_graph=True in the first backward/grad call."),
+    "leaf_setitem": (ValueError,
+                     "(InvalidArgument) Leaf Tensor ({name}) that doesn't stop gradient can't use "
+                     "inplace strategy."),
     "version": (RuntimeError,
                 "(PermissionDenied) Tensor '{name}' used in gradient computation has been modified "
                 "by an inplace operation. Its version is {version} but the expected version is "
@@ -309,6 +335,11 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                              "but the output has shape {out_shape}. paddle {api} does not check "
                              "seed shapes and computes with uninitialised or truncated memory "
                              "(undefined behaviour), so the reference engine refuses."),
+    "no_grad_var_only_input": (UndefinedInFrameworkError,
+                               "reference_engine: no_grad_vars cuts the only input of {name}; "
+                               "paddle 3.3.1 then fails with an internal error ('The current "
+                               "MetaTensor is not initialized') or crashes, depending on the "
+                               "node, so the reference engine refuses."),
     "no_grad_var_is_input": (UndefinedInFrameworkError,
                              "reference_engine: no_grad_vars contains input {index}; paddle 3.3.1 "
                              "crashes (segmentation fault) on this call, so the reference engine "

@@ -48,15 +48,21 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     """Run ``rule``'s forward on ``inputs`` and, when recording, attach a node to the result."""
     if arrays is None:
         arrays = [t._data for t in inputs]
-    if rule.forward_attrs:
-        data = rule.forward(*arrays, **{k: attrs[k] for k in rule.forward_attrs})
-    else:
-        data = rule.forward(*arrays)
+    with np.errstate(all="ignore"):  # inf and nan are values here, as in the frameworks
+        if rule.forward_attrs:
+            data = rule.forward(*arrays, **{k: attrs[k] for k in rule.forward_attrs})
+        else:
+            data = rule.forward(*arrays)
     if type(data) is not np.ndarray:
         data = np.asarray(data)
     out = type(inputs[0])._from_array(data)
     if rule.view:
-        out._version = inputs[0]._version
+        source = inputs[0]
+        out._version = source._version
+        out._view_base = source._view_base if source._view_base is not None else source
+        out._overlapping = source._overlapping or (
+            rule.op == "expand" and data.size > source._data.size)
+        out._no_grad_view = source._no_grad_view  # a view of such a view is refused the same way
     if not grad_mode._State.enabled:
         if rule.view and inputs[0]._requires_grad and out._policy.no_grad_views_require_grad:
             out._requires_grad = True
@@ -175,7 +181,14 @@ def add(a: Operand, b: Operand) -> Tensor:
     return _binary("add", a, b)
 
 
+def _is_bool_tensor(x: Any) -> bool:
+    return isinstance(x, _tensor_type()) and x._data.dtype == np.bool_
+
+
 def sub(a: Operand, b: Operand) -> Tensor:
+    bools = _is_bool_tensor(a) + _is_bool_tensor(b)
+    if bools and _cls_of(a, b)._policy.refuses_bool_negation:
+        raise _cls_of(a, b)._policy.error("sub_two_bools" if bools == 2 else "sub_bool")
     return _binary("sub", a, b)
 
 
@@ -235,6 +248,8 @@ def _floating(a: Tensor) -> Tensor:
 
 
 def neg(a: Tensor) -> Tensor:
+    if _is_bool_tensor(a) and a._policy.refuses_bool_negation:
+        raise a._policy.error("neg_bool")
     return apply(R.RULES["neg"], (a,))
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from reference_engine import engine
 from reference_engine import ops as F
 from reference_engine.formatting import paddle_repr
-from reference_engine.graph import Node
+from reference_engine.graph import AccumulateGrad, Node
 from reference_engine.messages import PADDLE_ERRORS, TORCH_ERRORS
 from reference_engine.policy import Policy
 
@@ -69,6 +69,14 @@ ALIASES = {"matmul_dot_shape": "matmul_shape", "matmul_mv_shape": "matmul_shape"
            "matmul_mm_shape": "matmul_shape", "matmul_bmm_shape": "matmul_shape"}
 
 
+def _seed_leaf(seed: Tensor) -> Tensor:
+    """An explicit seed as the pass sees it: a copy that keeps an accumulation node, which paddle
+    shows as the grad_fn of a hook's gradient or a .grad that received the seed unchanged."""
+    out = type(seed)._from_array(seed._data)
+    out._accumulator = AccumulateGrad(out)
+    return out
+
+
 class PaddlePolicy(Policy):
     """PaddlePaddle 3.3.1 semantics (eager mode)."""
 
@@ -78,6 +86,7 @@ class PaddlePolicy(Policy):
     clamp_needs_a_bound = False
     hooks_record = True
     retain_in_hook_order = True
+    kernels_copy_gradients = True
     operand_labels = (("x", 0), ("y", 1))
     leaf_hooks_apply_to_grad = False
     # multiply_grad, divide_grad and matmul_grad read both operands
@@ -96,23 +105,48 @@ class PaddlePolicy(Policy):
 
     def hook_input(self, grad: Tensor) -> Tensor:
         """paddle hands a hook a gradient that does not stop gradient (a leaf, when the pass
-        records nothing), so what the hook computes from it is recorded."""
+        records nothing), so what the hook computes from it is recorded; an explicit seed keeps
+        its accumulation node."""
         if grad._requires_grad:
             return grad
         leaf = type(grad)._from_array(grad._data)
         leaf._requires_grad = True
+        leaf._accumulator = grad._accumulator
         return leaf
 
     def retain(self, tensor: Tensor, grad: Tensor, create_graph: bool) -> None:
-        """The retained gradient is the tensor the hooks before it produced, with its history."""
-        tensor._grad = grad if grad._grad_fn is not None else type(grad)._from_array(grad._data.copy())
+        """The retained gradient is the very tensor the hooks before it produced: what later hooks
+        record from it (its accumulation node) shows on it too."""
+        tensor._grad = grad
 
     def accumulate(self, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
         """A first gradient that a hook recorded is stored with its history, as paddle does."""
-        if leaf._grad is None and grad._grad_fn is not None and not create_graph:
+        if leaf._grad is None and not create_graph and (
+                grad._grad_fn is not None or grad._accumulator is not None):
             leaf._grad = grad
             return
         super().accumulate(leaf, grad, create_graph)
+
+    def _check_cut_nodes(self, outputs: list[Tensor], cut: list[Tensor]) -> None:
+        """paddle 3.3.1 fails when no_grad_vars cuts the only input of a node the pass reaches:
+        "The current MetaTensor is not initialized", or a segmentation fault, depending on the
+        node. Both are undefined here, so the reference refuses."""
+        cut_nodes = {id(n) for n in (t._edge() for t in cut) if n is not None}
+        if not cut_nodes:
+            return
+        roots = [n for n in (t._edge() for t in outputs) if n is not None]
+        for node in engine.topological_order(roots, frozenset(cut_nodes)):
+            edges = [e for e in node.edges if e is not None]
+            if len(edges) == 1 and id(edges[0]) in cut_nodes:
+                raise self.error("no_grad_var_only_input", name=node.name())
+
+    def sum_gradients(self, have: Tensor, grad: Tensor) -> Tensor:
+        """paddle adds further contributions into the first one's buffer: a sum that starts
+        from an explicit seed keeps the seed's accumulation node."""
+        total = super().sum_gradients(have, grad)
+        if have._accumulator is not None and total._grad_fn is None:
+            total._accumulator = AccumulateGrad(total)
+        return total
 
     def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:
         if attrs.get("api") in API_NODE_NAMES:
@@ -130,7 +164,8 @@ class PaddlePolicy(Policy):
         return super().result_dtype(*operands)
 
     def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int) -> Exception:
-        return self.error("version", name=tensor._name or "", version=tensor._version.value,
+        # paddle names the saved copy (its TensorWrapper), which has no name
+        return self.error("version", name="", version=tensor._version.value,
                           expected=expected)
 
     def check_runnable(self, node: Node, create_graph: bool) -> None:
@@ -155,11 +190,13 @@ class PaddlePolicy(Policy):
             raise self.error("int_accumulation",
                              ctype=C_TYPES.get(str(have._data.dtype), str(have._data.dtype)))
 
-    def check_in_place(self, tensor: Tensor) -> None:
+    def check_in_place(self, tensor: Tensor, op: str) -> None:
         from reference_engine import grad_mode
 
         if grad_mode.is_grad_enabled() and tensor._grad_fn is None and tensor._requires_grad:
-            raise self.error("leaf_in_place", name=tensor._name or "")
+            # setitem is checked by another part of paddle, which words it "Leaf Tensor"
+            raise self.error("leaf_setitem" if op == "setitem" else "leaf_in_place",
+                             name=tensor._name or "")
 
     def format_tensor(self, tensor: Tensor) -> str:
         return paddle_repr(tensor._data, not tensor._requires_grad)
@@ -206,7 +243,9 @@ class PaddlePolicy(Policy):
                     raise self.error("seed_shape_unchecked", index=i, api=api,
                                      seed_shape=list(seed._data.shape), out_shape=list(t._data.shape))
                 seed = F.reshape(seed, t._data.shape)
-            out.append(F.cast(seed, t._data.dtype))
+            # a seed of the output's dtype is used as it is; a cast one is a new tensor
+            out.append(_seed_leaf(seed) if seed._data.dtype == t._data.dtype
+                       else F.cast(seed, t._data.dtype))
         return out
 
     def backward(self, tensors: Any, grad_tensors: Any = None, retain_graph: Any = False) -> None:
@@ -285,6 +324,7 @@ class PaddlePolicy(Policy):
         if create_graph:  # paddle records the whole backward pass: its seeds take part too
             live = [(t, _recording_copy(s)) for t, s in live]
         reachable = [t if t._requires_grad else None for t in ins]
+        self._check_cut_nodes([t for t, _ in live], cut)
         captured = engine.run_backward(
             self, [t for t, _ in live], [s for _, s in live], retain_graph=True,
             create_graph=create_graph, inputs=[t for t in reachable if t is not None],

@@ -39,7 +39,11 @@ class Policy:
     zero_derivative_links: frozenset[str] = frozenset()
     zero_derivative_link_max_order: Optional[int] = None  # kernels of higher orders read nothing
     retained_grads_accumulate = True
+    refuses_bool_negation = False          # torch: no `-` on bool tensors
+    refuses_overlapping_writes = False     # torch: no in-place write into an expanded tensor
+    refuses_writes_to_leaf_views = False   # torch: no in-place write into a view of a leaf
     no_grad_views_require_grad = False     # torch: a view made under no_grad still requires grad
+    kernels_copy_gradients = False         # paddle: a kernel's output is a new tensor, never its input
     hooks_record = False                   # paddle runs tensor hooks with recording on
     retain_in_hook_order = False           # paddle's retain_grads is a hook, run in registration order
     clamp_needs_a_bound = True             # torch.clamp(x) refuses; paddle.clip(x) is the identity
@@ -114,7 +118,10 @@ class Policy:
         for name, slot in node.saved.items():
             tensor = slot.tensor
             if tensor._version.value != slot.version:
-                raise self.version_error(tensor, slot.origin, slot.version)
+                # torch names a saved output by the node that made it, a saved input by what
+                # made it now (the in-place op that changed it)
+                origin = slot.origin if name == "result" else tensor._grad_fn
+                raise self.version_error(tensor, origin, slot.version)
             out[name] = tensor
         return out
 
@@ -173,13 +180,24 @@ class Policy:
 
     # --- in-place operations --------------------------------------------------------------
 
-    def check_in_place(self, tensor: Tensor) -> None:
+    def check_in_place(self, tensor: Tensor, op: str) -> None:
+        """Refuse an in-place ``op`` the framework refuses, with its error."""
         from reference_engine import grad_mode
 
         if grad_mode.is_grad_enabled() and tensor._no_grad_view:
+            if tensor._grad_fn is not None:  # made with recording, from a view made without
+                raise self.error("view_of_no_grad_view_in_place", name=node_base_name(tensor._grad_fn))
             raise self.error("no_grad_view_in_place")
+        if tensor._overlapping and self.refuses_overlapping_writes:
+            raise self.error("overlapping_in_place")
+        base = tensor._view_base
+        if grad_mode.is_grad_enabled() and base is not None and base._grad_fn is None \
+                and base._requires_grad and self.refuses_writes_to_leaf_views:
+            raise self.error("leaf_view_in_place")
         if grad_mode.is_grad_enabled() and tensor._grad_fn is None and tensor._requires_grad:
-            raise self.error("leaf_in_place", name=tensor._name or "")
+            # torch writes an item through a view of the tensor
+            raise self.error("leaf_view_in_place" if op == "setitem" else "leaf_in_place",
+                             name=tensor._name or "")
 
     def check_in_place_dtype(self, tensor: Tensor, result: Tensor) -> None:
         if not np.can_cast(result._data.dtype, tensor._data.dtype, casting="same_kind"):
@@ -215,5 +233,9 @@ def _copy(grad: Tensor) -> Tensor:
 
 
 def node_base_name(node: Optional[Node]) -> str:
-    """``MulBackward0`` → ``Mul``: how torch names an operation in its version error."""
-    return re.sub(r"Backward\d*$", "", node.name()) if node is not None else ""
+    """How torch names a node in its version error: ``MulBackward0`` → ``Mul``,
+    ``PowBackward1`` → ``Pow1``; a node outside the generated ones keeps its full name."""
+    if node is None:
+        return ""
+    name = node.name()
+    return name if "::" in name else re.sub(r"Backward0$", "", name).replace("Backward", "")

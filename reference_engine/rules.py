@@ -330,8 +330,8 @@ rule("stack", "StackBackward0", lambda *arrays, dim: np.stack(arrays, axis=dim),
      _stack_grads, variadic=True)
 rule("clone", "CloneBackward0", np.array, lambda g: g)
 rule("cast", "ToCopyBackward0", lambda a, *, dtype: a.astype(dtype), lambda g: g)
-rule("fill", "FillBackward0", lambda a, *, value: np.full_like(a, value), lambda g: F.zeros_like(g))
-rule("setitem", "CopySlices", lambda a, b, *, index: _np_setitem(a, b, index),
+rule("fill", "FillBackward2", lambda a, *, value: np.full_like(a, value), lambda g: F.zeros_like(g))
+rule("setitem", "torch::autograd::CopySlices", lambda a, b, *, index: _np_setitem(a, b, index),
      lambda g, index: _where_zero(F.constant_like(g, _setitem_mask(g._data.shape, index)), g),
      lambda g, index: F.getitem(g, index), **AB)
 

@@ -38,7 +38,8 @@ class Tensor:
     _size_type: ClassVar[type] = tuple  # the dialect's Size class
     _dtype_objects: ClassVar[dict[np.dtype, Any]] = {}  # numpy dtype -> the dialect's dtype
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_version", "_retains_grad",
-                 "_accumulator", "_name", "_no_grad_view", "__weakref__")
+                 "_accumulator", "_name", "_no_grad_view", "_view_base", "_overlapping",
+                 "__weakref__")
 
     @classmethod
     def _from_array(cls, data: np.ndarray) -> Tensor:
@@ -54,6 +55,8 @@ class Tensor:
         t._name = None
         # torch: a view made without recording of a tensor requiring grad, (its version then,)
         t._no_grad_view: Optional[tuple[int]] = None
+        t._view_base: Optional[Tensor] = None  # the tensor this one is a view of (its root)
+        t._overlapping = False  # several elements share memory (an expanded tensor)
         return t
 
     # --- graph plumbing -------------------------------------------------------------------
@@ -93,6 +96,7 @@ class Tensor:
     def _detached(self) -> Tensor:
         out = type(self)._from_array(self._data)
         out._version = self._version
+        out._overlapping = self._overlapping
         return out
 
     def _detach_in_place(self) -> Tensor:
@@ -105,7 +109,7 @@ class Tensor:
 
     def _in_place(self, op: str, *others: Any, **attrs: Any) -> Tensor:
         """Apply an operation in place: the data changes, the history is extended, the version grows."""
-        self._policy.check_in_place(self)
+        self._policy.check_in_place(self, op)
         old = type(self)._from_array(self._data.copy())
         old._requires_grad, old._grad_fn, old._accumulator = (
             self._requires_grad, self._grad_fn, self._accumulator)

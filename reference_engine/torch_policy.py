@@ -37,12 +37,19 @@ class TorchPolicy(Policy):
     warning_texts = TORCH_WARNINGS
     warned_backward_create_graph = False
     no_grad_views_require_grad = True
+    refuses_overlapping_writes = True
+    refuses_bool_negation = True
+    refuses_writes_to_leaf_views = True
     zero_derivative_links = frozenset({"relu", "abs"})  # threshold_backward, sgn
+
+    def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:
+        return "ZeroBackward0" if attrs.get("api") == "zero" else super().node_name(rule, attrs)
 
     def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int) -> Exception:
         dtype = str(tensor._data.dtype)
         where = f", which is output 0 of {node_base_name(origin)}," if origin is not None else ""
-        return self.error("version", type_name="torch." + TENSOR_TYPE_NAMES.get(dtype, dtype),
+        type_name = "CPUBoolType" if dtype == "bool" else "torch." + TENSOR_TYPE_NAMES.get(dtype, dtype)
+        return self.error("version", type_name=type_name,
                           shape=list(tensor._data.shape), origin=where,
                           version=tensor._version.value, expected=expected)
 

@@ -404,3 +404,13 @@ def reshape_to_the_same_shape_is_the_tensor_itself(paddle):
         other = paddle.reshape(x, [1, 2])
     (same * 3).sum().backward()
     return [same is x, same.stop_gradient, other.stop_gradient, x.grad, same.grad]
+
+
+@program
+def no_grad_vars_cutting_an_operand_of_a_binary_op(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    w = paddle.to_tensor([0.5, 1.5], stop_gradient=False)
+    h = x * 3
+    return [paddle.grad((h * w).sum(), [x, w], no_grad_vars=[h], allow_unused=True, retain_graph=True),
+            paddle.grad((h + w).sum(), [x, w], no_grad_vars=[h], allow_unused=True, retain_graph=True),
+            paddle.grad((h * h).sum() + x.sum(), [x], no_grad_vars=[h])]

@@ -631,3 +631,25 @@ def clamp_with_tensor_bounds(torch):
     above = torch.clamp(x, max=high)
     (both.sum() + below.sum() * 2 + above.sum() * 3).backward()
     return [both, below, above, x.grad, low.grad, high.grad, both.grad_fn.name()]
+
+
+@program
+def node_names_in_version_errors_and_views_of_no_grad_views(torch):
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with torch.no_grad():
+        v = x[0:2]
+    w = v[0:1]
+    seen = [w.requires_grad, w.grad_fn is None, attempt(lambda: w.mul_(2))]
+    a, b, d = x * 1, x * 1, x * 1
+    a.fill_(2.0)
+    b.zero_()
+    d[0] = 5.0
+    seen += [t.grad_fn.name() for t in (a, b, d, x ** 2, x ** torch.tensor(2.0), 2.0 ** x)]
+    y = x * 1
+    z = y ** torch.tensor([2.0, 2.0, 2.0])
+    y.mul_(2)
+    seen.append(attempt(lambda: z.sum().backward()))
+    e = x.expand(2, 3)
+    seen.append(attempt(lambda: e.detach().mul_(2)))
+    t = torch.tensor([True, False])
+    return seen + [attempt(lambda: t - 1.0), attempt(lambda: t - t), attempt(lambda: -t)]

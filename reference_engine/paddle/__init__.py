@@ -108,6 +108,7 @@ class Tensor(_CoreTensor):
         view = Tensor._from_array(self._grad._data)
         view._requires_grad = True
         view._grad_fn = self._grad._grad_fn  # a gradient a hook recorded keeps its history
+        view._accumulator = self._grad._accumulator  # a seed stored unchanged keeps its node
         return view  # type: ignore[return-value]
 
     @property

@@ -253,7 +253,7 @@ class Tensor(_CoreTensor):
         return self._in_place("div", other)  # type: ignore[return-value]
 
     def zero_(self) -> Tensor:
-        return self._in_place("fill", value=0)  # type: ignore[return-value]
+        return self._in_place("fill", value=0, api="zero")  # type: ignore[return-value]
 
     def fill_(self, value: Any) -> Tensor:
         return self._in_place("fill", value=value)  # type: ignore[return-value]
