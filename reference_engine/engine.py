@@ -132,7 +132,7 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
         if g is None or not need:
             out.append(None)
             continue
-        if g is grad and policy.kernels_copy_gradients and not g._requires_grad:
+        if g is grad and policy.kernels_copy_gradients and not grad_mode.is_grad_enabled():
             g = type(g)._from_array(g._data)  # an identity rule (clone, add): a new tensor
         if links:  # the framework's kernel reads this operand: keep the gradient connected to it
             g = F.link(g, saved[rule.inputs[i]])
@@ -186,9 +186,16 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                     if deps[id(edge)] == 0:
                         heapq.heappush(ready, (_priority(edge), edge))
             grad = buffers.pop(id(node), None)
-            if grad is None or (wanted is not None and id(node) not in wanted):
+            if grad is None:
                 continue
             is_leaf = type(node) is AccumulateGrad
+            if wanted is not None and id(node) not in wanted:
+                # a node the inputs do not need still has its hooks run on what reached it
+                if not is_leaf and policy.hooks_run_on_unneeded_nodes:
+                    grad = _run_hooks(policy, node, grad)
+                    if node.retained is not None:
+                        policy.retain(node.retained, grad, create_graph)
+                continue
             if not is_leaf or accumulate or policy.leaf_hooks_apply_to_grad:
                 grad = _run_hooks(policy, node, grad)
             if node.retained is not None:

@@ -10,7 +10,7 @@ is what makes a backward pass recordable with ``create_graph=True``.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
@@ -56,12 +56,11 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     if type(data) is not np.ndarray:
         data = np.asarray(data)
     out = type(inputs[0])._from_array(data)
-    if rule.view:
+    if rule.view and not (rule.op == "expand" and out._policy.expand_copies):
         source = inputs[0]
         out._version = source._version
         out._view_base = source._view_base if source._view_base is not None else source
-        out._overlapping = source._overlapping or (
-            rule.op == "expand" and data.size > source._data.size)
+        out._probe = _memory_probe(rule, attrs, source, data.shape)
         out._no_grad_view = source._no_grad_view  # a view of such a view is refused the same way
     if not grad_mode._State.enabled:
         if rule.view and inputs[0]._requires_grad and out._policy.no_grad_views_require_grad:
@@ -83,7 +82,7 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     names = rule.saved_names(needed)
     if rule.op in out._policy.zero_derivative_links and "scalar" not in attrs:
         names = names | {n for n, need in zip(rule.inputs, needed) if need}  # read by the links
-    for name in names:
+    for name in sorted(names, key=_saved_order(rule)):  # inputs first, as torch unpacks them
         if name == "result":
             node.saved[name] = SavedTensor(out)
         elif name in attrs:
@@ -91,6 +90,37 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
         else:
             node.saved[name] = SavedTensor(inputs[rule.inputs.index(name)])
     return out
+
+
+def _saved_order(rule: R.Rule) -> Callable[[str], tuple[int, str]]:
+    def key(name: str) -> tuple[int, str]:
+        if name in rule.inputs:
+            return (rule.inputs.index(name), name)
+        return (len(rule.inputs) + (name != "result"), name)
+    return key
+
+
+def _memory_probe(rule: R.Rule, attrs: dict[str, Any], source: Tensor,
+                  shape: tuple[int, ...]) -> Optional[np.ndarray]:
+    """A tiny array laid out as the view's memory is, for views of expanded tensors: expand
+    broadcasts (stride 0), and every later view op runs its numpy forward on the probe, so
+    whether several elements share memory follows exactly, as it does in torch."""
+    if rule.op == "expand":
+        base = source._probe if source._probe is not None else np.empty(source._data.shape, np.int8)
+        return np.broadcast_to(base, shape)
+    if source._probe is None:
+        return None
+    return rule.forward(source._probe, **{k: attrs[k] for k in rule.forward_attrs})
+
+
+def overlaps_itself(t: Tensor, index: Any = None) -> bool:
+    """Whether some of the tensor's elements (those at ``index``) share memory: a view of an
+    expanded tensor."""
+    probe = t._probe
+    if probe is None:
+        return False
+    region = probe if index is None else np.asarray(probe[index])
+    return any(st == 0 and n > 1 for st, n in zip(region.strides, region.shape))
 
 
 # --- argument handling ----------------------------------------------------------------------
@@ -172,7 +202,10 @@ def _binary(op: str, a: Operand, b: Operand) -> Tensor:
         broadcast_shape(cls, ta._data.shape, tb._data.shape)
     arrays = None
     if ta._data.dtype != dtype or tb._data.dtype != dtype:
-        arrays = (ta._data.astype(dtype, copy=False), tb._data.astype(dtype, copy=False))
+        if cls._policy.promotes_by_casting:  # the op then saves the cast copy, not the operand
+            ta, tb = (t if t._data.dtype == dtype else cast(t, dtype) for t in (ta, tb))
+        else:
+            arrays = (ta._data.astype(dtype, copy=False), tb._data.astype(dtype, copy=False))
     attrs = _EMPTY if a_tensor and b_tensor else (_SCALAR_RIGHT if a_tensor else _SCALAR_LEFT)
     return apply(R.RULES[op], (ta, tb), attrs, arrays)
 

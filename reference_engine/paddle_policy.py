@@ -53,6 +53,7 @@ API_NODE_NAMES = {"max": "MaxGradNode", "min": "MinGradNode", "amax": "AmaxGradN
 # listed has no limit; the first-order kernels of softmax, max or elementwise pow have none at all.
 DERIVATIVE_ORDER_LIMITS = {
     "pow": (0, "elementwise_pow_grad"), "rpow": (0, "elementwise_pow_grad"),
+    "fill": (0, "fill_grad"),
     "max": (0, "max_grad"), "min": (0, "min_grad"), "amax": (0, "amax_grad"),
     "max_all": (0, "max_grad"), "max_dim": (0, "max_grad"),
     "amin": (0, "amin_grad"), "min_all": (0, "min_grad"), "min_dim": (0, "min_grad"),
@@ -87,6 +88,8 @@ class PaddlePolicy(Policy):
     hooks_record = True
     retain_in_hook_order = True
     kernels_copy_gradients = True
+    promotes_by_casting = True
+    expand_copies = True
     operand_labels = (("x", 0), ("y", 1))
     leaf_hooks_apply_to_grad = False
     # multiply_grad, divide_grad and matmul_grad read both operands
@@ -173,6 +176,7 @@ class PaddlePolicy(Policy):
             raise self.error("freed", name=node.name())
         limit = DERIVATIVE_ORDER_LIMITS.get(node.origin)
         if create_graph and limit is not None and node.order > limit[0]:
+            self.unpack_saved(node)  # paddle recovers the saved tensors (version check) first
             raise self.error("no_double_grad", op=limit[1])
         if node.rule.op == "bmm":
             self._check_batched_matmul_grad(node)
@@ -190,13 +194,22 @@ class PaddlePolicy(Policy):
             raise self.error("int_accumulation",
                              ctype=C_TYPES.get(str(have._data.dtype), str(have._data.dtype)))
 
-    def check_in_place(self, tensor: Tensor, op: str) -> None:
+    def check_in_place(self, tensor: Tensor, op: str, attrs: dict[str, Any]) -> None:
+        """setitem on a leaf that requires grad is refused before it writes ("Leaf Tensor")."""
+        if op == "setitem" and self._writes_to_grad_leaf(tensor):
+            raise self.error("leaf_setitem", name=tensor._name or "")
+
+    def check_in_place_written(self, tensor: Tensor, op: str) -> None:
+        """Every other in-place op on such a leaf writes first and raises after, leaving the new
+        values in place and the version unchanged, as paddle 3.3.1 does."""
+        if op != "setitem" and self._writes_to_grad_leaf(tensor):
+            raise self.error("leaf_in_place", name=tensor._name or "")
+
+    @staticmethod
+    def _writes_to_grad_leaf(tensor: Tensor) -> bool:
         from reference_engine import grad_mode
 
-        if grad_mode.is_grad_enabled() and tensor._grad_fn is None and tensor._requires_grad:
-            # setitem is checked by another part of paddle, which words it "Leaf Tensor"
-            raise self.error("leaf_setitem" if op == "setitem" else "leaf_in_place",
-                             name=tensor._name or "")
+        return grad_mode.is_grad_enabled() and tensor._grad_fn is None and tensor._requires_grad
 
     def format_tensor(self, tensor: Tensor) -> str:
         return paddle_repr(tensor._data, not tensor._requires_grad)
@@ -243,9 +256,7 @@ class PaddlePolicy(Policy):
                     raise self.error("seed_shape_unchecked", index=i, api=api,
                                      seed_shape=list(seed._data.shape), out_shape=list(t._data.shape))
                 seed = F.reshape(seed, t._data.shape)
-            # a seed of the output's dtype is used as it is; a cast one is a new tensor
-            out.append(_seed_leaf(seed) if seed._data.dtype == t._data.dtype
-                       else F.cast(seed, t._data.dtype))
+            out.append(_seed_leaf(F.cast(seed, t._data.dtype)))
         return out
 
     def backward(self, tensors: Any, grad_tensors: Any = None, retain_graph: Any = False) -> None:

@@ -43,6 +43,9 @@ class Policy:
     refuses_overlapping_writes = False     # torch: no in-place write into an expanded tensor
     refuses_writes_to_leaf_views = False   # torch: no in-place write into a view of a leaf
     no_grad_views_require_grad = False     # torch: a view made under no_grad still requires grad
+    expand_copies = False                  # paddle: expand makes a new tensor, not a view
+    hooks_run_on_unneeded_nodes = False    # torch: backward(inputs=...) still runs a root's hooks
+    promotes_by_casting = False            # paddle: mixed dtypes cast first (a node, a new tensor)
     kernels_copy_gradients = False         # paddle: a kernel's output is a new tensor, never its input
     hooks_record = False                   # paddle runs tensor hooks with recording on
     retain_in_hook_order = False           # paddle's retain_grads is a hook, run in registration order
@@ -180,24 +183,28 @@ class Policy:
 
     # --- in-place operations --------------------------------------------------------------
 
-    def check_in_place(self, tensor: Tensor, op: str) -> None:
-        """Refuse an in-place ``op`` the framework refuses, with its error."""
+    def check_in_place(self, tensor: Tensor, op: str, attrs: dict[str, Any]) -> None:
+        """Refuse an in-place ``op`` (with ``attrs``: setitem's index) the framework refuses."""
         from reference_engine import grad_mode
 
         if grad_mode.is_grad_enabled() and tensor._no_grad_view:
             if tensor._grad_fn is not None:  # made with recording, from a view made without
                 raise self.error("view_of_no_grad_view_in_place", name=node_base_name(tensor._grad_fn))
             raise self.error("no_grad_view_in_place")
-        if tensor._overlapping and self.refuses_overlapping_writes:
-            raise self.error("overlapping_in_place")
         base = tensor._view_base
         if grad_mode.is_grad_enabled() and base is not None and base._grad_fn is None \
                 and base._requires_grad and self.refuses_writes_to_leaf_views:
             raise self.error("leaf_view_in_place")
+        if self.refuses_overlapping_writes and op != "fill" and F.overlaps_itself(
+                tensor, attrs.get("index") if op == "setitem" else None):
+            raise self.error("overlapping_in_place")
         if grad_mode.is_grad_enabled() and tensor._grad_fn is None and tensor._requires_grad:
             # torch writes an item through a view of the tensor
             raise self.error("leaf_view_in_place" if op == "setitem" else "leaf_in_place",
                              name=tensor._name or "")
+
+    def check_in_place_written(self, tensor: Tensor, op: str) -> None:
+        """Checks a framework makes after an in-place op has written its values."""
 
     def check_in_place_dtype(self, tensor: Tensor, result: Tensor) -> None:
         if not np.can_cast(result._data.dtype, tensor._data.dtype, casting="same_kind"):

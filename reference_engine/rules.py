@@ -112,10 +112,12 @@ def _where_zero(mask: Any, g: Any) -> Any:
 
 def _evenly_to_ties(g: Any, a: Any, result: Any, in_shape: tuple[int, ...],
                     dims: tuple[int, ...]) -> Any:
-    """Split the gradient of a max/min evenly between the entries equal to the extremum."""
-    mask = F.eq(a, restore_reduced(result, in_shape, dims))
-    count = F.sum(F.cast(mask, g._data.dtype), dims, True)
-    return _where_zero(mask, F.div(restore_reduced(g, in_shape, dims), count))
+    """Split the gradient of a max/min evenly between the entries equal to the extremum: the
+    mask multiplies, as in both frameworks' kernels, so no tie left (a saved input changed
+    without a version check) gives NaN, not zeros."""
+    mask = F.cast(F.eq(a, restore_reduced(result, in_shape, dims)), g._data.dtype)
+    count = F.sum(mask, dims, True)
+    return F.mul(mask, F.div(restore_reduced(g, in_shape, dims), count))
 
 
 def _to_index(g: Any, in_shape: tuple[int, ...], dims: tuple[int, ...], indices: Any) -> Any:

@@ -38,7 +38,7 @@ class Tensor:
     _size_type: ClassVar[type] = tuple  # the dialect's Size class
     _dtype_objects: ClassVar[dict[np.dtype, Any]] = {}  # numpy dtype -> the dialect's dtype
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_version", "_retains_grad",
-                 "_accumulator", "_name", "_no_grad_view", "_view_base", "_overlapping",
+                 "_accumulator", "_name", "_no_grad_view", "_view_base", "_probe",
                  "__weakref__")
 
     @classmethod
@@ -56,7 +56,7 @@ class Tensor:
         # torch: a view made without recording of a tensor requiring grad, (its version then,)
         t._no_grad_view: Optional[tuple[int]] = None
         t._view_base: Optional[Tensor] = None  # the tensor this one is a view of (its root)
-        t._overlapping = False  # several elements share memory (an expanded tensor)
+        t._probe: Optional[np.ndarray] = None  # its memory layout, for views of expanded tensors
         return t
 
     # --- graph plumbing -------------------------------------------------------------------
@@ -96,7 +96,7 @@ class Tensor:
     def _detached(self) -> Tensor:
         out = type(self)._from_array(self._data)
         out._version = self._version
-        out._overlapping = self._overlapping
+        out._probe = self._probe
         return out
 
     def _detach_in_place(self) -> Tensor:
@@ -109,7 +109,7 @@ class Tensor:
 
     def _in_place(self, op: str, *others: Any, **attrs: Any) -> Tensor:
         """Apply an operation in place: the data changes, the history is extended, the version grows."""
-        self._policy.check_in_place(self, op)
+        self._policy.check_in_place(self, op, attrs)
         old = type(self)._from_array(self._data.copy())
         old._requires_grad, old._grad_fn, old._accumulator = (
             self._requires_grad, self._grad_fn, self._accumulator)
@@ -120,8 +120,14 @@ class Tensor:
             result = F.apply(R.RULES[op], (old, *operands), attrs)
         self._policy.check_in_place_dtype(self, result)
         np.copyto(self._data, result._data, casting="unsafe")
+        self._policy.check_in_place_written(self, op)
         self._version.value += 1
         if result._grad_fn is not None:
+            if self._grad_fn is not None and self._grad_fn.retained is self:
+                # the retained gradient follows the tensor to its new node; its other hooks
+                # stay on the old one, as torch keeps them
+                self._grad_fn.retained = None
+                result._grad_fn.retained = self
             self._grad_fn = result._grad_fn
             self._requires_grad = True
         return self

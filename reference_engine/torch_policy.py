@@ -39,6 +39,7 @@ class TorchPolicy(Policy):
     no_grad_views_require_grad = True
     refuses_overlapping_writes = True
     refuses_bool_negation = True
+    hooks_run_on_unneeded_nodes = True
     refuses_writes_to_leaf_views = True
     zero_derivative_links = frozenset({"relu", "abs"})  # threshold_backward, sgn
 
@@ -47,7 +48,11 @@ class TorchPolicy(Policy):
 
     def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int) -> Exception:
         dtype = str(tensor._data.dtype)
-        where = f", which is output 0 of {node_base_name(origin)}," if origin is not None else ""
+        name = node_base_name(origin)
+        if origin is not None and origin is tensor._grad_fn and origin.rule.view \
+                and tensor._view_base is not None:
+            name = "AsStrided"  # torch regenerates a view's node once its base was written to
+        where = f", which is output 0 of {name}," if origin is not None else ""
         type_name = "CPUBoolType" if dtype == "bool" else "torch." + TENSOR_TYPE_NAMES.get(dtype, dtype)
         return self.error("version", type_name=type_name,
                           shape=list(tensor._data.shape), origin=where,

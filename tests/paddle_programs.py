@@ -414,3 +414,31 @@ def no_grad_vars_cutting_an_operand_of_a_binary_op(paddle):
     return [paddle.grad((h * w).sum(), [x, w], no_grad_vars=[h], allow_unused=True, retain_graph=True),
             paddle.grad((h + w).sum(), [x, w], no_grad_vars=[h], allow_unused=True, retain_graph=True),
             paddle.grad((h * h).sum() + x.sum(), [x], no_grad_vars=[h])]
+
+
+@program
+def in_place_ops_on_a_leaf_that_requires_grad(paddle):
+    """paddle 3.3.1 writes first and raises after (setitem refuses before writing)."""
+    seen = []
+    for op in ("fill_", "zero_", "scale_", "add_", "setitem"):
+        x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        if op == "setitem":
+            failed = attempt(lambda: x.__setitem__(0, 7.0))
+        elif op == "add_":
+            failed = attempt(lambda: x.add_(paddle.to_tensor([1.0, 1.0])))
+        else:
+            args = {"fill_": [5.0], "scale_": [2.0]}.get(op, [])
+            failed = attempt(lambda: getattr(x, op)(*args))
+        seen += [failed, x, x.inplace_version]
+    return seen
+
+
+@program
+def a_held_gradient_after_clear_grad_and_another_backward(paddle):
+    x = paddle.to_tensor([[1.0, 2.0]], stop_gradient=False)
+    (x * x).sum().backward()
+    held = x.grad
+    x.clear_grad()
+    zeroed = held.numpy().tolist()
+    (x * 3).sum().backward()
+    return [zeroed, held, x.grad]

@@ -653,3 +653,41 @@ def node_names_in_version_errors_and_views_of_no_grad_views(torch):
     seen.append(attempt(lambda: e.detach().mul_(2)))
     t = torch.tensor([True, False])
     return seen + [attempt(lambda: t - 1.0), attempt(lambda: t - t), attempt(lambda: -t)]
+
+
+@program
+def backward_inputs_still_run_the_roots_hooks(torch):
+    x2 = torch.tensor([1.0, 2.0], requires_grad=True)
+    x4 = torch.tensor([3.0, 4.0], requires_grad=True)
+    v = (x4 * 2).mean()
+    v.retain_grad()
+    v.register_hook(lambda g: g * 3)
+    v.backward(inputs=[x2])
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a * 3
+    b.retain_grad()
+    (b * b).sum().backward(inputs=[a])
+    return [x2.grad, v.grad, x4.grad, b.grad, a.grad]
+
+
+@program
+def writes_into_expanded_tensors(torch):
+    seen = []
+    for write in (lambda t: t.zero_(), lambda t: t.fill_(1.0), lambda t: t.__setitem__(0, 1.0),
+                  lambda t: t.add_(1.0), lambda t: t[1].__setitem__(0, 5.0)):
+        e = torch.tensor([[1.0], [2.0]]).expand(2, 3)
+        seen.append(attempt(lambda: write(e)))
+    row = torch.tensor([[1.0, 2.0, 3.0]]).expand(3, 3)[2]
+    row[0] = 7.0
+    return seen + [row]
+
+
+@program
+def retain_grad_follows_an_in_place_op_and_hooks_stay(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    v = x * 3
+    v.retain_grad()
+    v.register_hook(lambda g: g * -1)
+    v.mul_(2)
+    v.sum().backward()
+    return [v.grad, x.grad, v.grad_fn.name()]

@@ -143,6 +143,11 @@ class Tensor(_CoreTensor):
     # --- metadata -------------------------------------------------------------------------
 
     @property
+    def inplace_version(self) -> builtins.int:
+        """How many in-place ops have changed this tensor's data (paddle's version counter)."""
+        return self._version.value
+
+    @property
     def place(self) -> str:
         return "Place(cpu)"
 
