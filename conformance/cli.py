@@ -28,10 +28,19 @@ BASELINES = Path("baselines")
 KNOWN_DIR = Path("known_divergences")
 
 
+def _generator_arg(p: argparse.ArgumentParser) -> None:
+    from conformance.generator import DEFAULT_VERSION, VERSIONS
+
+    p.add_argument("--generator", type=int, default=DEFAULT_VERSION, choices=sorted(VERSIONS),
+                   help=f"generator version (default: {DEFAULT_VERSION}, the default corpus; 2 "
+                        "reaches the whole feature matrix)")
+
+
 def _corpus_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corpus", choices=("hand", "generated", "all"), default="all")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--count", type=int, default=10000, help="generated cases (default 10000)")
+    _generator_arg(p)
     p.add_argument("--cases", default=None, help="directory of hand-written case files")
 
 
@@ -45,12 +54,14 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     for name in ("results.jsonl", "summary.json", "junit.xml", "report.md", "report.html"):
         (out / name).unlink(missing_ok=True)
     run = {"corpus": args.corpus, "seed": args.seed, "count": args.count,
-           "cases_dir": args.cases, "backends": args.backends, "complete": False}
+           "generator": args.generator, "cases_dir": args.cases, "backends": args.backends,
+           "complete": False}
     (out / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
     oracle_file = Path(__file__).with_name("corpus.oracle")
     argv = [str(oracle_file), "-p", "no:cacheprovider", "-q", "--no-header", "-rN",
             "--oracle-report", str(out), "--oracle-corpus", args.corpus,
             "--oracle-seed", str(args.seed), "--oracle-count", str(args.count),
+            "--oracle-generator", str(args.generator),
             "--oracle-backends", args.backends, "--oracle-timeout", str(args.timeout)]
     if args.workers != "0":
         argv += ["-n", args.workers]
@@ -184,11 +195,11 @@ def cmd_known(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from conformance.generator import GENERATOR_VERSION, corpus_bytes, corpus_sha256, generate
+    from conformance.generator import corpus_bytes, corpus_sha256, generate
 
-    cases = generate(args.seed, args.count)
+    cases = generate(args.seed, args.count, version=args.generator)
     if args.manifest:
-        manifest = {"generator_version": GENERATOR_VERSION, "seed": args.seed, "count": args.count,
+        manifest = {"generator_version": args.generator, "seed": args.seed, "count": args.count,
                     "sha256": corpus_sha256(cases)}
         Path(args.manifest).write_text(json.dumps(manifest, indent=1) + "\n")
     if args.out:
@@ -199,12 +210,19 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
-    from conformance.coverage import bucket_counts, format_counts
+    from conformance.coverage import bucket_counts, cell_counts, format_cells, format_counts
     from conformance.pytest_plugin import load_corpus
 
-    cases = load_corpus(args.corpus, args.seed, args.count, args.cases)
+    cases = load_corpus(args.corpus, args.seed, args.count, args.cases, version=args.generator)
     print(f"{len(cases)} cases")
     print(format_counts(bucket_counts(cases)))
+    generated = [c for c in cases if c.source.startswith("<generated")]
+    if generated:
+        cells = cell_counts(generated)
+        print(f"\ngenerated cases alone ({len(generated)}): step kind x argument value")
+        print(format_cells(cells["steps"], "step cell"))
+        print(f"\ngenerated cases alone ({len(generated)}): op x feature")
+        print(format_cells(cells["ops"], "op cell"))
     return 0
 
 
@@ -242,6 +260,7 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--count", type=int, default=10000)
     g.add_argument("--out", default=None)
     g.add_argument("--manifest", default=None, help="write the corpus manifest here")
+    _generator_arg(g)
     k = sub.add_parser("known", help="keep known-divergence entries pinned to what a run observed")
     k.add_argument("action", choices=("update", "add"),
                    help="update: rewrite every entry's differences and framework version from the "

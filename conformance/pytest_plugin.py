@@ -22,7 +22,7 @@ import pytest
 from conformance import known as known_divergences
 from conformance.backends import BUILT_IN, REFERENCES, Backend, resolve
 from conformance.case import Case
-from conformance.generator import generate
+from conformance.generator import DEFAULT_VERSION, VERSIONS, generate
 from conformance.isolation import Outcome, Pool
 from conformance.loader import hand_written_dir, load_directory
 from conformance.verdict import judge_framework, judge_reference
@@ -44,6 +44,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="hand-written cases, generated ones, or both")
     group.addoption("--oracle-seed", type=int, default=None, help="generator seed")
     group.addoption("--oracle-count", type=int, default=None, help="how many generated cases")
+    group.addoption("--oracle-generator", type=int, default=None, choices=sorted(VERSIONS),
+                    help=f"generator version (default: {DEFAULT_VERSION}; 2 reaches the whole "
+                         "feature matrix)")
     group.addoption("--oracle-cases", default=None, help="directory of hand-written case files")
     group.addoption("--oracle-select", default=None,
                     help="comma-separated glob patterns of case ids to run")
@@ -69,7 +72,8 @@ def _option(config: pytest.Config, defaults: dict[str, Any], name: str, fallback
 
 
 def load_corpus(kind: str, seed: int, count: int, cases_dir: Optional[str],
-                generated: Optional[list[dict[str, Any]]] = None) -> list[Case]:
+                generated: Optional[list[dict[str, Any]]] = None,
+                version: int = DEFAULT_VERSION) -> list[Case]:
     """The hand-written cases (validated) and the generated ones.
 
     Generated cases are well-formed by construction (a test validates every case of the default
@@ -79,8 +83,9 @@ def load_corpus(kind: str, seed: int, count: int, cases_dir: Optional[str],
     if kind in ("hand", "all"):
         cases += load_directory(cases_dir or hand_written_dir())
     if kind in ("generated", "all") and count:
-        source = f"<generated seed={seed} count={count}>"
-        cases += [Case.trusted(raw, source) for raw in (generated or generate(seed, count))]
+        source = f"<generated seed={seed} count={count} version={version}>"
+        cases += [Case.trusted(raw, source)
+                  for raw in (generated or generate(seed, count, version=version))]
     return cases
 
 
@@ -93,7 +98,8 @@ class OracleFile(pytest.File):
         kind = _option(config, defaults, "corpus", "all")
         seed = _option(config, defaults, "seed", 0)
         count = _option(config, defaults, "count", 10000)
-        cases = load_corpus(kind, seed, count, config.getoption("--oracle-cases"))
+        version = _option(config, defaults, "generator", DEFAULT_VERSION)
+        cases = load_corpus(kind, seed, count, config.getoption("--oracle-cases"), version=version)
         select = config.getoption("--oracle-select") or defaults.get("select")
         if select:
             patterns = select.split(",")

@@ -55,7 +55,8 @@ _REDUCE = {"dim": DIMS, "keepdim": BOOL}
 _TIES = "ties at the extremum"
 
 OPS: dict[str, OpSpec] = {
-    **{name: OpSpec(1, saves=name in _SAVING_ELEMENTWISE) for name in _ELEMENTWISE},
+    **{name: OpSpec(1, saves=name in _SAVING_ELEMENTWISE, differentiable=name != "detach")
+       for name in _ELEMENTWISE},
     **{name: OpSpec(2, scalar_operands=True, saves=name in _SAVING_BINARY) for name in _BINARY},
     "gt": OpSpec(2, scalar_operands=True, differentiable=False),
     "lt": OpSpec(2, scalar_operands=True, differentiable=False),
@@ -154,6 +155,8 @@ BUCKETS = (
     "seed:wrong-count", "seed:other-dtype",
     "accumulation", "clearing", "retain_graph", "allow_unused", "materialize_grads",
     "no_grad_input", "create_graph", "higher_order", "error_path",
+    "hook", "grad_mode", "detach", "inplace", "seed:named",
+    *(f"special:{op}" for op, spec in OPS.items() if spec.special),
 )
 # buckets a dialect cannot have: their steps are ones it has no API for
 UNAVAILABLE_BUCKETS = {"torch": frozenset(), "paddle": frozenset({"materialize_grads"})}

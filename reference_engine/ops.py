@@ -58,12 +58,15 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     out = type(inputs[0])._from_array(data)
     if rule.view and not (rule.op == "expand" and out._policy.expand_copies):
         source = inputs[0]
-        out._version = source._version
-        out._view_base = source._view_base if source._view_base is not None else source
-        out._probe = _memory_probe(rule, attrs, source, data.shape)
-        out._no_grad_view = source._no_grad_view  # a view of such a view is refused the same way
+        probe = _memory_probe(rule, attrs, source, data.shape)
+        if probe is None or source._probe is None or np.may_share_memory(probe, source._probe):
+            out._version = source._version
+            out._view_base = source._view_base if source._view_base is not None else source
+            out._probe = probe
+            out._no_grad_view = source._no_grad_view  # a view of such a view is refused alike
+        # else: a reshape that cannot view an expanded tensor copies it, in torch as in numpy
     if not grad_mode._State.enabled:
-        if rule.view and inputs[0]._requires_grad and out._policy.no_grad_views_require_grad:
+        if out._view_base is not None and inputs[0]._requires_grad and out._policy.no_grad_views_require_grad:
             out._requires_grad = True
             out._no_grad_view = (out._version.value,)  # the version it was made at
         return out

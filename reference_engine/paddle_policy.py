@@ -8,6 +8,7 @@ graph, duplicate and unused checks, integer gradients) follows the C++ eager eng
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy as np
@@ -70,6 +71,14 @@ ALIASES = {"matmul_dot_shape": "matmul_shape", "matmul_mv_shape": "matmul_shape"
            "matmul_mm_shape": "matmul_shape", "matmul_bmm_shape": "matmul_shape"}
 
 
+# gradients zeroed by clear_grad(): the next accumulation replaces them
+CLEARED: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
+
+
+def cleared(t: Optional[Tensor]) -> bool:
+    return t is not None and CLEARED.get(id(t)) is t
+
+
 def _seed_leaf(seed: Tensor) -> Tensor:
     """An explicit seed as the pass sees it: a copy that keeps an accumulation node, which paddle
     shows as the grad_fn of a hook's gradient or a .grad that received the seed unchanged."""
@@ -123,11 +132,14 @@ class PaddlePolicy(Policy):
         tensor._grad = grad
 
     def accumulate(self, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
-        """A first gradient that a hook recorded is stored with its history, as paddle does."""
-        if leaf._grad is None and not create_graph and (
-                grad._grad_fn is not None or grad._accumulator is not None):
+        """A first gradient that a hook recorded is stored with its history, as paddle does;
+        a gradient zeroed by clear_grad() counts as none (paddle assigns the next one)."""
+        first = leaf._grad is None or cleared(leaf._grad)
+        if first and not create_graph and (grad._grad_fn is not None or grad._accumulator is not None):
             leaf._grad = grad
             return
+        if cleared(leaf._grad):
+            leaf._grad = None
         super().accumulate(leaf, grad, create_graph)
 
     def _check_cut_nodes(self, outputs: list[Tensor], cut: list[Tensor]) -> None:

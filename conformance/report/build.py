@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from conformance.case import Case
-from conformance.generator import generate
+from conformance.generator import DEFAULT_VERSION, generate
 from conformance.known import stale_entries
 from conformance.pytest_plugin import load_corpus
 from conformance.report.html import render_html
@@ -29,11 +29,13 @@ def build_reports(directory: Path, complete: bool, known_dir: Optional[Path] = N
     """summary.json, junit.xml, report.md and report.html for the results in ``directory``."""
     run = read_run(directory)
     results = load_results(directory)
-    generated = generate(run["seed"], run["count"]) if run["corpus"] != "hand" else []
+    version = run.get("generator", DEFAULT_VERSION)
+    generated = generate(run["seed"], run["count"], version=version) if run["corpus"] != "hand" else []
     cases: dict[str, Case] = {c.id: c for c in load_corpus(run["corpus"], run["seed"], run["count"],
-                                                            run.get("cases_dir"), generated)}
+                                                            run.get("cases_dir"), generated, version)}
     manifest = corpus_manifest(run["corpus"], run["seed"], run["count"],
-                               Path(run["cases_dir"]) if run.get("cases_dir") else None, generated)
+                               Path(run["cases_dir"]) if run.get("cases_dir") else None, generated,
+                               version)
     summary = build_summary(results, manifest, complete and run.get("complete", True),
                             stale_entries(results, known_dir))
     (directory / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from conformance.backends import distribution_version
-from conformance.generator import GENERATOR_VERSION, corpus_sha256, generate
+from conformance.generator import DEFAULT_VERSION, corpus_sha256, generate
 from conformance.loader import hand_written_dir
 
 SCHEMA_VERSION = 1
@@ -42,7 +42,8 @@ def execution_target(backends: list[str]) -> dict[str, Any]:
 
 
 def corpus_manifest(kind: str, seed: int, count: int, cases_dir: Optional[Path] = None,
-                    generated: Optional[list[dict[str, Any]]] = None) -> dict[str, Any]:
+                    generated: Optional[list[dict[str, Any]]] = None,
+                    version: int = DEFAULT_VERSION) -> dict[str, Any]:
     manifest: dict[str, Any] = {"kind": kind}
     if kind in ("hand", "all"):
         directory = cases_dir or hand_written_dir()
@@ -53,9 +54,9 @@ def corpus_manifest(kind: str, seed: int, count: int, cases_dir: Optional[Path] 
             digest.update(p.name.encode() + b"\0" + p.read_bytes())
         manifest["hand_written"] = {"files": len(files), "sha256": digest.hexdigest()}
     if kind in ("generated", "all"):
-        manifest["generated"] = {"generator_version": GENERATOR_VERSION, "seed": seed,
-                                 "count": count,
-                                 "sha256": corpus_sha256(generated or generate(seed, count))}
+        manifest["generated"] = {
+            "generator_version": version, "seed": seed, "count": count,
+            "sha256": corpus_sha256(generated or generate(seed, count, version=version))}
     return manifest
 
 

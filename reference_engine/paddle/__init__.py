@@ -18,7 +18,7 @@ from reference_engine import grad_mode
 from reference_engine import ops as F
 from reference_engine.dtypes import DialectDtype, by_numpy, standard_dtypes, to_numpy
 from reference_engine.graph import Node
-from reference_engine.paddle_policy import PADDLE
+from reference_engine.paddle_policy import CLEARED, PADDLE
 from reference_engine.tensor import Tensor as _CoreTensor
 
 __all__ = [
@@ -134,6 +134,7 @@ class Tensor(_CoreTensor):
         if self._grad is not None and set_to_zero:
             self._grad._data[...] = 0
             self._grad = Tensor._from_array(np.zeros_like(self._grad._data))
+            CLEARED[id(self._grad)] = self._grad
         elif not set_to_zero:
             self._grad = None
 
