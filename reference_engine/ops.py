@@ -95,6 +95,15 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     return out
 
 
+def _graph_copy(t: Tensor) -> Tensor:
+    """A copy of ``t``'s values in the same place of the graph (its node or accumulator), with a
+    version counter of its own: what a framework saves when it saves a copy it made."""
+    copy = type(t)._from_array(t._data.copy())
+    copy._requires_grad, copy._grad_fn = t._requires_grad, t._grad_fn
+    copy._accumulator = t._accumulator_node() if t._grad_fn is None and t._requires_grad else None
+    return copy
+
+
 def _saved_order(rule: R.Rule) -> Callable[[str], tuple[int, str]]:
     def key(name: str) -> tuple[int, str]:
         if name in rule.inputs:
@@ -571,7 +580,15 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     arrays = None
     if a._data.dtype != dtype or b._data.dtype != dtype:
         arrays = (a._data.astype(dtype), b._data.astype(dtype))
-    return apply(R.RULES[kind], (a, b), {"a_shape": sa, "b_shape": sb}, arrays)
+    out = apply(R.RULES[kind], (a, b), {"a_shape": sa, "b_shape": sb}, arrays)
+    if kind == "bmm" and out._grad_fn is not None and cls._policy.matmul_saves_broadcast_copies:
+        # torch expands an operand whose batch dims broadcast and reshapes it: a copy, which is
+        # what its backward saves, so later writes to the operand are not seen there
+        for name, shape in (("a", sa), ("b", sb)):
+            slot = out._grad_fn.saved.get(name)
+            if slot is not None and len(shape) > 1 and tuple(shape[:-2]) != batch:
+                out._grad_fn.saved[name] = SavedTensor(_graph_copy(slot.tensor))
+    return out
 
 
 # --- shape and view operations --------------------------------------------------------------

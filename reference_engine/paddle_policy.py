@@ -191,6 +191,7 @@ class PaddlePolicy(Policy):
             self.unpack_saved(node)  # paddle recovers the saved tensors (version check) first
             raise self.error("no_double_grad", op=limit[1])
         if node.rule.op == "bmm":
+            self.unpack_saved(node)  # the version check comes first here too
             self._check_batched_matmul_grad(node)
 
     def _check_batched_matmul_grad(self, node: Node) -> None:

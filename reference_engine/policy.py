@@ -43,6 +43,7 @@ class Policy:
     refuses_overlapping_writes = False     # torch: no in-place write into an expanded tensor
     refuses_writes_to_leaf_views = False   # torch: no in-place write into a view of a leaf
     no_grad_views_require_grad = False     # torch: a view made under no_grad still requires grad
+    matmul_saves_broadcast_copies = False  # torch: a broadcast batch operand is saved as a copy
     expand_copies = False                  # paddle: expand makes a new tensor, not a view
     hooks_run_on_unneeded_nodes = False    # torch: backward(inputs=...) still runs a root's hooks
     promotes_by_casting = False            # paddle: mixed dtypes cast first (a node, a new tensor)
@@ -193,7 +194,7 @@ class Policy:
             raise self.error("no_grad_view_in_place")
         base = tensor._view_base
         if grad_mode.is_grad_enabled() and base is not None and base._grad_fn is None \
-                and base._requires_grad and self.refuses_writes_to_leaf_views:
+                and tensor._grad_fn is not None and self.refuses_writes_to_leaf_views:
             raise self.error("leaf_view_in_place")
         if self.refuses_overlapping_writes and op != "fill" and F.overlaps_itself(
                 tensor, attrs.get("index") if op == "setitem" else None):

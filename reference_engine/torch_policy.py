@@ -40,6 +40,7 @@ class TorchPolicy(Policy):
     refuses_overlapping_writes = True
     refuses_bool_negation = True
     hooks_run_on_unneeded_nodes = True
+    matmul_saves_broadcast_copies = True
     refuses_writes_to_leaf_views = True
     zero_derivative_links = frozenset({"relu", "abs"})  # threshold_backward, sgn
 
