@@ -49,17 +49,15 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     if arrays is None:
         arrays = [t._data for t in inputs]
     with np.errstate(all="ignore"):  # inf and nan are values here, as in the frameworks
-        if rule.forward_attrs:
-            data = rule.forward(*arrays, **{k: attrs[k] for k in rule.forward_attrs})
-        else:
-            data = rule.forward(*arrays)
+        data = _forward(rule, arrays, attrs)
     if type(data) is not np.ndarray:
         data = np.asarray(data)
     out = type(inputs[0])._from_array(data)
     if rule.view and not (rule.op == "expand" and out._policy.expand_copies):
         source = inputs[0]
         probe = _memory_probe(rule, attrs, source, data.shape)
-        if probe is None or source._probe is None or np.may_share_memory(probe, source._probe):
+        if probe is None or isinstance(probe, tuple) or source._probe is None or \
+                np.may_share_memory(probe, probe_of(source)):
             out._version = source._version
             out._view_base = source._view_base if source._view_base is not None else source
             out._probe = probe
@@ -95,6 +93,12 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     return out
 
 
+def _forward(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
+    if rule.forward_attrs:
+        return rule.forward(*arrays, **{k: attrs[k] for k in rule.forward_attrs})
+    return rule.forward(*arrays)
+
+
 def _graph_copy(t: Tensor) -> Tensor:
     """A copy of ``t``'s values in the same place of the graph (its node or accumulator), with a
     version counter of its own: what a framework saves when it saves a copy it made."""
@@ -113,22 +117,33 @@ def _saved_order(rule: R.Rule) -> Callable[[str], tuple[int, str]]:
 
 
 def _memory_probe(rule: R.Rule, attrs: dict[str, Any], source: Tensor,
-                  shape: tuple[int, ...]) -> Optional[np.ndarray]:
+                  shape: tuple[int, ...]) -> Any:
     """A tiny array laid out as the view's memory is, for views of expanded tensors: expand
     broadcasts (stride 0), and every later view op runs its numpy forward on the probe, so
-    whether several elements share memory follows exactly, as it does in torch."""
+    whether several elements share memory follows exactly, as it does in torch. Made when
+    first needed: expand records how to make it."""
     if rule.op == "expand":
-        base = source._probe if source._probe is not None else np.empty(source._data.shape, np.int8)
-        return np.broadcast_to(base, shape)
+        return (source, shape)
     if source._probe is None:
         return None
-    return rule.forward(source._probe, **{k: attrs[k] for k in rule.forward_attrs})
+    return rule.forward(probe_of(source), **{k: attrs[k] for k in rule.forward_attrs})
+
+
+def probe_of(t: Tensor) -> Optional[np.ndarray]:
+    """The tensor's memory probe (see ``_memory_probe``), made now if it was deferred."""
+    probe = t._probe
+    if isinstance(probe, tuple):
+        source, shape = probe
+        base = probe_of(source)
+        probe = t._probe = np.broadcast_to(
+            base if base is not None else np.empty(source._data.shape, np.int8), shape)
+    return probe
 
 
 def overlaps_itself(t: Tensor, index: Any = None) -> bool:
     """Whether some of the tensor's elements (those at ``index``) share memory: a view of an
     expanded tensor."""
-    probe = t._probe
+    probe = probe_of(t)
     if probe is None:
         return False
     region = probe if index is None else np.asarray(probe[index])
