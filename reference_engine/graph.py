@@ -44,13 +44,14 @@ def current_derivative_order() -> int:
 
 
 class SavedTensor:
-    """A tensor kept for the backward pass, with the version it had when it was saved."""
+    """A tensor kept for the backward pass, with the version it had when it was saved
+    (``checked=False``: kept for the graph only, so no version check)."""
 
     __slots__ = ("tensor", "version", "origin")
 
-    def __init__(self, tensor: Tensor) -> None:
+    def __init__(self, tensor: Tensor, checked: bool = True) -> None:
         self.tensor = tensor
-        self.version = tensor._version.value
+        self.version = tensor._version.value if checked else None
         self.origin = tensor._grad_fn
 
 

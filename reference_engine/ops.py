@@ -81,15 +81,24 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     out._grad_fn = node
     out._requires_grad = True
     names = rule.saved_names(needed)
+    linked: frozenset[str] = frozenset()
     if rule.op in out._policy.zero_derivative_links and "scalar" not in attrs:
-        names = names | {n for n, need in zip(rule.inputs, needed) if need}  # read by the links
+        # read by the links only: a saved tensor of paddle's kernel (version-checked), kept for
+        # the graph only in torch
+        linked = frozenset(n for n, need in zip(rule.inputs, needed) if need) - names
+        names = names | linked
+        if out._policy.links_read_saved_tensors:
+            linked = frozenset()
     for name in sorted(names, key=_saved_order(rule)):  # inputs first, as torch unpacks them
-        if name == "result":
+        if name == "result" and rule.op in out._policy.recomputes_result:
+            # the kernel saves the operands and computes the result again: a copy, unchecked
+            node.saved[name] = SavedTensor(_graph_copy(out), checked=False)
+        elif name == "result":
             node.saved[name] = SavedTensor(out)
         elif name in attrs:
             node.saved[name] = SavedTensor(attrs[name])
         else:
-            node.saved[name] = SavedTensor(inputs[rule.inputs.index(name)])
+            node.saved[name] = SavedTensor(inputs[rule.inputs.index(name)], name not in linked)
     return out
 
 

@@ -98,6 +98,8 @@ class PaddlePolicy(Policy):
     retain_in_hook_order = True
     kernels_copy_gradients = True
     promotes_by_casting = True
+    links_read_saved_tensors = True
+    recomputes_result = frozenset({"pow", "rpow"})  # elementwise_pow_grad(x, y, out_grad)
     expand_copies = True
     operand_labels = (("x", 0), ("y", 1))
     leaf_hooks_apply_to_grad = False

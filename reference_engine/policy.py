@@ -37,6 +37,8 @@ class Policy:
     # ops whose backward kernel reads an input or result that it does not differentiate: the
     # gradient stays connected to it (with a zero derivative), as recorded by ``ops.link``
     zero_derivative_links: frozenset[str] = frozenset()
+    recomputes_result: frozenset[str] = frozenset()  # paddle: kernels that save no output
+    links_read_saved_tensors = False       # paddle: the kernel behind a link reads its operand
     zero_derivative_link_max_order: Optional[int] = None  # kernels of higher orders read nothing
     retained_grads_accumulate = True
     refuses_bool_negation = False          # torch: no `-` on bool tensors
@@ -121,7 +123,7 @@ class Policy:
         out = {}
         for name, slot in node.saved.items():
             tensor = slot.tensor
-            if tensor._version.value != slot.version:
+            if slot.version is not None and tensor._version.value != slot.version:
                 # torch names a saved output by the node that made it, a saved input by what
                 # made it now (the in-place op that changed it)
                 origin = slot.origin if name == "result" else tensor._grad_fn

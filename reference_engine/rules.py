@@ -113,11 +113,14 @@ def _where_zero(mask: Any, g: Any) -> Any:
 def _evenly_to_ties(g: Any, a: Any, result: Any, in_shape: tuple[int, ...],
                     dims: tuple[int, ...]) -> Any:
     """Split the gradient of a max/min evenly between the entries equal to the extremum: the
-    mask multiplies, as in both frameworks' kernels, so no tie left (a saved input changed
-    without a version check) gives NaN, not zeros."""
+    mask times the gradient over the count of ties, as the kernels compute it, so where no entry
+    equals it any more (paddle: a saved input written without a version change) the gradient
+    is NaN, or zero over reduced dims of size 1, which divide by nothing."""
     mask = F.cast(F.eq(a, restore_reduced(result, in_shape, dims)), g._data.dtype)
-    count = F.sum(mask, dims, True)
-    return F.mul(mask, F.div(restore_reduced(g, in_shape, dims), count))
+    share = restore_reduced(g, in_shape, dims)
+    if _reduce_count(in_shape, dims) > 1:
+        share = F.div(share, F.sum(mask, dims, True))
+    return F.mul(mask, share)
 
 
 def _to_index(g: Any, in_shape: tuple[int, ...], dims: tuple[int, ...], indices: Any) -> Any:

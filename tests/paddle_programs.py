@@ -442,3 +442,30 @@ def a_held_gradient_after_clear_grad_and_another_backward(paddle):
     zeroed = held.numpy().tolist()
     (x * 3).sum().backward()
     return [zeroed, held, x.grad]
+
+
+@program
+def pow_recomputes_its_result_instead_of_saving_it(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = paddle.to_tensor([0.5, 1.5], stop_gradient=False)
+    p = x ** y
+    r = 2.0 ** x
+    with paddle.no_grad():
+        p[0:1].scale_(10.0)
+        r[0:1].scale_(10.0)
+    (p.sum() + r.sum()).backward()
+    return [x.grad, y.grad, p, r]
+
+
+@program
+def max_and_amax_when_the_saved_input_was_overwritten(paddle):
+    """An in-place op on a leaf that requires grad writes, then refuses, leaving the version:
+    max_grad then finds no tie (zeros), amax_grad multiplies by an empty mask (NaN)."""
+    seen = []
+    for reduce in (lambda x: paddle.max(x, axis=0, keepdim=True), lambda x: paddle.amax(x, axis=0)):
+        x = paddle.to_tensor([[0.4], [-1.1]], stop_gradient=False)
+        y = reduce(x)
+        seen.append(attempt(lambda: x.fill_(-0.9)))
+        y.sum().backward()
+        seen.append(x.grad)
+    return seen
