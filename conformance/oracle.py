@@ -432,6 +432,11 @@ class _Checker:
         if math.isnan(numeric) and not math.isnan(analytic):
             result.skip("non-finite function")
             return
+        if not math.isfinite(analytic) and math.isfinite(numeric):
+            # 0 · inf in the chain rule (a branch where() does not take through sqrt at 0):
+            # both frameworks give NaN there, calculus a number
+            result.skip("non-finite gradient where the function is finite")
+            return
         if _agree(analytic, numeric):
             result.checked += 1
             return

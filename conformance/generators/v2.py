@@ -718,10 +718,12 @@ def mix_in_place(p: Program) -> None:
             step["args"] = [value]
         else:
             step["args"] = [round(p.rng.uniform(-1.0, 1.0), 3)]
-    # a write into a view while recording rewrites its base's history in torch (CopySlices),
-    # which the reference does not model: views are written without recording
+    # a write into a view, or into a tensor some view was made of, while recording rewrites
+    # history in torch (CopySlices, regenerated views), which the reference does not model yet:
+    # such writes are made without recording
     is_view = node.view_of is not None and p.nodes[node.view_of].requires_grad
-    if is_view or (node.is_leaf and node.requires_grad and p.chance(0.6)):
+    has_views = any(n.view_of == target and not n.made_without_grad for n in p.nodes.values())
+    if is_view or has_views or (node.is_leaf and node.requires_grad and p.chance(0.6)):
         p.emit({"no_grad": [step]})
     else:
         p.emit(step)
