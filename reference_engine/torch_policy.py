@@ -49,11 +49,12 @@ class TorchPolicy(Policy):
 
     def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int) -> Exception:
         dtype = str(tensor._data.dtype)
-        name = node_base_name(origin)
-        if origin is not None and origin is tensor._grad_fn and origin.rule.view \
-                and tensor._view_base is not None:
-            name = "AsStrided"  # torch regenerates a view's node once its base was written to
-        where = f", which is output 0 of {name}," if origin is not None else ""
+        name = node_base_name(origin) if origin is not None else None
+        regenerated = tensor._no_grad_view if origin is None else (
+            origin is tensor._grad_fn and origin.rule.view and tensor._view_base is not None)
+        if regenerated:  # torch makes a view a new node once its base was written to
+            name = "AsStrided"
+        where = f", which is output 0 of {name}," if name else ""
         type_name = "CPUBoolType" if dtype == "bool" else "torch." + TENSOR_TYPE_NAMES.get(dtype, dtype)
         return self.error("version", type_name=type_name,
                           shape=list(tensor._data.shape), origin=where,
