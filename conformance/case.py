@@ -52,3 +52,14 @@ class Case:
         return cls(id=raw["id"], about=raw["about"], steps=tuple(raw["steps"]),
                    dialects=tuple(raw.get("dialects", DIALECTS)), expect=tuple(raw.get("expect", ())),
                    tags=tuple(raw.get("tags", ())), source=source, raw=raw)
+
+
+def names_in(args: list[Any]) -> list[str]:
+    """The names among a step's arguments (and inside list arguments such as cat's)."""
+    out: list[str] = []
+    for a in args:
+        if isinstance(a, str):
+            out.append(a)
+        elif isinstance(a, list):
+            out.extend(x for x in a if isinstance(x, str))
+    return out

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from conformance.case import Case, walk
+from conformance.case import Case, names_in, walk
 from conformance.vocabulary import (
     BACKWARD_APIS,
     BOOL,
@@ -155,7 +155,7 @@ def op_cells_of(case: Case) -> set[Cell]:
         if "let" in step:
             op = step["op"]
             made_by[step["let"]] = (op, position)
-            names = {a for a in _arg_names(step["args"])} | {step["let"]}
+            names = {a for a in names_in(step["args"])} | {step["let"]}
             operands[position] = names
             if not recording:
                 found.add((op, "under no_grad"))
@@ -182,16 +182,6 @@ def op_cells_of(case: Case) -> set[Cell]:
         if tag.startswith("special:"):
             found.add((tag[len("special:"):], "at a special point"))
     return found
-
-
-def _arg_names(args: list[Any]) -> list[str]:
-    out: list[str] = []
-    for a in args:
-        if isinstance(a, str):
-            out.append(a)
-        elif isinstance(a, list):
-            out.extend(x for x in a if isinstance(x, str))
-    return out
 
 
 def cell_counts(cases: Iterable[Case]) -> dict[str, dict[Cell, dict[str, int]]]:

@@ -13,17 +13,6 @@ def nest(flat: list[float], shape: tuple[int, ...]) -> Any:
     return [nest(flat[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
 
 
-def names_in(args: list[Any]) -> list[str]:
-    """The names among a step's arguments (and inside list arguments)."""
-    out: list[str] = []
-    for a in args:
-        if isinstance(a, str):
-            out.append(a)
-        elif isinstance(a, list):
-            out.extend(x for x in a if isinstance(x, str))
-    return out
-
-
 def broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> Optional[tuple[int, ...]]:
     """The broadcast of two shapes, or None when they do not broadcast."""
     out = []

@@ -34,7 +34,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from conformance.generators.shapes import broadcast, names_in, nest
+from conformance.case import names_in
+from conformance.generators.shapes import broadcast, nest
 
 VERSION = 2
 SHAPES: tuple[tuple[int, ...], ...] = ((), (3,), (2, 3), (1, 3), (2, 1), (3, 1), (2, 1, 3),
@@ -157,6 +158,11 @@ def _grad_value(n: Node) -> bool:
 
 def _dimensioned(n: Node) -> bool:
     return n.requires_grad and len(n.shape) >= 1
+
+
+def _dimensioned_or_new(p: Program, also: Callable[[Node], bool] = lambda n: True) -> str:
+    """A value with a dimension that requires grad (and satisfies ``also``), or a new leaf."""
+    return p.pick(lambda n: _dimensioned(n) and also(n)) or p.leaf(p.rng.choice(SHAPES[1:]))
 
 
 # --- special points: leaves whose values sit where an op is not smooth ------------------------
@@ -390,9 +396,7 @@ def _where(p: Program, special: bool) -> bool:
 
 def _softmax(op: str) -> Builder:
     def build(p: Program, special: bool) -> bool:
-        a = p.pick(lambda n: _dimensioned(n) and n.bound <= 10.0)
-        if a is None:
-            a = p.leaf(p.rng.choice(SHAPES[1:]))
+        a = _dimensioned_or_new(p, lambda n: n.bound <= 10.0)
         ndim = len(p.nodes[a].shape)
         dim = p.rng.randrange(ndim)
         p.let(op, [a], p.nodes[a].shape, positive=op == "softmax", bound=12.0,
@@ -403,9 +407,7 @@ def _softmax(op: str) -> Builder:
 
 def _shape_op(op: str) -> Builder:
     def build(p: Program, special: bool) -> bool:
-        a = p.pick(_dimensioned)
-        if a is None:
-            a = p.leaf(p.rng.choice(SHAPES[1:]))
+        a = _dimensioned_or_new(p)
         node = p.nodes[a]
         shape, ndim = node.shape, len(node.shape)
         kw: dict[str, Any] = {"positive": node.positive, "view": True}
@@ -484,9 +486,7 @@ def _getitem(p: Program, a: str) -> bool:
 
 def _combine(op: str) -> Builder:
     def build(p: Program, special: bool) -> bool:
-        a = p.pick(_dimensioned)
-        if a is None:
-            a = p.leaf(p.rng.choice(SHAPES[1:]))
+        a = _dimensioned_or_new(p)
         shape = p.nodes[a].shape
         b = p.pick(lambda n: n.shape == shape and n.dtype == p.nodes[a].dtype)
         assert b is not None
