@@ -124,11 +124,9 @@ class Policy:
         for name, slot in node.saved.items():
             tensor = slot.tensor
             if slot.version is not None and tensor._version.value != slot.version:
-                # torch names a saved output by the node that made it (by CopySlices once it
-                # was written through an index), a saved input by what made it now
-                current = tensor._grad_fn
-                written_through_index = current is not None and current.rule.op == "setitem"
-                origin = slot.origin if name == "result" and not written_through_index else current
+                # torch names a saved output by the node that made it, a saved input by what
+                # made it now (the in-place op that changed it)
+                origin = slot.origin if name == "result" else tensor._grad_fn
                 raise self.version_error(tensor, origin, slot.version)
             out[name] = tensor
         return out
