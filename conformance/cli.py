@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -23,9 +24,26 @@ from typing import Optional
 
 from conformance.backends import BUILT_IN
 
+EXIT_CODES = """exit codes:
+  0  everything passed
+  1  failures or regressions
+  2  usage or input error: unknown backend, bad shard, missing folder, malformed case file,
+     nothing selected
+  3  internal error"""
+
 DEFAULT_OUT = Path("reports/latest")
+
+
+class UsageError(Exception):
+    """A mistake in the command line or its inputs: one line, exit code 2."""
 BASELINES = Path("baselines")
 KNOWN_DIR = Path("known_divergences")
+
+
+def _version() -> str:
+    from conformance.backends import distribution_version
+
+    return distribution_version("autograd-oracle") or "unknown"
 
 
 def _generator_arg(p: argparse.ArgumentParser) -> None:
@@ -44,11 +62,63 @@ def _corpus_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cases", default=None, help="directory of hand-written case files")
 
 
+def _existing_dir(path: str, what: str) -> Path:
+    directory = Path(path)
+    if not directory.is_dir():
+        raise UsageError(f"{what} {path} is not a folder")
+    return directory
+
+
+def _report_dir(path: str) -> Path:
+    directory = _existing_dir(path, "report folder")
+    if not any((directory / name).exists() for name in ("results.jsonl", "results.jsonl.gz")):
+        raise UsageError(f"{path} holds no results.jsonl: not a report folder")
+    return directory
+
+
+def validate_run(args: argparse.Namespace) -> int:
+    """Check every argument of ``run`` before any work; return how many cases it selects."""
+    import fnmatch
+
+    from conformance.backends import resolve
+    from conformance.loader import CaseError
+    from conformance.pytest_plugin import load_corpus
+
+    for name in args.backends.split(","):
+        try:
+            resolve(name.strip())
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    if args.shard:
+        k, _, n = args.shard.partition("/")
+        if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+            raise UsageError(f"--shard expects K/N with 1 <= K <= N, got {args.shard!r}")
+    if args.count < 0 or args.timeout <= 0:
+        raise UsageError("--count must be >= 0 and --timeout > 0")
+    if args.cases:
+        cases_dir = _existing_dir(args.cases, "--cases").resolve()
+        out = Path(args.out).resolve()
+        if out == cases_dir or cases_dir in out.parents:
+            raise UsageError(f"--out {args.out} is inside --cases {args.cases}: a report folder "
+                             "must not sit among case files")
+    try:
+        cases = load_corpus(args.corpus, args.seed, args.count, args.cases, version=args.generator)
+    except CaseError as exc:
+        raise UsageError(str(exc)) from None
+    if args.select:
+        patterns = args.select.split(",")
+        cases = [c for c in cases if any(fnmatch.fnmatchcase(c.id, p) for p in patterns)]
+    if not cases:
+        raise UsageError("nothing selected: the corpus options and --select match no case")
+    return len(cases)
+
+
 def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     import pytest
 
     from conformance.report.build import RUN_FILE, build_reports
 
+    validate_run(args)  # a usage error leaves --out as it was
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for name in ("results.jsonl", "summary.json", "junit.xml", "report.md", "report.html"):
@@ -72,6 +142,10 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     if args.shard:
         argv += ["--shard", args.shard]
     status = pytest.main(argv + extra)
+    if int(status) in (int(pytest.ExitCode.USAGE_ERROR), int(pytest.ExitCode.INTERNAL_ERROR)):
+        raise UsageError(f"pytest refused the run (exit code {int(status)}); see above") \
+            if int(status) == int(pytest.ExitCode.USAGE_ERROR) else RuntimeError(
+                f"pytest failed internally (exit code {int(status)})")
     interrupted = int(status) == int(pytest.ExitCode.INTERRUPTED)
     run["complete"] = not interrupted
     (out / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
@@ -89,7 +163,7 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from conformance.report.build import build_reports, read_run
 
-    directory = Path(args.dir)
+    directory = _report_dir(args.dir)
     model = build_reports(directory, complete=bool(read_run(directory).get("complete")))
     print(f"report: {directory / 'report.html'} ({model.summary['results']} results"
           f"{'' if model.summary['complete'] else ', partial run'})")
@@ -99,7 +173,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_diff(args: argparse.Namespace) -> int:
     from conformance.report.diff import diff_runs, render_diff_markdown
 
-    d = diff_runs(Path(args.base), Path(args.new))
+    d = diff_runs(_report_dir(args.base), _report_dir(args.new))
     markdown = render_diff_markdown(d)
     if args.json:
         Path(args.json).write_text(json.dumps(d, indent=1) + "\n")
@@ -114,7 +188,7 @@ def cmd_record(args: argparse.Namespace) -> int:
 
     from conformance.report.results import results_path
 
-    source = Path(args.source)
+    source = _report_dir(args.source)
     target = Path(args.baselines) / args.name
     target.mkdir(parents=True, exist_ok=True)
     src = results_path(source)
@@ -133,7 +207,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
     from conformance.report.results import load_results, write_results
 
     out = Path(args.out)
-    shards = [Path(s) for s in args.shards]
+    shards = [_report_dir(s) for s in args.shards]
     runs = [read_run(s) for s in shards]
     merged: dict[tuple[str, str], dict] = {}
     for s in shards:
@@ -151,7 +225,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
 def cmd_compat(args: argparse.Namespace) -> int:
     from conformance.report.build import build_reports, read_run, write_compat
 
-    directory = Path(args.dir)
+    directory = _report_dir(args.dir)
     model = build_reports(directory, complete=bool(read_run(directory).get("complete")))
     write_compat(model, Path(args.out))
     print(f"{len(model.divergences)} divergence classes written to {args.out}")
@@ -172,7 +246,7 @@ def cmd_known(args: argparse.Namespace) -> int:
     from conformance import known
     from conformance.report.results import load_results
 
-    source = Path(args.source)
+    source = _report_dir(args.source)
     results = load_results(source)
     versions = _run_versions(source)
     directory = Path(args.known_dir)
@@ -192,6 +266,27 @@ def cmd_known(args: argparse.Namespace) -> int:
         print(f"autograd-oracle: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Check case files (or folders of them) and list every error, one line each."""
+    from conformance.loader import CaseError, case_files, load_file
+
+    errors, checked = [], 0
+    for path in map(Path, args.paths):
+        if not path.exists():
+            errors.append(f"{path}: no such file or folder")
+            continue
+        for file in case_files(path) if path.is_dir() else [path]:
+            checked += 1
+            try:
+                load_file(file)
+            except CaseError as exc:
+                errors.append(str(exc))
+    for line in errors:
+        print(line, file=sys.stderr)
+    print(f"{checked} case files checked, {len(errors)} with errors")
+    return 2 if errors else 0
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -227,7 +322,9 @@ def cmd_coverage(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="autograd-oracle", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="autograd-oracle", description=__doc__.split("\n")[0],
+                                epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run the corpus on the backends and write a report directory")
     _corpus_args(run)
@@ -276,21 +373,37 @@ def parser() -> argparse.ArgumentParser:
                    help=f"directory of known-divergence files (default: {KNOWN_DIR})")
     cov = sub.add_parser("coverage", help="cases per feature bucket and dialect")
     _corpus_args(cov)
+    val = sub.add_parser("validate", help="check case files and list every error (exit 2 on any)")
+    val.add_argument("paths", nargs="+", help="case files or folders of them")
     return p
 
 
+HANDLERS = {"report": cmd_report, "diff": cmd_diff, "record": cmd_record, "merge": cmd_merge,
+            "compat": cmd_compat, "generate": cmd_generate, "coverage": cmd_coverage,
+            "known": cmd_known, "validate": cmd_validate}
+
+
 def main(argv: Optional[list[str]] = None) -> int:
+    """Run a command; exit codes as in ``EXIT_CODES``. A mistake in the input is one line on
+    stderr (2), never a traceback; anything else unexpected is an internal error (3)."""
     args, extra = parser().parse_known_args(argv)
     if extra and args.command != "run":
         parser().error(f"unrecognized arguments: {' '.join(extra)}")
-    handlers = {"report": cmd_report, "diff": cmd_diff, "record": cmd_record, "merge": cmd_merge,
-                "compat": cmd_compat, "generate": cmd_generate, "coverage": cmd_coverage,
-                "known": cmd_known}
-    if args.command == "run":
-        return cmd_run(args, extra)
     if args.command == "known" and args.action == "add" and not (args.case and args.reason and args.backend):
         parser().error("known add needs --backend, --case and --reason")
-    return handlers[args.command](args)
+    try:
+        if args.command == "run":
+            return cmd_run(args, extra)
+        return HANDLERS[args.command](args)
+    except UsageError as exc:
+        print(f"autograd-oracle: error: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, exit code 3
+        if os.environ.get("AUTOGRAD_ORACLE_DEBUG"):
+            raise
+        print(f"autograd-oracle: internal error: {type(exc).__name__}: {exc} "
+              "(set AUTOGRAD_ORACLE_DEBUG=1 for the traceback)", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

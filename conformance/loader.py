@@ -357,10 +357,18 @@ def check_unique(cases: Iterable[Case]) -> list[Case]:
     return list(seen.values())
 
 
+def case_files(directory: Path | str) -> list[Path]:
+    """The case files under ``directory``, recursively; report folders (they hold a
+    ``results.jsonl``) are never read as cases."""
+    root = Path(directory)
+    reports = {p.parent for p in root.rglob("results.jsonl*")}
+    return sorted(p for p in root.rglob("*.json") if p.name not in NON_CASE_FILES
+                  and not any(r == p.parent or r in p.parents for r in reports))
+
+
 def load_directory(directory: Path | str) -> list[Case]:
     """Every case file under ``directory`` (recursively), ids unique across files."""
-    files = sorted(p for p in Path(directory).rglob("*.json") if p.name not in NON_CASE_FILES)
-    return check_unique(c for f in files for c in load_file(f))
+    return check_unique(c for f in case_files(directory) for c in load_file(f))
 
 
 def hand_written_dir() -> Path:

@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 from conformance.backends import distribution_version
 from conformance.generator import DEFAULT_VERSION, corpus_sha256, generate
-from conformance.loader import hand_written_dir
+from conformance.loader import case_files, hand_written_dir
 
 SCHEMA_VERSION = 1
 
@@ -48,8 +48,7 @@ def corpus_manifest(kind: str, seed: int, count: int, cases_dir: Optional[Path] 
     if kind in ("hand", "all"):
         directory = cases_dir or hand_written_dir()
         digest = hashlib.sha256()
-        files = sorted(p for p in Path(directory).rglob("*.json")
-                       if p.name not in ("schema.json", "manifest.json"))
+        files = case_files(directory)
         for p in files:
             digest.update(p.name.encode() + b"\0" + p.read_bytes())
         manifest["hand_written"] = {"files": len(files), "sha256": digest.hexdigest()}

@@ -1,0 +1,126 @@
+"""The command line never lies: every mistake is one line and exit code 2, before any work and
+without touching an earlier report; an unexpected failure is exit code 3."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance import cli
+from conformance.loader import hand_written_dir, load_directory
+
+GOOD_CASE = {"id": "mine/ok", "about": "a case", "steps": [
+    {"leaf": "x", "value": [1.0, 2.0], "requires_grad": True},
+    {"let": "s", "op": "sum", "args": ["x"]}, {"backward": "s"}]}
+
+
+@pytest.fixture
+def earlier_report(tmp_path: Path) -> Path:
+    out = tmp_path / "latest"
+    out.mkdir()
+    (out / "results.jsonl").write_text('{"earlier": true}\n')
+    return out
+
+
+def _run(capsys, *argv: str) -> tuple[int, str]:
+    code = cli.main(list(argv))
+    return code, capsys.readouterr().err.strip()
+
+
+def _one_line(err: str) -> str:
+    assert err.count("\n") == 0 and "Traceback" not in err, err
+    return err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--backends", "torch-gpu"], "unknown backend 'torch-gpu'"),
+    (["--shard", "3/2"], "--shard expects K/N"),
+    (["--select", "no/such/case*"], "nothing selected"),
+    (["--cases", "/no/such/folder"], "is not a folder"),
+    (["--count", "-1"], "--count must be >= 0"),
+])
+def test_a_mistake_in_run_is_one_line_and_leaves_the_earlier_report(argv, words, earlier_report,
+                                                                      capsys):
+    code, err = _run(capsys, "run", "--out", str(earlier_report), *argv)
+    assert code == 2 and words in _one_line(err)
+    assert (earlier_report / "results.jsonl").read_text() == '{"earlier": true}\n'
+    assert not (earlier_report / "summary.json").exists()
+
+
+def test_a_malformed_case_file_names_file_case_step_and_field(tmp_path, earlier_report, capsys):
+    broken = dict(GOOD_CASE, steps=[*GOOD_CASE["steps"][:1], {"let": "s", "op": "sumx", "args": ["x"]}])
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "mine.json").write_text(json.dumps({"format": 1, "cases": [broken]}))
+    code, err = _run(capsys, "run", "--out", str(earlier_report), "--corpus", "hand",
+                     "--cases", str(cases))
+    assert code == 2
+    assert all(w in _one_line(err) for w in ("mine.json", "case 'mine/ok'", "step 1", "field 'op'"))
+
+
+def test_the_report_may_not_sit_inside_the_cases(tmp_path, capsys):
+    (tmp_path / "mine.json").write_text(json.dumps({"format": 1, "cases": [GOOD_CASE]}))
+    code, err = _run(capsys, "run", "--corpus", "hand", "--cases", str(tmp_path),
+                     "--out", str(tmp_path / "reports"))
+    assert code == 2 and "inside --cases" in _one_line(err)
+    assert not (tmp_path / "reports").exists()
+
+
+def test_report_folders_are_never_read_as_cases(tmp_path):
+    (tmp_path / "mine.json").write_text(json.dumps({"format": 1, "cases": [GOOD_CASE]}))
+    report = tmp_path / "reports" / "latest"
+    report.mkdir(parents=True)
+    (report / "results.jsonl").write_text("")
+    (report / "summary.json").write_text("{}")
+    (report / "run.json").write_text("{}")
+    assert [c.id for c in load_directory(tmp_path)] == ["mine/ok"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["diff", "/no/such/base", "/no/such/new"], ["report", "/no/such/run"],
+    ["compat", "/no/such/run"], ["merge", "/tmp/merged-out", "/no/such/shard"],
+    ["record", "x", "--from", "/no/such/run"], ["known", "update", "--from", "/no/such/run"],
+])
+def test_a_missing_report_folder_is_a_usage_error_not_a_regression(argv, capsys):
+    code, err = _run(capsys, *argv)
+    assert code == 2 and "/no/such/" in _one_line(err)
+
+
+def test_validate_lists_every_error_and_exits_2(tmp_path, capsys):
+    (tmp_path / "good.json").write_text(json.dumps({"format": 1, "cases": [GOOD_CASE]}))
+    (tmp_path / "bad_json.json").write_text("{not json")
+    (tmp_path / "bad_op.json").write_text(json.dumps({"format": 1, "cases": [
+        dict(GOOD_CASE, id="mine/bad", steps=[{"leaf": "x", "value": [1.0]},
+                                             {"let": "y", "op": "nope", "args": ["x"]}])]}))
+    code = cli.main(["validate", str(tmp_path)])
+    captured = capsys.readouterr()
+    errors = captured.err.strip().splitlines()
+    assert code == 2 and len(errors) == 2
+    assert any("bad_json.json" in e for e in errors) and any("unknown op 'nope'" in e for e in errors)
+    assert "3 case files checked, 2 with errors" in captured.out
+
+
+def test_validate_passes_the_hand_written_corpus(capsys):
+    assert cli.main(["validate", str(hand_written_dir())]) == 0
+
+
+def test_version_and_exit_codes_in_help(capsys):
+    with pytest.raises(SystemExit) as version:
+        cli.main(["--version"])
+    assert version.value.code == 0 and capsys.readouterr().out.startswith("autograd-oracle ")
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    help_text = capsys.readouterr().out
+    assert "exit codes" in help_text and "3  internal error" in help_text
+
+
+def test_an_unexpected_failure_is_an_internal_error(monkeypatch, capsys):
+    def broken(args):
+        raise KeyError("something we did not expect")
+
+    monkeypatch.setitem(cli.HANDLERS, "coverage", broken)
+    monkeypatch.delenv("AUTOGRAD_ORACLE_DEBUG", raising=False)
+    code, err = _run(capsys, "coverage")
+    assert code == 3 and "internal error: KeyError" in _one_line(err)
