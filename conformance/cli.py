@@ -50,16 +50,18 @@ def _generator_arg(p: argparse.ArgumentParser) -> None:
     from conformance.generator import DEFAULT_VERSION, VERSIONS
 
     p.add_argument("--generator", type=int, default=DEFAULT_VERSION, choices=sorted(VERSIONS),
-                   help=f"generator version (default: {DEFAULT_VERSION}, the default corpus; 2 "
-                        "reaches the whole feature matrix)")
+                   help="generator version: 1 makes the default corpus, 2 reaches the whole "
+                        "feature matrix")
 
 
 def _corpus_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--corpus", choices=("hand", "generated", "all"), default="all")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--count", type=int, default=10000, help="generated cases (default 10000)")
+    p.add_argument("--corpus", choices=("hand", "generated", "all"), default="all",
+                   help="hand-written cases, generated ones, or both")
+    p.add_argument("--seed", type=int, default=0, help="generator seed")
+    p.add_argument("--count", type=int, default=10000, help="how many generated cases")
     _generator_arg(p)
-    p.add_argument("--cases", default=None, help="directory of hand-written case files")
+    p.add_argument("--cases", default=None,
+                   help="folder of hand-written case files (none given: the project's cases/)")
 
 
 def _existing_dir(path: str, what: str) -> Path:
@@ -74,6 +76,15 @@ def _report_dir(path: str) -> Path:
     if not any((directory / name).exists() for name in ("results.jsonl", "results.jsonl.gz")):
         raise UsageError(f"{path} holds no results.jsonl: not a report folder")
     return directory
+
+
+def _note_rebuild(directory: Path, argv: list[str]) -> None:
+    """Record a report rebuild in run.json beside the run's own command, which stays as it was."""
+    from conformance.report.build import RUN_FILE, read_run
+
+    run = read_run(directory)
+    run.setdefault("rebuilt_by", []).append(argv)
+    (directory / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
 
 
 def validate_run(args: argparse.Namespace) -> int:
@@ -125,7 +136,7 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
         (out / name).unlink(missing_ok=True)
     run = {"corpus": args.corpus, "seed": args.seed, "count": args.count,
            "generator": args.generator, "cases_dir": args.cases, "backends": args.backends,
-           "complete": False}
+           "argv": args.argv, "complete": False}
     (out / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
     oracle_file = Path(__file__).with_name("corpus.oracle")
     argv = [str(oracle_file), "-p", "no:cacheprovider", "-q", "--no-header", "-rN",
@@ -164,6 +175,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from conformance.report.build import build_reports, read_run
 
     directory = _report_dir(args.dir)
+    _note_rebuild(directory, args.argv)
     model = build_reports(directory, complete=bool(read_run(directory).get("complete")))
     print(f"report: {directory / 'report.html'} ({model.summary['results']} results"
           f"{'' if model.summary['complete'] else ', partial run'})")
@@ -186,19 +198,29 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def cmd_record(args: argparse.Namespace) -> int:
     import gzip
 
-    from conformance.report.results import results_path
+    from conformance.report.results import load_results
 
     source = _report_dir(args.source)
     target = Path(args.baselines) / args.name
+    if target.exists() and not args.force:
+        raise UsageError(f"baseline {target} exists; pass --force to overwrite it")
+    keep = set(args.backend.split(",")) if args.backend else None
+    results = [r for r in load_results(source) if keep is None or r["backend"] in keep]
+    if not results:
+        raise UsageError(f"{source} has no results{' for ' + args.backend if keep else ''}")
     target.mkdir(parents=True, exist_ok=True)
-    src = results_path(source)
-    opener = gzip.open if src.suffix == ".gz" else open
-    with opener(src, "rb") as fin, gzip.open(target / "results.jsonl.gz", "wb", compresslevel=9) as fout:
-        shutil.copyfileobj(fin, fout)
+    with gzip.open(target / "results.jsonl.gz", "wt", encoding="utf-8", compresslevel=9) as fout:
+        for r in results:
+            fout.write(json.dumps(r, sort_keys=True) + "\n")
     for name in ("summary.json", "run.json"):
         if (source / name).exists():
             shutil.copy(source / name, target / name)
-    print(f"baseline {args.name}: {target}")
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r["backend"]] = counts.get(r["backend"], 0) + 1
+    for backend, n in sorted(counts.items()):
+        print(f"baseline {args.name}: {backend}: {n} results")
+    print(f"written to {target}")
     return 0
 
 
@@ -226,6 +248,7 @@ def cmd_compat(args: argparse.Namespace) -> int:
     from conformance.report.build import build_reports, read_run, write_compat
 
     directory = _report_dir(args.dir)
+    _note_rebuild(directory, args.argv)
     model = build_reports(directory, complete=bool(read_run(directory).get("complete")))
     write_compat(model, Path(args.out))
     print(f"{len(model.divergences)} divergence classes written to {args.out}")
@@ -321,59 +344,75 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Help(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """Descriptions as written, every option followed by its default."""
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="autograd-oracle", description=__doc__.split("\n")[0],
-                                epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                                epilog=EXIT_CODES, formatter_class=_Help)
     p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    sub = p.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="run the corpus on the backends and write a report directory")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text, description=text, epilog=EXIT_CODES,
+                              formatter_class=_Help)
+
+    run = command("run", "run the corpus on the backends and write a report folder")
     _corpus_args(run)
     run.add_argument("--backends", default=",".join(BUILT_IN),
-                     help="comma-separated backends (default: every built-in; missing ones skip)")
-    run.add_argument("--out", default=str(DEFAULT_OUT), help="report directory")
-    run.add_argument("-n", "--workers", default="auto", help="pytest-xdist workers (0: none)")
-    run.add_argument("--select", default=None, help="glob patterns of case ids")
-    run.add_argument("--shard", default=None, metavar="K/N")
-    run.add_argument("--timeout", type=float, default=60.0, help="seconds per case and backend")
-    rep = sub.add_parser("report", help="rebuild the reports of a (possibly interrupted) run")
-    rep.add_argument("dir")
-    d = sub.add_parser("diff", help="regressions between two runs; exit 1 on any")
-    d.add_argument("base")
-    d.add_argument("new")
+                     help="comma-separated backends: built-in names or DIALECT:MODULE[@DEVICE]; "
+                          "a backend whose framework or device is missing is skipped, with why")
+    run.add_argument("--out", default=str(DEFAULT_OUT), help="report folder to write")
+    run.add_argument("-n", "--workers", default="auto",
+                     help="pytest-xdist workers: a number, auto, or 0 for one process")
+    run.add_argument("--select", default=None, help="comma-separated glob patterns of case ids to run")
+    run.add_argument("--shard", default=None, metavar="K/N",
+                     help="run only shard K of N (1-based), to split a run over machines")
+    run.add_argument("--timeout", type=float, default=60.0,
+                     help="seconds a case may take on a backend before it is a timeout")
+    rep = command("report", "rebuild the reports of a (possibly interrupted) run")
+    rep.add_argument("dir", help="the run's report folder")
+    d = command("diff", "regressions between two runs; exit 1 on any")
+    d.add_argument("base", help="report folder or baseline of the earlier run")
+    d.add_argument("new", help="report folder of the later run")
     d.add_argument("--json", default=None, help="also write the JSON report here")
     d.add_argument("--markdown", default=None, help="also write the Markdown report here")
-    rec = sub.add_parser("record", help="keep a run's results as a named baseline")
-    rec.add_argument("name")
-    rec.add_argument("--from", dest="source", default=str(DEFAULT_OUT))
-    rec.add_argument("--baselines", default=str(BASELINES))
-    m = sub.add_parser("merge", help="combine shard report directories into one")
-    m.add_argument("out")
-    m.add_argument("shards", nargs="+")
-    c = sub.add_parser("compat", help="write the torch/paddle divergence classes as Markdown")
-    c.add_argument("dir")
-    c.add_argument("--out", default="docs/COMPAT.md")
-    g = sub.add_parser("generate", help="print or write a generated corpus")
-    g.add_argument("--seed", type=int, default=0)
-    g.add_argument("--count", type=int, default=10000)
-    g.add_argument("--out", default=None)
+    rec = command("record", "keep a run's results as a named baseline")
+    rec.add_argument("name", help="the baseline's name, e.g. torch-2.13.0-cpu")
+    rec.add_argument("--from", dest="source", default=str(DEFAULT_OUT),
+                     help="the run's report folder")
+    rec.add_argument("--baselines", default=str(BASELINES), help="folder of baselines")
+    rec.add_argument("--backend", default=None,
+                     help="comma-separated backends to keep (none given: every backend of the run)")
+    rec.add_argument("--force", action="store_true", help="overwrite an existing baseline")
+    m = command("merge", "combine shard report folders into one")
+    m.add_argument("out", help="report folder to write the merged run to")
+    m.add_argument("shards", nargs="+", help="report folders of the shards")
+    c = command("compat", "write the torch/paddle divergence classes as Markdown")
+    c.add_argument("dir", help="the run's report folder")
+    c.add_argument("--out", default="docs/COMPAT.md", help="Markdown file to write")
+    g = command("generate", "print or write a generated corpus")
+    g.add_argument("--seed", type=int, default=0, help="corpus seed")
+    g.add_argument("--count", type=int, default=10000, help="how many cases")
+    g.add_argument("--out", default=None, help="write the corpus to this file (none: stdout)")
     g.add_argument("--manifest", default=None, help="write the corpus manifest here")
     _generator_arg(g)
-    k = sub.add_parser("known", help="keep known-divergence entries pinned to what a run observed")
+    k = command("known", "keep known-divergence entries pinned to what a run observed")
     k.add_argument("action", choices=("update", "add"),
                    help="update: rewrite every entry's differences and framework version from the "
                         "run, keeping its reason; add: pin a new entry for --case")
     k.add_argument("--from", dest="source", default=str(DEFAULT_OUT),
-                   help=f"the run's report directory (default: {DEFAULT_OUT})")
+                   help="the run's report folder")
     k.add_argument("--backend", default=None,
-                   help="only this backend's list (default: every backend of the run that has one; "
-                        "required with add)")
+                   help="only this backend's list (none given: every backend of the run that "
+                        "has one; required with add)")
     k.add_argument("--case", default=None, help="add: the case id to pin")
     k.add_argument("--reason", default=None, help="add: why the framework differs (measured on it)")
-    k.add_argument("--known-dir", default=str(KNOWN_DIR),
-                   help=f"directory of known-divergence files (default: {KNOWN_DIR})")
-    cov = sub.add_parser("coverage", help="cases per feature bucket and dialect")
+    k.add_argument("--known-dir", default=str(KNOWN_DIR), help="folder of known-divergence files")
+    cov = command("coverage", "cases per feature bucket, step kind x argument and op x feature")
     _corpus_args(cov)
-    val = sub.add_parser("validate", help="check case files and list every error (exit 2 on any)")
+    val = command("validate", "check case files and list every error (exit 2 on any)")
     val.add_argument("paths", nargs="+", help="case files or folders of them")
     return p
 
@@ -386,7 +425,9 @@ HANDLERS = {"report": cmd_report, "diff": cmd_diff, "record": cmd_record, "merge
 def main(argv: Optional[list[str]] = None) -> int:
     """Run a command; exit codes as in ``EXIT_CODES``. A mistake in the input is one line on
     stderr (2), never a traceback; anything else unexpected is an internal error (3)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     args, extra = parser().parse_known_args(argv)
+    args.argv = argv  # kept with the run, so a rebuilt report still shows the command that ran
     if extra and args.command != "run":
         parser().error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "known" and args.action == "add" and not (args.case and args.reason and args.backend):

@@ -124,3 +124,62 @@ def test_an_unexpected_failure_is_an_internal_error(monkeypatch, capsys):
     monkeypatch.delenv("AUTOGRAD_ORACLE_DEBUG", raising=False)
     code, err = _run(capsys, "coverage")
     assert code == 3 and "internal error: KeyError" in _one_line(err)
+
+
+def test_every_option_of_every_command_has_a_sentence_and_its_default():
+    root = cli.parser()
+    commands = next(a for a in root._actions if isinstance(a, __import__("argparse")._SubParsersAction))
+    for name, sub in commands.choices.items():
+        for action in sub._actions:
+            if action.dest == "help":
+                continue
+            assert action.help and len(action.help) > 8, f"{name} {action.dest} has no help"
+        assert sub.formatter_class is cli._Help, name  # which prints every option's default
+        assert all(f"--{a.dest.replace('_', '-')}" in sub.format_help() or not a.option_strings
+                   for a in sub._actions if a.dest not in ("help", "source")), name
+
+
+def _fake_run(folder: Path, backends=("torch-cpu", "paddle-cpu"), argv=None) -> Path:
+    folder.mkdir(parents=True)
+    lines = [json.dumps({"case": f"c/{i}", "backend": b, "verdict": "pass", "observations": []})
+             for i in range(2) for b in backends]
+    (folder / "results.jsonl").write_text("\n".join(lines) + "\n")
+    (folder / "run.json").write_text(json.dumps({"corpus": "hand", "seed": 0, "count": 0,
+                                                 "argv": argv or ["run", "--out", str(folder)],
+                                                 "complete": True}))
+    return folder
+
+
+def test_record_names_each_backend_and_refuses_to_overwrite(tmp_path, capsys):
+    run = _fake_run(tmp_path / "run")
+    args = ["record", "mine", "--from", str(run), "--baselines", str(tmp_path / "baselines")]
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out
+    assert "mine: paddle-cpu: 2 results" in out and "mine: torch-cpu: 2 results" in out
+    code, err = _run(capsys, *args)
+    assert code == 2 and "--force" in _one_line(err)
+    assert cli.main(args + ["--force", "--backend", "torch-cpu"]) == 0
+    assert "paddle-cpu" not in capsys.readouterr().out
+
+
+def test_diff_counts_cases_and_results_and_lists_a_result_once(tmp_path):
+    from conformance.report.diff import render_diff_markdown
+
+    d = {"base_run": "a", "new_run": "b", "fixed": [], "removed": [],
+         "new": [{"case": "n/1", "backend": "torch-cpu", "verdict": "pass"},
+                 {"case": "n/1", "backend": "paddle-cpu", "verdict": "pass"}],
+         "regressions": [{"case": "c/1", "backend": "torch-cpu", "base": "pass", "new": "fail",
+                          "detail": "step 3: values"}],
+         "drift": [{"case": "c/1", "backend": "torch-cpu", "base": "pass", "new": "fail",
+                    "difference": "step 3: values"}]}
+    text = render_diff_markdown(d)
+    assert "new: 1 case (2 results)" in text and "1 result\n" in text
+    assert text.count("`c/1` [torch-cpu]") == 1 and "(regressions, drift)" in text
+
+
+def test_a_rebuilt_report_keeps_the_command_of_the_run(tmp_path, capsys):
+    run = _fake_run(tmp_path / "run", argv=["run", "--select", "c/*"])
+    assert cli.main(["report", str(run)]) == 0
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["argv"] == ["run", "--select", "c/*"]
+    assert json.loads((run / "run.json").read_text())["rebuilt_by"] == [["report", str(run)]]

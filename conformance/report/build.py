@@ -37,7 +37,7 @@ def build_reports(directory: Path, complete: bool, known_dir: Optional[Path] = N
                                Path(run["cases_dir"]) if run.get("cases_dir") else None, generated,
                                version)
     summary = build_summary(results, manifest, complete and run.get("complete", True),
-                            stale_entries(results, known_dir))
+                            stale_entries(results, known_dir), argv=run.get("argv"))
     (directory / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
     write_junit(directory / "junit.xml", results)
     model = build_model(summary, results, cases)

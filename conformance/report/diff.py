@@ -46,18 +46,50 @@ def diff_runs(base_dir: Path, new_dir: Path) -> dict[str, Any]:
     return out
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def per_backend(d: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """``{backend: {kind: number of results}}`` for every kind of change."""
+    table: dict[str, dict[str, int]] = {}
+    for kind in ("regressions", "drift", "fixed", "new", "removed"):
+        for e in d[kind]:
+            row = table.setdefault(e["backend"], {k: 0 for k in ("regressions", "drift", "fixed",
+                                                                  "new", "removed")})
+            row[kind] += 1
+    return table
+
+
 def render_diff_markdown(d: dict[str, Any]) -> str:
+    """The regression report: cases and results counted apart, per backend, and each changed
+    result listed once with every kind of change it shows."""
+    cases = {kind: len({e["case"] for e in d[kind]}) for kind in ("new", "removed")}
     lines = [f"# Regression report: {d['base_run']} → {d['new_run']}", "",
-             f"- regressions (pass → fail): {len(d['regressions'])}",
-             f"- fixed (fail → pass): {len(d['fixed'])}",
-             f"- value drift beyond tolerance: {len(d['drift'])}",
-             f"- new cases: {len(d['new'])}, removed cases: {len(d['removed'])}", ""]
-    for title, key, field in (("Regressions", "regressions", "detail"), ("Drift", "drift", "difference"),
-                              ("Fixed", "fixed", None)):
-        if d[key]:
-            lines += [f"## {title}", ""]
-            for e in d[key][:500]:
-                extra = f": {e[field]}" if field else ""
-                lines.append(f"- `{e['case']}` [{e['backend']}] {e['base']} → {e['new']}{extra}")
-            lines.append("")
+             f"- regressions (pass → fail): {_plural(len(d['regressions']), 'result')}",
+             f"- fixed (fail → pass): {_plural(len(d['fixed']), 'result')}",
+             f"- value drift beyond tolerance: {_plural(len(d['drift']), 'result')}",
+             f"- new: {_plural(cases['new'], 'case')} ({_plural(len(d['new']), 'result')}); removed: "
+             f"{_plural(cases['removed'], 'case')} ({_plural(len(d['removed']), 'result')})", ""]
+    table = per_backend(d)
+    if table:
+        kinds = ("regressions", "drift", "fixed", "new", "removed")
+        lines += ["| backend | " + " | ".join(kinds) + " |", "|---|" + "---:|" * len(kinds)]
+        lines += [f"| {b} | " + " | ".join(str(row[k]) for k in kinds) + " |"
+                  for b, row in sorted(table.items())]
+        lines.append("")
+    changed: dict[tuple[str, str], dict[str, Any]] = {}
+    for kind, field in (("regressions", "detail"), ("drift", "difference"), ("fixed", None)):
+        for e in d[kind]:
+            entry = changed.setdefault((e["case"], e["backend"]), {**e, "kinds": [], "details": []})
+            entry["kinds"].append(kind)
+            if field and e.get(field):
+                entry["details"].append(e[field].splitlines()[0])
+    if changed:
+        lines += ["## Changed results", ""]
+        for (case, backend), e in list(sorted(changed.items()))[:500]:
+            detail = f": {e['details'][0]}" if e["details"] else ""
+            lines.append(f"- `{case}` [{backend}] {e['base']} → {e['new']} "
+                         f"({', '.join(e['kinds'])}){detail}")
+        lines.append("")
     return "\n".join(lines) + "\n"

@@ -79,8 +79,9 @@ def unsupported_by_reason(results: list[dict[str, Any]]) -> dict[str, dict[str, 
 
 
 def build_summary(results: list[dict[str, Any]], manifest: dict[str, Any], complete: bool,
-                  stale: list[dict[str, str]], oracle_skips: Optional[dict[str, int]] = None
-                  ) -> dict[str, Any]:
+                  stale: list[dict[str, str]], oracle_skips: Optional[dict[str, int]] = None,
+                  argv: Optional[list[str]] = None) -> dict[str, Any]:
+    """The summary; ``argv`` is the command of the run (kept in run.json), not of a rebuild."""
     backends = sorted({r["backend"] for r in results})
     checked = sum((r.get("oracle") or {}).get("checked", 0) for r in results)
     skips: dict[str, int] = dict(oracle_skips or {})
@@ -91,7 +92,7 @@ def build_summary(results: list[dict[str, Any]], manifest: dict[str, Any], compl
         "schema_version": SCHEMA_VERSION,
         "complete": complete,
         "execution_target": execution_target(backends),
-        "argv": sys.argv[1:],
+        "argv": argv if argv is not None else sys.argv[1:],
         "corpus": manifest,
         "cases": len({r["case"] for r in results}),
         "results": len(results),
