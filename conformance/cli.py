@@ -146,6 +146,8 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
             "--oracle-backends", args.backends, "--oracle-timeout", str(args.timeout)]
     if args.workers != "0":
         argv += ["-n", args.workers]
+    if sys.stdout.isatty():  # a person watching: one progress line, not a letter per result
+        argv += ["--oracle-progress"]
     if args.cases:
         argv += ["--oracle-cases", args.cases]
     if args.select:
@@ -329,9 +331,17 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def cmd_coverage(args: argparse.Namespace) -> int:
     from conformance.coverage import bucket_counts, cell_counts, format_cells, format_counts
+    from conformance.loader import CaseError
     from conformance.pytest_plugin import load_corpus
 
-    cases = load_corpus(args.corpus, args.seed, args.count, args.cases, version=args.generator)
+    if args.cases:
+        _existing_dir(args.cases, "--cases")
+    try:
+        cases = load_corpus(args.corpus, args.seed, args.count, args.cases, version=args.generator)
+    except CaseError as exc:
+        raise UsageError(str(exc)) from None
+    if not cases:
+        raise UsageError("nothing selected: the corpus options give no case")
     print(f"{len(cases)} cases")
     print(format_counts(bucket_counts(cases)))
     generated = [c for c in cases if c.source.startswith("<generated")]

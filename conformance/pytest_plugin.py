@@ -13,6 +13,7 @@ import fcntl
 import fnmatch
 import json
 import os
+import time
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Iterator, Optional
@@ -56,6 +57,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="seconds a case may take on a backend before it is 'timeout'")
     group.addoption("--oracle-report", default=None,
                     help="directory to stream results.jsonl into as cases finish")
+    group.addoption("--oracle-progress", action="store_true", default=False,
+                    help="one progress line (done/total, failures, rate, ETA) instead of a "
+                         "letter per case")
     group.addoption("--oracle-known", default=None,
                     help="directory of known-divergence files (default: known_divergences/)")
 
@@ -273,12 +277,74 @@ _CONFIG: list[pytest.Config] = []
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if report.when != "call" and not (report.when == "setup" and report.skipped):
         return
-    tally = getattr(_CONFIG[-1], "_oracle_tally", None) if _CONFIG else None
+    config = _CONFIG[-1] if _CONFIG else None
+    tally = getattr(config, "_oracle_tally", None)
     if tally is None:
         return
     for name, value in report.user_properties:
         if name == "oracle_verdict":
             tally.append(value)
+    progress: Optional[Progress] = getattr(config, "_oracle_progress", None)
+    if progress is not None and _is_oracle(report.nodeid):
+        progress.done(report.failed)
+
+
+def _is_oracle(nodeid: str) -> bool:
+    return ".oracle::" in nodeid
+
+
+class Progress:
+    """One line on the terminal, rewritten as cases finish: done/total, failures so far, the
+    rate and the time left."""
+
+    def __init__(self, terminal: Any, total: int) -> None:
+        self.terminal, self.total = terminal, total
+        self.finished = self.failed = 0
+        self.started = self.shown = time.monotonic()
+
+    def done(self, failed: bool) -> None:
+        self.finished += 1
+        self.failed += failed
+        now = time.monotonic()
+        if now - self.shown >= 0.25 or self.finished == self.total:
+            self.shown = now
+            self.terminal.write(self.line(now) + "\r" if self.finished < self.total
+                                else self.line(now) + "\n")
+
+    def line(self, now: float) -> str:
+        rate = self.finished / max(now - self.started, 1e-9)
+        eta = (self.total - self.finished) / rate if rate else 0.0
+        return (f"\r{self.finished}/{self.total} results, {self.failed} failing, "
+                f"{rate:.0f}/s, {eta:.0f} s left   ")
+
+
+def _start_progress(config: pytest.Config, total: int) -> None:
+    terminal = config.pluginmanager.get_plugin("terminalreporter")
+    if config.getoption("--oracle-progress") and terminal is not None and total \
+            and getattr(config, "_oracle_progress", None) is None:
+        config._oracle_progress = Progress(terminal, total)  # type: ignore[attr-defined]
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    if _is_controller(session.config) and not hasattr(session.config, "workerinput"):
+        _start_progress(session.config, sum(isinstance(i, OracleItem) for i in session.items))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    """With xdist the controller learns the items from the first worker that collected them."""
+    if _CONFIG:
+        _start_progress(_CONFIG[-1], sum(_is_oracle(i) for i in ids))
+
+
+def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> Optional[tuple]:
+    """With the progress line, an oracle case prints no letter of its own."""
+    if not config.getoption("--oracle-progress") or not _is_oracle(report.nodeid):
+        return None
+    if report.when == "call" or (report.when == "setup" and report.skipped):
+        category = "xfailed" if hasattr(report, "wasxfail") else report.outcome
+        return category, "", ""
+    return None
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

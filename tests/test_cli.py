@@ -183,3 +183,26 @@ def test_a_rebuilt_report_keeps_the_command_of_the_run(tmp_path, capsys):
     summary = json.loads((run / "summary.json").read_text())
     assert summary["argv"] == ["run", "--select", "c/*"]
     assert json.loads((run / "run.json").read_text())["rebuilt_by"] == [["report", str(run)]]
+
+
+def test_coverage_of_a_missing_folder_is_a_usage_error(capsys):
+    code, err = _run(capsys, "coverage", "--cases", "/no/such/folder")
+    assert code == 2 and "is not a folder" in _one_line(err)
+
+
+def test_the_progress_line_counts_failures_rate_and_time_left():
+    from conformance.pytest_plugin import Progress
+
+    class Terminal:
+        def __init__(self):
+            self.text = ""
+
+        def write(self, text):
+            self.text += text
+
+    terminal = Terminal()
+    progress = Progress(terminal, total=3)
+    for failed in (False, True, False):
+        progress.done(failed)
+    last = terminal.text.rstrip("\n").split("\r")[-1]
+    assert last.startswith("3/3 results, 1 failing, ") and "/s, 0 s left" in last

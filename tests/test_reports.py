@@ -170,5 +170,22 @@ def test_html_renders_in_headless_chromium_without_console_errors(run_dir, tmp_p
         capture_output=True, text=True, timeout=120)
     console = [line for line in proc.stderr.splitlines() if "CONSOLE" in line]
     assert not [line for line in console if "rror" in line or "Uncaught" in line], console
-    assert 'id="heatmap"' in proc.stdout, "the heatmap script did not run"
+    assert 'data-enhanced="1"' in proc.stdout, "the heatmap script did not run"
     assert "seed:implicit-scalar" in proc.stdout
+
+
+def test_the_html_tables_need_no_javascript(run_dir):
+    import re
+
+    page = (run_dir / "report.html").read_text()
+    without_scripts = re.sub(r"<script.*?</script>", "", page, flags=re.S)
+    assert "<table id='heatmap'>" in without_scripts and "seed:implicit-scalar" in without_scripts
+    assert "<table id='totals'>" in without_scripts
+
+
+def test_reports_list_known_and_unsupported_results_and_word_divergences(run_dir):
+    markdown = (run_dir / "report.md").read_text()
+    page = (run_dir / "report.html").read_text()
+    assert "## Unsupported (" in markdown and "Unsupported (" in page
+    assert " 1 cases" not in markdown and "expected {" not in markdown
+    assert "torch: " in markdown and " / paddle: " in markdown

@@ -8,6 +8,7 @@ difference is given a class: what differs and how — ``error:implicit-seed vs t
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -155,14 +156,41 @@ def _class_name(what: str, e: Optional[dict[str, Any]], a: Optional[dict[str, An
     return f"{what} differs"
 
 
+def show(o: Any) -> str:
+    """An observation as a person reads it: ``float32[2, 3] [[1.0, …]]``, ``RuntimeError: …``."""
+    if isinstance(o, list):
+        return " and ".join(map(show, o)) if o else "nothing"
+    if not isinstance(o, dict):
+        return "nothing" if o is None else str(o)
+    kind = o["kind"]
+    if kind == "tensor":
+        values = json.dumps(o["values"])
+        values = values if len(values) <= 60 else values[:59] + "…"
+        flags = ", requires grad" if o.get("requires_grad") else ""
+        flags += ", with grad_fn" if o.get("has_grad_fn") else ""
+        return f"{o['dtype']}{o['shape']} {values}{flags}"
+    if kind == "list":
+        return "(" + ", ".join(map(show, o["items"])) + ")"
+    if kind in ("error", "warning"):
+        message = o["message"] if len(o["message"]) <= 90 else o["message"][:89] + "…"
+        return f"{o[kind]}: {message}"
+    if kind == "none":
+        return "None"
+    if kind == "flags":
+        return ", ".join(f"{k}={o[k]}" for k in ("requires_grad", "is_leaf", "has_grad_fn") if k in o)
+    return kind
+
+
 def classify(torch_obs: list[dict[str, Any]], paddle_obs: list[dict[str, Any]]
              ) -> Optional[tuple[str, str]]:
-    """The divergence class of two traces and a description of the first difference, if any."""
+    """The divergence class of two traces and the first difference, worded as "torch: … /
+    paddle: …"."""
     comparison = compare_traces(Trace("", "torch-cpu", torch_obs), Trace("", "paddle-cpu", paddle_obs),
                                 messages="category")
     if comparison.same:
         return None
     d = comparison.differences[0]
+    worded = f"step {d.step}: torch: {show(d.expected)} / paddle: {show(d.actual)}"
     e = d.expected if isinstance(d.expected, (dict, list)) else None
     a = d.actual if isinstance(d.actual, (dict, list)) else None
     if d.what.startswith("item ") and e and a and e["kind"] == a["kind"] == "list":
@@ -170,8 +198,8 @@ def classify(torch_obs: list[dict[str, Any]], paddle_obs: list[dict[str, Any]]
         inner_e, inner_a = e["items"][index], a["items"][index]
         inner_what = d.what.split(" ", 2)[2]
         if inner_what == "kind":
-            return f"{_side(inner_e)} vs {_side(inner_a)} (in grad results)", d.describe()
-    return _class_name(d.what, e, a), d.describe()
+            return f"{_side(inner_e)} vs {_side(inner_a)} (in grad results)", worded
+    return _class_name(d.what, e, a), worded
 
 
 def torch_paddle_divergences(results: list[dict[str, Any]], cases: dict[str, Case]

@@ -1,17 +1,16 @@
 """``report.html``: one self-contained page (no network) — totals, the coverage heatmap, the
 failures with their diffs and repro programs, and the torch ↔ paddle divergence classes.
 
-The page embeds its data as JSON and builds the heatmap with a few lines of inline script, so a
-browser check that the heatmap appears also checks that the script ran without errors.
+Every table is in the page itself, so it reads without JavaScript; a few lines of inline script
+only colour the coverage heatmap (and mark it, so a browser check sees that the script ran).
 """
 
 from __future__ import annotations
 
 import html
-import json
 
 from conformance.report.markdown import VERDICT_ORDER
-from conformance.report.model import ReportModel
+from conformance.report.model import ReportModel, plural
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
@@ -25,27 +24,14 @@ details { margin: 0.5em 0; }
 
 SCRIPT = """
 (function () {
-  const data = JSON.parse(document.getElementById('heatmap-data').textContent);
-  const table = document.createElement('table');
-  table.id = 'heatmap';
-  const head = table.insertRow();
-  ['bucket'].concat(data.backends).forEach(function (name) {
-    const th = document.createElement('th'); th.textContent = name; head.appendChild(th);
+  // the table is already there; colour each cell by its pass rate
+  const table = document.getElementById('heatmap');
+  table.querySelectorAll('td[data-rate]').forEach(function (cell) {
+    const rate = parseFloat(cell.dataset.rate);
+    cell.style.background = 'hsl(' + Math.round(120 * rate) + ', 70%, 80%)';
+    cell.title = (100 * rate).toFixed(1) + '% passed';
   });
-  Object.keys(data.cells).forEach(function (bucket) {
-    const row = table.insertRow();
-    row.insertCell().textContent = bucket;
-    data.backends.forEach(function (backend) {
-      const cell = row.insertCell();
-      const value = data.cells[bucket][backend];
-      if (!value || value[1] === 0) { cell.textContent = '-'; return; }
-      const rate = value[0] / value[1];
-      cell.textContent = value[0] + '/' + value[1];
-      cell.style.background = 'hsl(' + Math.round(120 * rate) + ', 70%, 80%)';
-      cell.title = (100 * rate).toFixed(1) + '% passed';
-    });
-  });
-  document.getElementById('heatmap-slot').appendChild(table);
+  table.dataset.enhanced = '1';
 })();
 """
 
@@ -58,6 +44,25 @@ def _reason_list(title: str, counts: dict[str, int]) -> str:
     items = "".join(f"<li>{_e(reason)}: {n}</li>"
                     for reason, n in sorted(counts.items(), key=lambda kv: -kv[1]))
     return f"<details><summary>{_e(title)}</summary><ul>{items}</ul></details>" if counts else ""
+
+
+def _heatmap_table(model: ReportModel) -> str:
+    """The bucket × backend table, in the page itself (the script only colours it)."""
+    rows = ["<table id='heatmap'><tr><th>bucket</th>"
+            + "".join(f"<th>{_e(b)}</th>" for b in model.backends) + "</tr>"]
+    for bucket, per in model.heatmap.items():
+        cells = []
+        for b in model.backends:
+            passed, ran = per.get(b, (0, 0))
+            cells.append(f"<td data-rate='{passed / ran:.4f}'>{passed}/{ran}</td>" if ran else "<td>-</td>")
+        rows.append(f"<tr><td>{_e(bucket)}</td>" + "".join(cells) + "</tr>")
+    return "\n".join(rows) + "</table>"
+
+
+def _result_list(title: str, results: list[dict], field: str) -> str:
+    items = "".join(f"<li><code>{_e(r['case'])}</code> [{_e(r['backend'])}]: {_e(r.get(field, ''))}</li>"
+                    for r in results)
+    return f"<details><summary>{_e(title)}</summary><ul>{items}</ul></details>"
 
 
 def render_html(model: ReportModel) -> str:
@@ -81,19 +86,20 @@ def render_html(model: ReportModel) -> str:
         per = s["counts"].get(b, {})
         parts.append(f"<tr><td>{_e(b)}</td>" + "".join(f"<td>{per.get(v, 0)}</td>" for v in VERDICT_ORDER)
                      + "</tr>")
-    parts.append("</table><h2>Coverage: feature bucket × backend</h2><div id='heatmap-slot'></div>")
-    data = {"backends": model.backends,
-            "cells": {b: {k: list(v) for k, v in per.items()} for b, per in model.heatmap.items()}}
-    parts.append("<script type='application/json' id='heatmap-data'>"
-                 + json.dumps(data).replace("</", "<\\/") + "</script>")
+    parts.append("</table><h2>Coverage: feature bucket × backend</h2>")
+    parts.append(_heatmap_table(model))
     parts.append(f"<h2>Failures ({len(model.failures)})</h2>")
     for r in model.failures[:200]:
         parts.append(f"<details><summary>{_e(r['case'])} [{_e(r['backend'])}] — {_e(r['verdict'])}"
                      f"</summary><pre>{_e(r['detail'])}</pre>"
                      + (f"<pre>{_e(r['repro'])}</pre>" if r.get("repro") else "") + "</details>")
-    parts.append(f"<h2>torch ↔ paddle divergences ({len(model.divergences)} classes)</h2>")
+    parts.append(_result_list(f"Known divergences ({plural(len(model.known), 'result')})",
+                              model.known, "known_reason"))
+    parts.append(_result_list(f"Unsupported ({plural(len(model.unsupported), 'result')})",
+                              model.unsupported, "detail"))
+    parts.append(f"<h2>torch ↔ paddle divergences ({plural(len(model.divergences), 'class')})</h2>")
     for c in model.divergences:
-        parts.append(f"<details><summary>{_e(c.name)} — {len(c.cases)} cases</summary>"
+        parts.append(f"<details><summary>{_e(c.name)} — {plural(len(c.cases), 'case')}</summary>"
                      f"<p>{_e(c.explanation)}</p><p>Minimal example <code>{_e(c.example)}</code>: "
                      f"{_e(c.difference)}</p><h4>torch</h4><pre>{_e(c.torch_program)}</pre>"
                      f"<h4>paddle</h4><pre>{_e(c.paddle_program)}</pre></details>")

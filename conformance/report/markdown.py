@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conformance.report.model import ReportModel
+from conformance.report.model import ReportModel, plural
 
 VERDICT_ORDER = ("pass", "fail", "known", "crashed", "timeout", "unsupported", "unavailable")
 
@@ -48,6 +48,14 @@ def render_markdown(model: ReportModel) -> str:
         if r.get("repro"):
             out += ["", _fence(r["repro"])]
         out.append("")
+    if model.known:
+        out += [f"## Known divergences ({plural(len(model.known), 'result')})", ""]
+        out += [f"- `{r['case']}` [{r['backend']}]: {r.get('known_reason', '')}" for r in model.known]
+        out.append("")
+    if model.unsupported:
+        out += [f"## Unsupported ({plural(len(model.unsupported), 'result')})", ""]
+        out += [f"- `{r['case']}` [{r['backend']}]: {r['detail']}" for r in model.unsupported[:500]]
+        out.append("")
     if s.get("unsupported"):
         out += ["## Unsupported, by reason", ""]
         for backend, reasons in sorted(s["unsupported"].items()):
@@ -64,7 +72,7 @@ def render_markdown(model: ReportModel) -> str:
 def render_divergences(model: ReportModel, heading: str = "##") -> str:
     out = []
     for cls in model.divergences:
-        out += [f"{heading} {cls.name} ({len(cls.cases)} cases)", "", cls.explanation, "",
+        out += [f"{heading} {cls.name} ({plural(len(cls.cases), 'case')})", "", cls.explanation, "",
                 f"Minimal example: `{cls.example}` — {cls.difference}", "",
                 "torch:", "", _fence(cls.torch_program), "", "paddle:", "",
                 _fence(cls.paddle_program), ""]
@@ -82,7 +90,7 @@ def render_compat(model: ReportModel) -> str:
         "the shortest one as a pair of runnable programs.",
         "",
     ]
-    index = [f"- [{c.name}](#{_anchor(c.name)}) — {len(c.cases)} cases" for c in model.divergences]
+    index = [f"- [{c.name}](#{_anchor(c.name)}) — {plural(len(c.cases), 'case')}" for c in model.divergences]
     return "\n".join(head + index + ["", render_divergences(model)]) + "\n"
 
 

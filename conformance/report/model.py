@@ -18,6 +18,13 @@ class ReportModel:
     heatmap: dict[str, dict[str, tuple[int, int]]]  # bucket -> backend -> (passed, ran)
     failures: list[dict[str, Any]]
     divergences: list[DivergenceClass]
+    known: list[dict[str, Any]]         # results a known-divergence entry excuses
+    unsupported: list[dict[str, Any]]   # results a backend could not observe
+
+
+def plural(n: int, word: str) -> str:
+    """``1 case``, ``2 cases``."""
+    return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("s") else "s")
 
 
 def heatmap(results: list[dict[str, Any]], cases: dict[str, Case]) -> dict[str, dict[str, tuple[int, int]]]:
@@ -42,5 +49,7 @@ def build_model(summary: dict[str, Any], results: list[dict[str, Any]],
                 cases: dict[str, Case]) -> ReportModel:
     backends = sorted({r["backend"] for r in results})
     failures = [r for r in results if r["verdict"] in ("fail", "crashed", "timeout")]
+    known = [r for r in results if r["verdict"] == "known"]
+    unsupported = [r for r in results if r["verdict"] == "unsupported"]
     return ReportModel(summary, backends, heatmap(results, cases), failures,
-                       torch_paddle_divergences(results, cases))
+                       torch_paddle_divergences(results, cases), known, unsupported)
