@@ -71,6 +71,7 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                               "don't want the inplace to be tracked) or both outside (if you want the "
                               "inplace to be tracked)."),
     # graph lifetime and in-place
+    "leaf_moved_into_graph": (RuntimeError, "leaf variable has been moved into the graph interior"),
     "freed": (RuntimeError,
               "Trying to backward through the graph a second time (or directly access saved "
               "tensors after they have already been freed). Saved intermediate values of the "

@@ -62,11 +62,15 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
             out._view_base = source._view_base if source._view_base is not None else source
             out._probe = probe
             out._no_grad_view = source._no_grad_view  # a view of such a view is refused alike
+            out._untracked_view = source._untracked_view
         # else: a reshape that cannot view an expanded tensor copies it, in torch as in numpy
     if not grad_mode._State.enabled:
-        if out._view_base is not None and inputs[0]._requires_grad and out._policy.no_grad_views_require_grad:
-            out._requires_grad = True
-            out._no_grad_view = (out._version.value,)  # the version it was made at
+        if out._view_base is not None and out._policy.no_grad_views_require_grad:
+            if inputs[0]._requires_grad:
+                out._requires_grad = True
+                out._no_grad_view = (out._version.value,)  # the version it was made at
+            else:
+                out._untracked_view = True
         return out
     for t in inputs:
         if t._no_grad_view and t._no_grad_view[0] != t._version.value:

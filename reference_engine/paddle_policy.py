@@ -209,7 +209,8 @@ class PaddlePolicy(Policy):
             raise self.error("int_accumulation",
                              ctype=C_TYPES.get(str(have._data.dtype), str(have._data.dtype)))
 
-    def check_in_place(self, tensor: Tensor, op: str, attrs: dict[str, Any]) -> None:
+    def check_in_place(self, tensor: Tensor, op: str, attrs: dict[str, Any],
+                       others: Sequence[Any] = ()) -> None:
         """setitem on a leaf that requires grad is refused before it writes ("Leaf Tensor")."""
         if op == "setitem" and self._writes_to_grad_leaf(tensor):
             raise self.error("leaf_setitem", name=tensor._name or "")

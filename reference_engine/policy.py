@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 import warnings
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 import numpy as np
 
@@ -44,6 +44,7 @@ class Policy:
     refuses_bool_negation = False          # torch: no `-` on bool tensors
     refuses_overlapping_writes = False     # torch: no in-place write into an expanded tensor
     refuses_writes_to_leaf_views = False   # torch: no in-place write into a view of a leaf
+    refuses_leaves_moved_into_graph = False  # torch: no accumulating into a leaf now written to
     no_grad_views_require_grad = False     # torch: a view made under no_grad still requires grad
     matmul_saves_broadcast_copies = False  # torch: a broadcast batch operand is saved as a copy
     expand_copies = False                  # paddle: expand makes a new tensor, not a view
@@ -164,6 +165,9 @@ class Policy:
         ``create_graph``, so the sum is differentiable)."""
         if self.accumulate_only_into_requires_grad and not leaf._requires_grad:
             return
+        if leaf._grad_fn is not None and self.refuses_leaves_moved_into_graph:
+            # the leaf was written in place by a recorded op after the graph was built
+            raise self.error("leaf_moved_into_graph")
         if leaf._grad is None:
             leaf._grad = grad if create_graph else _copy(grad)
         elif create_graph or not self.accumulate_in_place:
@@ -186,13 +190,21 @@ class Policy:
 
     # --- in-place operations --------------------------------------------------------------
 
-    def check_in_place(self, tensor: Tensor, op: str, attrs: dict[str, Any]) -> None:
-        """Refuse an in-place ``op`` (with ``attrs``: setitem's index) the framework refuses."""
+    def check_in_place(self, tensor: Tensor, op: str, attrs: dict[str, Any],
+                       others: Sequence[Any] = ()) -> None:
+        """Refuse an in-place ``op`` (with ``attrs``: setitem's index; ``others``: its operands)
+        the framework refuses."""
         from reference_engine import grad_mode
 
         if grad_mode.is_grad_enabled() and tensor._no_grad_view:
-            if tensor._grad_fn is not None:  # made with recording, from a view made without
-                raise self.error("view_of_no_grad_view_in_place", name=node_base_name(tensor._grad_fn))
+            view = node_base_name(tensor._grad_fn)
+            if op == "setitem":  # torch writes through the view its index makes, when it makes one
+                view = index_view_name(attrs["index"], tensor._data.shape) or view
+            if view:  # made with recording, from a view made without
+                raise self.error("view_of_no_grad_view_in_place", name=view)
+            raise self.error("no_grad_view_in_place")
+        if grad_mode.is_grad_enabled() and tensor._untracked_view and any(
+                getattr(o, "_requires_grad", False) for o in others):
             raise self.error("no_grad_view_in_place")
         base = tensor._view_base
         if grad_mode.is_grad_enabled() and base is not None and base._grad_fn is None \
@@ -249,3 +261,26 @@ def node_base_name(node: Optional[Node]) -> str:
         return ""
     name = node.name()
     return name if "::" in name else re.sub(r"Backward0$", "", name).replace("Backward", "")
+
+
+def index_view_name(index: Any, shape: tuple[int, ...]) -> str:
+    """The node of the last view torch's indexing makes for ``index`` on a tensor of ``shape``
+    (``Select`` for an integer, ``Slice`` for a slice that is not the whole dimension,
+    ``Unsqueeze`` for None), or "" when it makes none (only whole slices, '...' or lists)."""
+    items = list(index) if isinstance(index, tuple) else [index]
+    at = next((i for i, item in enumerate(items) if item is Ellipsis), None)
+    if at is not None:
+        used = sum(1 for item in items if item is not None and item is not Ellipsis)
+        items[at:at + 1] = [slice(None)] * (len(shape) - used)
+    name, dim = "", 0
+    for item in items:
+        if item is None:
+            name = "Unsqueeze"
+            continue
+        if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            name = "Select"
+        elif isinstance(item, slice) and dim < len(shape) and \
+                range(*item.indices(shape[dim])) != range(shape[dim]):
+            name = "Slice"
+        dim += 1
+    return name

@@ -201,6 +201,14 @@ def _pow_grad_base(g: Any, a: Any, b: Any) -> Any:
     return F.where(F.eq(b, 0), 0, F.mul(g, F.mul(b, F.pow(a, F.sub(b, 1)))))
 
 
+def _rpow_grad(g: Any, a: Any, result: Any, base: float) -> Any:
+    """``base ** a`` by its exponent. With base 0 both frameworks give 0 where the exponent is
+    not negative and ``-inf`` (``inf * log 0``) where it is, so the exponent is saved as well."""
+    if base == 0:
+        return F.where(F.ge(a, 0), 0, F.mul(g, F.mul(result, -math.inf)))
+    return F.mul(g, F.mul(result, math.log(base)))
+
+
 def _pow_grad_exponent(g: Any, a: Any, b: Any, result: Any) -> Any:
     at_zero = F.logical_and(F.eq(a, 0), F.ge(b, 0))
     return F.where(at_zero, 0, F.mul(g, F.mul(result, F.log(a))))
@@ -241,8 +249,7 @@ rule("pow_scalar", "PowBackward0", lambda a, *, exponent: np.power(a, np.asarray
      else F.mul(g, F.mul(exponent, F.pow(a, exponent - 1))))
 rule("pow", "PowBackward1", np.power, _pow_grad_base, _pow_grad_exponent, **AB)
 rule("rpow", "PowBackward2", lambda a, *, base: np.power(np.asarray(base, a.dtype), a),
-     lambda g, result, base: F.zeros_like(g) if base == 0
-     else F.mul(g, F.mul(result, math.log(base))))
+     _rpow_grad)
 for _op, _name in (("dot", "DotBackward0"), ("mv", "MvBackward0"), ("mm", "MmBackward0"),
                    ("vm", "SqueezeBackward4"), ("bmm", "UnsafeViewBackward0")):
     rule(_op, _name, np.matmul,

@@ -38,7 +38,7 @@ class Tensor:
     _size_type: ClassVar[type] = tuple  # the dialect's Size class
     _dtype_objects: ClassVar[dict[np.dtype, Any]] = {}  # numpy dtype -> the dialect's dtype
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_version", "_retains_grad",
-                 "_accumulator", "_name", "_no_grad_view", "_view_base", "_probe",
+                 "_accumulator", "_name", "_no_grad_view", "_untracked_view", "_view_base", "_probe",
                  "__weakref__")
 
     @classmethod
@@ -55,6 +55,7 @@ class Tensor:
         t._name = None
         # torch: a view made without recording of a tensor requiring grad, (its version then,)
         t._no_grad_view: Optional[tuple[int]] = None
+        t._untracked_view = False  # torch: a view made without recording of one needing no grad
         t._view_base: Optional[Tensor] = None  # the tensor this one is a view of (its root)
         t._probe: Optional[np.ndarray] = None  # its memory layout, for views of expanded tensors
         return t
@@ -109,7 +110,7 @@ class Tensor:
 
     def _in_place(self, op: str, *others: Any, **attrs: Any) -> Tensor:
         """Apply an operation in place: the data changes, the history is extended, the version grows."""
-        self._policy.check_in_place(self, op, attrs)
+        self._policy.check_in_place(self, op, attrs, others)
         old = type(self)._from_array(self._data.copy())
         old._requires_grad, old._grad_fn, old._accumulator = (
             self._requires_grad, self._grad_fn, self._accumulator)

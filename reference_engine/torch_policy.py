@@ -42,6 +42,7 @@ class TorchPolicy(Policy):
     hooks_run_on_unneeded_nodes = True
     matmul_saves_broadcast_copies = True
     refuses_writes_to_leaf_views = True
+    refuses_leaves_moved_into_graph = True
     zero_derivative_links = frozenset({"relu", "abs"})  # threshold_backward, sgn
 
     def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:

@@ -469,3 +469,10 @@ def max_and_amax_when_the_saved_input_was_overwritten(paddle):
         y.sum().backward()
         seen.append(x.grad)
     return seen
+
+
+@program
+def zero_base_pow_by_its_exponent(paddle):
+    x = paddle.to_tensor([-1.0, 0.0, 1.0], stop_gradient=False)
+    (0.0 ** x).sum().backward()
+    return [x.grad]

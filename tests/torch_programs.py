@@ -691,3 +691,42 @@ def retain_grad_follows_an_in_place_op_and_hooks_stay(torch):
     v.mul_(2)
     v.sum().backward()
     return [v.grad, x.grad, v.grad_fn.name()]
+
+
+@program
+def scalar_base_pow_saves_its_exponent_and_zero_base_gradients(torch):
+    x = torch.tensor([-1.0, 0.0, 1.0], requires_grad=True)
+    torch.pow(0.0, x).sum().backward()
+    t = torch.tanh(torch.tensor([[0.5, 1.0]], requires_grad=True))
+    y = torch.pow(2.0, t)
+    t[0] = 0.7
+    return [x.grad, attempt(lambda: y.sum().backward())]
+
+
+@program
+def a_leaf_written_after_the_graph_was_built_refuses_its_gradient(torch):
+    x = torch.ones(3, requires_grad=True)
+    y = torch.ones(3, requires_grad=True)
+    z = (x * 2).sum()
+    x.requires_grad_(False)
+    x[0] = y[0] * 3
+    return [attempt(lambda: z.backward()), x.grad_fn.name(), y.grad]
+
+
+@program
+def writes_into_no_grad_views_by_operand_and_index(torch):
+    seen = []
+    a = torch.ones(2, requires_grad=True)
+    for base_requires_grad in (False, True):
+        for other in (a * 1, torch.ones(2), 2.0):
+            b = torch.ones(2, 2, requires_grad=base_requires_grad) * 1
+            with torch.no_grad():
+                v = b[:]
+            seen.append(attempt(lambda: v.mul_(other if isinstance(other, float) else other[0])))
+    for index in (0, (slice(0, 1),), (0, slice(None)), (slice(None), slice(None, None, 2)),
+                  [0], ..., (..., 0), None, (0, [0]), (slice(None), slice(None))):
+        b = torch.ones(2, 2, requires_grad=True) * 1
+        with torch.no_grad():
+            v = b[:]
+        seen.append(attempt(lambda: v.__setitem__(index, 3.0)))
+    return seen
