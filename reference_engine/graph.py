@@ -45,14 +45,17 @@ def current_derivative_order() -> int:
 
 class SavedTensor:
     """A tensor kept for the backward pass, with the version it had when it was saved
-    (``checked=False``: kept for the graph only, so no version check)."""
+    (``checked=False``: kept for the graph only, so no version check; ``view_shape``: the
+    framework saved a view of it of this shape, which its version error shows)."""
 
-    __slots__ = ("tensor", "version", "origin")
+    __slots__ = ("tensor", "version", "origin", "view_shape")
 
-    def __init__(self, tensor: Tensor, checked: bool = True) -> None:
+    def __init__(self, tensor: Tensor, checked: bool = True,
+                 view_shape: Optional[tuple[int, ...]] = None) -> None:
         self.tensor = tensor
         self.version = tensor._version.value if checked else None
         self.origin = tensor._grad_fn
+        self.view_shape = view_shape
 
 
 class Node:

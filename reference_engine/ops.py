@@ -609,13 +609,15 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     if a._data.dtype != dtype or b._data.dtype != dtype:
         arrays = (a._data.astype(dtype), b._data.astype(dtype))
     out = apply(R.RULES[kind], (a, b), {"a_shape": sa, "b_shape": sb}, arrays)
-    if kind == "bmm" and out._grad_fn is not None and cls._policy.matmul_saves_broadcast_copies:
-        # torch expands an operand whose batch dims broadcast and reshapes it: a copy, which is
-        # what its backward saves, so later writes to the operand are not seen there
-        for name, shape in (("a", sa), ("b", sb)):
+    if out._grad_fn is not None:
+        # a framework may save its operands reshaped: as views, or as copies that later writes
+        # to the operands do not reach
+        for name, layout in zip("ab", cls._policy.matmul_saved_layouts(a._data, b._data)):
             slot = out._grad_fn.saved.get(name)
-            if slot is not None and len(shape) > 1 and tuple(shape[:-2]) != batch:
-                out._grad_fn.saved[name] = SavedTensor(_graph_copy(slot.tensor))
+            if slot is None or layout is None:
+                continue
+            out._grad_fn.saved[name] = SavedTensor(_graph_copy(slot.tensor)) if layout == "copy" \
+                else SavedTensor(slot.tensor, view_shape=layout)
     return out
 
 

@@ -180,7 +180,8 @@ class PaddlePolicy(Policy):
             raise self.error("promotion", x=x, y=y)
         return super().result_dtype(*operands)
 
-    def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int) -> Exception:
+    def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int,
+                      view_shape: Optional[tuple[int, ...]] = None) -> Exception:
         # paddle names the saved copy (its TensorWrapper), which has no name
         return self.error("version", name="", version=tensor._version.value,
                           expected=expected)

@@ -46,7 +46,6 @@ class Policy:
     refuses_writes_to_leaf_views = False   # torch: no in-place write into a view of a leaf
     refuses_leaves_moved_into_graph = False  # torch: no accumulating into a leaf now written to
     no_grad_views_require_grad = False     # torch: a view made under no_grad still requires grad
-    matmul_saves_broadcast_copies = False  # torch: a broadcast batch operand is saved as a copy
     expand_copies = False                  # paddle: expand makes a new tensor, not a view
     hooks_run_on_unneeded_nodes = False    # torch: backward(inputs=...) still runs a root's hooks
     promotes_by_casting = False            # paddle: mixed dtypes cast first (a node, a new tensor)
@@ -128,12 +127,18 @@ class Policy:
                 # torch names a saved output by the node that made it, a saved input by what
                 # made it now (the in-place op that changed it)
                 origin = slot.origin if name == "result" else tensor._grad_fn
-                raise self.version_error(tensor, origin, slot.version)
+                raise self.version_error(tensor, origin, slot.version, slot.view_shape)
             out[name] = tensor
         return out
 
-    def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int) -> Exception:
+    def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int,
+                      view_shape: Optional[tuple[int, ...]] = None) -> Exception:
         raise NotImplementedError
+
+    def matmul_saved_layouts(self, a: np.ndarray, b: np.ndarray) -> tuple[Any, Any]:
+        """How matmul saves its operands: as themselves (None), as a view of a shape, or as a
+        copy ("copy"); see :mod:`reference_engine.torch_matmul`."""
+        return None, None
 
     def check_runnable(self, node: Node, create_graph: bool) -> None:
         """Raise if ``node`` cannot run: freed by an earlier pass, or not differentiable again."""

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import engine
+from reference_engine import engine, torch_matmul
 from reference_engine import ops as F
 from reference_engine.formatting import tensor_body, with_suffixes
 from reference_engine.graph import Node
@@ -40,25 +40,32 @@ class TorchPolicy(Policy):
     refuses_overlapping_writes = True
     refuses_bool_negation = True
     hooks_run_on_unneeded_nodes = True
-    matmul_saves_broadcast_copies = True
     refuses_writes_to_leaf_views = True
     refuses_leaves_moved_into_graph = True
     zero_derivative_links = frozenset({"relu", "abs"})  # threshold_backward, sgn
 
     def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:
-        return "ZeroBackward0" if attrs.get("api") == "zero" else super().node_name(rule, attrs)
+        if attrs.get("api") == "zero":
+            return "ZeroBackward0"
+        if rule.op == "bmm" and torch_matmul.transposes_result(attrs["a_shape"], attrs["b_shape"]):
+            return "CloneBackward0"
+        return super().node_name(rule, attrs)
 
-    def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int) -> Exception:
+    def matmul_saved_layouts(self, a: np.ndarray, b: np.ndarray) -> tuple[Any, Any]:
+        return torch_matmul.saved_layouts(a, b)
+
+    def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int,
+                      view_shape: Optional[tuple[int, ...]] = None) -> Exception:
         dtype = str(tensor._data.dtype)
         name = node_base_name(origin) if origin is not None else None
-        regenerated = tensor._no_grad_view if origin is None else (
-            origin is tensor._grad_fn and origin.rule.view and tensor._view_base is not None)
+        regenerated = view_shape is not None or (tensor._no_grad_view if origin is None else (
+            origin is tensor._grad_fn and origin.rule.view and tensor._view_base is not None))
         if regenerated:  # torch makes a view a new node once its base was written to
             name = "AsStrided"
         where = f", which is output 0 of {name}," if name else ""
         type_name = "CPUBoolType" if dtype == "bool" else "torch." + TENSOR_TYPE_NAMES.get(dtype, dtype)
         return self.error("version", type_name=type_name,
-                          shape=list(tensor._data.shape), origin=where,
+                          shape=list(view_shape or tensor._data.shape), origin=where,
                           version=tensor._version.value, expected=expected)
 
     def dtype_name(self, dtype: np.dtype) -> str:

@@ -730,3 +730,27 @@ def writes_into_no_grad_views_by_operand_and_index(torch):
             v = b[:]
         seen.append(attempt(lambda: v.__setitem__(index, 3.0)))
     return seen
+
+
+@program
+def matmul_saves_its_operands_as_it_reshaped_them(torch):
+    """torch folds, transposes, squeezes or expands matmul's operands and saves the results:
+    views (named AsStrided, with the view's shape, once the operand is written) or copies
+    (which a later write does not reach). Every pair of ranks 1-4, with size-1 batch dims."""
+    matrices = {1: (3,), 2: (2, 3), 3: (2, 2, 3), 4: (2, 2, 2, 3)}
+    seen = []
+    for rank_a in matrices:
+        for rank_b in matrices:
+            shape_b = tuple(reversed(matrices[rank_b][-2:])) if rank_b > 1 else (3,)
+            shape_b = matrices[rank_b][:-2] + shape_b
+            for one_a, one_b in ((False, False), (True, False), (False, True)):
+                sa = ((1,) + matrices[rank_a][1:]) if one_a and rank_a >= 3 else matrices[rank_a]
+                sb = ((1,) + shape_b[1:]) if one_b and rank_b >= 3 else shape_b
+                for written in range(2):
+                    a = torch.ones(*sa, requires_grad=True)
+                    b = torch.ones(*sb, requires_grad=True)
+                    out = torch.matmul(a, b)
+                    with torch.no_grad():
+                        (a, b)[written].add_(1.0)
+                    seen.append([sa, sb, out.grad_fn.name(), attempt(lambda: out.sum().backward())])
+    return seen
