@@ -501,12 +501,31 @@ def _directional(objective: _Objective, events: list[_Event], direction: dict[st
     return total
 
 
+def _one_sided(objective: _Objective, events: list[_Event], direction: dict[str, np.ndarray],
+               sign: float) -> Optional[float]:
+    """The forward (``sign`` 1) or backward (-1) difference quotient at the point itself."""
+    total = 0.0
+    for event in events:
+        there = objective.value(event, {n: sign * v * EPS for n, v in direction.items()}, 1.0)
+        here = objective.value(event, {n: 0.0 * v for n, v in direction.items()}, 1.0)
+        if there is None or here is None:
+            return None
+        total += sign * (there - here) / EPS
+    return total
+
+
 def _is_kink(objective: _Objective, events: list[_Event], direction: dict[str, np.ndarray],
              numeric: float) -> bool:
     """Directional derivatives at points a little away disagree: the function is not smooth.
 
     The points lie along the direction and across it: at a tie the function can be linear along
-    one line through the point (so points along it agree) and still not be differentiable."""
+    one line through the point (so points along it agree) and still not be differentiable. The
+    one-sided differences from the point itself catch a jump at the point alone (a comparison
+    at its threshold: ``abs(x) > 0`` at 0), where every point nearby agrees."""
+    for sign in (1.0, -1.0):
+        side = _one_sided(objective, events, direction, sign)
+        if side is None or not _agree(side, numeric):
+            return True
     across = np.random.default_rng(len(direction))
     sideways = {n: across.uniform(-1.0, 1.0, size=v.shape) for n, v in direction.items()}
     for away in (direction, sideways):

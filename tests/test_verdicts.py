@@ -235,6 +235,22 @@ def test_every_skip_is_counted_by_reason():
     assert oracle["checked"] == 0 and oracle["skipped"] == {"no gradient observed": 1}
 
 
+def test_a_jump_at_the_point_alone_is_skipped_as_a_kink_and_checked_away_from_it():
+    """``where(abs(x) > 0, y, 0)`` at x = 0 differs from every point nearby: finite differences
+    there say nothing. Away from that point the same gradients are checked."""
+    def steps(at: float) -> list[dict]:
+        return [{"leaf": "x", "value": [at, 0.5], "dtype": "float64", "requires_grad": True},
+                {"leaf": "y", "value": [1.5, -0.4], "dtype": "float64", "requires_grad": True},
+                {"let": "a", "op": "abs", "args": ["x"]}, {"let": "m", "op": "gt", "args": ["a", 0.0]},
+                {"let": "w", "op": "where", "args": ["m", "y", 0.0]},
+                {"let": "s", "op": "sum", "args": ["w"]},
+                {"backward": "s"}, {"observe": "grad", "of": "x"}, {"observe": "grad", "of": "y"}]
+    at_jump = _oracle(steps(0.0))
+    assert at_jump["checked"] == 0 and at_jump["skipped"] == {"kink (nearby points disagree)": 1}
+    smooth = _oracle(steps(0.2))
+    assert smooth["checked"] == 1 and not smooth["failures"] and not smooth["skipped"]
+
+
 # --- tolerances -----------------------------------------------------------------------------------
 
 def test_float64_tolerance_is_tighter_than_float32_rounding():
