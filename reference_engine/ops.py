@@ -10,7 +10,7 @@ is what makes a backward pass recordable with ``create_graph=True``.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 import numpy as np
 
@@ -93,7 +93,7 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
         names = names | linked
         if out._policy.links_read_saved_tensors:
             linked = frozenset()
-    for name in sorted(names, key=_saved_order(rule)):  # inputs first, as torch unpacks them
+    for name in out._policy.saved_order(rule, attrs, names):  # the order they are unpacked in
         if name == "result" and rule.op in out._policy.recomputes_result:
             # the kernel saves the operands and computes the result again: a copy, unchecked
             node.saved[name] = SavedTensor(_graph_copy(out), checked=False)
@@ -119,14 +119,6 @@ def _graph_copy(t: Tensor) -> Tensor:
     copy._requires_grad, copy._grad_fn = t._requires_grad, t._grad_fn
     copy._accumulator = t._accumulator_node() if t._grad_fn is None and t._requires_grad else None
     return copy
-
-
-def _saved_order(rule: R.Rule) -> Callable[[str], tuple[int, str]]:
-    def key(name: str) -> tuple[int, str]:
-        if name in rule.inputs:
-            return (rule.inputs.index(name), name)
-        return (len(rule.inputs) + (name != "result"), name)
-    return key
 
 
 def _memory_probe(rule: R.Rule, attrs: dict[str, Any], source: Tensor,

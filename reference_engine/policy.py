@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 import warnings
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 
 import numpy as np
 
@@ -18,6 +18,7 @@ from reference_engine import ops as F
 from reference_engine.graph import Node
 
 if TYPE_CHECKING:
+    from reference_engine.rules import Rule
     from reference_engine.tensor import Tensor
 
 _CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2}
@@ -134,6 +135,14 @@ class Policy:
     def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int,
                       view_shape: Optional[tuple[int, ...]] = None) -> Exception:
         raise NotImplementedError
+
+    def saved_order(self, rule: Rule, attrs: dict[str, Any], names: Iterable[str]) -> list[str]:
+        """The order a node unpacks (and so version-checks) its saved tensors: inputs first."""
+        def key(name: str) -> tuple[int, str]:
+            if name in rule.inputs:
+                return (rule.inputs.index(name), name)
+            return (len(rule.inputs) + (name != "result"), name)
+        return sorted(names, key=key)
 
     def matmul_saved_layouts(self, a: np.ndarray, b: np.ndarray) -> tuple[Any, Any]:
         """How matmul saves its operands: as themselves (None), as a view of a shape, or as a

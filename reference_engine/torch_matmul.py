@@ -39,6 +39,18 @@ def saved_layouts(a: np.ndarray, b: np.ndarray) -> tuple[Layout, Layout]:
                  for t in (a, b))
 
 
+def unpacked_first(a_shape: tuple[int, ...], b_shape: tuple[int, ...]) -> str:
+    """Which operand's saved form torch unpacks first: the kernel's own names in alphabetical
+    order (``dot(self, tensor)``, ``mv(self, vec)``, ``mm(self, mat2)``, ``bmm(self, mat2)``),
+    after the fold that may swap the operands."""
+    na, nb = len(a_shape), len(b_shape)
+    if na == nb == 3 and (a_shape[0] == 1) != (b_shape[0] == 1):
+        na, nb = (2, 3) if a_shape[0] == 1 else (3, 2)
+    if na <= 2 and nb >= 3:  # b's transpose is the kernel's self, a its vec or mat2
+        return "b" if na == 1 else "a"
+    return "a" if nb == 1 else "b"
+
+
 def transposes_result(a_shape: tuple[int, ...], b_shape: tuple[int, ...]) -> bool:
     """Whether torch folds ``b``'s transpose and so copies the product back (``CloneBackward0``)."""
     na, nb = len(a_shape), len(b_shape)

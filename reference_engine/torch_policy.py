@@ -7,7 +7,7 @@ the first error a program meets is torch's first error.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence
 
 import numpy as np
 
@@ -28,6 +28,10 @@ SCALAR_TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "
                      "bool": "Bool", "float16": "Half", "int16": "Short", "int8": "Char",
                      "uint8": "Byte"}
 
+
+# what torch's derivative formulas call the reference's inputs
+_TORCH_SAVED_NAMES = {"a": "self", "b": "other", "low": "min", "high": "max", "c": "condition"}
+_MATMUL_OPS = frozenset({"dot", "mv", "mm", "vm", "bmm"})
 
 class TorchPolicy(Policy):
     """PyTorch 2.13 semantics."""
@@ -50,6 +54,14 @@ class TorchPolicy(Policy):
         if rule.op == "bmm" and torch_matmul.transposes_result(attrs["a_shape"], attrs["b_shape"]):
             return "CloneBackward0"
         return super().node_name(rule, attrs)
+
+    def saved_order(self, rule: Any, attrs: dict[str, Any], names: Iterable[str]) -> list[str]:
+        """torch's generated nodes unpack their saved tensors in alphabetical order of their
+        own names for them (``other`` before ``self``)."""
+        if rule.op in _MATMUL_OPS:
+            first = torch_matmul.unpacked_first(attrs["a_shape"], attrs["b_shape"])
+            return sorted(names, key=lambda name: (name != first, name))
+        return sorted(names, key=lambda name: _TORCH_SAVED_NAMES.get(name, name))
 
     def matmul_saved_layouts(self, a: np.ndarray, b: np.ndarray) -> tuple[Any, Any]:
         return torch_matmul.saved_layouts(a, b)

@@ -6,6 +6,7 @@ torch 2.13.0 and under ``reference_engine.torch`` and requires the same observat
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 from tests.observe import attempt
@@ -753,4 +754,28 @@ def matmul_saves_its_operands_as_it_reshaped_them(torch):
                     with torch.no_grad():
                         (a, b)[written].add_(1.0)
                     seen.append([sa, sb, out.grad_fn.name(), attempt(lambda: out.sum().backward())])
+    return seen
+
+
+@program
+def saved_tensors_are_checked_in_torchs_order(torch):
+    """Both operands views of one written tensor: the version error names the one torch
+    unpacks first (its own names for them, alphabetically; for matmul, after its fold)."""
+    ranks = {1: (3,), 2: (2, 3), 3: (2, 2, 3), 4: (2, 2, 2, 3)}
+    pairs = [(sa, sb[:-2] + sb[:-3:-1] if len(sb) > 1 else sb) for sa in ranks.values()
+             for sb in ranks.values()]
+    pairs += [((1, 2, 3), (2, 3, 2)), ((2, 2, 3), (1, 3, 2))]
+    programs = [("matmul", sa, sb, torch.matmul) for sa, sb in pairs]
+    programs += [(name, (2, 3), (1, 3), f) for name, f in (
+        ("mul", lambda a, b: a * b), ("div", lambda a, b: a / b), ("maximum", torch.maximum),
+        ("pow", torch.pow), ("clamp", lambda a, b: torch.clamp(a, min=b, max=b + 1)))]
+    seen = []
+    for name, sa, sb, f in programs:
+        base = torch.ones(64, requires_grad=True) * 1
+        a = base[:math.prod(sa)].view(sa)
+        b = base[-math.prod(sb):].view(sb)
+        out = f(a, b)
+        with torch.no_grad():
+            base.add_(1.0)
+        seen.append([name, sa, sb, attempt(lambda: out.sum().backward())])
     return seen
