@@ -73,8 +73,10 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
                 out._untracked_view = True
         return out
     for t in inputs:
-        if t._no_grad_view and t._no_grad_view[0] != t._version.value:
-            raise t._policy.error("no_grad_view_base_modified")
+        if t._no_grad_view:
+            t._follow_base()
+            if t._no_grad_view and t._no_grad_view[0] != t._version.value:
+                raise t._policy.error("no_grad_view_base_modified")
     flags = rule.differentiable * len(inputs) if rule.variadic else rule.differentiable
     edges = tuple([t._edge() if diff else None for t, diff in zip(inputs, flags)])
     needed = tuple([edge is not None for edge in edges])

@@ -210,17 +210,17 @@ class Policy:
         the framework refuses."""
         from reference_engine import grad_mode
 
-        if grad_mode.is_grad_enabled() and tensor._no_grad_view:
-            view = node_base_name(tensor._grad_fn)
-            if op == "setitem":  # torch writes through the view its index makes, when it makes one
-                view = index_view_name(attrs["index"], tensor._data.shape) or view
-            if view:  # made with recording, from a view made without
-                raise self.error("view_of_no_grad_view_in_place", name=view)
-            raise self.error("no_grad_view_in_place")
-        if grad_mode.is_grad_enabled() and tensor._untracked_view and any(
-                getattr(o, "_requires_grad", False) for o in others):
-            raise self.error("no_grad_view_in_place")
         base = tensor._view_base
+        tensor._follow_base()
+        if grad_mode.is_grad_enabled() and (tensor._no_grad_view or tensor._untracked_view):
+            tracked = bool(tensor._no_grad_view)
+            if tracked or any(getattr(o, "_requires_grad", False) for o in others):
+                view = node_base_name(tensor._grad_fn)
+                if tracked and op == "setitem":  # written through the view its index makes
+                    view = index_view_name(attrs["index"], tensor._data.shape) or view
+                if view:  # made with recording, from a view made without
+                    raise self.error("view_of_no_grad_view_in_place", name=view)
+                raise self.error("no_grad_view_in_place")
         if grad_mode.is_grad_enabled() and base is not None and base._grad_fn is None \
                 and tensor._grad_fn is not None and self.refuses_writes_to_leaf_views:
             raise self.error("leaf_view_in_place")

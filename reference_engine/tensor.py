@@ -70,6 +70,15 @@ class Tensor:
             return self._accumulator_node()
         return None
 
+    def _follow_base(self) -> None:
+        """torch: a view made without recording requires grad while its base does. Once the
+        base no longer does, the view is an untracked one (kept so from then on)."""
+        if self._no_grad_view and self._grad_fn is None and self._view_base is not None \
+                and not self._view_base._requires_grad:
+            self._requires_grad = False
+            self._no_grad_view = None
+            self._untracked_view = True
+
     def _accumulator_node(self) -> AccumulateGrad:
         if self._accumulator is None:
             self._accumulator = AccumulateGrad(self)

@@ -779,3 +779,16 @@ def saved_tensors_are_checked_in_torchs_order(torch):
             base.add_(1.0)
         seen.append([name, sa, sb, attempt(lambda: out.sum().backward())])
     return seen
+
+
+@program
+def a_no_grad_view_requires_grad_while_its_base_does(torch):
+    x = torch.ones(3, requires_grad=True)
+    with torch.no_grad():
+        v = x[:2]
+    seen = [v.requires_grad, attempt(lambda: v.mul_(2.0))]
+    x.requires_grad_(False)
+    seen += [v.requires_grad, attempt(lambda: v.add_(1.0)), attempt(lambda: v.__setitem__(0, 1.0)),
+             v.requires_grad, v.grad_fn, attempt(lambda: v.mul_(torch.ones(2, requires_grad=True)))]
+    w = v * torch.ones(2, requires_grad=True)
+    return seen + [w.requires_grad, w.grad_fn.name()]

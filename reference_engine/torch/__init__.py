@@ -86,6 +86,7 @@ class Tensor(_CoreTensor):
 
     @property
     def requires_grad(self) -> builtins.bool:
+        self._follow_base()
         return self._requires_grad
 
     @requires_grad.setter
