@@ -91,7 +91,7 @@ class Node:
 
     def release(self) -> None:
         """Drop the saved tensors and remember that this node has been run and freed."""
-        self.released_saved = self.released_saved or bool(self.saved)
+        self.released_saved = self.released_saved or bool(self.saved) or self.rule.saves_index
         self.saved.clear()
         self.released = True
 

@@ -38,6 +38,7 @@ class Rule:
     variadic: bool = False
     view: bool = False
     saved_attrs: tuple[str, ...] = ()
+    saves_index: bool = False  # torch's IndexBackward0 saves its index tensors, freed like any
     uses: tuple[tuple[str, ...], ...] = field(init=False)
     differentiable: tuple[bool, ...] = field(init=False)
     forward_attrs: tuple[str, ...] = field(init=False)
@@ -333,7 +334,8 @@ rule("expand", "ExpandBackward0", lambda a, *, shape: _np_expand(a, shape), lamb
 for _kind, _name in (("select", "SelectBackward0"), ("slice", "SliceBackward0"),
                      ("index", "IndexBackward0")):
     rule("getitem_" + _kind, _name, lambda a, *, index: a[index],
-         lambda g, index, in_shape: F.index_backward(g, in_shape, index), view=_kind != "index")
+         lambda g, index, in_shape: F.index_backward(g, in_shape, index), view=_kind != "index",
+         saves_index=_kind == "index")
 rule("index_backward", "SelectBackwardBackward0", _np_index_backward,
      lambda g, index: F.getitem(g, index))
 rule("cat", "CatBackward0", lambda *arrays, dim: np.concatenate(arrays, axis=dim),

@@ -792,3 +792,14 @@ def a_no_grad_view_requires_grad_while_its_base_does(torch):
              v.requires_grad, v.grad_fn, attempt(lambda: v.mul_(torch.ones(2, requires_grad=True)))]
     w = v * torch.ones(2, requires_grad=True)
     return seen + [w.requires_grad, w.grad_fn.name()]
+
+
+@program
+def advanced_indexing_saves_its_index_and_frees_it(torch):
+    seen = []
+    for index in ([1, 1, 0], slice(1, None), 1):
+        x = torch.ones(3, requires_grad=True)
+        y = x[index].sum()
+        torch.autograd.grad(y, x, retain_graph=False)
+        seen.append(attempt(lambda: torch.autograd.grad(y, x)))
+    return seen
