@@ -49,6 +49,10 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "sub_two_bools": (RuntimeError,
                       "Subtraction, the `-` operator, with two bool tensors is not supported. Use "
                       "the `^` or `logical_xor()` operator instead."),
+    "partially_overlapping_in_place": (
+        RuntimeError, "unsupported operation: some elements of the input tensor and the "
+                      "written-to tensor refer to a single memory location. Please clone() the "
+                      "tensor before performing the operation."),
     "overlapping_in_place": (RuntimeError,
                              "unsupported operation: more than one element of the written-to "
                              "tensor refers to a single memory location. Please clone() the "

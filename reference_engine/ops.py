@@ -157,6 +157,29 @@ def overlaps_itself(t: Tensor, index: Any = None) -> bool:
     return any(st == 0 and n > 1 for st, n in zip(region.strides, region.shape))
 
 
+def partially_overlaps(written: np.ndarray, operand: np.ndarray) -> bool:
+    """torch's partial overlap: two dense arrays in one buffer whose memory ranges meet but which
+    are not the same elements in the same order (``x.div_(x.t())``, ``x.add_(x[0])``). Arrays
+    with gaps or repeats are too hard to tell, and pass, as in torch."""
+    if written.size == 0 or operand.size == 0 or not (_dense(written) and _dense(operand)):
+        return False
+    start_w, start_o = (a.__array_interface__["data"][0] for a in (written, operand))
+    end_w, end_o = start_w + written.nbytes, start_o + operand.nbytes
+    if (start_w, end_w) == (start_o, end_o):
+        return written.strides != operand.strides
+    return start_w < end_o and start_o < end_w
+
+
+def _dense(array: np.ndarray) -> bool:
+    """Its elements fill a block of memory once each, in some order of its dimensions."""
+    expected = array.itemsize
+    for stride, size in sorted((s, n) for s, n in zip(array.strides, array.shape) if n != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
 # --- argument handling ----------------------------------------------------------------------
 
 def _cls_of(*operands: Any) -> type:

@@ -231,6 +231,13 @@ class Policy:
             # torch writes an item through a view of the tensor
             raise self.error("leaf_view_in_place" if op == "setitem" else "leaf_in_place",
                              name=tensor._name or "")
+        if self.refuses_overlapping_writes and tensor._probe is None:  # the kernel's own check
+            written = tensor._data
+            if op == "setitem" and index_view_name(attrs["index"], written.shape):
+                written = written[attrs["index"]]  # a basic index writes through a view
+            if any(isinstance(o, type(tensor)) and o._probe is None
+                   and F.partially_overlaps(written, o._data) for o in others):
+                raise self.error("partially_overlapping_in_place")
 
     def check_in_place_written(self, tensor: Tensor, op: str) -> None:
         """Checks a framework makes after an in-place op has written its values."""

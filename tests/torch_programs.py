@@ -803,3 +803,15 @@ def advanced_indexing_saves_its_index_and_frees_it(torch):
         torch.autograd.grad(y, x, retain_graph=False)
         seen.append(attempt(lambda: torch.autograd.grad(y, x)))
     return seen
+
+
+@program
+def in_place_operands_that_partly_share_the_written_memory(torch):
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    writes = (lambda: x.div_(x.t()), lambda: x.add_(x), lambda: x.add_(x[0]),
+              lambda: x[0].add_(x[1]), lambda: x[:, 0].mul_(x[0]), lambda: x.__setitem__(0, x[1]),
+              lambda: x.__setitem__(slice(None), x.t()), lambda: x.__setitem__([0, 1], x[0]),
+              lambda: x.__setitem__(0, x[:, 0]))
+    seen = [[attempt(write), x.tolist()] for write in writes]
+    leaf = torch.ones(2, 2, requires_grad=True)
+    return seen + [attempt(lambda: leaf.add_(leaf.t()))]
