@@ -32,6 +32,7 @@ SCALAR_TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "
 # what torch's derivative formulas call the reference's inputs
 _TORCH_SAVED_NAMES = {"a": "self", "b": "other", "low": "min", "high": "max", "c": "condition"}
 _MATMUL_OPS = frozenset({"dot", "mv", "mm", "vm", "bmm"})
+_OUTPUTS = frozenset({"result", "indices"})
 
 class TorchPolicy(Policy):
     """PyTorch 2.13 semantics."""
@@ -56,12 +57,12 @@ class TorchPolicy(Policy):
         return super().node_name(rule, attrs)
 
     def saved_order(self, rule: Any, attrs: dict[str, Any], names: Iterable[str]) -> list[str]:
-        """torch's generated nodes unpack their saved tensors in alphabetical order of their
-        own names for them (``other`` before ``self``)."""
+        """torch's generated nodes unpack their saved inputs in alphabetical order of their own
+        names for them (``other`` before ``self``), then their saved outputs."""
         if rule.op in _MATMUL_OPS:
             first = torch_matmul.unpacked_first(attrs["a_shape"], attrs["b_shape"])
             return sorted(names, key=lambda name: (name != first, name))
-        return sorted(names, key=lambda name: _TORCH_SAVED_NAMES.get(name, name))
+        return sorted(names, key=lambda name: (name in _OUTPUTS, _TORCH_SAVED_NAMES.get(name, name)))
 
     def matmul_saved_layouts(self, a: np.ndarray, b: np.ndarray) -> tuple[Any, Any]:
         return torch_matmul.saved_layouts(a, b)

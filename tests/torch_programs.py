@@ -815,3 +815,18 @@ def in_place_operands_that_partly_share_the_written_memory(torch):
     seen = [[attempt(write), x.tolist()] for write in writes]
     leaf = torch.ones(2, 2, requires_grad=True)
     return seen + [attempt(lambda: leaf.add_(leaf.t()))]
+
+
+@program
+def saved_inputs_are_checked_before_saved_outputs(torch):
+    seen = []
+    for f in (torch.pow, lambda a, b: torch.amax(a, dim=0, keepdim=True),
+              lambda a, b: torch.pow(2.0, a), lambda a, b: torch.max(a, dim=0)[0]):
+        base = torch.ones(8, requires_grad=True) * 1
+        a, b = base[:4].view(2, 2), base[4:6].view(1, 2)
+        y = f(a, b)
+        with torch.no_grad():
+            base.add_(1.0)
+            y.add_(1.0)
+        seen.append(attempt(lambda: y.sum().backward()))
+    return seen
