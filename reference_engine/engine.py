@@ -207,6 +207,13 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                     policy.accumulate(node.variable, grad, create_graph)
                 continue
             if wanted is not None and not any(e is not None and id(e) in wanted for e in node.edges):
+                if accumulate and id(node) in targets and policy.backward_runs_input_nodes:
+                    # torch runs a non-leaf input's own node (checking and freeing what it
+                    # saved); what it computes goes nowhere
+                    policy.check_runnable(node, create_graph)
+                    policy.unpack_saved(node)
+                    if not retain_graph:
+                        policy.release(node)
                 continue
             policy.check_runnable(node, create_graph)
             if create_graph:

@@ -49,6 +49,7 @@ class Policy:
     no_grad_views_require_grad = False     # torch: a view made under no_grad still requires grad
     expand_copies = False                  # paddle: expand makes a new tensor, not a view
     hooks_run_on_unneeded_nodes = False    # torch: backward(inputs=...) still runs a root's hooks
+    backward_runs_input_nodes = False      # torch: backward(inputs=...) runs a non-leaf input's node
     promotes_by_casting = False            # paddle: mixed dtypes cast first (a node, a new tensor)
     kernels_copy_gradients = False         # paddle: a kernel's output is a new tensor, never its input
     hooks_record = False                   # paddle runs tensor hooks with recording on

@@ -830,3 +830,24 @@ def saved_inputs_are_checked_before_saved_outputs(torch):
             y.add_(1.0)
         seen.append(attempt(lambda: y.sum().backward()))
     return seen
+
+
+@program
+def backward_inputs_run_a_non_leaf_inputs_own_node(torch):
+    x = torch.ones(2, requires_grad=True)
+    y = x.exp()
+    (y * 2).sum().backward(inputs=[y])
+    seen = [y.grad, x.grad, attempt(lambda: y.sum().backward()), x.grad]
+    x = torch.ones(2, requires_grad=True)
+    y = x.exp()
+    s = (y * 2).sum()
+    with torch.no_grad():
+        y.add_(1.0)
+    seen += [attempt(lambda: s.backward(inputs=[y])), y.grad]
+    x = torch.ones(2, requires_grad=True)
+    y = x.exp()
+    calls = []
+    y.register_hook(lambda g: calls.append(g))
+    w = y * 1
+    (w * 2).sum().backward(inputs=[w], retain_graph=True)
+    return seen + [w.grad, calls, x.grad]
