@@ -45,6 +45,26 @@ class Case:
     def runs_on(self, dialect: str) -> bool:
         return dialect in self.dialects
 
+    def dtypes(self) -> frozenset[str]:
+        """Every dtype the case names (leaves, seeds, casts); a literal without one is made in
+        the default float32."""
+        found: set[str] = set()
+
+        def scan(item: Any) -> None:
+            if isinstance(item, dict):
+                if "dtype" in item and isinstance(item["dtype"], str):
+                    found.add(item["dtype"])
+                elif "value" in item or "leaf" in item:
+                    found.add("float32")
+                for value in item.values():
+                    scan(value)
+            elif isinstance(item, list):
+                for value in item:
+                    scan(value)
+
+        scan(list(self.steps))
+        return frozenset(found)
+
     @classmethod
     def trusted(cls, raw: dict[str, Any], source: str) -> Case:
         """A case from data already validated (or generated well-formed), without checking it

@@ -75,18 +75,25 @@ def _is_warn_once(o: dict[str, Any]) -> bool:
     return o["kind"] == "warning" and o["message"].startswith(WARN_ONCE)
 
 
-def values_close(expected: dict[str, Any], actual: dict[str, Any]) -> bool:
+def values_close(expected: dict[str, Any], actual: dict[str, Any],
+                 computed_in: frozenset[str] = frozenset()) -> bool:
+    """Whether two tensor observations hold the same values, within the tolerance of their
+    dtype or of the least precise float dtype among ``computed_in`` (what the case computes in:
+    a float64 gradient that went through float32 ops carries float32 rounding)."""
     dtype = expected["dtype"]
     a = json_to_array(expected["values"], dtype)
     b = json_to_array(actual["values"], dtype)
     if a.dtype.kind in "biu":
         return bool(np.array_equal(a, b))
     rtol, atol = TOLERANCES.get(dtype, (0.0, 0.0))
+    for other in computed_in & TOLERANCES.keys():
+        rtol, atol = max(rtol, TOLERANCES[other][0]), max(atol, TOLERANCES[other][1])
     return bool(np.allclose(b, a, rtol=rtol, atol=atol, equal_nan=True))
 
 
 def compare_observation(e: dict[str, Any], a: dict[str, Any], notes: list[str],
-                        messages: str = "text") -> Optional[str]:
+                        messages: str = "text", computed_in: frozenset[str] = frozenset()
+                        ) -> Optional[str]:
     """None when the two observations agree, else what differs."""
     if e["kind"] != a["kind"]:
         return "kind"
@@ -95,12 +102,12 @@ def compare_observation(e: dict[str, Any], a: dict[str, Any], notes: list[str],
         for key in ("dtype", "shape", "requires_grad", "has_grad_fn"):
             if e[key] != a[key]:
                 return key
-        return None if values_close(e, a) else "values"
+        return None if values_close(e, a, computed_in) else "values"
     if kind == "list":
         if len(e["items"]) != len(a["items"]):
             return "length"
         for i, (x, y) in enumerate(zip(e["items"], a["items"])):
-            what = compare_observation(x, y, notes, messages)
+            what = compare_observation(x, y, notes, messages, computed_in)
             if what:
                 return f"item {i} {what}"
         return None
@@ -140,11 +147,13 @@ def _drop_unmatched_warn_once(e: list[dict[str, Any]], a: list[dict[str, Any]]
     return [o for o in e if not _is_warn_once(o)], [o for o in a if not _is_warn_once(o)]
 
 
-def compare_traces(expected: Trace, actual: Trace, messages: str = "text") -> Comparison:
+def compare_traces(expected: Trace, actual: Trace, messages: str = "text",
+                   computed_in: frozenset[str] = frozenset()) -> Comparison:
     """Compare ``actual`` (a framework) against ``expected`` (its reference), step by step.
 
     ``messages`` is ``"text"`` (a reference against its framework: texts must be equal) or
     ``"category"`` (torch against paddle: texts are noted, categories compared).
+    ``computed_in``: the dtypes the case computes in (values agree within the loosest).
     """
     result = Comparison()
     exp, act = expected.observations, actual.observations
@@ -164,7 +173,7 @@ def compare_traces(expected: Trace, actual: Trace, messages: str = "text") -> Co
             result.differences.append(Difference(index, step, "observations", e_obs, a_obs))
             continue
         for e, a in zip(e_obs, a_obs):
-            what = compare_observation(e, a, result.message_notes, messages)
+            what = compare_observation(e, a, result.message_notes, messages, computed_in)
             if what:
                 result.differences.append(Difference(index, step, what, e, a))
     return result

@@ -109,7 +109,8 @@ def judge_framework(case: Case, backend: Backend, outcome: Outcome, reference: O
         result.update(verdict="unavailable", detail=f"its reference did not run: {reference.detail}")
         return result
     comparison = compare_traces(Trace(case.id, "reference", reference.observations or []),
-                                Trace(case.id, backend.name, outcome.observations or []))
+                                Trace(case.id, backend.name, outcome.observations or []),
+                                computed_in=case.dtypes())
     problems = [d.describe() for d in comparison.differences]
     expectations = check_expectations(case, backend.dialect, outcome.observations or [])
     result["reference_observations"] = reference.observations

@@ -271,6 +271,26 @@ def test_one_float64_op_computed_in_float32_fails(cases):
     assert result["verdict"] == "fail" and "values" in result["detail"]
 
 
+def test_a_float64_value_computed_through_float32_gets_float32_tolerance():
+    """One float32 rounding apart: a difference in a pure float64 case, agreement in a case that
+    casts to float32 (the value went through float32 ops in both frameworks)."""
+    steps = [{"leaf": "x", "value": [0.5, 1.5], "dtype": "float64", "requires_grad": True},
+             {"let": "h", "op": "cast", "args": ["x"], "kwargs": {"dtype": "float32"}},
+             {"let": "t", "op": "tanh", "args": ["h"]}, {"let": "s", "op": "sum", "args": ["t"]},
+             {"backward": "s"}, {"observe": "grad", "of": "x"}]
+    case = parse_document({"format": 1, "cases": [{"id": "c", "about": "x", "steps": steps}]},
+                          "<t>")[0]
+    assert case.dtypes() == {"float64", "float32"}
+    grad = {"step": "5", "kind": "tensor", "dtype": "float64", "shape": [2], "values": [0.78644773,
+            0.18070664], "requires_grad": False, "has_grad_fn": False}
+    rounded = dict(grad, values=[0.78644773 * (1 + 6e-8), 0.18070664])
+    pure = compare_traces(Trace("c", "reference", [grad]), Trace("c", "torch-cpu", [rounded]),
+                          computed_in=frozenset({"float64"}))
+    mixed = compare_traces(Trace("c", "reference", [grad]), Trace("c", "torch-cpu", [rounded]),
+                           computed_in=case.dtypes())
+    assert [d.what for d in pure.differences] == ["values"] and not mixed.differences
+
+
 # --- refused steps ----------------------------------------------------------------------------------
 
 def test_a_step_the_adapter_refuses_makes_the_case_unsupported():
