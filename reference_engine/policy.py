@@ -126,6 +126,9 @@ class Policy:
         for name, slot in node.saved.items():
             tensor = slot.tensor
             if slot.version is not None and tensor._version.value != slot.version:
+                tensor._follow_base()
+                if tensor._no_grad_view:  # torch rebuilds the view's history first, and refuses
+                    raise self.error("no_grad_view_base_modified")
                 # torch names a saved output by the node that made it, a saved input by what
                 # made it now (the in-place op that changed it)
                 origin = slot.origin if name == "result" else tensor._grad_fn

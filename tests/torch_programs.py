@@ -851,3 +851,17 @@ def backward_inputs_run_a_non_leaf_inputs_own_node(torch):
     w = y * 1
     (w * 2).sum().backward(inputs=[w], retain_graph=True)
     return seen + [w.grad, calls, x.grad]
+
+
+@program
+def a_saved_no_grad_view_written_later_is_refused_as_a_view(torch):
+    seen = []
+    for write_base in (False, True):
+        x = torch.ones(3, requires_grad=True)
+        with torch.no_grad():
+            v = x[:2]
+        y = (torch.ones(2, requires_grad=True) * v).sum()
+        with torch.no_grad():
+            (x if write_base else v).mul_(2.0)
+        seen.append(attempt(lambda: y.backward()))
+    return seen
