@@ -116,26 +116,42 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
     saved = policy.unpack_saved(node)
     needed = [e is not None and (wanted is None or id(e) in wanted) for e in node.edges]
 
-    def call(vjp: Any, uses: tuple[str, ...]) -> Any:
+    links = policy.links_operands(node)
+
+    # with every operand differentiable, each gradient is linked through the other operands;
+    # with a constant among them, to its own operand only (see ``Policy.links_operands``)
+    through_operands = links and None not in node.edges
+
+    def call(vjp: Any, uses: tuple[str, ...], operand: Optional[str] = None) -> Any:
         # an attribute the call did not set takes the rule's default
-        return vjp(grad, **{n: saved[n] if n in saved else node.attrs[n] for n in uses
-                            if n in saved or n in node.attrs})
+        args = {n: saved[n] if n in saved else node.attrs[n] for n in uses
+                if n in saved or n in node.attrs}
+        if through_operands and operand is not None:
+            # the framework's kernel reads this operand: the other operands it multiplies the
+            # gradient by stay connected to it, with a zero derivative
+            args = {n: F.link(v, saved[operand]) if n in rule.inputs and n != operand else v
+                    for n, v in args.items()}
+        return vjp(grad, **args)
 
     if rule.variadic:
         grads = call(rule.vjps[0], rule.uses[0]) if any(needed) else [None] * len(needed)
     else:
-        grads = [call(vjp, uses) if need else None
-                 for vjp, uses, need in zip(rule.vjps, rule.uses, needed)]
-    links = rule.op in policy.zero_derivative_links and "scalar" not in node.attrs
+        grads = [call(vjp, uses, name) if need else None
+                 for vjp, uses, need, name in zip(rule.vjps, rule.uses, needed, rule.inputs)]
     out: list[Optional[Tensor]] = []
     for i, (g, need, (shape, dtype)) in enumerate(zip(grads, needed, node.input_meta)):
         if g is None or not need:
             out.append(None)
             continue
-        if g is grad and policy.kernels_copy_gradients and not grad_mode.is_grad_enabled():
-            g = type(g)._from_array(g._data)  # an identity rule (clone, add): a new tensor
-        if links:  # the framework's kernel reads this operand: keep the gradient connected to it
-            g = F.link(g, saved[rule.inputs[i]])
+        if g is grad and policy.kernels_copy_gradients:
+            # an identity rule (clone, add) runs a kernel: a new tensor, recorded when the
+            # gradient requires grad without a node of its own
+            if not grad_mode.is_grad_enabled():
+                g = type(g)._from_array(g._data)
+            elif g._requires_grad and g._grad_fn is None:
+                g = F.clone(g)
+        if links and not through_operands and rule.op in policy.links_with_a_constant:
+            g = F.link(g, saved[rule.inputs[i]], unrecorded=True)
         if g._data.shape != shape:
             g = F.sum_to_shape(g, shape)
         if g._data.dtype != dtype:

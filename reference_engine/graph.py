@@ -43,6 +43,18 @@ def current_derivative_order() -> int:
     return _creation[-1][1] if _creation else 1
 
 
+def _origin(op: str, attrs: dict[str, Any]) -> str:
+    """The forward op a node's derivatives belong to: the API that ran it, and which side was a
+    number (``div:right`` is a tensor divided by a number, which has kernels of its own), or a
+    vector (``bmm:vector-batched``)."""
+    origin = attrs.get("api", op)
+    if attrs.get("scalar"):
+        return f"{origin}:{attrs['scalar']}"
+    if op == "bmm" and len(attrs["a_shape"]) == 1:
+        return "bmm:vector-batched"  # a vector times a batch of matrices
+    return origin
+
+
 class SavedTensor:
     """A tensor kept for the backward pass, with the version it had when it was saved
     (``checked=False``: kept for the graph only, so no version check; ``view_shape``: the
@@ -70,7 +82,7 @@ class Node:
         self.rule = rule
         # A node recorded while a create_graph pass runs node N belongs to N's derivative:
         # it keeps N's forward op (or the API that ran it) as its origin and is one order higher.
-        self.origin, self.order = _creation[-1] if _creation else (attrs.get("api", rule.op), 1)
+        self.origin, self.order = _creation[-1] if _creation else (_origin(rule.op, attrs), 1)
         self.attrs = attrs
         self.edges = edges
         self.input_meta = input_meta

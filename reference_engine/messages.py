@@ -340,6 +340,9 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                              "but the output has shape {out_shape}. paddle {api} does not check "
                              "seed shapes and computes with uninitialised or truncated memory "
                              "(undefined behaviour), so the reference engine refuses."),
+    "undefined_double_grad": (UndefinedInFrameworkError,
+                              "paddle 3.3.1's double grad kernel fails inside for {form} (an "
+                              "internal shape error), so the reference engine refuses."),
     "no_grad_var_only_input": (UndefinedInFrameworkError,
                                "reference_engine: no_grad_vars cuts the only input of {name}; "
                                "paddle 3.3.1 then fails with an internal error ('The current "

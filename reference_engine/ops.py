@@ -16,7 +16,7 @@ import numpy as np
 
 from reference_engine import grad_mode
 from reference_engine import rules as R
-from reference_engine.graph import Node, SavedTensor, current_derivative_order
+from reference_engine.graph import Node, SavedTensor
 
 if TYPE_CHECKING:
     from reference_engine.tensor import Tensor
@@ -78,7 +78,8 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
             if t._no_grad_view and t._no_grad_view[0] != t._version.value:
                 raise t._policy.error("no_grad_view_base_modified")
     flags = rule.differentiable * len(inputs) if rule.variadic else rule.differentiable
-    edges = tuple([t._edge() if diff else None for t, diff in zip(inputs, flags)])
+    # a tensor that no longer requires grad (paddle: stop_gradient set on a non-leaf) gets no edge
+    edges = tuple([t._edge() if diff and t._requires_grad else None for t, diff in zip(inputs, flags)])
     needed = tuple([edge is not None for edge in edges])
     if True not in needed and not any(t._no_grad_view for t in inputs):
         return out
@@ -397,16 +398,21 @@ def sign_in_gradient(a: Tensor) -> Tensor:
     return constant_like(a, np.sign(a._data))
 
 
-def link(grad: Tensor, source: Tensor) -> Tensor:
+def link(grad: Tensor, source: Tensor, unrecorded: bool = False) -> Tensor:
     """``grad`` connected to ``source`` with a zero derivative: what a backward kernel that reads
-    ``source`` returns (see ``Policy.zero_derivative_links``). Only recorded in create_graph."""
-    policy = grad._policy
+    ``source`` returns (see ``Policy.zero_derivative_links``). Only recorded in create_graph.
+    ``unrecorded``: the zeros it sends to ``source`` have no node of their own."""
     if not grad_mode._State.enabled:
         return grad
-    if policy.zero_derivative_link_max_order is not None and \
-            current_derivative_order() > policy.zero_derivative_link_max_order + 1:
-        return grad
-    return apply(R.RULES["zero_link"], (grad, source), {"b_shape": source._data.shape})
+    return apply(R.RULES["zero_link"], (grad, source),
+                 {"b_shape": source._data.shape, "unrecorded": unrecorded})
+
+
+def unrecorded_zeros(like: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """Zeros that require grad while recording, with no node: nothing flows through them."""
+    out = type(like)._from_array(np.zeros(shape, like._data.dtype))
+    out._requires_grad = grad_mode._State.enabled
+    return out
 
 
 def clamp(a: Tensor, low: Any = None, high: Any = None) -> Tensor:

@@ -18,6 +18,7 @@ from reference_engine import ops as F
 from reference_engine.formatting import paddle_repr
 from reference_engine.graph import AccumulateGrad, Node
 from reference_engine.messages import PADDLE_ERRORS, TORCH_ERRORS
+from reference_engine.paddle_kernels import KERNELS
 from reference_engine.policy import Policy
 
 if TYPE_CHECKING:
@@ -50,21 +51,50 @@ SCALAR_NODE_NAMES = {
 API_NODE_NAMES = {"max": "MaxGradNode", "min": "MinGradNode", "amax": "AmaxGradNode",
                   "amin": "AminGradNode"}
 
-# a higher order with create_graph=True fails naming the kernel that has no gradient. An op not
-# listed has no limit; the first-order kernels of softmax, max or elementwise pow have none at all.
-DERIVATIVE_ORDER_LIMITS = {
-    "pow": (0, "elementwise_pow_grad"), "rpow": (0, "elementwise_pow_grad"),
-    "fill": (0, "fill_grad"),
-    "max": (0, "max_grad"), "min": (0, "min_grad"), "amax": (0, "amax_grad"),
-    "max_all": (0, "max_grad"), "max_dim": (0, "max_grad"),
-    "amin": (0, "amin_grad"), "min_all": (0, "min_grad"), "min_dim": (0, "min_grad"),
-    "softmax": (0, "softmax_grad"), "log_softmax": (0, "log_softmax_grad"),
-    "div": (1, "divide_double_grad"), "sqrt": (1, "sqrt_double_grad"),
-    "pow_scalar": (2, "pow_triple_grad"), "sin": (2, "sin_triple_grad"),
-    "cos": (2, "cos_triple_grad"), "sigmoid": (2, "sigmoid_triple_grad"),
-    "log": (3, "divide_double_grad"),
+# The nodes of each form the kernel table measures carry this origin (see ``graph._origin``);
+# a form not listed carries its op's name.
+FORM_ORIGINS = {
+    "subtract": "sub", "multiply": "mul", "divide": "div", "clip": "clamp",
+    "transpose": "permute", "concat": "cat", "pow/tensor-number": "pow_scalar",
+    "pow/number-tensor": "rpow", "matmul/1d-1d": "dot", "matmul/2d-1d": "mv",
+    "matmul/1d-2d": "vm", "matmul/2d-2d": "mm", "matmul/2d-2d-constant": "mm",
+    "matmul/1d-3d": "bmm:vector-batched",
+    "matmul": "bmm", "sum/all": "sum_all", "mean/all": "mean_all",
+    "getitem/slice": "getitem_slice", "getitem/index": "getitem_index", "fill_": "fill",
 }
+_SIDES = {"tensor-number": ":right", "number-tensor": ":left"}
+
+
+def form_origin(form: str) -> str:
+    """The origin of the nodes a measured form records: ``divide/tensor-number`` is ``div:right``."""
+    if form in FORM_ORIGINS:
+        return FORM_ORIGINS[form]
+    op, _, variant = form.partition("/")
+    return FORM_ORIGINS.get(op, op) + _SIDES.get(variant, "")
+
+
+def derivative_order_limits(kernels: dict[str, dict[str, str]]) -> dict[str, tuple[int, str]]:
+    """How many orders each origin can record with create_graph=True, and the kernel named when
+    the next one is asked for: the shallowest ``error: <kernel>`` the table measured for it."""
+    limits: dict[str, tuple[int, str]] = {}
+    for form, paths in kernels.items():
+        for path, outcome in paths.items():
+            kernel = outcome.removeprefix("error: ")
+            if kernel == outcome or kernel == "undefined":
+                continue
+            limit = (path.count("."), kernel)  # "*" fails at order 1, "x.*" at order 2, …
+            origin = form_origin(form)
+            if origin not in limits or limit[0] < limits[origin][0]:
+                limits[origin] = limit
+    return limits
+
+
+DERIVATIVE_ORDER_LIMITS = derivative_order_limits(KERNELS)
 WITHOUT_DOUBLE_GRAD = {op for op, (limit, _) in DERIVATIVE_ORDER_LIMITS.items() if limit == 0}
+# origins whose double grad paddle 3.3.1 cannot run at all (an internal shape error)
+UNDEFINED_DOUBLE_GRAD = {form_origin(form) for form, paths in KERNELS.items()
+                         if any(o == "error: undefined" and p.count(".") == 1
+                                for p, o in paths.items())}
 C_TYPES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
            "uint8": "uint8_t", "bool": "bool"}
 ALIASES = {"matmul_dot_shape": "matmul_shape", "matmul_mv_shape": "matmul_shape",
@@ -106,6 +136,8 @@ class PaddlePolicy(Policy):
     # multiply_grad, divide_grad and matmul_grad read both operands
     zero_derivative_links = frozenset({"mul", "div", "dot", "mv", "mm", "vm", "bmm"})
     zero_derivative_link_max_order = 1  # their double-grad kernels do not link further
+    links_at_second_order = frozenset({"tanh"})  # tanh_triple_grad reads the incoming gradient
+    links_with_a_constant = frozenset({"mul", "div"})  # matmul_grad links nothing then
     accumulate_only_into_requires_grad = False
     retained_grads_accumulate = False  # retain_grads() keeps the latest pass's gradient
 
@@ -193,7 +225,9 @@ class PaddlePolicy(Policy):
         if create_graph and limit is not None and node.order > limit[0]:
             self.unpack_saved(node)  # paddle recovers the saved tensors (version check) first
             raise self.error("no_double_grad", op=limit[1])
-        if node.rule.op == "bmm":
+        if node.order >= 2 and node.origin in UNDEFINED_DOUBLE_GRAD:
+            raise self.error("undefined_double_grad", form=node.origin)
+        if node.rule.op == "bmm" and node.order == 1:  # the forward op's own grad kernel
             self.unpack_saved(node)  # the version check comes first here too
             self._check_batched_matmul_grad(node)
 
@@ -258,8 +292,11 @@ class PaddlePolicy(Policy):
                 raise self.error(type_error)
         return list(seeds)
 
-    def _seeds(self, outputs: Sequence[Tensor], seeds: Sequence[Any], api: str) -> list[Tensor]:
-        """Ones for missing seeds (any shape); explicit seeds cast to the output's dtype."""
+    def _seeds(self, outputs: Sequence[Tensor], seeds: Sequence[Any], api: str,
+               create_graph: bool = False) -> list[Tensor]:
+        """Ones for missing seeds (any shape); explicit seeds cast to the output's dtype. A seed
+        that requires grad takes part in a create_graph pass itself: what the pass computes from
+        it is connected to it."""
         out: list[Tensor] = []
         for i, t in enumerate(outputs):
             seed = seeds[i] if i < len(seeds) else None
@@ -273,6 +310,9 @@ class PaddlePolicy(Policy):
                     raise self.error("seed_shape_unchecked", index=i, api=api,
                                      seed_shape=list(seed._data.shape), out_shape=list(t._data.shape))
                 seed = F.reshape(seed, t._data.shape)
+            if create_graph and seed._requires_grad:
+                out.append(F.cast(seed, t._data.dtype))
+                continue
             out.append(_seed_leaf(F.cast(seed, t._data.dtype)))
         return out
 
@@ -347,11 +387,13 @@ class PaddlePolicy(Policy):
         for i, t in enumerate(ins):
             if not t._requires_grad and t._grad_fn is None and t._accumulator is None:
                 raise self.error("no_grad_op_input", index=i)  # made under no_grad: no node
-        live = [(t, s) for t, s in zip(outs, self._seeds(outs, seeds, "paddle.grad"))
+        live = [(t, s) for t, s in zip(outs, self._seeds(outs, seeds, "paddle.grad", create_graph))
                 if t._requires_grad]
         if create_graph:  # paddle records the whole backward pass: its seeds take part too
-            live = [(t, _recording_copy(s)) for t, s in live]
-        reachable = [t if t._requires_grad else None for t in ins]
+            live = [(t, s if s._requires_grad else _recording_copy(s)) for t, s in live]
+        # a non-leaf whose stop_gradient was set after it was used is still reached through
+        # the nodes recorded before
+        reachable = [t if t._requires_grad or t._grad_fn is not None else None for t in ins]
         self._check_cut_nodes([t for t, _ in live], cut)
         captured = engine.run_backward(
             self, [t for t, _ in live], [s for _, s in live], retain_graph=True,

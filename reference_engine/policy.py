@@ -41,6 +41,8 @@ class Policy:
     recomputes_result: frozenset[str] = frozenset()  # paddle: kernels that save no output
     links_read_saved_tensors = False       # paddle: the kernel behind a link reads its operand
     zero_derivative_link_max_order: Optional[int] = None  # kernels of higher orders read nothing
+    links_at_second_order: frozenset[str] = frozenset()  # ... except in these ops' derivatives
+    links_with_a_constant: frozenset[str] = frozenset()  # a constant operand: link the gradient
     retained_grads_accumulate = True
     refuses_bool_negation = False          # torch: no `-` on bool tensors
     refuses_overlapping_writes = False     # torch: no in-place write into an expanded tensor
@@ -152,6 +154,16 @@ class Policy:
         """How matmul saves its operands: as themselves (None), as a view of a shape, or as a
         copy ("copy"); see :mod:`reference_engine.torch_matmul`."""
         return None, None
+
+    def links_operands(self, node: Node) -> bool:
+        """Whether running ``node`` keeps each gradient connected to the operand it is for
+        (``zero_derivative_links``): the kernel reads every operand, so the other operands the
+        gradient is computed from stay linked to it with a zero derivative."""
+        if node.rule.op not in self.zero_derivative_links or "scalar" in node.attrs:
+            return False
+        limit = self.zero_derivative_link_max_order
+        return (limit is None or node.order <= limit
+                or (node.order == 2 and node.origin in self.links_at_second_order))
 
     def check_runnable(self, node: Node, create_graph: bool) -> None:
         """Raise if ``node`` cannot run: freed by an earlier pass, or not differentiable again."""

@@ -296,8 +296,12 @@ rule("relu_backward", "ThresholdBackwardBackward0",
 # Where a framework's backward kernel reads an operand it does not differentiate (paddle's
 # multiply_grad reads both operands), the gradient it returns is still connected to that operand;
 # the engine records this edge with ``F.link`` for the ops the dialect's policy lists.
+# ``unrecorded``: the zeros come from no kernel (paddle's multiply_grad with a constant operand):
+# they require grad but have no node, so nothing flows further
 rule("zero_link", "ZeroLinkBackward", lambda a, b: a,
-     lambda g: g, lambda g, b_shape: F.expand(F.mul(F.sum(g), 0.0), b_shape), **AB)
+     lambda g: g,
+     lambda g, b_shape, unrecorded=False: F.unrecorded_zeros(g, b_shape) if unrecorded
+     else F.expand(F.mul(F.sum(g), 0.0), b_shape), **AB)
 rule("clamp", "ClampBackward1", _np_clamp,
      lambda g, a, low, high: g if low is None and high is None else
      _where_zero(_clamp_mask(a, low, high), g))

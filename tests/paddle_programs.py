@@ -476,3 +476,44 @@ def zero_base_pow_by_its_exponent(paddle):
     x = paddle.to_tensor([-1.0, 0.0, 1.0], stop_gradient=False)
     (0.0 ** x).sum().backward()
     return [x.grad]
+
+
+@program
+def stop_gradient_set_on_a_non_leaf(paddle):
+    """Ops recorded before keep their edge to it, ops after record none, and paddle.grad still
+    reaches it through the nodes recorded before."""
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = x * 3
+    before = y * y
+    y.stop_gradient = True
+    after = y * y + x
+    e = paddle.exp(x)
+    total = e.sum()
+    e.stop_gradient = True
+    through = paddle.grad(total, [e])
+    (before.sum() + after.sum()).backward()
+    return [after.stop_gradient, x.grad, through]
+
+
+@program
+def a_seed_that_requires_grad_takes_part_in_create_graph(paddle):
+    """paddle.grad(create_graph=True) connects what it computes to a seed that requires grad."""
+    x = paddle.to_tensor([0.5, 1.5], dtype="float64", stop_gradient=False)
+    seed = paddle.to_tensor([2.0, 3.0], dtype="float64", stop_gradient=False)
+    (g,) = paddle.grad(x * x * x, [x], grad_outputs=[seed], create_graph=True)
+    return [g, paddle.grad(g.sum(), [seed, x], create_graph=True)]
+
+
+@program
+def double_grad_of_a_product_with_a_constant(paddle):
+    """multiply_grad with a constant operand gives zeros that require grad but have no node;
+    a kernel they then pass through (clone's assign) records one."""
+    seen = []
+    for through_clone in (False, True):
+        x = paddle.to_tensor([0.5, 0.9, 1.3], dtype="float64", stop_gradient=False)
+        c = paddle.to_tensor([[1.8, -1.8, 0.4]], dtype="float64")
+        (g,) = paddle.grad((paddle.multiply(x.clone() if through_clone else x, c)).sum(), [x],
+                           create_graph=True)
+        (gg,) = paddle.grad(g.sum(), [x], create_graph=True, allow_unused=True)
+        seen += [g, gg, gg.stop_gradient, gg.grad_fn is None]
+    return seen

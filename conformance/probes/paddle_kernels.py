@@ -1,0 +1,218 @@
+"""Measure paddle's higher-order gradient kernels: which orders exist, what each order's gradient
+is connected to, and where a gradient is ``None`` rather than zeros.
+
+For every op and argument form in ``FORMS`` the probe differentiates the op's output again and
+again with ``paddle.grad(..., create_graph=True, allow_unused=True)``, along every path of
+inputs: ``x.y`` is the derivative with respect to ``y`` of the first-order gradient with respect
+to ``x``. The seed ``s`` of the first pass is an input too (it requires grad), so the table shows
+which kernels read the incoming gradient. Each path ends in one outcome:
+
+- ``None``: not connected (``allow_unused`` returned ``None``);
+- ``zeros`` / ``value``: a tensor, all zeros or not, followed by ``+graph`` when it does not stop
+  gradient and the pass recorded a node for it (its ``grad_fn``), ``+no grad_fn`` when it does
+  not stop gradient but has no node;
+- ``error: <kernel>``: the order does not exist; ``<kernel>`` is the kernel paddle names;
+- ``error: undefined``: paddle fails inside a kernel (a shape check, an uninitialised tensor), which
+  the reference refuses as undefined rather than imitating.
+
+Connectivity is recorded for three orders (what the corpus's create_graph programs reach); a
+fourth order is only asked whether it exists.
+
+The same probe runs on any module shaped like paddle, so the reference engine's dialect is
+measured the same way::
+
+    python -m conformance.probes.paddle_kernels                          # the installed paddle
+    python -m conformance.probes.paddle_kernels reference_engine.paddle  # the reference
+    python -m conformance.probes.paddle_kernels --write                  # refresh the table
+
+The reference's paddle policy reads the committed table (``reference_engine/paddle_kernels.py``);
+``tests/test_paddle_kernels.py`` checks that the table is what paddle measures, whenever paddle is
+installed, and what the reference measures, always.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+import numpy as np
+
+CONNECTIVITY_ORDERS = 3  # every path up to this order; one order more for which orders exist
+TABLE_FILE = Path(__file__).resolve().parents[2] / "reference_engine" / "paddle_kernels.py"
+
+# generic values: no ties, no zeros, away from every op's special points
+_X = [[0.5, 1.2, 0.8], [1.5, 0.3, 0.9]]
+_Y = [[1.1, 0.7, 1.3], [0.6, 1.4, 0.4]]
+_ROW = [0.9, 1.6, 0.2]
+_M = [[0.3, 1.1], [0.8, 0.5], [1.2, 0.7]]
+_V2 = [0.4, 1.3]
+_V3 = [0.7, 0.2, 1.1]
+_B = [[[0.5, 1.2, 0.8], [1.5, 0.3, 0.9]], [[0.2, 0.6, 1.4], [1.0, 0.1, 0.7]]]
+_BM = [[[0.3, 1.1], [0.8, 0.5], [1.2, 0.7]], [[0.9, 0.4], [0.6, 1.3], [0.2, 1.0]]]
+
+# form name -> (input values, the op applied to the module and the input tensors)
+Form = tuple[list[Any], Callable[..., Any]]
+FORMS: dict[str, Form] = {
+    **{op: ([_X], lambda fw, x, op=op: getattr(fw, op)(x))
+       for op in ("exp", "log", "sqrt", "abs", "sin", "cos", "tanh")},
+    **{op: ([_X], lambda fw, x, op=op: getattr(fw.nn.functional, op)(x))
+       for op in ("sigmoid", "relu")},
+    "neg": ([_X], lambda fw, x: -x),
+    "clone": ([_X], lambda fw, x: x.clone()),
+    **{f"{op}/tensor-tensor": ([_X, _Y], lambda fw, x, y, op=op: getattr(fw, op)(x, y))
+       for op in ("add", "subtract", "multiply", "divide", "pow", "maximum", "minimum")},
+    **{f"{op}/broadcast": ([_X, _ROW], lambda fw, x, y, op=op: getattr(fw, op)(x, y))
+       for op in ("add", "subtract", "multiply", "divide", "pow", "maximum", "minimum")},
+    **{f"{op}/constant": ([_X], lambda fw, x, op=op: getattr(fw, op)(x, fw.to_tensor(np.asarray(_Y))))
+       for op in ("multiply", "divide", "maximum")},
+    "add/tensor-number": ([_X], lambda fw, x: x + 2.0),
+    "add/number-tensor": ([_X], lambda fw, x: 2.0 + x),
+    "subtract/tensor-number": ([_X], lambda fw, x: x - 2.0),
+    "subtract/number-tensor": ([_X], lambda fw, x: 2.0 - x),
+    "multiply/tensor-number": ([_X], lambda fw, x: x * 3.0),
+    "multiply/number-tensor": ([_X], lambda fw, x: 3.0 * x),
+    "divide/tensor-number": ([_X], lambda fw, x: x / 3.0),
+    "divide/number-tensor": ([_X], lambda fw, x: 3.0 / x),
+    "pow/tensor-number": ([_X], lambda fw, x: x ** 3.0),
+    "pow/number-tensor": ([_X], lambda fw, x: 3.0 ** x),
+    "matmul/1d-1d": ([_V3, _V3], lambda fw, a, b: fw.matmul(a, b)),
+    "matmul/2d-2d-constant": ([_X], lambda fw, a: fw.matmul(a, fw.to_tensor(np.asarray(_M)))),
+    "matmul/2d-1d": ([_X, _V3], lambda fw, a, b: fw.matmul(a, b)),
+    "matmul/1d-2d": ([_V3, _M], lambda fw, a, b: fw.matmul(a, b)),
+    "matmul/2d-2d": ([_X, _M], lambda fw, a, b: fw.matmul(a, b)),
+    "matmul/3d-3d": ([_B, _BM], lambda fw, a, b: fw.matmul(a, b)),
+    "matmul/3d-2d": ([_B, _M], lambda fw, a, b: fw.matmul(a, b)),
+    "matmul/2d-3d": ([_X, _BM], lambda fw, a, b: fw.matmul(a, b)),
+    "matmul/3d-1d": ([_B, _V3], lambda fw, a, b: fw.matmul(a, b)),
+    "matmul/1d-3d": ([_V3, _BM], lambda fw, a, b: fw.matmul(a, b)),
+    # batches of different ranks: paddle cannot reduce the lower-rank side's gradient, so only
+    # the higher-rank side requires grad
+    "matmul/4d-3d": ([[_B]], lambda fw, a: fw.matmul(a, fw.to_tensor(np.asarray(_BM)))),
+    "matmul/3d-4d": ([[_BM]], lambda fw, b: fw.matmul(fw.to_tensor(np.asarray(_B)), b)),
+    "sum/all": ([_X], lambda fw, x: fw.sum(x)),
+    "sum/axis": ([_X], lambda fw, x: fw.sum(x, axis=-1)),
+    "mean/all": ([_X], lambda fw, x: fw.mean(x)),
+    "mean/axis": ([_X], lambda fw, x: fw.mean(x, axis=0, keepdim=True)),
+    **{f"{op}/all": ([_X], lambda fw, x, op=op: getattr(fw, op)(x))
+       for op in ("max", "min", "amax", "amin")},
+    **{f"{op}/axis": ([_X], lambda fw, x, op=op: getattr(fw, op)(x, axis=1))
+       for op in ("max", "min", "amax", "amin")},
+    "clip/both": ([_X], lambda fw, x: fw.clip(x, 0.4, 1.0)),
+    "clip/min": ([_X], lambda fw, x: fw.clip(x, min=0.4)),
+    "where/tensor-tensor": ([_X, _Y], lambda fw, x, y: fw.where(x > y, x, y)),
+    "where/zeros": ([_X], lambda fw, x: fw.where(x > 0.7, x, fw.zeros_like(x))),
+    "softmax": ([_X], lambda fw, x: fw.nn.functional.softmax(x, axis=-1)),
+    "log_softmax": ([_X], lambda fw, x: fw.nn.functional.log_softmax(x, axis=-1)),
+    "reshape": ([_X], lambda fw, x: fw.reshape(x, [3, 2])),
+    "transpose": ([_X], lambda fw, x: fw.transpose(x, [1, 0])),
+    "squeeze": ([[_ROW]], lambda fw, x: fw.squeeze(x, axis=0)),
+    "unsqueeze": ([_X], lambda fw, x: fw.unsqueeze(x, axis=1)),
+    "expand": ([[_ROW]], lambda fw, x: fw.expand(x, [2, 3])),
+    "getitem/slice": ([_X], lambda fw, x: x[:, 1:]),
+    "getitem/index": ([_X], lambda fw, x: x[[1, 0, 1]]),
+    "concat": ([_X, _Y], lambda fw, x, y: fw.concat([x, y], axis=0)),
+    "stack": ([_X, _Y], lambda fw, x, y: fw.stack([x, y], axis=1)),
+    "cast": ([_X], lambda fw, x: fw.cast(x, "float32")),
+    "fill_": ([_X], lambda fw, x: (x * 2.0).fill_(1.5)),
+}
+
+_NO_GRAD_OP = re.compile(r"The Op (\w+) doesn't have any grad op")
+
+
+def _outcome(module: ModuleType, g: Any) -> str:
+    if g is None:
+        return "None"
+    kind = "zeros" if not np.any(np.asarray(g.numpy())) else "value"
+    if g.stop_gradient:
+        return kind
+    return kind + ("+graph" if g.grad_fn is not None else "+no grad_fn")
+
+
+def _error(module: ModuleType, exc: Exception) -> str:
+    """The kernel an order lacks; ``undefined`` for paddle's internal failures and for the
+    reference's refusals of them; anything else in full, so that it shows as a difference."""
+    found = _NO_GRAD_OP.search(str(exc))
+    if found:
+        return "error: " + found.group(1)
+    if module.__name__ == "paddle" or type(exc).__name__ == "UndefinedInFrameworkError":
+        return "error: undefined"
+    return f"error: {type(exc).__name__}: {exc}"
+
+
+def probe_form(module: ModuleType, form: Form) -> dict[str, str]:
+    """Every path's outcome for one form, in the order the paths are explored."""
+    values, op = form
+    inputs = [module.to_tensor(np.asarray(v, dtype="float64"), stop_gradient=False) for v in values]
+    out = op(module, *inputs)
+    seed = module.to_tensor(np.linspace(0.5, 1.5, int(np.prod(out.shape)) or 1)
+                            .reshape(out.shape), dtype="float64", stop_gradient=False)
+    names = ["x", "y", "z"][:len(inputs)] + ["s"]
+    table: dict[str, str] = {}
+    frontier: list[tuple[str, Any]] = [("", None)]
+    for order in range(1, CONNECTIVITY_ORDERS + 2):
+        next_frontier: list[tuple[str, Any]] = []
+        for path, target in frontier:
+            wrt = inputs if order == 1 else inputs + [seed]
+            try:
+                if order == 1:
+                    grads = module.grad([out], wrt, grad_outputs=[seed], create_graph=True,
+                                        allow_unused=True)
+                else:
+                    grads = module.grad([target], wrt, create_graph=True, allow_unused=True)
+            except Exception as exc:  # the order does not exist: one outcome for the prefix
+                table[f"{path}.*" if path else "*"] = _error(module, exc)
+                continue
+            if order > CONNECTIVITY_ORDERS:
+                continue
+            for name, g in zip(names, grads):
+                key = f"{path}.{name}" if path else name
+                table[key] = _outcome(module, g)
+                if g is not None and not g.stop_gradient:
+                    next_frontier.append((key, g))
+        frontier = next_frontier
+    return table
+
+
+def probe(module: ModuleType) -> dict[str, dict[str, str]]:
+    """The whole table, measured on ``module`` (paddle, or a module shaped like it)."""
+    return {name: probe_form(module, form) for name, form in FORMS.items()}
+
+
+def render(table: dict[str, dict[str, str]], version: str) -> str:
+    """The table as the source of ``reference_engine/paddle_kernels.py``."""
+    return (
+        f'"""paddle {version}\'s higher-order gradient kernels, as measured by\n'
+        "``python -m conformance.probes.paddle_kernels --write`` (see that module for what a path\n"
+        "and an outcome mean). The reference's paddle policy reads it; do not edit by hand.\"\"\"\n\n"
+        f"MEASURED_ON = {json.dumps(version)}\n\n"
+        f"KERNELS: dict[str, dict[str, str]] = {json.dumps(table, indent=4)}\n"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("module", nargs="?", default="paddle",
+                        help="the module to probe (default: paddle)")
+    parser.add_argument("--write", action="store_true",
+                        help=f"write the table to {TABLE_FILE.name} instead of printing it")
+    args = parser.parse_args(argv)
+    module = importlib.import_module(args.module)
+    table = probe(module)
+    if args.write:
+        TABLE_FILE.write_text(render(table, getattr(module, "__version__", "unknown")))
+        return 0
+    for form, paths in table.items():
+        print(form)
+        for path, outcome in paths.items():
+            print(f"  {path:<10} {outcome}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
