@@ -800,5 +800,8 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "fill_": {
         "*": "error: fill_grad"
+    },
+    "setitem/tensor": {
+        "*": "error: set_value_with_tensor_grad"
     }
 }

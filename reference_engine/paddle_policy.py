@@ -61,6 +61,7 @@ FORM_ORIGINS = {
     "matmul/1d-3d": "bmm:vector-batched",
     "matmul": "bmm", "sum/all": "sum_all", "mean/all": "mean_all",
     "getitem/slice": "getitem_slice", "getitem/index": "getitem_index", "fill_": "fill",
+    "setitem/tensor": "setitem",
 }
 _SIDES = {"tensor-number": ":right", "number-tensor": ":left"}
 

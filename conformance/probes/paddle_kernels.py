@@ -56,6 +56,12 @@ _V3 = [0.7, 0.2, 1.1]
 _B = [[[0.5, 1.2, 0.8], [1.5, 0.3, 0.9]], [[0.2, 0.6, 1.4], [1.0, 0.1, 0.7]]]
 _BM = [[[0.3, 1.1], [0.8, 0.5], [1.2, 0.7]], [[0.9, 0.4], [0.6, 1.3], [0.2, 1.0]]]
 
+def _set_row(fw: ModuleType, x: Any, row: Any) -> Any:
+    out = x * 2.0
+    out[0] = row
+    return out
+
+
 # form name -> (input values, the op applied to the module and the input tensors)
 Form = tuple[list[Any], Callable[..., Any]]
 FORMS: dict[str, Form] = {
@@ -120,6 +126,7 @@ FORMS: dict[str, Form] = {
     "stack": ([_X, _Y], lambda fw, x, y: fw.stack([x, y], axis=1)),
     "cast": ([_X], lambda fw, x: fw.cast(x, "float32")),
     "fill_": ([_X], lambda fw, x: (x * 2.0).fill_(1.5)),
+    "setitem/tensor": ([_X, _ROW], _set_row),
 }
 
 _NO_GRAD_OP = re.compile(r"The Op (\w+) doesn't have any grad op")
