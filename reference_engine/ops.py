@@ -738,6 +738,8 @@ def sum_to_shape(a: Tensor, shape: tuple[int, ...]) -> Tensor:
     if have == shape:
         return a
     lead = len(have) - len(shape)
+    if lead < 0:  # the operand had leading 1s the op dropped (setitem's value)
+        return reshape(a, shape)
     dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape)
                                       if s == 1 and have[i + lead] != 1)
     out = apply(R.RULES["sum"], (a,), {"in_shape": have, "dims": dims, "keepdim": True}) \

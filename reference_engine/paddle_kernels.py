@@ -803,5 +803,8 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "setitem/tensor": {
         "*": "error: set_value_with_tensor_grad"
+    },
+    "setitem/number": {
+        "*": "error: set_value_grad"
     }
 }

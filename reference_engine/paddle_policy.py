@@ -44,7 +44,7 @@ NODE_NAMES = {
 # tensor divided by a number as div-scale; a number divided by a tensor stays a divide
 SCALAR_NODE_NAMES = {
     **{(op, side): "ScaleGradNode" for op in ("add", "sub", "mul") for side in ("left", "right")},
-    ("div", "right"): "DivScaleGradNode",
+    ("div", "right"): "DivScaleGradNode", ("setitem", "right"): "SetValueGradNode",
 }
 
 # paddle.max and paddle.amax share a kernel, but not a node name
@@ -61,7 +61,7 @@ FORM_ORIGINS = {
     "matmul/1d-3d": "bmm:vector-batched",
     "matmul": "bmm", "sum/all": "sum_all", "mean/all": "mean_all",
     "getitem/slice": "getitem_slice", "getitem/index": "getitem_index", "fill_": "fill",
-    "setitem/tensor": "setitem",
+    "setitem/tensor": "setitem", "setitem/number": "setitem:right",
 }
 _SIDES = {"tensor-number": ":right", "number-tensor": ":left"}
 
@@ -424,10 +424,12 @@ class PaddlePolicy(Policy):
 
 
 def _recording_copy(seed: Tensor) -> Tensor:
-    """The seed as paddle holds it in a create_graph pass: a created leaf that takes part."""
+    """The seed as paddle holds it in a create_graph pass: a created leaf that takes part. An
+    explicit seed keeps its accumulation node; the default one (ones) has none."""
     copy = type(seed)._from_array(seed._data)
     copy._requires_grad = True
-    copy._accumulator_node()
+    if seed._accumulator is not None:
+        copy._accumulator_node()
     return copy
 
 

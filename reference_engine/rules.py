@@ -356,6 +356,9 @@ rule("setitem", "torch::autograd::CopySlices", lambda a, b, *, index: _np_setite
 
 def _np_setitem(a: np.ndarray, b: np.ndarray, index: Any) -> np.ndarray:
     out = a.copy()
+    slot = out[index]
+    while b.ndim > np.ndim(slot) and b.shape[0] == 1:  # both frameworks drop leading 1s
+        b = b[0]
     out[index] = b
     return out
 

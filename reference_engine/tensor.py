@@ -308,7 +308,10 @@ class Tensor:
         return F.getitem(self, index)
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        self._in_place("setitem", value, index=F._normalize_index(self, index))
+        attrs: dict[str, Any] = {"index": F._normalize_index(self, index)}
+        if not isinstance(value, Tensor):
+            attrs["scalar"] = "right"  # a number: paddle runs its own kernel (set_value)
+        self._in_place("setitem", value, **attrs)
 
     def __repr__(self) -> str:
         return self._policy.format_tensor(self)

@@ -94,7 +94,8 @@ class TorchPolicy(Policy):
         if str(data.dtype) not in ("float32", "int64", "bool"):
             suffixes.append(f"dtype=torch.{data.dtype}")
         if tensor._grad_fn is not None:
-            suffixes.append(f"grad_fn=<{tensor._grad_fn.name()}>")
+            # the class name: torch::autograd::CopySlices prints as CopySlices
+            suffixes.append(f"grad_fn=<{tensor._grad_fn.name().rpartition('::')[2]}>")
         elif tensor._requires_grad:
             suffixes.append("requires_grad=True")
         return with_suffixes(prefix + tensor_body(data, len(prefix)), suffixes, len(prefix))

@@ -517,3 +517,41 @@ def double_grad_of_a_product_with_a_constant(paddle):
         (gg,) = paddle.grad(g.sum(), [x], create_graph=True, allow_unused=True)
         seen += [g, gg, gg.stop_gradient, gg.grad_fn is None]
     return seen
+
+
+@program
+def setitem_kernels_by_value(paddle):
+    """A number is written by set_value, a tensor by set_value_with_tensor: node names and the
+    kernel a create_graph pass finds without a gradient differ."""
+    seen = []
+    for value in (0.5, paddle.to_tensor([3.0, 4.0], stop_gradient=False)):
+        x = paddle.to_tensor([[1.0, 2.0], [5.0, 6.0]], stop_gradient=False)
+        y = x * 2
+        y[0] = value
+        seen += [y.grad_fn.name(), attempt(lambda: paddle.grad(y.sum(), [x], create_graph=True))]
+    return seen
+
+
+@program
+def setitem_value_with_leading_ones(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    v = paddle.to_tensor([3.0], stop_gradient=False)
+    y = x * 2
+    y[0] = v
+    y.sum().backward()
+    return [y, x.grad, v.grad]
+
+
+@program
+def the_seed_a_root_hook_sees_in_create_graph(paddle):
+    """The default seed of a create_graph pass requires grad but has no node; an explicit seed
+    shows its accumulation node."""
+    seen = []
+    for seed in (None, paddle.to_tensor(2.0), paddle.to_tensor(2.0, stop_gradient=False)):
+        x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        y = (x * x).sum()
+        y.register_hook(lambda g: seen.append((g.stop_gradient, g.grad_fn is None, g.numpy())))
+        (g,) = paddle.grad(y, [x], grad_outputs=None if seed is None else [seed],
+                           create_graph=True)
+        seen.append((g.grad_fn is None, g.stop_gradient))
+    return seen

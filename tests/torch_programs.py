@@ -865,3 +865,16 @@ def a_saved_no_grad_view_written_later_is_refused_as_a_view(torch):
             (x if write_base else v).mul_(2.0)
         seen.append(attempt(lambda: y.backward()))
     return seen
+
+
+@program
+def setitem_value_with_leading_ones(torch):
+    """A value with extra leading size-1 dimensions is written (they are dropped); its gradient
+    keeps the value's shape, and the result prints its node by class name."""
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    v = torch.tensor([3.0], requires_grad=True)
+    y = x * 2
+    y[0] = v
+    printed = repr(y)
+    y.sum().backward()
+    return [printed, x.grad, v.grad]

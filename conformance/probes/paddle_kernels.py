@@ -62,6 +62,12 @@ def _set_row(fw: ModuleType, x: Any, row: Any) -> Any:
     return out
 
 
+def _set_number(fw: ModuleType, x: Any) -> Any:
+    out = x * 2.0
+    out[0] = 0.5
+    return out
+
+
 # form name -> (input values, the op applied to the module and the input tensors)
 Form = tuple[list[Any], Callable[..., Any]]
 FORMS: dict[str, Form] = {
@@ -127,6 +133,7 @@ FORMS: dict[str, Form] = {
     "cast": ([_X], lambda fw, x: fw.cast(x, "float32")),
     "fill_": ([_X], lambda fw, x: (x * 2.0).fill_(1.5)),
     "setitem/tensor": ([_X, _ROW], _set_row),
+    "setitem/number": ([_X], _set_number),
 }
 
 _NO_GRAD_OP = re.compile(r"The Op (\w+) doesn't have any grad op")
