@@ -179,7 +179,7 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
     targets: dict[int, list[int]] = {}
     if inputs is not None:
         for i, t in enumerate(inputs):
-            node = t._edge()
+            node = t._edge() or t._accumulator  # a leaf that stopped requiring grad since
             if node is not None:
                 targets.setdefault(id(node), []).append(i)
     wanted = None

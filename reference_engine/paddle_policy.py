@@ -125,6 +125,7 @@ class PaddlePolicy(Policy):
     errors = PADDLE_ERRORS
     accumulate_node_name = "GradNodeAccumulation"
     clamp_needs_a_bound = False
+    softmax_floor = -64.0  # its softmax and log_softmax kernels' ValueClip
     hooks_record = True
     retain_in_hook_order = True
     kernels_copy_gradients = True
@@ -141,6 +142,22 @@ class PaddlePolicy(Policy):
     links_with_a_constant = frozenset({"mul", "div"})  # matmul_grad links nothing then
     accumulate_only_into_requires_grad = False
     retained_grads_accumulate = False  # retain_grads() keeps the latest pass's gradient
+
+    def unpack_saved(self, node: Node) -> dict[str, Tensor]:
+        """A kernel that recomputes its result (elementwise_pow_grad) computes it from the
+        operands as they are now: a write into one since (one paddle makes and then refuses)
+        shows in the gradient."""
+        saved = super().unpack_saved(node)
+        if node.rule.op in self.recomputes_result and "result" in saved:
+            kept = saved["result"]
+            with np.errstate(all="ignore"):  # as the forward computed it: nan where it was nan
+                data = F._forward(node.rule, [saved[n]._data for n in node.rule.inputs],
+                                  node.attrs)
+            result = type(kept)._from_array(data)
+            result._requires_grad, result._grad_fn = kept._requires_grad, kept._grad_fn
+            result._accumulator = kept._accumulator
+            saved["result"] = result
+        return saved
 
     def error(self, kind: str, **fields: Any) -> Exception:
         kind = ALIASES.get(kind, kind)
@@ -392,9 +409,10 @@ class PaddlePolicy(Policy):
                 if t._requires_grad]
         if create_graph:  # paddle records the whole backward pass: its seeds take part too
             live = [(t, s if s._requires_grad else _recording_copy(s)) for t, s in live]
-        # a non-leaf whose stop_gradient was set after it was used is still reached through
-        # the nodes recorded before
-        reachable = [t if t._requires_grad or t._grad_fn is not None else None for t in ins]
+        # a tensor whose stop_gradient was set after it was used is still reached through the
+        # nodes recorded before (its own node, or a leaf's accumulation node)
+        reachable = [t if t._requires_grad or t._grad_fn is not None or t._accumulator is not None
+                     else None for t in ins]
         self._check_cut_nodes([t for t, _ in live], cut)
         captured = engine.run_backward(
             self, [t for t, _ in live], [s for _, s in live], retain_graph=True,

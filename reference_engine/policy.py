@@ -57,6 +57,7 @@ class Policy:
     hooks_record = False                   # paddle runs tensor hooks with recording on
     retain_in_hook_order = False           # paddle's retain_grads is a hook, run in registration order
     clamp_needs_a_bound = True             # torch.clamp(x) refuses; paddle.clip(x) is the identity
+    softmax_floor: Optional[float] = None  # paddle: softmax clips x - max(x) from below at -64
     operand_labels = (("input", 1), ("other", 2))  # how argument errors name a binary op's operands
 
     # --- errors and warnings --------------------------------------------------------------

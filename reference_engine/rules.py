@@ -172,13 +172,19 @@ def _np_expand(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     return out
 
 
-def _np_softmax(a: np.ndarray, *, dim: int) -> np.ndarray:
-    shifted = np.exp(a - np.max(a, axis=dim, keepdims=True))
+def _shifted(a: np.ndarray, dim: int, floor: Optional[float]) -> np.ndarray:
+    """``a`` minus its maximum along ``dim``; paddle's kernels clip it from below at ``floor``."""
+    shifted = a - np.max(a, axis=dim, keepdims=True)
+    return shifted if floor is None else np.maximum(shifted, np.asarray(floor, a.dtype))
+
+
+def _np_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None) -> np.ndarray:
+    shifted = np.exp(_shifted(a, dim, floor))
     return shifted / np.sum(shifted, axis=dim, keepdims=True)
 
 
-def _np_log_softmax(a: np.ndarray, *, dim: int) -> np.ndarray:
-    shifted = a - np.max(a, axis=dim, keepdims=True)
+def _np_log_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None) -> np.ndarray:
+    shifted = _shifted(a, dim, floor)
     return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
 
 

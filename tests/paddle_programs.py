@@ -555,3 +555,51 @@ def the_seed_a_root_hook_sees_in_create_graph(paddle):
                            create_graph=True)
         seen.append((g.grad_fn is None, g.stop_gradient))
     return seen
+
+
+@program
+def pow_reads_operands_written_by_a_refused_in_place_op(paddle):
+    """elementwise_pow_grad recomputes base ** exponent from the operands as they are when it
+    runs: a write paddle made before refusing it shows in both gradients."""
+    x = paddle.to_tensor([0.5, -1.0], stop_gradient=False)
+    y = 2.0 ** x
+    refused = attempt(lambda: x.divide_(paddle.to_tensor(2.0)))
+    y.sum().backward()
+    b = paddle.to_tensor([1.5, 2.5], stop_gradient=False)
+    e = paddle.to_tensor([0.5, -1.0], stop_gradient=False)
+    z = paddle.pow(b, e)
+    refused_too = attempt(lambda: b.scale_(3.0))
+    z.sum().backward()
+    return [refused, x.grad, refused_too, e.grad, b.grad]
+
+
+@program
+def stop_gradient_set_on_a_leaf_after_it_was_used(paddle):
+    """paddle.grad still reaches the leaf through the nodes recorded before (and checks the
+    versions of what they saved); a leaf set before any use is unused."""
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+    z = (x * y).sum()
+    y.stop_gradient = True
+    reached = paddle.grad(z, [x, y], allow_unused=True)
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    m = paddle.min(a)
+    a.stop_gradient = True
+    a.zero_()
+    w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    w.stop_gradient = True
+    return [reached, attempt(lambda: paddle.grad(m, [a], allow_unused=True)),
+            paddle.grad((w * 2).sum(), [w], allow_unused=True)]
+
+
+@program
+def softmax_clips_far_below_the_maximum(paddle):
+    """paddle's softmax and log_softmax clip x - max(x) at -64: -inf (log of zero) and far
+    entries keep a tiny probability, which reaches the gradient."""
+    x = paddle.to_tensor([[0.0, -70.0, -63.0, -65.0]], dtype="float64", stop_gradient=False)
+    s = paddle.nn.functional.softmax(x, axis=-1)
+    ls = paddle.nn.functional.log_softmax(x, axis=-1)
+    z = paddle.to_tensor([[1.4, 0.0, 1.068]], stop_gradient=False)
+    paddle.nn.functional.softmax(paddle.log(z), axis=-1).backward(
+        paddle.to_tensor([[1.288, 0.792, 1.412]]))
+    return [s, ls, paddle.grad((s * s).sum(), x), z.grad]
