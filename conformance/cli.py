@@ -50,8 +50,8 @@ def _generator_arg(p: argparse.ArgumentParser) -> None:
     from conformance.generator import DEFAULT_VERSION, VERSIONS
 
     p.add_argument("--generator", type=int, default=DEFAULT_VERSION, choices=sorted(VERSIONS),
-                   help="generator version: 1 makes the default corpus, 2 reaches the whole "
-                        "feature matrix")
+                   help="generator version: 2 (the default corpus) reaches the whole feature "
+                        "matrix, 1 is the first corpus")
 
 
 def _corpus_args(p: argparse.ArgumentParser) -> None:

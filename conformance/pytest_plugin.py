@@ -46,8 +46,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--oracle-seed", type=int, default=None, help="generator seed")
     group.addoption("--oracle-count", type=int, default=None, help="how many generated cases")
     group.addoption("--oracle-generator", type=int, default=None, choices=sorted(VERSIONS),
-                    help=f"generator version (default: {DEFAULT_VERSION}; 2 reaches the whole "
-                         "feature matrix)")
+                    help=f"generator version (default: {DEFAULT_VERSION}, the whole feature matrix; "
+                         "1 is the first corpus)")
     group.addoption("--oracle-cases", default=None, help="directory of hand-written case files")
     group.addoption("--oracle-select", default=None,
                     help="comma-separated glob patterns of case ids to run")

@@ -60,7 +60,7 @@ class SavedTensor:
     (``checked=False``: kept for the graph only, so no version check; ``view_shape``: the
     framework saved a view of it of this shape, which its version error shows)."""
 
-    __slots__ = ("tensor", "version", "origin", "view_shape")
+    __slots__ = ("tensor", "version", "origin", "view_shape", "leaf_node")
 
     def __init__(self, tensor: Tensor, checked: bool = True,
                  view_shape: Optional[tuple[int, ...]] = None) -> None:
@@ -68,6 +68,10 @@ class SavedTensor:
         self.version = tensor._version.value if checked else None
         self.origin = tensor._grad_fn
         self.view_shape = view_shape
+        # a view of a leaf that requires grad is recorded: it keeps the leaf's node even if
+        # the leaf stops requiring grad later
+        self.leaf_node = tensor._accumulator_node() if view_shape is not None and \
+            tensor._grad_fn is None and tensor._requires_grad else None
 
 
 class Node:

@@ -136,6 +136,8 @@ class Policy:
                 # made it now (the in-place op that changed it)
                 origin = slot.origin if name == "result" else tensor._grad_fn
                 raise self.version_error(tensor, origin, slot.version, slot.view_shape)
+            if slot.leaf_node is not None and not tensor._requires_grad:
+                tensor = _still_recorded(tensor, slot.leaf_node)
             out[name] = tensor
         return out
 
@@ -322,3 +324,12 @@ def index_view_name(index: Any, shape: tuple[int, ...]) -> str:
             name = "Slice"
         dim += 1
     return name
+
+
+def _still_recorded(tensor: Tensor, leaf_node: Node) -> Tensor:
+    """A saved view of a leaf that has stopped requiring grad: the view was recorded while the
+    leaf required it, so what is computed from it still is (torch's matmul of a vector)."""
+    stand_in = type(tensor)._from_array(tensor._data)
+    stand_in._requires_grad = True
+    stand_in._accumulator = leaf_node
+    return stand_in

@@ -128,6 +128,13 @@ def test_generated_corpus_matches_the_committed_manifest(generated):
     assert corpus_sha256(generated) == manifest["sha256"]
 
 
+def test_version_1_stays_the_first_corpus_byte_for_byte():
+    """The first default corpus (version 1), as its manifest pinned it before version 2 became
+    the default: runs and baselines made with it can be reproduced."""
+    first = generate(0, 10000, version=1)
+    assert corpus_sha256(first) == "9278199cb0febd7cc0efeaa549f6fd6380be484bbac5fa6aca9669079323202d"
+
+
 def test_generation_is_deterministic_and_sliceable():
     assert corpus_bytes(generate(7, 50)) == corpus_bytes(generate(7, 50))
     assert generate(7, 50)[31] == generate_case(7, 31) == generate(7, 10, start=31)[0]

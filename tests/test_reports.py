@@ -22,7 +22,8 @@ from conformance.report.results import load_results, write_results
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "conformance" / "report" / "schemas"
 BACKENDS = "reference-torch,torch-cpu,reference-paddle,paddle-cpu"
-SMALL = ["--corpus", "all", "--count", "30", "--backends", BACKENDS, "--select", "seeds/*,gen/*",
+CREATE_GRAPH_WARNING = "Using backward() with create_graph=True"
+SMALL = ["--corpus", "all", "--count", "30", "--backends", BACKENDS, "--select", "seeds/*,gen2/*",
          "-n", "0"]
 
 
@@ -79,7 +80,9 @@ def test_diff_finds_planted_regressions_drift_and_new_cases(run_dir, tmp_path):
             r["verdict"] = "fail"
         if (r["case"], r["backend"]) == (drifted["case"], drifted["backend"]):
             tensor = next(o for o in r["observations"] if o["kind"] == "tensor")
-            tensor["values"] = json.loads(json.dumps(tensor["values"]).replace("1", "7"))
+            tensor["values"] = json.loads(json.dumps(tensor["values"]),  # every number moves
+                                          parse_float=lambda v: float(v) + 0.5,
+                                          parse_int=lambda v: int(v) + 1)
         planted.append(r)
     planted.append({**planted[0], "case": "brand/new"})
     new_dir = tmp_path / "new"
@@ -103,8 +106,12 @@ def test_merging_shards_equals_a_single_run(run_dir, tmp_path):
     assert main(["merge", str(merged), *map(str, shards)]) == 0
 
     def key(results):
-        return sorted((r["case"], r["backend"], r["verdict"], json.dumps(r["observations"]))
-                      for r in results)
+        # torch warns about backward(create_graph=True) once per process: which case shows it
+        # depends on how the cases were spread over processes, not on the run
+        def observed(r):
+            return json.dumps([o for o in r["observations"] if not (
+                o["kind"] == "warning" and o["message"].startswith(CREATE_GRAPH_WARNING))])
+        return sorted((r["case"], r["backend"], r["verdict"], observed(r)) for r in results)
 
     assert key(load_results(merged)) == key(load_results(run_dir))
     single = json.loads((run_dir / "summary.json").read_text())

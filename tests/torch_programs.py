@@ -878,3 +878,23 @@ def setitem_value_with_leading_ones(torch):
     printed = repr(y)
     y.sum().backward()
     return [printed, x.grad, v.grad]
+
+
+@program
+def matmul_saves_a_recorded_view_of_a_vector(torch):
+    """matmul(vector, matrix) saves vector.unsqueeze(0), recorded while the vector required
+    grad: a create_graph gradient computed from it still requires grad after
+    requires_grad_(False). A matrix saved as itself does not."""
+    v = torch.tensor([1.059, 1.721, 1.745], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([[-1.598, -0.326], [0.463, -1.098], [1.63, -1.172]], dtype=torch.float64,
+                     requires_grad=True)
+    out = torch.matmul(v, w)
+    v.requires_grad_(False)
+    (g,) = torch.autograd.grad(out.sum(), [w], create_graph=True)
+    g.sum().backward()
+    m = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    c = torch.tensor([[1.0], [2.0]], requires_grad=True)
+    p = torch.matmul(m, c)
+    m.requires_grad_(False)
+    (h,) = torch.autograd.grad(p.sum(), [c], create_graph=True)
+    return [g.requires_grad, g.grad_fn is not None, v.grad, w.grad, h.requires_grad]
