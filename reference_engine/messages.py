@@ -340,6 +340,17 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                              "but the output has shape {out_shape}. paddle {api} does not check "
                              "seed shapes and computes with uninitialised or truncated memory "
                              "(undefined behaviour), so the reference engine refuses."),
+    "pylayer_stop_gradient": (ValueError,
+                              "(InvalidArgument) {name}'s backward function should return None at "
+                              "{position} position, because it's forward Tensor's stopgradient "
+                              "is true."),
+    "pylayer_gradient_shape": (UndefinedInFrameworkError,
+                               "paddle 3.3.1 does not check the shape of the gradient {name}'s "
+                               "backward returns at position {position} (it reads memory of "
+                               "another size), so the reference engine refuses."),
+    "pylayer_second_backward": (UndefinedInFrameworkError,
+                                "paddle 3.3.1 crashes (segmentation fault) running {name} a "
+                                "second time, so the reference engine refuses."),
     "undefined_double_grad": (UndefinedInFrameworkError,
                               "paddle 3.3.1's double grad kernel fails inside for {form} (an "
                               "internal shape error), so the reference engine refuses."),

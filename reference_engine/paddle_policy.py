@@ -110,6 +110,15 @@ def cleared(t: Optional[Tensor]) -> bool:
     return t is not None and CLEARED.get(id(t)) is t
 
 
+# gradients a PyLayer's backward returned: they stop gradient, and a leaf's .grad that starts
+# from one shows it
+STOPPED: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
+
+
+def stopped(t: Optional[Tensor]) -> bool:
+    return t is not None and STOPPED.get(id(t)) is t
+
+
 def _seed_leaf(seed: Tensor) -> Tensor:
     """An explicit seed as the pass sees it: a copy that keeps an accumulation node, which paddle
     shows as the grad_fn of a hook's gradient or a .grad that received the seed unchanged."""
@@ -167,6 +176,10 @@ class PaddlePolicy(Policy):
         return (ValueError if cls is RuntimeError else cls)(
             "(InvalidArgument) " + template.format(**fields))
 
+    def mark_stopped(self, grad: Tensor) -> None:
+        """``grad`` came from a PyLayer's backward: a leaf's .grad made from it stops gradient."""
+        STOPPED[id(grad)] = grad
+
     def hook_input(self, grad: Tensor) -> Tensor:
         """paddle hands a hook a gradient that does not stop gradient (a leaf, when the pass
         records nothing), so what the hook computes from it is recorded; an explicit seed keeps
@@ -186,6 +199,10 @@ class PaddlePolicy(Policy):
     def accumulate(self, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
         """A first gradient that a hook recorded is stored with its history, as paddle does;
         a gradient zeroed by clear_grad() counts as none (paddle assigns the next one)."""
+        if leaf._grad is None and stopped(grad) and not create_graph:
+            super().accumulate(leaf, grad, create_graph)
+            STOPPED[id(leaf._grad)] = leaf._grad
+            return
         first = leaf._grad is None or cleared(leaf._grad)
         if first and not create_graph and (grad._grad_fn is not None or grad._accumulator is not None):
             leaf._grad = grad
@@ -216,6 +233,8 @@ class PaddlePolicy(Policy):
         return total
 
     def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:
+        if rule.op == "custom":
+            return rule.node_name
         if attrs.get("api") in API_NODE_NAMES:
             return API_NODE_NAMES[attrs["api"]]
         scalar = attrs.get("scalar")
@@ -237,6 +256,8 @@ class PaddlePolicy(Policy):
                           expected=expected)
 
     def check_runnable(self, node: Node, create_graph: bool) -> None:
+        if node.released and node.attrs.get("refuses_second_backward"):
+            raise self.error("pylayer_second_backward", name=node.name())
         if node.released:  # paddle clears every node it ran, whether it saved anything or not
             raise self.error("freed", name=node.name())
         limit = DERIVATIVE_ORDER_LIMITS.get(node.origin)

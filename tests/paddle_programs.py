@@ -603,3 +603,55 @@ def softmax_clips_far_below_the_maximum(paddle):
     paddle.nn.functional.softmax(paddle.log(z), axis=-1).backward(
         paddle.to_tensor([[1.288, 0.792, 1.412]]))
     return [s, ls, paddle.grad((s * s).sum(), x), z.grad]
+
+
+# --- PyLayer --------------------------------------------------------------------------------
+
+def _tanh_layer(paddle):
+    class CusTanh(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x, func1, func2=paddle.square):
+            ctx.func = func2
+            y = func1(x)
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, dy):
+            (y,) = ctx.saved_tensor()
+            return dy * (1 - ctx.func(y))
+    return CusTanh
+
+
+@program
+def pylayer_forward_backward_and_flags(paddle):
+    """The docs' cus_tanh: node name, gradient (which stops gradient), no version check of what
+    it saved, create_graph, and a layer none of whose inputs requires grad."""
+    layer = _tanh_layer(paddle)
+    x = paddle.to_tensor([0.5, 1.0], stop_gradient=False)
+    z = layer.apply(x, func1=paddle.tanh)
+    z.sum().backward()
+    q = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    e = layer.apply(q, paddle.tanh)
+    with paddle.no_grad():
+        e.scale_(2.0)
+    e.sum().backward()
+    r = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    created = paddle.grad(layer.apply(r, paddle.tanh).sum(), r, create_graph=True)
+    return [z, z.grad_fn.name(), x.grad, q.grad, created,
+            layer.apply(paddle.ones([2]), paddle.tanh).stop_gradient]
+
+
+@program
+def pylayer_gradient_for_an_input_that_stops_gradient(paddle):
+    class Two(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    b = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    return [attempt(lambda: Two.apply(paddle.ones([2]), b).sum().backward())]

@@ -898,3 +898,104 @@ def matmul_saves_a_recorded_view_of_a_vector(torch):
     m.requires_grad_(False)
     (h,) = torch.autograd.grad(p.sum(), [c], create_graph=True)
     return [g.requires_grad, g.grad_fn is not None, v.grad, w.grad, h.requires_grad]
+
+
+# --- custom functions -----------------------------------------------------------------------
+
+def _exp_function(torch):
+    class Exp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, i):
+            result = i.exp()
+            ctx.save_for_backward(result)
+            return result
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (result,) = ctx.saved_tensors
+            return grad_output * result
+    return Exp
+
+
+@program
+def custom_function_forward_backward_and_freeing(torch):
+    """The docs' Exp: its node, its gradient, double backward through a differentiable
+    backward, the freed error on a second backward, and the version check of a saved output."""
+    exp = _exp_function(torch)
+    x = torch.tensor([0.5, 1.0], requires_grad=True)
+    y = exp.apply(x)
+    printed = [repr(y), y.grad_fn.name()]
+    y.sum().backward()
+    first = x.grad.clone()
+    second = attempt(lambda: y.sum().backward())
+    q = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(exp.apply(q).sum(), q, create_graph=True)
+    (gg,) = torch.autograd.grad(g.sum(), q)
+    w = torch.ones(2, requires_grad=True) * 1
+    z = exp.apply(w)
+    total = z.sum()
+    with torch.no_grad():
+        z.mul_(2)
+    return printed + [first, second, g, gg, attempt(lambda: total.backward()),
+                      exp.apply(torch.ones(2)).requires_grad]
+
+
+@program
+def custom_function_arguments_and_errors(torch):
+    """needs_input_grad, non-tensor arguments, setup_context, and torch's errors for a wrong
+    number or shape of returned gradients."""
+    seen = []
+
+    class Scale(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b, k):
+            ctx.k = k
+            return a * b * k
+
+        @staticmethod
+        def backward(ctx, g):
+            seen.append(ctx.needs_input_grad)
+            return g * ctx.k, None, None
+
+    class Setup(torch.autograd.Function):
+        @staticmethod
+        def forward(a, k):
+            return a * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            a, k = inputs
+            ctx.k = k
+            ctx.save_for_backward(a)
+
+        @staticmethod
+        def backward(ctx, g):
+            (a,) = ctx.saved_tensors
+            return g * ctx.k * a, None
+
+    class TooFew(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    class WrongShape(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return torch.ones(3)
+
+    a = torch.ones(2, requires_grad=True)
+    Scale.apply(a, torch.ones(2), 3.0).sum().backward()
+    q = torch.tensor([1.0, 2.0], requires_grad=True)
+    Setup.apply(q, 3.0).sum().backward()
+    return [seen, a.grad, q.grad,
+            attempt(lambda: TooFew.apply(torch.ones(2, requires_grad=True), torch.ones(2))
+                    .sum().backward()),
+            attempt(lambda: WrongShape.apply(torch.ones(2, requires_grad=True)).sum().backward())]

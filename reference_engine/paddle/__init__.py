@@ -18,7 +18,7 @@ from reference_engine import grad_mode
 from reference_engine import ops as F
 from reference_engine.dtypes import DialectDtype, by_numpy, standard_dtypes, to_numpy
 from reference_engine.graph import Node
-from reference_engine.paddle_policy import CLEARED, PADDLE
+from reference_engine.paddle_policy import CLEARED, PADDLE, stopped
 from reference_engine.tensor import Tensor as _CoreTensor
 
 __all__ = [
@@ -106,7 +106,7 @@ class Tensor(_CoreTensor):
         if self._grad is None:
             return None
         view = Tensor._from_array(self._grad._data)
-        view._requires_grad = True
+        view._requires_grad = not stopped(self._grad)  # a PyLayer's gradient stops gradient
         view._grad_fn = self._grad._grad_fn  # a gradient a hook recorded keeps its history
         view._accumulator = self._grad._accumulator  # a seed stored unchanged keeps its node
         return view  # type: ignore[return-value]
@@ -298,6 +298,11 @@ where = F.where
 
 
 @_tensor_first
+def square(x: Tensor) -> Tensor:
+    """``paddle.square``: ``x ** 2``."""
+    return pow(x, 2.0)
+
+
 def pow(x: Tensor, y: Any) -> Tensor:  # noqa: A001
     return F.pow(x, y)
 

@@ -1,0 +1,177 @@
+"""Custom differentiable functions: torch's ``autograd.Function`` and paddle's ``PyLayer``.
+
+A custom function is a forward and a backward written by the user. ``apply`` runs the forward
+without recording, then gives the result one node whose rule calls the user's backward (a
+variadic rule: one call yields every input's gradient). What the context saved lives in the
+node's saved tensors, so version checks and freeing after a backward are the engine's own. The
+two dialects differ in names, in how many gradients backward must return and in their errors;
+a :class:`Dialect` holds those differences.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from reference_engine import grad_mode
+from reference_engine import ops as F
+from reference_engine.graph import SavedTensor
+from reference_engine.rules import Rule
+
+if TYPE_CHECKING:
+    from reference_engine.graph import Node
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How one framework names and checks a custom function."""
+
+    node_name: Callable[[type], str]
+    # (function class, gradients returned, forward arguments, tensor positions) -> the gradient
+    # of each tensor argument, or an exception
+    gradients: Callable[[str, tuple[Any, ...], tuple[Any, ...], list[int]], list[Any]]
+    context: type  # the ``ctx`` class: how backward reads what was saved
+    version_checked: bool = True     # torch checks saved tensors' versions, paddle does not
+    refuses_second_backward: bool = False  # paddle crashes running a freed PyLayer node
+
+
+class FunctionContext:
+    """``ctx``: what forward leaves for backward."""
+
+    def __init__(self, needs_input_grad: tuple[bool, ...]) -> None:
+        self.needs_input_grad = needs_input_grad
+        self.materialize_grads = True
+        self._to_save: tuple[Any, ...] = ()
+        self._non_differentiable: list[Any] = []
+        self._dirty: list[Any] = []
+        self._node: Optional[Node] = None
+
+    def save_for_backward(self, *tensors: Any) -> None:
+        self._to_save = tensors
+
+    def mark_non_differentiable(self, *tensors: Any) -> None:
+        self._non_differentiable.extend(tensors)
+
+    def mark_dirty(self, *tensors: Any) -> None:
+        self._dirty.extend(tensors)
+
+    def set_materialize_grads(self, value: bool) -> None:
+        self.materialize_grads = bool(value)
+
+    def _saved(self) -> tuple[Any, ...]:
+        """The saved tensors as backward sees them, version-checked (torch) when it reads them."""
+        node = self._node
+        if node is None:
+            return tuple(self._to_save)
+        if node.released_saved:
+            raise node.policy.error("freed", name=node.name())
+        unpacked = node.policy.unpack_saved(node)
+        return tuple(unpacked.get(f"saved{i}") for i in range(len(self._to_save)))
+
+
+def _given(*arrays: Any, output: Any) -> Any:
+    """A custom node's forward: the user's forward already computed its output."""
+    return output
+
+
+def _backward(g: Any, function: Any) -> list[Any]:
+    return function(g)
+
+
+_RULES: dict[tuple[int, str], Rule] = {}
+
+
+def _rule(cls: type, dialect: Dialect) -> Rule:
+    key = (id(cls), dialect.node_name(cls))
+    if key not in _RULES:
+        _RULES[key] = Rule("custom", key[1], _given, (_backward,), variadic=True)
+    return _RULES[key]
+
+
+def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dialect,
+          separate_setup: bool = False) -> Any:
+    """``Function.apply`` / ``PyLayer.apply``: forward without recording, one node for the result."""
+    tensor_type = F._tensor_type()
+    positions = [i for i, a in enumerate(args) if isinstance(a, tensor_type)]
+    ctx = dialect.context(tuple(isinstance(a, tensor_type) and a._requires_grad for a in args))
+    with grad_mode.no_grad():
+        if separate_setup:
+            out = cls.forward(*args, **kwargs)
+            cls.setup_context(ctx, args, out)
+        else:
+            out = cls.forward(ctx, *args, **kwargs)
+    if not isinstance(out, tensor_type):
+        raise NotImplementedError(
+            f"{cls.__name__}.forward returned {type(out).__name__}: the reference engine's custom "
+            "functions return one tensor")
+    if not grad_mode.is_grad_enabled() or not any(ctx.needs_input_grad):
+        return out
+    name = dialect.node_name(cls)
+
+    def run_backward(grad: Any) -> list[Any]:
+        returned = cls.backward(ctx, grad)
+        returned = returned if isinstance(returned, tuple) else (returned,)
+        return dialect.gradients(name, returned, args, positions)
+
+    inputs = [args[i] for i in positions]
+    result = F.apply(_rule(cls, dialect), inputs, {"output": out._data, "function": run_backward})
+    node = result._grad_fn
+    if node is None:
+        return result
+    if any(t is out for t in ctx._non_differentiable):
+        result._grad_fn, result._requires_grad = None, False
+        return result
+    ctx._node = node
+    for i, t in enumerate(ctx._to_save):
+        if t is None:
+            continue
+        kept = result if t is out else t  # a saved output is the tensor apply returns
+        node.saved[f"saved{i}"] = SavedTensor(kept, checked=dialect.version_checked)
+    if dialect.refuses_second_backward:
+        node.attrs["refuses_second_backward"] = True
+    return result
+
+
+def torch_gradients(name: str, returned: tuple[Any, ...], args: tuple[Any, ...],
+                    positions: list[int]) -> list[Any]:
+    """torch: one gradient per forward argument; None for a non-tensor; shapes checked."""
+    if len(returned) != len(args):
+        raise RuntimeError(f"function {name} returned an incorrect number of gradients "
+                           f"(expected {len(args)}, got {len(returned)})")
+    tensor_type = F._tensor_type()
+    for i, g in enumerate(returned):
+        if g is not None and i not in positions:
+            raise RuntimeError(f"function {name} returned a gradient different than None at "
+                               f"position {i + 1}, but the corresponding forward input was not "
+                               "a Variable")
+        if isinstance(g, tensor_type) and i in positions:
+            want = args[i]._data.shape
+            if not _expandable(want, g._data.shape):
+                raise RuntimeError(f"Function {name} returned an invalid gradient at index {i} - "
+                                   f"got {list(g._data.shape)} but expected shape compatible "
+                                   f"with {list(want)}")
+    return [returned[i] for i in positions]
+
+
+def _expandable(target: tuple[int, ...], shape: tuple[int, ...]) -> bool:
+    """Whether a gradient of ``shape`` sums back to ``target`` (torch's "compatible")."""
+    if len(shape) < len(target):
+        return False
+    return all(t in (s, 1) for t, s in zip(target[::-1], shape[::-1]))
+
+
+def paddle_gradients(name: str, returned: tuple[Any, ...], args: tuple[Any, ...],
+                     positions: list[int]) -> list[Any]:
+    """paddle: one gradient per tensor argument, None for one that stops gradient."""
+    grads: list[Any] = []
+    for k, i in enumerate(positions):
+        g = returned[k] if k < len(returned) else None
+        policy = args[i]._policy
+        if g is not None and not args[i]._requires_grad:
+            raise policy.error("pylayer_stop_gradient", name=name, position=k)
+        if g is not None and g._data.shape != args[i]._data.shape:
+            raise policy.error("pylayer_gradient_shape", name=name, position=k)
+        if g is not None:
+            policy.mark_stopped(g)
+        grads.append(g)
+    return grads

@@ -1,0 +1,82 @@
+"""``torch.autograd``: ``backward`` and ``grad`` with torch 2.13's signatures."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Optional
+
+from reference_engine import custom_function, grad_mode
+from reference_engine.grad_mode import enable_grad, no_grad, set_grad_enabled
+from reference_engine.torch_policy import TORCH
+
+__all__ = ["Function", "Variable", "backward", "enable_grad", "grad", "no_grad",
+           "once_differentiable", "set_grad_enabled"]
+
+
+class FunctionCtx(custom_function.FunctionContext):
+    """torch's ``ctx``: ``saved_tensors`` is an attribute."""
+
+    @property
+    def saved_tensors(self) -> tuple[Any, ...]:
+        return self._saved()
+
+
+_DIALECT = custom_function.Dialect(
+    node_name=lambda cls: f"{cls.__name__}Backward",
+    gradients=custom_function.torch_gradients, context=FunctionCtx)
+
+
+class Function:
+    """``torch.autograd.Function``: subclass it with static ``forward`` and ``backward`` (and
+    optionally ``setup_context``, in which case ``forward`` takes no ``ctx``), then ``apply``."""
+
+    @staticmethod
+    def forward(*args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("You must implement the forward function for custom "
+                                  "autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> Any:
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward mode AD.")
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        separate = cls.setup_context is not Function.setup_context
+        return custom_function.apply(cls, args, kwargs, _DIALECT, separate_setup=separate)
+
+
+def once_differentiable(backward: Callable[..., Any]) -> Callable[..., Any]:
+    """``torch.autograd.function.once_differentiable``: backward runs without recording."""
+    @functools.wraps(backward)
+    def wrapper(ctx: Any, *grads: Any) -> Any:
+        with grad_mode.no_grad():
+            return backward(ctx, *grads)
+    return wrapper
+
+
+def Variable(data: Any, requires_grad: bool = False) -> Any:  # noqa: N802 - torch's name
+    """``torch.autograd.Variable``: long deprecated; returns ``data`` itself, flagged."""
+    if requires_grad:
+        data.requires_grad_(True)
+    return data
+
+
+def backward(tensors: Any, grad_tensors: Any = None, retain_graph: Optional[bool] = None,
+             create_graph: bool = False, grad_variables: Any = None, inputs: Any = None) -> None:
+    """Accumulate the gradients of ``tensors`` into the leaves (or only into ``inputs``)."""
+    if grad_variables is not None:
+        grad_tensors = grad_variables
+    TORCH.backward(tensors, grad_tensors, retain_graph, create_graph, inputs)
+
+
+def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Optional[bool] = None,
+         create_graph: bool = False, only_inputs: bool = True, allow_unused: Optional[bool] = None,
+         is_grads_batched: bool = False, materialize_grads: bool = False) -> tuple[Any, ...]:
+    """Return the gradients of ``outputs`` with respect to ``inputs`` without touching ``.grad``."""
+    return TORCH.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs,
+                      allow_unused, is_grads_batched, materialize_grads)
