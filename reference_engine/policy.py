@@ -202,13 +202,17 @@ class Policy:
             # the leaf was written in place by a recorded op after the graph was built
             raise self.error("leaf_moved_into_graph")
         if leaf._grad is None:
-            leaf._grad = grad if create_graph else _copy(grad)
+            leaf._grad = self.first_recorded_grad(grad) if create_graph else _copy(grad)
         elif create_graph or not self.accumulate_in_place:
             leaf._grad = self.sum_gradients(leaf._grad, grad)
         else:
             self.check_gradient_sum(leaf._grad, grad)
             np.add(leaf._grad._data, grad._data, out=leaf._grad._data, casting="unsafe")
             leaf._grad._version.value += 1
+
+    def first_recorded_grad(self, grad: Tensor) -> Tensor:
+        """What a leaf's first ``.grad`` is in a create_graph pass: the gradient itself."""
+        return grad
 
     def hook_input(self, grad: Tensor) -> Tensor:
         """The gradient a tensor hook is handed."""

@@ -353,6 +353,8 @@ rule("cat", "CatBackward0", lambda *arrays, dim: np.concatenate(arrays, axis=dim
 rule("stack", "StackBackward0", lambda *arrays, dim: np.stack(arrays, axis=dim),
      _stack_grads, variadic=True)
 rule("clone", "CloneBackward0", np.array, lambda g: g)
+# torch's AccumulateGrad copies a first gradient that requires grad into .grad (create_graph)
+rule("grad_copy", "torch::autograd::CopyBackwards", np.array, lambda g: g)
 rule("cast", "ToCopyBackward0", lambda a, *, dtype: a.astype(dtype), lambda g: g)
 rule("fill", "FillBackward2", lambda a, *, value: np.full_like(a, value), lambda g: F.zeros_like(g))
 rule("setitem", "torch::autograd::CopySlices", lambda a, b, *, index: _np_setitem(a, b, index),

@@ -13,6 +13,7 @@ import numpy as np
 
 from reference_engine import engine, torch_matmul
 from reference_engine import ops as F
+from reference_engine import rules as R
 from reference_engine.formatting import tensor_body, with_suffixes
 from reference_engine.graph import Node
 from reference_engine.messages import TORCH_ERRORS, TORCH_WARNINGS
@@ -50,9 +51,17 @@ class TorchPolicy(Policy):
     refuses_leaves_moved_into_graph = True
     zero_derivative_links = frozenset({"relu", "abs"})  # threshold_backward, sgn
 
+    def first_recorded_grad(self, grad: Tensor) -> Tensor:
+        """AccumulateGrad deep-copies a first gradient that requires grad (``CopyBackwards``)."""
+        if not grad._requires_grad:
+            return grad
+        return F.apply(R.RULES["grad_copy"], (grad,))
+
     def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:
         if attrs.get("api") == "zero":
             return "ZeroBackward0"
+        if rule.op == "setitem" and F._index_kind(attrs["index"]) == "index":
+            return "IndexPutBackward0"  # advanced indices: index_put_, not a view's copy
         if rule.op == "bmm" and torch_matmul.transposes_result(attrs["a_shape"], attrs["b_shape"]):
             return "CloneBackward0"
         return super().node_name(rule, attrs)

@@ -655,3 +655,23 @@ def pylayer_gradient_for_an_input_that_stops_gradient(paddle):
 
     b = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
     return [attempt(lambda: Two.apply(paddle.ones([2]), b).sum().backward())]
+
+
+@program
+def what_real_programs_need_on_the_way(paddle):
+    """Device boilerplate, the .grad setter, Tensor.gradient() and paddle.base.dygraph.grad."""
+    place = paddle.set_device("cpu")
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    before = x.gradient()
+    held = paddle.to_tensor([5.0, 5.0])
+    x.grad = held
+    held.scale_(2.0)
+    assigned = x.grad
+    (x * x).sum().backward()
+    z = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (z * z).sum().backward()
+    z.grad = paddle.to_tensor([7.0, 8.0])
+    y = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    return [assigned, z.grad, repr(place), paddle.is_compiled_with_cuda(), paddle.device.get_device(),
+            attempt(lambda: paddle.set_device("gpu")), before, x.grad, x.gradient(), held,
+            paddle.base.dygraph.grad((y * y).sum(), [y])]

@@ -142,4 +142,6 @@ def test_torch_cases_reach_every_rule_but_paddle_only_ones():
     reached: set[str] = set()
     for fn, arrays, _ in CASES.values():
         reached |= rules_reached(TORCH, fn, arrays)
-    assert set(RULES) - reached <= {"zero_link"}  # recorded for paddle's links only
+    # zero_link is recorded for paddle's links only; grad_copy by torch's accumulation of a
+    # first create_graph gradient, which the differential programs check
+    assert set(RULES) - reached <= {"zero_link", "grad_copy"}

@@ -999,3 +999,41 @@ def custom_function_arguments_and_errors(torch):
             attempt(lambda: TooFew.apply(torch.ones(2, requires_grad=True), torch.ones(2))
                     .sum().backward()),
             attempt(lambda: WrongShape.apply(torch.ones(2, requires_grad=True)).sum().backward())]
+
+
+@program
+def what_real_programs_need_on_the_way(torch):
+    """Constructors, parameters, devices and tensor functions tutorials use before autograd."""
+    data = torch.Tensor([[1, 2], [3, 4]])
+    sized = torch.Tensor(2, 3)
+    weight = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
+    variable = torch.autograd.Variable(torch.ones(2), requires_grad=True)
+    dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    a = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True).to(dev)
+    b = a.mm(a)
+    c = a * 1
+    c.exp_()
+    (b.sum() + c.sum() + (weight * weight).sum() + variable.sum()).backward()
+    steps = torch.linspace(0, 1, steps=5, requires_grad=True)
+    return [data, sized.shape, repr(weight), type(weight * 2).__name__, variable.requires_grad,
+            repr(dev), str(a.device), b.grad_fn.name(), c.grad_fn.name(), a.grad, weight.grad,
+            variable.grad, steps, torch.equal(a, a), a.equal(b), torch.cuda.device_count()]
+
+
+@program
+def advanced_index_setitem_and_create_graph_grad(torch):
+    """Writing through advanced indices is index_put_ (IndexPutBackward0), freed like any node;
+    a first .grad accumulated with create_graph is a copy (CopyBackwards), a later one a sum."""
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 2
+    y[[0, 2]] = torch.tensor([5.0, 6.0])
+    total = (y * y).sum()
+    total.backward()
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    (a * a).sum().backward(create_graph=True)
+    first = a.grad.grad_fn.name()
+    (a * a).sum().backward(create_graph=True)
+    b = torch.tensor([1.0, 2.0], requires_grad=True)
+    (b * 3).sum().backward(create_graph=True)
+    return [y.grad_fn.name(), x.grad, attempt(lambda: total.backward()), first,
+            a.grad.grad_fn.name(), a.grad, b.grad.grad_fn is None, b.grad.requires_grad]

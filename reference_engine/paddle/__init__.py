@@ -22,7 +22,8 @@ from reference_engine.paddle_policy import CLEARED, PADDLE, stopped
 from reference_engine.tensor import Tensor as _CoreTensor
 
 __all__ = [
-    "Tensor", "abs", "add", "amax", "amin", "autograd", "bool", "cast", "clip", "concat", "cos",
+    "Tensor", "abs", "add", "base", "device", "is_compiled_with_cuda", "set_device", "square",
+    "amax", "amin", "autograd", "bool", "cast", "clip", "concat", "cos",
     "divide", "dtype", "enable_grad", "exp", "expand", "float32", "float64", "grad", "int32",
     "int64", "is_grad_enabled", "log", "matmul", "max", "maximum", "mean", "min", "minimum",
     "multiply", "nn", "no_grad", "ones", "ones_like", "pow", "reshape", "set_grad_enabled", "sin",
@@ -110,6 +111,22 @@ class Tensor(_CoreTensor):
         view._grad_fn = self._grad._grad_fn  # a gradient a hook recorded keeps its history
         view._accumulator = self._grad._accumulator  # a seed stored unchanged keeps its node
         return view  # type: ignore[return-value]
+
+    @grad.setter
+    def grad(self, value: Optional[Tensor]) -> None:
+        """Assigning copies the values: into the gradient there is, or into a new one that stops
+        gradient; later passes accumulate into them."""
+        if value is None:
+            self._grad = None
+        elif self._grad is not None and self._grad._data.shape == value._data.shape:
+            np.copyto(self._grad._data, value._data, casting="unsafe")
+        else:
+            self._grad = Tensor._from_array(value._data.copy())
+            PADDLE.mark_stopped(self._grad)
+
+    def gradient(self) -> Optional[np.ndarray]:
+        """``Tensor.gradient()`` (deprecated in paddle): the gradient's values as numpy."""
+        return None if self._grad is None else self._grad._data.copy()
 
     @property
     def grad_fn(self) -> Optional[Node]:
@@ -407,4 +424,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Opti
                        allow_unused, no_grad_vars)
 
 
-from reference_engine.paddle import autograd, nn  # noqa: E402  (submodules need the names above)
+from reference_engine.paddle import autograd, base, device, nn  # noqa: E402  (they need the names above)
+
+set_device = device.set_device
+is_compiled_with_cuda = device.is_compiled_with_cuda

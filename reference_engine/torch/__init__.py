@@ -20,7 +20,8 @@ from reference_engine.tensor import Tensor as _CoreTensor
 from reference_engine.torch_policy import TORCH, torch_size
 
 __all__ = [
-    "Size", "Tensor", "abs", "add", "amax", "amin", "autograd", "bool", "cat", "clamp", "clone",
+    "Size", "Tensor", "abs", "cuda", "device", "equal", "inference_mode", "linspace", "mm",
+    "add", "amax", "amin", "autograd", "bool", "cat", "clamp", "clone",
     "cos", "detach", "div", "double", "dtype", "enable_grad", "exp", "expand_copy", "float",
     "float32", "float64", "int32", "int64", "is_grad_enabled", "is_tensor", "log",
     "log_softmax", "long", "matmul", "max", "maximum", "mean", "min", "minimum", "mul", "neg",
@@ -81,6 +82,13 @@ class Tensor(_CoreTensor):
     _size_type = Size
     _policy = TORCH
     _dtype_objects = _DTYPES
+
+    def __new__(cls, *args: Any) -> Tensor:
+        """``torch.Tensor(data)``: a float32 leaf holding ``data``; ``torch.Tensor(*sizes)``: one
+        of those sizes (torch leaves the values uninitialised; here they are zeros)."""
+        if len(args) == 1 and not isinstance(args[0], (builtins.int, np.integer)):
+            return _new(_infer(args[0], float32), float32, False)
+        return zeros(*args)
 
     # --- autograd state -------------------------------------------------------------------
 
@@ -155,8 +163,11 @@ class Tensor(_CoreTensor):
         return self._data.shape[F.normalize_dim(Tensor, dim, self._data.ndim)]
 
     @property
-    def device(self) -> str:
-        return "cpu"
+    def device(self) -> device:
+        return _CPU
+
+    def cpu(self) -> Tensor:
+        return self
 
     def numpy(self) -> np.ndarray:
         if self._requires_grad:
@@ -164,7 +175,19 @@ class Tensor(_CoreTensor):
         return self._data
 
     def to(self, target: Any) -> Tensor:
-        return self if isinstance(target, str) else F.cast(self, _np_dtype(target))
+        """A device (``"cpu"``, ``torch.device("cpu")``): the tensor itself; a dtype: a cast."""
+        if isinstance(target, (str, device)):
+            return self
+        return F.cast(self, _np_dtype(target))
+
+    def mm(self, mat2: Tensor) -> Tensor:
+        return mm(self, mat2)
+
+    def exp_(self) -> Tensor:
+        return self._in_place("exp")
+
+    def equal(self, other: Tensor) -> builtins.bool:
+        return equal(self, other)
 
     def float(self) -> Tensor:
         return F.cast(self, np.float32)
@@ -369,6 +392,51 @@ def arange(start: builtins.float, end: Optional[builtins.float] = None, step: bu
     return _new(values, dtype, requires_grad)
 
 
+def linspace(start: builtins.float, end: builtins.float, steps: builtins.int,
+             dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
+    return _new(np.linspace(start, end, steps, dtype=np.float32), dtype, requires_grad)
+
+
+class device:  # noqa: N801 - torch's name
+    """``torch.device``: the reference engine runs on the CPU only."""
+
+    def __init__(self, type: str) -> None:  # noqa: A002 - torch's keyword
+        self.type = str(type).split(":")[0]
+
+    def __eq__(self, other: object) -> builtins.bool:
+        return isinstance(other, device) and other.type == self.type
+
+    def __hash__(self) -> builtins.int:
+        return hash(self.type)
+
+    def __str__(self) -> str:
+        return self.type
+
+    def __repr__(self) -> str:
+        return f"device(type='{self.type}')"
+
+
+_CPU = device("cpu")
+
+
+class cuda:  # noqa: N801 - torch.cuda, as far as a CPU-only engine answers it
+    @staticmethod
+    def is_available() -> builtins.bool:
+        return False
+
+    @staticmethod
+    def device_count() -> builtins.int:
+        return 0
+
+
+inference_mode = grad_mode.no_grad  # recording off; inference tensors' errors are not modelled
+
+
+def equal(input: Tensor, other: Tensor) -> builtins.bool:  # noqa: A002
+    return input._data.shape == other._data.shape and builtins.bool(
+        np.array_equal(input._data, other._data))
+
+
 # --- operations ---------------------------------------------------------------------------
 
 def _tensor_first(fn: Any) -> Any:
@@ -475,6 +543,14 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:  # noqa: A002
 
 
 @_tensor_first
+def mm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
+    """``torch.mm``: matrices only."""
+    if input._data.ndim != 2 or mat2._data.ndim != 2:
+        raise RuntimeError("self must be a matrix" if input._data.ndim != 2
+                           else "mat2 must be a matrix")
+    return F.matmul(input, mat2)
+
+
 def t(input: Tensor) -> Tensor:  # noqa: A002
     return F.t(input)
 

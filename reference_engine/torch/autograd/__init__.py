@@ -60,10 +60,8 @@ def once_differentiable(backward: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def Variable(data: Any, requires_grad: bool = False) -> Any:  # noqa: N802 - torch's name
-    """``torch.autograd.Variable``: long deprecated; returns ``data`` itself, flagged."""
-    if requires_grad:
-        data.requires_grad_(True)
-    return data
+    """``torch.autograd.Variable``: long deprecated; a new leaf sharing ``data``'s storage."""
+    return data.detach().requires_grad_(requires_grad)
 
 
 def backward(tensors: Any, grad_tensors: Any = None, retain_graph: Optional[bool] = None,

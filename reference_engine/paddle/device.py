@@ -1,0 +1,31 @@
+"""``paddle.device``: the reference engine runs on the CPU only."""
+
+from __future__ import annotations
+
+__all__ = ["get_device", "is_compiled_with_cuda", "set_device"]
+
+
+class Place:
+    """What ``set_device`` returns."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def __repr__(self) -> str:
+        return f"Place({self.kind})"
+
+
+def is_compiled_with_cuda() -> bool:
+    return False
+
+
+def get_device() -> str:
+    return "cpu"
+
+
+def set_device(device: str) -> Place:
+    """Only ``"cpu"`` exists here, as on a paddle built without CUDA."""
+    if device != "cpu":
+        raise ValueError(f"The device should not be '{device}', since PaddlePaddle is not "
+                         "compiled with CUDA")
+    return Place("cpu")
