@@ -675,3 +675,37 @@ def what_real_programs_need_on_the_way(paddle):
     return [assigned, z.grad, repr(place), paddle.is_compiled_with_cuda(), paddle.device.get_device(),
             attempt(lambda: paddle.set_device("gpu")), before, x.grad, x.gradient(), held,
             paddle.base.dygraph.grad((y * y).sum(), [y])]
+
+
+@program
+def a_training_loop_with_layers_and_sgd(paddle):
+    """Layer / Linear / mse_loss / SGD: gradients accumulate per step and clear_grad zeroes
+    them; the weights are set to equal values first."""
+    import numpy as np
+
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = paddle.nn.Linear(3, 2)
+            self.fc2 = paddle.nn.Linear(2, 1)
+
+        def forward(self, x):
+            return self.fc2(paddle.tanh(self.fc1(x)))
+
+    net = Net()
+    for p in net.parameters():
+        size = int(np.prod(p.shape))
+        p.set_value(paddle.to_tensor(np.linspace(-0.5, 0.5, size).reshape(p.shape)
+                                     .astype("float32")))
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=net.parameters())
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]])
+    target = paddle.to_tensor([[1.0], [0.0]])
+    seen = [[name for name, _ in net.named_parameters()], net.fc1.bias.stop_gradient]
+    for _ in range(3):
+        loss = paddle.nn.functional.mse_loss(net(x), target)
+        loss.backward()
+        opt.step()
+        seen += [loss, net.fc1.weight.grad]
+        opt.clear_grad()
+    net.clear_gradients()
+    return seen + [net.fc2.weight, net.fc2.bias.grad, loss.grad_fn.name()]

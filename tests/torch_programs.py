@@ -1037,3 +1037,61 @@ def advanced_index_setitem_and_create_graph_grad(torch):
     (b * 3).sum().backward(create_graph=True)
     return [y.grad_fn.name(), x.grad, attempt(lambda: total.backward()), first,
             a.grad.grad_fn.name(), a.grad, b.grad.grad_fn is None, b.grad.requires_grad]
+
+
+@program
+def functional_jacobians_hessians_and_products(torch):
+    from importlib import import_module
+
+    functional = import_module(torch.__name__ + ".autograd.functional")
+
+    def f(x):
+        return x ** 2 * 3
+
+    def pair(a, b):
+        return (a * b, a + b)
+
+    def cubic(x):
+        return (x ** 3).sum()
+
+    x = torch.tensor([1.0, 2.0])
+    m = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    v = torch.tensor([1.0, -1.0])
+    return [functional.jacobian(f, x), functional.jacobian(pair, (x, v)),
+            functional.jacobian(lambda a: torch.ones(2), x), functional.jacobian(f, x).requires_grad,
+            functional.jacobian(f, x, create_graph=True).requires_grad,
+            functional.jacobian(lambda a: a.sum(1), m).shape, functional.hessian(cubic, x),
+            functional.hessian(lambda a, b: (a * b).sum(), (x, v)), functional.vjp(f, x, v),
+            functional.jvp(f, x, v), functional.hvp(cubic, x, v), functional.vhp(cubic, x, v)]
+
+
+@program
+def a_training_loop_with_modules_and_sgd(torch):
+    """Module / Linear / MSELoss / SGD with momentum: gradients accumulate per step and are
+    cleared by zero_grad; the weights are set to equal values first."""
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = torch.nn.Linear(3, 2)
+            self.fc2 = torch.nn.Linear(2, 1)
+
+        def forward(self, x):
+            return self.fc2(torch.tanh(self.fc1(x)))
+
+    net = Net()
+    with torch.no_grad():
+        for p in net.parameters():
+            p.copy_(torch.linspace(-0.5, 0.5, p.numel()).reshape(p.shape))
+    opt = torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+    x = torch.tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]])
+    target = torch.tensor([[1.0], [0.0]])
+    seen = [[name for name, _ in net.named_parameters()], repr(net.fc1)]
+    for _ in range(3):
+        opt.zero_grad()
+        loss = torch.nn.MSELoss()(net(x), target)
+        loss.backward()
+        opt.step()
+        seen += [loss.detach(), net.fc1.weight.grad.clone()]
+    net.zero_grad(set_to_none=False)
+    return seen + [net.fc2.weight, net.fc1.bias.grad,
+                   torch.nn.functional.mse_loss(net(x), target, reduction="sum").detach()]

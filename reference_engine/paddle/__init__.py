@@ -22,7 +22,8 @@ from reference_engine.paddle_policy import CLEARED, PADDLE, stopped
 from reference_engine.tensor import Tensor as _CoreTensor
 
 __all__ = [
-    "Tensor", "abs", "add", "base", "device", "is_compiled_with_cuda", "set_device", "square",
+    "Tensor", "abs", "add", "base", "device", "is_compiled_with_cuda", "optimizer", "set_device",
+    "square",
     "amax", "amin", "autograd", "bool", "cast", "clip", "concat", "cos",
     "divide", "dtype", "enable_grad", "exp", "expand", "float32", "float64", "grad", "int32",
     "int64", "is_grad_enabled", "log", "matmul", "max", "maximum", "mean", "min", "minimum",
@@ -424,7 +425,7 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Opti
                        allow_unused, no_grad_vars)
 
 
-from reference_engine.paddle import autograd, base, device, nn  # noqa: E402  (they need the names above)
+from reference_engine.paddle import autograd, base, device, nn, optimizer  # noqa: E402  (they need the names above)
 
 set_device = device.set_device
 is_compiled_with_cuda = device.is_compiled_with_cuda

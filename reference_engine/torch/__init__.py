@@ -20,7 +20,7 @@ from reference_engine.tensor import Tensor as _CoreTensor
 from reference_engine.torch_policy import TORCH, torch_size
 
 __all__ = [
-    "Size", "Tensor", "abs", "cuda", "device", "equal", "inference_mode", "linspace", "mm",
+    "Size", "Tensor", "abs", "cuda", "device", "equal", "inference_mode", "linspace", "mm", "optim",
     "add", "amax", "amin", "autograd", "bool", "cat", "clamp", "clone",
     "cos", "detach", "div", "double", "dtype", "enable_grad", "exp", "expand_copy", "float",
     "float32", "float64", "int32", "int64", "is_grad_enabled", "is_tensor", "log",
@@ -179,6 +179,11 @@ class Tensor(_CoreTensor):
         if isinstance(target, (str, device)):
             return self
         return F.cast(self, _np_dtype(target))
+
+    def copy_(self, src: Any) -> Tensor:
+        """Write ``src``'s values (broadcast) into this tensor, in place."""
+        self[...] = src
+        return self
 
     def mm(self, mat2: Tensor) -> Tensor:
         return mm(self, mat2)
@@ -580,4 +585,4 @@ def log_softmax(input: Tensor, dim: builtins.int) -> Tensor:  # noqa: A002
     return F.log_softmax(input, dim)
 
 
-from reference_engine.torch import autograd, nn  # noqa: E402  (submodules need the names above)
+from reference_engine.torch import autograd, nn, optim  # noqa: E402  (they need the names above)

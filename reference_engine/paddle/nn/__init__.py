@@ -1,5 +1,6 @@
-"""``paddle.nn``: only ``functional`` is modelled."""
+"""``paddle.nn``: ``functional``, ``Layer`` and ``Linear``."""
 
 from reference_engine.paddle.nn import functional
+from reference_engine.paddle.nn.layers import Layer, Linear
 
-__all__ = ["functional"]
+__all__ = ["Layer", "Linear", "functional"]

@@ -7,7 +7,7 @@ from typing import Optional
 from reference_engine import ops as F
 from reference_engine.tensor import Tensor
 
-__all__ = ["log_softmax", "relu", "sigmoid", "softmax", "tanh"]
+__all__ = ["log_softmax", "mse_loss", "relu", "sigmoid", "softmax", "tanh"]
 
 relu = F.relu
 sigmoid = F.sigmoid
@@ -20,3 +20,10 @@ def softmax(input: Tensor, dim: Optional[int] = None) -> Tensor:  # noqa: A002
 
 def log_softmax(input: Tensor, dim: Optional[int] = None) -> Tensor:  # noqa: A002
     return F.log_softmax(input, -1 if dim is None else dim)
+
+
+def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
+    squared = F.pow(F.sub(input, target), 2)
+    if reduction == "none":
+        return squared
+    return F.sum(squared) if reduction == "sum" else F.mean(squared)

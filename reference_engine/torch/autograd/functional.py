@@ -1,0 +1,130 @@
+"""``torch.autograd.functional``: Jacobians, Hessians and vector products of a function, built
+from ``torch.autograd.grad`` as torch 2.13 builds them (reverse mode; ``jvp`` through the
+double-backward trick). Results are detached unless ``create_graph``; an output that does not
+depend on an input gives zeros (``strict=False``)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from reference_engine import grad_mode
+from reference_engine.torch import Tensor, stack, zeros_like
+from reference_engine.torch.autograd import grad
+
+__all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
+
+
+def _as_tuple(value: Any) -> tuple[bool, tuple[Any, ...]]:
+    """(whether it was a tuple, the value as a tuple)."""
+    if isinstance(value, (tuple, list)):
+        return True, tuple(value)
+    return False, (value,)
+
+
+def _prepare(inputs: tuple[Tensor, ...], create_graph: bool) -> tuple[Tensor, ...]:
+    """Fresh leaves that require grad (kept connected to the originals with create_graph)."""
+    if create_graph:
+        return tuple(t if t.requires_grad else t.detach().requires_grad_(True) for t in inputs)
+    return tuple(t.detach().requires_grad_(True) for t in inputs)
+
+
+def _grads(outputs: Sequence[Tensor], inputs: tuple[Tensor, ...], seeds: Sequence[Any],
+           create_graph: bool) -> tuple[Tensor, ...]:
+    pairs = [(o, s) for o, s in zip(outputs, seeds) if o.requires_grad]  # others add nothing
+    if not pairs:
+        return tuple(zeros_like(t) for t in inputs)
+    found = grad([o for o, _ in pairs], inputs, grad_outputs=[s for _, s in pairs],
+                 retain_graph=True, create_graph=create_graph, allow_unused=True)
+    return tuple(zeros_like(t) if g is None else g for g, t in zip(found, inputs))
+
+
+def _finish(t: Tensor, create_graph: bool) -> Tensor:
+    return t if create_graph else t.detach()
+
+
+def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
+             strict: bool = False, vectorize: bool = False,
+             strategy: str = "reverse-mode") -> Any:
+    """The Jacobian of ``func`` at ``inputs``: output shape followed by input shape, nested as
+    torch nests it (outputs, then inputs) when either is a tuple."""
+    inputs_tuple, ins = _as_tuple(inputs)
+    with grad_mode.enable_grad():
+        ins = _prepare(ins, create_graph)
+        outputs_tuple, outs = _as_tuple(func(*ins))
+        per_output = []
+        for out in outs:
+            flat = out.reshape(-1)
+            rows = [_grads([flat[k]], ins, [None], create_graph) for k in range(flat.shape[0])]
+            per_input = []
+            for i, t in enumerate(ins):
+                column = [row[i] for row in rows]
+                block = stack(column) if column else zeros_like(t).reshape(0, *t.shape)
+                per_input.append(_finish(block.reshape(*out.shape, *t.shape), create_graph))
+            per_output.append(tuple(per_input) if inputs_tuple else per_input[0])
+    return tuple(per_output) if outputs_tuple else per_output[0]
+
+
+def hessian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
+            strict: bool = False, vectorize: bool = False,
+            outer_jacobian_strategy: str = "reverse-mode") -> Any:
+    """The Hessian of a scalar ``func``: the Jacobian of its gradient."""
+    inputs_tuple, ins = _as_tuple(inputs)
+
+    def gradient(*xs: Tensor) -> Any:
+        found = _grads([func(*xs)], xs, [None], create_graph=True)
+        return found if inputs_tuple else found[0]
+
+    return jacobian(gradient, ins if inputs_tuple else ins[0], create_graph=create_graph)
+
+
+def vjp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
+        strict: bool = False) -> tuple[Any, Any]:
+    """``(func(inputs), vᵀ·J)``."""
+    inputs_tuple, ins = _as_tuple(inputs)
+    with grad_mode.enable_grad():
+        ins = _prepare(ins, create_graph)
+        outputs_tuple, outs = _as_tuple(func(*ins))
+        _, seeds = _as_tuple(v) if v is not None else (False, (None,) * len(outs))
+        found = _grads(list(outs), ins, list(seeds), create_graph)
+    outs_done = tuple(_finish(o, create_graph) for o in outs)
+    found = tuple(_finish(g, create_graph) for g in found)
+    return (outs_done if outputs_tuple else outs_done[0]), (found if inputs_tuple else found[0])
+
+
+def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
+        strict: bool = False) -> tuple[Any, Any]:
+    """``(func(inputs), J·v)``, by differentiating ``uᵀ·J`` with respect to ``u``."""
+    inputs_tuple, ins = _as_tuple(inputs)
+    with grad_mode.enable_grad():
+        ins = _prepare(ins, create_graph)
+        outputs_tuple, outs = _as_tuple(func(*ins))
+        dummies = tuple(zeros_like(o).requires_grad_(True) for o in outs)
+        back = _grads(list(outs), ins, list(dummies), create_graph=True)
+        _, tangents = _as_tuple(v) if v is not None else (False, (None,) * len(ins))
+        found = _grads(list(back), dummies, list(tangents), create_graph)
+    outs_done = tuple(_finish(o, create_graph) for o in outs)
+    found = tuple(_finish(g, create_graph) for g in found)
+    return (outs_done if outputs_tuple else outs_done[0]), (found if outputs_tuple else found[0])
+
+
+def _second_order(func: Callable[..., Any], inputs: Any, v: Any, create_graph: bool) -> Any:
+    """``(func(inputs), H·v)`` for a scalar ``func`` (H is symmetric, so also ``vᵀ·H``)."""
+    inputs_tuple, ins = _as_tuple(inputs)
+    with grad_mode.enable_grad():
+        ins = _prepare(ins, create_graph)
+        out = func(*ins)
+        first = _grads([out], ins, [None], create_graph=True)
+        _, vs = _as_tuple(v)
+        found = _grads(list(first), ins, list(vs), create_graph)
+    found = tuple(_finish(g, create_graph) for g in found)
+    return _finish(out, create_graph), (found if inputs_tuple else found[0])
+
+
+def vhp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
+        strict: bool = False) -> tuple[Any, Any]:
+    return _second_order(func, inputs, v, create_graph)
+
+
+def hvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
+        strict: bool = False) -> tuple[Any, Any]:
+    return _second_order(func, inputs, v, create_graph)

@@ -1,0 +1,119 @@
+"""``torch.nn.Module``, ``Linear`` and ``MSELoss``: what training loops need on the way to their
+autograd. Parameters are registered by assignment, as torch registers them; ``Linear`` draws its
+initial values from torch's scheme (uniform in ±1/√in_features) with numpy's generator, so a
+program that compares values with torch sets them itself."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable, Iterator
+
+import numpy as np
+
+from reference_engine.torch import Tensor, matmul, no_grad, tensor
+from reference_engine.torch.nn.parameter import Parameter
+
+__all__ = ["Linear", "MSELoss", "Module", "clear_grads"]
+
+_RNG = np.random.default_rng(0)
+
+
+def clear_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
+    """``zero_grad``: drop each gradient, or zero it in place (detached from any graph)."""
+    for param in params:
+        if param.grad is None:
+            continue
+        if set_to_none:
+            param.grad = None
+        else:
+            param.grad.detach_().zero_()
+
+
+class Module:
+    """A container of parameters and sub-modules; calling it calls ``forward``."""
+
+    def __init__(self) -> None:
+        object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "training", True)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, Parameter):
+            self._parameters[name] = value
+        elif isinstance(value, Module):
+            self._modules[name] = value
+        object.__setattr__(self, name, value)
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
+                                  '"forward" function')
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.forward(*args, **kwargs)
+
+    def named_parameters(self, prefix: str = "") -> Iterator[tuple[str, Parameter]]:
+        seen: set[int] = set()
+        for name, param in self._named(prefix):
+            if id(param) not in seen:
+                seen.add(id(param))
+                yield name, param
+
+    def _named(self, prefix: str) -> Iterator[tuple[str, Parameter]]:
+        for name, param in self._parameters.items():
+            yield prefix + name, param
+        for name, module in self._modules.items():
+            yield from module._named(f"{prefix}{name}.")
+
+    def parameters(self) -> Iterator[Parameter]:
+        for _, param in self.named_parameters():
+            yield param
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        clear_grads(self.parameters(), set_to_none)
+
+    def train(self, mode: bool = True) -> Module:
+        object.__setattr__(self, "training", mode)
+        for module in self._modules.values():
+            module.train(mode)
+        return self
+
+    def eval(self) -> Module:
+        return self.train(False)
+
+
+class Linear(Module):
+    """``y = x Wᵀ + b`` with ``W`` of shape (out_features, in_features)."""
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True) -> None:
+        super().__init__()
+        self.in_features, self.out_features = in_features, out_features
+        bound = 1 / math.sqrt(in_features) if in_features else 0.0
+        self.weight = Parameter(_uniform((out_features, in_features), bound))
+        self.bias = Parameter(_uniform((out_features,), bound)) if bias else None
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        out = matmul(input, self.weight.t())
+        return out + self.bias if self.bias is not None else out
+
+    def __repr__(self) -> str:
+        return (f"Linear(in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None})")
+
+
+def _uniform(shape: tuple[int, ...], bound: float) -> Tensor:
+    with no_grad():
+        return tensor(_RNG.uniform(-bound, bound, shape).astype(np.float32))
+
+
+class MSELoss(Module):
+    """The mean (or sum) of squared differences."""
+
+    def __init__(self, reduction: str = "mean") -> None:
+        super().__init__()
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        squared = (input - target) ** 2
+        if self.reduction == "none":
+            return squared
+        return squared.sum() if self.reduction == "sum" else squared.mean()

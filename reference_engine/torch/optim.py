@@ -1,0 +1,43 @@
+"""``torch.optim.SGD``: the update a training loop applies between backward passes."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional
+
+from reference_engine.torch import Tensor, no_grad
+from reference_engine.torch.nn.modules import clear_grads
+
+__all__ = ["SGD"]
+
+
+class SGD:
+    """Stochastic gradient descent with optional momentum and weight decay (torch's rule)."""
+
+    def __init__(self, params: Iterable[Tensor], lr: float = 1e-3, momentum: float = 0.0,
+                 dampening: float = 0.0, weight_decay: float = 0.0,
+                 nesterov: bool = False) -> None:
+        self.params = list(params)
+        self.lr, self.momentum, self.dampening = lr, momentum, dampening
+        self.weight_decay, self.nesterov = weight_decay, nesterov
+        self._buffers: dict[int, Optional[Tensor]] = {}
+
+    def step(self, closure: Any = None) -> Any:
+        loss = closure() if closure is not None else None
+        with no_grad():
+            for p in self.params:
+                if p.grad is None:
+                    continue
+                d_p = p.grad
+                if self.weight_decay:
+                    d_p = d_p + p * self.weight_decay
+                if self.momentum:
+                    buf = self._buffers.get(id(p))
+                    buf = d_p.clone() if buf is None else buf * self.momentum + d_p * (
+                        1 - self.dampening)
+                    self._buffers[id(p)] = buf
+                    d_p = d_p + buf * self.momentum if self.nesterov else buf
+                p.sub_(d_p * self.lr)
+        return loss
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        clear_grads(self.params, set_to_none)
