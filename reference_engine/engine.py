@@ -109,6 +109,16 @@ def _run_hooks(policy: Policy, node: Node, grad: Tensor) -> Tensor:
     return grad
 
 
+def _run_node_hooks(node: Node, kind: str, grads: tuple[Any, ...], *extra: Any) -> tuple[Any, ...]:
+    """The node's own hooks of ``kind`` in registration order; a tuple one returns replaces
+    ``grads`` for the next."""
+    for hook in list(node.hooks(kind).values()):
+        replaced = hook(grads, *extra)
+        if replaced is not None:
+            grads = tuple(replaced)
+    return grads
+
+
 def _input_grads(policy: Policy, node: Node, grad: Tensor,
                  wanted: Optional[set[int]]) -> list[Optional[Tensor]]:
     """Apply the node's rules for the inputs whose gradient is wanted."""
@@ -216,11 +226,16 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                 grad = _run_hooks(policy, node, grad)
             if node.retained is not None:
                 policy.retain(node.retained, grad, create_graph)
+            if node.node_hooks:
+                grad = _run_node_hooks(node, "pre", (grad,))[0]
             for index in targets.get(id(node), ()):
                 captured[index] = grad
             if is_leaf:
                 if accumulate:
                     policy.accumulate(node.variable, grad, create_graph)
+                    if node.node_hooks:
+                        for hook in list(node.hooks("post_accumulate").values()):
+                            hook(node.variable)
                 continue
             if wanted is not None and not any(e is not None and id(e) in wanted for e in node.edges):
                 if accumulate and id(node) in targets and policy.backward_runs_input_nodes:
@@ -237,6 +252,8 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                     grads = _input_grads(policy, node, grad, wanted)
             else:
                 grads = _input_grads(policy, node, grad, wanted)
+            if node.node_hooks:
+                grads = list(_run_node_hooks(node, "post", tuple(grads), (grad,)))
             for edge, g in zip(node.edges, grads):
                 if g is not None and id(edge) not in cut_nodes:
                     _accumulate_buffer(policy, buffers, edge, g)

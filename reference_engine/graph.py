@@ -78,7 +78,8 @@ class Node:
     """One recorded operation: its rule, edges to its inputs' nodes and its saved tensors."""
 
     __slots__ = ("rule", "attrs", "edges", "input_meta", "saved", "released", "released_saved",
-                 "pre_hooks", "retained", "sequence_nr", "policy", "origin", "order", "__weakref__")
+                 "pre_hooks", "retained", "sequence_nr", "policy", "origin", "order", "node_hooks",
+                 "__weakref__")
 
     def __init__(self, rule: Rule, attrs: dict[str, Any], edges: tuple[Optional[Node], ...],
                  input_meta: tuple[tuple[tuple[int, ...], Any], ...], policy: Policy) -> None:
@@ -96,10 +97,28 @@ class Node:
         self.pre_hooks: dict[int, Hook] = {}
         self.retained: Optional[Tensor] = None
         self.sequence_nr = next(_sequence)
+        # hooks on the node itself (torch's register_prehook / register_hook), and a leaf's
+        # post-accumulate hooks, by kind; None until the first is registered
+        self.node_hooks: Optional[dict[str, dict[int, Callable[..., Any]]]] = None
 
     def name(self) -> str:
         """The framework's name of this node's class (``MulBackward0``, ``MultiplyGradNode``)."""
         return self.policy.node_name(self.rule, self.attrs)
+
+    def hooks(self, kind: str) -> dict[int, Callable[..., Any]]:
+        """This node's hooks of ``kind`` ("pre", "post" or "post_accumulate")."""
+        if self.node_hooks is None:
+            self.node_hooks = {}
+        return self.node_hooks.setdefault(kind, {})
+
+    def register_prehook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """``hook(grad_outputs)`` before the node runs; a tuple it returns replaces them."""
+        return RemovableHandle(self.hooks("pre"), hook)
+
+    def register_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """``hook(grad_inputs, grad_outputs)`` after the node ran; a tuple it returns replaces
+        the gradients it sends on."""
+        return RemovableHandle(self.hooks("post"), hook)
 
     @property
     def next_functions(self) -> tuple[tuple[Optional[Node], int], ...]:
@@ -133,6 +152,7 @@ class AccumulateGrad(Node):
         self.pre_hooks = {}
         self.retained = None
         self.sequence_nr = next(_sequence)
+        self.node_hooks = None
 
     def name(self) -> str:
         return self.policy.accumulate_node_name

@@ -110,6 +110,9 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                  "gradients"),
     "hook_no_grad": (RuntimeError,
                      "cannot register a hook on a tensor that doesn't require gradient"),
+    "post_accumulate_non_leaf": (RuntimeError,
+                                 "post accumulate grad hooks cannot be registered on non-leaf "
+                                 "tensors"),
     "numpy_requires_grad": (RuntimeError,
                             "Can't call numpy() on Tensor that requires grad. Use "
                             "tensor.detach().numpy() instead."),

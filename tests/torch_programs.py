@@ -1095,3 +1095,26 @@ def a_training_loop_with_modules_and_sgd(torch):
     net.zero_grad(set_to_none=False)
     return seen + [net.fc2.weight, net.fc1.bias.grad,
                    torch.nn.functional.mse_loss(net(x), target, reduction="sum").detach()]
+
+
+@program
+def hooks_on_nodes_and_after_accumulation(torch):
+    """grad_fn.register_prehook / register_hook (replacing what flows), a leaf's
+    post-accumulate-grad hook, next_functions and node names."""
+    seen = []
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    z = y.exp()
+    pre = z.grad_fn.register_prehook(lambda g_out: seen.append(("pre", g_out[0].tolist())))
+    z.grad_fn.register_hook(lambda g_in, g_out: seen.append(
+        ("post", g_in[0].tolist(), g_out[0].tolist())))
+    y.grad_fn.register_prehook(lambda g_out: (g_out[0] * 2,))
+    y.grad_fn.register_hook(lambda g_in, g_out: (g_in[0] + 1, None))
+    x.register_post_accumulate_grad_hook(lambda p: seen.append(("accumulated", p.grad.tolist())))
+    z.sum().backward(retain_graph=True)
+    pre.remove()
+    z.sum().backward()
+    leaf_node = y.grad_fn.next_functions[0][0]
+    return [seen, x.grad, z.grad_fn.name(), [f.name() for f, _ in z.grad_fn.next_functions],
+            leaf_node.name(), leaf_node.variable is x,
+            attempt(lambda: y.register_post_accumulate_grad_hook(lambda p: None))]

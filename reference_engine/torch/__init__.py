@@ -15,7 +15,7 @@ import numpy as np
 from reference_engine import grad_mode
 from reference_engine import ops as F
 from reference_engine.dtypes import DialectDtype, by_numpy, standard_dtypes, to_numpy
-from reference_engine.graph import Node
+from reference_engine.graph import Node, RemovableHandle
 from reference_engine.tensor import Tensor as _CoreTensor
 from reference_engine.torch_policy import TORCH, torch_size
 
@@ -149,6 +149,14 @@ class Tensor(_CoreTensor):
                  create_graph: builtins.bool = False, inputs: Any = None) -> None:
         """``Tensor.backward``: accumulate the gradient of this tensor into the leaves."""
         TORCH.backward(self, gradient, retain_graph, create_graph, inputs)
+
+    def register_post_accumulate_grad_hook(self, hook: Any) -> Any:
+        """``hook(tensor)`` after a backward pass accumulated into this leaf's ``.grad``."""
+        if self._grad_fn is not None:
+            raise TORCH.error("post_accumulate_non_leaf")
+        if not self._requires_grad:
+            raise TORCH.error("hook_no_grad")
+        return RemovableHandle(self._accumulator_node().hooks("post_accumulate"), hook)
 
     def retain_grad(self) -> None:
         if not self._requires_grad:
