@@ -77,6 +77,16 @@ def render_html(model: ReportModel) -> str:
                  f"numpy {_e(t['numpy'])}, torch {_e(t['torch'])}, paddle {_e(t['paddle'])}, "
                  f"device {_e(t['device'])}. Finite differences: "
                  f"{s['finite_differences']['checked']} gradient checks.</p>")
+    for framework, pin in (s.get("framework_pins") or {}).items():
+        if not pin["is_pinned"]:
+            parts.append(f"<p class='partial'>Not the pinned {framework}: {_e(pin['ran'])} ran; "
+                         f"the project pins {_e(pin['pinned'])}.</p>")
+    parity = s.get("device_parity")
+    if parity is not None:
+        parts.append(f"<h2>Device parity (torch-cuda against torch-cpu)</h2><p>compared "
+                     f"{parity['compared']}, same {parity['same']}, differ "
+                     f"{len(parity['differ'])}</p>")
+        parts.append(_reason_list("Not compared, by reason", parity["not_compared"]))
     parts.append(_reason_list("Gradients not checked, by reason", s["finite_differences"]["skipped"]))
     for backend, reasons in sorted((s.get("unsupported") or {}).items()):
         parts.append(_reason_list(f"Unsupported on {backend}, by reason", reasons))

@@ -21,6 +21,18 @@ def totals_table(model: ReportModel) -> str:
     return "\n".join(lines)
 
 
+def device_parity_lines(parity: dict | None) -> list[str]:
+    """The torch-cuda against torch-cpu comparison, when the run had a CUDA backend."""
+    if parity is None:
+        return []
+    out = ["", "## Device parity (torch-cuda against torch-cpu)", "",
+           f"- compared: {parity['compared']}, same: {parity['same']}, "
+           f"differ: {len(parity['differ'])}"]
+    out += [f"- not compared, {reason}: {n}" for reason, n in parity["not_compared"].items()]
+    out += [f"- `{d['case']}` step {d['step']}: {d['what']}" for d in parity["differ"][:200]]
+    return out
+
+
 def render_markdown(model: ReportModel) -> str:
     s = model.summary
     target = s["execution_target"]
@@ -28,6 +40,10 @@ def render_markdown(model: ReportModel) -> str:
     if not s["complete"]:
         out += ["**Partial run**: interrupted before every case finished; these are the results "
                 "that did.", ""]
+    for framework, pin in (s.get("framework_pins") or {}).items():
+        if not pin["is_pinned"]:
+            out += [f"**Not the pinned {framework}**: {framework} {pin['ran']} ran; the project "
+                    f"pins {pin['pinned']}. Results and verdicts are from {pin['ran']}.", ""]
     out += [f"- cases: {s['cases']}, results: {s['results']}",
             f"- python {target['python']}, numpy {target['numpy']}, torch {target['torch']}, "
             f"paddle {target['paddle']}, device {target['device']}",
@@ -35,6 +51,7 @@ def render_markdown(model: ReportModel) -> str:
             f"or failed; not checked, by reason:"]
     out += [f"  - {reason}: {n}" for reason, n in sorted(s["finite_differences"]["skipped"].items(),
                                                          key=lambda kv: -kv[1])]
+    out += device_parity_lines(s.get("device_parity"))
     out += ["", "## Totals", "", totals_table(model),
             "", "## Coverage (passed / ran, per feature bucket)", "",
             "| bucket | " + " | ".join(model.backends) + " |",

@@ -11,6 +11,8 @@ from typing import Any, Optional
 from conformance.backends import distribution_version
 from conformance.generator import DEFAULT_VERSION, corpus_sha256, generate
 from conformance.loader import case_files, hand_written_dir
+from conformance.report.parity import PAIR, device_parity
+from conformance.report.pins import framework_pins
 
 SCHEMA_VERSION = 1
 
@@ -83,6 +85,7 @@ def build_summary(results: list[dict[str, Any]], manifest: dict[str, Any], compl
                   argv: Optional[list[str]] = None) -> dict[str, Any]:
     """The summary; ``argv`` is the command of the run (kept in run.json), not of a rebuild."""
     backends = sorted({r["backend"] for r in results})
+    target = execution_target(backends)
     checked = sum((r.get("oracle") or {}).get("checked", 0) for r in results)
     skips: dict[str, int] = dict(oracle_skips or {})
     for r in results:
@@ -91,7 +94,8 @@ def build_summary(results: list[dict[str, Any]], manifest: dict[str, Any], compl
     return {
         "schema_version": SCHEMA_VERSION,
         "complete": complete,
-        "execution_target": execution_target(backends),
+        "execution_target": target,
+        "framework_pins": framework_pins(target),
         "argv": argv if argv is not None else sys.argv[1:],
         "corpus": manifest,
         "cases": len({r["case"] for r in results}),
@@ -100,4 +104,5 @@ def build_summary(results: list[dict[str, Any]], manifest: dict[str, Any], compl
         "finite_differences": {"checked": checked, "skipped": skips},
         "unsupported": unsupported_by_reason(results),
         "stale_known_divergences": stale,
+        **({"device_parity": device_parity(results)} if PAIR[1] in backends else {}),
     }

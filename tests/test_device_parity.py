@@ -1,0 +1,65 @@
+"""Device parity and framework pins in the reports: what a CUDA check on a device writes."""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+from pathlib import Path
+
+from conformance.report.parity import device_parity
+from conformance.report.pins import DEFAULT_PINS, framework_pins, pinned_versions
+
+ROOT = Path(__file__).resolve().parent.parent
+TENSOR = {"step": "3", "kind": "tensor", "dtype": "float32", "shape": [2],
+          "values": [1.0, 2.0], "requires_grad": False, "has_grad_fn": False}
+
+
+def _result(case: str, backend: str, observations: list, verdict: str = "pass") -> dict:
+    return {"case": case, "backend": backend, "verdict": verdict, "observations": observations,
+            "detail": ""}
+
+
+def test_parity_compares_each_case_run_on_both_devices():
+    moved = copy.deepcopy(TENSOR)
+    moved["values"] = [1.0, 2.5]
+    results = [_result("same", "torch-cpu", [TENSOR]), _result("same", "torch-cuda", [TENSOR]),
+               _result("moved", "torch-cpu", [TENSOR]), _result("moved", "torch-cuda", [moved]),
+               _result("rounded", "torch-cpu", [TENSOR]),
+               _result("rounded", "torch-cuda", [{**TENSOR, "values": [1.0, 2.0000001]}]),
+               _result("cpu only", "torch-cpu", [TENSOR]),
+               _result("no gpu", "torch-cpu", [TENSOR]),
+               _result("no gpu", "torch-cuda", None, verdict="unavailable")]
+    parity = device_parity(results)
+    assert parity["compared"] == 3 and parity["same"] == 2
+    assert [d["case"] for d in parity["differ"]] == ["moved"]
+    assert parity["not_compared"] == {"ran on one device only": 1,
+                                      "torch-cuda unavailable: ": 1}
+
+
+def test_a_run_on_another_torch_is_marked_as_such():
+    pins = {"torch": "2.13.0", "paddle": "3.3.1"}
+    off = framework_pins({"torch": "2.11.0+cu128", "paddle": None}, pins)
+    assert off == {"torch": {"pinned": "2.13.0", "ran": "2.11.0+cu128", "is_pinned": False}}
+    assert framework_pins({"torch": "2.13.0+cpu", "paddle": "3.3.1"}, pins) == {
+        "torch": {"pinned": "2.13.0", "ran": "2.13.0+cpu", "is_pinned": True},
+        "paddle": {"pinned": "3.3.1", "ran": "3.3.1", "is_pinned": True}}
+
+
+def test_the_built_in_pins_are_those_of_constraints_txt():
+    assert pinned_versions(ROOT / "constraints.txt") == DEFAULT_PINS
+
+
+def test_the_cuda_check_dry_runs_on_a_cpu_machine(tmp_path):
+    """benchmarks/cuda_check.sh with a tiny slice: torch-cuda is skipped with its reason, and
+    the report carries the parity section and the torch version."""
+    out = tmp_path / "cuda"
+    done = subprocess.run(["bash", str(ROOT / "benchmarks" / "cuda_check.sh"), str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600,
+                          env={**__import__("os").environ, "CUDA_CHECK_COUNT": "20",
+                               "CUDA_CHECK_SELECT": "seeds/*,gen2/*", "PYTHON": sys.executable})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    report = (out / "report.md").read_text()
+    assert "## Device parity (torch-cuda against torch-cpu)" in report
+    assert "torch-cuda unavailable" in report
+    assert "torch " in done.stdout and "parity" in done.stdout
