@@ -12,8 +12,9 @@ import contextlib
 import multiprocessing
 import os
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 from conformance.backends import Backend, BackendUnavailable
 
@@ -77,6 +78,7 @@ class IsolatedBackend:
         self.process: Optional[Any] = None
         self.conn: Optional[Any] = None
         self.unavailable: Optional[str] = None
+        self.pending: Optional[tuple[str, float]] = None  # (case id, when it was sent)
 
     def _start(self) -> None:
         # one thread per backend process: cases are tiny, and idle OpenMP threads spinning in
@@ -114,17 +116,32 @@ class IsolatedBackend:
                 self.process.kill()
                 self.process.join()
         self.process = self.conn = None
+        self.pending = None
 
-    def run(self, raw_case: dict[str, Any]) -> Outcome:
+    def submit(self, raw_case: dict[str, Any]) -> None:
+        """Send a case to the child without waiting: it runs while this process does other work.
+        One case at a time: ``result`` must be called before the next ``submit``."""
+        assert self.pending is None, "one case at a time"
         if self.process is None and self.unavailable is None:
             self._start()
+        self.pending = (raw_case["id"], time.perf_counter())
+        if self.unavailable is not None:
+            return
+        assert self.conn is not None
+        with contextlib.suppress(OSError, BrokenPipeError):  # a dead child: result() says so
+            self.conn.send(raw_case)
+
+    def result(self) -> Outcome:
+        """The outcome of the case submitted last: within the timeout (else ``timeout`` and the
+        child is killed), or ``crashed`` if the child died."""
+        assert self.pending is not None, "nothing submitted"
+        _, start = self.pending
+        self.pending = None
         if self.unavailable is not None:
             return Outcome("unavailable", detail=self.unavailable)
         assert self.conn is not None and self.process is not None
-        start = time.perf_counter()
         try:
-            self.conn.send(raw_case)
-            if not self.conn.poll(self.timeout):
+            if not self.conn.poll(max(self.timeout - (time.perf_counter() - start), 0.0)):
                 self.process.kill()
                 self.stop()
                 return Outcome("timeout", detail=f"no result within {self.timeout:g} s",
@@ -139,18 +156,56 @@ class IsolatedBackend:
         return Outcome(status, payload["observations"], payload["oracle"],
                        seconds=time.perf_counter() - start)
 
+    def run(self, raw_case: dict[str, Any]) -> Outcome:
+        self.submit(raw_case)
+        return self.result()
+
 
 class Pool:
-    """The isolated backends of one test process, by name."""
+    """The isolated backends of one test process, by name, and the outcomes they computed.
 
-    def __init__(self, timeout: float) -> None:
+    ``outcome(case, backend, together)`` sends the case to every backend in ``together`` that
+    has not run it, then waits for ``backend``'s: the children run the case side by side, on as
+    many cores as there are, while this process judges and reports. A case's items are collected
+    next to each other, so the other backends' items then find their outcome ready.
+    """
+
+    def __init__(self, timeout: float, kept: int = 4096) -> None:
         self.timeout = timeout
         self.backends: dict[str, IsolatedBackend] = {}
+        self.outcomes: OrderedDict[tuple[str, str], Outcome] = OrderedDict()
+        self.kept = kept
 
     def get(self, backend: Backend) -> IsolatedBackend:
         if backend.name not in self.backends:
             self.backends[backend.name] = IsolatedBackend(backend, self.timeout)
         return self.backends[backend.name]
+
+    def outcome(self, raw_case: dict[str, Any], backend: Backend,
+                together: Iterable[Backend] = ()) -> Outcome:
+        """``backend``'s outcome for the case, computed now or earlier in this process."""
+        case_id = raw_case["id"]
+        for other in [backend, *together]:
+            isolated = self.get(other)
+            if (case_id, other.name) in self.outcomes or (
+                    isolated.pending is not None and isolated.pending[0] == case_id):
+                continue
+            if isolated.pending is not None:  # finish what it is running for another case
+                self._keep(isolated.pending[0], other.name, isolated.result())
+            isolated.submit(raw_case)
+        isolated = self.get(backend)
+        if (case_id, backend.name) not in self.outcomes:
+            self._keep(case_id, backend.name, isolated.result())
+        return self.outcomes[(case_id, backend.name)]
+
+    def forget(self, case_id: str, backend: Backend) -> None:
+        """Drop a kept outcome (so that a case run again runs again)."""
+        self.outcomes.pop((case_id, backend.name), None)
+
+    def _keep(self, case_id: str, name: str, outcome: Outcome) -> None:
+        self.outcomes[(case_id, name)] = outcome
+        if len(self.outcomes) > self.kept:
+            self.outcomes.popitem(last=False)
 
     def close(self) -> None:
         for b in self.backends.values():

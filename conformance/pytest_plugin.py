@@ -14,26 +14,22 @@ import fnmatch
 import json
 import os
 import time
-from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Optional, Sequence
 
 import pytest
+from _pytest.outcomes import Exit as _Exit
 
 from conformance import known as known_divergences
 from conformance.backends import BUILT_IN, REFERENCES, Backend, resolve
 from conformance.case import Case
 from conformance.generator import DEFAULT_VERSION, VERSIONS, generate
-from conformance.isolation import Outcome, Pool
+from conformance.isolation import Pool
 from conformance.loader import hand_written_dir, load_directory
 from conformance.verdict import judge_framework, judge_reference
 
 _POOL: Optional[Pool] = None
 _KNOWN: dict[str, known_divergences.KnownDivergences] = {}
-# reference outcomes this process already has, by (case, reference backend): a case's items are
-# collected next to each other, so its framework items usually find their reference's here
-_REFERENCE_OUTCOMES: OrderedDict[tuple[str, str], Outcome] = OrderedDict()
-_REFERENCE_CACHE_SIZE = 4096
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -110,10 +106,12 @@ class OracleFile(pytest.File):
             cases = [c for c in cases if any(fnmatch.fnmatchcase(c.id, p) for p in patterns)]
         names = _option(config, defaults, "backends", ",".join(BUILT_IN)).split(",")
         backends = [resolve(n.strip()) for n in names if n.strip()]
+        together = tuple(dict.fromkeys(
+            [*backends, *(_reference_of(b) for b in backends if not b.is_reference)]))
         for case in cases:
             for backend in backends:
                 yield OracleItem.from_parent(self, name=f"{case.id}[{backend.name}]", case=case,
-                                             backend=backend)
+                                             backend=backend, together=together)
 
 
 class OracleFailure(Exception):  # noqa: N818 - pytest reports it as the failure
@@ -137,35 +135,37 @@ def _known(config: pytest.Config, backend: str) -> known_divergences.KnownDiverg
     return _KNOWN[backend]
 
 
-def _remember(key: tuple[str, str], outcome: Outcome) -> Outcome:
-    _REFERENCE_OUTCOMES[key] = outcome
-    if len(_REFERENCE_OUTCOMES) > _REFERENCE_CACHE_SIZE:
-        _REFERENCE_OUTCOMES.popitem(last=False)
-    return outcome
+def _reference_of(backend: Backend) -> Backend:
+    return BUILT_IN[backend.reference_for or REFERENCES[backend.dialect]]
 
 
-def run_item(config: pytest.Config, case: Case, backend: Backend) -> dict[str, Any]:
+def run_item(config: pytest.Config, case: Case, backend: Backend,
+             together: Sequence[Backend] = ()) -> dict[str, Any]:
+    """Judge ``backend``'s outcome for the case; ``together``: the other backends of the run,
+    which start on the case at the same time (see ``Pool.outcome``)."""
     pool = _pool(config)
+    outcome = pool.outcome(case.raw, backend, together)
     if backend.reference_for is None and backend.is_reference:
-        outcome = _remember((case.id, backend.name), pool.get(backend).run(case.raw))
         return judge_reference(case, backend, outcome)
-    outcome = pool.get(backend).run(case.raw)
-    reference = BUILT_IN[backend.reference_for or REFERENCES[backend.dialect]]
-    ref_outcome = _REFERENCE_OUTCOMES.get((case.id, reference.name))
-    if ref_outcome is None or ref_outcome.status != "ok":
-        ref_outcome = _remember((case.id, reference.name), pool.get(reference).run(case.raw))
+    reference = _reference_of(backend)
+    ref_outcome = pool.outcome(case.raw, reference, together)
+    if ref_outcome.status != "ok":  # a reference that crashed or timed out gets another try
+        pool.forget(case.id, reference)
+        ref_outcome = pool.outcome(case.raw, reference)
     return judge_framework(case, backend, outcome, ref_outcome, _known(config, backend.name))
 
 
 class OracleItem(pytest.Item):
-    def __init__(self, *, case: Case, backend: Backend, **kwargs: Any) -> None:
+    def __init__(self, *, case: Case, backend: Backend, together: Sequence[Backend] = (),
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
         self.backend = backend
+        self.together = together
         self.add_marker(pytest.mark.oracle)
 
     def runtest(self) -> None:
-        result = run_item(self.config, self.case, self.backend)
+        result = run_item(self.config, self.case, self.backend, self.together)
         results_file: Optional[_ResultsFile] = getattr(self.config, "_oracle_results", None)
         if results_file is not None:
             results_file.write(result)  # from this process: workers stream in parallel
@@ -211,6 +211,21 @@ def format_failure(result: dict[str, Any]) -> str:
     if result.get("repro"):
         parts.append(f"reproduce with {result['dialect']}:\n{result['repro']}")
     return "\n\n".join(p for p in parts if p)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: Optional[pytest.Item]) -> Optional[bool]:
+    """An oracle item has no fixtures to set up or tear down: run it as one call phase and send
+    one report, not three. Under xdist each report crosses to the controller, whose hooks run
+    one after the other for every worker, so this is most of what a parallel run saves."""
+    if not isinstance(item, OracleItem):
+        return None
+    ihook = item.ihook
+    ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+    call = pytest.CallInfo.from_call(item.runtest, "call", reraise=(_Exit, KeyboardInterrupt))
+    ihook.pytest_runtest_logreport(report=ihook.pytest_runtest_makereport(item=item, call=call))
+    ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+    return True
 
 
 # --- sharding, streaming, stale known divergences ---------------------------------------------
