@@ -709,3 +709,23 @@ def a_training_loop_with_layers_and_sgd(paddle):
         opt.clear_grad()
     net.clear_gradients()
     return seen + [net.fc2.weight, net.fc2.bias.grad, loss.grad_fn.name()]
+
+
+@program
+def lazy_jacobians_and_hessians(paddle):
+    """paddle.autograd.jacobian / hessian: shapes (a 0-D side drops out, a batch axis leads),
+    indexing, nesting of sequences, and the errors for 0-D indexing and 2-D inputs."""
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = x * x * 3
+    jac = paddle.autograd.jacobian(y, x)
+    batch = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+    batched = paddle.autograd.jacobian(batch * batch, batch, batch_axis=0)
+    hess = paddle.autograd.hessian((x * x * x).sum(), x)
+    nested = paddle.autograd.jacobian([y, x * 2], [x])
+    scalar = paddle.autograd.jacobian((x * x).sum(), x)
+    s = paddle.to_tensor(2.0, stop_gradient=False)
+    return [type(jac).__name__, jac.shape, jac[:], jac[0], jac[:, 1], jac[-1], jac[0:2, 1],
+            batched.shape, batched[:], batched[1], type(hess).__name__, hess.shape, hess[:],
+            len(nested), len(nested[0]), nested[1][0][:], scalar.shape, scalar[:],
+            attempt(lambda: paddle.autograd.jacobian(s * s, s)[:]),
+            attempt(lambda: paddle.autograd.jacobian(batch * batch, batch))]

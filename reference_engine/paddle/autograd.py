@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from reference_engine import custom_function
 from reference_engine.paddle_policy import PADDLE
 
-__all__ = ["PyLayer", "PyLayerContext", "backward"]
+__all__ = ["Hessian", "Jacobian", "PyLayer", "PyLayerContext", "backward", "hessian", "jacobian"]
 
 
 def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool = False) -> None:
@@ -46,3 +46,97 @@ class PyLayer:
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         return custom_function.apply(cls, args, kwargs, _DIALECT)
+
+
+class Jacobian:
+    """What ``paddle.autograd.jacobian`` returns: ``shape`` and indexing, as paddle 3.3.1 gives
+    them (a 0-D side drops out of the shape; a batch axis leads). Rows are computed with
+    ``paddle.grad(create_graph=True)`` on first use, so results do not stop gradient."""
+
+    def __init__(self, ys: Any, xs: Any, batched: bool) -> None:
+        limit = 2 if batched else 1
+        for name, t in (("xs", xs), ("ys", ys)):
+            if len(t.shape) > limit:
+                raise ValueError(f"{name}.ndim should be {'1 or 2' if batched else '0 or 1'} "
+                                 f"when is_batched={batched} but got {len(t.shape)}")
+        self._ys, self._xs, self._batched = ys, xs, batched
+        self.shape = ([*xs.shape[0:1], *ys.shape[1:2], *xs.shape[1:2]] if batched
+                      else [*ys.shape[0:1], *xs.shape[0:1]])
+        self._full: Any = None
+
+    def _matrix(self) -> Any:
+        """The whole Jacobian: (len(ys), len(xs)), or (batch, m, n) with a batch axis."""
+        from reference_engine import paddle
+
+        if self._full is None:
+            ys, xs = self._ys, self._xs
+            if self._batched:
+                ys = ys.reshape([ys.shape[0], -1])
+                rows = [_row(ys[:, m].sum(), xs).reshape([xs.shape[0], -1])
+                        for m in range(ys.shape[1])]
+                self._full = paddle.stack(rows, axis=1)
+            else:
+                flat = ys.reshape([-1])
+                self._full = paddle.stack([_row(flat[m], xs).reshape([-1])
+                                           for m in range(flat.shape[0])])
+        return self._full
+
+    def __getitem__(self, index: Any) -> Any:
+        if not self._batched:
+            if not self.shape:
+                raise IndexError("0-D tensor can not be indexed.")
+            if len(self.shape) == 1:
+                index = (0, index) if not self._ys.shape else (index, 0)
+        elif len(self.shape) == 1:
+            index = (index, 0, 0)
+        elif len(self.shape) == 2:
+            if isinstance(index, slice):
+                index = (index, slice(None))
+            else:
+                index = (index[0], 0, index[1]) if len(self._ys.shape) == 1 else \
+                    (index[0], index[1], 0)
+        return self._matrix()[index]
+
+
+class Hessian(Jacobian):
+    """What ``paddle.autograd.hessian`` returns: the Jacobian of the gradient."""
+
+
+def _row(y: Any, xs: Any) -> Any:
+    """The gradient of one output with respect to ``xs`` (zeros where it does not depend)."""
+    from reference_engine import paddle
+
+    (found,) = paddle.grad(y, xs, create_graph=True, allow_unused=True)
+    return paddle.zeros_like(xs) if found is None else found
+
+
+def _nested(make: Any, ys: Any, xs: Any) -> Any:
+    """One object per (ys, xs) pair, nested as paddle nests sequences (ys outer)."""
+    ys_seq, xs_seq = isinstance(ys, (list, tuple)), isinstance(xs, (list, tuple))
+    rows = [[make(y, x) for x in (xs if xs_seq else [xs])] for y in (ys if ys_seq else [ys])]
+    inner = [tuple(r) if xs_seq else r[0] for r in rows]
+    return tuple(inner) if ys_seq else inner[0]
+
+
+def jacobian(ys: Any, xs: Any, batch_axis: Optional[int] = None) -> Any:
+    """``paddle.autograd.jacobian``: the Jacobian of computed ``ys`` with respect to ``xs``."""
+    if batch_axis not in (None, 0):
+        raise ValueError(f"batch_axis should be None or 0, but got {batch_axis}.")
+    return _nested(lambda y, x: Jacobian(y, x, batch_axis == 0), ys, xs)
+
+
+def hessian(ys: Any, xs: Any, batch_axis: Optional[int] = None) -> Any:
+    """``paddle.autograd.hessian``: the Jacobian of the gradient of a scalar (per batch) ``ys``."""
+    from reference_engine import paddle
+
+    if batch_axis not in (None, 0):
+        raise ValueError(f"batch_axis should be None or 0, but got {batch_axis}.")
+    xs_list = list(xs) if isinstance(xs, (list, tuple)) else [xs]
+    grads = list(paddle.grad(ys, xs_list, create_graph=True))
+
+    def make(g: Any, x: Any) -> Hessian:
+        h = Hessian.__new__(Hessian)
+        Jacobian.__init__(h, g, x, batch_axis == 0)
+        return h
+
+    return _nested(make, grads if isinstance(xs, (list, tuple)) else grads[0], xs)
