@@ -15,6 +15,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class _State:
     enabled = True
+    inference = False  # torch's inference mode: recording off, new tensors are inference tensors
 
 
 def is_grad_enabled() -> bool:
@@ -84,3 +85,33 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801 - the frameworks' name
     def __call__(self, func: F) -> F:
         _set(self._entered_at_call)  # used as a decorator: the call itself changes nothing
         return super().__call__(func)
+
+
+def is_inference_mode_enabled() -> bool:
+    return _State.inference
+
+
+class inference_mode:  # noqa: N801 - torch's name
+    """torch's ``inference_mode(mode=True)``: recording off, and the tensors made inside are
+    inference tensors (they cannot be saved for backward or written in place outside it)."""
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = bool(mode)
+        self._previous: list[tuple[bool, bool]] = []
+
+    def __enter__(self) -> None:
+        self._previous.append((_State.enabled, _State.inference))
+        _State.inference = self.mode
+        if self.mode:
+            _State.enabled = False
+
+    def __exit__(self, *exc_info: object) -> None:
+        _State.enabled, _State.inference = self._previous.pop()
+
+    def __call__(self, func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with inference_mode(self.mode):
+                return func(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]

@@ -38,6 +38,10 @@ class derivative_of:  # noqa: N801 - used as a context manager
         _creation.pop()
 
 
+# (pack, unpack) pairs of the ``saved_tensors_hooks`` blocks open now, innermost last
+SAVED_TENSORS_HOOKS: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = []
+
+
 def current_derivative_order() -> int:
     """The derivative order of the nodes being recorded now (1 outside a create_graph pass)."""
     return _creation[-1][1] if _creation else 1
@@ -60,11 +64,23 @@ class SavedTensor:
     (``checked=False``: kept for the graph only, so no version check; ``view_shape``: the
     framework saved a view of it of this shape, which its version error shows)."""
 
-    __slots__ = ("tensor", "version", "origin", "view_shape", "leaf_node")
+    __slots__ = ("tensor", "version", "origin", "view_shape", "leaf_node", "packed", "unpack")
 
     def __init__(self, tensor: Tensor, checked: bool = True,
-                 view_shape: Optional[tuple[int, ...]] = None) -> None:
+                 view_shape: Optional[tuple[int, ...]] = None, hooked: bool = True) -> None:
         self.tensor = tensor
+        self.packed: Any = None
+        self.unpack: Optional[Callable[[Any], Any]] = None
+        if SAVED_TENSORS_HOOKS and hooked:
+            # torch's saved_tensors_hooks: what the pair packs is kept (the hooks are off while
+            # pack runs); what unpack returns is the user's, so no version is checked
+            pair = SAVED_TENSORS_HOOKS.pop()
+            try:
+                self.packed = pair[0](tensor)
+            finally:
+                SAVED_TENSORS_HOOKS.append(pair)
+            self.unpack = pair[1]
+            checked = False
         self.version = tensor._version.value if checked else None
         self.origin = tensor._grad_fn
         self.view_shape = view_shape

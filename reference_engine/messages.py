@@ -110,6 +110,16 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                  "gradients"),
     "hook_no_grad": (RuntimeError,
                      "cannot register a hook on a tensor that doesn't require gradient"),
+    "inference_saved": (RuntimeError,
+                        "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                        "created in inference mode in computation tracked by autograd. To work "
+                        "around this, you can make a clone to get a normal tensor and use it in "
+                        "autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`."),
+    "inference_in_place": (RuntimeError,
+                           "Inplace update to inference tensor outside InferenceMode is not "
+                           "allowed.You can make a clone to get a normal tensor before doing "
+                           "inplace update.See https://github.com/pytorch/rfcs/pull/17 for more "
+                           "details."),
     "post_accumulate_non_leaf": (RuntimeError,
                                  "post accumulate grad hooks cannot be registered on non-leaf "
                                  "tensors"),

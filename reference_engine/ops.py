@@ -105,7 +105,12 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
         elif name in attrs:
             node.saved[name] = SavedTensor(attrs[name])
         else:
-            node.saved[name] = SavedTensor(inputs[rule.inputs.index(name)], name not in linked)
+            index = rule.inputs.index(name)
+            if inputs[index]._inference:
+                raise out._policy.error("inference_saved")
+            # a Python number the op was given is no tensor to the framework: no hooks see it
+            number = attrs.get("scalar") == ("left", "right")[index] if index < 2 else False
+            node.saved[name] = SavedTensor(inputs[index], name not in linked, hooked=not number)
     return out
 
 

@@ -127,6 +127,9 @@ class Policy:
         """The node's saved tensors, after checking none was modified in place since."""
         out = {}
         for name, slot in node.saved.items():
+            if slot.unpack is not None:
+                out[name] = slot.unpack(slot.packed)
+                continue
             tensor = slot.tensor
             if slot.version is not None and tensor._version.value != slot.version:
                 tensor._follow_base()
@@ -263,7 +266,12 @@ class Policy:
                 raise self.error("partially_overlapping_in_place")
 
     def check_in_place_written(self, tensor: Tensor, op: str) -> None:
-        """Checks a framework makes after an in-place op has written its values."""
+        """Checks a framework makes after an in-place op has written its values: torch writes
+        into an inference tensor outside inference mode, then refuses."""
+        from reference_engine import grad_mode
+
+        if tensor._inference and not grad_mode._State.inference:
+            raise self.error("inference_in_place")
 
     def check_in_place_dtype(self, tensor: Tensor, result: Tensor) -> None:
         if not np.can_cast(result._data.dtype, tensor._data.dtype, casting="same_kind"):

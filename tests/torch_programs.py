@@ -1118,3 +1118,61 @@ def hooks_on_nodes_and_after_accumulation(torch):
     return [seen, x.grad, z.grad_fn.name(), [f.name() for f, _ in z.grad_fn.next_functions],
             leaf_node.name(), leaf_node.variable is x,
             attempt(lambda: y.register_post_accumulate_grad_hook(lambda p: None))]
+
+
+@program
+def saved_tensors_hooks_pack_and_unpack(torch):
+    """Each tensor a node saves is packed (not a Python number an op was given); backward
+    unpacks what was kept, with no version check."""
+    seen = []
+
+    def pack(t):
+        seen.append(("pack", tuple(t.shape)))
+        return t.clone() * 1
+
+    def unpack(t):
+        seen.append(("unpack", tuple(t.shape)))
+        return t
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = x.exp()
+        z = y * x * 3
+    z.sum().backward()
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        b = a * a
+    with torch.no_grad():
+        a.mul_(2)
+    b.sum().backward()
+    c = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t.detach() * 0 + 5, lambda t: t):
+        d = c * c
+    d.sum().backward()
+    return [seen, x.grad, a.grad, c.grad]
+
+
+@program
+def inference_mode_and_inference_tensors(torch):
+    """Tensors made in inference_mode: no grad, is_inference(); saving one for backward is
+    refused, using it where nothing is saved is not; an in-place write outside the mode writes,
+    then is refused; the decorator and inference_mode(False)."""
+    with torch.inference_mode():
+        q = torch.ones(2) * 2
+        r = torch.ones(2, requires_grad=True) * 2
+    w = torch.ones(2, requires_grad=True)
+    saved = attempt(lambda: (q * w).sum().backward())
+    (q + w).sum().backward()
+    written = attempt(lambda: q.add_(1))
+    p = torch.ones(2, requires_grad=True)
+
+    @torch.inference_mode()
+    def double(t):
+        return t * 2
+
+    with torch.inference_mode(False):
+        off = [torch.is_inference_mode_enabled(), (p * 2).requires_grad]
+    with torch.inference_mode():
+        on = [torch.is_inference_mode_enabled(), q.add_(1)]
+    return [q.requires_grad, q.is_inference(), r.requires_grad, r.is_inference(), saved, w.grad,
+            written, p.is_inference(), double(p).requires_grad, double(p).is_inference(), off, on]

@@ -193,6 +193,9 @@ class Tensor(_CoreTensor):
         self[...] = src
         return self
 
+    def is_inference(self) -> builtins.bool:
+        return self._inference
+
     def mm(self, mat2: Tensor) -> Tensor:
         return mm(self, mat2)
 
@@ -442,7 +445,8 @@ class cuda:  # noqa: N801 - torch.cuda, as far as a CPU-only engine answers it
         return 0
 
 
-inference_mode = grad_mode.no_grad  # recording off; inference tensors' errors are not modelled
+inference_mode = grad_mode.inference_mode
+is_inference_mode_enabled = grad_mode.is_inference_mode_enabled
 
 
 def equal(input: Tensor, other: Tensor) -> builtins.bool:  # noqa: A002

@@ -9,7 +9,7 @@ from reference_engine import custom_function, grad_mode
 from reference_engine.grad_mode import enable_grad, no_grad, set_grad_enabled
 from reference_engine.torch_policy import TORCH
 
-__all__ = ["Function", "Variable", "backward", "enable_grad", "grad", "no_grad",
+__all__ = ["Function", "Variable", "backward", "enable_grad", "grad", "graph", "no_grad",
            "once_differentiable", "set_grad_enabled"]
 
 
@@ -78,3 +78,6 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Opti
     """Return the gradients of ``outputs`` with respect to ``inputs`` without touching ``.grad``."""
     return TORCH.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs,
                       allow_unused, is_grads_batched, materialize_grads)
+
+
+from reference_engine.torch.autograd import graph  # noqa: E402  (it needs nothing above)
