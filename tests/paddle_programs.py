@@ -729,3 +729,24 @@ def lazy_jacobians_and_hessians(paddle):
             len(nested), len(nested[0]), nested[1][0][:], scalar.shape, scalar[:],
             attempt(lambda: paddle.autograd.jacobian(s * s, s)[:]),
             attempt(lambda: paddle.autograd.jacobian(batch * batch, batch))]
+
+
+@program
+def sequential_models_and_random_shapes(paddle):
+    """nn.Sequential with activation layers (weights set to equal values), and what random
+    tensors share with paddle's: shapes, dtypes and flags (not values)."""
+    import numpy as np
+
+    paddle.seed(0)
+    net = paddle.nn.Sequential(paddle.nn.Linear(3, 4), paddle.nn.ReLU(), paddle.nn.Linear(4, 1),
+                               paddle.nn.Tanh())
+    for p in net.parameters():
+        size = int(np.prod(p.shape))
+        p.set_value(paddle.to_tensor(np.linspace(-0.7, 0.9, size).reshape(p.shape)
+                                     .astype("float32")))
+    x = paddle.to_tensor([[1.0, -2.0, 0.5], [0.3, 0.8, -1.1]])
+    net(x).sum().backward()
+    noise = paddle.randn([2, 3])
+    return [[name for name, _ in net.named_parameters()], len(net), type(net[1]).__name__,
+            net[0].weight.grad, net[2].bias.grad, noise.shape, str(noise.dtype),
+            noise.stop_gradient, paddle.rand([4]).shape]

@@ -1176,3 +1176,21 @@ def inference_mode_and_inference_tensors(torch):
         on = [torch.is_inference_mode_enabled(), q.add_(1)]
     return [q.requires_grad, q.is_inference(), r.requires_grad, r.is_inference(), saved, w.grad,
             written, p.is_inference(), double(p).requires_grad, double(p).is_inference(), off, on]
+
+
+@program
+def sequential_models_and_random_shapes(torch):
+    """nn.Sequential with activation modules (weights set to equal values), and what random
+    tensors share with torch's: shapes, dtypes and flags (not values)."""
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 1),
+                              torch.nn.Tanh())
+    with torch.no_grad():
+        for p in net.parameters():
+            p.copy_(torch.linspace(-0.7, 0.9, p.numel()).reshape(p.shape))
+    x = torch.tensor([[1.0, -2.0, 0.5], [0.3, 0.8, -1.1]])
+    net(x).sum().backward()
+    noise = torch.randn(2, 3, requires_grad=True)
+    return [[name for name, _ in net.named_parameters()], len(net), repr(net[1]),
+            net[0].weight.grad, net[2].bias.grad, noise.shape, str(noise.dtype), noise.requires_grad,
+            torch.rand(4).shape, str(torch.randn((2, 2)).dtype)]

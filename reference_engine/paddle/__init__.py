@@ -22,7 +22,8 @@ from reference_engine.paddle_policy import CLEARED, PADDLE, stopped
 from reference_engine.tensor import Tensor as _CoreTensor
 
 __all__ = [
-    "Tensor", "abs", "add", "base", "device", "is_compiled_with_cuda", "optimizer", "set_device",
+    "Tensor", "abs", "add", "base", "device", "is_compiled_with_cuda", "optimizer", "rand", "randn", "seed",
+    "set_device",
     "square",
     "amax", "amin", "autograd", "bool", "cast", "clip", "concat", "cos",
     "divide", "dtype", "enable_grad", "exp", "expand", "float32", "float64", "grad", "int32",
@@ -313,6 +314,25 @@ tanh = PADDLE.tensor_function(F.tanh, "tanh")
 maximum = F.maximum
 minimum = F.minimum
 where = F.where
+
+
+_GENERATOR = [np.random.default_rng(0)]
+
+
+def seed(value: builtins.int) -> None:
+    """Seeds the reference engine's own generator: draws are reproducible, but not paddle's."""
+    _GENERATOR[0] = np.random.default_rng(value)
+
+
+def randn(shape: Sequence[builtins.int], dtype: Any = None) -> Tensor:
+    """Standard normal draws (numpy's generator, not paddle's: shapes and dtypes agree, values
+    do not)."""
+    return to_tensor(_GENERATOR[0].standard_normal(list(shape)).astype(np.float32), dtype=dtype)
+
+
+def rand(shape: Sequence[builtins.int], dtype: Any = None) -> Tensor:
+    """Uniform draws in [0, 1) (numpy's generator, not paddle's)."""
+    return to_tensor(_GENERATOR[0].random(list(shape)).astype(np.float32), dtype=dtype)
 
 
 @_tensor_first

@@ -20,7 +20,8 @@ from reference_engine.tensor import Tensor as _CoreTensor
 from reference_engine.torch_policy import TORCH, torch_size
 
 __all__ = [
-    "Size", "Tensor", "abs", "cuda", "device", "equal", "inference_mode", "linspace", "mm", "optim",
+    "Size", "Tensor", "abs", "cuda", "device", "equal", "inference_mode", "linspace", "manual_seed",
+    "mm", "optim", "rand", "randn",
     "add", "amax", "amin", "autograd", "bool", "cat", "clamp", "clone",
     "cos", "detach", "div", "double", "dtype", "enable_grad", "exp", "expand_copy", "float",
     "float32", "float64", "int32", "int64", "is_grad_enabled", "is_tensor", "log",
@@ -411,6 +412,28 @@ def arange(start: builtins.float, end: Optional[builtins.float] = None, step: bu
 def linspace(start: builtins.float, end: builtins.float, steps: builtins.int,
              dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
     return _new(np.linspace(start, end, steps, dtype=np.float32), dtype, requires_grad)
+
+
+_GENERATOR = [np.random.default_rng(0)]
+
+
+def manual_seed(seed: builtins.int) -> None:
+    """Seeds the reference engine's own generator: draws are reproducible, but not torch's."""
+    _GENERATOR[0] = np.random.default_rng(seed)
+
+
+def randn(*size: Any, dtype: Optional[dtype] = None,
+          requires_grad: builtins.bool = False) -> Tensor:
+    """Standard normal draws (numpy's generator, not torch's: shapes and dtypes agree, values
+    do not)."""
+    return _new(_GENERATOR[0].standard_normal(_shape_args(size)).astype(np.float32), dtype,
+                requires_grad)
+
+
+def rand(*size: Any, dtype: Optional[dtype] = None,
+         requires_grad: builtins.bool = False) -> Tensor:
+    """Uniform draws in [0, 1) (numpy's generator, not torch's)."""
+    return _new(_GENERATOR[0].random(_shape_args(size)).astype(np.float32), dtype, requires_grad)
 
 
 class device:  # noqa: N801 - torch's name

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
 import numpy as np
 
-from reference_engine.paddle import Tensor, matmul, no_grad, to_tensor
+from reference_engine.modules import ActivationBase, ModuleBase, SequentialBase
+from reference_engine.paddle import Tensor, matmul, no_grad, tanh, to_tensor
+from reference_engine.paddle.nn.functional import relu, sigmoid
 
-__all__ = ["Layer", "Linear", "Parameter"]
+__all__ = ["Layer", "Linear", "Parameter", "ReLU", "Sequential", "Sigmoid", "Tanh"]
 
 _RNG = np.random.default_rng(0)
 _LINEAR_NAMES = itertools.count()
@@ -45,32 +47,14 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
 
-class Layer:
-    """A container of parameters and sub-layers; calling it calls ``forward``."""
+class Layer(ModuleBase):
+    """``paddle.nn.Layer``."""
 
-    def __init__(self) -> None:
-        object.__setattr__(self, "_parameters", {})
-        object.__setattr__(self, "_sub_layers", {})
-        object.__setattr__(self, "training", True)
+    parameter_type = Parameter
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, Parameter):
-            self._parameters[name] = value
-        elif isinstance(value, Layer):
-            self._sub_layers[name] = value
-        object.__setattr__(self, name, value)
-
-    def forward(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.forward(*args, **kwargs)
-
-    def named_parameters(self, prefix: str = "") -> Iterator[tuple[str, Parameter]]:
-        for name, param in self._parameters.items():
-            yield prefix + name, param
-        for name, layer in self._sub_layers.items():
-            yield from layer.named_parameters(f"{prefix}{name}.")
+    @property
+    def _sub_layers(self) -> dict[str, ModuleBase]:
+        return self._children
 
     def parameters(self) -> list[Parameter]:
         return [param for _, param in self.named_parameters()]
@@ -103,3 +87,19 @@ class Linear(Layer):
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         out = matmul(input, self.weight)
         return out + self.bias if self.bias is not None else out
+
+
+class Sequential(SequentialBase, Layer):
+    """``paddle.nn.Sequential``."""
+
+
+class ReLU(ActivationBase, Layer):
+    function = staticmethod(relu)
+
+
+class Tanh(ActivationBase, Layer):
+    function = staticmethod(tanh)
+
+
+class Sigmoid(ActivationBase, Layer):
+    function = staticmethod(sigmoid)

@@ -1,7 +1,9 @@
-"""``torch.nn``: ``functional``, ``Parameter``, ``Module``, ``Linear`` and ``MSELoss``."""
+"""``torch.nn``: ``functional``, ``Parameter``, ``Module``, ``Sequential``, ``Linear``, the
+activation modules and ``MSELoss``."""
 
 from reference_engine.torch.nn import functional
-from reference_engine.torch.nn.modules import Linear, Module, MSELoss
+from reference_engine.torch.nn.modules import Linear, Module, MSELoss, ReLU, Sequential, Sigmoid, Tanh
 from reference_engine.torch.nn.parameter import Parameter
 
-__all__ = ["Linear", "MSELoss", "Module", "Parameter", "functional"]
+__all__ = ["Linear", "MSELoss", "Module", "Parameter", "ReLU", "Sequential", "Sigmoid", "Tanh",
+           "functional"]

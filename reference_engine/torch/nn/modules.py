@@ -6,14 +6,15 @@ program that compares values with torch sets them itself."""
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Iterator
+from typing import Iterable, Iterator
 
 import numpy as np
 
-from reference_engine.torch import Tensor, matmul, no_grad, tensor
+from reference_engine.modules import ActivationBase, ModuleBase, SequentialBase
+from reference_engine.torch import Tensor, matmul, no_grad, relu, sigmoid, tanh, tensor
 from reference_engine.torch.nn.parameter import Parameter
 
-__all__ = ["Linear", "MSELoss", "Module", "clear_grads"]
+__all__ = ["Linear", "MSELoss", "Module", "ReLU", "Sequential", "Sigmoid", "Tanh", "clear_grads"]
 
 _RNG = np.random.default_rng(0)
 
@@ -29,40 +30,14 @@ def clear_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
             param.grad.detach_().zero_()
 
 
-class Module:
-    """A container of parameters and sub-modules; calling it calls ``forward``."""
+class Module(ModuleBase):
+    """``torch.nn.Module``."""
 
-    def __init__(self) -> None:
-        object.__setattr__(self, "_parameters", {})
-        object.__setattr__(self, "_modules", {})
-        object.__setattr__(self, "training", True)
+    parameter_type = Parameter
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, Parameter):
-            self._parameters[name] = value
-        elif isinstance(value, Module):
-            self._modules[name] = value
-        object.__setattr__(self, name, value)
-
-    def forward(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
-                                  '"forward" function')
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.forward(*args, **kwargs)
-
-    def named_parameters(self, prefix: str = "") -> Iterator[tuple[str, Parameter]]:
-        seen: set[int] = set()
-        for name, param in self._named(prefix):
-            if id(param) not in seen:
-                seen.add(id(param))
-                yield name, param
-
-    def _named(self, prefix: str) -> Iterator[tuple[str, Parameter]]:
-        for name, param in self._parameters.items():
-            yield prefix + name, param
-        for name, module in self._modules.items():
-            yield from module._named(f"{prefix}{name}.")
+    @property
+    def _modules(self) -> dict[str, ModuleBase]:
+        return self._children
 
     def parameters(self) -> Iterator[Parameter]:
         for _, param in self.named_parameters():
@@ -73,8 +48,9 @@ class Module:
 
     def train(self, mode: bool = True) -> Module:
         object.__setattr__(self, "training", mode)
-        for module in self._modules.values():
-            module.train(mode)
+        for child in self._children.values():
+            if isinstance(child, Module):
+                child.train(mode)
         return self
 
     def eval(self) -> Module:
@@ -117,3 +93,19 @@ class MSELoss(Module):
         if self.reduction == "none":
             return squared
         return squared.sum() if self.reduction == "sum" else squared.mean()
+
+
+class Sequential(SequentialBase, Module):
+    """``torch.nn.Sequential``."""
+
+
+class ReLU(ActivationBase, Module):
+    function = staticmethod(relu)
+
+
+class Tanh(ActivationBase, Module):
+    function = staticmethod(tanh)
+
+
+class Sigmoid(ActivationBase, Module):
+    function = staticmethod(sigmoid)
