@@ -750,3 +750,20 @@ def sequential_models_and_random_shapes(paddle):
     return [[name for name, _ in net.named_parameters()], len(net), type(net[1]).__name__,
             net[0].weight.grad, net[2].bias.grad, noise.shape, str(noise.dtype),
             noise.stop_gradient, paddle.rand([4]).shape]
+
+
+@program
+def a_regression_with_adam(paddle):
+    """paddle.optimizer.Adam over a few steps (paddle's bias correction and epsilon)."""
+    w = paddle.to_tensor([[0.2, -0.4], [0.1, 0.5], [0.3, -0.2]], stop_gradient=False)
+    opt = paddle.optimizer.Adam(learning_rate=0.05, parameters=[w])
+    x = paddle.to_tensor([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0]])
+    target = paddle.to_tensor([[1.0, 0.0], [0.0, 1.0]])
+    seen = []
+    for _ in range(4):
+        loss = paddle.nn.functional.mse_loss(paddle.matmul(x, w), target)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        seen += [loss, paddle.to_tensor(w.numpy())]
+    return seen

@@ -1194,3 +1194,35 @@ def sequential_models_and_random_shapes(torch):
     return [[name for name, _ in net.named_parameters()], len(net), repr(net[1]),
             net[0].weight.grad, net[2].bias.grad, noise.shape, str(noise.dtype), noise.requires_grad,
             torch.rand(4).shape, str(torch.randn((2, 2)).dtype)]
+
+
+@program
+def classification_with_adam_and_tensor_helpers(torch):
+    """F.linear, F.cross_entropy / nll_loss, optim.Adam over a few steps, and the tensor helpers
+    programs use around them (norm, flatten, square, argmax, dot, allclose, eye, from_numpy)."""
+    import numpy as np
+
+    functional = torch.nn.functional
+    w = torch.tensor([[0.2, -0.4, 0.1], [0.5, 0.3, -0.2]], requires_grad=True)
+    b = torch.tensor([0.1, -0.1], requires_grad=True)
+    opt = torch.optim.Adam([w, b], lr=0.05)
+    x = torch.tensor([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0], [1.5, 0.2, -0.7]])
+    target = torch.tensor([1, 0, 1])
+    seen = []
+    for _ in range(4):
+        opt.zero_grad()
+        loss = functional.cross_entropy(functional.linear(x, w, b), target)
+        loss.backward()
+        opt.step()
+        seen += [loss.detach(), w.grad.clone()]
+    logits = functional.linear(x, w, b)
+    v = torch.tensor([[3.0, 4.0], [1.0, 2.0]], requires_grad=True)
+    n = v.norm()
+    n.backward()
+    return seen + [w.detach(), b.detach(),
+                   functional.nll_loss(functional.log_softmax(logits, 1), target,
+                                       reduction="sum").detach(),
+                   n.detach(), v.grad, torch.norm(v, dim=1).detach(), v.flatten().shape,
+                   torch.dot(torch.ones(2), torch.ones(2)), v.square().detach(), v.argmax(),
+                   torch.argmax(v, dim=1), torch.allclose(v, v), torch.eye(2),
+                   str(torch.from_numpy(np.ones(2)).dtype)]

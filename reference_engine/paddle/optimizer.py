@@ -1,4 +1,5 @@
-"""``paddle.optimizer.SGD``: the update a training loop applies between backward passes."""
+"""``paddle.optimizer.SGD`` and ``Adam``: the updates a training loop applies between backward
+passes."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any, Optional, Sequence
 
 from reference_engine.paddle import no_grad
 
-__all__ = ["SGD"]
+__all__ = ["SGD", "Adam"]
 
 
 class SGD:
@@ -29,3 +30,30 @@ class SGD:
 
     def get_lr(self) -> float:
         return self.learning_rate
+
+
+class Adam(SGD):
+    """Adam as paddle's kernel computes it: ``lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t)``,
+    ``p -= lr_t * m / (sqrt(v) + epsilon * sqrt(1 - beta2^t))``."""
+
+    def __init__(self, learning_rate: float = 0.001, beta1: float = 0.9, beta2: float = 0.999,
+                 epsilon: float = 1e-08, parameters: Optional[Sequence[Any]] = None,
+                 weight_decay: Any = None, grad_clip: Any = None, name: Optional[str] = None,
+                 lazy_mode: bool = False) -> None:
+        super().__init__(learning_rate, parameters)
+        self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
+        self._state: dict[int, list[Any]] = {}
+
+    def step(self) -> None:
+        with no_grad():
+            for p in self.parameters:
+                g = p.grad
+                if g is None:
+                    continue
+                state = self._state.setdefault(id(p), [0, g * 0, g * 0])
+                state[0] += 1
+                state[1] = state[1] * self.beta1 + g * (1 - self.beta1)
+                state[2] = state[2] * self.beta2 + g * g * (1 - self.beta2)
+                correction = (1 - self.beta2 ** state[0]) ** 0.5
+                lr_t = self.learning_rate * correction / (1 - self.beta1 ** state[0])
+                p.subtract_(state[1] / (state[2].sqrt() + self.epsilon * correction) * lr_t)

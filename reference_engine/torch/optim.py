@@ -1,4 +1,4 @@
-"""``torch.optim.SGD``: the update a training loop applies between backward passes."""
+"""``torch.optim.SGD`` and ``Adam``: the updates a training loop applies between backward passes."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any, Iterable, Optional
 from reference_engine.torch import Tensor, no_grad
 from reference_engine.torch.nn.modules import clear_grads
 
-__all__ = ["SGD"]
+__all__ = ["SGD", "Adam"]
 
 
 class SGD:
@@ -37,6 +37,37 @@ class SGD:
                     self._buffers[id(p)] = buf
                     d_p = d_p + buf * self.momentum if self.nesterov else buf
                 p.sub_(d_p * self.lr)
+        return loss
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        clear_grads(self.params, set_to_none)
+
+
+class Adam:
+    """Adam with torch's bias-corrected update (``amsgrad`` and ``maximize`` not modelled)."""
+
+    def __init__(self, params: Iterable[Tensor], lr: float = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0.0) -> None:
+        self.params = list(params)
+        self.lr, self.betas, self.eps, self.weight_decay = lr, betas, eps, weight_decay
+        self._state: dict[int, list[Any]] = {}
+
+    def step(self, closure: Any = None) -> Any:
+        loss = closure() if closure is not None else None
+        beta1, beta2 = self.betas
+        with no_grad():
+            for p in self.params:
+                if p.grad is None:
+                    continue
+                g = p.grad if not self.weight_decay else p.grad + p * self.weight_decay
+                state = self._state.setdefault(id(p), [0, g * 0, g * 0])
+                state[0] += 1
+                state[1] = state[1] * beta1 + g * (1 - beta1)
+                state[2] = state[2] * beta2 + g * g * (1 - beta2)
+                step = state[0]
+                denominator = (state[2] / (1 - beta2 ** step)).sqrt() + self.eps
+                p.sub_(state[1] / denominator * (self.lr / (1 - beta1 ** step)))
         return loss
 
     def zero_grad(self, set_to_none: bool = True) -> None:

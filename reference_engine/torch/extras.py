@@ -1,0 +1,95 @@
+"""Tensor functions real programs reach for around their autograd: comparisons, constructors,
+and differentiable functions composed from the core's operations (so the derivative table stays
+the single source of rules; node names are those of the composing operations)."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, Optional
+
+import numpy as np
+
+from reference_engine import ops as F
+from reference_engine.torch import Tensor, _new, _np_dtype, dtype, matmul, tensor
+
+__all__ = ["allclose", "argmax", "as_tensor", "bmm", "dot", "eye", "flatten", "from_numpy",
+           "full_like", "isclose", "mv", "norm", "numel", "square"]
+
+
+def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,  # noqa: A002
+             equal_nan: builtins.bool = False) -> builtins.bool:
+    return builtins.bool(np.allclose(input._data, other._data, rtol, atol, equal_nan))
+
+
+def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,  # noqa: A002
+            equal_nan: builtins.bool = False) -> Tensor:
+    return Tensor._from_array(np.isclose(input._data, other._data, rtol, atol, equal_nan))
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor sharing ``array``'s memory, as torch's does."""
+    return Tensor._from_array(array)
+
+
+def as_tensor(data: Any, dtype: Optional[dtype] = None, device: Any = None) -> Tensor:
+    if isinstance(data, Tensor) and dtype is None:
+        return data
+    if isinstance(data, np.ndarray) and dtype is None:
+        return from_numpy(data)
+    return tensor(data, dtype=dtype)
+
+
+def eye(n: builtins.int, m: Optional[builtins.int] = None, dtype: Optional[dtype] = None,
+        requires_grad: builtins.bool = False) -> Tensor:
+    return _new(np.eye(n, m, dtype=np.float32), dtype, requires_grad)
+
+
+def full_like(input: Tensor, fill_value: float, dtype: Optional[dtype] = None,  # noqa: A002
+              requires_grad: builtins.bool = False) -> Tensor:
+    target = _np_dtype(dtype) or input._data.dtype
+    return _new(np.full(input._data.shape, fill_value, dtype=target), None, requires_grad)
+
+
+def numel(input: Tensor) -> builtins.int:  # noqa: A002
+    return builtins.int(input._data.size)
+
+
+def argmax(input: Tensor, dim: Optional[builtins.int] = None,  # noqa: A002
+           keepdim: builtins.bool = False) -> Tensor:
+    if dim is None:
+        return Tensor._from_array(np.asarray(np.argmax(input._data), dtype=np.int64))
+    found = np.argmax(input._data, axis=dim)
+    return Tensor._from_array((np.expand_dims(found, dim) if keepdim else found).astype(np.int64))
+
+
+def dot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    return matmul(input, other)
+
+
+def mv(input: Tensor, vec: Tensor) -> Tensor:  # noqa: A002
+    return matmul(input, vec)
+
+
+def bmm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
+    return matmul(input, mat2)
+
+
+def square(input: Tensor) -> Tensor:  # noqa: A002
+    return F.pow(input, 2)
+
+
+def flatten(input: Tensor, start_dim: builtins.int = 0, end_dim: builtins.int = -1) -> Tensor:  # noqa: A002
+    shape = input._data.shape
+    if not shape:
+        return F.reshape(input, (1,))
+    start, end = start_dim % len(shape), end_dim % len(shape)
+    middle = int(np.prod(shape[start:end + 1]))
+    return F.reshape(input, (*shape[:start], middle, *shape[end + 1:]))
+
+
+def norm(input: Tensor, p: Any = "fro", dim: Any = None,  # noqa: A002
+         keepdim: builtins.bool = False) -> Tensor:
+    """The 2-norm (``p`` 2 or "fro"), over everything or over ``dim``: ``sqrt(sum(x * x))``."""
+    if p not in (2, "fro", 2.0):
+        raise NotImplementedError(f"norm with p={p!r}: the reference engine models the 2-norm")
+    return F.sqrt(F.sum(F.mul(input, input), dim, keepdim))
