@@ -238,7 +238,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
         raise pytest.UsageError(f"--shard expects K/N with 1 <= K <= N, got {shard!r}")
     oracle = [i for i in items if isinstance(i, OracleItem)]
-    keep = {id(item) for j, item in enumerate(oracle) if j % int(n) == int(k) - 1}
+    # by case, so that a case's items (one per backend) stay in one shard and run together
+    case_index: dict[str, int] = {}
+    for item in oracle:
+        case_index.setdefault(item.case.id, len(case_index))
+    keep = {id(item) for item in oracle if case_index[item.case.id] % int(n) == int(k) - 1}
     deselected = [i for i in oracle if id(i) not in keep]
     items[:] = [i for i in items if not isinstance(i, OracleItem) or id(i) in keep]
     config.hook.pytest_deselected(items=deselected)
@@ -341,6 +345,16 @@ def _start_progress(config: pytest.Config, total: int) -> None:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
+    # a case starts only on the backends whose items this run selected (-k, --shard, ...)
+    oracle = [i for i in session.items if isinstance(i, OracleItem)]
+    selected = {i.backend.name for i in oracle}
+    selected |= {_reference_of(i.backend).name for i in oracle if not i.backend.is_reference}
+    narrowed: dict[int, tuple[Backend, ...]] = {}
+    for item in oracle:
+        key = id(item.together)
+        if key not in narrowed:
+            narrowed[key] = tuple(b for b in item.together if b.name in selected)
+        item.together = narrowed[key]
     if _is_controller(session.config) and not hasattr(session.config, "workerinput"):
         _start_progress(session.config, sum(isinstance(i, OracleItem) for i in session.items))
 

@@ -133,6 +133,9 @@ def test_shards_split_the_run_without_overlap():
     assert sorted(first + second) == sorted(everything) and not set(first) & set(second)
     assert all(item.endswith("[reference-torch]") or item.endswith("[torch-cpu]")
                for item in everything)
+    # a case's items (one per backend) stay in one shard, where they run together
+    cases = [{item.rsplit("[", 1)[0] for item in shard} for shard in (first, second)]
+    assert not cases[0] & cases[1]
 
 
 def test_a_failure_shows_both_traces_the_first_difference_and_a_repro(corpus, reference_outcomes):
