@@ -1226,3 +1226,32 @@ def classification_with_adam_and_tensor_helpers(torch):
                    torch.dot(torch.ones(2), torch.ones(2)), v.square().detach(), v.argmax(),
                    torch.argmax(v, dim=1), torch.allclose(v, v), torch.eye(2),
                    str(torch.from_numpy(np.ones(2)).dtype)]
+
+
+@program
+def the_autograd_tutorial(torch):
+    """PyTorch's "Automatic Differentiation with torch.autograd" tutorial, with its random
+    weights replaced by fixed ones."""
+    x = torch.ones(5)
+    y = torch.zeros(3)
+    w = torch.tensor([[0.1 * (i - j) for j in range(3)] for i in range(5)], requires_grad=True)
+    b = torch.tensor([0.3, -0.2, 0.1], requires_grad=True)
+    z = torch.matmul(x, w) + b
+    loss = torch.nn.functional.binary_cross_entropy_with_logits(z, y)
+    loss.backward()
+    seen = [w.grad, b.grad, loss.detach(), z.requires_grad]
+    with torch.no_grad():
+        z = torch.matmul(x, w) + b
+    seen += [z.requires_grad, z.detach().requires_grad]
+    inp = torch.eye(4, 5, requires_grad=True)
+    out = (inp + 1).pow(2).t()
+    out.backward(torch.ones_like(out), retain_graph=True)
+    seen.append(inp.grad.clone())
+    out.backward(torch.ones_like(out), retain_graph=True)
+    seen.append(inp.grad.clone())
+    inp.grad.zero_()
+    out.backward(torch.ones_like(out), retain_graph=True)
+    p = torch.tensor([0.2, 0.9, 0.5], requires_grad=True)
+    bce = torch.nn.functional.binary_cross_entropy(p, torch.tensor([0.0, 1.0, 1.0]))
+    bce.backward()
+    return seen + [inp.grad, bce.detach(), p.grad]

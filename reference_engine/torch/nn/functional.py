@@ -7,8 +7,8 @@ from typing import Optional
 from reference_engine import ops as F
 from reference_engine.tensor import Tensor
 
-__all__ = ["cross_entropy", "linear", "log_softmax", "mse_loss", "nll_loss", "relu", "sigmoid",
-           "softmax", "tanh"]
+__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "linear",
+           "log_softmax", "mse_loss", "nll_loss", "relu", "sigmoid", "softmax", "tanh"]
 
 relu = F.relu
 sigmoid = F.sigmoid
@@ -25,9 +25,7 @@ def log_softmax(input: Tensor, dim: Optional[int] = None) -> Tensor:  # noqa: A0
 
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
     squared = F.pow(F.sub(input, target), 2)
-    if reduction == "none":
-        return squared
-    return F.sum(squared) if reduction == "sum" else F.mean(squared)
+    return _reduce(squared, reduction)
 
 
 def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:  # noqa: A002
@@ -41,11 +39,31 @@ def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
     ``target``: N class indices)."""
     rows = list(range(input._data.shape[0]))
     picked = F.neg(F.getitem(input, (rows, [int(c) for c in target._data.reshape(-1)])))
-    if reduction == "none":
-        return picked
-    return F.sum(picked) if reduction == "sum" else F.mean(picked)
+    return _reduce(picked, reduction)
 
 
 def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
     """``nll_loss(log_softmax(input, 1), target)`` for class-index targets."""
     return nll_loss(F.log_softmax(input, 1), target, reduction)
+
+
+def _reduce(loss: Tensor, reduction: str) -> Tensor:
+    if reduction == "none":
+        return loss
+    return F.sum(loss) if reduction == "sum" else F.mean(loss)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A002
+                                     reduction: str = "mean") -> Tensor:
+    """``max(x, 0) - x·y + log(1 + exp(-|x|))``, torch's stable form."""
+    loss = F.add(F.sub(F.relu(input), F.mul(input, target)),
+                 F.log(F.add(F.exp(F.neg(F.abs(input))), 1)))
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
+    """``-(y·log(p) + (1 - y)·log(1 - p))``, logs clamped at -100 as torch clamps them."""
+    log_p = F.clamp(F.log(input), -100.0)
+    log_q = F.clamp(F.log(F.sub(1, input)), -100.0)
+    loss = F.neg(F.add(F.mul(target, log_p), F.mul(F.sub(1, target), log_q)))
+    return _reduce(loss, reduction)
