@@ -767,3 +767,25 @@ def a_regression_with_adam(paddle):
         opt.clear_grad()
         seen += [loss, paddle.to_tensor(w.numpy())]
     return seen
+
+
+@program
+def classification_losses_and_linear(paddle):
+    """nn.functional.cross_entropy / linear, the CrossEntropyLoss and MSELoss layers, and
+    optimizer.minimize after a backward."""
+    x = paddle.to_tensor([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0]], stop_gradient=False)
+    label = paddle.to_tensor([1, 2])
+    loss = paddle.nn.functional.cross_entropy(x, label)
+    loss.backward()
+    w = paddle.to_tensor([[1.0, 0.0], [0.5, 1.0], [0.0, 2.0]], stop_gradient=False)
+    out = paddle.nn.functional.linear(x, w, paddle.to_tensor([0.1, 0.2]))
+    opt = paddle.optimizer.SGD(learning_rate=0.5, parameters=[w])
+    mse = paddle.nn.MSELoss()(out, out.detach() * 0)
+    mse.backward()
+    refused = attempt(lambda: opt.minimize(None))
+    opt.minimize(mse)
+    return [loss, x.grad, paddle.nn.CrossEntropyLoss()(x, paddle.to_tensor([[1], [2]])),
+            paddle.nn.functional.cross_entropy(x, label, reduction="sum"),
+            paddle.nn.functional.cross_entropy(x, label, reduction="none"),
+            paddle.nn.functional.cross_entropy(x, paddle.to_tensor([[0], [1]]), reduction="none"),
+            out, w, refused]

@@ -1255,3 +1255,12 @@ def the_autograd_tutorial(torch):
     bce = torch.nn.functional.binary_cross_entropy(p, torch.tensor([0.0, 1.0, 1.0]))
     bce.backward()
     return seen + [inp.grad, bce.detach(), p.grad]
+
+
+@program
+def cross_entropy_loss_module(torch):
+    x = torch.tensor([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0]], requires_grad=True)
+    loss = torch.nn.CrossEntropyLoss()(x, torch.tensor([1, 2]))
+    loss.backward()
+    return [loss.detach(), x.grad,
+            torch.nn.CrossEntropyLoss(reduction="none")(x, torch.tensor([0, 0])).detach()]

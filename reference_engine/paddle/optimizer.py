@@ -24,6 +24,14 @@ class SGD:
                 if p.grad is not None:
                     p.subtract_(p.grad * self.learning_rate)
 
+    def minimize(self, loss: Any) -> None:
+        """Applies the gradients the last backward left (it does not run backward itself)."""
+        from reference_engine.paddle import Tensor
+
+        if not isinstance(loss, Tensor):
+            raise AssertionError("The loss should be an Tensor.")
+        self.step()
+
     def clear_grad(self, set_to_zero: bool = True) -> None:
         for p in self.parameters:
             p.clear_gradient(set_to_zero)

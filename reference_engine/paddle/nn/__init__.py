@@ -1,6 +1,16 @@
 """``paddle.nn``: ``functional``, ``Layer``, ``Sequential``, ``Linear`` and the activation layers."""
 
 from reference_engine.paddle.nn import functional
-from reference_engine.paddle.nn.layers import Layer, Linear, ReLU, Sequential, Sigmoid, Tanh
+from reference_engine.paddle.nn.layers import (
+    CrossEntropyLoss,
+    Layer,
+    Linear,
+    MSELoss,
+    ReLU,
+    Sequential,
+    Sigmoid,
+    Tanh,
+)
 
-__all__ = ["Layer", "Linear", "ReLU", "Sequential", "Sigmoid", "Tanh", "functional"]
+__all__ = ["CrossEntropyLoss", "Layer", "Linear", "MSELoss", "ReLU", "Sequential", "Sigmoid",
+           "Tanh", "functional"]

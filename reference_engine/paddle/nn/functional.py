@@ -1,11 +1,15 @@
-"""``paddle.nn.functional``: the activations the reference engine models."""
+"""``paddle.nn.functional``: the activations and losses the reference engine models (losses are
+composed from the core's operations)."""
 
 from __future__ import annotations
+
+from typing import Optional
 
 from reference_engine import ops as F
 from reference_engine.tensor import Tensor
 
-__all__ = ["log_softmax", "mse_loss", "relu", "sigmoid", "softmax", "tanh"]
+__all__ = ["cross_entropy", "linear", "log_softmax", "mse_loss", "relu", "sigmoid", "softmax",
+           "tanh"]
 
 relu = F.relu
 sigmoid = F.sigmoid
@@ -26,3 +30,24 @@ def mse_loss(input: Tensor, label: Tensor, reduction: str = "mean") -> Tensor:  
     if reduction == "none":
         return squared
     return F.sum(squared) if reduction == "sum" else F.mean(squared)
+
+
+def linear(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, name: Optional[str] = None) -> Tensor:
+    """``x @ weight + bias``, ``weight`` of shape (in_features, out_features) as paddle keeps it."""
+    out = F.matmul(x, weight)
+    return out if bias is None else F.add(out, bias)
+
+
+def cross_entropy(input: Tensor, label: Tensor, weight: Optional[Tensor] = None,  # noqa: A002
+                  ignore_index: int = -100, reduction: str = "mean", soft_label: bool = False,
+                  axis: int = -1, use_softmax: bool = True, name: Optional[str] = None) -> Tensor:
+    """Hard labels (shape (N,) or (N, 1)) over the last axis: ``-log_softmax(input)[n, label[n]]``."""
+    if soft_label or weight is not None or axis not in (-1, input._data.ndim - 1):
+        raise NotImplementedError("cross_entropy: the reference engine models hard labels over "
+                                  "the last axis, without weights")
+    log_p = F.log_softmax(input, -1) if use_softmax else F.log(input)
+    rows = list(range(input._data.shape[0]))
+    picked = F.neg(F.getitem(log_p, (rows, [int(c) for c in label._data.reshape(-1)])))
+    if reduction == "none":
+        return F.reshape(picked, label._data.shape)  # (N,) or (N, 1), as the labels
+    return F.sum(picked) if reduction == "sum" else F.mean(picked)

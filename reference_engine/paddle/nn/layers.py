@@ -13,9 +13,10 @@ import numpy as np
 
 from reference_engine.modules import ActivationBase, ModuleBase, SequentialBase
 from reference_engine.paddle import Tensor, matmul, no_grad, tanh, to_tensor
-from reference_engine.paddle.nn.functional import relu, sigmoid
+from reference_engine.paddle.nn.functional import cross_entropy, mse_loss, relu, sigmoid
 
-__all__ = ["Layer", "Linear", "Parameter", "ReLU", "Sequential", "Sigmoid", "Tanh"]
+__all__ = ["CrossEntropyLoss", "Layer", "Linear", "MSELoss", "Parameter", "ReLU", "Sequential",
+           "Sigmoid", "Tanh"]
 
 _RNG = np.random.default_rng(0)
 _LINEAR_NAMES = itertools.count()
@@ -103,3 +104,21 @@ class Tanh(ActivationBase, Layer):
 
 class Sigmoid(ActivationBase, Layer):
     function = staticmethod(sigmoid)
+
+
+class MSELoss(Layer):
+    def __init__(self, reduction: str = "mean") -> None:
+        super().__init__()
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return mse_loss(input, label, self.reduction)
+
+
+class CrossEntropyLoss(Layer):
+    def __init__(self, reduction: str = "mean") -> None:
+        super().__init__()
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return cross_entropy(input, label, reduction=self.reduction)

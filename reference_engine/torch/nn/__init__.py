@@ -2,8 +2,17 @@
 activation modules and ``MSELoss``."""
 
 from reference_engine.torch.nn import functional
-from reference_engine.torch.nn.modules import Linear, Module, MSELoss, ReLU, Sequential, Sigmoid, Tanh
+from reference_engine.torch.nn.modules import (
+    CrossEntropyLoss,
+    Linear,
+    Module,
+    MSELoss,
+    ReLU,
+    Sequential,
+    Sigmoid,
+    Tanh,
+)
 from reference_engine.torch.nn.parameter import Parameter
 
-__all__ = ["Linear", "MSELoss", "Module", "Parameter", "ReLU", "Sequential", "Sigmoid", "Tanh",
-           "functional"]
+__all__ = ["CrossEntropyLoss", "Linear", "MSELoss", "Module", "Parameter", "ReLU", "Sequential",
+           "Sigmoid", "Tanh", "functional"]

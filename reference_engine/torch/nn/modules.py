@@ -14,7 +14,8 @@ from reference_engine.modules import ActivationBase, ModuleBase, SequentialBase
 from reference_engine.torch import Tensor, matmul, no_grad, relu, sigmoid, tanh, tensor
 from reference_engine.torch.nn.parameter import Parameter
 
-__all__ = ["Linear", "MSELoss", "Module", "ReLU", "Sequential", "Sigmoid", "Tanh", "clear_grads"]
+__all__ = ["CrossEntropyLoss", "Linear", "MSELoss", "Module", "ReLU", "Sequential", "Sigmoid", "Tanh",
+           "clear_grads"]
 
 _RNG = np.random.default_rng(0)
 
@@ -109,3 +110,16 @@ class Tanh(ActivationBase, Module):
 
 class Sigmoid(ActivationBase, Module):
     function = staticmethod(sigmoid)
+
+
+class CrossEntropyLoss(Module):
+    """Class-index targets: ``nll_loss(log_softmax(input, 1), target)``."""
+
+    def __init__(self, reduction: str = "mean") -> None:
+        super().__init__()
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        from reference_engine.torch.nn.functional import cross_entropy
+
+        return cross_entropy(input, target, self.reduction)
