@@ -11,6 +11,8 @@ import contextlib
 import heapq
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
+import numpy as np
+
 from reference_engine import grad_mode
 from reference_engine import ops as F
 from reference_engine.graph import AccumulateGrad, Node, derivative_of
@@ -107,6 +109,14 @@ def _run_hooks(policy: Policy, node: Node, grad: Tensor) -> Tensor:
             if replaced is not None:
                 grad = replaced
     return grad
+
+
+def _check_nan(policy: Policy, node: Node, grads: Sequence[Any]) -> None:
+    """torch's anomaly detection: a backward function that returned nan fails, naming itself."""
+    for index, g in enumerate(grads):
+        if g is not None and g._data.dtype.kind in "fc" and np.isnan(g._data).any():
+            policy.warn_anomaly(node)
+            raise policy.error("anomaly_nan", name=node.name(), index=index)
 
 
 def _run_node_hooks(node: Node, kind: str, grads: tuple[Any, ...], *extra: Any) -> tuple[Any, ...]:
@@ -252,6 +262,8 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                     grads = _input_grads(policy, node, grad, wanted)
             else:
                 grads = _input_grads(policy, node, grad, wanted)
+            if grad_mode._State.anomaly:
+                _check_nan(policy, node, grads)
             if node.node_hooks:
                 grads = list(_run_node_hooks(node, "post", tuple(grads), (grad,)))
             for edge, g in zip(node.edges, grads):

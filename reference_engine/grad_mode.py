@@ -16,6 +16,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 class _State:
     enabled = True
     inference = False  # torch's inference mode: recording off, new tensors are inference tensors
+    anomaly = False    # torch's anomaly detection: a backward function returning nan is an error
 
 
 def is_grad_enabled() -> bool:

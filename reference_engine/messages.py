@@ -120,6 +120,7 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                            "allowed.You can make a clone to get a normal tensor before doing "
                            "inplace update.See https://github.com/pytorch/rfcs/pull/17 for more "
                            "details."),
+    "anomaly_nan": (RuntimeError, "Function '{name}' returned nan values in its {index}th output."),
     "post_accumulate_non_leaf": (RuntimeError,
                                  "post accumulate grad hooks cannot be registered on non-leaf "
                                  "tensors"),
@@ -219,6 +220,9 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
 }
 
 TORCH_WARNINGS: dict[str, tuple[type[Warning], str]] = {
+    "anomaly_enabled": (UserWarning,
+                        "Anomaly Detection has been enabled. This mode will increase the runtime "
+                        "and should only be enabled for debugging."),
     "non_leaf_grad": (UserWarning,
                       "The .grad attribute of a Tensor that is not a leaf Tensor is being "
                       "accessed. Its .grad attribute won't be populated during "

@@ -71,6 +71,13 @@ class Policy:
         category, text = self.warning_texts[kind]
         warnings.warn(text, category, stacklevel=stacklevel)
 
+    def warn_anomaly(self, node: Node) -> None:
+        """torch's anomaly mode names the failing node in a warning before raising (followed by
+        the forward call's traceback, which the reference engine does not record)."""
+        warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused "
+                      "the error:\n(not recorded by the reference engine)", UserWarning,
+                      stacklevel=4)
+
     # --- dtypes ---------------------------------------------------------------------------
 
     def is_integral(self, x: Any) -> bool:

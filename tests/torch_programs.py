@@ -1264,3 +1264,23 @@ def cross_entropy_loss_module(torch):
     loss.backward()
     return [loss.detach(), x.grad,
             torch.nn.CrossEntropyLoss(reduction="none")(x, torch.tensor([0, 0])).detach()]
+
+
+@program
+def anomaly_detection_names_the_function_that_returned_nan(torch):
+    """detect_anomaly / set_detect_anomaly: a backward function returning nan fails, naming
+    itself; the warnings' first lines (torch follows the second with a forward traceback)."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        x = torch.tensor([0.0, 1.0], requires_grad=True)
+        with torch.autograd.detect_anomaly():
+            inside = attempt(lambda: (torch.sqrt(x) * 0).sum().backward())
+        after = torch.is_anomaly_enabled()
+        torch.autograd.set_detect_anomaly(True)
+        switched = attempt(lambda: (x.log() * 0).sum().backward())
+        torch.autograd.set_detect_anomaly(False)
+        (x.log() * 0).sum().backward()
+    return [inside, after, switched, x.grad,
+            [str(w.message).split("\n")[0] for w in caught if "Anomaly" not in str(w.message)]]

@@ -20,8 +20,8 @@ from reference_engine.tensor import Tensor as _CoreTensor
 from reference_engine.torch_policy import TORCH, torch_size
 
 __all__ = [
-    "Size", "Tensor", "abs", "cuda", "device", "equal", "inference_mode", "linspace", "manual_seed",
-    "mm", "optim", "rand", "randn",
+    "Size", "Tensor", "abs", "cuda", "device", "equal", "inference_mode", "is_anomaly_enabled",
+    "linspace", "manual_seed", "mm", "optim", "rand", "randn",
     "add", "amax", "amin", "autograd", "bool", "cat", "clamp", "clone",
     "cos", "detach", "div", "double", "dtype", "enable_grad", "exp", "expand_copy", "float",
     "float32", "float64", "int32", "int64", "is_grad_enabled", "is_tensor", "log",
@@ -470,6 +470,10 @@ class cuda:  # noqa: N801 - torch.cuda, as far as a CPU-only engine answers it
 
 inference_mode = grad_mode.inference_mode
 is_inference_mode_enabled = grad_mode.is_inference_mode_enabled
+
+
+def is_anomaly_enabled() -> builtins.bool:
+    return grad_mode._State.anomaly
 
 
 def equal(input: Tensor, other: Tensor) -> builtins.bool:  # noqa: A002

@@ -9,8 +9,8 @@ from reference_engine import custom_function, grad_mode
 from reference_engine.grad_mode import enable_grad, no_grad, set_grad_enabled
 from reference_engine.torch_policy import TORCH
 
-__all__ = ["Function", "Variable", "backward", "enable_grad", "grad", "graph", "no_grad",
-           "once_differentiable", "set_grad_enabled"]
+__all__ = ["Function", "Variable", "backward", "detect_anomaly", "enable_grad", "grad", "graph",
+           "no_grad", "once_differentiable", "set_detect_anomaly", "set_grad_enabled"]
 
 
 class FunctionCtx(custom_function.FunctionContext):
@@ -57,6 +57,36 @@ def once_differentiable(backward: Callable[..., Any]) -> Callable[..., Any]:
         with grad_mode.no_grad():
             return backward(ctx, *grads)
     return wrapper
+
+
+class set_detect_anomaly:  # noqa: N801 - torch's name
+    """Anomaly detection on or off, at once when called and restored when used as a context:
+    a backward function that returns nan then fails, naming itself."""
+
+    warned = False  # torch warns once per process
+
+    def __init__(self, mode: bool, check_nan: bool = True) -> None:
+        self.previous = grad_mode._State.anomaly
+        if mode and not set_detect_anomaly.warned:
+            set_detect_anomaly.warned = True
+            TORCH.warn("anomaly_enabled")
+        grad_mode._State.anomaly = bool(mode) and check_nan
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc_info: object) -> None:
+        grad_mode._State.anomaly = self.previous
+
+
+class detect_anomaly(set_detect_anomaly):  # noqa: N801 - torch's name
+    """The context manager form: on inside the block."""
+
+    def __init__(self, check_nan: bool = True) -> None:
+        self.check_nan = check_nan
+
+    def __enter__(self) -> None:
+        super().__init__(True, self.check_nan)
 
 
 def Variable(data: Any, requires_grad: bool = False) -> Any:  # noqa: N802 - torch's name
