@@ -737,6 +737,20 @@ def expand(a: Tensor, shape: Sequence[int]) -> Tensor:
     return apply(R.RULES["expand"], (a,), {"shape": tuple(target)})
 
 
+def flatten(a: Tensor, start: int = 0, end: int = -1) -> Tensor:
+    """Dimensions ``start`` to ``end`` (inclusive) merged into one, as a reshape."""
+    shape = a._data.shape
+    if not shape:
+        return reshape(a, (1,))
+    first, last = start % len(shape), end % len(shape)
+    return reshape(a, (*shape[:first], math.prod(shape[first:last + 1]), *shape[last + 1:]))
+
+
+def norm2(a: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+    """The 2-norm, composed: ``sqrt(sum(a * a))`` over ``dim`` (everything by default)."""
+    return sqrt(sum(mul(a, a), dim, keepdim))
+
+
 def sum_to_shape(a: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Sum a broadcast gradient back to ``shape`` (differentiable: a sum and a reshape)."""
     have = a._data.shape

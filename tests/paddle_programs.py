@@ -789,3 +789,19 @@ def classification_losses_and_linear(paddle):
             paddle.nn.functional.cross_entropy(x, label, reduction="none"),
             paddle.nn.functional.cross_entropy(x, paddle.to_tensor([[0], [1]]), reduction="none"),
             out, w, refused]
+
+
+@program
+def tensor_helpers_around_autograd(paddle):
+    """Constructors, comparisons and composed differentiable helpers paddle programs use."""
+    x = paddle.to_tensor([[3.0, 4.0], [1.0, 2.0]], stop_gradient=False)
+    n = paddle.norm(x)
+    scaled = paddle.scale(x, 2.0, 1.0)
+    (n + scaled.sum() + paddle.flatten(x).sum() + x.t().sum()).backward()
+    return [paddle.allclose(x, x), paddle.equal(x, x * 1), paddle.arange(5),
+            paddle.arange(0, 1, 0.25), paddle.linspace(0, 1, 5), paddle.eye(2),
+            paddle.full([2], 3.0), paddle.numel(x), paddle.argmax(x), paddle.argmax(x, axis=1),
+            n, paddle.flatten(x), scaled.grad_fn.name(), paddle.sign(x),
+            paddle.neg(x).grad_fn.name(), x.t().grad_fn.name(), x.T.shape,
+            str(x.cast("float64").dtype), paddle.is_tensor(x), paddle.assign(x).grad_fn.name(),
+            paddle.mm(x, x).grad_fn.name(), x.grad]

@@ -449,3 +449,34 @@ from reference_engine.paddle import autograd, base, device, nn, optimizer  # noq
 
 set_device = device.set_device
 is_compiled_with_cuda = device.is_compiled_with_cuda
+from reference_engine.paddle.extras import (  # noqa: E402
+    allclose,
+    arange,
+    argmax,
+    assign,
+    bmm,
+    dot,
+    equal,
+    eye,
+    flatten,
+    full,
+    is_tensor,
+    linspace,
+    mm,
+    neg,
+    norm,
+    numel,
+    scale,
+    sign,
+    t,
+)
+
+# the same functions as Tensor methods (defined once, in extras.py)
+for _name in ("argmax", "flatten", "neg", "norm", "scale", "sign", "t"):
+    setattr(Tensor, _name, globals()[_name])
+Tensor.T = property(lambda self: t(self))  # type: ignore[attr-defined]
+Tensor.cast = lambda self, dtype: cast(self, dtype)  # type: ignore[attr-defined]
+Tensor.square = lambda self: square(self)  # type: ignore[attr-defined]
+Tensor.cpu = lambda self: self  # type: ignore[attr-defined]
+__all__ += ["allclose", "arange", "argmax", "assign", "bmm", "dot", "equal", "eye", "flatten",
+            "full", "is_tensor", "linspace", "mm", "neg", "norm", "numel", "scale", "sign", "t"]

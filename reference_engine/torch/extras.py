@@ -79,12 +79,7 @@ def square(input: Tensor) -> Tensor:  # noqa: A002
 
 
 def flatten(input: Tensor, start_dim: builtins.int = 0, end_dim: builtins.int = -1) -> Tensor:  # noqa: A002
-    shape = input._data.shape
-    if not shape:
-        return F.reshape(input, (1,))
-    start, end = start_dim % len(shape), end_dim % len(shape)
-    middle = int(np.prod(shape[start:end + 1]))
-    return F.reshape(input, (*shape[:start], middle, *shape[end + 1:]))
+    return F.flatten(input, start_dim, end_dim)
 
 
 def norm(input: Tensor, p: Any = "fro", dim: Any = None,  # noqa: A002
@@ -92,4 +87,4 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None,  # noqa: A002
     """The 2-norm (``p`` 2 or "fro"), over everything or over ``dim``: ``sqrt(sum(x * x))``."""
     if p not in (2, "fro", 2.0):
         raise NotImplementedError(f"norm with p={p!r}: the reference engine models the 2-norm")
-    return F.sqrt(F.sum(F.mul(input, input), dim, keepdim))
+    return F.norm2(input, dim, keepdim)

@@ -1,0 +1,115 @@
+"""Tensor functions real paddle programs reach for around their autograd: constructors,
+comparisons, and differentiable functions composed from the core's operations (the derivative
+table stays the single source of rules; node names are those of the composing operations)."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, Optional
+
+import numpy as np
+
+from reference_engine import ops as F
+from reference_engine.paddle import Tensor, _filled, _np_dtype, matmul, to_tensor
+
+
+def _made(array: Any) -> Tensor:
+    """An op's output that needs no gradient: no node at all (unlike ``to_tensor``'s leaves)."""
+    return Tensor._from_array(np.asarray(array))  # type: ignore[return-value]
+
+__all__ = ["allclose", "arange", "argmax", "assign", "bmm", "dot", "equal", "eye", "flatten",
+           "full", "is_tensor", "linspace", "mm", "neg", "norm", "numel", "scale", "sign", "t"]
+
+
+def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None) -> Tensor:
+    values = np.arange(start, end, step) if end is not None else np.arange(start)
+    kind = np.float32 if values.dtype.kind == "f" else np.int64
+    return to_tensor(values.astype(_np_dtype(dtype) or kind))  # with a node, as paddle's
+
+
+def linspace(start: float, stop: float, num: builtins.int, dtype: Any = None) -> Tensor:
+    return _made(np.linspace(start, stop, num).astype(_np_dtype(dtype) or np.float32))
+
+
+def eye(num_rows: builtins.int, num_columns: Optional[builtins.int] = None,
+        dtype: Any = None) -> Tensor:
+    return _made(np.eye(num_rows, num_columns).astype(_np_dtype(dtype) or np.float32))
+
+
+def full(shape: Any, fill_value: float, dtype: Any = None) -> Tensor:
+    return _filled(fill_value, shape, dtype)
+
+
+def numel(x: Tensor) -> Tensor:
+    return _made(np.asarray(x._data.size, dtype=np.int64))
+
+
+def is_tensor(x: Any) -> builtins.bool:
+    return isinstance(x, Tensor)
+
+
+def argmax(x: Tensor, axis: Optional[builtins.int] = None, keepdim: builtins.bool = False) -> Tensor:
+    if axis is None:
+        return _made(np.asarray(np.argmax(x._data), dtype=np.int64))
+    found = np.argmax(x._data, axis=axis)
+    return _made((np.expand_dims(found, axis) if keepdim else found).astype(np.int64))
+
+
+def allclose(x: Tensor, y: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: builtins.bool = False) -> Tensor:
+    """A 0-D bool tensor, as paddle returns it."""
+    return _made(np.allclose(x._data, y._data, rtol, atol, equal_nan))
+
+
+def equal(x: Tensor, y: Any) -> Tensor:
+    """Elementwise ``x == y`` (paddle's ``equal``; ``equal_all`` compares whole tensors)."""
+    other = y._data if isinstance(y, Tensor) else y
+    return _made(np.equal(x._data, other))
+
+
+def assign(x: Any) -> Tensor:
+    """A copy of ``x`` that records (``AssignGradNode``)."""
+    return F.clone(x) if isinstance(x, Tensor) else to_tensor(x)
+
+
+def mm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
+    return matmul(input, mat2)
+
+
+def dot(x: Tensor, y: Tensor) -> Tensor:
+    return matmul(x, y)
+
+
+def bmm(x: Tensor, y: Tensor) -> Tensor:
+    return matmul(x, y)
+
+
+def t(input: Tensor) -> Tensor:  # noqa: A002
+    return F.permute(input, (1, 0)) if input._data.ndim == 2 else input
+
+
+def neg(x: Tensor) -> Tensor:
+    return F.neg(x)
+
+
+def sign(x: Tensor) -> Tensor:
+    return F.sign(x)
+
+
+def scale(x: Tensor, scale: float = 1.0, bias: float = 0.0,
+          bias_after_scale: builtins.bool = True) -> Tensor:
+    """``x * scale + bias`` (or ``(x + bias) * scale``)."""
+    if bias_after_scale:
+        return F.add(F.mul(x, scale), bias) if bias else F.mul(x, scale)
+    return F.mul(F.add(x, bias), scale) if bias else F.mul(x, scale)
+
+
+def flatten(x: Tensor, start_axis: builtins.int = 0, stop_axis: builtins.int = -1) -> Tensor:
+    return F.flatten(x, start_axis, stop_axis)
+
+
+def norm(x: Tensor, p: Any = "fro", axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+    """The 2-norm (``p`` 2 or "fro"): ``sqrt(sum(x * x))``."""
+    if p not in (2, "fro", 2.0):
+        raise NotImplementedError(f"norm with p={p!r}: the reference engine models the 2-norm")
+    return F.norm2(x, axis, keepdim)
