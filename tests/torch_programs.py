@@ -1284,3 +1284,49 @@ def anomaly_detection_names_the_function_that_returned_nan(torch):
         (x.log() * 0).sum().backward()
     return [inside, after, switched, x.grad,
             [str(w.message).split("\n")[0] for w in caught if "Anomaly" not in str(w.message)]]
+
+
+@program
+def custom_function_context_flags(torch):
+    """mark_non_differentiable, set_materialize_grads and once_differentiable (imported the
+    way programs import it: torch.autograd.function.once_differentiable)."""
+    class NonDifferentiable(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            out = x * 2
+            ctx.mark_non_differentiable(out)
+            return out
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    class Unmaterialized(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 3
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    class Once(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 2
+
+        @staticmethod
+        @torch.autograd.function.once_differentiable
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * 2 * x
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = NonDifferentiable.apply(x)
+    Unmaterialized.apply(x).sum().backward()
+    q = torch.tensor([1.0, 2.0], requires_grad=True)
+    (g,) = torch.autograd.grad(Once.apply(q).sum(), q, create_graph=True)
+    return [y.requires_grad, y.grad_fn is None, x.grad, g, g.requires_grad,
+            attempt(lambda: g.sum().backward())]
