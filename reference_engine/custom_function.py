@@ -33,6 +33,8 @@ class Dialect:
     context: type  # the ``ctx`` class: how backward reads what was saved
     version_checked: bool = True     # torch checks saved tensors' versions, paddle does not
     refuses_second_backward: bool = False  # paddle crashes running a freed PyLayer node
+    # paddle: an output marked non-differentiable stops gradient but keeps its node
+    non_differentiable_keeps_node: bool = False
 
 
 class FunctionContext:
@@ -119,7 +121,9 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
     if node is None:
         return result
     if any(t is out for t in ctx._non_differentiable):
-        result._grad_fn, result._requires_grad = None, False
+        result._requires_grad = False
+        if not dialect.non_differentiable_keeps_node:
+            result._grad_fn = None
         return result
     ctx._node = node
     for i, t in enumerate(ctx._to_save):

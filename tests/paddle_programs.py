@@ -805,3 +805,47 @@ def tensor_helpers_around_autograd(paddle):
             paddle.neg(x).grad_fn.name(), x.t().grad_fn.name(), x.T.shape,
             str(x.cast("float64").dtype), paddle.is_tensor(x), paddle.assign(x).grad_fn.name(),
             paddle.mm(x, x).grad_fn.name(), x.grad]
+
+
+@program
+def pylayer_context_flags(paddle):
+    """mark_non_differentiable (the output stops gradient but keeps its node),
+    set_materialize_grads and mark_not_inplace."""
+    class NonDifferentiable(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            out = x * 2
+            ctx.mark_non_differentiable(out)
+            return out
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    class Unmaterialized(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 3
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    class NotInPlace(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_not_inplace(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = NonDifferentiable.apply(x)
+    Unmaterialized.apply(x).sum().backward()
+    w = paddle.to_tensor([1.0, 2.0], stop_gradient=False) * 1
+    r = NotInPlace.apply(w)
+    r.sum().backward()
+    return [y.stop_gradient, y.grad_fn is None, x.grad, r is w, r.stop_gradient]

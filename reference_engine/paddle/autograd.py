@@ -28,7 +28,7 @@ class PyLayerContext(custom_function.FunctionContext):
 _DIALECT = custom_function.Dialect(
     node_name=lambda cls: f"GradNodePyLayer_{cls.__name__}",
     gradients=custom_function.paddle_gradients, context=PyLayerContext,
-    version_checked=False, refuses_second_backward=True)
+    version_checked=False, refuses_second_backward=True, non_differentiable_keeps_node=True)
 
 
 class PyLayer:
