@@ -42,6 +42,23 @@ class derivative_of:  # noqa: N801 - used as a context manager
 SAVED_TENSORS_HOOKS: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = []
 
 
+class saved_tensors_hooks:  # noqa: N801 - the frameworks' name
+    """Within the block, every tensor a node saves is handed to ``pack_hook`` and what it
+    returns is kept; the backward gets ``unpack_hook(kept)`` instead of the tensor (and checks
+    no version). torch's ``autograd.graph.saved_tensors_hooks`` and paddle's
+    ``autograd.saved_tensors_hooks`` behave alike."""
+
+    def __init__(self, pack_hook: Callable[[Any], Any], unpack_hook: Callable[[Any], Any]) -> None:
+        self.pair = (pack_hook, unpack_hook)
+
+    def __enter__(self) -> saved_tensors_hooks:
+        SAVED_TENSORS_HOOKS.append(self.pair)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        SAVED_TENSORS_HOOKS.remove(self.pair)
+
+
 def current_derivative_order() -> int:
     """The derivative order of the nodes being recorded now (1 outside a create_graph pass)."""
     return _creation[-1][1] if _creation else 1

@@ -849,3 +849,27 @@ def pylayer_context_flags(paddle):
     r = NotInPlace.apply(w)
     r.sum().backward()
     return [y.stop_gradient, y.grad_fn is None, x.grad, r is w, r.stop_gradient]
+
+
+@program
+def saved_tensors_hooks_pack_and_unpack(paddle):
+    """paddle.autograd.saved_tensors_hooks: each saved tensor packed, unpacked in backward."""
+    seen = []
+
+    def pack(t):
+        seen.append(("pack", list(t.shape)))
+        return t
+
+    def unpack(t):
+        seen.append(("unpack", list(t.shape)))
+        return t
+
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    with paddle.autograd.saved_tensors_hooks(pack, unpack):
+        z = paddle.exp(x) * x
+    z.sum().backward()
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    with paddle.autograd.saved_tensors_hooks(lambda t: t, lambda t: t * 0 + 5):
+        b = a * a
+    b.sum().backward()
+    return [seen, x.grad, a.grad]

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from reference_engine import custom_function
+from reference_engine.graph import saved_tensors_hooks
 from reference_engine.paddle_policy import PADDLE
 
-__all__ = ["Hessian", "Jacobian", "PyLayer", "PyLayerContext", "backward", "hessian", "jacobian"]
+__all__ = ["Hessian", "Jacobian", "PyLayer", "PyLayerContext", "backward", "hessian", "jacobian",
+           "saved_tensors_hooks"]
 
 
 def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool = False) -> None:
