@@ -873,3 +873,17 @@ def saved_tensors_hooks_pack_and_unpack(paddle):
         b = a * a
     b.sum().backward()
     return [seen, x.grad, a.grad]
+
+
+@program
+def augmented_assignment_makes_a_new_tensor(paddle):
+    """paddle has no in-place operators: ``w -= x`` binds ``w`` to a new tensor (which, under
+    no_grad, stops gradient), and the old one keeps its values."""
+    w = paddle.to_tensor([1.0, -2.0], stop_gradient=False)
+    kept = w
+    with paddle.no_grad():
+        w -= 0.5
+    v = paddle.to_tensor([1.0, -2.0])
+    held = v
+    v *= 3
+    return [w is kept, w, w.stop_gradient, kept, held is v, held, v, kept.inplace_version]

@@ -1330,3 +1330,31 @@ def custom_function_context_flags(torch):
     (g,) = torch.autograd.grad(Once.apply(q).sum(), q, create_graph=True)
     return [y.requires_grad, y.grad_fn is None, x.grad, g, g.requires_grad,
             attempt(lambda: g.sum().backward())]
+
+
+@program
+def a_manual_training_loop_with_in_place_operators(torch):
+    """``w -= lr * w.grad`` under no_grad updates the leaf in place (torch's in-place operators);
+    outside no_grad it is refused."""
+    w = torch.tensor([1.0, -2.0], requires_grad=True)
+    b = torch.tensor(0.5, requires_grad=True)
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    y = torch.tensor([1.0, 0.0])
+    seen = []
+    for _ in range(3):
+        loss = ((x @ w + b - y) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= 0.01 * w.grad
+            b -= 0.01 * b.grad
+            w *= 1.0
+            w /= 1.0
+            b += 0.0
+            w.grad.zero_()
+            b.grad.zero_()
+        seen += [loss.item(), w.detach().clone(), b.detach().clone()]
+
+    def refused():
+        v = torch.tensor([1.0], requires_grad=True)
+        v += 1
+    return seen + [attempt(refused), w.is_leaf, w.requires_grad]

@@ -281,6 +281,19 @@ class Tensor(_CoreTensor):
 
     # --- in-place operations --------------------------------------------------------------
 
+    # ``x += y`` and friends are in-place in torch (paddle has none: they rebind the name)
+    def __iadd__(self, other: Any) -> Tensor:
+        return self.add_(other)
+
+    def __isub__(self, other: Any) -> Tensor:
+        return self.sub_(other)
+
+    def __imul__(self, other: Any) -> Tensor:
+        return self.mul_(other)
+
+    def __itruediv__(self, other: Any) -> Tensor:
+        return self.div_(other)
+
     def add_(self, other: Any) -> Tensor:
         return self._in_place("add", other)  # type: ignore[return-value]
 
