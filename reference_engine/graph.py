@@ -98,7 +98,7 @@ class SavedTensor:
                 SAVED_TENSORS_HOOKS.append(pair)
             self.unpack = pair[1]
             checked = False
-        self.version = tensor._version.value if checked else None
+        self.version = tensor._counter.value if checked else None
         self.origin = tensor._grad_fn
         self.view_shape = view_shape
         # a view of a leaf that requires grad is recorded: it keeps the leaf's node even if

@@ -58,7 +58,7 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
         probe = _memory_probe(rule, attrs, source, data.shape)
         if probe is None or isinstance(probe, tuple) or source._probe is None or \
                 np.may_share_memory(probe, probe_of(source)):
-            out._version = source._version
+            out._counter = source._counter
             out._view_base = source._view_base if source._view_base is not None else source
             out._probe = probe
             out._no_grad_view = source._no_grad_view  # a view of such a view is refused alike
@@ -68,14 +68,14 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
         if out._view_base is not None and out._policy.no_grad_views_require_grad:
             if inputs[0]._requires_grad:
                 out._requires_grad = True
-                out._no_grad_view = (out._version.value,)  # the version it was made at
+                out._no_grad_view = (out._counter.value,)  # the version it was made at
             else:
                 out._untracked_view = True
         return out
     for t in inputs:
         if t._no_grad_view:
             t._follow_base()
-            if t._no_grad_view and t._no_grad_view[0] != t._version.value:
+            if t._no_grad_view and t._no_grad_view[0] != t._counter.value:
                 raise t._policy.error("no_grad_view_base_modified")
     flags = rule.differentiable * len(inputs) if rule.variadic else rule.differentiable
     # a tensor that no longer requires grad (paddle: stop_gradient set on a non-leaf) gets no edge

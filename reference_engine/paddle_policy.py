@@ -252,7 +252,7 @@ class PaddlePolicy(Policy):
     def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int,
                       view_shape: Optional[tuple[int, ...]] = None) -> Exception:
         # paddle names the saved copy (its TensorWrapper), which has no name
-        return self.error("version", name="", version=tensor._version.value,
+        return self.error("version", name="", version=tensor._counter.value,
                           expected=expected)
 
     def check_runnable(self, node: Node, create_graph: bool) -> None:

@@ -138,7 +138,7 @@ class Policy:
                 out[name] = slot.unpack(slot.packed)
                 continue
             tensor = slot.tensor
-            if slot.version is not None and tensor._version.value != slot.version:
+            if slot.version is not None and tensor._counter.value != slot.version:
                 tensor._follow_base()
                 if tensor._no_grad_view:  # torch rebuilds the view's history first, and refuses
                     raise self.error("no_grad_view_base_modified")
@@ -218,7 +218,7 @@ class Policy:
         else:
             self.check_gradient_sum(leaf._grad, grad)
             np.add(leaf._grad._data, grad._data, out=leaf._grad._data, casting="unsafe")
-            leaf._grad._version.value += 1
+            leaf._grad._counter.value += 1
 
     def first_recorded_grad(self, grad: Tensor) -> Tensor:
         """What a leaf's first ``.grad`` is in a create_graph pass: the gradient itself."""

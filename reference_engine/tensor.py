@@ -37,7 +37,7 @@ class Tensor:
     _policy: ClassVar[Policy]
     _size_type: ClassVar[type] = tuple  # the dialect's Size class
     _dtype_objects: ClassVar[dict[np.dtype, Any]] = {}  # numpy dtype -> the dialect's dtype
-    __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_version", "_retains_grad",
+    __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_counter", "_retains_grad",
                  "_accumulator", "_name", "_no_grad_view", "_untracked_view", "_view_base", "_probe",
                  "_inference", "__weakref__")
 
@@ -49,7 +49,7 @@ class Tensor:
         t._requires_grad = False
         t._grad = None
         t._grad_fn = None
-        t._version = VersionCounter()
+        t._counter = VersionCounter()
         t._retains_grad = False
         t._accumulator = None
         t._name = None
@@ -106,7 +106,7 @@ class Tensor:
 
     def _detached(self) -> Tensor:
         out = type(self)._from_array(self._data)
-        out._version = self._version
+        out._counter = self._counter
         out._probe = self._probe
         return out
 
@@ -132,7 +132,7 @@ class Tensor:
         self._policy.check_in_place_dtype(self, result)
         np.copyto(self._data, result._data, casting="unsafe")
         self._policy.check_in_place_written(self, op)
-        self._version.value += 1
+        self._counter.value += 1
         if result._grad_fn is not None:
             if self._grad_fn is not None and self._grad_fn.retained is self:
                 # the retained gradient follows the tensor to its new node; its other hooks

@@ -90,7 +90,7 @@ class TorchPolicy(Policy):
         type_name = "CPUBoolType" if dtype == "bool" else "torch." + TENSOR_TYPE_NAMES.get(dtype, dtype)
         return self.error("version", type_name=type_name,
                           shape=list(view_shape or tensor._data.shape), origin=where,
-                          version=tensor._version.value, expected=expected)
+                          version=tensor._counter.value, expected=expected)
 
     def dtype_name(self, dtype: np.dtype) -> str:
         return SCALAR_TYPE_NAMES.get(str(dtype), str(dtype))

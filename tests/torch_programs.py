@@ -1357,4 +1357,5 @@ def a_manual_training_loop_with_in_place_operators(torch):
     def refused():
         v = torch.tensor([1.0], requires_grad=True)
         v += 1
-    return seen + [attempt(refused), w.is_leaf, w.requires_grad]
+    return seen + [attempt(refused), w.is_leaf, w.requires_grad, w._version, b._version,
+                   w.grad._version]

@@ -165,7 +165,7 @@ class Tensor(_CoreTensor):
     @property
     def inplace_version(self) -> builtins.int:
         """How many in-place ops have changed this tensor's data (paddle's version counter)."""
-        return self._version.value
+        return self._counter.value
 
     @property
     def place(self) -> str:

@@ -194,6 +194,11 @@ class Tensor(_CoreTensor):
         self[...] = src
         return self
 
+    @property
+    def _version(self) -> builtins.int:
+        """torch's in-place version counter, as programs inspect it."""
+        return self._counter.value
+
     def is_inference(self) -> builtins.bool:
         return self._inference
 

@@ -18,7 +18,7 @@ class Parameter(Tensor):
     def __new__(cls, data: Optional[Tensor] = None, requires_grad: bool = True) -> Parameter:
         source = data if data is not None else Tensor([])
         param = Tensor._from_array(source._data)
-        param._version = source._version  # the same storage
+        param._counter = source._counter  # the same storage
         param.__class__ = cls
         param._requires_grad = bool(requires_grad)
         return param  # type: ignore[return-value]
