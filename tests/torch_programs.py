@@ -1359,3 +1359,21 @@ def a_manual_training_loop_with_in_place_operators(torch):
         v += 1
     return seen + [attempt(refused), w.is_leaf, w.requires_grad, w._version, b._version,
                    w.grad._version]
+
+
+@program
+def more_tensor_methods_around_autograd(torch):
+    """var / std, masked_fill, gather, index_select, repeat and cumsum (composed from the core's
+    operations), with their gradients; new_* constructors and integer casts."""
+    x = torch.tensor([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]], requires_grad=True)
+    index = torch.tensor([[0, 2], [1, 0]])
+    weights = torch.arange(12.0).reshape(4, 3)
+    total = (x.var() + x.std(dim=1).sum() + x.masked_fill(x > 3, 0.0).sum()
+             + x.gather(1, index).sum() + x.index_select(1, torch.tensor([2, 0])).sum()
+             + (x.repeat(2, 1) * weights).sum() + (x.cumsum(1) * x).sum())
+    total.backward()
+    return [x.var().detach(), x.std(dim=1).detach(), x.var(dim=0, unbiased=False).detach(),
+            x.masked_fill(x > 3, 0.0).detach(), x.gather(1, index).detach(),
+            x.index_select(1, torch.tensor([2, 0])).detach(), x.new_zeros(2), x.new_ones((1, 2)),
+            x.new_tensor([1, 2]), x.new_full((2,), 7.0), x.long(), str(x.int().dtype),
+            x.repeat(2, 1, 2).shape, torch.cumsum(x, 0).detach(), x.grad]

@@ -642,27 +642,39 @@ def log_softmax(input: Tensor, dim: builtins.int) -> Tensor:  # noqa: A002
     return F.log_softmax(input, dim)
 
 
-from reference_engine.torch import autograd, nn, optim  # noqa: E402  (they need the names above)
+from reference_engine.torch import (  # noqa: E402  (they need the names above)
+    autograd,
+    extras,  # noqa: E402
+    nn,
+    optim,
+)
 from reference_engine.torch.extras import (  # noqa: E402
     allclose,
     argmax,
     as_tensor,
     bmm,
+    cumsum,
     dot,
     eye,
     flatten,
     from_numpy,
     full_like,
+    gather,
+    index_select,
     isclose,
+    masked_fill,
     mv,
     norm,
     numel,
+    repeat,
     square,
+    std,
+    var,
 )
 
 # the same functions as Tensor methods (defined once, in extras.py)
-for _name in ("allclose", "argmax", "dot", "flatten", "isclose", "mv", "bmm", "norm", "square"):
-    setattr(Tensor, _name, globals()[_name])
-Tensor.contiguous = lambda self, memory_format=None: self  # type: ignore[attr-defined]
-__all__ += ["allclose", "argmax", "as_tensor", "bmm", "dot", "eye", "flatten", "from_numpy",
-            "full_like", "isclose", "mv", "norm", "numel", "square"]
+for _method, _function in extras.TENSOR_METHODS.items():
+    setattr(Tensor, _method, _function)
+__all__ += ["allclose", "argmax", "as_tensor", "bmm", "cumsum", "dot", "eye", "flatten",
+            "from_numpy", "full_like", "gather", "index_select", "isclose", "masked_fill", "mv",
+            "norm", "numel", "repeat", "square", "std", "var"]

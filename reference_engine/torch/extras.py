@@ -10,10 +10,22 @@ from typing import Any, Optional
 import numpy as np
 
 from reference_engine import ops as F
-from reference_engine.torch import Tensor, _new, _np_dtype, dtype, matmul, tensor
+from reference_engine.torch import (
+    Tensor,
+    _new,
+    _np_dtype,
+    dtype,
+    full,
+    matmul,
+    no_grad,
+    ones,
+    tensor,
+    zeros,
+)
 
-__all__ = ["allclose", "argmax", "as_tensor", "bmm", "dot", "eye", "flatten", "from_numpy",
-           "full_like", "isclose", "mv", "norm", "numel", "square"]
+__all__ = ["allclose", "argmax", "as_tensor", "bmm", "cumsum", "dot", "eye", "flatten",
+           "from_numpy", "full_like", "gather", "index_select", "isclose", "masked_fill", "mv",
+           "norm", "numel", "repeat", "square", "std", "var"]
 
 
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,  # noqa: A002
@@ -88,3 +100,97 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None,  # noqa: A002
     if p not in (2, "fro", 2.0):
         raise NotImplementedError(f"norm with p={p!r}: the reference engine models the 2-norm")
     return F.norm2(input, dim, keepdim)
+
+
+def var(input: Tensor, dim: Any = None, unbiased: builtins.bool = True,  # noqa: A002
+        keepdim: builtins.bool = False, correction: Optional[builtins.int] = None) -> Tensor:
+    """``sum((x - mean)²) / (n - correction)``; ``correction`` 1 (unbiased) by default."""
+    correction = (1 if unbiased else 0) if correction is None else correction
+    dims = tuple(range(input._data.ndim)) if dim is None else (
+        (dim,) if isinstance(dim, builtins.int) else tuple(dim))
+    count = int(np.prod([input._data.shape[d] for d in dims]))
+    centred = F.sub(input, F.mean(input, dims, True))
+    return F.div(F.sum(F.mul(centred, centred), dims, keepdim), count - correction)
+
+
+def std(input: Tensor, dim: Any = None, unbiased: builtins.bool = True,  # noqa: A002
+        keepdim: builtins.bool = False, correction: Optional[builtins.int] = None) -> Tensor:
+    return F.sqrt(var(input, dim, unbiased, keepdim, correction))
+
+
+def masked_fill(input: Tensor, mask: Tensor, value: float) -> Tensor:  # noqa: A002
+    return F.where(mask, value, input)
+
+
+def _along(dim: builtins.int, index: np.ndarray, ndim: builtins.int) -> tuple[Any, ...]:
+    """Advanced indices that pick ``index`` along ``dim`` and keep every other position."""
+    grids = np.indices(index.shape)
+    return tuple(index if d == dim else grids[d] for d in range(ndim))
+
+
+def gather(input: Tensor, dim: builtins.int, index: Tensor) -> Tensor:  # noqa: A002
+    dim %= input._data.ndim
+    where = _along(dim, index._data.astype(np.int64), input._data.ndim)
+    return F.getitem(input, tuple(w.tolist() for w in where))
+
+
+def index_select(input: Tensor, dim: builtins.int, index: Tensor) -> Tensor:  # noqa: A002
+    dim %= input._data.ndim
+    picks = [int(i) for i in index._data.reshape(-1)]
+    return F.getitem(input, (slice(None),) * dim + (picks,))
+
+
+def repeat(input: Tensor, *sizes: Any) -> Tensor:  # noqa: A002
+    """``sizes`` copies along each dimension: expand a new axis before each, then merge."""
+    sizes = tuple(sizes[0]) if len(sizes) == 1 and not isinstance(sizes[0], builtins.int) \
+        else tuple(sizes)
+    shape = (1,) * (len(sizes) - input._data.ndim) + input._data.shape
+    out = F.reshape(input, shape)
+    interleaved = tuple(v for s in shape for v in (1, s))
+    out = F.reshape(out, interleaved)
+    out = F.expand(out, tuple(v for r, s in zip(sizes, shape) for v in (r, s)))
+    return F.reshape(out, tuple(r * s for r, s in zip(sizes, shape)))
+
+
+def cumsum(input: Tensor, dim: builtins.int) -> Tensor:  # noqa: A002
+    """Running sums along ``dim``, as a product with a triangular matrix of ones."""
+    dim %= input._data.ndim
+    n = input._data.shape[dim]
+    lower = Tensor._from_array(np.tril(np.ones((n, n), dtype=input._data.dtype)))
+    moved = F.transpose(input, dim, input._data.ndim - 1)
+    summed = F.matmul(moved, F.transpose(lower, 0, 1))
+    return F.transpose(summed, dim, input._data.ndim - 1)
+
+
+def new_zeros(self: Tensor, *size: Any, dtype: Optional[dtype] = None) -> Tensor:
+    return zeros(*size, dtype=dtype or self.dtype)
+
+
+def new_ones(self: Tensor, *size: Any, dtype: Optional[dtype] = None) -> Tensor:
+    return ones(*size, dtype=dtype or self.dtype)
+
+
+def new_full(self: Tensor, size: Any, fill_value: float, dtype: Optional[dtype] = None) -> Tensor:
+    return full(size, fill_value, dtype=dtype or self.dtype)
+
+
+def new_tensor(self: Tensor, data: Any, dtype: Optional[dtype] = None) -> Tensor:
+    return tensor(data, dtype=dtype or self.dtype)
+
+
+def _integral(t: Tensor, target: Any) -> Tensor:
+    """An integer copy: torch records nothing for it (integers cannot require grad)."""
+    with no_grad():
+        return F.cast(t, target)
+
+
+# Tensor methods that are these functions (the facade attaches them)
+TENSOR_METHODS = {
+    **{name: globals()[name] for name in (
+        "allclose", "argmax", "bmm", "cumsum", "dot", "flatten", "gather", "index_select",
+        "isclose", "masked_fill", "mv", "new_full", "new_ones", "new_tensor", "new_zeros", "norm",
+        "repeat", "square", "std", "var")},
+    "contiguous": lambda self, memory_format=None: self,
+    "long": lambda self: _integral(self, np.int64),
+    "int": lambda self: _integral(self, np.int32),
+}
