@@ -751,6 +751,47 @@ def norm2(a: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
     return sqrt(sum(mul(a, a), dim, keepdim))
 
 
+def variance(a: Tensor, dim: Dims = None, correction: int = 1, keepdim: bool = False) -> Tensor:
+    """``sum((a - mean)²) / (n - correction)`` over ``dim`` (everything by default), composed."""
+    dims = tuple(range(a._data.ndim)) if dim is None else (
+        (dim,) if isinstance(dim, int) else tuple(dim))
+    count = math.prod(a._data.shape[d] for d in dims)
+    centred = sub(a, mean(a, dims, True))
+    return div(sum(mul(centred, centred), dims, keepdim), count - correction)
+
+
+def index_select(a: Tensor, dim: int, index: Sequence[int]) -> Tensor:
+    """The entries at ``index`` along ``dim`` (an advanced index)."""
+    dim %= a._data.ndim
+    return getitem(a, (slice(None),) * dim + ([int(i) for i in index],))
+
+
+def gather(a: Tensor, dim: int, index: np.ndarray) -> Tensor:
+    """torch's gather: ``out[i][j] = a[i][index[i][j]]`` along ``dim`` (advanced indices)."""
+    dim %= a._data.ndim
+    grids = np.indices(index.shape)
+    where = tuple(index if d == dim else grids[d] for d in range(a._data.ndim))
+    return getitem(a, tuple(w.tolist() for w in where))
+
+
+def tile(a: Tensor, times: Sequence[int]) -> Tensor:
+    """``times`` copies along each dimension: a new axis before each, expanded, then merged."""
+    times = tuple(times)
+    shape = (1,) * (len(times) - a._data.ndim) + a._data.shape
+    out = reshape(a, tuple(v for s in shape for v in (1, s)))
+    out = expand(out, tuple(v for r, s in zip(times, shape) for v in (r, s)))
+    return reshape(out, tuple(r * s for r, s in zip(times, shape)))
+
+
+def cumsum(a: Tensor, dim: int) -> Tensor:
+    """Running sums along ``dim``: a product with a triangular matrix of ones."""
+    dim %= a._data.ndim
+    n = a._data.shape[dim]
+    lower = constant_like(a, np.tril(np.ones((n, n), dtype=a._data.dtype)))
+    moved = transpose(a, dim, a._data.ndim - 1)
+    return transpose(matmul(moved, transpose(lower, 0, 1)), dim, a._data.ndim - 1)
+
+
 def sum_to_shape(a: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Sum a broadcast gradient back to ``shape`` (differentiable: a sum and a reshape)."""
     have = a._data.shape

@@ -887,3 +887,19 @@ def augmented_assignment_makes_a_new_tensor(paddle):
     held = v
     v *= 3
     return [w is kept, w, w.stop_gradient, kept, held is v, held, v, kept.inplace_version]
+
+
+@program
+def more_tensor_functions_around_autograd(paddle):
+    """var / std, cumsum (flattened without an axis), index_select, tile and masked_fill,
+    composed from the core's operations, with their gradients."""
+    x = paddle.to_tensor([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]], stop_gradient=False)
+    picks = paddle.to_tensor([2, 0])
+    weights = paddle.arange(12, dtype="float32").reshape([4, 3])
+    total = (paddle.var(x) + paddle.std(x, axis=1).sum() + (paddle.cumsum(x, axis=1) * x).sum()
+             + paddle.index_select(x, picks, axis=1).sum()
+             + (paddle.tile(x, [2, 1]) * weights).sum() + paddle.masked_fill(x, x > 3, 0.0).sum())
+    total.backward()
+    return [paddle.var(x), paddle.std(x, axis=1), paddle.var(x, axis=0, unbiased=False),
+            paddle.cumsum(x), paddle.cumsum(x, axis=1), paddle.index_select(x, picks, axis=1),
+            paddle.tile(x, [2, 1]).shape, paddle.masked_fill(x, x > 3, 0.0), x.grad]

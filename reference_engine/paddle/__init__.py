@@ -455,28 +455,36 @@ from reference_engine.paddle.extras import (  # noqa: E402
     argmax,
     assign,
     bmm,
+    cumsum,
     dot,
     equal,
     eye,
     flatten,
     full,
+    index_select,
     is_tensor,
     linspace,
+    masked_fill,
     mm,
     neg,
     norm,
     numel,
     scale,
     sign,
+    std,
     t,
+    tile,
+    var,
 )
 
 # the same functions as Tensor methods (defined once, in extras.py)
-for _name in ("argmax", "flatten", "neg", "norm", "scale", "sign", "t"):
+for _name in ("argmax", "cumsum", "flatten", "index_select", "masked_fill", "neg", "norm",
+              "scale", "sign", "std", "t", "tile", "var"):
     setattr(Tensor, _name, globals()[_name])
 Tensor.T = property(lambda self: t(self))  # type: ignore[attr-defined]
 Tensor.cast = lambda self, dtype: cast(self, dtype)  # type: ignore[attr-defined]
 Tensor.square = lambda self: square(self)  # type: ignore[attr-defined]
 Tensor.cpu = lambda self: self  # type: ignore[attr-defined]
-__all__ += ["allclose", "arange", "argmax", "assign", "bmm", "dot", "equal", "eye", "flatten",
-            "full", "is_tensor", "linspace", "mm", "neg", "norm", "numel", "scale", "sign", "t"]
+__all__ += ["allclose", "arange", "argmax", "assign", "bmm", "cumsum", "dot", "equal", "eye",
+            "flatten", "full", "index_select", "is_tensor", "linspace", "masked_fill", "mm", "neg",
+            "norm", "numel", "scale", "sign", "std", "t", "tile", "var"]

@@ -17,8 +17,9 @@ def _made(array: Any) -> Tensor:
     """An op's output that needs no gradient: no node at all (unlike ``to_tensor``'s leaves)."""
     return Tensor._from_array(np.asarray(array))  # type: ignore[return-value]
 
-__all__ = ["allclose", "arange", "argmax", "assign", "bmm", "dot", "equal", "eye", "flatten",
-           "full", "is_tensor", "linspace", "mm", "neg", "norm", "numel", "scale", "sign", "t"]
+__all__ = ["allclose", "arange", "argmax", "assign", "bmm", "cumsum", "dot", "equal", "eye",
+           "flatten", "full", "index_select", "is_tensor", "linspace", "masked_fill", "mm", "neg",
+           "norm", "numel", "scale", "sign", "std", "t", "tile", "var"]
 
 
 def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None) -> Tensor:
@@ -113,3 +114,30 @@ def norm(x: Tensor, p: Any = "fro", axis: Any = None, keepdim: builtins.bool = F
     if p not in (2, "fro", 2.0):
         raise NotImplementedError(f"norm with p={p!r}: the reference engine models the 2-norm")
     return F.norm2(x, axis, keepdim)
+
+
+def var(x: Tensor, axis: Any = None, unbiased: builtins.bool = True,
+        keepdim: builtins.bool = False) -> Tensor:
+    return F.variance(x, axis, 1 if unbiased else 0, keepdim)
+
+
+def std(x: Tensor, axis: Any = None, unbiased: builtins.bool = True,
+        keepdim: builtins.bool = False) -> Tensor:
+    return F.sqrt(var(x, axis, unbiased, keepdim))
+
+
+def cumsum(x: Tensor, axis: Optional[builtins.int] = None, dtype: Any = None) -> Tensor:
+    """Running sums along ``axis``; without one, over the flattened tensor."""
+    return F.cumsum(F.flatten(x) if axis is None else x, 0 if axis is None else axis)
+
+
+def index_select(x: Tensor, index: Tensor, axis: builtins.int = 0) -> Tensor:
+    return F.index_select(x, axis, index._data.reshape(-1))
+
+
+def tile(x: Tensor, repeat_times: Any) -> Tensor:
+    return F.tile(x, repeat_times)
+
+
+def masked_fill(x: Tensor, mask: Tensor, value: Any) -> Tensor:
+    return F.where(mask, value, x)

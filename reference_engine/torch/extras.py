@@ -104,13 +104,9 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None,  # noqa: A002
 
 def var(input: Tensor, dim: Any = None, unbiased: builtins.bool = True,  # noqa: A002
         keepdim: builtins.bool = False, correction: Optional[builtins.int] = None) -> Tensor:
-    """``sum((x - mean)²) / (n - correction)``; ``correction`` 1 (unbiased) by default."""
+    """``correction`` 1 (unbiased) by default."""
     correction = (1 if unbiased else 0) if correction is None else correction
-    dims = tuple(range(input._data.ndim)) if dim is None else (
-        (dim,) if isinstance(dim, builtins.int) else tuple(dim))
-    count = int(np.prod([input._data.shape[d] for d in dims]))
-    centred = F.sub(input, F.mean(input, dims, True))
-    return F.div(F.sum(F.mul(centred, centred), dims, keepdim), count - correction)
+    return F.variance(input, dim, correction, keepdim)
 
 
 def std(input: Tensor, dim: Any = None, unbiased: builtins.bool = True,  # noqa: A002
@@ -122,44 +118,22 @@ def masked_fill(input: Tensor, mask: Tensor, value: float) -> Tensor:  # noqa: A
     return F.where(mask, value, input)
 
 
-def _along(dim: builtins.int, index: np.ndarray, ndim: builtins.int) -> tuple[Any, ...]:
-    """Advanced indices that pick ``index`` along ``dim`` and keep every other position."""
-    grids = np.indices(index.shape)
-    return tuple(index if d == dim else grids[d] for d in range(ndim))
-
-
 def gather(input: Tensor, dim: builtins.int, index: Tensor) -> Tensor:  # noqa: A002
-    dim %= input._data.ndim
-    where = _along(dim, index._data.astype(np.int64), input._data.ndim)
-    return F.getitem(input, tuple(w.tolist() for w in where))
+    return F.gather(input, dim, index._data.astype(np.int64))
 
 
 def index_select(input: Tensor, dim: builtins.int, index: Tensor) -> Tensor:  # noqa: A002
-    dim %= input._data.ndim
-    picks = [int(i) for i in index._data.reshape(-1)]
-    return F.getitem(input, (slice(None),) * dim + (picks,))
+    return F.index_select(input, dim, index._data.reshape(-1))
 
 
 def repeat(input: Tensor, *sizes: Any) -> Tensor:  # noqa: A002
-    """``sizes`` copies along each dimension: expand a new axis before each, then merge."""
     sizes = tuple(sizes[0]) if len(sizes) == 1 and not isinstance(sizes[0], builtins.int) \
         else tuple(sizes)
-    shape = (1,) * (len(sizes) - input._data.ndim) + input._data.shape
-    out = F.reshape(input, shape)
-    interleaved = tuple(v for s in shape for v in (1, s))
-    out = F.reshape(out, interleaved)
-    out = F.expand(out, tuple(v for r, s in zip(sizes, shape) for v in (r, s)))
-    return F.reshape(out, tuple(r * s for r, s in zip(sizes, shape)))
+    return F.tile(input, sizes)
 
 
 def cumsum(input: Tensor, dim: builtins.int) -> Tensor:  # noqa: A002
-    """Running sums along ``dim``, as a product with a triangular matrix of ones."""
-    dim %= input._data.ndim
-    n = input._data.shape[dim]
-    lower = Tensor._from_array(np.tril(np.ones((n, n), dtype=input._data.dtype)))
-    moved = F.transpose(input, dim, input._data.ndim - 1)
-    summed = F.matmul(moved, F.transpose(lower, 0, 1))
-    return F.transpose(summed, dim, input._data.ndim - 1)
+    return F.cumsum(input, dim)
 
 
 def new_zeros(self: Tensor, *size: Any, dtype: Optional[dtype] = None) -> Tensor:
