@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence
 
 import pytest
-from _pytest.outcomes import Exit as _Exit
 
 from conformance import known as known_divergences
 from conformance.backends import BUILT_IN, REFERENCES, Backend, resolve
@@ -222,7 +221,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: Optional[pytest.Item]) 
         return None
     ihook = item.ihook
     ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
-    call = pytest.CallInfo.from_call(item.runtest, "call", reraise=(_Exit, KeyboardInterrupt))
+    call = pytest.CallInfo.from_call(item.runtest, "call", reraise=(pytest.exit.Exception, KeyboardInterrupt))
     ihook.pytest_runtest_logreport(report=ihook.pytest_runtest_makereport(item=item, call=call))
     ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
     return True

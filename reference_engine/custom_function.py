@@ -58,6 +58,8 @@ class FunctionContext:
         self._dirty.extend(tensors)
 
     def set_materialize_grads(self, value: bool) -> None:
+        """Accepted as the frameworks accept it; a function with one output always receives a
+        gradient, so the flag changes nothing here."""
         self.materialize_grads = bool(value)
 
     def _saved(self) -> tuple[Any, ...]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from tests.custom_functions import context_flag_functions
 from tests.observe import attempt
 
 PROGRAMS: dict[str, Callable[[Any], list[Any]]] = {}
@@ -811,26 +812,7 @@ def tensor_helpers_around_autograd(paddle):
 def pylayer_context_flags(paddle):
     """mark_non_differentiable (the output stops gradient but keeps its node),
     set_materialize_grads and mark_not_inplace."""
-    class NonDifferentiable(paddle.autograd.PyLayer):
-        @staticmethod
-        def forward(ctx, x):
-            out = x * 2
-            ctx.mark_non_differentiable(out)
-            return out
-
-        @staticmethod
-        def backward(ctx, g):
-            return g
-
-    class Unmaterialized(paddle.autograd.PyLayer):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.set_materialize_grads(False)
-            return x * 3
-
-        @staticmethod
-        def backward(ctx, g):
-            return g * 3
+    NonDifferentiable, Unmaterialized = context_flag_functions(paddle.autograd.PyLayer)  # noqa: N806
 
     class NotInPlace(paddle.autograd.PyLayer):
         @staticmethod

@@ -10,6 +10,7 @@ import pytest
 
 import reference_engine.paddle as paddle
 from reference_engine.messages import UndefinedInFrameworkError
+from tests.custom_functions import custom
 
 
 @pytest.mark.parametrize("api", ["grad", "backward"])
@@ -47,37 +48,19 @@ def test_cutting_the_only_input_of_a_node_is_refused(only_input_of):
         paddle.grad(y, x, no_grad_vars=[h])
 
 
-def _doubling_layer():
-    class Double(paddle.autograd.PyLayer):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return g * 2
-    return Double
-
-
 def test_a_second_backward_through_a_pylayer_is_refused():
     """paddle 3.3.1 crashes with a segmentation fault there."""
     x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-    y = _doubling_layer().apply(x)
+    y = custom(paddle.autograd.PyLayer, "Double", lambda ctx, t: t * 2,
+               lambda ctx, g: g * 2).apply(x)
     y.sum().backward()
     with pytest.raises(UndefinedInFrameworkError, match="segmentation fault"):
         y.sum().backward()  # a new sum node, then the freed PyLayer node
 
 
 def test_a_pylayer_gradient_of_another_shape_is_refused():
-    class WrongShape(paddle.autograd.PyLayer):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return paddle.ones([3])
-
+    wrong_shape = custom(paddle.autograd.PyLayer, "WrongShape", lambda ctx, t: t * 2,
+                         lambda ctx, g: paddle.ones([3]))
     x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
     with pytest.raises(UndefinedInFrameworkError, match="does not check the shape"):
-        WrongShape.apply(x).sum().backward()
+        wrong_shape.apply(x).sum().backward()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
+from tests.custom_functions import context_flag_functions, custom
 from tests.observe import attempt
 
 PROGRAMS: dict[str, Callable[[Any], list[Any]]] = {}
@@ -982,14 +983,8 @@ def custom_function_arguments_and_errors(torch):
         def backward(ctx, g):
             return g
 
-    class WrongShape(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, a):
-            return a * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return torch.ones(3)
+    wrong_shape = custom(torch.autograd.Function, "WrongShape", lambda ctx, a: a * 2,
+                         lambda ctx, g: torch.ones(3))
 
     a = torch.ones(2, requires_grad=True)
     Scale.apply(a, torch.ones(2), 3.0).sum().backward()
@@ -998,7 +993,7 @@ def custom_function_arguments_and_errors(torch):
     return [seen, a.grad, q.grad,
             attempt(lambda: TooFew.apply(torch.ones(2, requires_grad=True), torch.ones(2))
                     .sum().backward()),
-            attempt(lambda: WrongShape.apply(torch.ones(2, requires_grad=True)).sum().backward())]
+            attempt(lambda: wrong_shape.apply(torch.ones(2, requires_grad=True)).sum().backward())]
 
 
 @program
@@ -1290,26 +1285,7 @@ def anomaly_detection_names_the_function_that_returned_nan(torch):
 def custom_function_context_flags(torch):
     """mark_non_differentiable, set_materialize_grads and once_differentiable (imported the
     way programs import it: torch.autograd.function.once_differentiable)."""
-    class NonDifferentiable(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            out = x * 2
-            ctx.mark_non_differentiable(out)
-            return out
-
-        @staticmethod
-        def backward(ctx, g):
-            return g
-
-    class Unmaterialized(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.set_materialize_grads(False)
-            return x * 3
-
-        @staticmethod
-        def backward(ctx, g):
-            return g * 3
+    NonDifferentiable, Unmaterialized = context_flag_functions(torch.autograd.Function)  # noqa: N806
 
     class Once(torch.autograd.Function):
         @staticmethod

@@ -14,7 +14,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import grad_mode
+from reference_engine import grad_mode, rng
 from reference_engine import ops as F
 from reference_engine.dtypes import DialectDtype, by_numpy, standard_dtypes, to_numpy
 from reference_engine.graph import Node
@@ -316,23 +316,20 @@ minimum = F.minimum
 where = F.where
 
 
-_GENERATOR = [np.random.default_rng(0)]
-
-
 def seed(value: builtins.int) -> None:
-    """Seeds the reference engine's own generator: draws are reproducible, but not paddle's."""
-    _GENERATOR[0] = np.random.default_rng(value)
+    """Seeds the reference engine's own generator (see ``reference_engine.rng``)."""
+    rng.seed(value)
 
 
 def randn(shape: Sequence[builtins.int], dtype: Any = None) -> Tensor:
     """Standard normal draws (numpy's generator, not paddle's: shapes and dtypes agree, values
     do not)."""
-    return to_tensor(_GENERATOR[0].standard_normal(list(shape)).astype(np.float32), dtype=dtype)
+    return to_tensor(rng.generator().standard_normal(list(shape)).astype(np.float32), dtype=dtype)
 
 
 def rand(shape: Sequence[builtins.int], dtype: Any = None) -> Tensor:
     """Uniform draws in [0, 1) (numpy's generator, not paddle's)."""
-    return to_tensor(_GENERATOR[0].random(list(shape)).astype(np.float32), dtype=dtype)
+    return to_tensor(rng.generator().random(list(shape)).astype(np.float32), dtype=dtype)
 
 
 @_tensor_first
@@ -449,6 +446,7 @@ from reference_engine.paddle import autograd, base, device, nn, optimizer  # noq
 
 set_device = device.set_device
 is_compiled_with_cuda = device.is_compiled_with_cuda
+from reference_engine.paddle import extras  # noqa: E402
 from reference_engine.paddle.extras import (  # noqa: E402
     allclose,
     arange,
@@ -478,13 +476,8 @@ from reference_engine.paddle.extras import (  # noqa: E402
 )
 
 # the same functions as Tensor methods (defined once, in extras.py)
-for _name in ("argmax", "cumsum", "flatten", "index_select", "masked_fill", "neg", "norm",
-              "scale", "sign", "std", "t", "tile", "var"):
-    setattr(Tensor, _name, globals()[_name])
-Tensor.T = property(lambda self: t(self))  # type: ignore[attr-defined]
-Tensor.cast = lambda self, dtype: cast(self, dtype)  # type: ignore[attr-defined]
-Tensor.square = lambda self: square(self)  # type: ignore[attr-defined]
-Tensor.cpu = lambda self: self  # type: ignore[attr-defined]
+for _method, _function in extras.TENSOR_METHODS.items():
+    setattr(Tensor, _method, _function)
 __all__ += ["allclose", "arange", "argmax", "assign", "bmm", "cumsum", "dot", "equal", "eye",
             "flatten", "full", "index_select", "is_tensor", "linspace", "masked_fill", "mm", "neg",
             "norm", "numel", "scale", "sign", "std", "t", "tile", "var"]

@@ -10,7 +10,7 @@ from typing import Any, Optional
 import numpy as np
 
 from reference_engine import ops as F
-from reference_engine.paddle import Tensor, _filled, _np_dtype, matmul, to_tensor
+from reference_engine.paddle import Tensor, _filled, _np_dtype, cast, matmul, square, to_tensor
 
 
 def _made(array: Any) -> Tensor:
@@ -141,3 +141,15 @@ def tile(x: Tensor, repeat_times: Any) -> Tensor:
 
 def masked_fill(x: Tensor, mask: Tensor, value: Any) -> Tensor:
     return F.where(mask, value, x)
+
+
+# Tensor methods that are these functions (the facade attaches them)
+TENSOR_METHODS = {
+    **{name: globals()[name] for name in (
+        "argmax", "cumsum", "flatten", "index_select", "masked_fill", "neg", "norm", "scale",
+        "sign", "std", "t", "tile", "var")},
+    "T": property(t),
+    "cast": cast,
+    "square": square,
+    "cpu": lambda self: self,
+}

@@ -12,7 +12,7 @@ from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
-from reference_engine import grad_mode
+from reference_engine import grad_mode, rng
 from reference_engine import ops as F
 from reference_engine.dtypes import DialectDtype, by_numpy, standard_dtypes, to_numpy
 from reference_engine.graph import Node, RemovableHandle
@@ -432,26 +432,23 @@ def linspace(start: builtins.float, end: builtins.float, steps: builtins.int,
     return _new(np.linspace(start, end, steps, dtype=np.float32), dtype, requires_grad)
 
 
-_GENERATOR = [np.random.default_rng(0)]
-
-
 def manual_seed(seed: builtins.int) -> None:
-    """Seeds the reference engine's own generator: draws are reproducible, but not torch's."""
-    _GENERATOR[0] = np.random.default_rng(seed)
+    """Seeds the reference engine's own generator (see ``reference_engine.rng``)."""
+    rng.seed(seed)
 
 
 def randn(*size: Any, dtype: Optional[dtype] = None,
           requires_grad: builtins.bool = False) -> Tensor:
     """Standard normal draws (numpy's generator, not torch's: shapes and dtypes agree, values
     do not)."""
-    return _new(_GENERATOR[0].standard_normal(_shape_args(size)).astype(np.float32), dtype,
+    return _new(rng.generator().standard_normal(_shape_args(size)).astype(np.float32), dtype,
                 requires_grad)
 
 
 def rand(*size: Any, dtype: Optional[dtype] = None,
          requires_grad: builtins.bool = False) -> Tensor:
     """Uniform draws in [0, 1) (numpy's generator, not torch's)."""
-    return _new(_GENERATOR[0].random(_shape_args(size)).astype(np.float32), dtype, requires_grad)
+    return _new(rng.generator().random(_shape_args(size)).astype(np.float32), dtype, requires_grad)
 
 
 class device:  # noqa: N801 - torch's name

@@ -11,6 +11,7 @@ from typing import Any, Optional
 
 import numpy as np
 
+from reference_engine import rng
 from reference_engine.modules import ActivationBase, ModuleBase, SequentialBase
 from reference_engine.paddle import Tensor, matmul, no_grad, tanh, to_tensor
 from reference_engine.paddle.nn.functional import cross_entropy, mse_loss, relu, sigmoid
@@ -18,7 +19,6 @@ from reference_engine.paddle.nn.functional import cross_entropy, mse_loss, relu,
 __all__ = ["CrossEntropyLoss", "Layer", "Linear", "MSELoss", "Parameter", "ReLU", "Sequential",
            "Sigmoid", "Tanh"]
 
-_RNG = np.random.default_rng(0)
 _LINEAR_NAMES = itertools.count()
 
 
@@ -80,7 +80,7 @@ class Linear(Layer):
         k = next(_LINEAR_NAMES)
         bound = math.sqrt(6.0 / (in_features + out_features))
         self.weight = Parameter.of(
-            _RNG.uniform(-bound, bound, (in_features, out_features)).astype(np.float32),
+            rng.generator().uniform(-bound, bound, (in_features, out_features)).astype(np.float32),
             f"linear_{k}.w_0")
         self.bias = None if bias_attr is False else Parameter.of(
             np.zeros(out_features, np.float32), f"linear_{k}.b_0")

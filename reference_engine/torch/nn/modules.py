@@ -10,15 +10,13 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from reference_engine import rng
 from reference_engine.modules import ActivationBase, ModuleBase, SequentialBase
 from reference_engine.torch import Tensor, matmul, no_grad, relu, sigmoid, tanh, tensor
 from reference_engine.torch.nn.parameter import Parameter
 
 __all__ = ["CrossEntropyLoss", "Linear", "MSELoss", "Module", "ReLU", "Sequential", "Sigmoid", "Tanh",
            "clear_grads"]
-
-_RNG = np.random.default_rng(0)
-
 
 def clear_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
     """``zero_grad``: drop each gradient, or zero it in place (detached from any graph)."""
@@ -79,7 +77,7 @@ class Linear(Module):
 
 def _uniform(shape: tuple[int, ...], bound: float) -> Tensor:
     with no_grad():
-        return tensor(_RNG.uniform(-bound, bound, shape).astype(np.float32))
+        return tensor(rng.generator().uniform(-bound, bound, shape).astype(np.float32))
 
 
 class MSELoss(Module):

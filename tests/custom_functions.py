@@ -1,0 +1,33 @@
+"""Custom-function classes for the tests, built from plain functions: the same recipe serves
+``torch.autograd.Function`` and ``paddle.autograd.PyLayer`` (and their reference twins). The
+class name matters: both frameworks name nodes and errors after it."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+
+def custom(base: type, name: str, forward: Callable[..., Any],
+           backward: Callable[..., Any]) -> type:
+    """A subclass of ``base`` named ``name`` with static ``forward(ctx, ...)`` and
+    ``backward(ctx, ...)``."""
+    return type(name, (base,), {"forward": staticmethod(forward),
+                                "backward": staticmethod(backward)})
+
+
+def _marked_non_differentiable(ctx: Any, x: Any) -> Any:
+    out = x * 2
+    ctx.mark_non_differentiable(out)
+    return out
+
+
+def _unmaterialized(ctx: Any, x: Any) -> Any:
+    ctx.set_materialize_grads(False)
+    return x * 3
+
+
+def context_flag_functions(base: type) -> tuple[type, type]:
+    """Two functions whose forward sets a context flag: one marks its output
+    non-differentiable, one turns off materialized gradients."""
+    return (custom(base, "NonDifferentiable", _marked_non_differentiable, lambda ctx, g: g),
+            custom(base, "Unmaterialized", _unmaterialized, lambda ctx, g: g * 3))
