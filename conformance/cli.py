@@ -124,6 +124,12 @@ def validate_run(args: argparse.Namespace) -> int:
     return len(cases)
 
 
+# Plugins with work per test or per session that a corpus run does not use: its items record no
+# warnings, keep no cache, and cases run in backend processes, where these plugins do not reach.
+QUIET_PLUGINS = [f"-pno:{name}" for name in (
+    "cacheprovider", "warnings", "unraisableexception", "hypothesispytest", "benchmark", "anyio")]
+
+
 def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     import pytest
 
@@ -139,7 +145,7 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
            "argv": args.argv, "complete": False}
     (out / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
     oracle_file = Path(__file__).with_name("corpus.oracle")
-    argv = [str(oracle_file), "-p", "no:cacheprovider", "-q", "--no-header", "-rN",
+    argv = [str(oracle_file), "-q", "--no-header", "-rN", *QUIET_PLUGINS,
             "--oracle-report", str(out), "--oracle-corpus", args.corpus,
             "--oracle-seed", str(args.seed), "--oracle-count", str(args.count),
             "--oracle-generator", str(args.generator),

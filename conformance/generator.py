@@ -15,9 +15,10 @@ views and saved tensors, every keyword, every op's argument forms and special po
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
-from typing import Any
+from typing import Any, Sequence
 
 from conformance.generators import v1, v2
 
@@ -35,6 +36,13 @@ def generate(seed: int, count: int, start: int = 0, version: int = DEFAULT_VERSI
     """Cases ``start`` .. ``start + count - 1`` of corpus ``seed``."""
     make = VERSIONS[version].generate_case
     return [make(seed, i) for i in range(start, start + count)]
+
+
+@functools.lru_cache(maxsize=2)
+def generated_corpus(seed: int, count: int, version: int = DEFAULT_VERSION) -> Sequence[dict[str, Any]]:
+    """``generate(seed, count, version=version)``, made once per process: a run checks its
+    arguments, collects and reports on the same corpus. Shared, so read-only."""
+    return tuple(generate(seed, count, version=version))
 
 
 def corpus_bytes(cases: list[dict[str, Any]]) -> bytes:

@@ -1,9 +1,11 @@
 """Run a backend's cases in a child process, so a crash or a hang costs that case only.
 
 One child per backend per test process, started on first use and kept for the following cases.
-A case that does not answer within the timeout is ``timeout`` and its child is killed; a child
-that dies (segmentation fault, abort) makes the case ``crashed``. Either way the next case gets a
-fresh child.
+Cases are queued to the child ahead of need (see ``Pool``): it runs them one after another and
+sends each result back as it finishes, while this process judges and reports the ones before.
+A case that does not answer within the timeout of its start is ``timeout`` and its child is
+killed; a child that dies (segmentation fault, abort) makes the case it was running ``crashed``.
+Either way the cases queued behind it go to a fresh child.
 """
 
 from __future__ import annotations
@@ -11,10 +13,12 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import queue
+import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
 
 from conformance.backends import Backend, BackendUnavailable
 
@@ -32,8 +36,21 @@ class Outcome:
     seconds: float = 0.0
 
 
+def _receive_into(conn: Any, inbox: queue.SimpleQueue) -> None:
+    """The child's reader: take cases off the pipe as they come, so the parent never blocks
+    sending while the child is busy."""
+    while True:
+        try:
+            raw = conn.recv()
+        except (EOFError, OSError):
+            raw = None
+        inbox.put(raw)
+        if raw is None:
+            return
+
+
 def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool) -> None:
-    """The child: load the backend once, then run each case it is sent."""
+    """The child: load the backend once, then run each case it is sent, in order."""
     import warnings
 
     warnings.simplefilter("ignore", DeprecationWarning)
@@ -45,13 +62,15 @@ def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool) -> Non
     try:
         adapter = backend.load()
     except BackendUnavailable as exc:
-        conn.send(("unavailable", str(exc)))
+        conn.send(("unavailable", str(exc), 0.0))
         return
     if hasattr(adapter.m, "set_num_threads"):
         adapter.m.set_num_threads(1)
-    conn.send(("ready", ""))
+    inbox: queue.SimpleQueue = queue.SimpleQueue()
+    threading.Thread(target=_receive_into, args=(conn, inbox), daemon=True).start()
+    conn.send(("ready", "", time.monotonic()))
     while True:
-        raw = conn.recv()
+        raw = inbox.get()
         if raw is None:
             return
         case = Case.trusted(raw, "<ipc>")  # validated by the process that loaded it
@@ -61,11 +80,18 @@ def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool) -> Non
             result = check_gradients(case, trace, adapter)
             oracle = {"checked": result.checked, "skipped": result.skipped,
                       "failures": result.failures}
-        conn.send(("ok", {"observations": trace.observations, "oracle": oracle}))
+        conn.send(("ok", {"observations": trace.observations, "oracle": oracle},
+                   time.monotonic()))
+
+
+class _Sent(NamedTuple):
+    case_id: str
+    raw: dict[str, Any]
+    at: float  # time.monotonic() when it was sent
 
 
 class IsolatedBackend:
-    """A backend running in its own child process."""
+    """A backend running in its own child process, with cases queued to it in order."""
 
     def __init__(self, backend: Backend, timeout: float = 60.0, start_timeout: float = 300.0,
                  oracle: Optional[bool] = None):
@@ -78,7 +104,9 @@ class IsolatedBackend:
         self.process: Optional[Any] = None
         self.conn: Optional[Any] = None
         self.unavailable: Optional[str] = None
-        self.pending: Optional[tuple[str, float]] = None  # (case id, when it was sent)
+        self.in_flight: deque[_Sent] = deque()  # sent, result not read yet; oldest first
+        self.queued: set[str] = set()  # their case ids
+        self.last_finished = 0.0  # when the child finished its previous case (monotonic)
 
     def _start(self) -> None:
         # one thread per backend process: cases are tiny, and idle OpenMP threads spinning in
@@ -98,14 +126,15 @@ class IsolatedBackend:
             self.unavailable = f"{b.name} did not start within {self.start_timeout:.0f} s"
             return
         try:
-            status, detail = parent.recv()
+            status, detail, self.last_finished = parent.recv()
         except EOFError:
             status, detail = "unavailable", f"{b.name} exited while loading"
         if status == "unavailable":
             self.unavailable = detail
             self.stop()
 
-    def stop(self) -> None:
+    def stop(self) -> list[_Sent]:
+        """Stop the child; returns the cases it had been sent and not answered."""
         if self.conn is not None:
             with contextlib.suppress(OSError, BrokenPipeError):
                 self.conn.send(None)
@@ -116,62 +145,90 @@ class IsolatedBackend:
                 self.process.kill()
                 self.process.join()
         self.process = self.conn = None
-        self.pending = None
+        unanswered = list(self.in_flight)
+        self.in_flight.clear()
+        self.queued.clear()
+        return unanswered
 
     def submit(self, raw_case: dict[str, Any]) -> None:
-        """Send a case to the child without waiting: it runs while this process does other work.
-        One case at a time: ``result`` must be called before the next ``submit``."""
-        assert self.pending is None, "one case at a time"
+        """Queue a case to the child without waiting: it runs while this process does other
+        work. Results come back in the order the cases were submitted (``next_result``)."""
         if self.process is None and self.unavailable is None:
             self._start()
-        self.pending = (raw_case["id"], time.perf_counter())
+        self.in_flight.append(_Sent(raw_case["id"], raw_case, time.monotonic()))
+        self.queued.add(raw_case["id"])
         if self.unavailable is not None:
             return
         assert self.conn is not None
-        with contextlib.suppress(OSError, BrokenPipeError):  # a dead child: result() says so
+        with contextlib.suppress(OSError, BrokenPipeError):  # a dead child: next_result says so
             self.conn.send(raw_case)
 
-    def result(self) -> Outcome:
-        """The outcome of the case submitted last: within the timeout (else ``timeout`` and the
-        child is killed), or ``crashed`` if the child died."""
-        assert self.pending is not None, "nothing submitted"
-        _, start = self.pending
-        self.pending = None
+    def next_result(self) -> tuple[str, Outcome]:
+        """The oldest queued case and its outcome: within the timeout of its start (else
+        ``timeout`` and the child is killed), or ``crashed`` if the child died running it. The
+        cases queued behind a killed or dead child are sent to a fresh one."""
+        assert self.in_flight, "nothing submitted"
+        sent = self.in_flight[0]
         if self.unavailable is not None:
-            return Outcome("unavailable", detail=self.unavailable)
+            self._answered()
+            return sent.case_id, Outcome("unavailable", detail=self.unavailable)
         assert self.conn is not None and self.process is not None
+        started = max(sent.at, self.last_finished)
         try:
-            if not self.conn.poll(max(self.timeout - (time.perf_counter() - start), 0.0)):
+            if not self.conn.poll(max(started + self.timeout - time.monotonic(), 0.0)):
                 self.process.kill()
-                self.stop()
-                return Outcome("timeout", detail=f"no result within {self.timeout:g} s",
-                               seconds=time.perf_counter() - start)
-            status, payload = self.conn.recv()
+                return sent.case_id, self._restart(Outcome(
+                    "timeout", detail=f"no result within {self.timeout:g} s",
+                    seconds=time.monotonic() - started))
+            status, payload, self.last_finished = self.conn.recv()
         except (EOFError, OSError, BrokenPipeError):
             self.process.join(timeout=5)
-            code = self.process.exitcode
-            self.stop()
-            return Outcome("crashed", detail=f"the backend process died (exit code {code})",
-                           seconds=time.perf_counter() - start)
-        return Outcome(status, payload["observations"], payload["oracle"],
-                       seconds=time.perf_counter() - start)
+            return sent.case_id, self._restart(Outcome(
+                "crashed", detail=f"the backend process died (exit code {self.process.exitcode})",
+                seconds=time.monotonic() - started))
+        self._answered()
+        return sent.case_id, Outcome(status, payload["observations"], payload["oracle"],
+                                     seconds=self.last_finished - started)
+
+    def _answered(self) -> None:
+        self.queued.discard(self.in_flight.popleft().case_id)
+
+    def _restart(self, outcome: Outcome) -> Outcome:
+        """Drop the child that failed the oldest case; queue the rest to a fresh one."""
+        behind = self.stop()[1:]
+        for sent in behind:
+            self.submit(sent.raw)
+        return outcome
 
     def run(self, raw_case: dict[str, Any]) -> Outcome:
+        """Run one case and wait for its outcome (after those queued before it)."""
         self.submit(raw_case)
-        return self.result()
+        while True:
+            case_id, outcome = self.next_result()
+            if case_id == raw_case["id"] and not self.in_flight:
+                return outcome
+
+
+Upcoming = Callable[[], Iterable[tuple[dict[str, Any], Sequence[Backend]]]]
+
+
+def _nothing_upcoming() -> Iterable[tuple[dict[str, Any], Sequence[Backend]]]:
+    return ()
 
 
 class Pool:
     """The isolated backends of one test process, by name, and the outcomes they computed.
 
-    ``outcome(case, backend, together)`` sends the case to every backend in ``together`` that
-    has not run it, then waits for ``backend``'s: the children run the case side by side, on as
-    many cores as there are, while this process judges and reports. A case's items are collected
-    next to each other, so the other backends' items then find their outcome ready.
+    ``outcome(case, backend, together, upcoming)`` queues the case to every backend in
+    ``together`` that has not run it; when ``backend``'s queue is down to half of ``depth``,
+    it tops the queues up with the cases ``upcoming()`` lists (the cases this process runs
+    next). Then it waits for ``backend``'s outcome. The children work through their queues
+    side by side, on as many cores as there are, while this process judges and reports.
     """
 
-    def __init__(self, timeout: float, kept: int = 4096) -> None:
+    def __init__(self, timeout: float, depth: int = 8, kept: int = 4096) -> None:
         self.timeout = timeout
+        self.depth = depth
         self.backends: dict[str, IsolatedBackend] = {}
         self.outcomes: OrderedDict[tuple[str, str], Outcome] = OrderedDict()
         self.kept = kept
@@ -182,21 +239,41 @@ class Pool:
         return self.backends[backend.name]
 
     def outcome(self, raw_case: dict[str, Any], backend: Backend,
-                together: Iterable[Backend] = ()) -> Outcome:
+                together: Sequence[Backend] = (), upcoming: Upcoming = _nothing_upcoming) -> Outcome:
         """``backend``'s outcome for the case, computed now or earlier in this process."""
         case_id = raw_case["id"]
-        for other in [backend, *together]:
-            isolated = self.get(other)
-            if (case_id, other.name) in self.outcomes or (
-                    isolated.pending is not None and isolated.pending[0] == case_id):
-                continue
-            if isolated.pending is not None:  # finish what it is running for another case
-                self._keep(isolated.pending[0], other.name, isolated.result())
-            isolated.submit(raw_case)
         isolated = self.get(backend)
         if (case_id, backend.name) not in self.outcomes:
-            self._keep(case_id, backend.name, isolated.result())
+            self._queue(raw_case, [backend, *together], limit=None)
+            if len(isolated.in_flight) <= self.depth // 2:
+                self._top_up(upcoming())
+        while (case_id, backend.name) not in self.outcomes:
+            done, outcome = isolated.next_result()
+            self._keep(done, backend.name, outcome)
         return self.outcomes[(case_id, backend.name)]
+
+    def _top_up(self, upcoming: Iterable[tuple[dict[str, Any], Sequence[Backend]]]) -> None:
+        seen: set[str] = set()
+        for raw, backends in upcoming:
+            if raw["id"] not in seen:
+                seen.add(raw["id"])
+                if not self._queue(raw, backends, limit=self.depth):
+                    return
+
+    def _queue(self, raw_case: dict[str, Any], backends: Sequence[Backend],
+               limit: Optional[int]) -> bool:
+        """Queue the case to those of ``backends`` that have not run it; with a ``limit``, only
+        to backends with fewer cases in flight. False when every backend was full."""
+        room = False
+        for backend in backends:
+            isolated = self.get(backend)
+            if limit is not None and len(isolated.in_flight) >= limit:
+                continue
+            room = True
+            if raw_case["id"] not in isolated.queued \
+                    and (raw_case["id"], backend.name) not in self.outcomes:
+                isolated.submit(raw_case)
+        return room
 
     def forget(self, case_id: str, backend: Backend) -> None:
         """Drop a kept outcome (so that a case run again runs again)."""

@@ -22,12 +22,14 @@ import pytest
 from conformance import known as known_divergences
 from conformance.backends import BUILT_IN, REFERENCES, Backend, resolve
 from conformance.case import Case
-from conformance.generator import DEFAULT_VERSION, VERSIONS, generate
-from conformance.isolation import Pool
+from conformance.generator import DEFAULT_VERSION, VERSIONS, generated_corpus
+from conformance.isolation import Pool, Upcoming
 from conformance.loader import hand_written_dir, load_directory
+from conformance.lookahead import Lookahead
 from conformance.verdict import judge_framework, judge_reference
 
 _POOL: Optional[Pool] = None
+LOOKAHEAD_CASES = 8  # cases queued to each backend ahead of the one being judged
 _KNOWN: dict[str, known_divergences.KnownDivergences] = {}
 
 
@@ -84,7 +86,7 @@ def load_corpus(kind: str, seed: int, count: int, cases_dir: Optional[str],
     if kind in ("generated", "all") and count:
         source = f"<generated seed={seed} count={count} version={version}>"
         cases += [Case.trusted(raw, source)
-                  for raw in (generated or generate(seed, count, version=version))]
+                  for raw in (generated or generated_corpus(seed, count, version))]
     return cases
 
 
@@ -122,7 +124,7 @@ class OracleFailure(Exception):  # noqa: N818 - pytest reports it as the failure
 def _pool(config: pytest.Config) -> Pool:
     global _POOL
     if _POOL is None:
-        _POOL = Pool(config.getoption("--oracle-timeout") or 60.0)
+        _POOL = Pool(config.getoption("--oracle-timeout") or 60.0, depth=LOOKAHEAD_CASES)
     return _POOL
 
 
@@ -139,11 +141,13 @@ def _reference_of(backend: Backend) -> Backend:
 
 
 def run_item(config: pytest.Config, case: Case, backend: Backend,
-             together: Sequence[Backend] = ()) -> dict[str, Any]:
+             together: Sequence[Backend] = (),
+             upcoming: Upcoming = lambda: ()) -> dict[str, Any]:
     """Judge ``backend``'s outcome for the case; ``together``: the other backends of the run,
-    which start on the case at the same time (see ``Pool.outcome``)."""
+    which start on the case at the same time; ``upcoming``: the cases this process runs next,
+    queued to the backends ahead of need (see ``Pool.outcome``)."""
     pool = _pool(config)
-    outcome = pool.outcome(case.raw, backend, together)
+    outcome = pool.outcome(case.raw, backend, together, upcoming)
     if backend.reference_for is None and backend.is_reference:
         return judge_reference(case, backend, outcome)
     reference = _reference_of(backend)
@@ -161,10 +165,19 @@ class OracleItem(pytest.Item):
         self.case = case
         self.backend = backend
         self.together = together
+        self.nextitem: Optional[pytest.Item] = None
         self.add_marker(pytest.mark.oracle)
 
+    def upcoming(self) -> Iterator[tuple[dict[str, Any], Sequence[Backend]]]:
+        """The cases of the oracle items this process runs after this one."""
+        lookahead: Optional[Lookahead] = getattr(self.session, "_oracle_lookahead", None)
+        if lookahead is None:
+            return iter(())
+        return ((item.case.raw, item.together) for item in lookahead.after(self, self.nextitem)
+                if isinstance(item, OracleItem))
+
     def runtest(self) -> None:
-        result = run_item(self.config, self.case, self.backend, self.together)
+        result = run_item(self.config, self.case, self.backend, self.together, self.upcoming)
         results_file: Optional[_ResultsFile] = getattr(self.config, "_oracle_results", None)
         if results_file is not None:
             results_file.write(result)  # from this process: workers stream in parallel
@@ -220,6 +233,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: Optional[pytest.Item]) 
     if not isinstance(item, OracleItem):
         return None
     ihook = item.ihook
+    item.nextitem = nextitem
     ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
     call = pytest.CallInfo.from_call(item.runtest, "call", reraise=(pytest.exit.Exception, KeyboardInterrupt))
     ihook.pytest_runtest_logreport(report=ihook.pytest_runtest_makereport(item=item, call=call))
@@ -354,6 +368,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         if key not in narrowed:
             narrowed[key] = tuple(b for b in item.together if b.name in selected)
         item.together = narrowed[key]
+    # a case's items come one per backend: look far enough ahead for the Pool's queue depth
+    session._oracle_lookahead = Lookahead(  # type: ignore[attr-defined]
+        session, window=LOOKAHEAD_CASES * max(len(selected), 1))
     if _is_controller(session.config) and not hasattr(session.config, "workerinput"):
         _start_progress(session.config, sum(isinstance(i, OracleItem) for i in session.items))
 

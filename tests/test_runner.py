@@ -11,7 +11,7 @@ import pytest
 
 from conformance.backends import resolve
 from conformance.interpreter import run_case
-from conformance.isolation import IsolatedBackend
+from conformance.isolation import IsolatedBackend, Pool
 from conformance.known import KnownDivergences
 from conformance.loader import hand_written_dir, load_directory, parse_document
 from conformance.oracle import check_gradients
@@ -95,6 +95,53 @@ def test_a_crashing_case_costs_that_case_only():
         backend.stop()
     assert crashed.status == "crashed" and "exit code" in crashed.detail
     assert after.status == "ok"
+
+
+def _results(backend: IsolatedBackend, cases: list[dict]) -> list[tuple[str, str]]:
+    for raw in cases:
+        backend.submit(raw)
+    return [(case_id, outcome.status) for case_id, outcome in
+            (backend.next_result() for _ in cases)]
+
+
+def test_cases_queued_behind_a_hang_or_a_crash_still_run():
+    queue = [_case("first", "sin"), _case("stuck", "exp"), _case("second", "sin"),
+             _case("third", "cos")]
+    for toy, failed in (("hang", "timeout"), ("abort", "crashed")):
+        backend = IsolatedBackend(resolve(f"torch:tests.toy_backends.{toy}"), timeout=3)
+        try:
+            assert _results(backend, queue) == [("first", "ok"), ("stuck", failed),
+                                                ("second", "ok"), ("third", "ok")]
+        finally:
+            backend.stop()
+
+
+def test_a_queued_case_is_timed_from_its_start_not_from_when_it_was_queued():
+    # three cases of a second each, queued at once, with a timeout of two seconds
+    backend = IsolatedBackend(resolve("torch:tests.toy_backends.slow"), timeout=2)
+    try:
+        assert _results(backend, [_case(f"slow{i}", "exp") for i in range(3)]) == [
+            ("slow0", "ok"), ("slow1", "ok"), ("slow2", "ok")]
+    finally:
+        backend.stop()
+
+
+def test_the_pool_queues_the_upcoming_cases_to_every_backend():
+    backends = [resolve("reference-torch"), resolve("reference-paddle")]
+    cases = [_case(f"c{i}", "sin") for i in range(6)]
+    pool = Pool(timeout=60, depth=4)
+    try:
+        first = pool.outcome(cases[0], backends[0], backends, lambda: ((c, backends) for c in cases))
+        queued = {b.name: [s.case_id for s in pool.get(b).in_flight] for b in backends}
+        later = [pool.outcome(c, b, backends) for c in cases for b in backends]
+    finally:
+        pool.close()
+    assert first.status == "ok"
+    # the first case's result was read; the next three wait in both queues
+    assert queued == {"reference-torch": ["c1", "c2", "c3"],
+                      "reference-paddle": ["c0", "c1", "c2", "c3"]}
+    assert [o.status for o in later] == ["ok"] * 12
+    assert later[2].observations == later[0].observations  # same program, same sin values
 
 
 def test_a_missing_framework_is_unavailable_with_the_reason():

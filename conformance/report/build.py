@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from conformance.case import Case
-from conformance.generator import DEFAULT_VERSION, generate
+from conformance.generator import DEFAULT_VERSION, generated_corpus
 from conformance.known import stale_entries
 from conformance.pytest_plugin import load_corpus
 from conformance.report.html import render_html
@@ -30,7 +30,8 @@ def build_reports(directory: Path, complete: bool, known_dir: Optional[Path] = N
     run = read_run(directory)
     results = load_results(directory)
     version = run.get("generator", DEFAULT_VERSION)
-    generated = generate(run["seed"], run["count"], version=version) if run["corpus"] != "hand" else []
+    generated = list(generated_corpus(run["seed"], run["count"], version)) \
+        if run["corpus"] != "hand" else []
     cases: dict[str, Case] = {c.id: c for c in load_corpus(run["corpus"], run["seed"], run["count"],
                                                             run.get("cases_dir"), generated, version)}
     manifest = corpus_manifest(run["corpus"], run["seed"], run["count"],

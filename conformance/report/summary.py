@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from conformance.backends import distribution_version
-from conformance.generator import DEFAULT_VERSION, corpus_sha256, generate
+from conformance.generator import DEFAULT_VERSION, corpus_sha256, generated_corpus
 from conformance.loader import case_files, hand_written_dir
 from conformance.report.parity import PAIR, device_parity
 from conformance.report.pins import framework_pins
@@ -57,7 +57,7 @@ def corpus_manifest(kind: str, seed: int, count: int, cases_dir: Optional[Path] 
     if kind in ("generated", "all"):
         manifest["generated"] = {
             "generator_version": version, "seed": seed, "count": count,
-            "sha256": corpus_sha256(generated or generate(seed, count, version=version))}
+            "sha256": corpus_sha256(list(generated or generated_corpus(seed, count, version)))}
     return manifest
 
 
