@@ -168,11 +168,17 @@ def _expandable(target: tuple[int, ...], shape: tuple[int, ...]) -> bool:
 
 def paddle_gradients(name: str, returned: tuple[Any, ...], args: tuple[Any, ...],
                      positions: list[int]) -> list[Any]:
-    """paddle: one gradient per tensor argument, None for one that stops gradient."""
+    """paddle: at most one gradient per tensor argument, None for one that stops gradient; one
+    left out is an error where its argument requires grad."""
     grads: list[Any] = []
+    if len(returned) > len(positions):
+        raise args[positions[0]]._policy.error("pylayer_gradient_count", name=name,
+                                               expected=len(positions), got=len(returned))
     for k, i in enumerate(positions):
         g = returned[k] if k < len(returned) else None
         policy = args[i]._policy
+        if k >= len(returned) and args[i]._requires_grad:
+            raise policy.error("pylayer_gradient_missing", name=name, position=k)
         if g is not None and not args[i]._requires_grad:
             raise policy.error("pylayer_stop_gradient", name=name, position=k)
         if g is not None and g._data.shape != args[i]._data.shape:

@@ -251,12 +251,12 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                 if accumulate and id(node) in targets and policy.backward_runs_input_nodes:
                     # torch runs a non-leaf input's own node (checking and freeing what it
                     # saved); what it computes goes nowhere
-                    policy.check_runnable(node, create_graph)
+                    policy.check_runnable(node, create_graph, accumulate)
                     policy.unpack_saved(node)
                     if not retain_graph:
                         policy.release(node)
                 continue
-            policy.check_runnable(node, create_graph)
+            policy.check_runnable(node, create_graph, accumulate)
             if create_graph:
                 with derivative_of(node):
                     grads = _input_grads(policy, node, grad, wanted)

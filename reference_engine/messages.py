@@ -361,6 +361,12 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                               "(InvalidArgument) {name}'s backward function should return None at "
                               "{position} position, because it's forward Tensor's stopgradient "
                               "is true."),
+    "pylayer_gradient_count": (ValueError,
+                               "(InvalidArgument) {name} : The number of outputs of "
+                               "`PyLayer.backward` should be {expected}, but received {got}."),
+    "pylayer_gradient_missing": (ValueError,
+                                 "(InvalidArgument) {name}'s backward function should not return "
+                                 "empty at {position} position."),
     "pylayer_gradient_shape": (UndefinedInFrameworkError,
                                "paddle 3.3.1 does not check the shape of the gradient {name}'s "
                                "backward returns at position {position} (it reads memory of "

@@ -255,9 +255,13 @@ class PaddlePolicy(Policy):
         return self.error("version", name="", version=tensor._counter.value,
                           expected=expected)
 
-    def check_runnable(self, node: Node, create_graph: bool) -> None:
-        if node.released and node.attrs.get("refuses_second_backward"):
-            raise self.error("pylayer_second_backward", name=node.name())
+    def check_runnable(self, node: Node, create_graph: bool, accumulate: bool = True) -> None:
+        if node.attrs.get("refuses_second_backward"):
+            # a PyLayer node a backward ran (retain_graph or not), or a grad freed, crashes when
+            # it runs again; after a grad that retained the graph it runs
+            if node.released or node.attrs.get("ran_in_backward"):
+                raise self.error("pylayer_second_backward", name=node.name())
+            node.attrs["ran_in_backward"] = accumulate
         if node.released:  # paddle clears every node it ran, whether it saved anything or not
             raise self.error("freed", name=node.name())
         limit = DERIVATIVE_ORDER_LIMITS.get(node.origin)

@@ -178,8 +178,9 @@ class Policy:
         return (limit is None or node.order <= limit
                 or (node.order == 2 and node.origin in self.links_at_second_order))
 
-    def check_runnable(self, node: Node, create_graph: bool) -> None:
-        """Raise if ``node`` cannot run: freed by an earlier pass, or not differentiable again."""
+    def check_runnable(self, node: Node, create_graph: bool, accumulate: bool = True) -> None:
+        """Raise if ``node`` cannot run: freed by an earlier pass, or not differentiable again.
+        ``accumulate``: the pass is a ``backward`` (not a ``grad``)."""
         if node.released_saved:
             raise self.error("freed", name=node.name())
 

@@ -659,6 +659,31 @@ def pylayer_gradient_for_an_input_that_stops_gradient(paddle):
 
 
 @program
+def pylayer_backward_returning_too_many_or_too_few_gradients(paddle):
+    """More gradients than tensor inputs is an error; fewer is one where a left-out input
+    requires grad; an explicit None is accepted."""
+    def layer(returns):
+        class Returns(paddle.autograd.PyLayer):
+            @staticmethod
+            def forward(ctx, a, b):
+                return a * b
+
+            @staticmethod
+            def backward(ctx, g):
+                return returns(g)
+        return Returns
+
+    def run(returns, b_stops=False):
+        x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        w = paddle.to_tensor([3.0, 4.0], stop_gradient=b_stops)
+        layer(returns).apply(x, w).sum().backward()
+        return [x.grad, w.grad]
+
+    return [attempt(lambda: run(lambda g: (g, g, g))), attempt(lambda: run(lambda g: g)),
+            attempt(lambda: run(lambda g: g, b_stops=True)), attempt(lambda: run(lambda g: (g, None)))]
+
+
+@program
 def what_real_programs_need_on_the_way(paddle):
     """Device boilerplate, the .grad setter, Tensor.gradient() and paddle.base.dygraph.grad."""
     place = paddle.set_device("cpu")

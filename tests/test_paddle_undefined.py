@@ -58,6 +58,20 @@ def test_a_second_backward_through_a_pylayer_is_refused():
         y.sum().backward()  # a new sum node, then the freed PyLayer node
 
 
+@pytest.mark.parametrize("again", ["backward", "grad"])
+def test_a_pylayer_node_a_backward_ran_is_refused_even_with_retain_graph(again):
+    """paddle 3.3.1 crashes there too; after ``paddle.grad(retain_graph=True)`` it runs again."""
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = custom(paddle.autograd.PyLayer, "Double", lambda ctx, t: t * 2,
+               lambda ctx, g: g * 2).apply(x)
+    s = y.sum()
+    (g,) = paddle.grad([s], [x], retain_graph=True)
+    assert g.numpy().tolist() == [2.0, 2.0]
+    s.backward(retain_graph=True)
+    with pytest.raises(UndefinedInFrameworkError, match="segmentation fault"):
+        s.backward() if again == "backward" else paddle.grad([s], [x])
+
+
 def test_a_pylayer_gradient_of_another_shape_is_refused():
     wrong_shape = custom(paddle.autograd.PyLayer, "WrongShape", lambda ctx, t: t * 2,
                          lambda ctx, g: paddle.ones([3]))
