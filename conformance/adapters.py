@@ -8,6 +8,7 @@ results — that is the interpreter's job. A step the dialect has no API for rai
 
 from __future__ import annotations
 
+import types
 from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
@@ -103,6 +104,31 @@ class Adapter:
     def grad_of(self, tensor: Any) -> Any:
         return tensor.grad
 
+    def custom_function(self, name: str, body: Any) -> Any:
+        """A custom function class named ``name`` whose forward and backward run ``body``
+        (``interpreter.CustomFunctionBody``)."""
+        base, saved = self.custom_function_base()
+
+        def forward(ctx: Any, *inputs: Any) -> Any:
+            output, to_save = body.forward(list(inputs))
+            ctx.save_for_backward(*to_save)
+            return output
+
+        def backward(ctx: Any, output_grad: Any) -> Any:
+            # the saved tensors are read only when there are some, as a program would
+            grads = body.backward(list(saved(ctx) or ()) if body.saves else [], output_grad)
+            return grads[0] if len(grads) == 1 else tuple(grads)
+
+        namespace = {"forward": staticmethod(forward), "backward": staticmethod(backward)}
+        return types.new_class(name, (base,), exec_body=lambda ns: ns.update(namespace))
+
+    def custom_function_base(self) -> tuple[type, Callable[[Any], Any]]:
+        """The dialect's custom-function class and how its backward reads the saved tensors."""
+        raise NotImplementedError
+
+    def apply(self, function: Any, args: list[Any]) -> Any:
+        return function.apply(*args)
+
     def to_numpy(self, tensor: Any) -> np.ndarray:
         raise NotImplementedError
 
@@ -111,6 +137,9 @@ class TorchAdapter(Adapter):
     """``torch`` and torch-shaped modules (``reference_engine.torch``)."""
 
     dialect = "torch"
+
+    def custom_function_base(self) -> tuple[type, Callable[[Any], Any]]:
+        return self.m.autograd.Function, lambda ctx: ctx.saved_tensors
 
     def dialect_ops(self) -> dict[str, Callable[..., Any]]:
         m = self.m
@@ -204,6 +233,9 @@ class PaddleAdapter(Adapter):
     """``paddle`` and paddle-shaped modules (``reference_engine.paddle``)."""
 
     dialect = "paddle"
+
+    def custom_function_base(self) -> tuple[type, Callable[[Any], Any]]:
+        return self.m.autograd.PyLayer, lambda ctx: ctx.saved_tensor()
 
     def dialect_ops(self) -> dict[str, Callable[..., Any]]:
         m = self.m

@@ -63,6 +63,8 @@ def buckets_of(case: Case) -> set[str]:
             found.add("create_graph")
     if sum(1 for s in steps if "backward" in s) >= 2:
         found.add("accumulation")
+    if any("function" in s for s in steps):
+        found.add("custom_function")
     if any("clear_grad" in s for s in steps):
         found.add("clearing")
     if sum(1 for s in steps if "grad" in s and s.get("create_graph")) >= 2:

@@ -182,6 +182,14 @@ class Interpreter:
     def step_remove_hook(self, step: dict[str, Any], where: str) -> None:
         self.get(step["remove_hook"]).remove()
 
+    def step_function(self, step: dict[str, Any], where: str) -> None:
+        self.env[step["function"]] = self.a.custom_function(
+            step["function"], CustomFunctionBody(self, step, where))
+
+    def step_apply(self, step: dict[str, Any], where: str) -> None:
+        self.env[step["into"]] = self.a.apply(self.get(step["apply"]),
+                                              [self.get(n) for n in step["args"]])
+
     def step_inplace(self, step: dict[str, Any], where: str) -> None:
         args = [self.arg(v) for v in step.get("args", [])]
         kwargs = self.kwargs(IN_PLACE_OPS[step["op"]], step.get("kwargs", {}))
@@ -189,6 +197,42 @@ class Interpreter:
 
 
 _HANDLERS = {name[5:]: fn for name, fn in vars(Interpreter).items() if name.startswith("step_")}
+
+
+class _BodyRun(Interpreter):
+    """A custom function's forward or backward: its steps run as the user's Python would, so an
+    exception leaves the body and goes through the framework to the step that called it."""
+
+    def run_step(self, step: dict[str, Any], where: str) -> None:
+        _HANDLERS[next(k for k in step if k in _HANDLERS)](self, step, where)
+
+
+class CustomFunctionBody:
+    """The forward and backward of a ``function`` step, run by a framework's custom function
+    (the adapter wraps them in ``autograd.Function`` or ``PyLayer``). Observations made inside
+    go to the case's trace, located under the function step (``3.derivative.0``)."""
+
+    def __init__(self, caller: Interpreter, step: dict[str, Any], where: str) -> None:
+        self.caller, self.step, self.where = caller, step, where
+        self.saves = bool(step.get("save"))
+
+    def _run(self, body: str, bound: dict[str, Any]) -> Interpreter:
+        run = _BodyRun(self.caller.case, self.caller.a, self.caller.trace)
+        run.env.update(bound)
+        run.run_steps(self.step[body], f"{self.where}.{body}.")
+        return run
+
+    def forward(self, inputs: list[Any]) -> tuple[Any, list[Any]]:
+        """The output and the tensors to save for backward."""
+        run = self._run("forward", dict(zip(self.step["inputs"], inputs)))
+        return run.env[self.step["output"]], [run.env[n] for n in self.step.get("save", [])]
+
+    def backward(self, saved: list[Any], output_grad: Any) -> list[Any]:
+        """The gradients the backward returns, one per ``input_grads`` entry."""
+        bound = dict(zip(self.step.get("save", []), saved))
+        bound[self.step["output_grad"]] = output_grad
+        run = self._run("derivative", bound)
+        return [None if n is None else run.env[n] for n in self.step["input_grads"]]
 
 
 def _as_list(v: Any) -> list[Any]:

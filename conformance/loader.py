@@ -39,6 +39,7 @@ class _CaseChecker:
     def __init__(self, source: str, case_id: str) -> None:
         self.source, self.case_id = source, case_id
         self.names: set[str] = set()
+        self.functions: set[str] = set()  # names bound by function steps
 
     def fail(self, message: str, step: Optional[str] = None, field: Optional[str] = None) -> None:
         raise CaseError(self.source, message, self.case_id, step, field)
@@ -49,6 +50,8 @@ class _CaseChecker:
         ok = {
             V.NAME: lambda v: isinstance(v, str) and v.isidentifier(),
             V.NAMES: lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+            V.NAMES_OR_NULLS: lambda v: isinstance(v, list) and all(
+                x is None or isinstance(x, str) for x in v),
             V.NAME_OR_NAMES: lambda v: isinstance(v, str) or (
                 isinstance(v, list) and all(isinstance(x, str) for x in v)),
             V.NUMBER: lambda v: _is_number(v),
@@ -103,6 +106,8 @@ class _CaseChecker:
             self.fail(f"expected a name, got {json.dumps(name)}", step, field)
         if name not in self.names:
             self.fail(f"undefined name '{name}'", step, field)
+        if name in self.functions and field != "apply":
+            self.fail(f"'{name}' is a function, not a tensor", step, field)
 
     def bind(self, name: str, step: str, field: str) -> None:
         if not name.isidentifier():
@@ -146,6 +151,36 @@ class _CaseChecker:
 
     def step_leaf(self, step: dict[str, Any], where: str) -> None:
         pass
+
+    def step_function(self, step: dict[str, Any], where: str) -> None:
+        """Each body is checked with only its own names bound: the forward's inputs, then the
+        saved names and the output's gradient."""
+        outer = self.names
+        try:
+            self.names = set()
+            for name in step["inputs"]:
+                self.bind(name, where, "inputs")
+            self.check_steps(step["forward"], f"{where}.forward.")
+            self.use(step["output"], where, "output")
+            for name in step.get("save", []):
+                self.use(name, where, "save")
+            self.names = set()
+            for name in [*step.get("save", []), step["output_grad"]]:
+                self.bind(name, where, "save" if name != step["output_grad"] else "output_grad")
+            self.check_steps(step["derivative"], f"{where}.derivative.")
+            for name in step["input_grads"]:
+                if name is not None:
+                    self.use(name, where, "input_grads")
+        finally:
+            self.names = outer
+        self.functions.add(step["function"])
+
+    def step_apply(self, step: dict[str, Any], where: str) -> None:
+        if step["apply"] not in self.functions:
+            self.fail(f"'{step['apply']}' is not a function defined by an earlier step", where,
+                      "apply")
+        for name in step["args"]:
+            self.use(name, where, "args")
 
     def step_let(self, step: dict[str, Any], where: str) -> None:
         op = step["op"]

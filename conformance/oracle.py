@@ -104,6 +104,8 @@ class _Program:
                       if "inplace" in s and recording and s["inplace"] in self.leaves]
         self.overwritten_leaves = {s["inplace"] for w, s, _ in self.flat if w in overwrites}
         self.first_overwrite = min((int(w.split(".")[0]) for w in overwrites), default=None)
+        self.first_apply = min((int(w.split(".")[0]) for w, s, _ in self.flat if "apply" in s),
+                               default=None)
         self.flag_changed = {s["set_requires_grad"] for _, s, _ in self.flat
                              if "set_requires_grad" in s}
         detached = {s["let"] for w, s, _ in self.flat if w in self.frozen} | {
@@ -344,6 +346,8 @@ class _Checker:
         program = self.program
         if observed["kind"] not in ("tensor", "none"):
             return "gradient not observed as a tensor"
+        if program.first_apply is not None and program.first_apply < event.index:
+            return "a custom function was applied (its backward is the program's, not calculus)"
         if observed["kind"] == "tensor" and not observed["dtype"].startswith("float"):
             return "integer gradient"
         if name in program.leaves and name not in program.float_leaves:

@@ -184,6 +184,10 @@ class _Writer:
             out(f"{ind}{s['as']} = {s['hold_grad']}.grad")
         elif "remove_hook" in s:
             out(f"{ind}{s['remove_hook']}.remove()")
+        elif "function" in s:
+            self.custom_function(s, ind)
+        elif "apply" in s:
+            out(f"{ind}{s['into']} = {s['apply']}.apply({', '.join(s['args'])})")
         elif "inplace" in s:
             t, op, args = s["inplace"], s["op"], [_arg(a) for a in s.get("args", [])]
             if op == "setitem":
@@ -200,6 +204,27 @@ class _Writer:
                     out(f"{ind}{t}.{method}({args[0]})")
             else:
                 out(f"{ind}{t}.{op}_({args[0]})")
+
+
+    def custom_function(self, s: dict[str, Any], ind: str) -> None:
+        out, body = self.lines.append, ind + "        "
+        base = "torch.autograd.Function" if self.m == "torch" else "paddle.autograd.PyLayer"
+        saved = "ctx.saved_tensors" if self.m == "torch" else "ctx.saved_tensor()"
+        out(f"{ind}class {s['function']}({base}):")
+        out(f"{ind}    @staticmethod")
+        out(f"{ind}    def forward(ctx, {', '.join(s['inputs'])}):")
+        self.steps(s["forward"], body)
+        out(f"{body}ctx.save_for_backward({', '.join(s.get('save', []))})")
+        out(f"{body}return {s['output']}")
+        out("")
+        out(f"{ind}    @staticmethod")
+        out(f"{ind}    def backward(ctx, {s['output_grad']}):")
+        if s.get("save"):
+            out(f"{body}{', '.join(s['save'])}, = {saved}")
+        self.steps(s["derivative"], body)
+        grads = [str(g) for g in s["input_grads"]]
+        out(f"{body}return {grads[0] if len(grads) == 1 else '(' + ', '.join(grads) + ')'}")
+        out("")
 
 
 def program(case: Case, dialect: str) -> str:

@@ -16,6 +16,7 @@ DTYPES = ("float32", "float64", "int64", "int32", "bool")
 # Field types, as the validator names them in its messages.
 NAME = "name"                  # an identifier bound by an earlier step
 NAMES = "list of names"
+NAMES_OR_NULLS = "list of names or nulls"
 NAME_OR_NAMES = "name or list of names"
 NUMBER = "number"
 NUMBER_OR_NAME = "number or name"
@@ -129,6 +130,17 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
     StepSpec("hold_grad", {"hold_grad": NAME, "as": NAME}, binds=("as",)),
     StepSpec("remove_hook", {"remove_hook": NAME}),
     StepSpec("inplace", {"inplace": NAME, "op": TEXT}, {"args": ARGS, "kwargs": KWARGS}),
+    # a custom function (torch.autograd.Function, paddle.autograd.PyLayer) written as data: its
+    # forward runs ``forward`` with ``inputs`` bound to the arguments and returns ``output``,
+    # saving ``save`` for the backward (save_for_backward); its backward runs ``derivative``
+    # with the saved names and ``output_grad`` bound and returns ``input_grads`` (null for None;
+    # as many as the program says, so a wrong count reaches the framework's error). Each body
+    # sees only its own names.
+    StepSpec("function", {"function": NAME, "inputs": NAMES, "forward": STEPS, "output": NAME,
+                          "output_grad": NAME, "derivative": STEPS, "input_grads": NAMES_OR_NULLS},
+             {"save": NAMES}, binds=("function",)),
+    # call a custom function (``Function.apply``), binding its output to ``into``
+    StepSpec("apply", {"apply": NAME, "args": NAMES, "into": NAME}, binds=("into",)),
 )}
 
 OBSERVABLES = ("value", "grad", "flags")
@@ -155,7 +167,7 @@ BUCKETS = (
     "seed:wrong-count", "seed:other-dtype",
     "accumulation", "clearing", "retain_graph", "allow_unused", "materialize_grads",
     "no_grad_input", "create_graph", "higher_order", "error_path",
-    "hook", "grad_mode", "detach", "inplace", "seed:named",
+    "hook", "grad_mode", "detach", "inplace", "seed:named", "custom_function",
     *(f"special:{op}" for op, spec in OPS.items() if spec.special),
 )
 # buckets a dialect cannot have: their steps are ones it has no API for

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
+import numpy as np
+
 from reference_engine import grad_mode
 from reference_engine import ops as F
 from reference_engine.graph import SavedTensor
@@ -35,6 +37,8 @@ class Dialect:
     refuses_second_backward: bool = False  # paddle crashes running a freed PyLayer node
     # paddle: an output marked non-differentiable stops gradient but keeps its node
     non_differentiable_keeps_node: bool = False
+    # the gradient backward is handed, made from the one that reached the node
+    output_grad: Callable[[Any], Any] = lambda grad: grad
 
 
 class FunctionContext:
@@ -58,8 +62,8 @@ class FunctionContext:
         self._dirty.extend(tensors)
 
     def set_materialize_grads(self, value: bool) -> None:
-        """Accepted as the frameworks accept it; a function with one output always receives a
-        gradient, so the flag changes nothing here."""
+        """Off, backward is handed None where an undefined gradient reached the node (torch:
+        below another custom function's None); on, zeros."""
         self.materialize_grads = bool(value)
 
     def _saved(self) -> tuple[Any, ...]:
@@ -67,7 +71,7 @@ class FunctionContext:
         node = self._node
         if node is None:
             return tuple(self._to_save)
-        if node.released_saved:
+        if node.released:  # torch: even a function that saved nothing, once freed
             raise node.policy.error("freed", name=node.name())
         unpacked = node.policy.unpack_saved(node)
         return tuple(unpacked.get(f"saved{i}") for i in range(len(self._to_save)))
@@ -113,7 +117,9 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
     name = dialect.node_name(cls)
 
     def run_backward(grad: Any) -> list[Any]:
-        returned = cls.backward(ctx, grad)
+        if grad is None and ctx.materialize_grads:  # an undefined gradient reached it (torch)
+            grad = type(out)._from_array(np.zeros_like(out._data))
+        returned = cls.backward(ctx, grad if grad is None else dialect.output_grad(grad))
         returned = returned if isinstance(returned, tuple) else (returned,)
         return dialect.gradients(name, returned, args, positions)
 
@@ -179,11 +185,13 @@ def paddle_gradients(name: str, returned: tuple[Any, ...], args: tuple[Any, ...]
         policy = args[i]._policy
         if k >= len(returned) and args[i]._requires_grad:
             raise policy.error("pylayer_gradient_missing", name=name, position=k)
+        if g is None and args[i]._requires_grad and args[i]._grad_fn is not None:
+            raise policy.error("pylayer_empty_gradient", name=name, position=k)
         if g is not None and not args[i]._requires_grad:
             raise policy.error("pylayer_stop_gradient", name=name, position=k)
         if g is not None and g._data.shape != args[i]._data.shape:
             raise policy.error("pylayer_gradient_shape", name=name, position=k)
-        if g is not None:
+        if g is not None and not g._requires_grad:  # one handed on as it came keeps its flag
             policy.mark_stopped(g)
         grads.append(g)
     return grads

@@ -92,23 +92,70 @@ def _needed_nodes(order: list[Node], targets: set[int]) -> set[int]:
     return needed
 
 
-def _accumulate_buffer(policy: Policy, buffers: dict[int, Any], node: Node, grad: Tensor) -> None:
+class _Undefined:
+    """torch's undefined gradient: what reaches a node below a custom function's None."""
+
+    def __repr__(self) -> str:
+        return "UNDEFINED"
+
+
+UNDEFINED: Any = _Undefined()
+
+
+def _accumulate_buffer(policy: Policy, buffers: dict[int, Any], node: Node, grad: Any) -> None:
     key = id(node)
     have = buffers.get(key)
-    buffers[key] = grad if have is None else policy.sum_gradients(have, grad)
+    if have is None or have is UNDEFINED:
+        buffers[key] = grad
+    elif grad is not UNDEFINED:
+        buffers[key] = policy.sum_gradients(have, grad)
 
 
-def _run_hooks(policy: Policy, node: Node, grad: Tensor) -> Tensor:
-    """The node's tensor hooks in registration order, each handed what the previous returned."""
+def _pass_on(policy: Policy, buffers: dict[int, Any], node: Node, grads: Sequence[Any],
+             wanted: Optional[set[int]], cut_nodes: frozenset[int]) -> None:
+    """Add what the node computed to the buffers of the nodes below; in torch a custom
+    function's None for an input it needs passes on as an undefined gradient."""
+    undefined_below = policy.undefined_gradients_flow and node.rule.op == "custom"
+    for edge, g in zip(node.edges, grads):
+        if edge is None or id(edge) in cut_nodes:
+            continue
+        if g is not None:
+            _accumulate_buffer(policy, buffers, edge, g)
+        elif undefined_below and (wanted is None or id(edge) in wanted):
+            _accumulate_buffer(policy, buffers, edge, UNDEFINED)
+
+
+def _run_undefined(policy: Policy, node: Node, retain_graph: bool) -> bool:
+    """A node an undefined gradient reached, as torch runs it: its hooks are handed None, its
+    saved tensors are checked and freed. Returns whether its backward runs (a custom function's
+    does, with zeros); otherwise every input it needs gets an undefined gradient."""
+    for hook in list(node.pre_hooks.values()):
+        hook(None)
+    if node.node_hooks:
+        _run_node_hooks(node, "pre", (None,))
+    if type(node) is AccumulateGrad:
+        return False
+    if node.rule.op == "custom":
+        return True
+    policy.check_runnable(node, False, True)
+    policy.unpack_saved(node)
+    if not retain_graph:
+        policy.release(node)
+    return False
+
+
+def _run_hooks(policy: Policy, node: Node, grad: Tensor) -> tuple[Tensor, Tensor]:
+    """The node's tensor hooks in registration order, each handed what the previous returned.
+    Returns the gradient the first hook was handed and the one the last returned."""
     if not node.pre_hooks:
-        return grad
+        return grad, grad
     with grad_mode.set_grad_enabled(True) if policy.hooks_record else contextlib.nullcontext():
-        grad = policy.hook_input(grad)
+        grad = handed = policy.hook_input(grad)
         for hook in list(node.pre_hooks.values()):
             replaced = hook(grad)
             if replaced is not None:
-                grad = replaced
-    return grad
+                grad = policy.hook_result(grad, replaced)
+    return handed, grad
 
 
 def _check_nan(policy: Policy, node: Node, grads: Sequence[Any]) -> None:
@@ -224,18 +271,36 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
             grad = buffers.pop(id(node), None)
             if grad is None:
                 continue
+            if grad is UNDEFINED:
+                if wanted is not None and id(node) not in wanted:
+                    continue
+                if not _run_undefined(policy, node, retain_graph):
+                    for edge in node.edges:
+                        if edge is not None and id(edge) not in cut_nodes and (
+                                wanted is None or id(edge) in wanted):
+                            _accumulate_buffer(policy, buffers, edge, UNDEFINED)
+                    continue
+                # a custom function runs its backward (which materializes the gradient)
+                grads = _input_grads(policy, node, None, wanted)
+                _pass_on(policy, buffers, node, grads, wanted, cut_nodes)
+                if not retain_graph:
+                    policy.release(node)
+                continue
             is_leaf = type(node) is AccumulateGrad
             if wanted is not None and id(node) not in wanted:
                 # a node the inputs do not need still has its hooks run on what reached it
                 if not is_leaf and policy.hooks_run_on_unneeded_nodes:
-                    grad = _run_hooks(policy, node, grad)
+                    grad = _run_hooks(policy, node, grad)[1]
                     if node.retained is not None:
                         policy.retain(node.retained, grad, create_graph)
                 continue
+            handed = hooked = grad
             if not is_leaf or accumulate or policy.leaf_hooks_apply_to_grad:
-                grad = _run_hooks(policy, node, grad)
+                handed, hooked = _run_hooks(policy, node, grad)
             if node.retained is not None:
-                policy.retain(node.retained, grad, create_graph)
+                policy.retain(node.retained, hooked, create_graph)
+            skips = not is_leaf and node.rule.op == "custom" and policy.custom_backward_skips_hook_results
+            grad = handed if skips else hooked
             if node.node_hooks:
                 grad = _run_node_hooks(node, "pre", (grad,))[0]
             for index in targets.get(id(node), ()):
@@ -266,9 +331,7 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                 _check_nan(policy, node, grads)
             if node.node_hooks:
                 grads = list(_run_node_hooks(node, "post", tuple(grads), (grad,)))
-            for edge, g in zip(node.edges, grads):
-                if g is not None and id(edge) not in cut_nodes:
-                    _accumulate_buffer(policy, buffers, edge, g)
+            _pass_on(policy, buffers, node, grads, wanted, cut_nodes)
             if not retain_graph:
                 policy.release(node)
     return captured

@@ -367,6 +367,11 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "pylayer_gradient_missing": (ValueError,
                                  "(InvalidArgument) {name}'s backward function should not return "
                                  "empty at {position} position."),
+    "pylayer_empty_gradient": (UndefinedInFrameworkError,
+                               "paddle 3.3.1 hands the node before {name} an empty gradient for "
+                               "the None its backward returns at position {position}: some "
+                               "kernels then crash (segmentation fault), others read zeros, so "
+                               "the reference engine refuses."),
     "pylayer_gradient_shape": (UndefinedInFrameworkError,
                                "paddle 3.3.1 does not check the shape of the gradient {name}'s "
                                "backward returns at position {position} (it reads memory of "

@@ -138,6 +138,7 @@ class PaddlePolicy(Policy):
     hooks_record = True
     retain_in_hook_order = True
     kernels_copy_gradients = True
+    custom_backward_skips_hook_results = True
     promotes_by_casting = True
     links_read_saved_tensors = True
     recomputes_result = frozenset({"pow", "rpow"})  # elementwise_pow_grad(x, y, out_grad)
@@ -183,13 +184,20 @@ class PaddlePolicy(Policy):
     def hook_input(self, grad: Tensor) -> Tensor:
         """paddle hands a hook a gradient that does not stop gradient (a leaf, when the pass
         records nothing), so what the hook computes from it is recorded; an explicit seed keeps
-        its accumulation node."""
-        if grad._requires_grad:
+        its accumulation node. One a PyLayer's backward returned stays as it is: it stops
+        gradient."""
+        if grad._requires_grad or stopped(grad):
             return grad
         leaf = type(grad)._from_array(grad._data)
         leaf._requires_grad = True
         leaf._accumulator = grad._accumulator
         return leaf
+
+    def hook_result(self, handed: Tensor, returned: Tensor) -> Tensor:
+        """What a hook computed from a gradient that stops gradient (a PyLayer's) stops it too."""
+        if stopped(handed) and not returned._requires_grad:
+            self.mark_stopped(returned)
+        return returned
 
     def retain(self, tensor: Tensor, grad: Tensor, create_graph: bool) -> None:
         """The retained gradient is the very tensor the hooks before it produced: what later hooks
@@ -444,11 +452,17 @@ class PaddlePolicy(Policy):
             create_graph=create_graph, inputs=[t for t in reachable if t is not None],
             accumulate=False, cut=cut)
         found = iter(captured)
+        # "appears in the backward graph" is a walk of the graph, not a gradient that arrived: a
+        # PyLayer's None for an input it reaches gives None without the error
+        cut_ids = frozenset(id(n) for n in (c._edge() for c in cut) if n is not None)
+        walked = {id(n) for n in engine.topological_order(
+            [n for n in (t._edge() for t, _ in live) if n is not None], cut_ids)}
         result: list[Optional[Tensor]] = []
         for i, t in enumerate(reachable):
             g = next(found) if t is not None else None
             if g is None:
-                if not allow_unused:
+                node = None if t is None else (t._grad_fn or t._accumulator)
+                if not allow_unused and (node is None or id(node) not in walked):
                     raise self.error("unused_input", index=i)
                 result.append(None)
                 continue

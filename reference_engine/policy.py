@@ -51,6 +51,12 @@ class Policy:
     no_grad_views_require_grad = False     # torch: a view made under no_grad still requires grad
     expand_copies = False                  # paddle: expand makes a new tensor, not a view
     hooks_run_on_unneeded_nodes = False    # torch: backward(inputs=...) still runs a root's hooks
+    # torch: a custom function's None is an undefined gradient that still runs the nodes below
+    # (hooks see None, saved tensors are checked and freed, custom backwards see zeros)
+    undefined_gradients_flow = False
+    # paddle: a PyLayer's backward is handed the gradient as it arrived; hooks on its output run
+    # (and what they return is retained) but do not change it
+    custom_backward_skips_hook_results = False
     backward_runs_input_nodes = False      # torch: backward(inputs=...) runs a non-leaf input's node
     promotes_by_casting = False            # paddle: mixed dtypes cast first (a node, a new tensor)
     kernels_copy_gradients = False         # paddle: a kernel's output is a new tensor, never its input
@@ -228,6 +234,10 @@ class Policy:
     def hook_input(self, grad: Tensor) -> Tensor:
         """The gradient a tensor hook is handed."""
         return grad
+
+    def hook_result(self, handed: Tensor, returned: Tensor) -> Tensor:
+        """What a tensor hook returned, as the pass goes on with it."""
+        return returned
 
     def retain(self, tensor: Tensor, grad: Tensor, create_graph: bool) -> None:
         """Add ``grad`` into a non-leaf's retained ``.grad`` (out of place)."""

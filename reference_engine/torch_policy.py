@@ -47,6 +47,7 @@ class TorchPolicy(Policy):
     refuses_overlapping_writes = True
     refuses_bool_negation = True
     hooks_run_on_unneeded_nodes = True
+    undefined_gradients_flow = True
     backward_runs_input_nodes = True
     refuses_writes_to_leaf_views = True
     refuses_leaves_moved_into_graph = True

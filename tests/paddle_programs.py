@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from tests.custom_functions import context_flag_functions
+from tests.custom_functions import context_flag_functions, custom
 from tests.observe import attempt
 
 PROGRAMS: dict[str, Callable[[Any], list[Any]]] = {}
@@ -681,6 +681,130 @@ def pylayer_backward_returning_too_many_or_too_few_gradients(paddle):
 
     return [attempt(lambda: run(lambda g: (g, g, g))), attempt(lambda: run(lambda g: g)),
             attempt(lambda: run(lambda g: g, b_stops=True)), attempt(lambda: run(lambda g: (g, None)))]
+
+
+@program
+def the_gradient_a_pylayer_backward_is_handed(paddle):
+    """It stops no gradient (an explicit seed keeps its node), unless another PyLayer's
+    backward returned it."""
+    seen = []
+
+    class Ident(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 1.0
+
+        @staticmethod
+        def backward(ctx, g):
+            seen.append([g.stop_gradient, g.grad_fn is not None, g.is_leaf, g])
+            return g * 1.0
+
+    def fresh():
+        return paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+
+    runs = [
+        lambda x: Ident.apply(x).sum().backward(),
+        lambda x: Ident.apply(x).backward(),
+        lambda x: paddle.grad([Ident.apply(x)], [x], [paddle.to_tensor([1.0, 2.0])]),
+        lambda x: paddle.autograd.backward([Ident.apply(x)], [paddle.to_tensor([1.0, 2.0])]),
+        lambda x: Ident.apply(Ident.apply(x)).sum().backward(),
+        lambda x: (Ident.apply(x) * fresh()).sum().backward(),
+        lambda x: paddle.exp(Ident.apply(x)).sum().backward(),
+        lambda x: paddle.grad([Ident.apply(x).sum()], [x]),
+        lambda x: paddle.grad([Ident.apply(x).sum()], [x], create_graph=True),
+    ]
+    out = []
+    for run in runs:
+        seen.clear()
+        x = fresh()
+        out.append([attempt(lambda: run(x)), [list(s) for s in seen], x.grad])
+    return out
+
+
+@program
+def a_pylayer_gradient_stops_gradient_through_hooks_and_retained_grads(paddle):
+    """What a PyLayer's backward returns stops gradient: a hook is handed it so, what the hook
+    computes from it stops gradient too, and so does the retained .grad made from that."""
+    kept, seen = [], []
+
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensor()
+        ga = g * paddle.cos(a)
+        kept.append([ga.stop_gradient, ga.grad_fn is not None, paddle.is_grad_enabled()])
+        return ga
+
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return paddle.sin(a)
+
+    sin = custom(paddle.autograd.PyLayer, "Sin", forward, backward)
+    x = paddle.to_tensor([0.5, 1.0], stop_gradient=False)
+    v = x * 2.0
+    v.register_hook(lambda g: (seen.append(g.stop_gradient), g * 3.0)[1])
+    v.retain_grads()
+    sin.apply(v).sum().backward()
+    y = paddle.to_tensor([0.5, 1.0], stop_gradient=False)
+    paddle.autograd.backward([sin.apply(y * 2.0)], [paddle.to_tensor([1.0, 1.0])])
+    return [kept, seen, v.grad, x.grad, y.grad]
+
+
+@program
+def a_pylayer_none_and_an_identity_gradient(paddle):
+    """paddle.grad: an input a PyLayer returns None for still appears in the backward graph
+    (None, no error, even without allow_unused). A backward handing its gradient on unchanged
+    gives a .grad that does not stop gradient."""
+    def mul_forward(ctx, a, b):
+        return a * b
+
+    first_only = custom(paddle.autograd.PyLayer, "FirstOnly", mul_forward,
+                        lambda ctx, g: (g * 2.0, None))
+    identity = custom(paddle.autograd.PyLayer, "Identity", mul_forward, lambda ctx, g: g)
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    w = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+    v = first_only.apply(x * 1.0, w).mean()
+    strict = attempt(lambda: paddle.grad([v], [x, w], retain_graph=True))
+    unused = paddle.to_tensor([5.0])
+    beyond = attempt(lambda: paddle.grad([v], [x, w, unused], retain_graph=True))
+    y = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    identity.apply(y, paddle.to_tensor([3.0, 4.0])).sum().backward()
+    return [strict, beyond, y.grad]
+
+
+@program
+def a_hook_on_a_pylayer_output_does_not_change_its_backward(paddle):
+    """The hook runs and what it returns is the retained .grad, but the PyLayer's backward is
+    handed the gradient as it arrived (paddle.grad too); a hook one op further down counts."""
+    calls = []
+
+    def forward(ctx, a):
+        o = paddle.exp(a)
+        ctx.save_for_backward(o)
+        return o
+
+    def backward(ctx, g):
+        calls.append(["backward", g])
+        (o,) = ctx.saved_tensor()
+        return g * o
+
+    exp = custom(paddle.autograd.PyLayer, "Exp", forward, backward)
+
+    def tripled(label):
+        return lambda g: (calls.append([label, g]), g * 3.0)[1]
+
+    x = paddle.to_tensor([0.5, -1.5], stop_gradient=False)
+    y = exp.apply(x)
+    y.register_hook(tripled("hook"))
+    y.retain_grads()
+    y.sum().backward()
+    w = paddle.to_tensor([0.5, -1.5], stop_gradient=False)
+    z = exp.apply(w) * 1.0
+    z.register_hook(tripled("hook below"))
+    z.sum().backward()
+    u = paddle.to_tensor([0.5, -1.5], stop_gradient=False)
+    v = exp.apply(u)
+    v.register_hook(tripled("hook, grad"))
+    got = paddle.grad([v.sum()], [u])
+    return [calls, x.grad, y.grad, w.grad, got]
 
 
 @program

@@ -135,6 +135,21 @@ def test_version_1_stays_the_first_corpus_byte_for_byte():
     assert corpus_sha256(first) == "9278199cb0febd7cc0efeaa549f6fd6380be484bbac5fa6aca9669079323202d"
 
 
+def test_version_2_stays_its_corpus_byte_for_byte():
+    """The default corpus before version 3, as its manifest pinned it."""
+    second = generate(0, 10000, version=2)
+    assert corpus_sha256(second) == "f8f4cddb923350138126db6467bf3c03f6e2c89c17b9eb8f4f1e1f9db17d01cf"
+
+
+def test_version_3_is_version_2_where_no_custom_function_was_added():
+    second, third = generate(0, 400, version=2), generate(0, 400, version=3)
+    through = [c for c in third if any("function" in s for s in c["steps"])]
+    assert 20 <= len(through) <= 80  # about one in eight
+    for old, new in zip(second, third):
+        if new not in through:
+            assert new == {**old, "id": old["id"].replace("gen2/", "gen3/", 1)}
+
+
 def test_generation_is_deterministic_and_sliceable():
     assert corpus_bytes(generate(7, 50)) == corpus_bytes(generate(7, 50))
     assert generate(7, 50)[31] == generate_case(7, 31) == generate(7, 10, start=31)[0]
@@ -147,8 +162,8 @@ def test_every_generated_case_is_well_formed(generated):
 
 
 def test_every_bucket_is_covered_in_both_dialects(hand_written):
-    """Hand-written cases and generator version 2, which reaches every bucket."""
-    matrix = generate(0, 10000, version=2)
+    """Hand-written cases and the default generator, which reaches every bucket."""
+    matrix = generate(0, 10000)
     cases = hand_written + parse_document({"format": 1, "cases": matrix}, "<generated>")
     counts = bucket_counts(cases)
     thin = {(b, d): n for b, per in counts.items() for d, n in per.items()

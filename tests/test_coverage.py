@@ -19,7 +19,7 @@ FLOOR = 50
 
 @pytest.fixture(scope="module")
 def counts():
-    return cell_counts([Case.trusted(raw, "<generated>") for raw in generate(0, 10000, version=2)])
+    return cell_counts([Case.trusted(raw, "<generated>") for raw in generate(0, 10000)])
 
 
 def test_the_cells_come_from_the_vocabulary():
@@ -39,12 +39,14 @@ def test_what_a_dialect_lacks_is_no_cell_of_it(counts):
     assert "torch" not in counts["steps"][("grad", "no_grad_vars", "given")]
 
 
-def test_version_two_is_deterministic_sliceable_and_well_formed():
+@pytest.mark.parametrize("version", [2, 3])
+def test_versions_are_deterministic_sliceable_and_well_formed(version):
     from conformance.generator import corpus_bytes, generate_case
     from conformance.loader import parse_document
 
-    first = generate(7, 60, version=2)
-    assert corpus_bytes(first) == corpus_bytes(generate(7, 60, version=2))
-    assert first[31] == generate_case(7, 31, version=2) == generate(7, 10, start=31, version=2)[0]
-    assert len({c.id for c in parse_document({"format": 1, "cases": generate(0, 10000, version=2)},
+    first = generate(7, 60, version=version)
+    assert corpus_bytes(first) == corpus_bytes(generate(7, 60, version=version))
+    assert first[31] == generate_case(7, 31, version=version) == \
+        generate(7, 10, start=31, version=version)[0]
+    assert len({c.id for c in parse_document({"format": 1, "cases": generate(0, 10000, version=version)},
                                              "<generated>")}) == 10000

@@ -1353,3 +1353,72 @@ def more_tensor_methods_around_autograd(torch):
             x.index_select(1, torch.tensor([2, 0])).detach(), x.new_zeros(2), x.new_ones((1, 2)),
             x.new_tensor([1, 2]), x.new_full((2,), 7.0), x.long(), str(x.int().dtype),
             x.repeat(2, 1, 2).shape, torch.cumsum(x, 0).detach(), x.grad]
+
+
+@program
+def a_custom_function_none_is_an_undefined_gradient_below(torch):
+    """The nodes below still run: tensor hooks are handed None, a retained gradient stays None,
+    saved tensors are freed (a later pass fails), a custom backward gets zeros unless it turned
+    materialized gradients off."""
+    seen = []
+    drop = custom(torch.autograd.Function, "Drop", lambda ctx, a: a * 1.0, lambda ctx, g: None)
+
+    def keep_backward(ctx, g):
+        seen.append(["Keep", g])
+        return g * 2.0
+
+    keep = custom(torch.autograd.Function, "Keep", lambda ctx, a: a * 2.0, keep_backward)
+
+    def unmaterialized_forward(ctx, a):
+        ctx.set_materialize_grads(False)
+        return a * 3.0
+
+    def unmaterialized_backward(ctx, g):
+        seen.append(["Unmaterialized", g])
+        return None if g is None else g * 3.0
+
+    unmaterialized = custom(torch.autograd.Function, "Unmaterialized", unmaterialized_forward,
+                            unmaterialized_backward)
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    v = torch.exp(x)
+    v.retain_grad()
+    v.register_hook(lambda g: seen.append(["hook", g]))
+    drop.apply(v).sum().backward()
+    again = attempt(lambda: drop.apply(v).sum().backward())
+    y = torch.tensor([1.0, 2.0], requires_grad=True)
+    drop.apply(keep.apply(y)).sum().backward()
+    z = torch.tensor([1.0, 2.0], requires_grad=True)
+    drop.apply(unmaterialized.apply(z)).sum().backward()
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    unused = attempt(lambda: torch.autograd.grad(drop.apply(torch.exp(w)).sum(), [w]))
+    allowed = torch.autograd.grad(drop.apply(torch.exp(w)).sum(), [w], allow_unused=True)
+    mixed_leaf = torch.tensor([3.0, 4.0], requires_grad=True)
+    (drop.apply(x * mixed_leaf) + mixed_leaf).sum().backward()
+    return [seen, x.grad, v.grad, again, y.grad, z.grad, unused, allowed, mixed_leaf.grad]
+
+
+@program
+def saved_tensors_of_a_freed_function_that_saved_nothing(torch):
+    """Reading ctx.saved_tensors in a second backward fails once the graph was freed, even when
+    the forward saved nothing; with retain_graph it reads an empty tuple."""
+    def backward(ctx, g):
+        return g * 3.0 + 0.0 * len(ctx.saved_tensors)
+
+    out = []
+    for save in (False, True):
+        def forward(ctx, a, save=save):
+            if save:
+                ctx.save_for_backward()
+            return a * 3.0
+
+        scale = custom(torch.autograd.Function, "Scale", forward, backward)
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        s = scale.apply(x).sum()
+        s.backward()
+        out.append(attempt(lambda s=s: s.backward()))
+        y = torch.tensor([1.0, 2.0], requires_grad=True)
+        r = scale.apply(y).sum()
+        r.backward(retain_graph=True)
+        r.backward()
+        out += [x.grad, y.grad]
+    return out

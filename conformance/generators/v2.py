@@ -1048,8 +1048,19 @@ def spell_out_defaults(p: Program) -> None:
                 step[key] = value
 
 
+Extension = Callable[[Program, Callable[[Program], None]], None]
+
+
 def generate_case(seed: int, index: int) -> dict[str, Any]:
     """Case ``index`` of the corpus ``seed``."""
+    return build_case(seed, index, VERSION)
+
+
+def build_case(seed: int, index: int, version: int,
+               extension: Optional[Extension] = None) -> dict[str, Any]:
+    """Case ``index`` of the corpus ``seed`` as this version builds it, with ids of ``version``.
+    A later version passes an ``extension``, called with the program and its scenario just
+    before the scenario runs; one that adds nothing leaves the case as this version makes it."""
     rng = random.Random(f"autograd-oracle/{VERSION}/{seed}/{index}")
     scenarios, weights = zip(*SCENARIOS)
     scenario = rng.choices(scenarios, weights)[0]
@@ -1060,10 +1071,12 @@ def generate_case(seed: int, index: int) -> dict[str, Any]:
     for mixin, probability in MIXINS:
         if p.chance(probability):
             mixin(p)
+    if extension is not None:
+        extension(p, scenario)
     scenario(p)
     spell_out_defaults(p)
     name = scenario.__name__[2:].replace("_", "-")
-    case: dict[str, Any] = {"id": f"gen2/{seed}/{index:05d}-{name}",
+    case: dict[str, Any] = {"id": f"gen{version}/{seed}/{index:05d}-{name}",
                             "about": f"generated: {name} after a {len(p.steps)}-step program",
                             "tags": sorted(p.tags), "steps": p.steps}
     if p.dialects != set(BOTH):

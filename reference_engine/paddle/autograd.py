@@ -6,7 +6,7 @@ from typing import Any, Optional
 
 from reference_engine import custom_function
 from reference_engine.graph import saved_tensors_hooks
-from reference_engine.paddle_policy import PADDLE
+from reference_engine.paddle_policy import PADDLE, stopped
 
 __all__ = ["Hessian", "Jacobian", "PyLayer", "PyLayerContext", "backward", "hessian", "jacobian",
            "saved_tensors_hooks"]
@@ -27,10 +27,17 @@ class PyLayerContext(custom_function.FunctionContext):
         """Outputs that are inputs returned as they are: paddle then returns a new tensor."""
 
 
+def _output_grad(grad: Any) -> Any:
+    """paddle hands backward the gradient as it hands a hook one (it stops no gradient), except
+    one another PyLayer's backward returned, which stops gradient."""
+    return grad if stopped(grad) else grad._policy.hook_input(grad)
+
+
 _DIALECT = custom_function.Dialect(
     node_name=lambda cls: f"GradNodePyLayer_{cls.__name__}",
     gradients=custom_function.paddle_gradients, context=PyLayerContext,
-    version_checked=False, refuses_second_backward=True, non_differentiable_keeps_node=True)
+    version_checked=False, refuses_second_backward=True, non_differentiable_keeps_node=True,
+    output_grad=_output_grad)
 
 
 class PyLayer:
