@@ -186,3 +186,48 @@ def test_coverage_command_prints_every_bucket(capsys):
     assert main(["coverage", "--corpus", "hand"]) == 0
     out = capsys.readouterr().out
     assert all(bucket in out for bucket in V.BUCKETS)
+
+
+def _with_function(**changes):
+    """GOOD with a custom square defined as step 1 and applied to x as step 2."""
+    function = {"function": "Square", "inputs": ["a"],
+                "forward": [{"let": "o", "op": "mul", "args": ["a", "a"]}], "output": "o",
+                "save": ["a"], "output_grad": "g",
+                "derivative": [{"let": "ga", "op": "mul", "args": ["g", "a"]}],
+                "input_grads": ["ga"], **changes}
+    case = copy.deepcopy(GOOD)
+    case["steps"][1:1] = [function, {"apply": "Square", "args": ["x"], "into": "q"}]
+    return case
+
+
+def test_a_custom_function_step_is_well_formed():
+    assert [c.id for c in parse_document(_document(_with_function()), "f.json")] == ["c1"]
+
+
+@pytest.mark.parametrize("changes, where", [
+    # a body sees only its own names: x is the program's, not the forward's
+    ({"forward": [{"let": "o", "op": "mul", "args": ["a", "x"]}]},
+     r"step 1\.forward\.0, field 'args': undefined name 'x'"),
+    ({"output": "nothing"}, r"step 1, field 'output': undefined name 'nothing'"),
+    ({"save": ["o", "zz"]}, r"step 1, field 'save': undefined name 'zz'"),
+    # the backward sees the saved names and the output's gradient, not the forward's others
+    ({"derivative": [{"let": "ga", "op": "mul", "args": ["g", "o"]}]},
+     r"step 1\.derivative\.0, field 'args': undefined name 'o'"),
+    ({"input_grads": ["ga", "gb"]}, r"step 1, field 'input_grads': undefined name 'gb'"),
+    ({"input_grads": "ga"}, r"step 1, field 'input_grads': expected list of names or nulls"),
+    ({"output_grad": "a"}, r"step 1, field 'output_grad': re-defined name 'a'"),
+])
+def test_a_malformed_custom_function_names_its_body_and_field(changes, where):
+    with pytest.raises(CaseError, match=where):
+        parse_document(_document(_with_function(**changes)), "f.json")
+
+
+def test_apply_takes_a_function_and_a_function_is_no_tensor():
+    case = _with_function()
+    case["steps"][2]["apply"] = "x"
+    with pytest.raises(CaseError, match=r"step 2, field 'apply': 'x' is not a function"):
+        parse_document(_document(case), "f.json")
+    case = _with_function()
+    case["steps"][3]["args"] = ["Square", 2.0]
+    with pytest.raises(CaseError, match=r"step 3, field 'args': 'Square' is a function, not a tensor"):
+        parse_document(_document(case), "f.json")
