@@ -82,6 +82,17 @@ class Adapter:
             return None if scale is None else g * scale
         return tensor.register_hook(hook)
 
+    def inference_mode(self) -> Any:
+        raise Unsupported("inference_mode")
+
+    def register_node_hook(self, tensor: Any, kind: str, scale: Optional[float],
+                           seen: Optional[Callable[[Any], None]] = None) -> Any:
+        raise Unsupported("node hooks")
+
+    def register_post_accumulate_hook(self, tensor: Any, scale: Optional[float],
+                                      seen: Optional[Callable[[Any], None]] = None) -> Any:
+        raise Unsupported("post-accumulate-grad hooks")
+
     def setitem(self, tensor: Any, index: list[Any], value: Any) -> None:
         tensor[to_index(index)] = value
 
@@ -140,6 +151,33 @@ class TorchAdapter(Adapter):
 
     def custom_function_base(self) -> tuple[type, Callable[[Any], Any]]:
         return self.m.autograd.Function, lambda ctx: ctx.saved_tensors
+
+    def inference_mode(self) -> Any:
+        return self.m.inference_mode()
+
+    def register_node_hook(self, tensor: Any, kind: str, scale: Optional[float],
+                           seen: Optional[Callable[[Any], None]] = None) -> Any:
+        """A hook on ``tensor.grad_fn``: ``pre`` sees (and scales) the gradients the node is
+        handed, ``post`` the ones it returns; None stays None."""
+        def scaled(grads: Any) -> Any:
+            if seen is not None:
+                seen(grads)
+            return None if scale is None else tuple(None if g is None else g * scale for g in grads)
+
+        node = tensor.grad_fn
+        if kind == "pre":
+            return node.register_prehook(scaled)
+        return node.register_hook(lambda grad_inputs, grad_outputs: scaled(grad_inputs))
+
+    def register_post_accumulate_hook(self, tensor: Any, scale: Optional[float],
+                                      seen: Optional[Callable[[Any], None]] = None) -> Any:
+        def hook(leaf: Any) -> None:
+            if seen is not None:
+                seen(leaf.grad)
+            if scale is not None:
+                with self.m.no_grad():
+                    leaf.grad.mul_(scale)
+        return tensor.register_post_accumulate_grad_hook(hook)
 
     def dialect_ops(self) -> dict[str, Callable[..., Any]]:
         m = self.m

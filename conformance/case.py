@@ -10,7 +10,7 @@ from conformance.vocabulary import BLOCKS, DIALECTS
 
 def block_mode(step: dict[str, Any], enclosing: bool) -> bool:
     """Whether gradients are recorded inside a block step, given the mode around it."""
-    if "no_grad" in step:
+    if "no_grad" in step or "inference_mode" in step:
         return False
     if "enable_grad" in step:
         return True

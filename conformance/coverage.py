@@ -28,6 +28,7 @@ from conformance.vocabulary import (
     DIALECT_LACKS,
     DIALECTS,
     IN_PLACE_OPS,
+    NODE_HOOK_KINDS,
     OBSERVABLES,
     OP_FEATURES,
     OPS,
@@ -38,7 +39,8 @@ Cell = tuple[str, ...]
 
 # arguments whose values are an enumeration worth a cell each
 _ENUMERATED = {("observe", "observe"): OBSERVABLES, ("clear_grad", "to"): CLEAR_TO,
-               ("backward", "api"): BACKWARD_APIS, ("inplace", "op"): tuple(IN_PLACE_OPS)}
+               ("backward", "api"): BACKWARD_APIS, ("inplace", "op"): tuple(IN_PLACE_OPS),
+               ("node_hook", "kind"): NODE_HOOK_KINDS}
 
 
 def buckets_of(case: Case) -> set[str]:
@@ -63,8 +65,11 @@ def buckets_of(case: Case) -> set[str]:
             found.add("create_graph")
     if sum(1 for s in steps if "backward" in s) >= 2:
         found.add("accumulation")
-    if any("function" in s for s in steps):
-        found.add("custom_function")
+    for key in ("function", "node_hook", "inference_mode"):
+        if any(key in s for s in steps):
+            found.add({"function": "custom_function"}.get(key, key))
+    if any("post_accumulate_hook" in s for s in steps):
+        found.add("hook")
     if any("clear_grad" in s for s in steps):
         found.add("clearing")
     if sum(1 for s in steps if "grad" in s and s.get("create_graph")) >= 2:
@@ -88,6 +93,8 @@ def step_cells(dialect: str) -> list[Cell]:
     """Every (step kind, argument, value) cell of the vocabulary that ``dialect`` has."""
     cells: list[Cell] = []
     for key, spec in STEPS_BY_KEY.items():
+        if (key, "") in DIALECT_LACKS[dialect]:
+            continue
         cells.append((key, "", ""))
         for field, kind in {**spec.required, **spec.optional}.items():
             if field == key or (key, field) in DIALECT_LACKS[dialect]:

@@ -176,6 +176,25 @@ class Interpreter:
         if "handle" in step:
             self.env[step["handle"]] = handle
 
+    def step_inference_mode(self, step: dict[str, Any], where: str) -> None:
+        with self.a.inference_mode():
+            self.run_steps(step["inference_mode"], where + ".")
+
+    def step_node_hook(self, step: dict[str, Any], where: str) -> None:
+        seen = (lambda grads: self.trace.add(where, **self.describe(list(grads)))) \
+            if step.get("record") else None
+        handle = self.a.register_node_hook(self.get(step["node_hook"]), step["kind"],
+                                           step.get("scale"), seen)
+        if "handle" in step:
+            self.env[step["handle"]] = handle
+
+    def step_post_accumulate_hook(self, step: dict[str, Any], where: str) -> None:
+        seen = (lambda g: self.trace.add(where, **self.describe(g))) if step.get("record") else None
+        handle = self.a.register_post_accumulate_hook(self.get(step["post_accumulate_hook"]),
+                                                      step.get("scale"), seen)
+        if "handle" in step:
+            self.env[step["handle"]] = handle
+
     def step_hold_grad(self, step: dict[str, Any], where: str) -> None:
         self.env[step["as"]] = self.a.grad_of(self.get(step["hold_grad"]))
 

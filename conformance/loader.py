@@ -269,6 +269,18 @@ class _CaseChecker:
     def step_set_grad_enabled(self, step: dict[str, Any], where: str) -> None:
         self.check_steps(step["steps"], where + ".")
 
+    def step_inference_mode(self, step: dict[str, Any], where: str) -> None:
+        self.check_steps(step["inference_mode"], where + ".")
+
+    def step_node_hook(self, step: dict[str, Any], where: str) -> None:
+        self.use(step["node_hook"], where, "node_hook")
+        if step["kind"] not in V.NODE_HOOK_KINDS:
+            self.fail(f"unknown node hook kind '{step['kind']}'; expected one of "
+                      f"{', '.join(V.NODE_HOOK_KINDS)}", where, "kind")
+
+    def step_post_accumulate_hook(self, step: dict[str, Any], where: str) -> None:
+        self.use(step["post_accumulate_hook"], where, "post_accumulate_hook")
+
     def step_hold_grad(self, step: dict[str, Any], where: str) -> None:
         self.use(step["hold_grad"], where, "hold_grad")
 

@@ -106,6 +106,9 @@ class _Program:
         self.first_overwrite = min((int(w.split(".")[0]) for w in overwrites), default=None)
         self.first_apply = min((int(w.split(".")[0]) for w, s, _ in self.flat if "apply" in s),
                                default=None)
+        self.first_node_hook = min(
+            (int(w.split(".")[0]) for w, s, _ in self.flat
+             if ("node_hook" in s or "post_accumulate_hook" in s) and "scale" in s), default=None)
         self.flag_changed = {s["set_requires_grad"] for _, s, _ in self.flat
                              if "set_requires_grad" in s}
         detached = {s["let"] for w, s, _ in self.flat if w in self.frozen} | {
@@ -348,6 +351,8 @@ class _Checker:
             return "gradient not observed as a tensor"
         if program.first_apply is not None and program.first_apply < event.index:
             return "a custom function was applied (its backward is the program's, not calculus)"
+        if program.first_node_hook is not None and program.first_node_hook < event.index:
+            return "a node hook or post-accumulate hook scales gradients"
         if observed["kind"] == "tensor" and not observed["dtype"].startswith("float"):
             return "integer gradient"
         if name in program.leaves and name not in program.float_leaves:

@@ -180,6 +180,28 @@ class _Writer:
             if s.get("record"):
                 body = f"(print('hook on {s['hook']}:', g), {body})[1]"
             out(f"{ind}{handle} = {s['hook']}.register_hook(lambda g: {body})")
+        elif "inference_mode" in s:
+            out(f"{ind}with torch.inference_mode():")
+            self.steps(s["inference_mode"], ind + "    ")
+        elif "node_hook" in s:
+            handle = s.get("handle", "_")
+            scaled = (f"tuple(None if g is None else g * {s['scale']} for g in grads)"
+                      if "scale" in s else "None")
+            if s.get("record"):
+                scaled = f"(print('node hook on {s['node_hook']}:', grads), {scaled})[1]"
+            if s["kind"] == "pre":
+                out(f"{ind}{handle} = {s['node_hook']}.grad_fn.register_prehook(lambda grads: {scaled})")
+            else:
+                out(f"{ind}{handle} = {s['node_hook']}.grad_fn.register_hook("
+                    f"lambda grads, grad_outputs: {scaled})")
+        elif "post_accumulate_hook" in s:
+            t, handle = s["post_accumulate_hook"], s.get("handle", "_")
+            out(f"{ind}def post_accumulate_{t}(p):")
+            if s.get("record"):
+                out(f"{ind}    print('{t}.grad after accumulation:', p.grad)")
+            out(f"{ind}    with torch.no_grad():")
+            out(f"{ind}        p.grad.mul_({s.get('scale', 1.0)})")
+            out(f"{ind}{handle} = {t}.register_post_accumulate_grad_hook(post_accumulate_{t})")
         elif "hold_grad" in s:
             out(f"{ind}{s['as']} = {s['hold_grad']}.grad")
         elif "remove_hook" in s:

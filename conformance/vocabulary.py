@@ -139,6 +139,17 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
     StepSpec("function", {"function": NAME, "inputs": NAMES, "forward": STEPS, "output": NAME,
                           "output_grad": NAME, "derivative": STEPS, "input_grads": NAMES_OR_NULLS},
              {"save": NAMES}, binds=("function",)),
+    # torch's inference_mode block: tensors made inside are inference tensors
+    StepSpec("inference_mode", {"inference_mode": STEPS}),
+    # a hook on the node that made a tensor (torch's grad_fn.register_prehook / register_hook):
+    # it scales what the node is handed ("pre") or returns ("post"), or returns None without a
+    # scale; with ``record`` it records what it is handed
+    StepSpec("node_hook", {"node_hook": NAME, "kind": TEXT},
+             {"scale": NUMBER, "record": BOOL, "handle": NAME}, binds=("handle",)),
+    # torch's register_post_accumulate_grad_hook: after a leaf's .grad is accumulated, records
+    # it (``record``) and scales it in place (``scale``)
+    StepSpec("post_accumulate_hook", {"post_accumulate_hook": NAME},
+             {"scale": NUMBER, "record": BOOL, "handle": NAME}, binds=("handle",)),
     # call a custom function (``Function.apply``), binding its output to ``into``
     StepSpec("apply", {"apply": NAME, "args": NAMES, "into": NAME}, binds=("into",)),
 )}
@@ -148,13 +159,17 @@ CLEAR_TO = ("none", "zeros")
 BACKWARD_APIS = ("function", "method")
 
 # Steps that hold other steps, by the field that holds them.
-BLOCKS = {"no_grad": "no_grad", "enable_grad": "enable_grad", "set_grad_enabled": "steps"}
+BLOCKS = {"no_grad": "no_grad", "enable_grad": "enable_grad", "set_grad_enabled": "steps",
+          "inference_mode": "inference_mode"}
+NODE_HOOK_KINDS = ("pre", "post")
 
-# What each dialect has no API for, as (step kind, field): the adapters refuse these steps.
+# What each dialect has no API for, as (step kind, field), or (step kind, "") for the whole
+# step: the adapters refuse these steps.
 DIALECT_LACKS: dict[str, frozenset[tuple[str, str]]] = {
     "torch": frozenset({("grad", "no_grad_vars")}),
     "paddle": frozenset({("backward", "create_graph"), ("backward", "inputs"),
-                         ("grad", "materialize_grads")}),
+                         ("grad", "materialize_grads"), ("inference_mode", ""),
+                         ("node_hook", ""), ("post_accumulate_hook", "")}),
 }
 
 # The features every op is reached with, counted per op by ``autograd-oracle coverage``.
@@ -167,11 +182,13 @@ BUCKETS = (
     "seed:wrong-count", "seed:other-dtype",
     "accumulation", "clearing", "retain_graph", "allow_unused", "materialize_grads",
     "no_grad_input", "create_graph", "higher_order", "error_path",
-    "hook", "grad_mode", "detach", "inplace", "seed:named", "custom_function",
+    "hook", "grad_mode", "detach", "inplace", "seed:named", "custom_function", "node_hook",
+    "inference_mode",
     *(f"special:{op}" for op, spec in OPS.items() if spec.special),
 )
 # buckets a dialect cannot have: their steps are ones it has no API for
-UNAVAILABLE_BUCKETS = {"torch": frozenset(), "paddle": frozenset({"materialize_grads"})}
+UNAVAILABLE_BUCKETS = {"torch": frozenset(), "paddle": frozenset({"materialize_grads", "node_hook",
+                                                                    "inference_mode"})}
 CASE_KEYS = {"id": TEXT, "about": TEXT, "dialects": "list of dialect names", "steps": STEPS,
              "expect": "list of expectations", "tags": "list of bucket names"}
 REQUIRED_CASE_KEYS = ("id", "about", "steps")

@@ -330,7 +330,10 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
             if grad_mode._State.anomaly:
                 _check_nan(policy, node, grads)
             if node.node_hooks:
-                grads = list(_run_node_hooks(node, "post", tuple(grads), (grad,)))
+                listed = node.listed()
+                seen = _run_node_hooks(node, "post", tuple(grads[i] for i in listed), (grad,))
+                for i, g in zip(listed, seen):
+                    grads[i] = g
             _pass_on(policy, buffers, node, grads, wanted, cut_nodes)
             if not retain_graph:
                 policy.release(node)

@@ -155,7 +155,11 @@ class Node:
 
     @property
     def next_functions(self) -> tuple[tuple[Optional[Node], int], ...]:
-        return tuple((edge, 0) for edge in self.edges)
+        return tuple((self.edges[i], 0) for i in self.listed())
+
+    def listed(self) -> tuple[int, ...]:
+        """The positions of the inputs the node lists (not where's condition)."""
+        return self.rule.listed if self.rule.unlisted else tuple(range(len(self.edges)))
 
     def release(self) -> None:
         """Drop the saved tensors and remember that this node has been run and freed."""
@@ -186,6 +190,9 @@ class AccumulateGrad(Node):
         self.retained = None
         self.sequence_nr = next(_sequence)
         self.node_hooks = None
+
+    def listed(self) -> tuple[int, ...]:
+        return ()
 
     def name(self) -> str:
         return self.policy.accumulate_node_name

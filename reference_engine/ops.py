@@ -335,6 +335,15 @@ def pow(a: Operand, b: Operand) -> Tensor:  # noqa: A001 - the frameworks' name
     return _binary("pow", a, b)
 
 
+def rsub(a: Tensor, minuend: float) -> Tensor:
+    """``minuend - a`` as torch computes a float minus a float tensor (one input)."""
+    return apply(R.RULES["rsub"], (a,), {"minuend": minuend})
+
+
+def reciprocal(a: Tensor) -> Tensor:
+    return apply(R.RULES["reciprocal"], (_floating(a),))
+
+
 def _unary(op: str, a: Tensor) -> Tensor:
     return apply(R.RULES[op], (_floating(a),))
 

@@ -39,6 +39,8 @@ class Rule:
     view: bool = False
     saved_attrs: tuple[str, ...] = ()
     saves_index: bool = False  # torch's IndexBackward0 saves its index tensors, freed like any
+    # inputs the node does not list (next_functions, what its hooks see): where's condition
+    unlisted: tuple[str, ...] = ()
     uses: tuple[tuple[str, ...], ...] = field(init=False)
     differentiable: tuple[bool, ...] = field(init=False)
     forward_attrs: tuple[str, ...] = field(init=False)
@@ -51,6 +53,11 @@ class Rule:
         object.__setattr__(self, "uses", tuple(uses))
         object.__setattr__(self, "differentiable", tuple(v is not None for v in self.vjps))
         object.__setattr__(self, "forward_attrs", _keyword_names(self.forward))
+
+    @property
+    def listed(self) -> tuple[int, ...]:
+        """The positions of the inputs the node lists."""
+        return tuple(i for i, name in enumerate(self.inputs) if name not in self.unlisted)
 
     def saved_names(self, needed: tuple[bool, ...]) -> frozenset[str]:
         """Inputs, ``result`` and saved attributes the rules for the ``needed`` inputs read."""
@@ -251,6 +258,12 @@ rule("mul", "MulBackward0", np.multiply, lambda g, b: F.mul(g, b), lambda g, a: 
 rule("div", "DivBackward0", np.divide, lambda g, b: F.div(g, b),
      lambda g, a, b: F.neg(F.mul(g, F.div(F.div(a, b), b))), **AB)
 rule("neg", "NegBackward0", np.negative, lambda g: F.neg(g))
+# torch's number - tensor: one input, the number an attribute
+rule("rsub", "RsubBackward1", lambda a, *, minuend: np.subtract(np.asarray(minuend, a.dtype), a),
+     lambda g: F.neg(g))
+# torch's number / tensor is the tensor's reciprocal times the number
+rule("reciprocal", "ReciprocalBackward0", np.reciprocal,
+     lambda g, result: F.neg(F.mul(g, F.mul(result, result))))
 rule("pow_scalar", "PowBackward0", lambda a, *, exponent: np.power(a, np.asarray(exponent, a.dtype)),
      lambda g, a, exponent: F.zeros_like(g) if exponent == 0
      else F.mul(g, F.mul(exponent, F.pow(a, exponent - 1))))
@@ -323,7 +336,8 @@ rule("maximum", "MaximumBackward0", np.maximum,
 rule("minimum", "MinimumBackward0", np.minimum,
      lambda g, a, b: _maximum_grad(g, a, b, F.gt), lambda g, a, b: _maximum_grad(g, b, a, F.gt), **AB)
 rule("where", "WhereBackward0", np.where, None,
-     lambda g, c: _where_zero(c, g), lambda g, c: F.where(c, 0, g), inputs=("c", "a", "b"))
+     lambda g, c: _where_zero(c, g), lambda g, c: F.where(c, 0, g), inputs=("c", "a", "b"),
+     unlisted=("c",))
 rule("softmax", "SoftmaxBackward0", _np_softmax,
      lambda g, result, dim: F.mul(result, F.sub(g, F.sum(F.mul(g, result), (dim,), True))))
 rule("log_softmax", "LogSoftmaxBackward0", _np_log_softmax,

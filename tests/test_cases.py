@@ -141,12 +141,13 @@ def test_version_2_stays_its_corpus_byte_for_byte():
     assert corpus_sha256(second) == "f8f4cddb923350138126db6467bf3c03f6e2c89c17b9eb8f4f1e1f9db17d01cf"
 
 
-def test_version_3_is_version_2_where_no_custom_function_was_added():
+def test_version_3_is_version_2_where_it_added_nothing():
     second, third = generate(0, 400, version=2), generate(0, 400, version=3)
-    through = [c for c in third if any("function" in s for s in c["steps"])]
-    assert 20 <= len(through) <= 80  # about one in eight
+    added = ("function", "node_hook", "post_accumulate_hook", "inference_mode")
+    extended = [c for c in third if any(k in s for s in c["steps"] for k in added)]
+    assert 40 <= len(extended) <= 140  # about one in eight, plus one in twelve
     for old, new in zip(second, third):
-        if new not in through:
+        if new not in extended:
             assert new == {**old, "id": old["id"].replace("gen2/", "gen3/", 1)}
 
 
@@ -230,4 +231,11 @@ def test_apply_takes_a_function_and_a_function_is_no_tensor():
     case = _with_function()
     case["steps"][3]["args"] = ["Square", 2.0]
     with pytest.raises(CaseError, match=r"step 3, field 'args': 'Square' is a function, not a tensor"):
+        parse_document(_document(case), "f.json")
+
+
+def test_a_node_hook_kind_is_pre_or_post():
+    case = copy.deepcopy(GOOD)
+    case["steps"].insert(2, {"node_hook": "y", "kind": "middle"})
+    with pytest.raises(CaseError, match=r"step 2, field 'kind': unknown node hook kind 'middle'"):
         parse_document(_document(case), "f.json")

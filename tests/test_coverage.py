@@ -12,7 +12,7 @@ import pytest
 from conformance.case import Case
 from conformance.coverage import cell_counts, op_cells, step_cells
 from conformance.generator import generate
-from conformance.vocabulary import DIALECTS, OPS, STEPS_BY_KEY
+from conformance.vocabulary import DIALECT_LACKS, DIALECTS, OPS, STEPS_BY_KEY
 
 FLOOR = 50
 
@@ -25,7 +25,8 @@ def counts():
 def test_the_cells_come_from_the_vocabulary():
     assert {cell[0] for cell in op_cells()} == set(OPS)
     for dialect in DIALECTS:
-        assert {cell[0] for cell in step_cells(dialect)} == set(STEPS_BY_KEY)
+        lacked = {key for key, field in DIALECT_LACKS[dialect] if field == ""}
+        assert {cell[0] for cell in step_cells(dialect)} == set(STEPS_BY_KEY) - lacked
 
 
 @pytest.mark.parametrize("table", ["steps", "ops"])

@@ -1422,3 +1422,21 @@ def saved_tensors_of_a_freed_function_that_saved_nothing(torch):
         r.backward()
         out += [x.grad, y.grad]
     return out
+
+
+@program
+def node_inputs_of_reflected_operators_and_where(torch):
+    """A Python float on the left: n + t and n * t are t + n and t * n (the node lists t first),
+    n - t is rsub (one input), n / t is t.reciprocal() * n; where lists (self, other), not its
+    condition. Seen by node hooks and next_functions."""
+    x = torch.tensor([0.5, 1.5], requires_grad=True)
+    w = torch.tensor([2.0, 3.0], requires_grad=True)
+    made = [1.11 + x, 1.11 - x, 2.0 * x, 2.0 / x, 2.0 ** x, x - 1.11, x / 2.0,
+            torch.where(x > 1.0, x, 0.0), torch.where(x > 1.0, x, w), torch.where(x > 1.0, 1.0, w)]
+    out = []
+    for y in made:
+        seen = []
+        y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(list(grad_inputs)))
+        y.sum().backward()
+        out.append([y.grad_fn.name(), len(y.grad_fn.next_functions), seen, y])
+    return out + [x.grad, w.grad]

@@ -1,4 +1,4 @@
-"""Generator version 3: version 2's programs, some of them through a custom function.
+"""Generator version 3: version 2's programs, some through a custom function or torch's other hooks.
 
 A case is version 2's case of the same seed and index (ids ``gen3/...``) unless a stream of its
 own (seeded with version 3's string) picks it, about one in eight, to pass a value through a
@@ -10,6 +10,12 @@ nothing), sometimes with a second input (a tensor that may not require grad), a 
 
 paddle 3.3.1 crashes running a PyLayer node a backward already ran, so a program whose scenario
 may run the node twice (accumulation, retained graphs, higher orders) is torch's only.
+
+A second draw of the same stream adds torch's other APIs to about one case in twelve: a hook on
+the output's node (``grad_fn.register_prehook`` / ``register_hook``: scaling, recording,
+removed), a post-accumulate-grad hook on a leaf (recording, scaling ``.grad`` in place), or a
+value made under ``inference_mode`` and used after it (added, or multiplied: the product saves
+it, torch's error; sometimes written in place outside the block, another error).
 """
 
 from __future__ import annotations
@@ -48,6 +54,10 @@ BOUNDS: dict[str, Callable[[float], float]] = {
 MUL = ([_let("o", "mul", "a", "b")], ["a", "b"],
        [_let("ga", "mul", "g", "b"), _let("gb", "mul", "g", "a")])
 
+# what makes a program one of the rarer ones: a case made torch's only by a torch API or a
+# PyLayer run twice never has these, so paddle keeps every such program of version 2
+KEPT_FOR_PADDLE = frozenset({"inplace", "grad_mode", "detach"})
+
 # scenarios that differentiate once through every node (paddle runs a PyLayer node once)
 SINGLE_PASS = {v2.s_implicit, v2.s_implicit_non_scalar, v2.s_explicit, v2.s_none_entry,
                v2.s_wrong_shape, v2.s_wrong_count, v2.s_other_dtype, v2.s_allow_unused,
@@ -57,7 +67,11 @@ SINGLE_PASS = {v2.s_implicit, v2.s_implicit_non_scalar, v2.s_explicit, v2.s_none
 def custom_function(rng: random.Random) -> Callable[[Program, Callable[[Program], None]], None]:
     """The extension of version 2's case: maybe a custom function before the scenario."""
     def extend(p: Program, scenario: Callable[[Program], None]) -> None:
-        if rng.random() >= SHARE:
+        # a scenario that may run the node twice makes the case torch's: fewer of those, so
+        # that paddle keeps most of version 2's programs
+        if rng.random() >= (SHARE if scenario in SINGLE_PASS else SHARE * 0.4):
+            return
+        if scenario not in SINGLE_PASS and p.tags & KEPT_FOR_PADDLE:
             return
         source = v2.output(p)
         node = p.nodes[source]
@@ -98,7 +112,89 @@ def custom_function(rng: random.Random) -> Callable[[Program, Callable[[Program]
     return extend
 
 
+def torch_hooks_and_modes(rng: random.Random) -> Callable[[Program, Callable[[Program], None]], None]:
+    """The extension of version 2's case: maybe a hook on a node, a post-accumulate hook on a
+    leaf, or a value made under inference_mode and used after it (torch's APIs only)."""
+    def extend(p: Program, scenario: Callable[[Program], None]) -> None:
+        draw = rng.random()
+        if p.tags & KEPT_FOR_PADDLE:
+            return
+        if draw < NODE_HOOKS:
+            _node_hook(p, rng)
+        elif draw < NODE_HOOKS + POST_ACCUMULATE_HOOKS:
+            leaves = v2.grad_leaves(p)
+            if not leaves:
+                return
+            step: dict[str, Any] = {"post_accumulate_hook": rng.choice(leaves)}
+            _recording(step, rng)
+            if rng.random() < 0.5:
+                step["scale"] = rng.choice([0.5, 2.0, -1.0])
+            _emit_maybe_removed(p, step, rng)
+            p.tags.add("hook")
+            p.only("torch")
+        elif draw < NODE_HOOKS + POST_ACCUMULATE_HOOKS + INFERENCE_MODE:
+            _inference_mode(p, rng)
+    return extend
+
+
+NODE_HOOKS, POST_ACCUMULATE_HOOKS, INFERENCE_MODE = 0.1, 0.08, 0.08
+
+
+def _node_hook(p: Program, rng: random.Random) -> None:
+    target = v2.output(p)
+    step: dict[str, Any] = {"node_hook": target, "kind": rng.choice(["pre", "post"])}
+    if rng.random() < 0.7:
+        step["scale"] = rng.choice([0.5, 2.0, 3.0, -1.0])
+    _recording(step, rng)
+    _emit_maybe_removed(p, step, rng)
+    p.tags.add("node_hook")
+    p.only("torch")
+
+
+def _recording(step: dict[str, Any], rng: random.Random) -> None:
+    """``record`` true most of the time, false (spelled out) or left out otherwise."""
+    draw = rng.random()
+    if draw < 0.9:
+        step["record"] = draw < 0.55
+
+
+def _emit_maybe_removed(p: Program, step: dict[str, Any], rng: random.Random) -> None:
+    """The hook step, and now and then its handle and the hook's removal right after."""
+    removed = rng.random() < 0.25
+    if removed:
+        step["handle"] = p.fresh("h")
+    p.emit(step)
+    if removed:
+        p.emit({"remove_hook": step["handle"]})
+
+
+def _inference_mode(p: Program, rng: random.Random) -> None:
+    """A value made under inference_mode, then added to the output (or multiplied: the
+    product saves it, torch's error), sometimes written in place outside the block (an error)."""
+    out = v2.output(p)
+    node = p.nodes[out]
+    outer, p.steps = p.steps, []
+    p.grad_enabled = False
+    made = p.leaf(node.shape, requires_grad=rng.random() < 0.5, positive=True, dtype=node.dtype)
+    made = p.let(rng.choice(["exp", "sqrt", "clone"]), [made], node.shape, positive=True,
+                 bound=7.0)
+    inner = p.steps
+    p.steps, p.grad_enabled = outer, True
+    p.emit({"inference_mode": inner})
+    if rng.random() < 0.3:
+        p.emit({"inplace": made, "op": "mul", "args": [2.0]})
+    op = "add" if rng.random() < 0.7 else "mul"
+    p.let(op, [out, made], node.shape, saves=(out, made) if op == "mul" else ())
+    p.tags.add("inference_mode")
+    p.only("torch")
+
+
 def generate_case(seed: int, index: int) -> dict[str, Any]:
     """Case ``index`` of the corpus ``seed``."""
     rng = random.Random(f"autograd-oracle/{VERSION}/{seed}/{index}")
-    return v2.build_case(seed, index, VERSION, custom_function(rng))
+    add_function, add_torch_api = custom_function(rng), torch_hooks_and_modes(rng)
+
+    def extend(p: Program, scenario: Callable[[Program], None]) -> None:
+        add_function(p, scenario)
+        add_torch_api(p, scenario)
+    return v2.build_case(seed, index, VERSION, extend)

@@ -76,6 +76,10 @@ def _shape_args(shape: tuple[Any, ...]) -> tuple[builtins.int, ...]:
     return tuple(shape)
 
 
+def _float_on_float(number: Any, t: Any) -> builtins.bool:
+    return type(number) in (builtins.int, builtins.float) and t._data.dtype.kind == "f"
+
+
 class Tensor(_CoreTensor):
     """``torch.Tensor`` over the reference engine."""
 
@@ -90,6 +94,26 @@ class Tensor(_CoreTensor):
         if len(args) == 1 and not isinstance(args[0], (builtins.int, np.integer)):
             return _new(_infer(args[0], float32), float32, False)
         return zeros(*args)
+
+    # --- a Python float on the left: torch calls the tensor's own operation ------------------
+
+    def __radd__(self, other: Any) -> Tensor:
+        """``n + t`` is ``t + n``: the node's inputs are (t, n)."""
+        return F.add(self, other) if _float_on_float(other, self) else super().__radd__(other)
+
+    def __rmul__(self, other: Any) -> Tensor:
+        """``n * t`` is ``t * n``."""
+        return F.mul(self, other) if _float_on_float(other, self) else super().__rmul__(other)
+
+    def __rsub__(self, other: Any) -> Tensor:
+        """``n - t`` is ``rsub(t, n)``: a node with one input."""
+        return F.rsub(self, other) if _float_on_float(other, self) else super().__rsub__(other)
+
+    def __rtruediv__(self, other: Any) -> Tensor:
+        """``n / t`` is ``t.reciprocal() * n``: two nodes."""
+        if _float_on_float(other, self):
+            return F.mul(F.reciprocal(self), other)
+        return super().__rtruediv__(other)
 
     # --- autograd state -------------------------------------------------------------------
 
