@@ -85,6 +85,9 @@ class Adapter:
     def inference_mode(self) -> Any:
         raise Unsupported("inference_mode")
 
+    def saved_tensors_hooks(self, pack: Callable[[Any], Any], unpack: Callable[[Any], Any]) -> Any:
+        raise NotImplementedError
+
     def register_node_hook(self, tensor: Any, kind: str, scale: Optional[float],
                            seen: Optional[Callable[[Any], None]] = None) -> Any:
         raise Unsupported("node hooks")
@@ -154,6 +157,9 @@ class TorchAdapter(Adapter):
 
     def inference_mode(self) -> Any:
         return self.m.inference_mode()
+
+    def saved_tensors_hooks(self, pack: Callable[[Any], Any], unpack: Callable[[Any], Any]) -> Any:
+        return self.m.autograd.graph.saved_tensors_hooks(pack, unpack)
 
     def register_node_hook(self, tensor: Any, kind: str, scale: Optional[float],
                            seen: Optional[Callable[[Any], None]] = None) -> Any:
@@ -274,6 +280,9 @@ class PaddleAdapter(Adapter):
 
     def custom_function_base(self) -> tuple[type, Callable[[Any], Any]]:
         return self.m.autograd.PyLayer, lambda ctx: ctx.saved_tensor()
+
+    def saved_tensors_hooks(self, pack: Callable[[Any], Any], unpack: Callable[[Any], Any]) -> Any:
+        return self.m.autograd.saved_tensors_hooks(pack, unpack)
 
     def dialect_ops(self) -> dict[str, Callable[..., Any]]:
         m = self.m

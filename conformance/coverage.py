@@ -65,7 +65,7 @@ def buckets_of(case: Case) -> set[str]:
             found.add("create_graph")
     if sum(1 for s in steps if "backward" in s) >= 2:
         found.add("accumulation")
-    for key in ("function", "node_hook", "inference_mode"):
+    for key in ("function", "node_hook", "inference_mode", "saved_tensors_hooks"):
         if any(key in s for s in steps):
             found.add({"function": "custom_function"}.get(key, key))
     if any("post_accumulate_hook" in s for s in steps):

@@ -176,6 +176,20 @@ class Interpreter:
         if "handle" in step:
             self.env[step["handle"]] = handle
 
+    def step_saved_tensors_hooks(self, step: dict[str, Any], where: str) -> None:
+        scale = step.get("scale")
+
+        def pack(t: Any) -> Any:
+            if step.get("record"):
+                self.trace.add(where, **self.describe(t))
+            return t
+
+        def unpack(t: Any) -> Any:
+            return t if scale is None else t * scale
+
+        with self.a.saved_tensors_hooks(pack, unpack):
+            self.run_steps(step["saved_tensors_hooks"], where + ".")
+
     def step_inference_mode(self, step: dict[str, Any], where: str) -> None:
         with self.a.inference_mode():
             self.run_steps(step["inference_mode"], where + ".")

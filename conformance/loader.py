@@ -269,6 +269,9 @@ class _CaseChecker:
     def step_set_grad_enabled(self, step: dict[str, Any], where: str) -> None:
         self.check_steps(step["steps"], where + ".")
 
+    def step_saved_tensors_hooks(self, step: dict[str, Any], where: str) -> None:
+        self.check_steps(step["saved_tensors_hooks"], where + ".")
+
     def step_inference_mode(self, step: dict[str, Any], where: str) -> None:
         self.check_steps(step["inference_mode"], where + ".")
 

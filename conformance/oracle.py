@@ -106,9 +106,13 @@ class _Program:
         self.first_overwrite = min((int(w.split(".")[0]) for w in overwrites), default=None)
         self.first_apply = min((int(w.split(".")[0]) for w, s, _ in self.flat if "apply" in s),
                                default=None)
+        # hooks that change gradients: scaling ones, and saved-tensor hooks in a program that
+        # writes in place (a packed tensor is read back as it is then, with no version check)
+        writes = any("inplace" in s for _, s, _ in self.flat)
         self.first_node_hook = min(
             (int(w.split(".")[0]) for w, s, _ in self.flat
-             if ("node_hook" in s or "post_accumulate_hook" in s) and "scale" in s), default=None)
+             if (("node_hook" in s or "post_accumulate_hook" in s) and "scale" in s)
+             or ("saved_tensors_hooks" in s and ("scale" in s or writes))), default=None)
         self.flag_changed = {s["set_requires_grad"] for _, s, _ in self.flat
                              if "set_requires_grad" in s}
         detached = {s["let"] for w, s, _ in self.flat if w in self.frozen} | {
@@ -352,7 +356,7 @@ class _Checker:
         if program.first_apply is not None and program.first_apply < event.index:
             return "a custom function was applied (its backward is the program's, not calculus)"
         if program.first_node_hook is not None and program.first_node_hook < event.index:
-            return "a node hook or post-accumulate hook scales gradients"
+            return "a node, post-accumulate or saved-tensor hook changes gradients"
         if observed["kind"] == "tensor" and not observed["dtype"].startswith("float"):
             return "integer gradient"
         if name in program.leaves and name not in program.float_leaves:

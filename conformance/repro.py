@@ -180,6 +180,13 @@ class _Writer:
             if s.get("record"):
                 body = f"(print('hook on {s['hook']}:', g), {body})[1]"
             out(f"{ind}{handle} = {s['hook']}.register_hook(lambda g: {body})")
+        elif "saved_tensors_hooks" in s:
+            pack = "(print('packed:', t), t)[1]" if s.get("record") else "t"
+            unpack = f"t * {s['scale']}" if "scale" in s else "t"
+            hooks = ("torch.autograd.graph.saved_tensors_hooks" if m == "torch"
+                     else "paddle.autograd.saved_tensors_hooks")
+            out(f"{ind}with {hooks}(lambda t: {pack}, lambda t: {unpack}):")
+            self.steps(s["saved_tensors_hooks"], ind + "    ")
         elif "inference_mode" in s:
             out(f"{ind}with torch.inference_mode():")
             self.steps(s["inference_mode"], ind + "    ")

@@ -139,6 +139,9 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
     StepSpec("function", {"function": NAME, "inputs": NAMES, "forward": STEPS, "output": NAME,
                           "output_grad": NAME, "derivative": STEPS, "input_grads": NAMES_OR_NULLS},
              {"save": NAMES}, binds=("function",)),
+    # a saved_tensors_hooks block: every tensor a node made inside saves is handed to a pack
+    # hook (recorded with ``record``) and kept; its backward gets it back times ``scale``
+    StepSpec("saved_tensors_hooks", {"saved_tensors_hooks": STEPS}, {"scale": NUMBER, "record": BOOL}),
     # torch's inference_mode block: tensors made inside are inference tensors
     StepSpec("inference_mode", {"inference_mode": STEPS}),
     # a hook on the node that made a tensor (torch's grad_fn.register_prehook / register_hook):
@@ -160,7 +163,7 @@ BACKWARD_APIS = ("function", "method")
 
 # Steps that hold other steps, by the field that holds them.
 BLOCKS = {"no_grad": "no_grad", "enable_grad": "enable_grad", "set_grad_enabled": "steps",
-          "inference_mode": "inference_mode"}
+          "inference_mode": "inference_mode", "saved_tensors_hooks": "saved_tensors_hooks"}
 NODE_HOOK_KINDS = ("pre", "post")
 
 # What each dialect has no API for, as (step kind, field), or (step kind, "") for the whole
@@ -183,7 +186,7 @@ BUCKETS = (
     "accumulation", "clearing", "retain_graph", "allow_unused", "materialize_grads",
     "no_grad_input", "create_graph", "higher_order", "error_path",
     "hook", "grad_mode", "detach", "inplace", "seed:named", "custom_function", "node_hook",
-    "inference_mode",
+    "inference_mode", "saved_tensors_hooks",
     *(f"special:{op}" for op, spec in OPS.items() if spec.special),
 )
 # buckets a dialect cannot have: their steps are ones it has no API for

@@ -29,9 +29,10 @@ class Dialect:
     """How one framework names and checks a custom function."""
 
     node_name: Callable[[type], str]
-    # (function class, gradients returned, forward arguments, tensor positions) -> the gradient
-    # of each tensor argument, or an exception
-    gradients: Callable[[str, tuple[Any, ...], tuple[Any, ...], list[int]], list[Any]]
+    # (function class, gradients returned, forward arguments, tensor positions, which of them
+    # the pass needs) -> the gradient of each tensor argument, or an exception
+    gradients: Callable[[str, tuple[Any, ...], tuple[Any, ...], list[int], tuple[bool, ...]],
+                        list[Any]]
     context: type  # the ``ctx`` class: how backward reads what was saved
     version_checked: bool = True     # torch checks saved tensors' versions, paddle does not
     refuses_second_backward: bool = False  # paddle crashes running a freed PyLayer node
@@ -121,7 +122,11 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
             grad = type(out)._from_array(np.zeros_like(out._data))
         returned = cls.backward(ctx, grad if grad is None else dialect.output_grad(grad))
         returned = returned if isinstance(returned, tuple) else (returned,)
-        return dialect.gradients(name, returned, args, positions)
+        needed = ctx._node.attrs.get("needed", ()) if ctx._node is not None else ()
+        grads = dialect.gradients(name, returned, args, positions, needed)
+        if ctx._node is not None:  # what a hook on the node sees: every gradient returned
+            ctx._node.attrs["returned"] = tuple(grads)
+        return grads
 
     inputs = [args[i] for i in positions]
     result = F.apply(_rule(cls, dialect), inputs, {"output": out._data, "function": run_backward})
@@ -145,7 +150,7 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
 
 
 def torch_gradients(name: str, returned: tuple[Any, ...], args: tuple[Any, ...],
-                    positions: list[int]) -> list[Any]:
+                    positions: list[int], needed: tuple[bool, ...] = ()) -> list[Any]:
     """torch: one gradient per forward argument; None for a non-tensor; shapes checked."""
     if len(returned) != len(args):
         raise RuntimeError(f"function {name} returned an incorrect number of gradients "
@@ -173,9 +178,10 @@ def _expandable(target: tuple[int, ...], shape: tuple[int, ...]) -> bool:
 
 
 def paddle_gradients(name: str, returned: tuple[Any, ...], args: tuple[Any, ...],
-                     positions: list[int]) -> list[Any]:
-    """paddle: at most one gradient per tensor argument, None for one that stops gradient; one
-    left out is an error where its argument requires grad."""
+                     positions: list[int], needed: tuple[bool, ...] = ()) -> list[Any]:
+    """paddle: at most one gradient per tensor argument, None for one that stops gradient or
+    that the pass does not need (paddle.grad prunes the paths to other inputs); one left out is
+    an error where its argument requires grad."""
     grads: list[Any] = []
     if len(returned) > len(positions):
         raise args[positions[0]]._policy.error("pylayer_gradient_count", name=name,
@@ -185,9 +191,10 @@ def paddle_gradients(name: str, returned: tuple[Any, ...], args: tuple[Any, ...]
         policy = args[i]._policy
         if k >= len(returned) and args[i]._requires_grad:
             raise policy.error("pylayer_gradient_missing", name=name, position=k)
-        if g is None and args[i]._requires_grad and args[i]._grad_fn is not None:
+        if g is None and args[i]._requires_grad and args[i]._grad_fn is not None \
+                and (not needed or needed[k]):
             raise policy.error("pylayer_empty_gradient", name=name, position=k)
-        if g is not None and not args[i]._requires_grad:
+        if g is not None and (not args[i]._requires_grad or (needed and not needed[k])):
             raise policy.error("pylayer_stop_gradient", name=name, position=k)
         if g is not None and g._data.shape != args[i]._data.shape:
             raise policy.error("pylayer_gradient_shape", name=name, position=k)

@@ -201,6 +201,8 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
         return vjp(grad, **args)
 
     if rule.variadic:
+        if rule.op == "custom":  # a custom backward is told which inputs the pass needs
+            node.attrs["needed"] = tuple(needed)
         grads = call(rule.vjps[0], rule.uses[0]) if any(needed) else [None] * len(needed)
     else:
         grads = [call(vjp, uses, name) if need else None
@@ -331,7 +333,11 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                 _check_nan(policy, node, grads)
             if node.node_hooks:
                 listed = node.listed()
-                seen = _run_node_hooks(node, "post", tuple(grads[i] for i in listed), (grad,))
+                # a custom function's node shows what its backward returned, a gradient for an
+                # input that needs none included
+                shown = node.attrs.get("returned") if node.rule.op == "custom" else None
+                seen = _run_node_hooks(node, "post", shown if shown is not None
+                                       else tuple(grads[i] for i in listed), (grad,))
                 for i, g in zip(listed, seen):
                     grads[i] = g
             _pass_on(policy, buffers, node, grads, wanted, cut_nodes)

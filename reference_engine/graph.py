@@ -163,7 +163,7 @@ class Node:
 
     def release(self) -> None:
         """Drop the saved tensors and remember that this node has been run and freed."""
-        self.released_saved = self.released_saved or bool(self.saved) or self.rule.saves_index
+        self.released_saved = self.released_saved or bool(self.saved) or self.rule.holds_state
         self.saved.clear()
         self.released = True
 

@@ -255,6 +255,9 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "where_condition": (ValueError,
+                        "The `condition` is expected to be a boolean Tensor, but got a Tensor "
+                        "with dtype paddle.{dtype}"),
     "tensor_operand": (ValueError,
                        "(InvalidArgument) {op}(): argument '{arg}' (position {position}) must be "
                        "Tensor, but got {type_name}"),

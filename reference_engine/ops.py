@@ -110,7 +110,9 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
                 raise out._policy.error("inference_saved")
             # a Python number the op was given is no tensor to the framework: no hooks see it
             number = attrs.get("scalar") == ("left", "right")[index] if index < 2 else False
-            node.saved[name] = SavedTensor(inputs[index], name not in linked, hooked=not number)
+            # one kept for the graph only (torch's links) is no saved tensor: no hooks see it
+            node.saved[name] = SavedTensor(inputs[index], name not in linked,
+                                           hooked=not number and name not in linked)
     return out
 
 
@@ -448,7 +450,7 @@ def where(condition: Tensor, a: Operand, b: Operand) -> Tensor:
     dtype = cls._policy.result_dtype(a, b)
     ta, tb = _coerce(a, cls, dtype), _coerce(b, cls, dtype)
     if condition._data.dtype != np.bool_:
-        raise cls._policy.error("where_condition", dtype=condition._data.dtype)
+        raise cls._policy.error("where_condition", dtype=cls._policy.dtype_name(condition._data.dtype))
     broadcast_shape(cls, condition._data.shape, ta._data.shape, tb._data.shape)
     arrays = (condition._data, ta._data.astype(dtype, copy=False), tb._data.astype(dtype, copy=False))
     inputs = (condition, ta, tb)

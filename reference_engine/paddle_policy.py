@@ -452,8 +452,8 @@ class PaddlePolicy(Policy):
             create_graph=create_graph, inputs=[t for t in reachable if t is not None],
             accumulate=False, cut=cut)
         found = iter(captured)
-        # "appears in the backward graph" is a walk of the graph, not a gradient that arrived: a
-        # PyLayer's None for an input it reaches gives None without the error
+        # "does not appear in the backward graph" is a walk of the graph, not a gradient that
+        # arrived: a PyLayer's None for an input it reaches gives None without the error
         cut_ids = frozenset(id(n) for n in (c._edge() for c in cut) if n is not None)
         walked = {id(n) for n in engine.topological_order(
             [n for n in (t._edge() for t, _ in live) if n is not None], cut_ids)}

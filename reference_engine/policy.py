@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 import numpy as np
 
 from reference_engine import ops as F
-from reference_engine.graph import Node
+from reference_engine.graph import Node, SavedTensor
 
 if TYPE_CHECKING:
     from reference_engine.rules import Rule
@@ -141,7 +141,7 @@ class Policy:
         out = {}
         for name, slot in node.saved.items():
             if slot.unpack is not None:
-                out[name] = slot.unpack(slot.packed)
+                out[name] = _in_place_of(slot.unpack(slot.packed), slot)
                 continue
             tensor = slot.tensor
             if slot.version is not None and tensor._counter.value != slot.version:
@@ -318,6 +318,20 @@ def _promote(dtypes: list[np.dtype]) -> np.dtype:
     """Promote within the highest category only: int64 with float32 gives float32, as in torch."""
     top = max(_CATEGORY[d.kind] for d in dtypes)
     return np.result_type(*(d for d in dtypes if _CATEGORY[d.kind] == top))
+
+
+def _in_place_of(unpacked: Any, slot: SavedTensor) -> Any:
+    """What a saved-tensor unpack hook returned, in the graph where the saved tensor was when
+    it was saved: both frameworks make a tensor of its values with that tensor's node (or a
+    leaf's accumulation node), so derivatives through it reach what the saved tensor reached."""
+    saved = slot.tensor
+    if not isinstance(unpacked, type(saved)) or not (slot.origin is not None or saved._requires_grad):
+        return unpacked
+    out = type(saved)._from_array(unpacked._data)
+    out._requires_grad = True
+    out._grad_fn = slot.origin
+    out._accumulator = saved._accumulator_node() if slot.origin is None else None
+    return out
 
 
 def _copy(grad: Tensor) -> Tensor:

@@ -38,7 +38,9 @@ class Rule:
     variadic: bool = False
     view: bool = False
     saved_attrs: tuple[str, ...] = ()
-    saves_index: bool = False  # torch's IndexBackward0 saves its index tensors, freed like any
+    # a pass frees it even without saved tensors: torch's IndexBackward0 (its index tensors)
+    # and CopySlices (the function of the copy it wraps)
+    holds_state: bool = False
     # inputs the node does not list (next_functions, what its hooks see): where's condition
     unlisted: tuple[str, ...] = ()
     uses: tuple[tuple[str, ...], ...] = field(init=False)
@@ -359,7 +361,7 @@ for _kind, _name in (("select", "SelectBackward0"), ("slice", "SliceBackward0"),
                      ("index", "IndexBackward0")):
     rule("getitem_" + _kind, _name, lambda a, *, index: a[index],
          lambda g, index, in_shape: F.index_backward(g, in_shape, index), view=_kind != "index",
-         saves_index=_kind == "index")
+         holds_state=_kind == "index")
 rule("index_backward", "SelectBackwardBackward0", _np_index_backward,
      lambda g, index: F.getitem(g, index))
 rule("cat", "CatBackward0", lambda *arrays, dim: np.concatenate(arrays, axis=dim),
@@ -373,7 +375,7 @@ rule("cast", "ToCopyBackward0", lambda a, *, dtype: a.astype(dtype), lambda g: g
 rule("fill", "FillBackward2", lambda a, *, value: np.full_like(a, value), lambda g: F.zeros_like(g))
 rule("setitem", "torch::autograd::CopySlices", lambda a, b, *, index: _np_setitem(a, b, index),
      lambda g, index: _where_zero(F.constant_like(g, _setitem_mask(g._data.shape, index)), g),
-     lambda g, index: F.getitem(g, index), **AB)
+     lambda g, index: F.getitem(g, index), holds_state=True, **AB)
 
 
 def _np_setitem(a: np.ndarray, b: np.ndarray, index: Any) -> np.ndarray:

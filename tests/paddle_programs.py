@@ -808,6 +808,43 @@ def a_hook_on_a_pylayer_output_does_not_change_its_backward(paddle):
 
 
 @program
+def an_unpacked_saved_tensor_stands_where_the_saved_one_was(paddle):
+    """What a saved_tensors_hooks unpack returns is put in the saved tensor's place in the graph:
+    with create_graph, derivatives through it reach the leaf as the saved tensor did."""
+    x = paddle.to_tensor([1.5, 2.0], dtype="float64", stop_gradient=False)
+    with paddle.autograd.saved_tensors_hooks(lambda t: t, lambda t: t * -1.0):
+        y = paddle.log(x)
+    (first,) = paddle.grad([y.sum()], [x], create_graph=True)
+    (second,) = paddle.grad([first.sum()], [x], create_graph=True)
+    return [first, second]
+
+
+@program
+def a_pylayer_gradient_for_an_input_paddle_grad_does_not_need(paddle):
+    """paddle.grad prunes the paths to inputs it was not asked for: a PyLayer returning a
+    gradient for an input on such a path fails as one that stops gradient; backward needs it."""
+    def forward(ctx, a, b):
+        return a * b
+
+    both = custom(paddle.autograd.PyLayer, "Both", forward, lambda ctx, g: (g * 2.0, g * 3.0))
+    first = custom(paddle.autograd.PyLayer, "SecondNone", forward, lambda ctx, g: (None, g * 3.0))
+
+    def inputs():
+        x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        return x, paddle.exp(x), paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+
+    x, e, w = inputs()
+    pruned = attempt(lambda: paddle.grad([both.apply(e, w).sum()], [w]))
+    x, e, w = inputs()
+    kept = attempt(lambda: paddle.grad([first.apply(e, w).sum()], [w]))
+    x, e, w = inputs()
+    asked = attempt(lambda: paddle.grad([both.apply(e, w).sum()], [x, w]))
+    x, e, w = inputs()
+    both.apply(e, w).sum().backward()
+    return [pruned, kept, asked, x.grad, w.grad]
+
+
+@program
 def what_real_programs_need_on_the_way(paddle):
     """Device boilerplate, the .grad setter, Tensor.gradient() and paddle.base.dygraph.grad."""
     place = paddle.set_device("cpu")

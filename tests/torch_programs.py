@@ -1440,3 +1440,40 @@ def node_inputs_of_reflected_operators_and_where(torch):
         y.sum().backward()
         out.append([y.grad_fn.name(), len(y.grad_fn.next_functions), seen, y])
     return out + [x.grad, w.grad]
+
+
+@program
+def a_pass_frees_copy_slices_even_when_it_fails_later(torch):
+    """A setitem's CopySlices node holds its copy's function, which the pass frees: a pass that
+    ran it and then failed (a version error below) leaves a freed graph; with retain_graph the
+    second pass fails on the version again."""
+    out = []
+    for retain in (False, True):
+        x = torch.tensor([[1.782, 0.805, 0.591], [1.393, 0.306, 1.688]], requires_grad=True)
+        t = torch.tanh(x)
+        t[0] = 0.701
+        s = torch.stack([t, t], 1).sum()
+        out += [attempt(lambda s=s, x=x: torch.autograd.grad([s], [x], retain_graph=retain))
+                for _ in range(2)]
+    y = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = y * 1.0
+    z[0] = 5.0
+    r = z.sum()
+    r.backward()
+    out.append(attempt(lambda: r.backward()))
+    return out + [y.grad]
+
+
+@program
+def an_unpacked_saved_tensor_stands_where_the_saved_one_was(torch):
+    """What a saved_tensors_hooks unpack returns is put in the saved tensor's place in the graph:
+    with create_graph, derivatives through it reach the leaf as the saved tensor did."""
+    x = torch.tensor([1.5, 2.0], dtype=torch.float64, requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t * -1.0):
+        y = torch.log(x)
+        z = torch.exp(x * 1.0)
+    (first,) = torch.autograd.grad(y.sum(), [x], create_graph=True)
+    (second,) = torch.autograd.grad(first.sum(), [x], create_graph=True)
+    (through_result,) = torch.autograd.grad(z.sum(), [x], create_graph=True)
+    (again,) = torch.autograd.grad(through_result.sum(), [x])
+    return [first, second, through_result, again]

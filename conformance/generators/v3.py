@@ -1,4 +1,5 @@
-"""Generator version 3: version 2's programs, some through a custom function or torch's other hooks.
+"""Generator version 3: version 2's programs, some through a custom function, saved-tensor hooks
+or torch's other hooks.
 
 A case is version 2's case of the same seed and index (ids ``gen3/...``) unless a stream of its
 own (seeded with version 3's string) picks it, about one in eight, to pass a value through a
@@ -15,7 +16,9 @@ A second draw of the same stream adds torch's other APIs to about one case in tw
 the output's node (``grad_fn.register_prehook`` / ``register_hook``: scaling, recording,
 removed), a post-accumulate-grad hook on a leaf (recording, scaling ``.grad`` in place), or a
 value made under ``inference_mode`` and used after it (added, or multiplied: the product saves
-it, torch's error; sometimes written in place outside the block, another error).
+it, torch's error; sometimes written in place outside the block, another error). A third
+draw runs one or two more operations in a ``saved_tensors_hooks`` block (both frameworks):
+its pack hook records what each node saves, its unpack hook may scale what the backward reads.
 """
 
 from __future__ import annotations
@@ -189,12 +192,46 @@ def _inference_mode(p: Program, rng: random.Random) -> None:
     p.only("torch")
 
 
+SAVED_TENSORS_HOOKS = 0.08
+# ops whose saved tensors the reference engine saves as both frameworks do (what a pack hook is
+# handed, and which of them the backward reads after unpacking); not yet modelled: paddle's
+# divide saves its output too, pow's saved exponent, where's condition unpacked to another
+# dtype, the indices max/min along a dim save, an advanced index, a broadcast matmul's reshaped
+# operands, clamp's tensor bounds
+SAVED_AS_THE_FRAMEWORKS = ("abs", "add", "amax", "amin", "cat", "clone", "cos", "exp", "expand",
+                           "log", "log_softmax", "mean", "mul", "neg", "permute", "relu",
+                           "reshape", "sigmoid", "sin", "softmax", "sqrt", "squeeze", "stack",
+                           "sub", "sum", "tanh", "transpose", "unsqueeze")
+
+
+def saved_tensors_hooks(rng: random.Random) -> Callable[[Program, Callable[[Program], None]], None]:
+    """The extension of version 2's case: maybe one or two more operations inside a
+    saved_tensors_hooks block whose pack hook records what each node saves and whose unpack
+    hook may scale it (both frameworks: what a kernel saves shows)."""
+    def extend(p: Program, scenario: Callable[[Program], None]) -> None:
+        if rng.random() >= SAVED_TENSORS_HOOKS:
+            return
+        outer, p.steps = p.steps, []
+        for _ in range(rng.randint(1, 2)):
+            v2.BUILDERS[rng.choice(SAVED_AS_THE_FRAMEWORKS)](p, False)
+        inner, p.steps = p.steps, outer
+        if not inner:
+            return
+        step: dict[str, Any] = {"saved_tensors_hooks": inner}
+        _recording(step, rng)
+        if rng.random() < 0.5:
+            step["scale"] = rng.choice([2.0, 0.5, -1.0])
+        p.emit(step)
+        p.tags.add("saved_tensors_hooks")
+    return extend
+
+
 def generate_case(seed: int, index: int) -> dict[str, Any]:
     """Case ``index`` of the corpus ``seed``."""
     rng = random.Random(f"autograd-oracle/{VERSION}/{seed}/{index}")
-    add_function, add_torch_api = custom_function(rng), torch_hooks_and_modes(rng)
+    extensions = (saved_tensors_hooks(rng), custom_function(rng), torch_hooks_and_modes(rng))
 
     def extend(p: Program, scenario: Callable[[Program], None]) -> None:
-        add_function(p, scenario)
-        add_torch_api(p, scenario)
+        for extension in extensions:
+            extension(p, scenario)
     return v2.build_case(seed, index, VERSION, extend)
