@@ -88,6 +88,12 @@ class Adapter:
     def saved_tensors_hooks(self, pack: Callable[[Any], Any], unpack: Callable[[Any], Any]) -> Any:
         raise NotImplementedError
 
+    def optimizer(self, kind: str, params: list[Any], lr: float) -> Any:
+        raise NotImplementedError
+
+    def zero_grad(self, optimizer: Any, to: str) -> None:
+        raise NotImplementedError
+
     def register_node_hook(self, tensor: Any, kind: str, scale: Optional[float],
                            seen: Optional[Callable[[Any], None]] = None) -> Any:
         raise Unsupported("node hooks")
@@ -154,6 +160,12 @@ class TorchAdapter(Adapter):
 
     def custom_function_base(self) -> tuple[type, Callable[[Any], Any]]:
         return self.m.autograd.Function, lambda ctx: ctx.saved_tensors
+
+    def optimizer(self, kind: str, params: list[Any], lr: float) -> Any:
+        return {"sgd": self.m.optim.SGD, "adam": self.m.optim.Adam}[kind](params, lr=lr)
+
+    def zero_grad(self, optimizer: Any, to: str) -> None:
+        optimizer.zero_grad(set_to_none=to == "none")
 
     def inference_mode(self) -> Any:
         return self.m.inference_mode()
@@ -280,6 +292,13 @@ class PaddleAdapter(Adapter):
 
     def custom_function_base(self) -> tuple[type, Callable[[Any], Any]]:
         return self.m.autograd.PyLayer, lambda ctx: ctx.saved_tensor()
+
+    def optimizer(self, kind: str, params: list[Any], lr: float) -> Any:
+        made = {"sgd": self.m.optimizer.SGD, "adam": self.m.optimizer.Adam}[kind]
+        return made(learning_rate=lr, parameters=params)
+
+    def zero_grad(self, optimizer: Any, to: str) -> None:
+        optimizer.clear_grad(set_to_zero=to == "zeros")
 
     def saved_tensors_hooks(self, pack: Callable[[Any], Any], unpack: Callable[[Any], Any]) -> Any:
         return self.m.autograd.saved_tensors_hooks(pack, unpack)

@@ -32,6 +32,7 @@ from conformance.vocabulary import (
     OBSERVABLES,
     OP_FEATURES,
     OPS,
+    OPTIMIZER_KINDS,
     STEPS_BY_KEY,
 )
 
@@ -40,7 +41,8 @@ Cell = tuple[str, ...]
 # arguments whose values are an enumeration worth a cell each
 _ENUMERATED = {("observe", "observe"): OBSERVABLES, ("clear_grad", "to"): CLEAR_TO,
                ("backward", "api"): BACKWARD_APIS, ("inplace", "op"): tuple(IN_PLACE_OPS),
-               ("node_hook", "kind"): NODE_HOOK_KINDS}
+               ("node_hook", "kind"): NODE_HOOK_KINDS, ("optimizer", "kind"): OPTIMIZER_KINDS,
+               ("zero_grad", "to"): CLEAR_TO}
 
 
 def buckets_of(case: Case) -> set[str]:
@@ -65,7 +67,7 @@ def buckets_of(case: Case) -> set[str]:
             found.add("create_graph")
     if sum(1 for s in steps if "backward" in s) >= 2:
         found.add("accumulation")
-    for key in ("function", "node_hook", "inference_mode", "saved_tensors_hooks"):
+    for key in ("function", "node_hook", "inference_mode", "saved_tensors_hooks", "optimizer"):
         if any(key in s for s in steps):
             found.add({"function": "custom_function"}.get(key, key))
     if any("post_accumulate_hook" in s for s in steps):

@@ -190,6 +190,16 @@ class Interpreter:
         with self.a.saved_tensors_hooks(pack, unpack):
             self.run_steps(step["saved_tensors_hooks"], where + ".")
 
+    def step_optimizer(self, step: dict[str, Any], where: str) -> None:
+        self.env[step["optimizer"]] = self.a.optimizer(
+            step["kind"], [self.get(n) for n in step["params"]], step["lr"])
+
+    def step_optimizer_step(self, step: dict[str, Any], where: str) -> None:
+        self.get(step["optimizer_step"]).step()
+
+    def step_zero_grad(self, step: dict[str, Any], where: str) -> None:
+        self.a.zero_grad(self.get(step["zero_grad"]), step.get("to", "none"))
+
     def step_inference_mode(self, step: dict[str, Any], where: str) -> None:
         with self.a.inference_mode():
             self.run_steps(step["inference_mode"], where + ".")

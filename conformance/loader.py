@@ -40,6 +40,7 @@ class _CaseChecker:
         self.source, self.case_id = source, case_id
         self.names: set[str] = set()
         self.functions: set[str] = set()  # names bound by function steps
+        self.optimizers: set[str] = set()  # names bound by optimizer steps
 
     def fail(self, message: str, step: Optional[str] = None, field: Optional[str] = None) -> None:
         raise CaseError(self.source, message, self.case_id, step, field)
@@ -108,6 +109,8 @@ class _CaseChecker:
             self.fail(f"undefined name '{name}'", step, field)
         if name in self.functions and field != "apply":
             self.fail(f"'{name}' is a function, not a tensor", step, field)
+        if name in self.optimizers and field not in ("optimizer_step", "zero_grad"):
+            self.fail(f"'{name}' is an optimizer, not a tensor", step, field)
 
     def bind(self, name: str, step: str, field: str) -> None:
         if not name.isidentifier():
@@ -271,6 +274,26 @@ class _CaseChecker:
 
     def step_saved_tensors_hooks(self, step: dict[str, Any], where: str) -> None:
         self.check_steps(step["saved_tensors_hooks"], where + ".")
+
+    def step_optimizer(self, step: dict[str, Any], where: str) -> None:
+        if step["kind"] not in V.OPTIMIZER_KINDS:
+            self.fail(f"unknown optimizer '{step['kind']}'; expected one of "
+                      f"{', '.join(V.OPTIMIZER_KINDS)}", where, "kind")
+        for name in step["params"]:
+            self.use(name, where, "params")
+        self.optimizers.add(step["optimizer"])
+
+    def _use_optimizer(self, name: str, where: str, field: str) -> None:
+        if name not in self.optimizers:
+            self.fail(f"'{name}' is not an optimizer defined by an earlier step", where, field)
+
+    def step_optimizer_step(self, step: dict[str, Any], where: str) -> None:
+        self._use_optimizer(step["optimizer_step"], where, "optimizer_step")
+
+    def step_zero_grad(self, step: dict[str, Any], where: str) -> None:
+        self._use_optimizer(step["zero_grad"], where, "zero_grad")
+        if step.get("to", "none") not in V.CLEAR_TO:
+            self.fail(f"'to' is one of {', '.join(V.CLEAR_TO)}", where, "to")
 
     def step_inference_mode(self, step: dict[str, Any], where: str) -> None:
         self.check_steps(step["inference_mode"], where + ".")

@@ -106,6 +106,7 @@ class _Program:
         self.first_overwrite = min((int(w.split(".")[0]) for w in overwrites), default=None)
         self.first_apply = min((int(w.split(".")[0]) for w, s, _ in self.flat if "apply" in s),
                                default=None)
+        self.optimizes = any("optimizer" in s for _, s, _ in self.flat)
         # hooks that change gradients: scaling ones, and saved-tensor hooks in a program that
         # writes in place (a packed tensor is read back as it is then, with no version check)
         writes = any("inplace" in s for _, s, _ in self.flat)
@@ -355,6 +356,8 @@ class _Checker:
             return "gradient not observed as a tensor"
         if program.first_apply is not None and program.first_apply < event.index:
             return "a custom function was applied (its backward is the program's, not calculus)"
+        if program.optimizes:
+            return "an optimizer updates the leaves and clears their .grad"
         if program.first_node_hook is not None and program.first_node_hook < event.index:
             return "a node, post-accumulate or saved-tensor hook changes gradients"
         if observed["kind"] == "tensor" and not observed["dtype"].startswith("float"):

@@ -180,6 +180,21 @@ class _Writer:
             if s.get("record"):
                 body = f"(print('hook on {s['hook']}:', g), {body})[1]"
             out(f"{ind}{handle} = {s['hook']}.register_hook(lambda g: {body})")
+        elif "optimizer" in s:
+            params, lr = ", ".join(s["params"]), s["lr"]
+            if m == "torch":
+                kind = {"sgd": "SGD", "adam": "Adam"}[s["kind"]]
+                out(f"{ind}{s['optimizer']} = torch.optim.{kind}([{params}], lr={lr})")
+            else:
+                kind = {"sgd": "SGD", "adam": "Adam"}[s["kind"]]
+                out(f"{ind}{s['optimizer']} = paddle.optimizer.{kind}(learning_rate={lr}, "
+                    f"parameters=[{params}])")
+        elif "optimizer_step" in s:
+            out(f"{ind}{s['optimizer_step']}.step()")
+        elif "zero_grad" in s:
+            to = s.get("to", "none")
+            out(f"{ind}{s['zero_grad']}.zero_grad(set_to_none={to == 'none'})" if m == "torch"
+                else f"{ind}{s['zero_grad']}.clear_grad(set_to_zero={to == 'zeros'})")
         elif "saved_tensors_hooks" in s:
             pack = "(print('packed:', t), t)[1]" if s.get("record") else "t"
             unpack = f"t * {s['scale']}" if "scale" in s else "t"

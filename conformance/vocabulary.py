@@ -153,6 +153,12 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
     # it (``record``) and scales it in place (``scale``)
     StepSpec("post_accumulate_hook", {"post_accumulate_hook": NAME},
              {"scale": NUMBER, "record": BOOL, "handle": NAME}, binds=("handle",)),
+    # an optimizer over leaves (torch.optim.SGD / Adam, paddle.optimizer.SGD / Adam), then its
+    # step and its zero_grad (torch: set_to_none; paddle: clear_grad's set_to_zero)
+    StepSpec("optimizer", {"optimizer": NAME, "kind": TEXT, "params": NAMES, "lr": NUMBER},
+             binds=("optimizer",)),
+    StepSpec("optimizer_step", {"optimizer_step": NAME}),
+    StepSpec("zero_grad", {"zero_grad": NAME}, {"to": TEXT}),
     # call a custom function (``Function.apply``), binding its output to ``into``
     StepSpec("apply", {"apply": NAME, "args": NAMES, "into": NAME}, binds=("into",)),
 )}
@@ -165,6 +171,7 @@ BACKWARD_APIS = ("function", "method")
 BLOCKS = {"no_grad": "no_grad", "enable_grad": "enable_grad", "set_grad_enabled": "steps",
           "inference_mode": "inference_mode", "saved_tensors_hooks": "saved_tensors_hooks"}
 NODE_HOOK_KINDS = ("pre", "post")
+OPTIMIZER_KINDS = ("sgd", "adam")
 
 # What each dialect has no API for, as (step kind, field), or (step kind, "") for the whole
 # step: the adapters refuse these steps.
@@ -186,7 +193,7 @@ BUCKETS = (
     "accumulation", "clearing", "retain_graph", "allow_unused", "materialize_grads",
     "no_grad_input", "create_graph", "higher_order", "error_path",
     "hook", "grad_mode", "detach", "inplace", "seed:named", "custom_function", "node_hook",
-    "inference_mode", "saved_tensors_hooks",
+    "inference_mode", "saved_tensors_hooks", "optimizer",
     *(f"special:{op}" for op, spec in OPS.items() if spec.special),
 )
 # buckets a dialect cannot have: their steps are ones it has no API for

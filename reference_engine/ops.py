@@ -55,6 +55,8 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     out = type(inputs[0])._from_array(data)
     if rule.view and not (rule.op == "expand" and out._policy.expand_copies):
         source = inputs[0]
+        if rule.op == "expand":
+            out._expanded_from = source
         probe = _memory_probe(rule, attrs, source, data.shape)
         if probe is None or isinstance(probe, tuple) or source._probe is None or \
                 np.may_share_memory(probe, probe_of(source)):
@@ -64,6 +66,10 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
             out._no_grad_view = source._no_grad_view  # a view of such a view is refused alike
             out._untracked_view = source._untracked_view
         # else: a reshape that cannot view an expanded tensor copies it, in torch as in numpy
+    if not grad_mode._State.inference and all(t._inference for t in inputs):
+        # torch: inference tensors have no autograd; an op on nothing else records nothing,
+        # outside inference_mode too (its result is a normal tensor that requires no grad)
+        return out
     if not grad_mode._State.enabled:
         if out._view_base is not None and out._policy.no_grad_views_require_grad:
             if inputs[0]._requires_grad:
@@ -447,6 +453,8 @@ def clamp(a: Tensor, low: Any = None, high: Any = None) -> Tensor:
 
 def where(condition: Tensor, a: Operand, b: Operand) -> Tensor:
     cls = _cls_of(condition, a, b)
+    if cls._policy.where_numbers_are_float32:  # paddle makes a float32 tensor of a number
+        a, b = (float(np.float32(v)) if type(v) is float else v for v in (a, b))
     dtype = cls._policy.result_dtype(a, b)
     ta, tb = _coerce(a, cls, dtype), _coerce(b, cls, dtype)
     if condition._data.dtype != np.bool_:

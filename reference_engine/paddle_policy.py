@@ -143,6 +143,7 @@ class PaddlePolicy(Policy):
     links_read_saved_tensors = True
     recomputes_result = frozenset({"pow", "rpow"})  # elementwise_pow_grad(x, y, out_grad)
     expand_copies = True
+    where_numbers_are_float32 = True
     operand_labels = (("x", 0), ("y", 1))
     leaf_hooks_apply_to_grad = False
     # multiply_grad, divide_grad and matmul_grad read both operands

@@ -50,6 +50,7 @@ class Policy:
     refuses_leaves_moved_into_graph = False  # torch: no accumulating into a leaf now written to
     no_grad_views_require_grad = False     # torch: a view made under no_grad still requires grad
     expand_copies = False                  # paddle: expand makes a new tensor, not a view
+    where_numbers_are_float32 = False      # paddle: where(c, 0.893, t) rounds 0.893 to float32
     hooks_run_on_unneeded_nodes = False    # torch: backward(inputs=...) still runs a root's hooks
     # torch: a custom function's None is an undefined gradient that still runs the nodes below
     # (hooks see None, saved tensors are checked and freed, custom backwards see zeros)
@@ -224,7 +225,8 @@ class Policy:
             leaf._grad = self.sum_gradients(leaf._grad, grad)
         else:
             self.check_gradient_sum(leaf._grad, grad)
-            np.add(leaf._grad._data, grad._data, out=leaf._grad._data, casting="unsafe")
+            with np.errstate(all="ignore"):  # inf - inf is nan here, as in the frameworks
+                np.add(leaf._grad._data, grad._data, out=leaf._grad._data, casting="unsafe")
             leaf._grad._counter.value += 1
 
     def first_recorded_grad(self, grad: Tensor) -> Tensor:

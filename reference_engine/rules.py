@@ -357,9 +357,18 @@ rule("squeeze", "SqueezeBackward1", lambda a, *, dims: np.squeeze(a, dims),
 rule("unsqueeze", "UnsqueezeBackward0", lambda a, *, dim: np.expand_dims(a, dim),
      lambda g, in_shape: F.reshape(g, in_shape), view=True)
 rule("expand", "ExpandBackward0", lambda a, *, shape: _np_expand(a, shape), lambda g: g, view=True)
+def _np_getitem(a: np.ndarray, index: Any) -> np.ndarray:
+    """``a[index]``; integers on every dimension give a 0-d view (numpy would give a scalar
+    copy), so a write to the selected element reaches ``a`` as it does in the frameworks."""
+    if isinstance(index, (int, np.integer)) or (
+            isinstance(index, tuple) and all(isinstance(p, (int, np.integer)) for p in index)):
+        return a[(*(index if isinstance(index, tuple) else (index,)), Ellipsis)]
+    return a[index]
+
+
 for _kind, _name in (("select", "SelectBackward0"), ("slice", "SliceBackward0"),
                      ("index", "IndexBackward0")):
-    rule("getitem_" + _kind, _name, lambda a, *, index: a[index],
+    rule("getitem_" + _kind, _name, _np_getitem,
          lambda g, index, in_shape: F.index_backward(g, in_shape, index), view=_kind != "index",
          holds_state=_kind == "index")
 rule("index_backward", "SelectBackwardBackward0", _np_index_backward,

@@ -39,7 +39,7 @@ class Tensor:
     _dtype_objects: ClassVar[dict[np.dtype, Any]] = {}  # numpy dtype -> the dialect's dtype
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_counter", "_retains_grad",
                  "_accumulator", "_name", "_no_grad_view", "_untracked_view", "_view_base", "_probe",
-                 "_inference", "__weakref__")
+                 "_inference", "_expanded_from", "__weakref__")
 
     @classmethod
     def _from_array(cls, data: np.ndarray) -> Tensor:
@@ -59,6 +59,7 @@ class Tensor:
         t._view_base: Optional[Tensor] = None  # the tensor this one is a view of (its root)
         t._probe: Optional[np.ndarray] = None  # its memory layout, for views of expanded tensors
         t._inference = grad_mode._State.inference  # torch: made inside inference_mode
+        t._expanded_from: Optional[Tensor] = None  # torch: the tensor an expand views
         return t
 
     # --- graph plumbing -------------------------------------------------------------------
@@ -131,6 +132,13 @@ class Tensor:
             result = F.apply(R.RULES[op], (old, *operands), attrs)
         self._policy.check_in_place_dtype(self, result)
         np.copyto(self._data, result._data, casting="unsafe")
+        if op in ("zero", "fill"):
+            # an expanded tensor's elements are its source's (the engine holds a copy): a
+            # constant written to them is written to the source (torch allows these two)
+            source = self._expanded_from
+            while source is not None:
+                np.copyto(source._data, result._data.reshape(-1)[:1].reshape(()), casting="unsafe")
+                source = source._expanded_from
         self._policy.check_in_place_written(self, op)
         self._counter.value += 1
         if result._grad_fn is not None:

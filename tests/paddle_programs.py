@@ -845,6 +845,61 @@ def a_pylayer_gradient_for_an_input_paddle_grad_does_not_need(paddle):
 
 
 @program
+def an_optimizer_step_does_not_bump_the_parameter_version(paddle):
+    """paddle's SGD and Adam write the parameters in place without bumping their inplace
+    version: a retained graph that saved a parameter runs again with its new values."""
+    out = []
+    for kind in ("SGD", "Adam"):
+        w = paddle.to_tensor([0.5, -1.5], stop_gradient=False)
+        opt = getattr(paddle.optimizer, kind)(learning_rate=0.5, parameters=[w])
+        s = (w * w).sum()
+        s.backward(retain_graph=True)
+        opt.step()
+        opt.clear_grad()
+        out += [w.inplace_version, w, attempt(lambda s=s: s.backward()), w.grad]
+    return out
+
+
+@program
+def a_write_to_a_selected_element_reaches_its_base(paddle):
+    """x[i] (and w[i, j]) is a 0-d view: a write to it under no_grad changes the base."""
+    x = paddle.to_tensor([0.962, 1.172, -1.58], stop_gradient=False)
+    v = x[-1]
+    with paddle.no_grad():
+        v.add_(paddle.to_tensor(0.927))
+    w = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    u = w[1, 0]
+    u.scale_(10.0)
+    return [x, v, w, u]
+
+
+@program
+def clear_gradient_keeps_the_history_a_hook_recorded(paddle):
+    """clear_gradient(True) gives new zero storage, but a gradient a hook recorded keeps its
+    grad_fn, also after the next backward accumulates into it."""
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    x.register_hook(lambda g: g * -1.0)
+    (x * x).sum().backward()
+    out = [x.grad.grad_fn is not None]
+    x.clear_gradient(True)
+    out += [x.grad.grad_fn is not None, x.grad]
+    (x * 3.0).sum().backward()
+    y = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (y * y).sum().backward()
+    y.clear_gradient(True)
+    return out + [x.grad.grad_fn is not None, x.grad, y.grad.grad_fn is not None, y.grad]
+
+
+@program
+def where_makes_a_float32_tensor_of_a_number(paddle):
+    """paddle.where(c, 0.893, t) with t float64 rounds 0.893 to float32 first (then promotes);
+    multiplying or adding a number does not."""
+    x = paddle.to_tensor([1.0, 2.0], dtype="float64")
+    c = paddle.to_tensor([True, False])
+    return [paddle.where(c, 0.893, x), paddle.where(c, x, 0.893), x * 0.893, x + 0.893]
+
+
+@program
 def what_real_programs_need_on_the_way(paddle):
     """Device boilerplate, the .grad setter, Tensor.gradient() and paddle.base.dygraph.grad."""
     place = paddle.set_device("cpu")

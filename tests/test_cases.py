@@ -144,9 +144,9 @@ def test_version_2_stays_its_corpus_byte_for_byte():
 def test_version_3_is_version_2_where_it_added_nothing():
     second, third = generate(0, 400, version=2), generate(0, 400, version=3)
     added = ("function", "node_hook", "post_accumulate_hook", "inference_mode",
-             "saved_tensors_hooks")
+             "saved_tensors_hooks", "optimizer")
     extended = [c for c in third if any(k in s for s in c["steps"] for k in added)]
-    assert 60 <= len(extended) <= 180  # one in eight, one in twelve, one in twelve
+    assert 80 <= len(extended) <= 200  # 1 in 8, 1 in 12 twice, 1 in 12 with leaves
     for old, new in zip(second, third):
         if new not in extended:
             assert new == {**old, "id": old["id"].replace("gen2/", "gen3/", 1)}
@@ -239,4 +239,21 @@ def test_a_node_hook_kind_is_pre_or_post():
     case = copy.deepcopy(GOOD)
     case["steps"].insert(2, {"node_hook": "y", "kind": "middle"})
     with pytest.raises(CaseError, match=r"step 2, field 'kind': unknown node hook kind 'middle'"):
+        parse_document(_document(case), "f.json")
+
+
+@pytest.mark.parametrize("extra, where", [
+    ([{"optimizer": "opt", "kind": "rmsprop", "params": ["x"], "lr": 0.1}],
+     r"step 4, field 'kind': unknown optimizer 'rmsprop'"),
+    ([{"optimizer_step": "x"}], r"step 4, field 'optimizer_step': 'x' is not an optimizer"),
+    ([{"optimizer": "opt", "kind": "sgd", "params": ["x"], "lr": 0.1},
+      {"let": "z", "op": "mul", "args": ["opt", 2.0]}],
+     r"step 5, field 'args': 'opt' is an optimizer, not a tensor"),
+    ([{"optimizer": "opt", "kind": "sgd", "params": ["x"], "lr": 0.1},
+      {"zero_grad": "opt", "to": "nan"}], r"step 5, field 'to'"),
+])
+def test_optimizer_steps_name_what_is_wrong(extra, where):
+    case = copy.deepcopy(GOOD)
+    case["steps"] += extra
+    with pytest.raises(CaseError, match=where):
         parse_document(_document(case), "f.json")

@@ -1477,3 +1477,51 @@ def an_unpacked_saved_tensor_stands_where_the_saved_one_was(torch):
     (through_result,) = torch.autograd.grad(z.sum(), [x], create_graph=True)
     (again,) = torch.autograd.grad(through_result.sum(), [x])
     return [first, second, through_result, again]
+
+
+@program
+def inference_tensors_outside_inference_mode(torch):
+    """An op whose tensor inputs are all inference tensors records nothing, outside
+    inference_mode too (a Python number alongside is a normal tensor: that op records); one that
+    saves an inference tensor next to a normal one is torch's error."""
+    with torch.inference_mode():
+        c = torch.tensor([1.0, 2.0], requires_grad=True)
+        d = torch.tensor([1.0, 2.0])
+    x = torch.tensor([3.0, 4.0], requires_grad=True)
+    made = [lambda: c * c, lambda: c + c, lambda: torch.exp(c), lambda: c + x, lambda: c * x,
+            lambda: d * x, lambda: d + x, lambda: c * 2.0]
+    out = []
+    for make in made:
+        y = attempt(make)
+        out.append(y)
+    product = c * c
+    return out + [product.is_inference(), attempt(lambda: product.sum().backward())]
+
+
+@program
+def a_write_to_a_selected_element_reaches_its_base(torch):
+    """x[i] (and w[i, j]) is a 0-d view: a write to it under no_grad changes the base."""
+    x = torch.tensor([0.962, 1.172, -1.58], requires_grad=True)
+    v = x[-1]
+    with torch.no_grad():
+        v.add_(0.927)
+    w = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    u = w[1, 0]
+    u.mul_(10.0)
+    return [x, v, w, u, v._version, x._version]
+
+
+@program
+def a_constant_written_to_an_expanded_tensor_reaches_its_source(torch):
+    """zero_ and fill_ on an expanded tensor write its source (through a slice too); other
+    in-place ops on it are torch's overlap error."""
+    x = torch.tensor([[1.372], [-1.343]], dtype=torch.float64, requires_grad=True)
+    v = x.expand(2, 3)
+    with torch.no_grad():
+        v.zero_()
+    y = torch.tensor([[1.0, 2.0, 3.0]])
+    w = y[:, 1:].expand(2, 2)
+    w.fill_(7.0)
+    z = torch.tensor([1.0, 2.0])
+    e = z.expand(3, 2)
+    return [x, x._version, y, w, attempt(lambda: e.mul_(2.0)), z]

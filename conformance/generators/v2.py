@@ -1056,11 +1056,12 @@ def generate_case(seed: int, index: int) -> dict[str, Any]:
     return build_case(seed, index, VERSION)
 
 
-def build_case(seed: int, index: int, version: int,
-               extension: Optional[Extension] = None) -> dict[str, Any]:
+def build_case(seed: int, index: int, version: int, extension: Optional[Extension] = None,
+               after: Optional[Extension] = None) -> dict[str, Any]:
     """Case ``index`` of the corpus ``seed`` as this version builds it, with ids of ``version``.
     A later version passes an ``extension``, called with the program and its scenario just
-    before the scenario runs; one that adds nothing leaves the case as this version makes it."""
+    before the scenario runs, and one called ``after`` it; extensions that add nothing leave
+    the case as this version makes it."""
     rng = random.Random(f"autograd-oracle/{VERSION}/{seed}/{index}")
     scenarios, weights = zip(*SCENARIOS)
     scenario = rng.choices(scenarios, weights)[0]
@@ -1074,6 +1075,8 @@ def build_case(seed: int, index: int, version: int,
     if extension is not None:
         extension(p, scenario)
     scenario(p)
+    if after is not None:
+        after(p, scenario)
     spell_out_defaults(p)
     name = scenario.__name__[2:].replace("_", "-")
     case: dict[str, Any] = {"id": f"gen{version}/{seed}/{index:05d}-{name}",

@@ -19,6 +19,9 @@ value made under ``inference_mode`` and used after it (added, or multiplied: the
 it, torch's error; sometimes written in place outside the block, another error). A third
 draw runs one or two more operations in a ``saved_tensors_hooks`` block (both frameworks):
 its pack hook records what each node saves, its unpack hook may scale what the backward reads.
+After the scenario, a fourth draw ends about one case in twelve with training steps: an SGD or
+Adam optimizer over the leaves, its step, zero_grad (to None or zeros) or not, a second forward
+and backward, and a second step.
 """
 
 from __future__ import annotations
@@ -226,6 +229,48 @@ def saved_tensors_hooks(rng: random.Random) -> Callable[[Program, Callable[[Prog
     return extend
 
 
+TRAINING_STEPS = 0.08
+
+
+def training_step(rng: random.Random) -> Callable[[Program, Callable[[Program], None]], None]:
+    """The extension after version 2's scenario: maybe an optimizer over the leaves that require
+    grad (SGD or Adam), its step, zero_grad (to None or zeros) or not, a second forward and
+    backward, and a second step: accumulation across training steps, and the in-place updates
+    a retained graph then sees (torch checks their version, paddle's optimizers do not bump it)."""
+    def extend(p: Program, scenario: Callable[[Program], None]) -> None:
+        if rng.random() >= TRAINING_STEPS:
+            return
+        params = v2.grad_leaves(p)
+        if not params:
+            return
+        name = p.fresh("opt")
+        kind = "sgd" if rng.random() < 0.7 else "adam"
+        p.emit({"optimizer": name, "kind": kind, "params": params,
+                "lr": rng.choice([0.1, 0.5, 0.01])})
+        if kind == "sgd":
+            p.emit({"optimizer_step": name})
+            for leaf in params:
+                p.emit({"observe": "value", "of": leaf})
+        # Adam divides by the gradient's own size: it steps only on the well-conditioned
+        # gradients of the second pass (a scenario's may be rounding noise around zero, whose
+        # sign differs between implementations)
+        if kind == "adam" or rng.random() < 0.8:
+            step: dict[str, Any] = {"zero_grad": name}
+            if rng.random() < 0.7:
+                step["to"] = rng.choice(["none", "zeros"])
+            p.emit(step)
+        again = rng.choice(params)
+        square = p.let("mul", [again, again], p.nodes[again].shape)
+        p.emit({"backward": v2.scalar_loss(p, square)})
+        for leaf in params:
+            p.emit({"observe": "grad", "of": leaf})
+        p.emit({"optimizer_step": name})
+        for leaf in params:
+            p.emit({"observe": "value", "of": leaf})
+        p.tags.add("optimizer")
+    return extend
+
+
 def generate_case(seed: int, index: int) -> dict[str, Any]:
     """Case ``index`` of the corpus ``seed``."""
     rng = random.Random(f"autograd-oracle/{VERSION}/{seed}/{index}")
@@ -234,4 +279,4 @@ def generate_case(seed: int, index: int) -> dict[str, Any]:
     def extend(p: Program, scenario: Callable[[Program], None]) -> None:
         for extension in extensions:
             extension(p, scenario)
-    return v2.build_case(seed, index, VERSION, extend)
+    return v2.build_case(seed, index, VERSION, extend, training_step(rng))

@@ -151,8 +151,11 @@ class Tensor(_CoreTensor):
         """Zero the gradient (the storage handed out so far sees the zeros); the next backward
         accumulates into fresh storage. ``set_to_zero=False`` drops the gradient."""
         if self._grad is not None and set_to_zero:
-            self._grad._data[...] = 0
-            self._grad = Tensor._from_array(np.zeros_like(self._grad._data))
+            old = self._grad
+            old._data[...] = 0
+            self._grad = Tensor._from_array(np.zeros_like(old._data))
+            # the gradient keeps the history a hook recorded on it: only its storage is new
+            self._grad._grad_fn, self._grad._accumulator = old._grad_fn, old._accumulator
             CLEARED[id(self._grad)] = self._grad
         elif not set_to_zero:
             self._grad = None

@@ -10,6 +10,14 @@ from reference_engine.paddle import no_grad
 __all__ = ["SGD", "Adam"]
 
 
+def _update(parameter: Any, delta: Any) -> None:
+    """``parameter -= delta`` as paddle's optimizer kernels write it: in place, without bumping
+    the parameter's inplace version (a graph that saved it does not notice)."""
+    version = parameter._counter.value
+    parameter.subtract_(delta)
+    parameter._counter.value = version
+
+
 class SGD:
     """``parameter -= learning_rate * gradient`` for each parameter that has a gradient."""
 
@@ -22,7 +30,7 @@ class SGD:
         with no_grad():
             for p in self.parameters:
                 if p.grad is not None:
-                    p.subtract_(p.grad * self.learning_rate)
+                    _update(p, p.grad * self.learning_rate)
 
     def minimize(self, loss: Any) -> None:
         """Applies the gradients the last backward left (it does not run backward itself)."""
@@ -64,4 +72,4 @@ class Adam(SGD):
                 state[2] = state[2] * self.beta2 + g * g * (1 - self.beta2)
                 correction = (1 - self.beta2 ** state[0]) ** 0.5
                 lr_t = self.learning_rate * correction / (1 - self.beta1 ** state[0])
-                p.subtract_(state[1] / (state[2].sqrt() + self.epsilon * correction) * lr_t)
+                _update(p, state[1] / (state[2].sqrt() + self.epsilon * correction) * lr_t)
