@@ -91,6 +91,10 @@ class Adapter:
     def optimizer(self, kind: str, params: list[Any], lr: float) -> Any:
         raise NotImplementedError
 
+    def functional(self, api: str, function: Callable[..., Any], at: list[Any], v: list[Any],
+                   options: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
     def zero_grad(self, optimizer: Any, to: str) -> None:
         raise NotImplementedError
 
@@ -166,6 +170,15 @@ class TorchAdapter(Adapter):
 
     def zero_grad(self, optimizer: Any, to: str) -> None:
         optimizer.zero_grad(set_to_none=to == "none")
+
+    def functional(self, api: str, function: Callable[..., Any], at: list[Any], v: list[Any],
+                   options: dict[str, Any]) -> Any:
+        """``torch.autograd.functional.<api>(function, inputs[, v], ...)``: one tensor is passed
+        as itself, several as a tuple (the results are shaped accordingly)."""
+        def one_or_tuple(ts: list[Any]) -> Any:
+            return ts[0] if len(ts) == 1 else tuple(ts)
+        args = [function, one_or_tuple(at)] + ([one_or_tuple(v)] if v else [])
+        return getattr(self.m.autograd.functional, api)(*args, **options)
 
     def inference_mode(self) -> Any:
         return self.m.inference_mode()
@@ -299,6 +312,17 @@ class PaddleAdapter(Adapter):
 
     def zero_grad(self, optimizer: Any, to: str) -> None:
         optimizer.clear_grad(set_to_zero=to == "zeros")
+
+    def functional(self, api: str, function: Callable[..., Any], at: list[Any], v: list[Any],
+                   options: dict[str, Any]) -> Any:
+        """``paddle.autograd.jacobian`` / ``hessian`` of the function's output at ``at``, read
+        out in full (``[:]``; one lazy object per input for several)."""
+        if api not in ("jacobian", "hessian") or v or options:
+            raise Unsupported(f"paddle.autograd.{api}" if api not in ("jacobian", "hessian")
+                              else f"{api} with {', '.join([*options, *(['v'] if v else [])])}")
+        ys = function(*at)
+        lazy = getattr(self.m.autograd, api)(ys, at[0] if len(at) == 1 else at)
+        return lazy[:] if len(at) == 1 else [part[:] for part in lazy]
 
     def saved_tensors_hooks(self, pack: Callable[[Any], Any], unpack: Callable[[Any], Any]) -> Any:
         return self.m.autograd.saved_tensors_hooks(pack, unpack)

@@ -27,6 +27,7 @@ from conformance.vocabulary import (
     CLEAR_TO,
     DIALECT_LACKS,
     DIALECTS,
+    FUNCTIONAL_APIS,
     IN_PLACE_OPS,
     NODE_HOOK_KINDS,
     OBSERVABLES,
@@ -42,7 +43,7 @@ Cell = tuple[str, ...]
 _ENUMERATED = {("observe", "observe"): OBSERVABLES, ("clear_grad", "to"): CLEAR_TO,
                ("backward", "api"): BACKWARD_APIS, ("inplace", "op"): tuple(IN_PLACE_OPS),
                ("node_hook", "kind"): NODE_HOOK_KINDS, ("optimizer", "kind"): OPTIMIZER_KINDS,
-               ("zero_grad", "to"): CLEAR_TO}
+               ("zero_grad", "to"): CLEAR_TO, ("functional", "functional"): FUNCTIONAL_APIS}
 
 
 def buckets_of(case: Case) -> set[str]:
@@ -67,7 +68,8 @@ def buckets_of(case: Case) -> set[str]:
             found.add("create_graph")
     if sum(1 for s in steps if "backward" in s) >= 2:
         found.add("accumulation")
-    for key in ("function", "node_hook", "inference_mode", "saved_tensors_hooks", "optimizer"):
+    for key in ("function", "node_hook", "inference_mode", "saved_tensors_hooks", "optimizer",
+                "functional"):
         if any(key in s for s in steps):
             found.add({"function": "custom_function"}.get(key, key))
     if any("post_accumulate_hook" in s for s in steps):

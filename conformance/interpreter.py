@@ -190,6 +190,21 @@ class Interpreter:
         with self.a.saved_tensors_hooks(pack, unpack):
             self.run_steps(step["saved_tensors_hooks"], where + ".")
 
+    def step_def(self, step: dict[str, Any], where: str) -> None:
+        def function(*inputs: Any) -> Any:
+            run = _BodyRun(self.case, self.a, self.trace)
+            run.env.update(zip(step["inputs"], inputs))
+            run.run_steps(step["body"], f"{where}.body.")
+            return run.env[step["output"]]
+        self.env[step["def"]] = function
+
+    def step_functional(self, step: dict[str, Any], where: str) -> None:
+        options = {k: step[k] for k in ("create_graph", "strict") if k in step}
+        result = self.a.functional(step["functional"], self.get(step["of"]),
+                                   [self.get(n) for n in step["at"]],
+                                   [self.get(n) for n in step.get("v", [])], options)
+        self.trace.add(where, **self.describe(result))
+
     def step_optimizer(self, step: dict[str, Any], where: str) -> None:
         self.env[step["optimizer"]] = self.a.optimizer(
             step["kind"], [self.get(n) for n in step["params"]], step["lr"])

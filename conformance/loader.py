@@ -7,9 +7,10 @@ step (``3`` or ``3.1`` inside a ``no_grad`` block) and the field.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Iterator, Optional
 
 from conformance import vocabulary as V
 from conformance.case import Case
@@ -41,6 +42,7 @@ class _CaseChecker:
         self.names: set[str] = set()
         self.functions: set[str] = set()  # names bound by function steps
         self.optimizers: set[str] = set()  # names bound by optimizer steps
+        self.defs: set[str] = set()  # names bound by def steps
 
     def fail(self, message: str, step: Optional[str] = None, field: Optional[str] = None) -> None:
         raise CaseError(self.source, message, self.case_id, step, field)
@@ -111,6 +113,8 @@ class _CaseChecker:
             self.fail(f"'{name}' is a function, not a tensor", step, field)
         if name in self.optimizers and field not in ("optimizer_step", "zero_grad"):
             self.fail(f"'{name}' is an optimizer, not a tensor", step, field)
+        if name in self.defs and field != "of":
+            self.fail(f"'{name}' is a function, not a tensor", step, field)
 
     def bind(self, name: str, step: str, field: str) -> None:
         if not name.isidentifier():
@@ -155,27 +159,31 @@ class _CaseChecker:
     def step_leaf(self, step: dict[str, Any], where: str) -> None:
         pass
 
+    @contextlib.contextmanager
+    def _scope(self, bound: list[tuple[str, str]], where: str) -> Iterator[None]:
+        """Check a body with only its own names: ``bound`` as (name, field that binds it)."""
+        outer, self.names = self.names, set()
+        try:
+            for name, field in bound:
+                self.bind(name, where, field)
+            yield
+        finally:
+            self.names = outer
+
     def step_function(self, step: dict[str, Any], where: str) -> None:
         """Each body is checked with only its own names bound: the forward's inputs, then the
         saved names and the output's gradient."""
-        outer = self.names
-        try:
-            self.names = set()
-            for name in step["inputs"]:
-                self.bind(name, where, "inputs")
+        with self._scope([(name, "inputs") for name in step["inputs"]], where):
             self.check_steps(step["forward"], f"{where}.forward.")
             self.use(step["output"], where, "output")
             for name in step.get("save", []):
                 self.use(name, where, "save")
-            self.names = set()
-            for name in [*step.get("save", []), step["output_grad"]]:
-                self.bind(name, where, "save" if name != step["output_grad"] else "output_grad")
+        saved = [(name, "save") for name in step.get("save", [])]
+        with self._scope([*saved, (step["output_grad"], "output_grad")], where):
             self.check_steps(step["derivative"], f"{where}.derivative.")
             for name in step["input_grads"]:
                 if name is not None:
                     self.use(name, where, "input_grads")
-        finally:
-            self.names = outer
         self.functions.add(step["function"])
 
     def step_apply(self, step: dict[str, Any], where: str) -> None:
@@ -274,6 +282,21 @@ class _CaseChecker:
 
     def step_saved_tensors_hooks(self, step: dict[str, Any], where: str) -> None:
         self.check_steps(step["saved_tensors_hooks"], where + ".")
+
+    def step_def(self, step: dict[str, Any], where: str) -> None:
+        with self._scope([(name, "inputs") for name in step["inputs"]], where):
+            self.check_steps(step["body"], f"{where}.body.")
+            self.use(step["output"], where, "output")
+        self.defs.add(step["def"])
+
+    def step_functional(self, step: dict[str, Any], where: str) -> None:
+        if step["functional"] not in V.FUNCTIONAL_APIS:
+            self.fail(f"unknown functional API '{step['functional']}'; expected one of "
+                      f"{', '.join(V.FUNCTIONAL_APIS)}", where, "functional")
+        if step["of"] not in self.defs:
+            self.fail(f"'{step['of']}' is not a function defined by a def step", where, "of")
+        for name in [*step["at"], *step.get("v", [])]:
+            self.use(name, where, "at" if name in step["at"] else "v")
 
     def step_optimizer(self, step: dict[str, Any], where: str) -> None:
         if step["kind"] not in V.OPTIMIZER_KINDS:

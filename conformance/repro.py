@@ -180,6 +180,22 @@ class _Writer:
             if s.get("record"):
                 body = f"(print('hook on {s['hook']}:', g), {body})[1]"
             out(f"{ind}{handle} = {s['hook']}.register_hook(lambda g: {body})")
+        elif "def" in s:
+            out(f"{ind}def {s['def']}({', '.join(s['inputs'])}):")
+            self.steps(s["body"], ind + "    ")
+            out(f"{ind}    return {s['output']}")
+        elif "functional" in s:
+            at = s["at"][0] if len(s["at"]) == 1 else "(" + ", ".join(s["at"]) + ",)"
+            if m == "torch":
+                v = ""
+                if s.get("v"):
+                    v = ", " + (s["v"][0] if len(s["v"]) == 1 else "(" + ", ".join(s["v"]) + ",)")
+                opts = "".join(f", {k}={s[k]!r}" for k in ("create_graph", "strict") if k in s)
+                out(f"{ind}print(torch.autograd.functional.{s['functional']}({s['of']}, {at}{v}{opts}))")
+            else:
+                xs = s["at"][0] if len(s["at"]) == 1 else "[" + ", ".join(s["at"]) + "]"
+                out(f"{ind}print(paddle.autograd.{s['functional']}({s['of']}({', '.join(s['at'])}), "
+                    f"{xs})[:])")
         elif "optimizer" in s:
             params, lr = ", ".join(s["params"]), s["lr"]
             if m == "torch":

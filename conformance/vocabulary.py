@@ -159,6 +159,15 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
              binds=("optimizer",)),
     StepSpec("optimizer_step", {"optimizer_step": NAME}),
     StepSpec("zero_grad", {"zero_grad": NAME}, {"to": TEXT}),
+    # a plain function written as data (for the functional APIs): ``body`` with ``inputs``
+    # bound, returning ``output``
+    StepSpec("def", {"def": NAME, "inputs": NAMES, "body": STEPS, "output": NAME},
+             binds=("def",)),
+    # a higher-order API on a ``def`` at the tensors ``at``: torch.autograd.functional's
+    # jacobian / hessian / vjp / jvp / hvp / vhp (``v``: their vectors), paddle.autograd's
+    # jacobian / hessian (on the function's output, read out in full); the result is recorded
+    StepSpec("functional", {"functional": TEXT, "of": NAME, "at": NAMES},
+             {"v": NAMES, "create_graph": BOOL, "strict": BOOL}),
     # call a custom function (``Function.apply``), binding its output to ``into``
     StepSpec("apply", {"apply": NAME, "args": NAMES, "into": NAME}, binds=("into",)),
 )}
@@ -172,6 +181,7 @@ BLOCKS = {"no_grad": "no_grad", "enable_grad": "enable_grad", "set_grad_enabled"
           "inference_mode": "inference_mode", "saved_tensors_hooks": "saved_tensors_hooks"}
 NODE_HOOK_KINDS = ("pre", "post")
 OPTIMIZER_KINDS = ("sgd", "adam")
+FUNCTIONAL_APIS = ("jacobian", "hessian", "vjp", "jvp", "hvp", "vhp")
 
 # What each dialect has no API for, as (step kind, field), or (step kind, "") for the whole
 # step: the adapters refuse these steps.
@@ -179,7 +189,9 @@ DIALECT_LACKS: dict[str, frozenset[tuple[str, str]]] = {
     "torch": frozenset({("grad", "no_grad_vars")}),
     "paddle": frozenset({("backward", "create_graph"), ("backward", "inputs"),
                          ("grad", "materialize_grads"), ("inference_mode", ""),
-                         ("node_hook", ""), ("post_accumulate_hook", "")}),
+                         ("node_hook", ""), ("post_accumulate_hook", ""),
+                         ("functional", "v"), ("functional", "create_graph"),
+                         ("functional", "strict")}),
 }
 
 # The features every op is reached with, counted per op by ``autograd-oracle coverage``.
@@ -193,7 +205,7 @@ BUCKETS = (
     "accumulation", "clearing", "retain_graph", "allow_unused", "materialize_grads",
     "no_grad_input", "create_graph", "higher_order", "error_path",
     "hook", "grad_mode", "detach", "inplace", "seed:named", "custom_function", "node_hook",
-    "inference_mode", "saved_tensors_hooks", "optimizer",
+    "inference_mode", "saved_tensors_hooks", "optimizer", "functional",
     *(f"special:{op}" for op, spec in OPS.items() if spec.special),
 )
 # buckets a dialect cannot have: their steps are ones it has no API for

@@ -1525,3 +1525,19 @@ def a_constant_written_to_an_expanded_tensor_reaches_its_source(torch):
     z = torch.tensor([1.0, 2.0])
     e = z.expand(3, 2)
     return [x, x._version, y, w, attempt(lambda: e.mul_(2.0)), z]
+
+
+@program
+def functional_apis_in_strict_mode(torch):
+    """strict: an output computed without the inputs is an error in every functional API;
+    jacobian also refuses an output independent of one of the inputs. torch.autograd exposes
+    functional as an attribute."""
+    functional = torch.autograd.functional
+    x = torch.tensor([0.5, -0.25], dtype=torch.float64)
+    w = torch.tensor([1.0, 2.0], dtype=torch.float64)
+    return [attempt(lambda: functional.jacobian(lambda a: w * 2.0, x, strict=True)),
+            attempt(lambda: functional.jacobian(lambda a, b: a * 3.0, (x, w), strict=True)),
+            attempt(lambda: functional.vjp(lambda a: w * 2.0, x, w, strict=True)),
+            attempt(lambda: functional.hessian(lambda a: (w * 2.0).sum(), x, strict=True)),
+            attempt(lambda: functional.jacobian(lambda a: a * 0.0 + w, x, strict=True)),
+            attempt(lambda: functional.jacobian(lambda a: w * 2.0, x))]

@@ -9,8 +9,9 @@ from reference_engine import custom_function, grad_mode
 from reference_engine.grad_mode import enable_grad, no_grad, set_grad_enabled
 from reference_engine.torch_policy import TORCH
 
-__all__ = ["Function", "Variable", "backward", "detect_anomaly", "enable_grad", "function", "grad",
-           "graph", "no_grad", "once_differentiable", "set_detect_anomaly", "set_grad_enabled"]
+__all__ = ["Function", "Variable", "backward", "detect_anomaly", "enable_grad", "function",
+           "functional", "grad", "graph", "no_grad", "once_differentiable", "set_detect_anomaly",
+           "set_grad_enabled"]
 
 
 class FunctionCtx(custom_function.FunctionContext):
@@ -110,4 +111,4 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Opti
                       allow_unused, is_grads_batched, materialize_grads)
 
 
-from reference_engine.torch.autograd import function, graph  # noqa: E402  (they need the names above)
+from reference_engine.torch.autograd import function, functional, graph  # noqa: E402  (they need the names above)

@@ -1,7 +1,8 @@
 """``torch.autograd.functional``: Jacobians, Hessians and vector products of a function, built
 from ``torch.autograd.grad`` as torch 2.13 builds them (reverse mode; ``jvp`` through the
 double-backward trick). Results are detached unless ``create_graph``; an output that does not
-depend on an input gives zeros (``strict=False``)."""
+depend on an input gives zeros, or with ``strict`` torch's errors (an output computed without
+the inputs; jacobian: an output independent of an input)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,27 @@ def _grads(outputs: Sequence[Tensor], inputs: tuple[Tensor, ...], seeds: Sequenc
     return tuple(zeros_like(t) if g is None else g for g, t in zip(found, inputs))
 
 
+def _check_outputs(outs: Sequence[Tensor], strict: bool) -> None:
+    """``strict``: every output must have been computed from the inputs."""
+    for i, out in enumerate(outs):
+        if strict and not out.requires_grad:
+            raise RuntimeError(f"Output {i} of the user-provided function does not require "
+                               "gradients. The outputs must be computed in a differentiable "
+                               "manner from the input when running in strict mode.")
+
+
+def _check_reached(outputs: Sequence[Tensor], inputs: tuple[Tensor, ...], output_index: int,
+                   strict: bool) -> None:
+    """``strict``: the output must depend on every input (jacobian's check)."""
+    if not strict:
+        return
+    found = grad(list(outputs), inputs, retain_graph=True, allow_unused=True)
+    for i, g in enumerate(found):
+        if g is None:
+            raise RuntimeError(f"Output {output_index} of the user-provided function is "
+                               f"independent of input {i}. This is not allowed in strict mode.")
+
+
 def _finish(t: Tensor, create_graph: bool) -> Tensor:
     return t if create_graph else t.detach()
 
@@ -51,9 +73,12 @@ def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
     with grad_mode.enable_grad():
         ins = _prepare(ins, create_graph)
         outputs_tuple, outs = _as_tuple(func(*ins))
+        _check_outputs(outs, strict)
         per_output = []
-        for out in outs:
+        for index, out in enumerate(outs):
             flat = out.reshape(-1)
+            if flat.shape[0]:
+                _check_reached([flat[0]], ins, index, strict)
             rows = [_grads([flat[k]], ins, [None], create_graph) for k in range(flat.shape[0])]
             per_input = []
             for i, t in enumerate(ins):
@@ -71,7 +96,9 @@ def hessian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
     inputs_tuple, ins = _as_tuple(inputs)
 
     def gradient(*xs: Tensor) -> Any:
-        found = _grads([func(*xs)], xs, [None], create_graph=True)
+        out = func(*xs)
+        _check_outputs([out], strict)
+        found = _grads([out], xs, [None], create_graph=True)
         return found if inputs_tuple else found[0]
 
     return jacobian(gradient, ins if inputs_tuple else ins[0], create_graph=create_graph)
@@ -84,6 +111,7 @@ def vjp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
     with grad_mode.enable_grad():
         ins = _prepare(ins, create_graph)
         outputs_tuple, outs = _as_tuple(func(*ins))
+        _check_outputs(outs, strict)
         _, seeds = _as_tuple(v) if v is not None else (False, (None,) * len(outs))
         found = _grads(list(outs), ins, list(seeds), create_graph)
     outs_done = tuple(_finish(o, create_graph) for o in outs)
@@ -98,6 +126,7 @@ def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
     with grad_mode.enable_grad():
         ins = _prepare(ins, create_graph)
         outputs_tuple, outs = _as_tuple(func(*ins))
+        _check_outputs(outs, strict)
         dummies = tuple(zeros_like(o).requires_grad_(True) for o in outs)
         back = _grads(list(outs), ins, list(dummies), create_graph=True)
         _, tangents = _as_tuple(v) if v is not None else (False, (None,) * len(ins))
@@ -107,12 +136,14 @@ def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
     return (outs_done if outputs_tuple else outs_done[0]), (found if outputs_tuple else found[0])
 
 
-def _second_order(func: Callable[..., Any], inputs: Any, v: Any, create_graph: bool) -> Any:
+def _second_order(func: Callable[..., Any], inputs: Any, v: Any, create_graph: bool,
+                  strict: bool) -> Any:
     """``(func(inputs), H·v)`` for a scalar ``func`` (H is symmetric, so also ``vᵀ·H``)."""
     inputs_tuple, ins = _as_tuple(inputs)
     with grad_mode.enable_grad():
         ins = _prepare(ins, create_graph)
         out = func(*ins)
+        _check_outputs([out], strict)
         first = _grads([out], ins, [None], create_graph=True)
         _, vs = _as_tuple(v)
         found = _grads(list(first), ins, list(vs), create_graph)
@@ -122,9 +153,9 @@ def _second_order(func: Callable[..., Any], inputs: Any, v: Any, create_graph: b
 
 def vhp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
         strict: bool = False) -> tuple[Any, Any]:
-    return _second_order(func, inputs, v, create_graph)
+    return _second_order(func, inputs, v, create_graph, strict)
 
 
 def hvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
         strict: bool = False) -> tuple[Any, Any]:
-    return _second_order(func, inputs, v, create_graph)
+    return _second_order(func, inputs, v, create_graph, strict)
