@@ -260,10 +260,13 @@ class _CaseChecker:
             self.fail(f"can observe one of {', '.join(V.OBSERVABLES)}", where, "observe")
         self.use(step["of"], where, "of")
 
-    def step_clear_grad(self, step: dict[str, Any], where: str) -> None:
-        self.use(step["clear_grad"], where, "clear_grad")
+    def _check_cleared_to(self, step: dict[str, Any], where: str) -> None:
         if step.get("to", "none") not in V.CLEAR_TO:
             self.fail(f"'to' is one of {', '.join(V.CLEAR_TO)}", where, "to")
+
+    def step_clear_grad(self, step: dict[str, Any], where: str) -> None:
+        self.use(step["clear_grad"], where, "clear_grad")
+        self._check_cleared_to(step, where)
 
     def step_retain_grad(self, step: dict[str, Any], where: str) -> None:
         self.use(step["retain_grad"], where, "retain_grad")
@@ -315,8 +318,7 @@ class _CaseChecker:
 
     def step_zero_grad(self, step: dict[str, Any], where: str) -> None:
         self._use_optimizer(step["zero_grad"], where, "zero_grad")
-        if step.get("to", "none") not in V.CLEAR_TO:
-            self.fail(f"'to' is one of {', '.join(V.CLEAR_TO)}", where, "to")
+        self._check_cleared_to(step, where)
 
     def step_inference_mode(self, step: dict[str, Any], where: str) -> None:
         self.check_steps(step["inference_mode"], where + ".")

@@ -104,6 +104,11 @@ class _Writer:
         kwargs = ", ".join(f"{renamed.get(k, k)}={v!r}" for k, v in kw.items())
         return f"paddle.{name}({args[0]}{', ' + kwargs if kwargs else ''})"
 
+    def block(self, context: str, steps: Any, indent: str) -> None:
+        """``with context:`` and the steps inside it."""
+        self.lines.append(f"{indent}with {context}:")
+        self.steps(steps, indent + "    ")
+
     def steps(self, steps: Any, indent: str = "") -> None:
         for step in steps:
             self.step(step, indent)
@@ -166,14 +171,11 @@ class _Writer:
             t, v = s["set_requires_grad"], s["value"]
             out(f"{ind}{t}.requires_grad_({v})" if m == "torch" else f"{ind}{t}.stop_gradient = {not v}")
         elif "no_grad" in s:
-            out(f"{ind}with {m}.no_grad():")
-            self.steps(s["no_grad"], ind + "    ")
+            self.block(f"{m}.no_grad()", s["no_grad"], ind)
         elif "enable_grad" in s:
-            out(f"{ind}with {m}.enable_grad():")
-            self.steps(s["enable_grad"], ind + "    ")
+            self.block(f"{m}.enable_grad()", s["enable_grad"], ind)
         elif "set_grad_enabled" in s:
-            out(f"{ind}with {m}.set_grad_enabled({s['set_grad_enabled']}):")
-            self.steps(s["steps"], ind + "    ")
+            self.block(f"{m}.set_grad_enabled({s['set_grad_enabled']})", s["steps"], ind)
         elif "hook" in s:
             handle = s.get("handle", "_")
             body = f"g * {s['scale']}" if "scale" in s else "None"
@@ -216,11 +218,10 @@ class _Writer:
             unpack = f"t * {s['scale']}" if "scale" in s else "t"
             hooks = ("torch.autograd.graph.saved_tensors_hooks" if m == "torch"
                      else "paddle.autograd.saved_tensors_hooks")
-            out(f"{ind}with {hooks}(lambda t: {pack}, lambda t: {unpack}):")
-            self.steps(s["saved_tensors_hooks"], ind + "    ")
+            self.block(f"{hooks}(lambda t: {pack}, lambda t: {unpack})",
+                       s["saved_tensors_hooks"], ind)
         elif "inference_mode" in s:
-            out(f"{ind}with torch.inference_mode():")
-            self.steps(s["inference_mode"], ind + "    ")
+            self.block("torch.inference_mode()", s["inference_mode"], ind)
         elif "node_hook" in s:
             handle = s.get("handle", "_")
             scaled = (f"tuple(None if g is None else g * {s['scale']} for g in grads)"

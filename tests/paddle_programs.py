@@ -663,15 +663,8 @@ def pylayer_backward_returning_too_many_or_too_few_gradients(paddle):
     """More gradients than tensor inputs is an error; fewer is one where a left-out input
     requires grad; an explicit None is accepted."""
     def layer(returns):
-        class Returns(paddle.autograd.PyLayer):
-            @staticmethod
-            def forward(ctx, a, b):
-                return a * b
-
-            @staticmethod
-            def backward(ctx, g):
-                return returns(g)
-        return Returns
+        return custom(paddle.autograd.PyLayer, "Returns", lambda ctx, a, b: a * b,
+                      lambda ctx, g: returns(g))
 
     def run(returns, b_stops=False):
         x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)

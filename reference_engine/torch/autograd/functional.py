@@ -60,6 +60,22 @@ def _check_reached(outputs: Sequence[Tensor], inputs: tuple[Tensor, ...], output
                                f"independent of input {i}. This is not allowed in strict mode.")
 
 
+def _evaluated(func: Callable[..., Any], ins: tuple[Tensor, ...],
+               strict: bool) -> tuple[bool, tuple[Tensor, ...]]:
+    """(whether ``func`` returned a tuple, its outputs as a tuple), checked in strict mode."""
+    outputs_tuple, outs = _as_tuple(func(*ins))
+    _check_outputs(outs, strict)
+    return outputs_tuple, outs
+
+
+def _products(outs: tuple[Tensor, ...], outputs_tuple: bool, found: tuple[Tensor, ...],
+              found_tuple: bool, create_graph: bool) -> tuple[Any, Any]:
+    """``(outputs, products)`` as torch returns them: detached unless ``create_graph``."""
+    outs_done = tuple(_finish(o, create_graph) for o in outs)
+    found = tuple(_finish(g, create_graph) for g in found)
+    return (outs_done if outputs_tuple else outs_done[0]), (found if found_tuple else found[0])
+
+
 def _finish(t: Tensor, create_graph: bool) -> Tensor:
     return t if create_graph else t.detach()
 
@@ -72,8 +88,7 @@ def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
     inputs_tuple, ins = _as_tuple(inputs)
     with grad_mode.enable_grad():
         ins = _prepare(ins, create_graph)
-        outputs_tuple, outs = _as_tuple(func(*ins))
-        _check_outputs(outs, strict)
+        outputs_tuple, outs = _evaluated(func, ins, strict)
         per_output = []
         for index, out in enumerate(outs):
             flat = out.reshape(-1)
@@ -110,13 +125,10 @@ def vjp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
     inputs_tuple, ins = _as_tuple(inputs)
     with grad_mode.enable_grad():
         ins = _prepare(ins, create_graph)
-        outputs_tuple, outs = _as_tuple(func(*ins))
-        _check_outputs(outs, strict)
+        outputs_tuple, outs = _evaluated(func, ins, strict)
         _, seeds = _as_tuple(v) if v is not None else (False, (None,) * len(outs))
         found = _grads(list(outs), ins, list(seeds), create_graph)
-    outs_done = tuple(_finish(o, create_graph) for o in outs)
-    found = tuple(_finish(g, create_graph) for g in found)
-    return (outs_done if outputs_tuple else outs_done[0]), (found if inputs_tuple else found[0])
+    return _products(outs, outputs_tuple, found, inputs_tuple, create_graph)
 
 
 def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
@@ -125,15 +137,12 @@ def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
     inputs_tuple, ins = _as_tuple(inputs)
     with grad_mode.enable_grad():
         ins = _prepare(ins, create_graph)
-        outputs_tuple, outs = _as_tuple(func(*ins))
-        _check_outputs(outs, strict)
+        outputs_tuple, outs = _evaluated(func, ins, strict)
         dummies = tuple(zeros_like(o).requires_grad_(True) for o in outs)
         back = _grads(list(outs), ins, list(dummies), create_graph=True)
         _, tangents = _as_tuple(v) if v is not None else (False, (None,) * len(ins))
         found = _grads(list(back), dummies, list(tangents), create_graph)
-    outs_done = tuple(_finish(o, create_graph) for o in outs)
-    found = tuple(_finish(g, create_graph) for g in found)
-    return (outs_done if outputs_tuple else outs_done[0]), (found if outputs_tuple else found[0])
+    return _products(outs, outputs_tuple, found, outputs_tuple, create_graph)
 
 
 def _second_order(func: Callable[..., Any], inputs: Any, v: Any, create_graph: bool,
