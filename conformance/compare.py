@@ -80,6 +80,8 @@ def values_close(expected: dict[str, Any], actual: dict[str, Any],
     """Whether two tensor observations hold the same values, within the tolerance of their
     dtype or of the least precise float dtype among ``computed_in`` (what the case computes in:
     a float64 gradient that went through float32 ops carries float32 rounding)."""
+    if expected["values"] == actual["values"]:  # the same JSON is the same values
+        return True
     dtype = expected["dtype"]
     a = json_to_array(expected["values"], dtype)
     b = json_to_array(actual["values"], dtype)

@@ -103,6 +103,7 @@ class IsolatedBackend:
         self.start_timeout = start_timeout
         self.process: Optional[Any] = None
         self.conn: Optional[Any] = None
+        self.asked_to_stop = False  # the child was told to exit
         self.unavailable: Optional[str] = None
         self.in_flight: deque[_Sent] = deque()  # sent, result not read yet; oldest first
         self.queued: set[str] = set()  # their case ids
@@ -121,6 +122,7 @@ class IsolatedBackend:
         self.process.start()
         child.close()
         self.conn = parent
+        self.asked_to_stop = False
         if not parent.poll(self.start_timeout):
             self.stop()
             self.unavailable = f"{b.name} did not start within {self.start_timeout:.0f} s"
@@ -133,11 +135,17 @@ class IsolatedBackend:
             self.unavailable = detail
             self.stop()
 
+    def ask_to_stop(self) -> None:
+        """Tell the child to exit once it has finished what it was sent (``stop`` waits)."""
+        if self.conn is not None and not self.asked_to_stop:
+            self.asked_to_stop = True
+            with contextlib.suppress(OSError, BrokenPipeError):
+                self.conn.send(None)
+
     def stop(self) -> list[_Sent]:
         """Stop the child; returns the cases it had been sent and not answered."""
         if self.conn is not None:
-            with contextlib.suppress(OSError, BrokenPipeError):
-                self.conn.send(None)
+            self.ask_to_stop()
             self.conn.close()
         if self.process is not None:
             self.process.join(timeout=2)
@@ -285,5 +293,7 @@ class Pool:
             self.outcomes.popitem(last=False)
 
     def close(self) -> None:
+        for b in self.backends.values():  # every child exits at once, not one after another
+            b.ask_to_stop()
         for b in self.backends.values():
             b.stop()

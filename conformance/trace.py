@@ -109,11 +109,8 @@ def array_to_json(values: np.ndarray) -> Any:
 
 
 def json_to_array(values: Any, dtype: str) -> np.ndarray:
-    def conv(v: Any) -> Any:
-        return float(v) if isinstance(v, str) else v
-    arr = np.array(values, dtype=object)
-    return np.vectorize(conv, otypes=[object])(arr).astype(dtype) if arr.size else \
-        np.zeros(arr.shape, dtype=dtype)
+    """The inverse of :func:`array_to_json` (numpy reads the strings "nan", "inf", "-inf")."""
+    return np.array(values, dtype=dtype)
 
 
 @dataclass

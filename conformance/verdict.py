@@ -113,12 +113,12 @@ def judge_framework(case: Case, backend: Backend, outcome: Outcome, reference: O
                                 computed_in=case.dtypes())
     problems = [d.describe() for d in comparison.differences]
     expectations = check_expectations(case, backend.dialect, outcome.observations or [])
-    result["reference_observations"] = reference.observations
     result["undefined_steps"] = comparison.undefined_steps
     result["differences"] = [d.signature() for d in comparison.differences]
     if not problems and not expectations:
-        result["verdict"] = "pass"
+        result["verdict"] = "pass"  # the reference's own result holds what it observed
         return result
+    result["reference_observations"] = reference.observations
     result["detail"] = "\n".join(problems + expectations)
     result["first_difference"] = comparison.differences[0].index if comparison.differences else None
     judgement = known.judge(case.id, comparison.differences, framework_versions())
