@@ -13,6 +13,8 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
+from conformance.vocabulary import DIALECT_LACKS
+
 
 class Unsupported(Exception):  # noqa: N818 - an outcome, not an error of the program
     """The dialect has no API for this step (e.g. paddle's no_grad_vars in torch)."""
@@ -131,11 +133,20 @@ class Adapter:
     def custom_function(self, name: str, body: Any) -> Any:
         """A custom function class named ``name`` whose forward and backward run ``body``
         (``interpreter.CustomFunctionBody``)."""
+        lacked = [f for f in body.step if ("function", f) in DIALECT_LACKS[self.dialect]]
+        if lacked:
+            raise Unsupported(f"a custom function's {', '.join(lacked)}")
         base, saved = self.custom_function_base()
 
         def forward(ctx: Any, *inputs: Any) -> Any:
-            output, to_save = body.forward(list(inputs))
+            output, to_save, dirty = body.forward(list(inputs))
             ctx.save_for_backward(*to_save)
+            if dirty:
+                ctx.mark_dirty(*dirty)
+            if body.non_differentiable:
+                ctx.mark_non_differentiable(output)
+            if not body.materialize_grads:
+                ctx.set_materialize_grads(False)
             return output
 
         def backward(ctx: Any, output_grad: Any) -> Any:
@@ -143,12 +154,18 @@ class Adapter:
             grads = body.backward(list(saved(ctx) or ()) if body.saves else [], output_grad)
             return grads[0] if len(grads) == 1 else tuple(grads)
 
+        if body.once_differentiable:
+            backward = self.once_differentiable(backward)
+
         namespace = {"forward": staticmethod(forward), "backward": staticmethod(backward)}
         return types.new_class(name, (base,), exec_body=lambda ns: ns.update(namespace))
 
     def custom_function_base(self) -> tuple[type, Callable[[Any], Any]]:
         """The dialect's custom-function class and how its backward reads the saved tensors."""
         raise NotImplementedError
+
+    def once_differentiable(self, backward: Callable[..., Any]) -> Callable[..., Any]:
+        raise Unsupported("once_differentiable")
 
     def apply(self, function: Any, args: list[Any]) -> Any:
         return function.apply(*args)
@@ -164,6 +181,9 @@ class TorchAdapter(Adapter):
 
     def custom_function_base(self) -> tuple[type, Callable[[Any], Any]]:
         return self.m.autograd.Function, lambda ctx: ctx.saved_tensors
+
+    def once_differentiable(self, backward: Callable[..., Any]) -> Callable[..., Any]:
+        return self.m.autograd.function.once_differentiable(backward)
 
     def optimizer(self, kind: str, params: list[Any], lr: float) -> Any:
         return {"sgd": self.m.optim.SGD, "adam": self.m.optim.Adam}[kind](params, lr=lr)

@@ -273,6 +273,9 @@ class CustomFunctionBody:
     def __init__(self, caller: Interpreter, step: dict[str, Any], where: str) -> None:
         self.caller, self.step, self.where = caller, step, where
         self.saves = bool(step.get("save"))
+        self.non_differentiable = step.get("non_differentiable", False)
+        self.materialize_grads = step.get("materialize_grads", True)
+        self.once_differentiable = step.get("once_differentiable", False)
 
     def _run(self, body: str, bound: dict[str, Any]) -> Interpreter:
         run = _BodyRun(self.caller.case, self.caller.a, self.caller.trace)
@@ -280,10 +283,11 @@ class CustomFunctionBody:
         run.run_steps(self.step[body], f"{self.where}.{body}.")
         return run
 
-    def forward(self, inputs: list[Any]) -> tuple[Any, list[Any]]:
-        """The output and the tensors to save for backward."""
+    def forward(self, inputs: list[Any]) -> tuple[Any, list[Any], list[Any]]:
+        """The output, the tensors to save for backward and those to mark dirty."""
         run = self._run("forward", dict(zip(self.step["inputs"], inputs)))
-        return run.env[self.step["output"]], [run.env[n] for n in self.step.get("save", [])]
+        return (run.env[self.step["output"]], [run.env[n] for n in self.step.get("save", [])],
+                [run.env[n] for n in self.step.get("dirty", [])])
 
     def backward(self, saved: list[Any], output_grad: Any) -> list[Any]:
         """The gradients the backward returns, one per ``input_grads`` entry."""

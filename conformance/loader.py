@@ -176,8 +176,9 @@ class _CaseChecker:
         with self._scope([(name, "inputs") for name in step["inputs"]], where):
             self.check_steps(step["forward"], f"{where}.forward.")
             self.use(step["output"], where, "output")
-            for name in step.get("save", []):
-                self.use(name, where, "save")
+            for field in ("save", "dirty"):
+                for name in step.get(field, []):
+                    self.use(name, where, field)
         saved = [(name, "save") for name in step.get("save", [])]
         with self._scope([*saved, (step["output_grad"], "output_grad")], where):
             self.check_steps(step["derivative"], f"{where}.derivative.")

@@ -276,9 +276,17 @@ class _Writer:
         out(f"{ind}    def forward(ctx, {', '.join(s['inputs'])}):")
         self.steps(s["forward"], body)
         out(f"{body}ctx.save_for_backward({', '.join(s.get('save', []))})")
+        if s.get("dirty"):
+            out(f"{body}ctx.mark_dirty({', '.join(s['dirty'])})")
+        if s.get("non_differentiable"):
+            out(f"{body}ctx.mark_non_differentiable({s['output']})")
+        if s.get("materialize_grads") is False:
+            out(f"{body}ctx.set_materialize_grads(False)")
         out(f"{body}return {s['output']}")
         out("")
         out(f"{ind}    @staticmethod")
+        if s.get("once_differentiable"):
+            out(f"{ind}    @torch.autograd.function.once_differentiable")
         out(f"{ind}    def backward(ctx, {s['output_grad']}):")
         if s.get("save"):
             out(f"{body}{', '.join(s['save'])}, = {saved}")

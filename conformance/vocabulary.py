@@ -135,10 +135,14 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
     # saving ``save`` for the backward (save_for_backward); its backward runs ``derivative``
     # with the saved names and ``output_grad`` bound and returns ``input_grads`` (null for None;
     # as many as the program says, so a wrong count reaches the framework's error). Each body
-    # sees only its own names.
+    # sees only its own names. The context's flags: ``dirty`` (ctx.mark_dirty: forward names
+    # it wrote in place), ``non_differentiable`` (ctx.mark_non_differentiable of the output),
+    # ``materialize_grads`` (ctx.set_materialize_grads) and ``once_differentiable`` (the
+    # backward so decorated).
     StepSpec("function", {"function": NAME, "inputs": NAMES, "forward": STEPS, "output": NAME,
                           "output_grad": NAME, "derivative": STEPS, "input_grads": NAMES_OR_NULLS},
-             {"save": NAMES}, binds=("function",)),
+             {"save": NAMES, "dirty": NAMES, "non_differentiable": BOOL,
+              "materialize_grads": BOOL, "once_differentiable": BOOL}, binds=("function",)),
     # a saved_tensors_hooks block: every tensor a node made inside saves is handed to a pack
     # hook (recorded with ``record``) and kept; its backward gets it back times ``scale``
     StepSpec("saved_tensors_hooks", {"saved_tensors_hooks": STEPS}, {"scale": NUMBER, "record": BOOL}),
@@ -190,6 +194,7 @@ DIALECT_LACKS: dict[str, frozenset[tuple[str, str]]] = {
     "paddle": frozenset({("backward", "create_graph"), ("backward", "inputs"),
                          ("grad", "materialize_grads"), ("inference_mode", ""),
                          ("node_hook", ""), ("post_accumulate_hook", ""),
+                         ("function", "dirty"), ("function", "once_differentiable"),
                          ("functional", "v"), ("functional", "create_graph"),
                          ("functional", "strict")}),
 }

@@ -59,9 +59,6 @@ class FunctionContext:
     def mark_non_differentiable(self, *tensors: Any) -> None:
         self._non_differentiable.extend(tensors)
 
-    def mark_dirty(self, *tensors: Any) -> None:
-        self._dirty.extend(tensors)
-
     def set_materialize_grads(self, value: bool) -> None:
         """Off, backward is handed None where an undefined gradient reached the node (torch:
         below another custom function's None); on, zeros."""
@@ -113,6 +110,9 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
         raise NotImplementedError(
             f"{cls.__name__}.forward returned {type(out).__name__}: the reference engine's custom "
             "functions return one tensor")
+    differentiable = not any(t is out for t in ctx._non_differentiable)
+    if ctx._dirty:
+        _check_dirty(ctx._dirty, out, differentiable)
     if not grad_mode.is_grad_enabled() or not any(ctx.needs_input_grad):
         return out
     name = dialect.node_name(cls)
@@ -133,11 +133,16 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
     node = result._grad_fn
     if node is None:
         return result
-    if any(t is out for t in ctx._non_differentiable):
+    if not differentiable:
         result._requires_grad = False
         if not dialect.non_differentiable_keeps_node:
             result._grad_fn = None
+            if any(a is out for a in args):  # torch returns a detached alias of the input
+                result._counter = out._counter
         return result
+    if ctx._dirty:  # the input written in place is the output: its history moves to the node
+        out._rebase(node)
+        result = out
     ctx._node = node
     for i, t in enumerate(ctx._to_save):
         if t is None:
@@ -147,6 +152,22 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
     if dialect.refuses_second_backward:
         node.attrs["refuses_second_backward"] = True
     return result
+
+
+def _check_dirty(dirty: list[Any], out: Any, differentiable: bool) -> None:
+    """torch: a tensor marked dirty was written in place, so its version grows; it must be the
+    output (the input a forward modified is returned) and, when differentiable, no leaf that
+    requires grad."""
+    for t in dict.fromkeys(dirty):
+        if t is out and differentiable and grad_mode.is_grad_enabled() and t._grad_fn is None \
+                and t._requires_grad:
+            raise t._policy.error("dirty_leaf")
+    if any(t is not out for t in dirty):
+        raise out._policy.error("dirty_not_returned")
+    if out._view_base is not None:
+        raise NotImplementedError("a view marked dirty by a custom function: the reference "
+                                  "engine does not rewrite the view's base")
+    out._counter.value += 1
 
 
 def torch_gradients(name: str, returned: tuple[Any, ...], args: tuple[Any, ...],

@@ -93,6 +93,15 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                       "operation."),
     "in_place_cast": (RuntimeError,
                       "result type {got} can't be cast to the desired output type {want}"),
+    "differentiated_twice": (RuntimeError, "trying to differentiate twice a function that was "
+                                           "marked with @once_differentiable"),
+    # a custom function's ctx.mark_dirty
+    "dirty_leaf": (RuntimeError,
+                   "a leaf Variable that requires grad has been used in an in-place operation."),
+    "dirty_not_returned": (RuntimeError,
+                           "Some elements marked as dirty during the forward method were not "
+                           "returned as output. The inputs that are modified inplace must all be "
+                           "outputs of the Function."),
     # flags and hooks
     "non_leaf_flag_on": (RuntimeError,
                          "you can only change requires_grad flags of leaf variables."),

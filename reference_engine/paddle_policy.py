@@ -207,7 +207,10 @@ class PaddlePolicy(Policy):
 
     def accumulate(self, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
         """A first gradient that a hook recorded is stored with its history, as paddle does;
-        a gradient zeroed by clear_grad() counts as none (paddle assigns the next one)."""
+        a gradient zeroed by clear_grad() counts as none (paddle assigns the next one, with
+        its flag)."""
+        if cleared(leaf._grad) and stopped(grad) and not create_graph:
+            leaf._grad = None
         if leaf._grad is None and stopped(grad) and not create_graph:
             super().accumulate(leaf, grad, create_graph)
             STOPPED[id(leaf._grad)] = leaf._grad

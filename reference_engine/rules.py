@@ -380,11 +380,18 @@ rule("stack", "StackBackward0", lambda *arrays, dim: np.stack(arrays, axis=dim),
 rule("clone", "CloneBackward0", np.array, lambda g: g)
 # torch's AccumulateGrad copies a first gradient that requires grad into .grad (create_graph)
 rule("grad_copy", "torch::autograd::CopyBackwards", np.array, lambda g: g)
+# torch's once_differentiable: what such a backward returns from a gradient that requires grad
+# comes out of an Error node, which refuses to be differentiated
+rule("once_differentiable_error", "torch::autograd::Error", np.array, lambda g: _differentiated_twice(g))
 rule("cast", "ToCopyBackward0", lambda a, *, dtype: a.astype(dtype), lambda g: g)
 rule("fill", "FillBackward2", lambda a, *, value: np.full_like(a, value), lambda g: F.zeros_like(g))
 rule("setitem", "torch::autograd::CopySlices", lambda a, b, *, index: _np_setitem(a, b, index),
      lambda g, index: _where_zero(F.constant_like(g, _setitem_mask(g._data.shape, index)), g),
      lambda g, index: F.getitem(g, index), holds_state=True, **AB)
+
+
+def _differentiated_twice(g: Any) -> Any:
+    raise g._policy.error("differentiated_twice")
 
 
 def _np_setitem(a: np.ndarray, b: np.ndarray, index: Any) -> np.ndarray:

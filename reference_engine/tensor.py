@@ -142,14 +142,18 @@ class Tensor:
         self._policy.check_in_place_written(self, op)
         self._counter.value += 1
         if result._grad_fn is not None:
-            if self._grad_fn is not None and self._grad_fn.retained is self:
-                # the retained gradient follows the tensor to its new node; its other hooks
-                # stay on the old one, as torch keeps them
-                self._grad_fn.retained = None
-                result._grad_fn.retained = self
-            self._grad_fn = result._grad_fn
-            self._requires_grad = True
+            self._rebase(result._grad_fn)
         return self
+
+    def _rebase(self, node: Node) -> None:
+        """After an in-place write: ``node`` computes this tensor from now on."""
+        if self._grad_fn is not None and self._grad_fn.retained is self:
+            # the retained gradient follows the tensor to its new node; its other hooks
+            # stay on the old one, as torch keeps them
+            self._grad_fn.retained = None
+            node.retained = self
+        self._grad_fn = node
+        self._requires_grad = True
 
     # --- the public methods both dialects spell the same way --------------------------------
 

@@ -31,3 +31,17 @@ def context_flag_functions(base: type) -> tuple[type, type]:
     non-differentiable, one turns off materialized gradients."""
     return (custom(base, "NonDifferentiable", _marked_non_differentiable, lambda ctx, g: g),
             custom(base, "Unmaterialized", _unmaterialized, lambda ctx, g: g * 3))
+
+
+def tripled_in_place(base: type, name: str, finish: Callable[[Any, Any], Any]) -> type:
+    """torch: a forward that triples its input in place and marks it dirty, then returns
+    ``finish(ctx, x)``; its backward reads what was saved, if anything."""
+    def forward(ctx: Any, x: Any) -> Any:
+        x.mul_(3)
+        ctx.mark_dirty(x)
+        return finish(ctx, x)
+
+    def backward(ctx: Any, g: Any) -> Any:
+        return g * 3 + sum(t.sum() * 0 for t in ctx.saved_tensors)
+
+    return custom(base, name, forward, backward)

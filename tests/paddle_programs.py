@@ -1119,3 +1119,25 @@ def more_tensor_functions_around_autograd(paddle):
     return [paddle.var(x), paddle.std(x, axis=1), paddle.var(x, axis=0, unbiased=False),
             paddle.cumsum(x), paddle.cumsum(x, axis=1), paddle.index_select(x, picks, axis=1),
             paddle.tile(x, [2, 1]).shape, paddle.masked_fill(x, x > 3, 0.0), x.grad]
+
+
+@program
+def a_cleared_gradient_keeps_and_takes_a_pylayers_flag(paddle):
+    """clear_grad() zeroes a gradient a PyLayer's backward made and keeps its stop_gradient;
+    the next gradient to arrive replaces the zeros with its own flag, whichever it is."""
+    Scale = custom(paddle.autograd.PyLayer, "Scale", lambda ctx, a: a * 3.0,  # noqa: N806
+                   lambda ctx, g: g * 3.0)
+    x = paddle.to_tensor([-0.5, 0.5], stop_gradient=False)
+    Scale.apply(x).mean().backward()
+    seen = [x.grad.stop_gradient]
+    x.clear_grad()
+    seen += [x.grad.stop_gradient, x.grad]
+    (x * 2.0).sum().backward()
+    seen += [x.grad.stop_gradient, x.grad]
+    y = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (y * 2.0).sum().backward()
+    y.clear_gradient(True)
+    seen.append(y.grad.stop_gradient)
+    Scale.apply(y).sum().backward()
+    seen += [y.grad.stop_gradient, y.grad]
+    return seen

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from tests.custom_functions import context_flag_functions, custom
+from tests.custom_functions import context_flag_functions, custom, tripled_in_place
 from tests.observe import attempt
 
 PROGRAMS: dict[str, Callable[[Any], list[Any]]] = {}
@@ -1304,8 +1304,13 @@ def custom_function_context_flags(torch):
     Unmaterialized.apply(x).sum().backward()
     q = torch.tensor([1.0, 2.0], requires_grad=True)
     (g,) = torch.autograd.grad(Once.apply(q).sum(), q, create_graph=True)
+    # handed a gradient that requires grad, once_differentiable returns the output of an Error
+    # node: differentiating the first derivative again fails with torch's message
+    y2 = Once.apply(q)
+    (h,) = torch.autograd.grad((y2 * y2).sum(), q, create_graph=True)
     return [y.requires_grad, y.grad_fn is None, x.grad, g, g.requires_grad,
-            attempt(lambda: g.sum().backward())]
+            attempt(lambda: g.sum().backward()), h, h.requires_grad, h.grad_fn.name(), h.is_leaf,
+            attempt(lambda: h.sum().backward()), q.grad]
 
 
 @program
@@ -1541,3 +1546,64 @@ def functional_apis_in_strict_mode(torch):
             attempt(lambda: functional.hessian(lambda a: (w * 2.0).sum(), x, strict=True)),
             attempt(lambda: functional.jacobian(lambda a: a * 0.0 + w, x, strict=True)),
             attempt(lambda: functional.jacobian(lambda a: w * 2.0, x))]
+
+
+@program
+def a_custom_function_marks_its_input_dirty(torch):
+    """ctx.mark_dirty: the input written in place is returned as the output, with the custom
+    node as its history and its version bumped once more; a leaf that requires grad is refused,
+    and so is a dirty input that is not returned. A graph that saved the input before fails.
+    Marked non-differentiable too, the output is a detached alias and the input keeps its
+    history."""
+    def saved(ctx, x):
+        ctx.save_for_backward(x)
+        return x
+
+    def non_differentiable(ctx, x):
+        ctx.mark_non_differentiable(x)
+        return x
+
+    Triple = tripled_in_place(torch.autograd.Function, "Triple", saved)  # noqa: N806
+    NotReturned = tripled_in_place(torch.autograd.Function, "NotReturned",  # noqa: N806
+                                   lambda ctx, x: x.clone())
+    Frozen = tripled_in_place(torch.autograd.Function, "Frozen", non_differentiable)  # noqa: N806
+
+    def add_into(ctx, x, y):
+        x.add_(y)
+        ctx.mark_dirty(x)
+        return x
+
+    AddInto = custom(torch.autograd.Function, "AddInto", add_into,  # noqa: N806
+                     lambda ctx, g: (g, g * 2))
+
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a * 2
+    before = b._version
+    c = Triple.apply(b)
+    seen = [c is b, before, b._version, b.grad_fn.name(), b.grad_fn.next_functions[0][0].name(),
+            b.requires_grad, b.is_leaf]
+    (c * c).sum().backward()
+    seen.append(a.grad)
+    seen.append(attempt(lambda: Triple.apply(torch.tensor([1.0], requires_grad=True))))
+    seen.append(attempt(lambda: NotReturned.apply(a * 1)))
+    plain = torch.tensor([1.0, 2.0])
+    y = torch.tensor([3.0, 4.0], requires_grad=True)
+    z = AddInto.apply(plain, y)
+    seen += [z is plain, plain._version, z.requires_grad, z.is_leaf]
+    z.sum().backward()
+    seen.append(y.grad)
+    with torch.no_grad():
+        q = a * 1
+        r = Triple.apply(q)
+    seen += [r is q, r.grad_fn is None, q._version]
+    kept = a * 1
+    product = kept * kept
+    Triple.apply(kept)
+    seen.append(attempt(lambda: product.sum().backward()))
+    h = a * 2
+    frozen = Frozen.apply(h)
+    seen += [frozen is h, frozen.requires_grad, h.grad_fn.name(), frozen._version, h._version]
+    leaf = torch.tensor([1.0, 2.0], requires_grad=True)
+    alias = Frozen.apply(leaf)
+    seen += [alias is leaf, alias.requires_grad, leaf._version, leaf]
+    return seen

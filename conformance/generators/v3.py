@@ -7,7 +7,10 @@ custom function (``torch.autograd.Function`` / ``paddle.autograd.PyLayer``) just
 autograd scenario: the scenario then differentiates through it. The function is one of a table
 of forwards with their derivatives written in the vocabulary (saving an input, the output or
 nothing), sometimes with a second input (a tensor that may not require grad), a gradient left
-``None``, or one gradient too many (the frameworks' errors).
+``None``, or one gradient too many (the frameworks' errors); or, torch's only, a forward that
+triples its input in place and marks it dirty. Its context flags are set now and then
+(``set_materialize_grads``, ``mark_non_differentiable`` of the output, torch's
+``once_differentiable`` backward), to their defaults too.
 
 paddle 3.3.1 crashes running a PyLayer node a backward already ran, so a program whose scenario
 may run the node twice (accumulation, retained graphs, higher orders) is torch's only.
@@ -56,10 +59,12 @@ UNARY: dict[str, tuple[list[dict[str, Any]], list[str], list[dict[str, Any]], bo
              False),
 }
 BOUNDS: dict[str, Callable[[float], float]] = {
-    "Scale": lambda b: 3.0 * b, "Square": lambda b: b * b, "Exp": math.exp,
+    "Triple": lambda b: 3.0 * b, "Scale": lambda b: 3.0 * b, "Square": lambda b: b * b, "Exp": math.exp,
     "Sin": lambda b: 1.0, "Tanh": lambda b: 1.0, "Mul": lambda b: b * 2.0}
 MUL = ([_let("o", "mul", "a", "b")], ["a", "b"],
        [_let("ga", "mul", "g", "b"), _let("gb", "mul", "g", "a")])
+# torch's ctx.mark_dirty: the forward triples its input in place and returns it
+TRIPLE_IN_PLACE = ([{"inplace": "a", "op": "mul", "args": [3.0]}], [], [_let("ga", "mul", "g", 3.0)])
 
 # what makes a program one of the rarer ones: a case made torch's only by a torch API or a
 # PyLayer run twice never has these, so paddle keeps every such program of version 2
@@ -82,10 +87,17 @@ def custom_function(rng: random.Random) -> Callable[[Program, Callable[[Program]
             return
         source = v2.output(p)
         node = p.nodes[source]
+        torch_only = scenario not in SINGLE_PASS or "paddle" not in p.dialects
         name = p.fresh(rng.choice(sorted(UNARY)) if rng.random() < 0.7 else "Mul")
         kind = name.rstrip("0123456789")
+        if _writable(p, source) and rng.random() < (0.6 if torch_only else 0.05):
+            name, kind = p.fresh("Triple"), "Triple"
+            torch_only = True
         args = [source]
-        if kind == "Mul":
+        if kind == "Triple":
+            forward, save, derivative = TRIPLE_IN_PLACE
+            inputs, input_grads, positive = ["a"], ["ga"], False
+        elif kind == "Mul":
             second = p.leaf(node.shape, requires_grad=rng.random() < 0.6, dtype=node.dtype)
             args.append(second)
             forward, save, derivative = MUL
@@ -104,19 +116,46 @@ def custom_function(rng: random.Random) -> Callable[[Program, Callable[[Program]
             input_grads = [*input_grads, input_grads[0]]  # one too many: an error
             p.tags.add("error_path")
         step: dict[str, Any] = {"function": name, "inputs": inputs, "forward": forward,
-                                "output": "o", "output_grad": "g", "derivative": derivative,
-                                "input_grads": input_grads}
+                                "output": "a" if kind == "Triple" else "o", "output_grad": "g",
+                                "derivative": derivative, "input_grads": input_grads}
         if save:
             step["save"] = save
+        if kind == "Triple":
+            step["dirty"] = ["a"]
+        requires_grad = any(p.nodes[a].requires_grad for a in args)
+        requires_grad &= not _context_flags(step, rng, torch_only)
+        if "dirty" in step or "once_differentiable" in step:
+            p.only("torch")
         p.emit(step)
         out = p.fresh("v")
         p.emit({"apply": name, "args": args, "into": out})
-        p.nodes[out] = Node(node.shape, positive, any(p.nodes[a].requires_grad for a in args),
-                            False, bound=BOUNDS[kind](node.bound), dtype=node.dtype)
+        p.nodes[out] = Node(node.shape, positive, requires_grad, False,
+                            bound=BOUNDS[kind](node.bound), dtype=node.dtype)
         p.tags.add("custom_function")
         if scenario not in SINGLE_PASS:
             p.only("torch")
     return extend
+
+
+def _writable(p: Program, name: str) -> bool:
+    """Whether a custom function may write ``name`` in place and mark it dirty: a non-leaf made
+    with recording that is no view and has none (the reference does not rewrite a view's base)."""
+    node = p.nodes[name]
+    return not node.is_leaf and node.view_of is None and not node.made_without_grad and all(
+        other.view_of != name for other in p.nodes.values())
+
+
+def _context_flags(step: dict[str, Any], rng: random.Random, torch_only: bool) -> bool:
+    """Set some of the context's flags, given now and then as their defaults too; returns
+    whether the output is marked non-differentiable."""
+    for flag, value in (("materialize_grads", False), ("non_differentiable", True)):
+        draw = rng.random()
+        if draw < 0.26:
+            step[flag] = value if draw < 0.13 else not value
+    draw = rng.random()
+    if draw < (0.55 if torch_only else 0.1):
+        step["once_differentiable"] = draw < (0.3 if torch_only else 0.05)
+    return step.get("non_differentiable", False)
 
 
 def torch_hooks_and_modes(rng: random.Random) -> Callable[[Program, Callable[[Program], None]], None]:
@@ -167,7 +206,7 @@ def _recording(step: dict[str, Any], rng: random.Random) -> None:
 
 def _emit_maybe_removed(p: Program, step: dict[str, Any], rng: random.Random) -> None:
     """The hook step, and now and then its handle and the hook's removal right after."""
-    removed = rng.random() < 0.25
+    removed = rng.random() < 0.3
     if removed:
         step["handle"] = p.fresh("h")
     p.emit(step)

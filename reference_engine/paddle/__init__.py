@@ -157,6 +157,8 @@ class Tensor(_CoreTensor):
             # the gradient keeps the history a hook recorded on it: only its storage is new
             self._grad._grad_fn, self._grad._accumulator = old._grad_fn, old._accumulator
             CLEARED[id(self._grad)] = self._grad
+            if stopped(old):  # and its flag: zeros from a PyLayer's gradient stop gradient
+                PADDLE.mark_stopped(self._grad)
         elif not set_to_zero:
             self._grad = None
 

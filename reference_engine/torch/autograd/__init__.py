@@ -5,8 +5,10 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Optional
 
-from reference_engine import custom_function, grad_mode
+from reference_engine import custom_function, grad_mode, ops
 from reference_engine.grad_mode import enable_grad, no_grad, set_grad_enabled
+from reference_engine.rules import RULES
+from reference_engine.tensor import Tensor
 from reference_engine.torch_policy import TORCH
 
 __all__ = ["Function", "Variable", "backward", "detect_anomaly", "enable_grad", "function",
@@ -20,6 +22,10 @@ class FunctionCtx(custom_function.FunctionContext):
     @property
     def saved_tensors(self) -> tuple[Any, ...]:
         return self._saved()
+
+    def mark_dirty(self, *tensors: Any) -> None:
+        """Inputs the forward wrote in place; each must be returned (it becomes the output)."""
+        self._dirty.extend(tensors)
 
 
 _DIALECT = custom_function.Dialect(
@@ -52,12 +58,28 @@ class Function:
 
 
 def once_differentiable(backward: Callable[..., Any]) -> Callable[..., Any]:
-    """``torch.autograd.function.once_differentiable``: backward runs without recording."""
+    """``torch.autograd.function.once_differentiable``: backward runs without recording. When
+    a gradient it was handed requires grad (a ``create_graph`` pass), each gradient it returns
+    comes out of an ``Error`` node: differentiating it again fails."""
     @functools.wraps(backward)
     def wrapper(ctx: Any, *grads: Any) -> Any:
         with grad_mode.no_grad():
-            return backward(ctx, *grads)
+            outputs = backward(ctx, *grads)
+        if not grad_mode.is_grad_enabled() or not any(
+                isinstance(g, Tensor) and g.requires_grad for g in grads):
+            return outputs
+        if not isinstance(outputs, tuple):
+            return _refusing_differentiation(outputs)
+        return tuple(_refusing_differentiation(t) for t in outputs)
     return wrapper
+
+
+def _refusing_differentiation(t: Any) -> Any:
+    if not isinstance(t, Tensor):
+        return t
+    alias = t.detach()
+    alias._requires_grad = True
+    return ops.apply(RULES["once_differentiable_error"], [alias])
 
 
 class set_detect_anomaly:  # noqa: N801 - torch's name
