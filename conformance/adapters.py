@@ -90,14 +90,19 @@ class Adapter:
     def saved_tensors_hooks(self, pack: Callable[[Any], Any], unpack: Callable[[Any], Any]) -> Any:
         raise NotImplementedError
 
-    def optimizer(self, kind: str, params: list[Any], lr: float) -> Any:
+    def optimizer(self, kind: str, params: list[Any], lr: float, momentum: float) -> Any:
+        raise NotImplementedError
+
+    def linear(self, weight: np.ndarray, bias: Optional[np.ndarray]) -> Any:
+        """A Linear module holding these values (``weight``: out_features × in_features)."""
         raise NotImplementedError
 
     def functional(self, api: str, function: Callable[..., Any], at: list[Any], v: list[Any],
                    options: dict[str, Any]) -> Any:
         raise NotImplementedError
 
-    def zero_grad(self, optimizer: Any, to: str) -> None:
+    def zero_grad(self, owner: Any, to: str) -> None:
+        """An optimizer's or a module's: clear its parameters' gradients (to None or zeros)."""
         raise NotImplementedError
 
     def register_node_hook(self, tensor: Any, kind: str, scale: Optional[float],
@@ -170,6 +175,9 @@ class Adapter:
     def apply(self, function: Any, args: list[Any]) -> Any:
         return function.apply(*args)
 
+    def parameters(self, module: Any) -> list[Any]:
+        return list(module.parameters())
+
     def to_numpy(self, tensor: Any) -> np.ndarray:
         raise NotImplementedError
 
@@ -185,11 +193,23 @@ class TorchAdapter(Adapter):
     def once_differentiable(self, backward: Callable[..., Any]) -> Callable[..., Any]:
         return self.m.autograd.function.once_differentiable(backward)
 
-    def optimizer(self, kind: str, params: list[Any], lr: float) -> Any:
+    def optimizer(self, kind: str, params: list[Any], lr: float, momentum: float) -> Any:
+        if kind == "momentum":
+            return self.m.optim.SGD(params, lr=lr, momentum=momentum)
         return {"sgd": self.m.optim.SGD, "adam": self.m.optim.Adam}[kind](params, lr=lr)
 
-    def zero_grad(self, optimizer: Any, to: str) -> None:
-        optimizer.zero_grad(set_to_none=to == "none")
+    def zero_grad(self, owner: Any, to: str) -> None:
+        """An optimizer's or a module's: both spell it ``zero_grad(set_to_none)``."""
+        owner.zero_grad(set_to_none=to == "none")
+
+    def linear(self, weight: np.ndarray, bias: Optional[np.ndarray]) -> Any:
+        out_features, in_features = weight.shape
+        module = self.m.nn.Linear(in_features, out_features, bias=bias is not None)
+        with self.m.no_grad():
+            module.weight.copy_(self.m.tensor(weight))
+            if bias is not None:
+                module.bias.copy_(self.m.tensor(bias))
+        return module
 
     def functional(self, api: str, function: Callable[..., Any], at: list[Any], v: list[Any],
                    options: dict[str, Any]) -> Any:
@@ -326,12 +346,29 @@ class PaddleAdapter(Adapter):
     def custom_function_base(self) -> tuple[type, Callable[[Any], Any]]:
         return self.m.autograd.PyLayer, lambda ctx: ctx.saved_tensor()
 
-    def optimizer(self, kind: str, params: list[Any], lr: float) -> Any:
+    def optimizer(self, kind: str, params: list[Any], lr: float, momentum: float) -> Any:
+        if kind == "momentum":
+            return self.m.optimizer.Momentum(learning_rate=lr, momentum=momentum,
+                                             parameters=params)
         made = {"sgd": self.m.optimizer.SGD, "adam": self.m.optimizer.Adam}[kind]
         return made(learning_rate=lr, parameters=params)
 
-    def zero_grad(self, optimizer: Any, to: str) -> None:
-        optimizer.clear_grad(set_to_zero=to == "zeros")
+    def zero_grad(self, owner: Any, to: str) -> None:
+        """An optimizer's ``clear_grad`` or a layer's ``clear_gradients``."""
+        if isinstance(owner, self.m.nn.Layer):
+            owner.clear_gradients(set_to_zero=to == "zeros")
+        else:
+            owner.clear_grad(set_to_zero=to == "zeros")
+
+    def linear(self, weight: np.ndarray, bias: Optional[np.ndarray]) -> Any:
+        """paddle's Linear holds the (in_features, out_features) transpose of torch's weight."""
+        out_features, in_features = weight.shape
+        module = self.m.nn.Linear(in_features, out_features,
+                                  bias_attr=None if bias is not None else False)
+        module.weight.set_value(np.ascontiguousarray(weight.T))
+        if bias is not None:
+            module.bias.set_value(bias)
+        return module
 
     def functional(self, api: str, function: Callable[..., Any], at: list[Any], v: list[Any],
                    options: dict[str, Any]) -> Any:

@@ -29,6 +29,7 @@ from conformance.vocabulary import (
     DIALECTS,
     FUNCTIONAL_APIS,
     IN_PLACE_OPS,
+    MODULE_KINDS,
     NODE_HOOK_KINDS,
     OBSERVABLES,
     OP_FEATURES,
@@ -43,7 +44,8 @@ Cell = tuple[str, ...]
 _ENUMERATED = {("observe", "observe"): OBSERVABLES, ("clear_grad", "to"): CLEAR_TO,
                ("backward", "api"): BACKWARD_APIS, ("inplace", "op"): tuple(IN_PLACE_OPS),
                ("node_hook", "kind"): NODE_HOOK_KINDS, ("optimizer", "kind"): OPTIMIZER_KINDS,
-               ("zero_grad", "to"): CLEAR_TO, ("functional", "functional"): FUNCTIONAL_APIS}
+               ("zero_grad", "to"): CLEAR_TO, ("functional", "functional"): FUNCTIONAL_APIS,
+               ("module", "kind"): MODULE_KINDS}
 
 
 def buckets_of(case: Case) -> set[str]:
@@ -69,7 +71,7 @@ def buckets_of(case: Case) -> set[str]:
     if sum(1 for s in steps if "backward" in s) >= 2:
         found.add("accumulation")
     for key in ("function", "node_hook", "inference_mode", "saved_tensors_hooks", "optimizer",
-                "functional"):
+                "functional", "module"):
         if any(key in s for s in steps):
             found.add({"function": "custom_function"}.get(key, key))
     if any("post_accumulate_hook" in s for s in steps):

@@ -207,7 +207,19 @@ class Interpreter:
 
     def step_optimizer(self, step: dict[str, Any], where: str) -> None:
         self.env[step["optimizer"]] = self.a.optimizer(
-            step["kind"], [self.get(n) for n in step["params"]], step["lr"])
+            step["kind"], [self.get(n) for n in step["params"]], step["lr"],
+            step.get("momentum", 0.9))
+
+    def step_module(self, step: dict[str, Any], where: str) -> None:
+        module = self.a.linear(np.array(step["weight"], dtype=np.float32),
+                               None if "bias" not in step
+                               else np.array(step["bias"], dtype=np.float32))
+        self.env[step["module"]] = module
+        for name, param in zip(step.get("params", []), self.a.parameters(module)):
+            self.env[name] = param
+
+    def step_call(self, step: dict[str, Any], where: str) -> None:
+        self.env[step["into"]] = self.get(step["call"])(*(self.get(n) for n in step["args"]))
 
     def step_optimizer_step(self, step: dict[str, Any], where: str) -> None:
         self.get(step["optimizer_step"]).step()

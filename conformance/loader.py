@@ -43,6 +43,7 @@ class _CaseChecker:
         self.functions: set[str] = set()  # names bound by function steps
         self.optimizers: set[str] = set()  # names bound by optimizer steps
         self.defs: set[str] = set()  # names bound by def steps
+        self.modules: set[str] = set()  # names bound by module steps
 
     def fail(self, message: str, step: Optional[str] = None, field: Optional[str] = None) -> None:
         raise CaseError(self.source, message, self.case_id, step, field)
@@ -115,6 +116,8 @@ class _CaseChecker:
             self.fail(f"'{name}' is an optimizer, not a tensor", step, field)
         if name in self.defs and field != "of":
             self.fail(f"'{name}' is a function, not a tensor", step, field)
+        if name in self.modules and field not in ("call", "zero_grad"):
+            self.fail(f"'{name}' is a module, not a tensor", step, field)
 
     def bind(self, name: str, step: str, field: str) -> None:
         if not name.isidentifier():
@@ -308,6 +311,8 @@ class _CaseChecker:
                       f"{', '.join(V.OPTIMIZER_KINDS)}", where, "kind")
         for name in step["params"]:
             self.use(name, where, "params")
+        if "momentum" in step and step["kind"] != "momentum":
+            self.fail("only a 'momentum' optimizer takes a momentum", where, "momentum")
         self.optimizers.add(step["optimizer"])
 
     def _use_optimizer(self, name: str, where: str, field: str) -> None:
@@ -318,8 +323,36 @@ class _CaseChecker:
         self._use_optimizer(step["optimizer_step"], where, "optimizer_step")
 
     def step_zero_grad(self, step: dict[str, Any], where: str) -> None:
-        self._use_optimizer(step["zero_grad"], where, "zero_grad")
+        if step["zero_grad"] not in self.modules:
+            self._use_optimizer(step["zero_grad"], where, "zero_grad")
         self._check_cleared_to(step, where)
+
+    def step_module(self, step: dict[str, Any], where: str) -> None:
+        if step["kind"] not in V.MODULE_KINDS:
+            self.fail(f"unknown module '{step['kind']}'; expected one of "
+                      f"{', '.join(V.MODULE_KINDS)}", where, "kind")
+        weight = step["weight"]
+        if not (isinstance(weight, list) and weight and all(
+                isinstance(row, list) and row and len(row) == len(weight[0])
+                and all(_is_number(v) for v in row) for row in weight)):
+            self.fail("a Linear weight is a non-empty (out_features, in_features) list of rows",
+                      where, "weight")
+        bias = step.get("bias")
+        if bias is not None and not (isinstance(bias, list) and len(bias) == len(weight)
+                                     and all(_is_number(v) for v in bias)):
+            self.fail(f"a Linear bias is a list of out_features ({len(weight)}) numbers", where,
+                      "bias")
+        count = 1 if bias is None else 2
+        if "params" in step and len(step["params"]) != count:
+            self.fail(f"this Linear has {count} parameter(s) (weight{', bias' * (count - 1)})",
+                      where, "params")
+        self.modules.add(step["module"])
+
+    def step_call(self, step: dict[str, Any], where: str) -> None:
+        if step["call"] not in self.modules:
+            self.fail(f"'{step['call']}' is not a module defined by an earlier step", where, "call")
+        for name in step["args"]:
+            self.use(name, where, "args")
 
     def step_inference_mode(self, step: dict[str, Any], where: str) -> None:
         self.check_steps(step["inference_mode"], where + ".")

@@ -52,6 +52,7 @@ class _Writer:
         self.lines: list[str] = []
         self.m = "torch" if dialect == "torch" else "paddle"
         self.needs_swap = False
+        self.modules: set[str] = set()  # names bound by module steps
 
     def seed(self, s: Any) -> str:
         if s is None or isinstance(s, str):
@@ -200,19 +201,27 @@ class _Writer:
                     f"{xs})[:])")
         elif "optimizer" in s:
             params, lr = ", ".join(s["params"]), s["lr"]
+            momentum = s.get("momentum", 0.9)
             if m == "torch":
-                kind = {"sgd": "SGD", "adam": "Adam"}[s["kind"]]
-                out(f"{ind}{s['optimizer']} = torch.optim.{kind}([{params}], lr={lr})")
+                kind = {"sgd": "SGD", "momentum": "SGD", "adam": "Adam"}[s["kind"]]
+                extra = f", momentum={momentum}" if s["kind"] == "momentum" else ""
+                out(f"{ind}{s['optimizer']} = torch.optim.{kind}([{params}], lr={lr}{extra})")
             else:
-                kind = {"sgd": "SGD", "adam": "Adam"}[s["kind"]]
-                out(f"{ind}{s['optimizer']} = paddle.optimizer.{kind}(learning_rate={lr}, "
+                kind = {"sgd": "SGD", "momentum": "Momentum", "adam": "Adam"}[s["kind"]]
+                extra = f", momentum={momentum}" if s["kind"] == "momentum" else ""
+                out(f"{ind}{s['optimizer']} = paddle.optimizer.{kind}(learning_rate={lr}{extra}, "
                     f"parameters=[{params}])")
+        elif "module" in s:
+            self.linear(s, ind)
+        elif "call" in s:
+            out(f"{ind}{s['into']} = {s['call']}({', '.join(s['args'])})")
         elif "optimizer_step" in s:
             out(f"{ind}{s['optimizer_step']}.step()")
         elif "zero_grad" in s:
             to = s.get("to", "none")
+            clear = "clear_gradients" if s["zero_grad"] in self.modules else "clear_grad"
             out(f"{ind}{s['zero_grad']}.zero_grad(set_to_none={to == 'none'})" if m == "torch"
-                else f"{ind}{s['zero_grad']}.clear_grad(set_to_zero={to == 'zeros'})")
+                else f"{ind}{s['zero_grad']}.{clear}(set_to_zero={to == 'zeros'})")
         elif "saved_tensors_hooks" in s:
             pack = "(print('packed:', t), t)[1]" if s.get("record") else "t"
             unpack = f"t * {s['scale']}" if "scale" in s else "t"
@@ -266,6 +275,26 @@ class _Writer:
             else:
                 out(f"{ind}{t}.{op}_({args[0]})")
 
+
+    def linear(self, s: dict[str, Any], ind: str) -> None:
+        """A Linear module given its values: torch copies them in, paddle sets its transpose."""
+        out, name, weight = self.lines.append, s["module"], s["weight"]
+        self.modules.add(name)
+        bias = "bias" in s
+        if self.m == "torch":
+            out(f"{ind}{name} = torch.nn.Linear({len(weight[0])}, {len(weight)}, bias={bias})")
+            out(f"{ind}with torch.no_grad():")
+            out(f"{ind}    {name}.weight.copy_(torch.tensor({weight!r}))")
+            if bias:
+                out(f"{ind}    {name}.bias.copy_(torch.tensor({s['bias']!r}))")
+        else:
+            out(f"{ind}{name} = paddle.nn.Linear({len(weight[0])}, {len(weight)}"
+                f"{'' if bias else ', bias_attr=False'})")
+            out(f"{ind}{name}.weight.set_value(paddle.to_tensor({weight!r}).T)")
+            if bias:
+                out(f"{ind}{name}.bias.set_value(paddle.to_tensor({s['bias']!r}))")
+        if s.get("params"):
+            out(f"{ind}{', '.join(s['params'])}, = {name}.parameters()")
 
     def custom_function(self, s: dict[str, Any], ind: str) -> None:
         out, body = self.lines.append, ind + "        "

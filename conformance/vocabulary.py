@@ -157,12 +157,21 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
     # it (``record``) and scales it in place (``scale``)
     StepSpec("post_accumulate_hook", {"post_accumulate_hook": NAME},
              {"scale": NUMBER, "record": BOOL, "handle": NAME}, binds=("handle",)),
-    # an optimizer over leaves (torch.optim.SGD / Adam, paddle.optimizer.SGD / Adam), then its
-    # step and its zero_grad (torch: set_to_none; paddle: clear_grad's set_to_zero)
+    # an optimizer over leaves or parameters (torch.optim.SGD / SGD with momentum / Adam,
+    # paddle.optimizer.SGD / Momentum / Adam), then its step and its zero_grad (torch:
+    # set_to_none; paddle: clear_grad's set_to_zero), or a module's (torch: Module.zero_grad;
+    # paddle: Layer.clear_gradients)
     StepSpec("optimizer", {"optimizer": NAME, "kind": TEXT, "params": NAMES, "lr": NUMBER},
-             binds=("optimizer",)),
+             {"momentum": NUMBER}, binds=("optimizer",)),
     StepSpec("optimizer_step", {"optimizer_step": NAME}),
     StepSpec("zero_grad", {"zero_grad": NAME}, {"to": TEXT}),
+    # a module (torch.nn.Linear, paddle.nn.Linear) with the given values: ``weight`` is
+    # (out_features, in_features), as torch holds it (paddle holds its transpose), and
+    # ``bias`` is left out for none; ``params`` binds its parameters, in parameters() order
+    StepSpec("module", {"module": NAME, "kind": TEXT, "weight": VALUE},
+             {"bias": VALUE, "params": NAMES}, binds=("module", "params")),
+    # call a module on tensors, binding what it returns
+    StepSpec("call", {"call": NAME, "args": NAMES, "into": NAME}, binds=("into",)),
     # a plain function written as data (for the functional APIs): ``body`` with ``inputs``
     # bound, returning ``output``
     StepSpec("def", {"def": NAME, "inputs": NAMES, "body": STEPS, "output": NAME},
@@ -184,7 +193,8 @@ BACKWARD_APIS = ("function", "method")
 BLOCKS = {"no_grad": "no_grad", "enable_grad": "enable_grad", "set_grad_enabled": "steps",
           "inference_mode": "inference_mode", "saved_tensors_hooks": "saved_tensors_hooks"}
 NODE_HOOK_KINDS = ("pre", "post")
-OPTIMIZER_KINDS = ("sgd", "adam")
+OPTIMIZER_KINDS = ("sgd", "momentum", "adam")
+MODULE_KINDS = ("linear",)
 FUNCTIONAL_APIS = ("jacobian", "hessian", "vjp", "jvp", "hvp", "vhp")
 
 # What each dialect has no API for, as (step kind, field), or (step kind, "") for the whole
@@ -210,7 +220,7 @@ BUCKETS = (
     "accumulation", "clearing", "retain_graph", "allow_unused", "materialize_grads",
     "no_grad_input", "create_graph", "higher_order", "error_path",
     "hook", "grad_mode", "detach", "inplace", "seed:named", "custom_function", "node_hook",
-    "inference_mode", "saved_tensors_hooks", "optimizer", "functional",
+    "inference_mode", "saved_tensors_hooks", "optimizer", "functional", "module",
     *(f"special:{op}" for op, spec in OPS.items() if spec.special),
 )
 # buckets a dialect cannot have: their steps are ones it has no API for

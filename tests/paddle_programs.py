@@ -1141,3 +1141,21 @@ def a_cleared_gradient_keeps_and_takes_a_pylayers_flag(paddle):
     Scale.apply(y).sum().backward()
     seen += [y.grad.stop_gradient, y.grad]
     return seen
+
+
+@program
+def momentum_carries_the_first_gradient_into_later_steps(paddle):
+    """paddle.optimizer.Momentum, plain and Nesterov: the velocity starts at the first gradient;
+    the updates do not bump the parameter's inplace version."""
+    seen = []
+    for nesterov in (False, True):
+        p = paddle.to_tensor([1.0, -2.0], stop_gradient=False)
+        opt = paddle.optimizer.Momentum(learning_rate=0.1, momentum=0.9, parameters=[p],
+                                        use_nesterov=nesterov)
+        for scale in (1.0, 2.0, 3.0):
+            (p * p * scale).sum().backward()
+            opt.step()
+            opt.clear_grad()
+            seen.append(p.numpy().tolist())
+        seen.append(p.inplace_version)
+    return seen

@@ -144,7 +144,7 @@ def test_version_2_stays_its_corpus_byte_for_byte():
 def test_version_3_is_version_2_where_it_added_nothing():
     second, third = generate(0, 400, version=2), generate(0, 400, version=3)
     added = ("function", "node_hook", "post_accumulate_hook", "inference_mode",
-             "saved_tensors_hooks", "optimizer", "functional")
+             "saved_tensors_hooks", "optimizer", "functional", "module")
     extended = [c for c in third if any(k in s for s in c["steps"] for k in added)]
     assert 80 <= len(extended) <= 220  # 1 in 8, 1 in 12 thrice, plain float64 programs
     for old, new in zip(second, third):
@@ -273,3 +273,36 @@ def test_def_and_functional_steps_name_what_is_wrong(extra, where):
     case["steps"] += extra
     with pytest.raises(CaseError, match=where):
         parse_document(_document(case), "f.json")
+
+
+LINEAR = {"module": "net", "kind": "linear", "weight": [[0.5, -1.0], [1.5, 0.25]],
+          "bias": [0.1, 0.2], "params": ["w", "b"]}
+
+
+@pytest.mark.parametrize("extra, where", [
+    ([{**LINEAR, "kind": "conv"}], r"step 4, field 'kind': unknown module 'conv'"),
+    ([{**LINEAR, "weight": [0.5, -1.0]}], r"step 4, field 'weight': a Linear weight"),
+    ([{**LINEAR, "bias": [0.1]}], r"step 4, field 'bias': a Linear bias is a list of "
+                                  r"out_features \(2\)"),
+    ([{**LINEAR, "params": ["w"]}], r"step 4, field 'params': this Linear has 2 parameter"),
+    ([LINEAR, {"let": "z", "op": "mul", "args": ["net", 2.0]}],
+     r"step 5, field 'args': 'net' is a module, not a tensor"),
+    ([{"call": "x", "args": ["x"], "into": "z"}],
+     r"step 4, field 'call': 'x' is not a module defined by an earlier step"),
+    ([{"optimizer": "opt", "kind": "sgd", "params": ["x"], "lr": 0.1, "momentum": 0.9}],
+     r"step 4, field 'momentum': only a 'momentum' optimizer takes a momentum"),
+])
+def test_module_steps_name_what_is_wrong(extra, where):
+    case = copy.deepcopy(GOOD)
+    case["steps"] += extra
+    with pytest.raises(CaseError, match=where):
+        parse_document(_document(case), "f.json")
+
+
+def test_a_module_is_called_and_cleared_by_name():
+    case = copy.deepcopy(GOOD)
+    case["steps"] += [LINEAR, {"leaf": "u", "value": [[1.0, 2.0]]},
+                      {"call": "net", "args": ["u"], "into": "y2"}, {"zero_grad": "net"},
+                      {"observe": "grad", "of": "w"}]
+    (parsed,) = parse_document(_document(case), "f.json")
+    assert [s.get("into") for s in parsed.steps if "call" in s] == ["y2"]

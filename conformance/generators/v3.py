@@ -25,7 +25,10 @@ its pack hook records what each node saves, its unpack hook may scale what the b
 After the scenario, a fourth draw ends about one case in twelve with training steps: an SGD or
 Adam optimizer over the leaves, its step, zero_grad (to None or zeros) or not, a second forward
 and backward, and a second step; a fifth ends about one in twenty with a function written as
-data and a higher-order API at a leaf (jacobian, hessian; torch's vjp, jvp, hvp, vhp).
+data and a higher-order API at a leaf (jacobian, hessian; torch's vjp, jvp, hvp, vhp); a sixth
+ends about one in twenty with two or three training passes of a ``Linear`` layer with drawn
+values (``module``, ``call``; its gradients accumulating, or cleared by the module's or the
+optimizer's zero_grad; SGD, SGD with momentum or Adam steps).
 """
 
 from __future__ import annotations
@@ -311,6 +314,85 @@ def training_step(rng: random.Random) -> Callable[[Program, Callable[[Program], 
     return extend
 
 
+MODULE_TRAINING = 0.05  # of the cases that end with training a Linear layer
+_MODULE_OPTIMIZERS = (("sgd", 0.4), ("momentum", 0.35), ("adam", 0.25))
+
+
+def module_training(rng: random.Random) -> Callable[[Program, Callable[[Program], None]], None]:
+    """The extension after everything else: maybe a Linear layer with drawn values (with or
+    without bias) on a fresh float32 input, and two or three training passes: forward, a
+    squared loss, backward, the parameters' gradients (accumulating unless cleared by the
+    module's or the optimizer's zero_grad), and maybe an optimizer's steps (SGD, SGD with
+    momentum, Adam) with the values they leave."""
+    def extend(p: Program, scenario: Callable[[Program], None]) -> None:
+        if rng.random() >= MODULE_TRAINING:
+            return
+        in_features, out_features = rng.choice([2, 3, 4]), rng.choice([1, 2, 3])
+        net = p.fresh("net")
+        params = [p.fresh("w")]
+        step: dict[str, Any] = {"module": net, "kind": "linear", "weight": _drawn(
+            rng, (out_features, in_features))}
+        if rng.random() < 0.7:
+            step["bias"] = _drawn(rng, (out_features,))
+            params.append(p.fresh("b"))
+        step["params"] = params
+        p.emit(step)
+        x = p.leaf((rng.choice([1, 2, 3]), in_features), requires_grad=rng.random() < 0.3,
+                   dtype="float32")
+        watched = [*params, *([x] if p.nodes[x].requires_grad else [])]
+        optimizer = None
+        if rng.random() < 0.6:
+            optimizer = p.fresh("opt")
+            kind = _weighted(rng, _MODULE_OPTIMIZERS)
+            made: dict[str, Any] = {"optimizer": optimizer, "kind": kind, "params": params,
+                                    "lr": rng.choice([0.1, 0.05])}
+            if kind == "momentum" and rng.random() < 0.8:
+                made["momentum"] = rng.choice([0.5, 0.9])
+            p.emit(made)
+            p.tags.add("optimizer")
+        passes = rng.choice([2, 3])
+        for i in range(passes):
+            y = p.fresh("y")
+            p.emit({"call": net, "args": [x], "into": y})
+            p.nodes[y] = Node((p.nodes[x].shape[0], out_features), False, True, False,
+                              dtype="float32")
+            square = p.let("mul", [y, y], p.nodes[y].shape)
+            p.emit({"backward": v2.scalar_loss(p, square)})
+            for name in watched:
+                p.emit({"observe": "grad", "of": name})
+            if optimizer is not None:
+                p.emit({"optimizer_step": optimizer})
+                for name in params:
+                    p.emit({"observe": "value", "of": name})
+            if i + 1 < passes and rng.random() < 0.6:
+                cleared: dict[str, Any] = {"zero_grad": optimizer if optimizer and
+                                           rng.random() < 0.5 else net}
+                if rng.random() < 0.7:
+                    cleared["to"] = rng.choice(["none", "zeros"])
+                p.emit(cleared)
+        p.tags.add("module")
+        if passes > 1:
+            p.tags.add("accumulation")
+    return extend
+
+
+def _drawn(rng: random.Random, shape: tuple[int, ...]) -> Any:
+    """Values of a parameter: distinct magnitudes in [0.1, 1), random signs."""
+    flat = [round(m / 1000.0 * rng.choice([1, -1]), 3)
+            for m in rng.sample(range(100, 1000), math.prod(shape))]
+    return flat if len(shape) == 1 else [flat[r * shape[1]:(r + 1) * shape[1]]
+                                         for r in range(shape[0])]
+
+
+def _weighted(rng: random.Random, choices: tuple[tuple[str, float], ...]) -> str:
+    draw, total = rng.random(), 0.0
+    for name, share in choices:
+        total += share
+        if draw < total:
+            return name
+    return choices[-1][0]
+
+
 FUNCTIONAL = 1.0  # of the programs it can be added to (below)
 _SMOOTH = ("exp", "sin", "tanh", "square")
 
@@ -370,9 +452,10 @@ def generate_case(seed: int, index: int) -> dict[str, Any]:
     def extend(p: Program, scenario: Callable[[Program], None]) -> None:
         for extension in extensions:
             extension(p, scenario)
-    training, functional = training_step(rng), functional_api(rng)
+    training, functional, modules = training_step(rng), functional_api(rng), module_training(rng)
 
     def after(p: Program, scenario: Callable[[Program], None]) -> None:
         training(p, scenario)
         functional(p, scenario)
+        modules(p, scenario)
     return v2.build_case(seed, index, VERSION, extend, after)

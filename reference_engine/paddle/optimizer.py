@@ -1,4 +1,4 @@
-"""``paddle.optimizer.SGD`` and ``Adam``: the updates a training loop applies between backward
+"""``paddle.optimizer.SGD``, ``Momentum`` and ``Adam``: the updates a training loop applies between backward
 passes."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Any, Optional, Sequence
 
 from reference_engine.paddle import no_grad
 
-__all__ = ["SGD", "Adam"]
+__all__ = ["SGD", "Adam", "Momentum"]
 
 
 def _update(parameter: Any, delta: Any) -> None:
@@ -29,8 +29,13 @@ class SGD:
     def step(self) -> None:
         with no_grad():
             for p in self.parameters:
-                if p.grad is not None:
-                    _update(p, p.grad * self.learning_rate)
+                g = p.grad
+                if g is not None:
+                    _update(p, self._delta(p, g))
+
+    def _delta(self, parameter: Any, gradient: Any) -> Any:
+        """What this step subtracts from ``parameter``."""
+        return gradient * self.learning_rate
 
     def minimize(self, loss: Any) -> None:
         """Applies the gradients the last backward left (it does not run backward itself)."""
@@ -60,16 +65,33 @@ class Adam(SGD):
         self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
         self._state: dict[int, list[Any]] = {}
 
-    def step(self) -> None:
-        with no_grad():
-            for p in self.parameters:
-                g = p.grad
-                if g is None:
-                    continue
-                state = self._state.setdefault(id(p), [0, g * 0, g * 0])
-                state[0] += 1
-                state[1] = state[1] * self.beta1 + g * (1 - self.beta1)
-                state[2] = state[2] * self.beta2 + g * g * (1 - self.beta2)
-                correction = (1 - self.beta2 ** state[0]) ** 0.5
-                lr_t = self.learning_rate * correction / (1 - self.beta1 ** state[0])
-                _update(p, state[1] / (state[2].sqrt() + self.epsilon * correction) * lr_t)
+    def _delta(self, parameter: Any, gradient: Any) -> Any:
+        g = gradient
+        state = self._state.setdefault(id(parameter), [0, g * 0, g * 0])
+        state[0] += 1
+        state[1] = state[1] * self.beta1 + g * (1 - self.beta1)
+        state[2] = state[2] * self.beta2 + g * g * (1 - self.beta2)
+        correction = (1 - self.beta2 ** state[0]) ** 0.5
+        lr_t = self.learning_rate * correction / (1 - self.beta1 ** state[0])
+        return state[1] / (state[2].sqrt() + self.epsilon * correction) * lr_t
+
+
+class Momentum(SGD):
+    """``velocity = momentum * velocity + gradient`` (the first is the gradient), then
+    ``parameter -= learning_rate * velocity`` (Nesterov: ``gradient + momentum * velocity``)."""
+
+    def __init__(self, learning_rate: float = 0.001, momentum: float = 0.9,
+                 parameters: Optional[Sequence[Any]] = None, use_nesterov: bool = False,
+                 weight_decay: Any = None, grad_clip: Any = None, multi_precision: bool = False,
+                 rescale_grad: float = 1.0, use_multi_tensor: bool = False,
+                 name: Optional[str] = None) -> None:
+        super().__init__(learning_rate, parameters)
+        self.momentum, self.use_nesterov = momentum, use_nesterov
+        self._velocity: dict[int, Any] = {}
+
+    def _delta(self, parameter: Any, gradient: Any) -> Any:
+        before = self._velocity.get(id(parameter))
+        velocity = gradient * 1.0 if before is None else before * self.momentum + gradient
+        self._velocity[id(parameter)] = velocity
+        direction = gradient + velocity * self.momentum if self.use_nesterov else velocity
+        return direction * self.learning_rate
