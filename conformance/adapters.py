@@ -135,6 +135,10 @@ class Adapter:
     def grad_of(self, tensor: Any) -> Any:
         return tensor.grad
 
+    def grad_array(self, tensor: Any) -> Optional[np.ndarray]:
+        """The gradient as a numpy array, the way the dialect hands one out (None: none)."""
+        raise NotImplementedError
+
     def custom_function(self, name: str, body: Any) -> Any:
         """A custom function class named ``name`` whose forward and backward run ``body``
         (``interpreter.CustomFunctionBody``)."""
@@ -326,6 +330,13 @@ class TorchAdapter(Adapter):
         return {"requires_grad": bool(tensor.requires_grad), "is_leaf": bool(tensor.is_leaf),
                 "has_grad_fn": tensor.grad_fn is not None}
 
+    def grad_array(self, tensor: Any) -> Optional[np.ndarray]:
+        """``tensor.grad.numpy()``: refused for a gradient that requires grad."""
+        grad = tensor.grad
+        if grad is None:
+            return None
+        return (grad if self.device == "cpu" else grad.cpu()).numpy()
+
     def describe(self, tensor: Any) -> tuple[str, np.ndarray, bool, bool]:
         data = tensor.detach()
         if self.device != "cpu":
@@ -460,6 +471,10 @@ class PaddleAdapter(Adapter):
     def flags(self, tensor: Any) -> dict[str, Any]:
         return {"requires_grad": not tensor.stop_gradient, "is_leaf": bool(tensor.is_leaf),
                 "has_grad_fn": tensor.grad_fn is not None}
+
+    def grad_array(self, tensor: Any) -> Optional[np.ndarray]:
+        """``tensor.gradient()``."""
+        return tensor.gradient()
 
     def describe(self, tensor: Any) -> tuple[str, np.ndarray, bool, bool]:
         return (str(tensor.dtype).split(".")[-1], np.array(tensor.numpy()),

@@ -100,9 +100,9 @@ def compare_observation(e: dict[str, Any], a: dict[str, Any], notes: list[str],
     if e["kind"] != a["kind"]:
         return "kind"
     kind = e["kind"]
-    if kind == "tensor":
+    if kind in ("tensor", "array"):  # an array: a tensor's values without its flags
         for key in ("dtype", "shape", "requires_grad", "has_grad_fn"):
-            if e[key] != a[key]:
+            if e.get(key) != a.get(key):
                 return key
         return None if values_close(e, a, computed_in) else "values"
     if kind == "list":

@@ -145,6 +145,11 @@ class Interpreter:
             self.trace.add(where, **self.describe(tensor))
         elif what == "grad":
             self.trace.add(where, **self.describe(self.a.grad_of(tensor)))
+        elif what == "grad_array":
+            array = self.a.grad_array(tensor)
+            self.trace.add(where, **({"kind": "none"} if array is None else {
+                "kind": "array", "dtype": str(array.dtype), "shape": list(array.shape),
+                "values": array_to_json(array)}))
         else:
             self.trace.add(where, "flags", **self.a.flags(tensor))
 
@@ -245,6 +250,9 @@ class Interpreter:
                                                       step.get("scale"), seen)
         if "handle" in step:
             self.env[step["handle"]] = handle
+
+    def step_set_grad(self, step: dict[str, Any], where: str) -> None:
+        self.get(step["set_grad"]).grad = self.get(step["from"])
 
     def step_hold_grad(self, step: dict[str, Any], where: str) -> None:
         self.env[step["as"]] = self.a.grad_of(self.get(step["hold_grad"]))

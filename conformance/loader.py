@@ -366,6 +366,10 @@ class _CaseChecker:
     def step_post_accumulate_hook(self, step: dict[str, Any], where: str) -> None:
         self.use(step["post_accumulate_hook"], where, "post_accumulate_hook")
 
+    def step_set_grad(self, step: dict[str, Any], where: str) -> None:
+        self.use(step["set_grad"], where, "set_grad")
+        self.use(step["from"], where, "from")
+
     def step_hold_grad(self, step: dict[str, Any], where: str) -> None:
         self.use(step["hold_grad"], where, "hold_grad")
 

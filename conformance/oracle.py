@@ -107,6 +107,7 @@ class _Program:
         self.first_apply = min((int(w.split(".")[0]) for w, s, _ in self.flat if "apply" in s),
                                default=None)
         self.optimizes = any("optimizer" in s for _, s, _ in self.flat)
+        self.assigned_grads = {s["set_grad"] for _, s, _ in self.flat if "set_grad" in s}
         # hooks that change gradients: scaling ones, and saved-tensor hooks in a program that
         # writes in place (a packed tensor is read back as it is then, with no version check)
         writes = any("inplace" in s for _, s, _ in self.flat)
@@ -334,6 +335,9 @@ class _Checker:
                 continue
             if name in broken:
                 self.result.skip("a backward failed part-way after the last clearing")
+                continue
+            if name in self.program.assigned_grads:
+                self.result.skip("its .grad was assigned (set_grad)")
                 continue
             events = list(since_clear.get(name, ()))
             if name not in self.program.leaves and len(events) > 1:

@@ -153,7 +153,9 @@ class _Writer:
                 f"[{', '.join(s['wrt'])}]{seeds}{opts})")
             out(f"{ind}print({target})")
         elif "observe" in s:
-            what = {"value": s["of"], "grad": f"{s['of']}.grad"}.get(s["observe"])
+            what = {"value": s["of"], "grad": f"{s['of']}.grad",
+                    "grad_array": f"{s['of']}.grad.numpy()" if m == "torch"
+                    else f"{s['of']}.gradient()"}.get(s["observe"])
             if what is None:
                 flag = "requires_grad" if m == "torch" else "stop_gradient"
                 what = f"{s['of']}.{flag}, {s['of']}.is_leaf, {s['of']}.grad_fn"
@@ -215,6 +217,8 @@ class _Writer:
             self.linear(s, ind)
         elif "call" in s:
             out(f"{ind}{s['into']} = {s['call']}({', '.join(s['args'])})")
+        elif "set_grad" in s:
+            out(f"{ind}{s['set_grad']}.grad = {s['from']}")
         elif "optimizer_step" in s:
             out(f"{ind}{s['optimizer_step']}.step()")
         elif "zero_grad" in s:

@@ -128,6 +128,8 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
              binds=("handle",)),
     # bind a tensor's current .grad (a tensor or None) to a name, to look at after later steps
     StepSpec("hold_grad", {"hold_grad": NAME, "as": NAME}, binds=("as",)),
+    # assign a tensor to another's .grad (torch keeps the tensor, paddle copies its values)
+    StepSpec("set_grad", {"set_grad": NAME, "from": NAME}),
     StepSpec("remove_hook", {"remove_hook": NAME}),
     StepSpec("inplace", {"inplace": NAME, "op": TEXT}, {"args": ARGS, "kwargs": KWARGS}),
     # a custom function (torch.autograd.Function, paddle.autograd.PyLayer) written as data: its
@@ -185,7 +187,8 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
     StepSpec("apply", {"apply": NAME, "args": NAMES, "into": NAME}, binds=("into",)),
 )}
 
-OBSERVABLES = ("value", "grad", "flags")
+# grad_array: the gradient as a numpy array (torch's .grad.numpy(), paddle's .gradient())
+OBSERVABLES = ("value", "grad", "flags", "grad_array")
 CLEAR_TO = ("none", "zeros")
 BACKWARD_APIS = ("function", "method")
 

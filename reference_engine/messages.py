@@ -254,6 +254,19 @@ TORCH_WARNINGS: dict[str, tuple[type[Warning], str]] = {
 }
 
 
+class VisibleDeprecationWarning(UserWarning):
+    """paddle's category for its deprecated APIs (``paddle.utils.deprecated``)."""
+
+
+PADDLE_WARNINGS: dict[str, tuple[type[Warning], str]] = {
+    "gradient_deprecated": (VisibleDeprecationWarning,
+                            '\x1b[93m\nWarning:\nAPI "paddle.base.dygraph.tensor_patch_methods.'
+                            'gradient" is deprecated since 2.1.0, and will be removed in future '
+                            'versions.\n    Reason: Please use tensor.grad, which returns the tensor '
+                            'value of the gradient. \x1b[0m'),
+}
+
+
 class UndefinedInFrameworkError(ValueError):
     """Raised by the reference engine where the framework's own result is undefined behaviour.
 

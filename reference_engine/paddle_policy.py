@@ -17,7 +17,7 @@ from reference_engine import engine
 from reference_engine import ops as F
 from reference_engine.formatting import paddle_repr
 from reference_engine.graph import AccumulateGrad, Node
-from reference_engine.messages import PADDLE_ERRORS, TORCH_ERRORS
+from reference_engine.messages import PADDLE_ERRORS, PADDLE_WARNINGS, TORCH_ERRORS
 from reference_engine.paddle_kernels import KERNELS
 from reference_engine.policy import Policy
 
@@ -132,6 +132,7 @@ class PaddlePolicy(Policy):
 
     dialect = "paddle"
     errors = PADDLE_ERRORS
+    warning_texts = PADDLE_WARNINGS
     accumulate_node_name = "GradNodeAccumulation"
     clamp_needs_a_bound = False
     softmax_floor = -64.0  # its softmax and log_softmax kernels' ValueClip

@@ -1159,3 +1159,43 @@ def momentum_carries_the_first_gradient_into_later_steps(paddle):
             seen.append(p.numpy().tolist())
         seen.append(p.inplace_version)
     return seen
+
+
+@program
+def an_assigned_gradient_takes_the_flag_of_the_one_held_before(paddle):
+    """x.grad = t copies t's values; the gradient keeps the stop_gradient of the gradient the
+    tensor held before, even one cleared to None (clear_gradient(False) or assigning None) or of
+    another shape; only a tensor that never had a gradient gets one that stops gradient."""
+    def state(t):
+        return None if t.grad is None else [t.grad.numpy().tolist(), t.grad.stop_gradient]
+
+    seen = []
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (x * 2).sum().backward()
+    x.clear_gradient(False)
+    x.grad = paddle.to_tensor([4.0, 4.0])
+    seen.append(state(x))
+    (x * 2).sum().backward()
+    seen.append(state(x))
+    y = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y.grad = paddle.to_tensor([1.0, 1.0])
+    y.clear_gradient(False)
+    y.grad = paddle.to_tensor([3.0, 3.0])
+    seen.append(state(y))
+    u = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (u * 2).sum().backward()
+    u.grad = None
+    seen.append(state(u))
+    u.grad = paddle.to_tensor([3.0, 3.0])
+    seen.append(state(u))
+    w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (w * 2).sum().backward()
+    w.grad = paddle.to_tensor([1.0, 1.0, 1.0])
+    seen.append(state(w))
+    hooked = paddle.to_tensor([1.0, 2.0], stop_gradient=False)  # a hook recorded the gradient
+    hooked.register_hook(lambda g: g * 3)
+    (hooked * 2).sum().backward()
+    hooked.clear_gradient(False)
+    hooked.grad = paddle.to_tensor([4.0, 4.0])
+    seen += [state(hooked), hooked.grad.grad_fn is not None]
+    return seen

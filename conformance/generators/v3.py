@@ -277,8 +277,9 @@ TRAINING_STEPS = 0.08
 
 def training_step(rng: random.Random) -> Callable[[Program, Callable[[Program], None]], None]:
     """The extension after version 2's scenario: maybe an optimizer over the leaves that require
-    grad (SGD or Adam), its step, zero_grad (to None or zeros) or not, a second forward and
-    backward, and a second step: accumulation across training steps, and the in-place updates
+    grad (SGD or Adam), its step, zero_grad (to None or zeros) or not, maybe a ``.grad``
+    assigned, a second forward and backward (its gradients read as tensors and maybe as a numpy
+    array), and a second step: accumulation across training steps, and the in-place updates
     a retained graph then sees (torch checks their version, paddle's optimizers do not bump it)."""
     def extend(p: Program, scenario: Callable[[Program], None]) -> None:
         if rng.random() >= TRAINING_STEPS:
@@ -302,11 +303,18 @@ def training_step(rng: random.Random) -> Callable[[Program, Callable[[Program], 
             if rng.random() < 0.7:
                 step["to"] = rng.choice(["none", "zeros"])
             p.emit(step)
+        if rng.random() < 0.3:  # .grad assigned: the second pass adds onto it
+            target = rng.choice(params)
+            source = p.leaf(p.nodes[target].shape, requires_grad=False,
+                            dtype=p.nodes[target].dtype)
+            p.emit({"set_grad": target, "from": source})
         again = rng.choice(params)
         square = p.let("mul", [again, again], p.nodes[again].shape)
         p.emit({"backward": v2.scalar_loss(p, square)})
         for leaf in params:
             p.emit({"observe": "grad", "of": leaf})
+        if rng.random() < 0.4:
+            p.emit({"observe": "grad_array", "of": rng.choice(params)})
         p.emit({"optimizer_step": name})
         for leaf in params:
             p.emit({"observe": "value", "of": leaf})

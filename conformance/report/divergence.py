@@ -163,7 +163,7 @@ def show(o: Any) -> str:
     if not isinstance(o, dict):
         return "nothing" if o is None else str(o)
     kind = o["kind"]
-    if kind == "tensor":
+    if kind in ("tensor", "array"):
         values = json.dumps(o["values"])
         values = values if len(values) <= 60 else values[:59] + "…"
         flags = ", requires grad" if o.get("requires_grad") else ""

@@ -80,7 +80,7 @@ def _axes(axis: Any) -> Any:
 class Tensor(_CoreTensor):
     """``paddle.Tensor`` over the reference engine."""
 
-    __slots__ = ()
+    __slots__ = ("_dropped_grad",)  # the gradient last cleared to None (unset: none)
     _size_type = Size
     _policy = PADDLE
     _dtype_objects = _DTYPES
@@ -116,18 +116,34 @@ class Tensor(_CoreTensor):
 
     @grad.setter
     def grad(self, value: Optional[Tensor]) -> None:
-        """Assigning copies the values: into the gradient there is, or into a new one that stops
-        gradient; later passes accumulate into them."""
+        """Assigning copies the values: into the gradient there is, or into a new one with the
+        flag and history of the gradient held before (dropped by ``clear_gradient(False)`` or by assigning
+        None), or, for a tensor that never had one, a new one that stops gradient; later passes
+        accumulate into them."""
         if value is None:
-            self._grad = None
+            self._drop_grad()
         elif self._grad is not None and self._grad._data.shape == value._data.shape:
             np.copyto(self._grad._data, value._data, casting="unsafe")
         else:
+            previous = self._grad if self._grad is not None else getattr(
+                self, "_dropped_grad", None)
             self._grad = Tensor._from_array(value._data.copy())
-            PADDLE.mark_stopped(self._grad)
+            if previous is None or stopped(previous):
+                PADDLE.mark_stopped(self._grad)
+            if previous is not None:  # and its history, as clear_gradient(True) keeps it
+                self._grad._grad_fn, self._grad._accumulator = (previous._grad_fn,
+                                                                previous._accumulator)
+
+    def _drop_grad(self) -> None:
+        """paddle keeps the gradient's tensor (its flag) while it holds no value."""
+        if self._grad is not None:
+            self._dropped_grad = self._grad
+        self._grad = None
 
     def gradient(self) -> Optional[np.ndarray]:
-        """``Tensor.gradient()`` (deprecated in paddle): the gradient's values as numpy."""
+        """``Tensor.gradient()`` (deprecated in paddle, which warns on every call): the
+        gradient's values as numpy."""
+        PADDLE.warn("gradient_deprecated")
         return None if self._grad is None else self._grad._data.copy()
 
     @property
@@ -160,7 +176,7 @@ class Tensor(_CoreTensor):
             if stopped(old):  # and its flag: zeros from a PyLayer's gradient stop gradient
                 PADDLE.mark_stopped(self._grad)
         elif not set_to_zero:
-            self._grad = None
+            self._drop_grad()
 
     def retain_grads(self) -> None:
         self._retain_grad()
