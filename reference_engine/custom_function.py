@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import numpy as np
 
-from reference_engine import grad_mode
+from reference_engine import engine, grad_mode
 from reference_engine import ops as F
 from reference_engine.graph import SavedTensor
 from reference_engine.rules import Rule
@@ -96,7 +96,9 @@ def _rule(cls: type, dialect: Dialect) -> Rule:
 
 def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dialect,
           separate_setup: bool = False) -> Any:
-    """``Function.apply`` / ``PyLayer.apply``: forward without recording, one node for the result."""
+    """``Function.apply`` / ``PyLayer.apply``: forward without recording, one node for the
+    results. A forward that returns a tuple (or list) of tensors gives each its own output slot
+    of that node (see :class:`OutputSlot`); backward is then handed one gradient per output."""
     tensor_type = F._tensor_type()
     positions = [i for i, a in enumerate(args) if isinstance(a, tensor_type)]
     ctx = dialect.context(tuple(isinstance(a, tensor_type) and a._requires_grad for a in args))
@@ -106,21 +108,28 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
             cls.setup_context(ctx, args, out)
         else:
             out = cls.forward(ctx, *args, **kwargs)
-    if not isinstance(out, tensor_type):
+    several = isinstance(out, (tuple, list))
+    outputs: tuple[Any, ...] = tuple(out) if several else (out,)
+    if not outputs or not all(isinstance(o, tensor_type) for o in outputs):
         raise NotImplementedError(
             f"{cls.__name__}.forward returned {type(out).__name__}: the reference engine's custom "
-            "functions return one tensor")
-    differentiable = not any(t is out for t in ctx._non_differentiable)
+            "functions return a tensor or a tuple of tensors")
+    differentiable = [not any(t is o for t in ctx._non_differentiable) for o in outputs]
     if ctx._dirty:
-        _check_dirty(ctx._dirty, out, differentiable)
+        _check_dirty(ctx._dirty, outputs, differentiable)
     if not grad_mode.is_grad_enabled() or not any(ctx.needs_input_grad):
         return out
     name = dialect.node_name(cls)
 
     def run_backward(grad: Any) -> list[Any]:
-        if grad is None and ctx.materialize_grads:  # an undefined gradient reached it (torch)
-            grad = type(out)._from_array(np.zeros_like(out._data))
-        returned = cls.backward(ctx, grad if grad is None else dialect.output_grad(grad))
+        handed = list(grad) if several else [grad]
+        for i, g in enumerate(handed):
+            if g is None or g is engine.UNDEFINED:  # none reached this output
+                handed[i] = type(outputs[i])._from_array(np.zeros_like(outputs[i]._data)) \
+                    if ctx.materialize_grads else None
+            else:
+                handed[i] = dialect.output_grad(g)
+        returned = cls.backward(ctx, *handed)
         returned = returned if isinstance(returned, tuple) else (returned,)
         needed = ctx._node.attrs.get("needed", ()) if ctx._node is not None else ()
         grads = dialect.gradients(name, returned, args, positions, needed)
@@ -129,45 +138,90 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
         return grads
 
     inputs = [args[i] for i in positions]
-    result = F.apply(_rule(cls, dialect), inputs, {"output": out._data, "function": run_backward})
-    node = result._grad_fn
+    first = F.apply(_rule(cls, dialect), inputs,
+                    {"output": outputs[0]._data, "function": run_backward})
+    node = first._grad_fn
     if node is None:
-        return result
-    if not differentiable:
-        result._requires_grad = False
-        if not dialect.non_differentiable_keeps_node:
-            result._grad_fn = None
-            if any(a is out for a in args):  # torch returns a detached alias of the input
-                result._counter = out._counter
-        return result
-    if ctx._dirty:  # the input written in place is the output: its history moves to the node
-        out._rebase(node)
-        result = out
+        return out
+    results = [first] if not several else [OutputSlot.result(node, o, i, len(outputs))
+                                            for i, o in enumerate(outputs)]
+    for i, (o, result) in enumerate(zip(outputs, results)):
+        if not differentiable[i]:
+            result._requires_grad = False
+            if not dialect.non_differentiable_keeps_node:
+                result._grad_fn = None
+                if any(a is o for a in args):  # torch returns a detached alias of the input
+                    result._counter = o._counter
+        elif ctx._dirty and any(t is o for t in ctx._dirty):
+            # the input written in place is the output: its history moves to the node
+            o._rebase(result._grad_fn)
+            results[i] = o
     ctx._node = node
     for i, t in enumerate(ctx._to_save):
         if t is None:
             continue
-        kept = result if t is out else t  # a saved output is the tensor apply returns
+        # a saved output is the tensor apply returns
+        kept = next((r for o, r in zip(outputs, results) if t is o), t)
         node.saved[f"saved{i}"] = SavedTensor(kept, checked=dialect.version_checked)
     if dialect.refuses_second_backward:
         node.attrs["refuses_second_backward"] = True
-    return result
+    return type(out)(results) if several else results[0]
 
 
-def _check_dirty(dirty: list[Any], out: Any, differentiable: bool) -> None:
-    """torch: a tensor marked dirty was written in place, so its version grows; it must be the
+class OutputSlot:
+    """One output of a custom function that returned several: the output's tensor gets a node
+    of its own (its tensor hooks and retained gradient live there) whose only edge is the
+    function's node, and the engine collects what each slot passes on into that node's
+    gradient buffer at the slot's place (``engine._accumulate_slot``). To a program the slot
+    is invisible: ``grad_fn`` shows the function's node."""
+
+    @staticmethod
+    def result(node: Node, output: Any, index: int, count: int) -> Any:
+        node.attrs["outputs"] = count
+        slot_rule = _slot_rule(node.rule)
+        return F.apply(slot_rule, [_standing_for(node, output)], {"slot": index, "of": node})
+
+
+def _standing_for(node: Node, output: Any) -> Any:
+    """A tensor whose only history is ``node``: what an output slot records as its input."""
+    stand_in = type(output)._from_array(output._data)
+    stand_in._requires_grad, stand_in._grad_fn = True, node
+    return stand_in
+
+
+_SLOT_RULES: dict[int, Rule] = {}
+
+
+def _slot_rule(rule: Rule) -> Rule:
+    if id(rule) not in _SLOT_RULES:
+        _SLOT_RULES[id(rule)] = Rule("output_slot", rule.node_name, _given_slot, (_pass_slot,))
+    return _SLOT_RULES[id(rule)]
+
+
+def _given_slot(a: Any, *, slot: int, of: Any) -> Any:
+    return a
+
+
+def _pass_slot(g: Any) -> Any:
+    return g
+
+
+def _check_dirty(dirty: list[Any], outputs: tuple[Any, ...], differentiable: list[bool]) -> None:
+    """torch: a tensor marked dirty was written in place, so its version grows; it must be an
     output (the input a forward modified is returned) and, when differentiable, no leaf that
     requires grad."""
     for t in dict.fromkeys(dirty):
-        if t is out and differentiable and grad_mode.is_grad_enabled() and t._grad_fn is None \
-                and t._requires_grad:
-            raise t._policy.error("dirty_leaf")
-    if any(t is not out for t in dirty):
-        raise out._policy.error("dirty_not_returned")
-    if out._view_base is not None:
-        raise NotImplementedError("a view marked dirty by a custom function: the reference "
-                                  "engine does not rewrite the view's base")
-    out._counter.value += 1
+        for o, diff in zip(outputs, differentiable):
+            if t is o and diff and grad_mode.is_grad_enabled() and t._grad_fn is None \
+                    and t._requires_grad:
+                raise t._policy.error("dirty_leaf")
+    if any(all(t is not o for o in outputs) for t in dirty):
+        raise outputs[0]._policy.error("dirty_not_returned")
+    for t in dict.fromkeys(dirty):
+        if t._view_base is not None:
+            raise NotImplementedError("a view marked dirty by a custom function: the reference "
+                                      "engine does not rewrite the view's base")
+        t._counter.value += 1
 
 
 def torch_gradients(name: str, returned: tuple[Any, ...], args: tuple[Any, ...],

@@ -111,6 +111,20 @@ def _accumulate_buffer(policy: Policy, buffers: dict[int, Any], node: Node, grad
         buffers[key] = policy.sum_gradients(have, grad)
 
 
+def _send(policy: Policy, buffers: dict[int, Any], node: Node, edge: Node, grad: Any) -> None:
+    """Add ``grad`` from ``node`` into ``edge``'s buffer: an output slot of a custom function
+    with several outputs adds it at its place in the function's list of output gradients."""
+    if node.rule.op != "output_slot":
+        _accumulate_buffer(policy, buffers, edge, grad)
+        return
+    slots = buffers.setdefault(id(edge), [None] * edge.attrs["outputs"])
+    index, have = node.attrs["slot"], slots[node.attrs["slot"]]
+    if have is None or have is UNDEFINED:
+        slots[index] = grad
+    elif grad is not UNDEFINED:
+        slots[index] = policy.sum_gradients(have, grad)
+
+
 def _pass_on(policy: Policy, buffers: dict[int, Any], node: Node, grads: Sequence[Any],
              wanted: Optional[set[int]], cut_nodes: frozenset[int]) -> None:
     """Add what the node computed to the buffers of the nodes below; in torch a custom
@@ -120,9 +134,9 @@ def _pass_on(policy: Policy, buffers: dict[int, Any], node: Node, grads: Sequenc
         if edge is None or id(edge) in cut_nodes:
             continue
         if g is not None:
-            _accumulate_buffer(policy, buffers, edge, g)
+            _send(policy, buffers, node, edge, g)
         elif undefined_below and (wanted is None or id(edge) in wanted):
-            _accumulate_buffer(policy, buffers, edge, UNDEFINED)
+            _send(policy, buffers, node, edge, UNDEFINED)
 
 
 def _run_undefined(policy: Policy, node: Node, retain_graph: bool) -> bool:
@@ -212,7 +226,7 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
         if g is None or not need:
             out.append(None)
             continue
-        if g is grad and policy.kernels_copy_gradients:
+        if g is grad and policy.kernels_copy_gradients and rule.op != "output_slot":
             # an identity rule (clone, add) runs a kernel: a new tensor, recorded when the
             # gradient requires grad without a node of its own
             if not grad_mode.is_grad_enabled():
@@ -280,7 +294,7 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                     for edge in node.edges:
                         if edge is not None and id(edge) not in cut_nodes and (
                                 wanted is None or id(edge) in wanted):
-                            _accumulate_buffer(policy, buffers, edge, UNDEFINED)
+                            _send(policy, buffers, node, edge, UNDEFINED)
                     continue
                 # a custom function runs its backward (which materializes the gradient)
                 grads = _input_grads(policy, node, None, wanted)
@@ -301,10 +315,14 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                 handed, hooked = _run_hooks(policy, node, grad)
             if node.retained is not None:
                 policy.retain(node.retained, hooked, create_graph)
-            skips = not is_leaf and node.rule.op == "custom" and policy.custom_backward_skips_hook_results
+            skips = not is_leaf and node.rule.op in ("custom", "output_slot") and \
+                policy.custom_backward_skips_hook_results
             grad = handed if skips else hooked
+            # a custom function with several outputs gets a list: one gradient per output
+            outputs = tuple(grad) if isinstance(grad, list) else (grad,)
             if node.node_hooks:
-                grad = _run_node_hooks(node, "pre", (grad,))[0]
+                outputs = _run_node_hooks(node, "pre", outputs)
+                grad = list(outputs) if isinstance(grad, list) else outputs[0]
             for index in targets.get(id(node), ()):
                 captured[index] = grad
             if is_leaf:
@@ -337,7 +355,7 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                 # input that needs none included
                 shown = node.attrs.get("returned") if node.rule.op == "custom" else None
                 seen = _run_node_hooks(node, "post", shown if shown is not None
-                                       else tuple(grads[i] for i in listed), (grad,))
+                                       else tuple(grads[i] for i in listed), outputs)
                 for i, g in zip(listed, seen):
                     grads[i] = g
             _pass_on(policy, buffers, node, grads, wanted, cut_nodes)

@@ -155,7 +155,8 @@ class Node:
 
     @property
     def next_functions(self) -> tuple[tuple[Optional[Node], int], ...]:
-        return tuple((self.edges[i], 0) for i in self.listed())
+        """(node, output number) per listed input; an output slot shows its function's node."""
+        return tuple(_shown(self.edges[i]) for i in self.listed())
 
     def listed(self) -> tuple[int, ...]:
         """The positions of the inputs the node lists (not where's condition)."""
@@ -169,6 +170,23 @@ class Node:
 
     def __repr__(self) -> str:
         return f"<{self.name().split('::')[-1]} object at {id(self):#x}>"
+
+
+def shown_node(node: Optional[Node]) -> Optional[Node]:
+    """The node a program sees: a custom function's node for one of its output slots."""
+    if _is_slot(node):
+        return node.attrs["of"]  # type: ignore[union-attr]
+    return node
+
+
+def _shown(node: Optional[Node]) -> tuple[Optional[Node], int]:
+    if _is_slot(node):
+        return node.attrs["of"], node.attrs["slot"]  # type: ignore[union-attr]
+    return node, 0
+
+
+def _is_slot(node: Optional[Node]) -> bool:
+    return node is not None and type(node) is not AccumulateGrad and node.rule.op == "output_slot"
 
 
 class AccumulateGrad(Node):

@@ -45,3 +45,28 @@ def tripled_in_place(base: type, name: str, finish: Callable[[Any, Any], Any]) -
         return g * 3 + sum(t.sum() * 0 for t in ctx.saved_tensors)
 
     return custom(base, name, forward, backward)
+
+
+def two_output_functions(base: type, saved: Callable[[Any], Any],
+                         positive_of: Callable[[Any], Any]) -> tuple[type, type, list[Any]]:
+    """``Two`` returns ``x * y`` and ``x + y`` (saving both inputs, read back by ``saved``);
+    ``Split`` returns ``x * 3`` and a mask marked non-differentiable, with materialized
+    gradients off; and the list of what ``Split``'s backward was handed for the mask."""
+    def two_forward(ctx: Any, x: Any, y: Any) -> Any:
+        ctx.save_for_backward(x, y)
+        return x * y, x + y
+
+    def two_backward(ctx: Any, ga: Any, gb: Any) -> Any:
+        x, y = saved(ctx)
+        return ga * y + gb, ga * x + gb
+
+    def split_forward(ctx: Any, x: Any) -> Any:
+        positive = positive_of(x)
+        ctx.mark_non_differentiable(positive)
+        ctx.set_materialize_grads(False)
+        return x * 3, positive
+
+    handed: list[Any] = []
+    return (custom(base, "Two", two_forward, two_backward),
+            custom(base, "Split", split_forward, lambda ctx, g, gi: handed.append(gi) or g * 3),
+            handed)

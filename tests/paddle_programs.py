@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from tests.custom_functions import context_flag_functions, custom
+from tests.custom_functions import context_flag_functions, custom, two_output_functions
 from tests.observe import attempt
 
 PROGRAMS: dict[str, Callable[[Any], list[Any]]] = {}
@@ -1198,4 +1198,33 @@ def an_assigned_gradient_takes_the_flag_of_the_one_held_before(paddle):
     hooked.clear_gradient(False)
     hooked.grad = paddle.to_tensor([4.0, 4.0])
     seen += [state(hooked), hooked.grad.grad_fn is not None]
+    return seen
+
+
+@program
+def a_pylayer_with_two_outputs(paddle):
+    """A PyLayer returning two tensors: backward is handed one gradient per output (zeros for
+    an unused one, None without materialized gradients), a hook on one output does not change
+    what backward is handed, retain_grads keeps that output's gradient, double grad goes
+    through a differentiable backward, and a non-differentiable output stops gradient."""
+    Two, Split, handed = two_output_functions(paddle.autograd.PyLayer, lambda ctx: ctx.saved_tensor(),  # noqa: N806
+                                              lambda x: paddle.cast(x > 0, x.dtype))
+    x = paddle.to_tensor([1.0, -2.0], stop_gradient=False)
+    y = paddle.to_tensor([0.5, 3.0], stop_gradient=False)
+    a, b = Two.apply(x, y)
+    gx, gy = paddle.grad((a * b).sum(), [x, y], create_graph=True)
+    seen = [gx, gy, gx.stop_gradient]
+    s, positive = Split.apply(x)
+    s.sum().backward()
+    # read now: a gradient tensor held past clear_gradient(False) is left uninitialized
+    seen += [positive.stop_gradient, s.stop_gradient, handed, x.grad.numpy().tolist()]
+    x.clear_gradient(False)
+    y.clear_gradient(False)
+    a, b = Two.apply(x, y)
+    a.register_hook(lambda g: g * 100)
+    b.retain_grads()
+    (a.sum() * 2 + b.sum()).backward()
+    seen += [x.grad, y.grad, b.grad, a.grad]
+    a, b = Two.apply(x, y)
+    seen.append(attempt(lambda: paddle.grad(a.sum(), x)))  # the pruned y gets a gradient
     return seen

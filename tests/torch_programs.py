@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from tests.custom_functions import context_flag_functions, custom, tripled_in_place
+from tests.custom_functions import context_flag_functions, custom, tripled_in_place, two_output_functions
 from tests.observe import attempt
 
 PROGRAMS: dict[str, Callable[[Any], list[Any]]] = {}
@@ -1607,3 +1607,36 @@ def a_custom_function_marks_its_input_dirty(torch):
     alias = Frozen.apply(leaf)
     seen += [alias is leaf, alias.requires_grad, leaf._version, leaf]
     return seen
+
+
+@program
+def a_custom_function_with_two_outputs(torch):
+    """A forward returning two tensors: both share the function's node (next_functions name
+    its outputs 0 and 1), its backward is handed one gradient per output (zeros for an unused
+    one, None without materialized gradients), a tensor hook and retain_grad act per output,
+    double backward goes through a differentiable backward, a non-differentiable output
+    requires no grad, and a second backward finds the graph freed."""
+    Two, Split, handed = two_output_functions(torch.autograd.Function, lambda ctx: ctx.saved_tensors,  # noqa: N806
+                                              lambda x: (x > 0).to(x.dtype))
+    x = torch.tensor([1.0, -2.0], requires_grad=True)
+    y = torch.tensor([0.5, 3.0], requires_grad=True)
+    a, b = Two.apply(x, y)
+    seen = []
+    a.grad_fn.register_prehook(lambda gs: seen.append(list(gs)))
+    p = a * b
+    links = [(n.name(), i) for n, i in p.grad_fn.next_functions]
+    gx, gy = torch.autograd.grad(p.sum(), (x, y), create_graph=True)
+    (gx.sum() + gy.sum()).backward()
+    result = [a.grad_fn is b.grad_fn, a.grad_fn.name(), links, gx, gy, seen, x.grad, y.grad,
+              attempt(lambda: p.sum().backward())]
+    s, positive = Split.apply(x)
+    s.sum().backward()
+    result += [positive.requires_grad, positive.grad_fn is None, handed, x.grad]
+    a, b = Two.apply(x, y)
+    a.register_hook(lambda g: g * 100)
+    b.retain_grad()
+    (a.sum() * 2 + b.sum()).backward()
+    result += [x.grad, y.grad, b.grad]
+    a, b = Two.apply(x, y)
+    result.append(torch.autograd.grad(b.sum(), x))
+    return result

@@ -17,7 +17,7 @@ import numpy as np
 from reference_engine import grad_mode, rng
 from reference_engine import ops as F
 from reference_engine.dtypes import DialectDtype, by_numpy, standard_dtypes, to_numpy
-from reference_engine.graph import Node
+from reference_engine.graph import Node, shown_node
 from reference_engine.paddle_policy import CLEARED, PADDLE, stopped
 from reference_engine.tensor import Tensor as _CoreTensor
 
@@ -149,7 +149,7 @@ class Tensor(_CoreTensor):
     @property
     def grad_fn(self) -> Optional[Node]:
         """The creating node; a tensor made by ``to_tensor`` shows its accumulation node."""
-        return self._grad_fn if self._grad_fn is not None else self._accumulator
+        return shown_node(self._grad_fn) if self._grad_fn is not None else self._accumulator
 
     @property
     def name(self) -> str:

@@ -15,7 +15,7 @@ import numpy as np
 from reference_engine import grad_mode, rng
 from reference_engine import ops as F
 from reference_engine.dtypes import DialectDtype, by_numpy, standard_dtypes, to_numpy
-from reference_engine.graph import Node, RemovableHandle
+from reference_engine.graph import Node, RemovableHandle, shown_node
 from reference_engine.tensor import Tensor as _CoreTensor
 from reference_engine.torch_policy import TORCH, torch_size
 
@@ -160,7 +160,7 @@ class Tensor(_CoreTensor):
 
     @property
     def grad_fn(self) -> Optional[Node]:
-        return self._grad_fn
+        return shown_node(self._grad_fn)
 
     @property
     def retains_grad(self) -> builtins.bool:
