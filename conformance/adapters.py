@@ -152,15 +152,15 @@ class Adapter:
             ctx.save_for_backward(*to_save)
             if dirty:
                 ctx.mark_dirty(*dirty)
-            if body.non_differentiable:
-                ctx.mark_non_differentiable(output)
+            if body.non_differentiable:  # every output
+                ctx.mark_non_differentiable(*(output if isinstance(output, tuple) else (output,)))
             if not body.materialize_grads:
                 ctx.set_materialize_grads(False)
             return output
 
-        def backward(ctx: Any, output_grad: Any) -> Any:
+        def backward(ctx: Any, *output_grads: Any) -> Any:
             # the saved tensors are read only when there are some, as a program would
-            grads = body.backward(list(saved(ctx) or ()) if body.saves else [], output_grad)
+            grads = body.backward(list(saved(ctx) or ()) if body.saves else [], output_grads)
             return grads[0] if len(grads) == 1 else tuple(grads)
 
         if body.once_differentiable:

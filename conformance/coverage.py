@@ -30,6 +30,7 @@ from conformance.vocabulary import (
     FUNCTIONAL_APIS,
     IN_PLACE_OPS,
     MODULE_KINDS,
+    NAME_OR_NAMES,
     NODE_HOOK_KINDS,
     OBSERVABLES,
     OP_FEATURES,
@@ -117,6 +118,8 @@ def _values_of(key: str, field: str, kind: str) -> tuple[str, ...]:
         return ("true", "false")
     if kind == BOOL_OR_NULL:
         return ("true", "false", "null")
+    if kind == NAME_OR_NAMES:
+        return ("name", "list")
     return ("given",)
 
 
@@ -138,6 +141,9 @@ def step_cells_of(case: Case) -> set[Cell]:
             if field == key or field not in step:
                 continue
             enumerated = (key, field) in _ENUMERATED or kind in (BOOL, BOOL_OR_NULL)
+            if kind == NAME_OR_NAMES:
+                found.add((key, field, "list" if isinstance(step[field], list) else "name"))
+                continue
             found.add((key, field, _label(step[field]) if enumerated else "given"))
     return found
 

@@ -265,8 +265,11 @@ class Interpreter:
             step["function"], CustomFunctionBody(self, step, where))
 
     def step_apply(self, step: dict[str, Any], where: str) -> None:
-        self.env[step["into"]] = self.a.apply(self.get(step["apply"]),
-                                              [self.get(n) for n in step["args"]])
+        result = self.a.apply(self.get(step["apply"]), [self.get(n) for n in step["args"]])
+        if isinstance(step["into"], list):
+            self.env.update(zip(step["into"], result))
+        else:
+            self.env[step["into"]] = result
 
     def step_inplace(self, step: dict[str, Any], where: str) -> None:
         args = [self.arg(v) for v in step.get("args", [])]
@@ -304,15 +307,18 @@ class CustomFunctionBody:
         return run
 
     def forward(self, inputs: list[Any]) -> tuple[Any, list[Any], list[Any]]:
-        """The output, the tensors to save for backward and those to mark dirty."""
+        """The output (a tuple for a list of outputs), the tensors to save for backward and
+        those to mark dirty."""
         run = self._run("forward", dict(zip(self.step["inputs"], inputs)))
-        return (run.env[self.step["output"]], [run.env[n] for n in self.step.get("save", [])],
+        output = self.step["output"]
+        return (tuple(run.env[n] for n in output) if isinstance(output, list) else run.env[output],
+                [run.env[n] for n in self.step.get("save", [])],
                 [run.env[n] for n in self.step.get("dirty", [])])
 
-    def backward(self, saved: list[Any], output_grad: Any) -> list[Any]:
+    def backward(self, saved: list[Any], output_grads: tuple[Any, ...]) -> list[Any]:
         """The gradients the backward returns, one per ``input_grads`` entry."""
         bound = dict(zip(self.step.get("save", []), saved))
-        bound[self.step["output_grad"]] = output_grad
+        bound.update(zip(_as_list(self.step["output_grad"]), output_grads))
         run = self._run("derivative", bound)
         return [None if n is None else run.env[n] for n in self.step["input_grads"]]
 

@@ -34,13 +34,18 @@ class CaseError(ValueError):
         super().__init__(", ".join(where) + ": " + message)
 
 
+def _names(value: Any) -> list[str]:
+    """A name or a list of names, as a list."""
+    return value if isinstance(value, list) else [value]
+
+
 class _CaseChecker:
     """Validates one case's steps, tracking which names are bound."""
 
     def __init__(self, source: str, case_id: str) -> None:
         self.source, self.case_id = source, case_id
         self.names: set[str] = set()
-        self.functions: set[str] = set()  # names bound by function steps
+        self.functions: dict[str, int] = {}  # names bound by function steps: their outputs
         self.optimizers: set[str] = set()  # names bound by optimizer steps
         self.defs: set[str] = set()  # names bound by def steps
         self.modules: set[str] = set()  # names bound by module steps
@@ -176,19 +181,26 @@ class _CaseChecker:
     def step_function(self, step: dict[str, Any], where: str) -> None:
         """Each body is checked with only its own names bound: the forward's inputs, then the
         saved names and the output's gradient."""
+        outputs, output_grads = _names(step["output"]), _names(step["output_grad"])
+        if not outputs or len(output_grads) != len(outputs) or \
+                isinstance(step["output"], list) != isinstance(step["output_grad"], list):
+            self.fail(f"one gradient name per output: {len(outputs)} output(s), "
+                      f"{len(output_grads)} gradient name(s), both names or both lists", where,
+                      "output_grad")
         with self._scope([(name, "inputs") for name in step["inputs"]], where):
             self.check_steps(step["forward"], f"{where}.forward.")
-            self.use(step["output"], where, "output")
+            for name in outputs:
+                self.use(name, where, "output")
             for field in ("save", "dirty"):
                 for name in step.get(field, []):
                     self.use(name, where, field)
         saved = [(name, "save") for name in step.get("save", [])]
-        with self._scope([*saved, (step["output_grad"], "output_grad")], where):
+        with self._scope([*saved, *((n, "output_grad") for n in output_grads)], where):
             self.check_steps(step["derivative"], f"{where}.derivative.")
             for name in step["input_grads"]:
                 if name is not None:
                     self.use(name, where, "input_grads")
-        self.functions.add(step["function"])
+        self.functions[step["function"]] = len(outputs) if isinstance(step["output"], list) else 0
 
     def step_apply(self, step: dict[str, Any], where: str) -> None:
         if step["apply"] not in self.functions:
@@ -196,6 +208,12 @@ class _CaseChecker:
                       "apply")
         for name in step["args"]:
             self.use(name, where, "args")
+        several = self.functions[step["apply"]]
+        into = step["into"]
+        if (len(into) if isinstance(into, list) else 0) != several:
+            self.fail(f"'{step['apply']}' returns "
+                      + (f"{several} outputs: 'into' lists {several} names" if several
+                         else "one tensor: 'into' is one name"), where, "into")
 
     def step_let(self, step: dict[str, Any], where: str) -> None:
         op = step["op"]

@@ -261,7 +261,7 @@ class _Writer:
         elif "function" in s:
             self.custom_function(s, ind)
         elif "apply" in s:
-            out(f"{ind}{s['into']} = {s['apply']}.apply({', '.join(s['args'])})")
+            out(f"{ind}{_listed(s['into'])} = {s['apply']}.apply({', '.join(s['args'])})")
         elif "inplace" in s:
             t, op, args = s["inplace"], s["op"], [_arg(a) for a in s.get("args", [])]
             if op == "setitem":
@@ -312,21 +312,28 @@ class _Writer:
         if s.get("dirty"):
             out(f"{body}ctx.mark_dirty({', '.join(s['dirty'])})")
         if s.get("non_differentiable"):
-            out(f"{body}ctx.mark_non_differentiable({s['output']})")
+            out(f"{body}ctx.mark_non_differentiable({_listed(s['output']).rstrip(',')})")
         if s.get("materialize_grads") is False:
             out(f"{body}ctx.set_materialize_grads(False)")
-        out(f"{body}return {s['output']}")
+        out(f"{body}return {_listed(s['output'])}")
         out("")
         out(f"{ind}    @staticmethod")
         if s.get("once_differentiable"):
             out(f"{ind}    @torch.autograd.function.once_differentiable")
-        out(f"{ind}    def backward(ctx, {s['output_grad']}):")
+        out(f"{ind}    def backward(ctx, {_listed(s['output_grad'])}):")
         if s.get("save"):
             out(f"{body}{', '.join(s['save'])}, = {saved}")
         self.steps(s["derivative"], body)
         grads = [str(g) for g in s["input_grads"]]
         out(f"{body}return {grads[0] if len(grads) == 1 else '(' + ', '.join(grads) + ')'}")
         out("")
+
+
+def _listed(names: Any) -> str:
+    """A name as itself; a list of names as a tuple's elements (``a,`` for one)."""
+    if not isinstance(names, list):
+        return str(names)
+    return ", ".join(names) + ("," if len(names) == 1 else "")
 
 
 def program(case: Case, dialect: str) -> str:

@@ -141,8 +141,11 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
     # it wrote in place), ``non_differentiable`` (ctx.mark_non_differentiable of the output),
     # ``materialize_grads`` (ctx.set_materialize_grads) and ``once_differentiable`` (the
     # backward so decorated).
-    StepSpec("function", {"function": NAME, "inputs": NAMES, "forward": STEPS, "output": NAME,
-                          "output_grad": NAME, "derivative": STEPS, "input_grads": NAMES_OR_NULLS},
+    # A list of ``output`` names returns several tensors: ``output_grad`` then names one
+    # gradient per output, and ``apply`` binds a list ``into``.
+    StepSpec("function", {"function": NAME, "inputs": NAMES, "forward": STEPS,
+                          "output": NAME_OR_NAMES, "output_grad": NAME_OR_NAMES,
+                          "derivative": STEPS, "input_grads": NAMES_OR_NULLS},
              {"save": NAMES, "dirty": NAMES, "non_differentiable": BOOL,
               "materialize_grads": BOOL, "once_differentiable": BOOL}, binds=("function",)),
     # a saved_tensors_hooks block: every tensor a node made inside saves is handed to a pack
@@ -184,7 +187,7 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
     StepSpec("functional", {"functional": TEXT, "of": NAME, "at": NAMES},
              {"v": NAMES, "create_graph": BOOL, "strict": BOOL}),
     # call a custom function (``Function.apply``), binding its output to ``into``
-    StepSpec("apply", {"apply": NAME, "args": NAMES, "into": NAME}, binds=("into",)),
+    StepSpec("apply", {"apply": NAME, "args": NAMES, "into": NAME_OR_NAMES}, binds=("into",)),
 )}
 
 # grad_array: the gradient as a numpy array (torch's .grad.numpy(), paddle's .gradient())

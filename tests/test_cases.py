@@ -218,6 +218,10 @@ def test_a_custom_function_step_is_well_formed():
     ({"input_grads": ["ga", "gb"]}, r"step 1, field 'input_grads': undefined name 'gb'"),
     ({"input_grads": "ga"}, r"step 1, field 'input_grads': expected list of names or nulls"),
     ({"output_grad": "a"}, r"step 1, field 'output_grad': re-defined name 'a'"),
+    # several outputs: one gradient name per output, both lists
+    ({"output": ["o", "a"]}, r"step 1, field 'output_grad': one gradient name per output: "
+                             r"2 output\(s\), 1 gradient name"),
+    ({"output": ["o"], "output_grad": "g"}, r"step 1, field 'output_grad': .* both names or both"),
 ])
 def test_a_malformed_custom_function_names_its_body_and_field(changes, where):
     with pytest.raises(CaseError, match=where):
@@ -233,6 +237,15 @@ def test_apply_takes_a_function_and_a_function_is_no_tensor():
     case["steps"][3]["args"] = ["Square", 2.0]
     with pytest.raises(CaseError, match=r"step 3, field 'args': 'Square' is a function, not a tensor"):
         parse_document(_document(case), "f.json")
+
+
+def test_apply_binds_one_name_per_output():
+    case = _with_function(output=["o", "a"], output_grad=["g", "h"])
+    with pytest.raises(CaseError, match=r"step 2, field 'into': 'Square' returns 2 outputs: "
+                                        r"'into' lists 2 names"):
+        parse_document(_document(case), "f.json")
+    case["steps"][2]["into"] = ["q", "q2"]
+    assert [c.id for c in parse_document(_document(case), "f.json")] == ["c1"]
 
 
 def test_a_node_hook_kind_is_pre_or_post():

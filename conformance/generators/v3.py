@@ -7,8 +7,9 @@ custom function (``torch.autograd.Function`` / ``paddle.autograd.PyLayer``) just
 autograd scenario: the scenario then differentiates through it. The function is one of a table
 of forwards with their derivatives written in the vocabulary (saving an input, the output or
 nothing), sometimes with a second input (a tensor that may not require grad), a gradient left
-``None``, or one gradient too many (the frameworks' errors); or, torch's only, a forward that
-triples its input in place and marks it dirty. Its context flags are set now and then
+``None``, or one gradient too many (the frameworks' errors); or two outputs (sin and cos, the
+scenario using the second); or, torch's only, a forward that triples its input in place and
+marks it dirty. Its context flags are set now and then
 (``set_materialize_grads``, ``mark_non_differentiable`` of the output, torch's
 ``once_differentiable`` backward), to their defaults too.
 
@@ -62,10 +63,15 @@ UNARY: dict[str, tuple[list[dict[str, Any]], list[str], list[dict[str, Any]], bo
              False),
 }
 BOUNDS: dict[str, Callable[[float], float]] = {
-    "Triple": lambda b: 3.0 * b, "Scale": lambda b: 3.0 * b, "Square": lambda b: b * b, "Exp": math.exp,
-    "Sin": lambda b: 1.0, "Tanh": lambda b: 1.0, "Mul": lambda b: b * 2.0}
+    "Triple": lambda b: 3.0 * b, "SinCos": lambda b: 1.0, "Scale": lambda b: 3.0 * b,
+    "Square": lambda b: b * b, "Exp": math.exp, "Sin": lambda b: 1.0, "Tanh": lambda b: 1.0,
+    "Mul": lambda b: b * 2.0}
 MUL = ([_let("o", "mul", "a", "b")], ["a", "b"],
        [_let("ga", "mul", "g", "b"), _let("gb", "mul", "g", "a")])
+# two outputs: sin and cos of the input, each with its own gradient
+SIN_COS = ([_let("o", "sin", "a"), _let("p", "cos", "a")], ["a"],
+           [_let("c", "cos", "a"), _let("s", "sin", "a"), _let("t", "mul", "g", "c"),
+            _let("u", "mul", "h", "s"), _let("ga", "sub", "t", "u")])
 # torch's ctx.mark_dirty: the forward triples its input in place and returns it
 TRIPLE_IN_PLACE = ([{"inplace": "a", "op": "mul", "args": [3.0]}], [], [_let("ga", "mul", "g", 3.0)])
 
@@ -96,8 +102,13 @@ def custom_function(rng: random.Random) -> Callable[[Program, Callable[[Program]
         if _writable(p, source) and rng.random() < (0.6 if torch_only else 0.05):
             name, kind = p.fresh("Triple"), "Triple"
             torch_only = True
+        elif kind != "Mul" and rng.random() < 0.3:
+            name, kind = p.fresh("SinCos"), "SinCos"
         args = [source]
-        if kind == "Triple":
+        if kind == "SinCos":
+            forward, save, derivative = SIN_COS
+            inputs, input_grads, positive = ["a"], ["ga"], False
+        elif kind == "Triple":
             forward, save, derivative = TRIPLE_IN_PLACE
             inputs, input_grads, positive = ["a"], ["ga"], False
         elif kind == "Mul":
@@ -118,8 +129,10 @@ def custom_function(rng: random.Random) -> Callable[[Program, Callable[[Program]
         elif variant < 0.25:
             input_grads = [*input_grads, input_grads[0]]  # one too many: an error
             p.tags.add("error_path")
+        several = kind == "SinCos"
         step: dict[str, Any] = {"function": name, "inputs": inputs, "forward": forward,
-                                "output": "a" if kind == "Triple" else "o", "output_grad": "g",
+                                "output": ["o", "p"] if several else "a" if kind == "Triple"
+                                else "o", "output_grad": ["g", "h"] if several else "g",
                                 "derivative": derivative, "input_grads": input_grads}
         if save:
             step["save"] = save
@@ -129,11 +142,17 @@ def custom_function(rng: random.Random) -> Callable[[Program, Callable[[Program]
         requires_grad &= not _context_flags(step, rng, torch_only)
         if "dirty" in step or "once_differentiable" in step:
             p.only("torch")
+        if several and step.get("materialize_grads") is False:
+            # the unused output's None reaches the derivative's product: a TypeError, which
+            # paddle wraps in an OSError carrying its own operator message and the backward's
+            # traceback (not modelled)
+            p.only("torch")
         p.emit(step)
-        out = p.fresh("v")
-        p.emit({"apply": name, "args": args, "into": out})
-        p.nodes[out] = Node(node.shape, positive, requires_grad, False,
-                            bound=BOUNDS[kind](node.bound), dtype=node.dtype)
+        outs = [p.fresh("v") for _ in range(2 if several else 1)]
+        p.emit({"apply": name, "args": args, "into": outs if several else outs[0]})
+        for out in outs:  # the scenario differentiates the last; a first one is unused
+            p.nodes[out] = Node(node.shape, positive, requires_grad, False,
+                                bound=BOUNDS[kind](node.bound), dtype=node.dtype)
         p.tags.add("custom_function")
         if scenario not in SINGLE_PASS:
             p.only("torch")
@@ -153,8 +172,8 @@ def _context_flags(step: dict[str, Any], rng: random.Random, torch_only: bool) -
     whether the output is marked non-differentiable."""
     for flag, value in (("materialize_grads", False), ("non_differentiable", True)):
         draw = rng.random()
-        if draw < 0.26:
-            step[flag] = value if draw < 0.13 else not value
+        if draw < 0.28:
+            step[flag] = value if draw < 0.15 else not value
     draw = rng.random()
     if draw < (0.55 if torch_only else 0.1):
         step["once_differentiable"] = draw < (0.3 if torch_only else 0.05)
