@@ -125,6 +125,8 @@ class Adapter:
             tensor.zero_()
         elif op == "detach":
             tensor.detach_()
+        elif op == "exp":
+            tensor.exp_()
         else:
             self.arithmetic_in_place(tensor, op, args[0])
 

@@ -266,7 +266,7 @@ class _Writer:
             t, op, args = s["inplace"], s["op"], [_arg(a) for a in s.get("args", [])]
             if op == "setitem":
                 out(f"{ind}{t}[{_index(s['kwargs']['index'])}] = {args[0]}")
-            elif op in ("zero", "fill", "detach"):
+            elif op in ("zero", "fill", "detach", "exp"):
                 out(f"{ind}{t}.{op}_({s.get('kwargs', {}).get('value', '')})")
             elif m == "paddle":
                 method = {"add": "add_", "sub": "subtract_", "mul": "multiply_", "div": "divide_"}[op]

@@ -89,6 +89,7 @@ IN_PLACE_OPS: dict[str, OpSpec] = {
     "add": OpSpec(1, scalar_operands=True), "sub": OpSpec(1, scalar_operands=True),
     "mul": OpSpec(1, scalar_operands=True), "div": OpSpec(1, scalar_operands=True),
     "zero": OpSpec(0), "fill": OpSpec(0, {"value": NUMBER}), "detach": OpSpec(0),
+    "exp": OpSpec(0),  # exp_: its derivative reads what it wrote
     "setitem": OpSpec(1, {"index": INDEX}, scalar_operands=True),
 }
 

@@ -94,6 +94,8 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     out._grad_fn = node
     out._requires_grad = True
     names = rule.saved_names(needed)
+    if rule.op in out._policy.kernels_save_result and attrs.get("scalar") != "right":
+        names = names | {"result"}  # the kernel's grad reads it too: saved and version-checked
     linked: frozenset[str] = frozenset()
     if rule.op in out._policy.zero_derivative_links and "scalar" not in attrs:
         # read by the links only: a saved tensor of paddle's kernel (version-checked), kept for

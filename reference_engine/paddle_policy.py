@@ -143,6 +143,8 @@ class PaddlePolicy(Policy):
     promotes_by_casting = True
     links_read_saved_tensors = True
     recomputes_result = frozenset({"pow", "rpow"})  # elementwise_pow_grad(x, y, out_grad)
+    # divide_grad(x, y, out, out_grad) saves the output as well (a number divisor is scale)
+    kernels_save_result = frozenset({"div"})
     expand_copies = True
     where_numbers_are_float32 = True
     operand_labels = (("x", 0), ("y", 1))

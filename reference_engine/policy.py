@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 import numpy as np
 
 from reference_engine import ops as F
-from reference_engine.graph import Node, SavedTensor
+from reference_engine.graph import Node, SavedTensor, shown_node
 
 if TYPE_CHECKING:
     from reference_engine.rules import Rule
@@ -39,6 +39,7 @@ class Policy:
     # gradient stays connected to it (with a zero derivative), as recorded by ``ops.link``
     zero_derivative_links: frozenset[str] = frozenset()
     recomputes_result: frozenset[str] = frozenset()  # paddle: kernels that save no output
+    kernels_save_result: frozenset[str] = frozenset()  # paddle: kernels that save their output
     links_read_saved_tensors = False       # paddle: the kernel behind a link reads its operand
     zero_derivative_link_max_order: Optional[int] = None  # kernels of higher orders read nothing
     links_at_second_order: frozenset[str] = frozenset()  # ... except in these ops' derivatives
@@ -149,9 +150,10 @@ class Policy:
                 tensor._follow_base()
                 if tensor._no_grad_view:  # torch rebuilds the view's history first, and refuses
                     raise self.error("no_grad_view_base_modified")
-                # torch names a saved output by the node that made it, a saved input by what
-                # made it now (the in-place op that changed it)
-                origin = slot.origin if name == "result" else tensor._grad_fn
+                # torch names a saved output (a custom function's too) by the node that made
+                # it, a saved input by what made it now (the in-place op that changed it)
+                output = name == "result" or shown_node(slot.origin) is node
+                origin = slot.origin if output else tensor._grad_fn
                 raise self.version_error(tensor, origin, slot.version, slot.view_shape)
             if slot.leaf_node is not None and not tensor._requires_grad:
                 tensor = _still_recorded(tensor, slot.leaf_node)

@@ -143,6 +143,11 @@ class Tensor:
         self._counter.value += 1
         if result._grad_fn is not None:
             self._rebase(result._grad_fn)
+            slot = result._grad_fn.saved.get("result")
+            if slot is not None and slot.tensor is result:
+                # what it wrote is this tensor, saved at the version the write gave it
+                slot.tensor = self
+                slot.version = None if slot.version is None else self._counter.value
         return self
 
     def _rebase(self, node: Node) -> None:

@@ -87,7 +87,8 @@ class TorchPolicy(Policy):
             origin is tensor._grad_fn and origin.rule.view and tensor._view_base is not None))
         if regenerated:  # torch makes a view a new node once its base was written to
             name = "AsStrided"
-        where = f", which is output 0 of {name}," if name else ""
+        index = origin.attrs["slot"] if origin is not None and origin.rule.op == "output_slot" else 0
+        where = f", which is output {index} of {name}," if name else ""
         type_name = "CPUBoolType" if dtype == "bool" else "torch." + TENSOR_TYPE_NAMES.get(dtype, dtype)
         return self.error("version", type_name=type_name,
                           shape=list(view_shape or tensor._data.shape), origin=where,

@@ -1228,3 +1228,27 @@ def a_pylayer_with_two_outputs(paddle):
     a, b = Two.apply(x, y)
     seen.append(attempt(lambda: paddle.grad(a.sum(), x)))  # the pruned y gets a gradient
     return seen
+
+
+@program
+def exp_in_place_and_divide_save_their_output(paddle):
+    """exp_ saves its output at the version the write gave it, and divide (a tensor divisor or
+    dividend, not a number divisor) saves its output too: a later in-place write to either
+    output fails the backward with paddle's version error."""
+    divisor = paddle.to_tensor(1.5)
+    writes = {"exp": lambda h: h.exp_(), "add": lambda h: h.add_(divisor),
+              "div": lambda h: h.divide_(divisor), "scale": lambda h: h.scale_(0.5)}
+    seen = []
+    for ops in (("exp",), ("exp", "exp"), ("exp", "add"), ("add", "exp"), ("div", "exp"),
+                ("scale", "exp")):
+        x = paddle.to_tensor([0.5, -1.0], stop_gradient=False)
+        h = x * 2
+        for op in ops:
+            writes[op](h)
+        seen += [h.inplace_version, attempt(lambda: h.sum().backward()), x.grad]
+    for made in (lambda x: x / 2.0, lambda x: 2.0 / x, lambda x: x / paddle.to_tensor(2.0)):
+        x = paddle.to_tensor([0.5, -1.0], stop_gradient=False)
+        q = made(x)
+        q.add_(divisor)
+        seen += [attempt(lambda: q.sum().backward()), x.grad]
+    return seen

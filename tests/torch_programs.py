@@ -1640,3 +1640,17 @@ def a_custom_function_with_two_outputs(torch):
     a, b = Two.apply(x, y)
     result.append(torch.autograd.grad(b.sum(), x))
     return result
+
+
+@program
+def exp_in_place_saves_what_it_wrote(torch):
+    """exp_ saves its result, the tensor itself at the version the write gave it: a later
+    write to it (another exp_, add_) fails the backward; writes before it do not."""
+    seen = []
+    for ops in (("exp",), ("exp", "exp"), ("exp", "add"), ("add", "exp")):
+        x = torch.tensor([0.5, -1.0], requires_grad=True)
+        h = x * 2
+        for op in ops:
+            h.exp_() if op == "exp" else h.add_(1.5)
+        seen += [h._version, attempt(lambda: h.sum().backward()), x.grad]
+    return seen

@@ -29,7 +29,8 @@ and backward, and a second step; a fifth ends about one in twenty with a functio
 data and a higher-order API at a leaf (jacobian, hessian; torch's vjp, jvp, hvp, vhp); a sixth
 ends about one in twenty with two or three training passes of a ``Linear`` layer with drawn
 values (``module``, ``call``; its gradients accumulating, or cleared by the module's or the
-optimizer's zero_grad; SGD, SGD with momentum or Adam steps).
+optimizer's zero_grad; SGD, SGD with momentum or Adam steps). A stream of its own writes the
+latest value with a recorded ``exp_`` in about one float32 case in forty.
 """
 
 from __future__ import annotations
@@ -178,6 +179,28 @@ def _context_flags(step: dict[str, Any], rng: random.Random, torch_only: bool) -
     if draw < (0.55 if torch_only else 0.1):
         step["once_differentiable"] = draw < (0.3 if torch_only else 0.05)
     return step.get("non_differentiable", False)
+
+
+IN_PLACE_EXP = 0.05  # of the cases whose latest value may be written in place
+
+
+def in_place_exp(rng: random.Random) -> Callable[[Program, Callable[[Program], None]], None]:
+    """The extension of version 2's case: maybe ``exp_`` on the latest value while recording
+    (a non-leaf that is no view and has none, small enough not to overflow): its node reads
+    what it wrote, and a node that saved the value before fails the backward."""
+    def extend(p: Program, scenario: Callable[[Program], None]) -> None:
+        if rng.random() >= IN_PLACE_EXP:
+            return
+        target = v2.output(p)
+        node = p.nodes[target]
+        # float32 only: plain float64 programs are the ones that end in a higher-order API
+        if not _writable(p, target) or node.bound > 3.0 or node.dtype != "float32":
+            return
+        p.emit({"inplace": target, "op": "exp"})
+        p.nodes[target] = Node(node.shape, True, node.requires_grad, False,
+                               bound=math.exp(node.bound), dtype=node.dtype)
+        p.tags.add("inplace")
+    return extend
 
 
 def torch_hooks_and_modes(rng: random.Random) -> Callable[[Program, Callable[[Program], None]], None]:
@@ -474,7 +497,10 @@ def functional_api(rng: random.Random) -> Callable[[Program, Callable[[Program],
 def generate_case(seed: int, index: int) -> dict[str, Any]:
     """Case ``index`` of the corpus ``seed``."""
     rng = random.Random(f"autograd-oracle/{VERSION}/{seed}/{index}")
-    extensions = (saved_tensors_hooks(rng), custom_function(rng), torch_hooks_and_modes(rng))
+    # a stream of its own: the other extensions draw what they drew before it was added
+    written = random.Random(f"autograd-oracle/{VERSION}/exp_/{seed}/{index}")
+    extensions = (saved_tensors_hooks(rng), custom_function(rng), torch_hooks_and_modes(rng),
+                  in_place_exp(written))
 
     def extend(p: Program, scenario: Callable[[Program], None]) -> None:
         for extension in extensions:

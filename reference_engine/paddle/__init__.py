@@ -263,6 +263,9 @@ class Tensor(_CoreTensor):
         self._in_place("mul", scale)
         return self._in_place("add", bias) if bias else self  # type: ignore[return-value]
 
+    def exp_(self) -> Tensor:
+        return self._in_place("exp")  # type: ignore[return-value]
+
     def zero_(self) -> Tensor:
         return self._in_place("fill", value=0)  # type: ignore[return-value]
 
