@@ -132,13 +132,8 @@ class Tensor:
             result = F.apply(R.RULES[op], (old, *operands), attrs)
         self._policy.check_in_place_dtype(self, result)
         np.copyto(self._data, result._data, casting="unsafe")
-        if op in ("zero", "fill"):
-            # an expanded tensor's elements are its source's (the engine holds a copy): a
-            # constant written to them is written to the source (torch allows these two)
-            source = self._expanded_from
-            while source is not None:
-                np.copyto(source._data, result._data.reshape(-1)[:1].reshape(()), casting="unsafe")
-                source = source._expanded_from
+        if self._expanded_from is not None:
+            self._write_through_expand(attrs["index"] if op == "setitem" else ...)
         self._policy.check_in_place_written(self, op)
         self._counter.value += 1
         if result._grad_fn is not None:
@@ -149,6 +144,23 @@ class Tensor:
                 slot.tensor = self
                 slot.version = None if slot.version is None else self._counter.value
         return self
+
+    def _write_through_expand(self, index: Any) -> None:
+        """torch: an expanded tensor's elements are its source's (the engine holds a copy):
+        what a write put at ``index`` reaches the source (the last alias written wins), and the
+        expanded values follow the source again."""
+        tensor, written = self, np.zeros(self._data.shape, dtype=bool)
+        written[index] = True
+        while tensor._expanded_from is not None:
+            source = tensor._expanded_from
+            shape = source._data.shape
+            aliases = np.broadcast_to(np.arange(source._data.size).reshape(shape),
+                                      tensor._data.shape)
+            places = np.unravel_index(aliases[written], shape)
+            source._data[places] = tensor._data[written]
+            np.copyto(tensor._data, np.broadcast_to(source._data, tensor._data.shape))
+            tensor, written = source, np.zeros(shape, dtype=bool)
+            written[places] = True
 
     def _rebase(self, node: Node) -> None:
         """After an in-place write: ``node`` computes this tensor from now on."""

@@ -1518,8 +1518,8 @@ def a_write_to_a_selected_element_reaches_its_base(torch):
 
 @program
 def a_constant_written_to_an_expanded_tensor_reaches_its_source(torch):
-    """zero_ and fill_ on an expanded tensor write its source (through a slice too); other
-    in-place ops on it are torch's overlap error."""
+    """zero_, fill_ and item writes on an expanded tensor write its source (through a slice
+    too); other in-place ops on it are torch's overlap error."""
     x = torch.tensor([[1.372], [-1.343]], dtype=torch.float64, requires_grad=True)
     v = x.expand(2, 3)
     with torch.no_grad():
@@ -1529,7 +1529,17 @@ def a_constant_written_to_an_expanded_tensor_reaches_its_source(torch):
     w.fill_(7.0)
     z = torch.tensor([1.0, 2.0])
     e = z.expand(3, 2)
-    return [x, x._version, y, w, attempt(lambda: e.mul_(2.0)), z]
+    seen = [x, x._version, y, w, attempt(lambda: e.mul_(2.0)), z]
+    # an item written through an expanded view reaches the source element all its aliases
+    # share, and the view shows it at every alias
+    for index, value in ((0, 0.375), ((1, 0), 5.0), ((0, slice(None), 1), [7.0, 8.0]),
+                         (2, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), ((slice(None), 0), 1.0)):
+        a = torch.tensor([[0.9, 1.2, 1.0], [-1.5, 1.2, 1.0]], requires_grad=True)
+        view = a.unsqueeze(0).expand(3, 2, 3)
+        with torch.no_grad():
+            seen.append(attempt(lambda: view.__setitem__(index, torch.tensor(value))))
+        seen += [a, view, a._version]
+    return seen
 
 
 @program

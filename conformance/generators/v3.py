@@ -458,9 +458,9 @@ def functional_api(rng: random.Random) -> Callable[[Program, Callable[[Program],
         # float64 leaves only: second derivatives in float32 differ between implementations by
         # more than float32's tolerances (as version 2 makes create_graph programs float64); no
         # inference tensors (an inference_mode block)
-        # not modelled yet: a setitem through an expanded view writes its base (torch), and the
-        # hooks on a leaf that the functional APIs differentiate again; so no programs with
-        # in-place writes, hooks or inference tensors
+        # not modelled yet: the hooks on a leaf that the functional APIs differentiate again;
+        # so no programs with hooks or inference tensors, and (kept as they were when a write
+        # through an expanded view was not modelled either) none with in-place writes
         leaves = [n for n in v2.grad_leaves(p) if p.nodes[n].dtype == "float64"]
         if not leaves or p.tags & (KEPT_FOR_PADDLE | {"hook", "inference_mode"}):
             return
