@@ -1252,3 +1252,21 @@ def exp_in_place_and_divide_save_their_output(paddle):
         q.add_(divisor)
         seen += [attempt(lambda: q.sum().backward()), x.grad]
     return seen
+
+
+@program
+def a_gradient_held_past_its_release_is_uninitialized(paddle):
+    """A gradient tensor held while the gradient is cleared to None (clear_gradient(False),
+    assigning None) keeps its shape but reads as no values; cleared to zeros it reads zeros;
+    the next backward's gradient is new storage."""
+    seen = []
+    for clear in (lambda x: x.clear_gradient(False), lambda x: setattr(x, "grad", None),
+                  lambda x: x.clear_gradient(True)):
+        x = paddle.to_tensor([1.0, -2.0], stop_gradient=False)
+        (x * 3).sum().backward()
+        held = x.grad
+        clear(x)
+        seen += [list(held.shape), held.numpy().shape, held.numpy().tolist()]
+        (x * 2).sum().backward()
+        seen += [held.numpy().tolist(), x.grad]
+    return seen

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
+import weakref
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -77,6 +78,11 @@ def _axes(axis: Any) -> Any:
     return tuple(axis) if isinstance(axis, (list, tuple)) else axis
 
 
+# storage paddle released (a gradient cleared to None): tensors still viewing it are
+# uninitialized
+_RELEASED: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
+
+
 class Tensor(_CoreTensor):
     """``paddle.Tensor`` over the reference engine."""
 
@@ -135,9 +141,11 @@ class Tensor(_CoreTensor):
                                                                 previous._accumulator)
 
     def _drop_grad(self) -> None:
-        """paddle keeps the gradient's tensor (its flag) while it holds no value."""
+        """paddle keeps the gradient's tensor (its flag) while it holds no value, and releases
+        its storage: a gradient tensor handed out before is left uninitialized."""
         if self._grad is not None:
             self._dropped_grad = self._grad
+            _RELEASED[id(self._grad._data)] = self._grad._data
         self._grad = None
 
     def gradient(self) -> Optional[np.ndarray]:
@@ -197,6 +205,8 @@ class Tensor(_CoreTensor):
         return builtins.int(self._data.size)
 
     def numpy(self) -> np.ndarray:
+        if _RELEASED.get(id(self._data)) is self._data:  # paddle reads no values: none left
+            return np.empty((*self._data.shape, 0), dtype=self._data.dtype)
         return self._data
 
     def astype(self, dtype: Any) -> Tensor:
