@@ -290,11 +290,23 @@ class TorchAdapter(Adapter):
             "cast": lambda a, dtype: a.to(getattr(m, dtype)),
         }
 
-    def leaf(self, value: Any, dtype: Optional[str], requires_grad: bool) -> Any:
+    def leaf(self, value: Any, dtype: Optional[str], requires_grad: bool,
+             constructor: str = "tensor") -> Any:
+        """``torch.tensor``, or ``torch.Tensor(data)`` (float32), ``autograd.Variable`` or
+        ``nn.Parameter`` around one."""
         kwargs = {"dtype": getattr(self.m, dtype)} if dtype else {}
         if self.device != "cpu":
             kwargs["device"] = self.device
-        return self.m.tensor(value, requires_grad=requires_grad, **kwargs)
+        if constructor == "tensor":
+            return self.m.tensor(value, requires_grad=requires_grad, **kwargs)
+        if constructor == "Tensor":
+            made = self.m.Tensor(value)
+            made = made if self.device == "cpu" else made.to(self.device)
+            return made.requires_grad_(requires_grad)
+        made = self.m.tensor(value, **kwargs)
+        if constructor == "Variable":
+            return self.m.autograd.Variable(made, requires_grad=requires_grad)
+        return self.m.nn.Parameter(made, requires_grad=requires_grad)
 
     def backward(self, outputs: list[Any], seeds: Optional[list[Any]], retain_graph: Any,
                  create_graph: bool, inputs: Optional[list[Any]], api: str) -> None:
@@ -426,8 +438,19 @@ class PaddleAdapter(Adapter):
             "where": lambda c, a, b: m.where(c, a, b),
         }
 
-    def leaf(self, value: Any, dtype: Optional[str], requires_grad: bool) -> Any:
-        return self.m.to_tensor(value, dtype=dtype, stop_gradient=not requires_grad)
+    def leaf(self, value: Any, dtype: Optional[str], requires_grad: bool,
+             constructor: str = "tensor") -> Any:
+        """``paddle.to_tensor``, or ``paddle.create_parameter`` with the values assigned
+        (paddle has no ``Tensor(data)`` or ``Variable`` to program against)."""
+        if constructor in ("Tensor", "Variable"):
+            raise Unsupported(f"a leaf made by torch's {constructor}")
+        if constructor == "tensor":
+            return self.m.to_tensor(value, dtype=dtype, stop_gradient=not requires_grad)
+        array = np.array(value, dtype=dtype or "float32")
+        made = self.m.create_parameter(list(array.shape), str(array.dtype),
+                                       default_initializer=self.m.nn.initializer.Assign(array))
+        made.stop_gradient = not requires_grad
+        return made
 
     def backward(self, outputs: list[Any], seeds: Optional[list[Any]], retain_graph: Any,
                  create_graph: bool, inputs: Optional[list[Any]], api: str) -> None:

@@ -107,7 +107,8 @@ class Interpreter:
                                          step.get("requires_grad", False))
             return
         self.env[name] = self.a.leaf(step["value"], step.get("dtype"),
-                                     step.get("requires_grad", False))
+                                     step.get("requires_grad", False),
+                                     step.get("constructor", "tensor"))
 
     def kwargs(self, op_spec: OpSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
         """Keyword arguments with the names a ``number or name`` keyword may hold resolved."""

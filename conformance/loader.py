@@ -165,7 +165,13 @@ class _CaseChecker:
                     self.bind(name, where, key)
 
     def step_leaf(self, step: dict[str, Any], where: str) -> None:
-        pass
+        made = step.get("constructor", "tensor")
+        if made not in V.LEAF_CONSTRUCTORS:
+            self.fail(f"unknown constructor '{made}'; expected one of "
+                      f"{', '.join(V.LEAF_CONSTRUCTORS)}", where, "constructor")
+        if made == "Tensor" and step.get("dtype", "float32") != "float32":
+            self.fail("torch.Tensor(data) makes float32: leave 'dtype' out or say float32",
+                      where, "dtype")
 
     @contextlib.contextmanager
     def _scope(self, bound: list[tuple[str, str]], where: str) -> Iterator[None]:

@@ -52,6 +52,7 @@ class _Writer:
         self.lines: list[str] = []
         self.m = "torch" if dialect == "torch" else "paddle"
         self.needs_swap = False
+        self.needs_parameter = False  # paddle: the helper making a parameter with given values
         self.modules: set[str] = set()  # names bound by module steps
 
     def seed(self, s: Any) -> str:
@@ -117,15 +118,7 @@ class _Writer:
     def step(self, s: dict[str, Any], ind: str) -> None:
         m, out = self.m, self.lines.append
         if "leaf" in s:
-            dtype = s.get("dtype")
-            if m == "torch":
-                extra = (f", dtype=torch.{dtype}" if dtype else "") + (
-                    ", requires_grad=True" if s.get("requires_grad") else "")
-                out(f"{ind}{s['leaf']} = torch.tensor({json.dumps(s['value'])}{extra})")
-            else:
-                extra = (f", dtype='{dtype}'" if dtype else "") + (
-                    ", stop_gradient=False" if s.get("requires_grad") else "")
-                out(f"{ind}{s['leaf']} = paddle.to_tensor({json.dumps(s['value'])}{extra})")
+            out(f"{ind}{s['leaf']} = {self.leaf(s)}")
         elif "let" in s:
             out(f"{ind}{s['let']} = {self.op(s)}")
         elif "backward" in s:
@@ -280,6 +273,24 @@ class _Writer:
                 out(f"{ind}{t}.{op}_({args[0]})")
 
 
+    def leaf(self, s: dict[str, Any]) -> str:
+        """The expression that makes a leaf step's tensor, with its constructor."""
+        dtype, value, made = s.get("dtype"), json.dumps(s["value"]), s.get("constructor", "tensor")
+        grad = bool(s.get("requires_grad"))
+        if self.m == "torch":
+            if made == "Tensor":
+                return f"torch.Tensor({value}).requires_grad_({grad})"
+            extra = f", dtype=torch.{dtype}" if dtype else ""
+            if made == "tensor":
+                return f"torch.tensor({value}{extra}{', requires_grad=True' if grad else ''})"
+            wrapper = "torch.autograd.Variable" if made == "Variable" else "torch.nn.Parameter"
+            return f"{wrapper}(torch.tensor({value}{extra}), requires_grad={grad})"
+        if made == "Parameter":
+            self.needs_parameter = True
+            return f"parameter({value}, '{dtype or 'float32'}', requires_grad={grad})"
+        extra = (f", dtype='{dtype}'" if dtype else "") + (", stop_gradient=False" if grad else "")
+        return f"paddle.to_tensor({value}{extra})"
+
     def linear(self, s: dict[str, Any], ind: str) -> None:
         """A Linear module given its values: torch copies them in, paddle sets its transpose."""
         out, name, weight = self.lines.append, s["module"], s["weight"]
@@ -341,6 +352,12 @@ def program(case: Case, dialect: str) -> str:
     w = _Writer(dialect)
     w.steps(case.steps)
     head = [f"# {case.id}: {case.about}", "import torch" if dialect == "torch" else "import paddle"]
+    if w.needs_parameter:
+        head += ["import numpy as np", "", "", "def parameter(value, dtype, requires_grad):",
+                 "    array = np.array(value, dtype=dtype)",
+                 "    made = paddle.create_parameter(list(array.shape), dtype, "
+                 "default_initializer=paddle.nn.initializer.Assign(array))",
+                 "    made.stop_gradient = not requires_grad", "    return made", "", ""]
     if w.needs_swap:
         head += ["", "", "def swap_dims(t, a, b):", "    perm = list(range(t.ndim))",
                  "    perm[a], perm[b] = perm[b], perm[a]", "    return paddle.transpose(t, perm)",

@@ -75,7 +75,8 @@ _HINT = re.compile(r"\s*\[Hint: .*$", re.S)
 _AT_FILE = re.compile(r"\s*\(at [^)]*:\d+\)")
 _TRIGGERED = re.compile(r"\s*\(Triggered internally at .*?\)", re.S)
 _PATH = re.compile(r"(?:[A-Za-z]:)?(?:/[\w.+-]+)+\.(?:py|pyx|cc|cpp|cu|cuh|h|hpp)(?::\d+)?")
-_GENERATED_NAME = re.compile(r"\b(?:generated_tensor|eager_tmp|tmp)_\d+\b")
+_GENERATED_NAME = re.compile(r"\b(?:generated_tensor|eager_tmp|tmp)_\d+\b"
+                             r"|\b(?:create_parameter|linear)_\d+\.[wb]_\d+\b")
 
 
 def clean_message(message: str) -> str:
@@ -84,7 +85,7 @@ def clean_message(message: str) -> str:
     Stripped: paddle's C++ stack (``FLAGS_call_stack_level`` 1 and 2 print it, with the message
     repeated as ``XxxError: …``, which becomes paddle's level-0 form ``(Xxx) …``), its
     ``[Hint: …]`` tail and ``(at file:line)`` parts, torch's ``(Triggered internally at …)``,
-    file paths, and generated tensor names (replaced by ``NAME``). What remains is the text the
+    file paths, and generated tensor and parameter names (replaced by ``NAME``). What remains is the text the
     reference engine promises verbatim.
     """
     text = str(message)

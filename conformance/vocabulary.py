@@ -107,8 +107,11 @@ class StepSpec:
 _AUTOGRAD_COMMON = {"seeds": SEEDS, "retain_graph": BOOL_OR_NULL, "create_graph": BOOL}
 
 STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
+    # ``constructor``: torch.tensor / paddle.to_tensor (the default), torch.Tensor(data)
+    # (float32), torch.autograd.Variable, or a parameter (torch.nn.Parameter,
+    # paddle.create_parameter with the values assigned)
     StepSpec("leaf", {"leaf": NAME, "value": VALUE},
-             {"dtype": DTYPE, "requires_grad": BOOL}, binds=("leaf",)),
+             {"dtype": DTYPE, "requires_grad": BOOL, "constructor": TEXT}, binds=("leaf",)),
     StepSpec("let", {"let": NAME, "op": TEXT, "args": ARGS}, {"kwargs": KWARGS}, binds=("let",)),
     StepSpec("backward", {"backward": NAME_OR_NAMES},
              {**_AUTOGRAD_COMMON, "inputs": NAMES, "api": TEXT}),
@@ -202,6 +205,7 @@ BLOCKS = {"no_grad": "no_grad", "enable_grad": "enable_grad", "set_grad_enabled"
 NODE_HOOK_KINDS = ("pre", "post")
 OPTIMIZER_KINDS = ("sgd", "momentum", "adam")
 MODULE_KINDS = ("linear",)
+LEAF_CONSTRUCTORS = ("tensor", "Tensor", "Variable", "Parameter")
 FUNCTIONAL_APIS = ("jacobian", "hessian", "vjp", "jvp", "hvp", "vhp")
 
 # What each dialect has no API for, as (step kind, field), or (step kind, "") for the whole

@@ -171,6 +171,8 @@ def test_torch_against_paddle_compares_categories_and_notes_the_text():
      "Something happened"),
     ("see /usr/lib/python3.11/site-packages/paddle/base/dygraph/base.py:901 for generated_tensor_3",
      "see <path> for NAME"),
+    ("(InvalidArgument) Leaf Var (create_parameter_12.w_0) that doesn't stop gradient, not "
+     "linear_3.b_0", "(InvalidArgument) Leaf Var (NAME) that doesn't stop gradient, not NAME"),
 ])
 def test_messages_are_normalised(raw, clean):
     assert clean_message(raw) == clean

@@ -1012,7 +1012,8 @@ def what_real_programs_need_on_the_way(torch):
     steps = torch.linspace(0, 1, steps=5, requires_grad=True)
     return [data, sized.shape, repr(weight), type(weight * 2).__name__, variable.requires_grad,
             repr(dev), str(a.device), b.grad_fn.name(), c.grad_fn.name(), a.grad, weight.grad,
-            variable.grad, steps, torch.equal(a, a), a.equal(b), torch.cuda.device_count()]
+            variable.grad, steps, torch.equal(a, a), a.equal(b), torch.cuda.device_count(),
+            attempt(lambda: torch.Tensor(1.5)), attempt(lambda: torch.Tensor(True))]
 
 
 @program

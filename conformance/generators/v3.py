@@ -30,7 +30,9 @@ data and a higher-order API at a leaf (jacobian, hessian; torch's vjp, jvp, hvp,
 ends about one in twenty with two or three training passes of a ``Linear`` layer with drawn
 values (``module``, ``call``; its gradients accumulating, or cleared by the module's or the
 optimizer's zero_grad; SGD, SGD with momentum or Adam steps). A stream of its own writes the
-latest value with a recorded ``exp_`` in about one float32 case in forty.
+latest value with a recorded ``exp_`` in about one float32 case in forty, and another makes
+about one case in ten make a leaf as a parameter (or, torch's, with ``torch.Tensor`` or
+``Variable``).
 """
 
 from __future__ import annotations
@@ -200,6 +202,30 @@ def in_place_exp(rng: random.Random) -> Callable[[Program, Callable[[Program], N
         p.nodes[target] = Node(node.shape, True, node.requires_grad, False,
                                bound=math.exp(node.bound), dtype=node.dtype)
         p.tags.add("inplace")
+    return extend
+
+
+CONSTRUCTED = 0.12  # of the cases with a top-level float leaf that requires grad
+
+
+def leaf_constructor(rng: random.Random) -> Callable[[Program, Callable[[Program], None]], None]:
+    """The extension of version 2's case: maybe one leaf made another way than torch.tensor /
+    paddle.to_tensor: a parameter (torch.nn.Parameter, paddle.create_parameter), or in a
+    torch program torch.Tensor(data) (float32) or autograd.Variable."""
+    def extend(p: Program, scenario: Callable[[Program], None]) -> None:
+        if rng.random() >= CONSTRUCTED:
+            return
+        leaves = [s for s in p.steps if "leaf" in s and s.get("requires_grad")
+                  and s.get("dtype", "float32").startswith("float")]
+        if not leaves:
+            return
+        step = rng.choice(leaves)
+        choices = ["Parameter", "Parameter", "tensor"]
+        if p.dialects == {"torch"}:
+            choices += ["Variable"] + (["Tensor"] if step.get("dtype") == "float32" else [])
+        step["constructor"] = rng.choice(choices)
+        if step["constructor"] == "Tensor":
+            del step["dtype"]  # torch.Tensor(data) is float32
     return extend
 
 
@@ -497,10 +523,11 @@ def functional_api(rng: random.Random) -> Callable[[Program, Callable[[Program],
 def generate_case(seed: int, index: int) -> dict[str, Any]:
     """Case ``index`` of the corpus ``seed``."""
     rng = random.Random(f"autograd-oracle/{VERSION}/{seed}/{index}")
-    # a stream of its own: the other extensions draw what they drew before it was added
+    # streams of their own: the other extensions draw what they drew before these were added
     written = random.Random(f"autograd-oracle/{VERSION}/exp_/{seed}/{index}")
+    constructed = random.Random(f"autograd-oracle/{VERSION}/constructor/{seed}/{index}")
     extensions = (saved_tensors_hooks(rng), custom_function(rng), torch_hooks_and_modes(rng),
-                  in_place_exp(written))
+                  in_place_exp(written), leaf_constructor(constructed))
 
     def extend(p: Program, scenario: Callable[[Program], None]) -> None:
         for extension in extensions:

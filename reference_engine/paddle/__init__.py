@@ -480,6 +480,7 @@ from reference_engine.paddle import autograd, base, device, nn, optimizer  # noq
 
 set_device = device.set_device
 is_compiled_with_cuda = device.is_compiled_with_cuda
+create_parameter = nn.layers.create_parameter
 from reference_engine.paddle import extras  # noqa: E402
 from reference_engine.paddle.extras import (  # noqa: E402
     allclose,

@@ -91,6 +91,8 @@ class Tensor(_CoreTensor):
     def __new__(cls, *args: Any) -> Tensor:
         """``torch.Tensor(data)``: a float32 leaf holding ``data``; ``torch.Tensor(*sizes)``: one
         of those sizes (torch leaves the values uninitialised; here they are zeros)."""
+        if len(args) == 1 and isinstance(args[0], (builtins.bool, builtins.float, np.floating)):
+            raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
         if len(args) == 1 and not isinstance(args[0], (builtins.int, np.integer)):
             return _new(_infer(args[0], float32), float32, False)
         return zeros(*args)

@@ -1,6 +1,6 @@
 """``paddle.nn``: ``functional``, ``Layer``, ``Sequential``, ``Linear`` and the activation layers."""
 
-from reference_engine.paddle.nn import functional
+from reference_engine.paddle.nn import functional, initializer
 from reference_engine.paddle.nn.layers import (
     CrossEntropyLoss,
     Layer,
@@ -13,4 +13,4 @@ from reference_engine.paddle.nn.layers import (
 )
 
 __all__ = ["CrossEntropyLoss", "Layer", "Linear", "MSELoss", "ReLU", "Sequential", "Sigmoid",
-           "Tanh", "functional"]
+           "Tanh", "functional", "initializer"]

@@ -15,11 +15,13 @@ from reference_engine import rng
 from reference_engine.modules import ActivationBase, ModuleBase, SequentialBase
 from reference_engine.paddle import Tensor, matmul, no_grad, tanh, to_tensor
 from reference_engine.paddle.nn.functional import cross_entropy, mse_loss, relu, sigmoid
+from reference_engine.paddle.nn.initializer import Constant
 
 __all__ = ["CrossEntropyLoss", "Layer", "Linear", "MSELoss", "Parameter", "ReLU", "Sequential",
            "Sigmoid", "Tanh"]
 
 _LINEAR_NAMES = itertools.count()
+_CREATED_NAMES = itertools.count()
 
 
 class Parameter(Tensor):
@@ -46,6 +48,20 @@ class Parameter(Tensor):
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
+
+
+def create_parameter(shape: Any, dtype: Any, name: Optional[str] = None, attr: Any = None,
+                     is_bias: bool = False, default_initializer: Any = None) -> Parameter:
+    """``paddle.create_parameter``: a parameter of ``shape`` made by ``default_initializer``
+    (``Assign`` or ``Constant``; a bias defaults to zeros). paddle's random default for a
+    weight is not modelled: say how to initialize it."""
+    if default_initializer is None and is_bias:
+        default_initializer = Constant(0.0)
+    if default_initializer is None:
+        raise NotImplementedError("create_parameter without default_initializer: paddle's "
+                                  "random initialization is not modelled")
+    values = default_initializer.values(list(shape), str(np.dtype(str(dtype).split(".")[-1])))
+    return Parameter.of(values, name or f"create_parameter_{next(_CREATED_NAMES)}.w_0")
 
 
 class Layer(ModuleBase):
