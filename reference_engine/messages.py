@@ -277,6 +277,9 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "index_out_of_range": (IndexError,
+                           "(OutOfRange) The starting index {index} of slice is out of bounds in "
+                           "tensor {axis}-th axis, it should be in the range of [{low}, {high})."),
     "where_condition": (ValueError,
                         "The `condition` is expected to be a boolean Tensor, but got a Tensor "
                         "with dtype paddle.{dtype}"),

@@ -842,7 +842,7 @@ def getitem(a: Tensor, index: Any) -> Tensor:
     try:
         a._data[index]
     except IndexError as exc:
-        raise a._policy.error("index", detail=str(exc).replace("axis", "dimension")) from None
+        raise a._policy.index_error(a._data.shape, index, exc) from None
     rule = R.RULES["getitem_" + _index_kind(index)]
     return apply(rule, (a,), {"index": index, "in_shape": a._data.shape})
 

@@ -181,6 +181,22 @@ class PaddlePolicy(Policy):
         return (ValueError if cls is RuntimeError else cls)(
             "(InvalidArgument) " + template.format(**fields))
 
+    def index_error(self, shape: tuple[int, ...], index: Any, exc: IndexError) -> Exception:
+        """paddle slices an integer index: one past an axis (any on a 0-D tensor, whose axis
+        it takes as empty) is its OutOfRange error."""
+        axis = 0
+        for part in index if isinstance(index, tuple) else (index,):
+            if part is None:
+                continue
+            if part is Ellipsis:
+                break
+            size = shape[axis] if axis < len(shape) else 0
+            if isinstance(part, (int, np.integer)) and not -size <= part < size:
+                return self.error("index_out_of_range", index=int(part), axis=axis,
+                                  low=-size, high=size)
+            axis += 1
+        return super().index_error(shape, index, exc)
+
     def mark_stopped(self, grad: Tensor) -> None:
         """``grad`` came from a PyLayer's backward: a leaf's .grad made from it stops gradient."""
         STOPPED[id(grad)] = grad

@@ -75,6 +75,10 @@ class Policy:
         cls, template = self.errors[kind]
         return cls(template.format(**fields))
 
+    def index_error(self, shape: tuple[int, ...], index: Any, exc: IndexError) -> Exception:
+        """The framework's error for an index numpy refused (``exc``) on a tensor of ``shape``."""
+        return self.error("index", detail=str(exc).replace("axis", "dimension"))
+
     def warn(self, kind: str, stacklevel: int = 3) -> None:
         category, text = self.warning_texts[kind]
         warnings.warn(text, category, stacklevel=stacklevel)

@@ -1270,3 +1270,23 @@ def a_gradient_held_past_its_release_is_uninitialized(paddle):
         (x * 2).sum().backward()
         seen += [held.numpy().tolist(), x.grad]
     return seen
+
+
+@program
+def batched_jacobians_and_hessians_check_in_paddles_order(paddle):
+    """jacobian / hessian with batch_axis: ys is checked before xs (1 or 2 dims), hessian
+    checks ys's size (per batch row with a batch axis, where a 0-D ys fails at ys[0]) and the
+    batch axis itself; an integer index past an axis is paddle's OutOfRange error."""
+    x = paddle.to_tensor([[0.1, 0.2], [0.3, 0.4]], dtype="float64", stop_gradient=False)
+    v = paddle.to_tensor([0.1, 0.2, 0.3], dtype="float64", stop_gradient=False)
+    seen = []
+    for ys, axis in ((x * x, None), ((x * x).sum(), 0), (x * x, 0), ((x * x).sum(axis=1), 1),
+                     ((x * x).sum(axis=1), 0), ((x * x).sum(), None)):
+        seen.append(attempt(lambda: paddle.autograd.hessian(ys, x, batch_axis=axis)[:]))
+    for ys, xs in (((v * v).reshape([1, 3, 1]), v), (v * v, v.reshape([1, 1, 3])),
+                   ((v * v).sum(), v)):
+        seen.append(attempt(lambda: paddle.autograd.jacobian(ys, xs, batch_axis=0).shape))
+    scalar = paddle.to_tensor(0.5)
+    seen += [attempt(lambda: scalar[0]), attempt(lambda: x[2]), attempt(lambda: x[0, -3]),
+             attempt(lambda: x[:, 5])]
+    return seen

@@ -63,11 +63,12 @@ class Jacobian:
     ``paddle.grad(create_graph=True)`` on first use, so results do not stop gradient."""
 
     def __init__(self, ys: Any, xs: Any, batched: bool) -> None:
-        limit = 2 if batched else 1
-        for name, t in (("xs", xs), ("ys", ys)):
-            if len(t.shape) > limit:
-                raise ValueError(f"{name}.ndim should be {'1 or 2' if batched else '0 or 1'} "
-                                 f"when is_batched={batched} but got {len(t.shape)}")
+        # paddle checks xs first without a batch axis, ys first with one
+        low, high = (1, 2) if batched else (0, 1)
+        for name, t in ((("ys", ys), ("xs", xs)) if batched else (("xs", xs), ("ys", ys))):
+            if not low <= len(t.shape) <= high:
+                raise ValueError(f"{name}.ndim should be {low} or {high} when "
+                                 f"is_batched={batched} but got {len(t.shape)}")
         self._ys, self._xs, self._batched = ys, xs, batched
         self.shape = ([*xs.shape[0:1], *ys.shape[1:2], *xs.shape[1:2]] if batched
                       else [*ys.shape[0:1], *xs.shape[0:1]])
@@ -135,11 +136,20 @@ def jacobian(ys: Any, xs: Any, batch_axis: Optional[int] = None) -> Any:
 
 
 def hessian(ys: Any, xs: Any, batch_axis: Optional[int] = None) -> Any:
-    """``paddle.autograd.hessian``: the Jacobian of the gradient of a scalar (per batch) ``ys``."""
+    """``paddle.autograd.hessian``: the Jacobian of the gradient of a scalar (per batch) ``ys``,
+    with paddle's checks in paddle's order (``ys[0]`` of a 0-D ``ys`` is its index error)."""
     from reference_engine import paddle
 
-    if batch_axis not in (None, 0):
-        raise ValueError(f"batch_axis should be None or 0, but got {batch_axis}.")
+    if batch_axis is None:
+        if ys.size > 1:
+            raise ValueError(f"Only support ys.numel()({ys.size})==1 when batch_axis is None.")
+    elif isinstance(batch_axis, int):
+        if ys[0].size > 1:
+            raise ValueError(f"Only support ys[0].numel()({ys.size})==1 when batch_axis is int")
+        if batch_axis != 0:
+            raise ValueError("Only support batch_axis=0 yet.")
+    else:
+        raise ValueError(f"batch_axis should be None or int, but got {type(batch_axis)}.")
     xs_list = list(xs) if isinstance(xs, (list, tuple)) else [xs]
     grads = list(paddle.grad(ys, xs_list, create_graph=True))
 
