@@ -221,6 +221,9 @@ class TorchAdapter(Adapter):
                    options: dict[str, Any]) -> Any:
         """``torch.autograd.functional.<api>(function, inputs[, v], ...)``: one tensor is passed
         as itself, several as a tuple (the results are shaped accordingly)."""
+        if "batch_axis" in options:
+            raise Unsupported("batch_axis (paddle's)")
+
         def one_or_tuple(ts: list[Any]) -> Any:
             return ts[0] if len(ts) == 1 else tuple(ts)
         args = [function, one_or_tuple(at)] + ([one_or_tuple(v)] if v else [])
@@ -397,13 +400,15 @@ class PaddleAdapter(Adapter):
 
     def functional(self, api: str, function: Callable[..., Any], at: list[Any], v: list[Any],
                    options: dict[str, Any]) -> Any:
-        """``paddle.autograd.jacobian`` / ``hessian`` of the function's output at ``at``, read
-        out in full (``[:]``; one lazy object per input for several)."""
-        if api not in ("jacobian", "hessian") or v or options:
+        """``paddle.autograd.jacobian`` / ``hessian`` of the function's output at ``at`` (with
+        ``batch_axis``), read out in full (``[:]``; one lazy object per input for several)."""
+        batch = {k: options[k] for k in ("batch_axis",) if k in options}
+        others = [k for k in options if k not in batch] + (["v"] if v else [])
+        if api not in ("jacobian", "hessian") or others:
             raise Unsupported(f"paddle.autograd.{api}" if api not in ("jacobian", "hessian")
-                              else f"{api} with {', '.join([*options, *(['v'] if v else [])])}")
+                              else f"{api} with {', '.join(others)}")
         ys = function(*at)
-        lazy = getattr(self.m.autograd, api)(ys, at[0] if len(at) == 1 else at)
+        lazy = getattr(self.m.autograd, api)(ys, at[0] if len(at) == 1 else at, **batch)
         return lazy[:] if len(at) == 1 else [part[:] for part in lazy]
 
     def saved_tensors_hooks(self, pack: Callable[[Any], Any], unpack: Callable[[Any], Any]) -> Any:

@@ -205,7 +205,7 @@ class Interpreter:
         self.env[step["def"]] = function
 
     def step_functional(self, step: dict[str, Any], where: str) -> None:
-        options = {k: step[k] for k in ("create_graph", "strict") if k in step}
+        options = {k: step[k] for k in ("create_graph", "strict", "batch_axis") if k in step}
         result = self.a.functional(step["functional"], self.get(step["of"]),
                                    [self.get(n) for n in step["at"]],
                                    [self.get(n) for n in step.get("v", [])], options)

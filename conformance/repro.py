@@ -192,8 +192,9 @@ class _Writer:
                 out(f"{ind}print(torch.autograd.functional.{s['functional']}({s['of']}, {at}{v}{opts}))")
             else:
                 xs = s["at"][0] if len(s["at"]) == 1 else "[" + ", ".join(s["at"]) + "]"
+                batch = f", batch_axis={s['batch_axis']}" if "batch_axis" in s else ""
                 out(f"{ind}print(paddle.autograd.{s['functional']}({s['of']}({', '.join(s['at'])}), "
-                    f"{xs})[:])")
+                    f"{xs}{batch})[:])")
         elif "optimizer" in s:
             params, lr = ", ".join(s["params"]), s["lr"]
             momentum = s.get("momentum", 0.9)

@@ -188,8 +188,9 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
     # a higher-order API on a ``def`` at the tensors ``at``: torch.autograd.functional's
     # jacobian / hessian / vjp / jvp / hvp / vhp (``v``: their vectors), paddle.autograd's
     # jacobian / hessian (on the function's output, read out in full); the result is recorded
+    # (paddle's ``batch_axis``: the first axis of ``at`` and of the output is a batch)
     StepSpec("functional", {"functional": TEXT, "of": NAME, "at": NAMES},
-             {"v": NAMES, "create_graph": BOOL, "strict": BOOL}),
+             {"v": NAMES, "create_graph": BOOL, "strict": BOOL, "batch_axis": INT}),
     # call a custom function (``Function.apply``), binding its output to ``into``
     StepSpec("apply", {"apply": NAME, "args": NAMES, "into": NAME_OR_NAMES}, binds=("into",)),
 )}
@@ -211,7 +212,7 @@ FUNCTIONAL_APIS = ("jacobian", "hessian", "vjp", "jvp", "hvp", "vhp")
 # What each dialect has no API for, as (step kind, field), or (step kind, "") for the whole
 # step: the adapters refuse these steps.
 DIALECT_LACKS: dict[str, frozenset[tuple[str, str]]] = {
-    "torch": frozenset({("grad", "no_grad_vars")}),
+    "torch": frozenset({("grad", "no_grad_vars"), ("functional", "batch_axis")}),
     "paddle": frozenset({("backward", "create_graph"), ("backward", "inputs"),
                          ("grad", "materialize_grads"), ("inference_mode", ""),
                          ("node_hook", ""), ("post_accumulate_hook", ""),

@@ -26,7 +26,8 @@ its pack hook records what each node saves, its unpack hook may scale what the b
 After the scenario, a fourth draw ends about one case in twelve with training steps: an SGD or
 Adam optimizer over the leaves, its step, zero_grad (to None or zeros) or not, a second forward
 and backward, and a second step; a fifth ends about one in twenty with a function written as
-data and a higher-order API at a leaf (jacobian, hessian; torch's vjp, jvp, hvp, vhp); a sixth
+data and a higher-order API at a leaf (jacobian, hessian, in paddle's programs often with
+``batch_axis``; torch's vjp, jvp, hvp, vhp); a sixth
 ends about one in twenty with two or three training passes of a ``Linear`` layer with drawn
 values (``module``, ``call``; its gradients accumulating, or cleared by the module's or the
 optimizer's zero_grad; SGD, SGD with momentum or Adam steps). A stream of its own writes the
@@ -495,23 +496,30 @@ def functional_api(rng: random.Random) -> Callable[[Program, Callable[[Program],
                           [45, 30, 7, 6, 6, 6])[0]
         if "torch" not in p.dialects:  # paddle's program: its two APIs, without torch's options
             api = rng.choice(["jacobian", "hessian"])
+        # paddle's batch axis: the leaf's rows are a batch (a paddle program from then on)
+        batched = "paddle" in p.dialects and api in ("jacobian", "hessian") and \
+            len(p.nodes[at].shape) in (1, 2) and rng.random() < 0.6
         body, last = [], "a"
         for k in range(rng.randint(1, 2)):
             op, made = rng.choice(_SMOOTH), f"t{k}"
             body.append({"let": made, "op": "mul", "args": [last, last]} if op == "square"
                         else {"let": made, "op": op, "args": [last]})
             last = made
-        if api in ("hessian", "hvp", "vhp"):
-            body.append({"let": "total", "op": "sum", "args": [last]})
+        if api in ("hessian", "hvp", "vhp"):  # one value (per batch row)
+            body.append({"let": "total", "op": "sum", "args": [last],
+                         **({"kwargs": {"dim": -1}} if batched else {})})
             last = "total"
         name = p.fresh("f")
         p.emit({"def": name, "inputs": ["a"], "body": body, "output": last})
         step: dict[str, Any] = {"functional": api, "of": name, "at": [at]}
         if api in ("vjp", "jvp", "hvp", "vhp"):
             step["v"] = [p.leaf(p.nodes[at].shape, requires_grad=False, dtype=p.nodes[at].dtype)]
+        if batched:
+            step["batch_axis"] = 0
+            p.only("paddle")
         # not modelled yet: jvp's create_graph (torch keeps its double-backward graph)
         for option in ("strict",) if api == "jvp" else ("create_graph", "strict"):
-            if rng.random() < 0.32 and "torch" in p.dialects:
+            if rng.random() < 0.4 and "torch" in p.dialects:
                 step[option] = rng.random() < 0.5
         if api not in ("jacobian", "hessian") or "create_graph" in step or "strict" in step:
             p.only("torch")
