@@ -521,6 +521,13 @@ def logical_or(a: Tensor, b: Tensor) -> Tensor:
     return _compare(np.logical_or, a, b)
 
 
+def truth(a: Tensor, reduce: Any, dim: Dims = None, keepdim: bool = False) -> Tensor:
+    """``all`` / ``any`` (``reduce``: ``np.all`` / ``np.any``): a bool tensor, outside any
+    graph; over every element, or along ``dim``."""
+    axis = None if dim is None else tuple(normalize_dims(type(a), dim, a._data.ndim))
+    return type(a)._from_array(np.asarray(reduce(a._data, axis=axis, keepdims=keepdim)))
+
+
 def constant_like(like: Tensor, data: np.ndarray) -> Tensor:
     """A tensor of ``like``'s dialect holding ``data``, outside any graph."""
     return type(like)._from_array(np.asarray(data))

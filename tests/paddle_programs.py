@@ -1290,3 +1290,15 @@ def batched_jacobians_and_hessians_check_in_paddles_order(paddle):
     seen += [attempt(lambda: scalar[0]), attempt(lambda: x[2]), attempt(lambda: x[0, -3]),
              attempt(lambda: x[:, 5])]
     return seen
+
+
+@program
+def comparisons_and_truth_reductions(paddle):
+    """Tensor.equal / not_equal / less_than / less_equal / greater_than / greater_equal and
+    all / any (over everything or an axis): bool tensors that stop gradient."""
+    a = paddle.to_tensor([[1.0, 2.0], [3.0, 0.0]], stop_gradient=False)
+    b = paddle.to_tensor([[1.0, 0.0], [3.0, 5.0]])
+    same = a.equal(b)
+    return [same, a.not_equal(b), a.less_than(b), a.less_equal(b), a.greater_than(b),
+            a.greater_equal(b), same.all(), same.any(axis=1), (a > 0).all(axis=0, keepdim=True),
+            same.stop_gradient]

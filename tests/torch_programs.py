@@ -1013,7 +1013,9 @@ def what_real_programs_need_on_the_way(torch):
     return [data, sized.shape, repr(weight), type(weight * 2).__name__, variable.requires_grad,
             repr(dev), str(a.device), b.grad_fn.name(), c.grad_fn.name(), a.grad, weight.grad,
             variable.grad, steps, torch.equal(a, a), a.equal(b), torch.cuda.device_count(),
-            attempt(lambda: torch.Tensor(1.5)), attempt(lambda: torch.Tensor(True))]
+            attempt(lambda: torch.Tensor(1.5)), attempt(lambda: torch.Tensor(True)),
+            a.eq(b), a.ne(b), a.lt(b), a.ge(2.0), a.eq(b).all(), (a > 1.5).any(dim=1),
+            (a > 0).all(dim=0, keepdim=True)]
 
 
 @program

@@ -209,6 +209,15 @@ class Tensor(_CoreTensor):
             return np.empty((*self._data.shape, 0), dtype=self._data.dtype)
         return self._data
 
+    equal, not_equal, less_than, less_equal, greater_than, greater_equal = (
+        F.eq, F.ne, F.lt, F.le, F.gt, F.ge)
+
+    def all(self, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return F.truth(self, np.all, axis, keepdim)
+
+    def any(self, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return F.truth(self, np.any, axis, keepdim)
+
     def astype(self, dtype: Any) -> Tensor:
         return cast(self, dtype)
 

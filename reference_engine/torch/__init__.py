@@ -237,6 +237,14 @@ class Tensor(_CoreTensor):
     def equal(self, other: Tensor) -> builtins.bool:
         return equal(self, other)
 
+    eq, ne, lt, le, gt, ge = F.eq, F.ne, F.lt, F.le, F.gt, F.ge
+
+    def all(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return F.truth(self, np.all, dim, keepdim)
+
+    def any(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return F.truth(self, np.any, dim, keepdim)
+
     def float(self) -> Tensor:
         return F.cast(self, np.float32)
 
