@@ -404,6 +404,19 @@ def sign(a: Tensor) -> Tensor:
     return apply(R.RULES["sign"], (a,))
 
 
+def floor(a: Tensor) -> Tensor:
+    return apply(R.RULES["floor"], (a,))
+
+
+def ceil(a: Tensor) -> Tensor:
+    return apply(R.RULES["ceil"], (a,))
+
+
+def rint(a: Tensor) -> Tensor:
+    """The frameworks' ``round``: to the nearest integer, halves to even."""
+    return apply(R.RULES["round"], (a,))
+
+
 def relu(a: Tensor) -> Tensor:
     return apply(R.RULES["relu"], (a,))
 
@@ -519,6 +532,14 @@ def logical_and(a: Tensor, b: Tensor) -> Tensor:
 
 def logical_or(a: Tensor, b: Tensor) -> Tensor:
     return _compare(np.logical_or, a, b)
+
+
+def position(find: Any, data: np.ndarray, dim: Optional[int], keepdim: bool) -> np.ndarray:
+    """Where ``find`` (np.argmax / np.argmin) is, flat or along ``dim``, as int64."""
+    if dim is None:
+        return np.asarray(find(data), dtype=np.int64)
+    found = find(data, axis=dim)
+    return (np.expand_dims(found, dim) if keepdim else found).astype(np.int64)
 
 
 def truth(a: Tensor, reduce: Any, dim: Dims = None, keepdim: bool = False) -> Tensor:

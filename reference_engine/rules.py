@@ -301,6 +301,9 @@ rule("log", "LogBackward0", np.log, lambda g, a: F.div(g, a))
 rule("sqrt", "SqrtBackward0", np.sqrt, lambda g, result: F.div(g, F.mul(result, 2)))
 rule("abs", "AbsBackward0", np.abs, lambda g, a: F.mul(g, F.sign_in_gradient(a)))
 rule("sign", "SignBackward0", np.sign, lambda g: F.zeros_like(g))
+rule("floor", "FloorBackward0", np.floor, lambda g: F.zeros_like(g))
+rule("ceil", "CeilBackward0", np.ceil, lambda g: F.zeros_like(g))
+rule("round", "RoundBackward0", np.rint, lambda g: F.zeros_like(g))  # halves to even
 rule("sin", "SinBackward0", np.sin, lambda g, a: F.mul(g, F.cos(a)))
 rule("cos", "CosBackward0", np.cos, lambda g, a: F.mul(g, F.neg(F.sin(a))))
 rule("tanh", "TanhBackward0", np.tanh,

@@ -1302,3 +1302,17 @@ def comparisons_and_truth_reductions(paddle):
     return [same, a.not_equal(b), a.less_than(b), a.less_equal(b), a.greater_than(b),
             a.greater_equal(b), same.all(), same.any(axis=1), (a > 0).all(axis=0, keepdim=True),
             same.stop_gradient]
+
+
+@program
+def floor_ceil_round_and_argmin(paddle):
+    """floor, ceil and round (halves to even) have zero derivatives; argmin is an int64 index
+    that stops gradient."""
+    x = paddle.to_tensor([0.4, 1.6, -2.5], stop_gradient=False)
+    seen = []
+    for name in ("floor", "ceil", "round"):
+        y = getattr(x, name)()
+        (y * x).sum().backward()
+        seen += [y, getattr(paddle, name)(x), x.grad.numpy().tolist()]
+        x.clear_gradient(False)
+    return seen + [x.argmin(), paddle.argmin(x, axis=0, keepdim=True), x.argmin().stop_gradient]

@@ -83,6 +83,11 @@ case("log", lambda a: a.log(), _positive(2, 3))
 case("sqrt", lambda a: a.sqrt(), _positive(2, 3))
 case("abs", lambda a: (a * a * a).abs(), _distinct(5))
 case("sign", lambda a: torch.sign(a) * a, _distinct(5))
+# away from integers, floor, ceil and round are locally constant: the product's derivative is
+# the rounded value
+case("floor", lambda a: torch.floor(a * 2.9) * a, _distinct(5))
+case("ceil", lambda a: torch.ceil(a * 2.9) * a, _distinct(5))
+case("round", lambda a: torch.round(a * 2.9) * a, _distinct(5))
 case("sin", lambda a: a.sin(), _distinct(5))
 case("cos", lambda a: a.cos(), _distinct(5))
 case("tanh", lambda a: a.tanh(), _distinct(5))

@@ -1015,7 +1015,8 @@ def what_real_programs_need_on_the_way(torch):
             variable.grad, steps, torch.equal(a, a), a.equal(b), torch.cuda.device_count(),
             attempt(lambda: torch.Tensor(1.5)), attempt(lambda: torch.Tensor(True)),
             a.eq(b), a.ne(b), a.lt(b), a.ge(2.0), a.eq(b).all(), (a > 1.5).any(dim=1),
-            (a > 0).all(dim=0, keepdim=True)]
+            (a > 0).all(dim=0, keepdim=True), a.floor(), torch.ceil(a), (a * 0.5).round(),
+            torch.round(a).grad_fn.name(), a.argmin(), torch.argmin(a, dim=1, keepdim=True)]
 
 
 @program

@@ -495,13 +495,16 @@ from reference_engine.paddle.extras import (  # noqa: E402
     allclose,
     arange,
     argmax,
+    argmin,
     assign,
     bmm,
+    ceil,
     cumsum,
     dot,
     equal,
     eye,
     flatten,
+    floor,
     full,
     index_select,
     is_tensor,
@@ -511,6 +514,7 @@ from reference_engine.paddle.extras import (  # noqa: E402
     neg,
     norm,
     numel,
+    round,  # noqa: A004 - paddle's name; the module does not use the builtin
     scale,
     sign,
     std,
@@ -522,6 +526,7 @@ from reference_engine.paddle.extras import (  # noqa: E402
 # the same functions as Tensor methods (defined once, in extras.py)
 for _method, _function in extras.TENSOR_METHODS.items():
     setattr(Tensor, _method, _function)
-__all__ += ["allclose", "arange", "argmax", "assign", "bmm", "cumsum", "dot", "equal", "eye",
-            "flatten", "full", "index_select", "is_tensor", "linspace", "masked_fill", "mm", "neg",
-            "norm", "numel", "scale", "sign", "std", "t", "tile", "var"]
+__all__ += ["allclose", "arange", "argmax", "argmin", "assign", "bmm", "ceil", "cumsum", "dot",
+            "equal", "eye", "flatten", "floor", "full", "index_select", "is_tensor", "linspace",
+            "masked_fill", "mm", "neg", "norm", "numel", "round", "scale", "sign", "std", "t",
+            "tile", "var"]

@@ -17,9 +17,10 @@ def _made(array: Any) -> Tensor:
     """An op's output that needs no gradient: no node at all (unlike ``to_tensor``'s leaves)."""
     return Tensor._from_array(np.asarray(array))  # type: ignore[return-value]
 
-__all__ = ["allclose", "arange", "argmax", "assign", "bmm", "cumsum", "dot", "equal", "eye",
-           "flatten", "full", "index_select", "is_tensor", "linspace", "masked_fill", "mm", "neg",
-           "norm", "numel", "scale", "sign", "std", "t", "tile", "var"]
+__all__ = ["allclose", "arange", "argmax", "argmin", "assign", "bmm", "ceil", "cumsum", "dot",
+           "equal", "eye", "flatten", "floor", "full", "index_select", "is_tensor", "linspace",
+           "masked_fill", "mm", "neg", "norm", "numel", "round", "scale", "sign", "std", "t",
+           "tile", "var"]
 
 
 def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None) -> Tensor:
@@ -50,10 +51,23 @@ def is_tensor(x: Any) -> builtins.bool:
 
 
 def argmax(x: Tensor, axis: Optional[builtins.int] = None, keepdim: builtins.bool = False) -> Tensor:
-    if axis is None:
-        return _made(np.asarray(np.argmax(x._data), dtype=np.int64))
-    found = np.argmax(x._data, axis=axis)
-    return _made((np.expand_dims(found, axis) if keepdim else found).astype(np.int64))
+    return _made(F.position(np.argmax, x._data, axis, keepdim))
+
+
+def argmin(x: Tensor, axis: Optional[builtins.int] = None, keepdim: builtins.bool = False) -> Tensor:
+    return _made(F.position(np.argmin, x._data, axis, keepdim))
+
+
+def floor(x: Tensor) -> Tensor:
+    return F.floor(x)
+
+
+def ceil(x: Tensor) -> Tensor:
+    return F.ceil(x)
+
+
+def round(x: Tensor) -> Tensor:  # noqa: A001 - paddle's name
+    return F.rint(x)
 
 
 def allclose(x: Tensor, y: Tensor, rtol: float = 1e-05, atol: float = 1e-08,
@@ -146,8 +160,8 @@ def masked_fill(x: Tensor, mask: Tensor, value: Any) -> Tensor:
 # Tensor methods that are these functions (the facade attaches them)
 TENSOR_METHODS = {
     **{name: globals()[name] for name in (
-        "argmax", "cumsum", "flatten", "index_select", "masked_fill", "neg", "norm", "scale",
-        "sign", "std", "t", "tile", "var")},
+        "argmax", "argmin", "ceil", "cumsum", "flatten", "floor", "index_select", "masked_fill",
+        "neg", "norm", "round", "scale", "sign", "std", "t", "tile", "var")},
     "T": property(t),
     "cast": cast,
     "square": square,

@@ -22,11 +22,11 @@ from reference_engine.torch_policy import TORCH, torch_size
 __all__ = [
     "Size", "Tensor", "abs", "cuda", "device", "equal", "inference_mode", "is_anomaly_enabled",
     "linspace", "manual_seed", "mm", "optim", "rand", "randn",
-    "add", "amax", "amin", "autograd", "bool", "cat", "clamp", "clone",
+    "add", "amax", "amin", "autograd", "bool", "cat", "ceil", "clamp", "clone",
     "cos", "detach", "div", "double", "dtype", "enable_grad", "exp", "expand_copy", "float",
-    "float32", "float64", "int32", "int64", "is_grad_enabled", "is_tensor", "log",
+    "float32", "float64", "floor", "int32", "int64", "is_grad_enabled", "is_tensor", "log",
     "log_softmax", "long", "matmul", "max", "maximum", "mean", "min", "minimum", "mul", "neg",
-    "nn", "no_grad", "ones", "ones_like", "permute", "pow", "relu", "reshape",
+    "nn", "no_grad", "ones", "ones_like", "permute", "pow", "relu", "reshape", "round",
     "set_grad_enabled", "sigmoid", "sign", "sin", "softmax", "sqrt", "squeeze", "stack", "sub", "sum",
     "t", "tanh", "tensor", "transpose", "unsqueeze", "where", "zeros", "zeros_like",
 ]
@@ -262,6 +262,7 @@ class Tensor(_CoreTensor):
     sigmoid = F.sigmoid
     relu = F.relu
     sign = F.sign
+    floor, ceil, round = F.floor, F.ceil, F.rint
     transpose = F.transpose
     unsqueeze = F.unsqueeze
 
@@ -553,6 +554,9 @@ tanh = TORCH.tensor_function(F.tanh, "tanh")
 sigmoid = TORCH.tensor_function(F.sigmoid, "sigmoid")
 relu = TORCH.tensor_function(F.relu, "relu")
 sign = TORCH.tensor_function(F.sign, "sign")
+floor = TORCH.tensor_function(F.floor, "floor")
+ceil = TORCH.tensor_function(F.ceil, "ceil")
+round = TORCH.tensor_function(F.rint, "round")  # noqa: A001 - torch's name
 maximum = F.maximum
 minimum = F.minimum
 where = F.where
@@ -682,6 +686,7 @@ from reference_engine.torch import (  # noqa: E402  (they need the names above)
 from reference_engine.torch.extras import (  # noqa: E402
     allclose,
     argmax,
+    argmin,
     as_tensor,
     bmm,
     cumsum,
@@ -706,6 +711,6 @@ from reference_engine.torch.extras import (  # noqa: E402
 # the same functions as Tensor methods (defined once, in extras.py)
 for _method, _function in extras.TENSOR_METHODS.items():
     setattr(Tensor, _method, _function)
-__all__ += ["allclose", "argmax", "as_tensor", "bmm", "cumsum", "dot", "eye", "flatten",
+__all__ += ["allclose", "argmax", "argmin", "as_tensor", "bmm", "cumsum", "dot", "eye", "flatten",
             "from_numpy", "full_like", "gather", "index_select", "isclose", "masked_fill", "mv",
             "norm", "numel", "repeat", "square", "std", "var"]

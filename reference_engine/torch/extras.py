@@ -68,10 +68,12 @@ def numel(input: Tensor) -> builtins.int:  # noqa: A002
 
 def argmax(input: Tensor, dim: Optional[builtins.int] = None,  # noqa: A002
            keepdim: builtins.bool = False) -> Tensor:
-    if dim is None:
-        return Tensor._from_array(np.asarray(np.argmax(input._data), dtype=np.int64))
-    found = np.argmax(input._data, axis=dim)
-    return Tensor._from_array((np.expand_dims(found, dim) if keepdim else found).astype(np.int64))
+    return Tensor._from_array(F.position(np.argmax, input._data, dim, keepdim))
+
+
+def argmin(input: Tensor, dim: Optional[builtins.int] = None,  # noqa: A002
+           keepdim: builtins.bool = False) -> Tensor:
+    return Tensor._from_array(F.position(np.argmin, input._data, dim, keepdim))
 
 
 def dot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
@@ -161,7 +163,7 @@ def _integral(t: Tensor, target: Any) -> Tensor:
 # Tensor methods that are these functions (the facade attaches them)
 TENSOR_METHODS = {
     **{name: globals()[name] for name in (
-        "allclose", "argmax", "bmm", "cumsum", "dot", "flatten", "gather", "index_select",
+        "allclose", "argmax", "argmin", "bmm", "cumsum", "dot", "flatten", "gather", "index_select",
         "isclose", "masked_fill", "mv", "new_full", "new_ones", "new_tensor", "new_zeros", "norm",
         "repeat", "square", "std", "var")},
     "contiguous": lambda self, memory_format=None: self,
