@@ -486,6 +486,9 @@ def cast(a: Tensor, dtype: Any) -> Tensor:
     dtype = np.dtype(dtype)
     if a._data.dtype == dtype:
         return a
+    if dtype.kind in "biu" and not a._policy.integer_casts_record:
+        with grad_mode.no_grad():  # integers cannot require grad
+            return apply(R.RULES["cast"], (a,), {"dtype": dtype})
     return apply(R.RULES["cast"], (a,), {"dtype": dtype})
 
 

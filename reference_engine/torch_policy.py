@@ -40,6 +40,7 @@ class TorchPolicy(Policy):
 
     dialect = "torch"
     errors = TORCH_ERRORS
+    integer_casts_record = False
     accumulate_node_name = "torch::autograd::AccumulateGrad"  # its repr shows AccumulateGrad
     warning_texts = TORCH_WARNINGS
     warned_backward_create_graph = False

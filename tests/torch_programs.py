@@ -1010,13 +1010,22 @@ def what_real_programs_need_on_the_way(torch):
     c.exp_()
     (b.sum() + c.sum() + (weight * weight).sum() + variable.sum()).backward()
     steps = torch.linspace(0, 1, steps=5, requires_grad=True)
-    return [data, sized.shape, repr(weight), type(weight * 2).__name__, variable.requires_grad,
+    result = [data, sized.shape, repr(weight), type(weight * 2).__name__, variable.requires_grad,
             repr(dev), str(a.device), b.grad_fn.name(), c.grad_fn.name(), a.grad, weight.grad,
             variable.grad, steps, torch.equal(a, a), a.equal(b), torch.cuda.device_count(),
             attempt(lambda: torch.Tensor(1.5)), attempt(lambda: torch.Tensor(True)),
             a.eq(b), a.ne(b), a.lt(b), a.ge(2.0), a.eq(b).all(), (a > 1.5).any(dim=1),
             (a > 0).all(dim=0, keepdim=True), a.floor(), torch.ceil(a), (a * 0.5).round(),
-            torch.round(a).grad_fn.name(), a.argmin(), torch.argmin(a, dim=1, keepdim=True)]
+            torch.round(a).grad_fn.name(), a.argmin(), torch.argmin(a, dim=1, keepdim=True),
+            a.to(torch.int64).requires_grad, a.to(torch.int64).grad_fn is None,
+            a.type_as(a) is a, a.type_as(torch.tensor([1])), a.where(a > 2.0, torch.tensor(0.0)),
+            a.where(a > 2.0, torch.tensor(0.0)).grad_fn.name()]
+    clamped = a * 1
+    clamped.clamp_(min=1.5, max=3.5)
+    clamped.sum().backward()
+    result += [clamped, clamped.grad_fn.name(), clamped._version, a.grad,
+               attempt(lambda: a.clamp_(0.0))]
+    return result
 
 
 @program

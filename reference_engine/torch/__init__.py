@@ -289,6 +289,18 @@ class Tensor(_CoreTensor):
 
     clip = clamp
 
+    def clamp_(self, min: Optional[builtins.float] = None,  # noqa: A002
+               max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
+        return self._in_place("clamp", low=min, high=max)  # type: ignore[return-value]
+
+    def where(self, condition: Tensor, other: Any) -> Tensor:
+        """``t.where(condition, other)`` is ``torch.where(condition, t, other)``."""
+        return F.where(condition, self, other)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        """This tensor in ``other``'s dtype: itself when it already is."""
+        return self if self._data.dtype == other._data.dtype else F.cast(self, other._data.dtype)
+
     def reshape(self, *shape: Any) -> Tensor:
         return F.reshape(self, _shape_args(shape))
 

@@ -17,7 +17,6 @@ from reference_engine.torch import (
     dtype,
     full,
     matmul,
-    no_grad,
     ones,
     tensor,
     zeros,
@@ -155,9 +154,8 @@ def new_tensor(self: Tensor, data: Any, dtype: Optional[dtype] = None) -> Tensor
 
 
 def _integral(t: Tensor, target: Any) -> Tensor:
-    """An integer copy: torch records nothing for it (integers cannot require grad)."""
-    with no_grad():
-        return F.cast(t, target)
+    """An integer copy (``long()``, ``int()``): recorded by nothing."""
+    return F.cast(t, target)
 
 
 # Tensor methods that are these functions (the facade attaches them)
