@@ -799,8 +799,9 @@ def flatten(a: Tensor, start: int = 0, end: int = -1) -> Tensor:
 
 
 def norm2(a: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
-    """The 2-norm, composed: ``sqrt(sum(a * a))`` over ``dim`` (everything by default)."""
-    return sqrt(sum(mul(a, a), dim, keepdim))
+    """The 2-norm over ``dim`` (everything by default); its gradient is 0 where it is 0."""
+    dims = None if dim is None else normalize_dims(type(a), dim, a._data.ndim)
+    return apply(R.RULES["norm2"], (_floating(a),), {"dims": dims, "keepdim": keepdim})
 
 
 def variance(a: Tensor, dim: Dims = None, correction: int = 1, keepdim: bool = False) -> Tensor:

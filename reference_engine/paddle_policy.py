@@ -37,7 +37,7 @@ NODE_NAMES = {
     "log_softmax": "LogSoftmaxGradNode", "getitem_select": "SliceGradNode",
     "getitem_slice": "SliceGradNode", "getitem_index": "IndexElementwiseGetGradNode",
     "index_backward": "SliceDoubleGradNode", "cat": "ConcatGradNode", "clone": "AssignGradNode",
-    "fill": "FillGradNode", "setitem": "SetValueWithTensorGradNode",
+    "fill": "FillGradNode", "setitem": "SetValueWithTensorGradNode", "norm2": "PNormGradNode",
 }
 # How many derivative orders paddle 3.3.1 can record for each op (measured): running a node of
 # paddle 3.3.1 runs a tensor-and-number add, subtract or multiply as its scale kernel, and a

@@ -284,6 +284,10 @@ rule("sum_all", "SumBackward0", lambda a: a.sum(),
 rule("mean", "MeanBackward1", _np_mean,
      lambda g, in_shape, dims: F.expand(
          F.div(restore_reduced(g, in_shape, dims), _reduce_count(in_shape, dims)), in_shape))
+# the 2-norm over dims (None: every element); its derivative a / norm is 0 where the norm is
+rule("norm2", "LinalgVectorNormBackward0", lambda a, *, dims, keepdim: np.sqrt(
+         np.sum(a * a, axis=dims, keepdims=keepdim)),
+     lambda g, a, result, dims, keepdim: _norm_grad(g, a, result, dims, keepdim))
 rule("mean_all", "MeanBackward0", lambda a: np.mean(a),
      lambda g, in_shape: F.expand(F.div(g, math.prod(in_shape)), in_shape))
 for _op, _np_fn in (("amax", np.amax), ("amin", np.amin)):
@@ -391,6 +395,15 @@ rule("fill", "FillBackward2", lambda a, *, value: np.full_like(a, value), lambda
 rule("setitem", "torch::autograd::CopySlices", lambda a, b, *, index: _np_setitem(a, b, index),
      lambda g, index: _where_zero(F.constant_like(g, _setitem_mask(g._data.shape, index)), g),
      lambda g, index: F.getitem(g, index), holds_state=True, **AB)
+
+
+def _norm_grad(g: Any, a: Any, result: Any, dims: Any, keepdim: bool) -> Any:
+    shape = a._data.shape
+    axes = tuple(range(len(shape))) if dims is None else dims
+    if not keepdim:
+        g, result = restore_reduced(g, shape, axes), restore_reduced(result, shape, axes)
+    zero = F.constant_like(result, result._data == 0)
+    return F.mul(F.expand(g, shape), F.where(zero, 0.0, F.div(a, result)))
 
 
 def _differentiated_twice(g: Any) -> Any:

@@ -1316,3 +1316,15 @@ def floor_ceil_round_and_argmin(paddle):
         seen += [y, getattr(paddle, name)(x), x.grad.numpy().tolist()]
         x.clear_gradient(False)
     return seen + [x.argmin(), paddle.argmin(x, axis=0, keepdim=True), x.argmin().stop_gradient]
+
+
+@program
+def the_norm_and_its_gradient_at_zero(paddle):
+    """Tensor.norm is one PNormGradNode; its gradient is a / norm, and 0 where the norm is 0."""
+    zero = paddle.zeros([2])
+    zero.stop_gradient = False
+    zero.norm().backward()
+    rows = paddle.to_tensor([[1.0, 2.0], [3.0, 0.0]], stop_gradient=False)
+    total = rows.norm()
+    total.backward()
+    return [zero.grad, rows.grad, total.grad_fn.name(), paddle.linalg.norm(rows, axis=1)]

@@ -85,6 +85,7 @@ case("abs", lambda a: (a * a * a).abs(), _distinct(5))
 case("sign", lambda a: torch.sign(a) * a, _distinct(5))
 # away from integers, floor, ceil and round are locally constant: the product's derivative is
 # the rounded value
+case("norm2", lambda a: a.norm(dim=1) * a.norm(), _distinct(2, 3))
 case("floor", lambda a: torch.floor(a * 2.9) * a, _distinct(5))
 case("ceil", lambda a: torch.ceil(a * 2.9) * a, _distinct(5))
 case("round", lambda a: torch.round(a * 2.9) * a, _distinct(5))

@@ -1025,7 +1025,11 @@ def what_real_programs_need_on_the_way(torch):
     clamped.sum().backward()
     result += [clamped, clamped.grad_fn.name(), clamped._version, a.grad,
                attempt(lambda: a.clamp_(0.0))]
-    return result
+    zero = torch.zeros(2, requires_grad=True)
+    zero.norm().backward()  # the norm's gradient is 0 where the norm is 0
+    rows = torch.tensor([[1.0, 2.0], [3.0, 0.0]], requires_grad=True)
+    rows.norm(dim=1).sum().backward()
+    return result + [zero.grad, rows.grad, rows.norm().grad_fn.name()]
 
 
 @program

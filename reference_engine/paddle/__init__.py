@@ -23,8 +23,8 @@ from reference_engine.paddle_policy import CLEARED, PADDLE, stopped
 from reference_engine.tensor import Tensor as _CoreTensor
 
 __all__ = [
-    "Tensor", "abs", "add", "base", "device", "is_compiled_with_cuda", "optimizer", "rand", "randn", "seed",
-    "set_device",
+    "Tensor", "abs", "add", "base", "device", "is_compiled_with_cuda", "linalg", "optimizer",
+    "rand", "randn", "seed", "set_device",
     "square",
     "amax", "amin", "autograd", "bool", "cast", "clip", "concat", "cos",
     "divide", "dtype", "enable_grad", "exp", "expand", "float32", "float64", "grad", "int32",
@@ -490,7 +490,7 @@ from reference_engine.paddle import autograd, base, device, nn, optimizer  # noq
 set_device = device.set_device
 is_compiled_with_cuda = device.is_compiled_with_cuda
 create_parameter = nn.layers.create_parameter
-from reference_engine.paddle import extras  # noqa: E402
+from reference_engine.paddle import extras, linalg  # noqa: E402
 from reference_engine.paddle.extras import (  # noqa: E402
     allclose,
     arange,
