@@ -197,14 +197,12 @@ class _Writer:
                     f"{xs}{batch})[:])")
         elif "optimizer" in s:
             params, lr = ", ".join(s["params"]), s["lr"]
-            momentum = s.get("momentum", 0.9)
+            extra = f", momentum={s.get('momentum', 0.9)}" if s["kind"] == "momentum" else ""
             if m == "torch":
                 kind = {"sgd": "SGD", "momentum": "SGD", "adam": "Adam"}[s["kind"]]
-                extra = f", momentum={momentum}" if s["kind"] == "momentum" else ""
                 out(f"{ind}{s['optimizer']} = torch.optim.{kind}([{params}], lr={lr}{extra})")
             else:
                 kind = {"sgd": "SGD", "momentum": "Momentum", "adam": "Adam"}[s["kind"]]
-                extra = f", momentum={momentum}" if s["kind"] == "momentum" else ""
                 out(f"{ind}{s['optimizer']} = paddle.optimizer.{kind}(learning_rate={lr}{extra}, "
                     f"parameters=[{params}])")
         elif "module" in s:

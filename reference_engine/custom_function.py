@@ -98,7 +98,7 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
           separate_setup: bool = False) -> Any:
     """``Function.apply`` / ``PyLayer.apply``: forward without recording, one node for the
     results. A forward that returns a tuple (or list) of tensors gives each its own output slot
-    of that node (see :class:`OutputSlot`); backward is then handed one gradient per output."""
+    of that node (see :func:`_output_slot`); backward is then handed one gradient per output."""
     tensor_type = F._tensor_type()
     positions = [i for i, a in enumerate(args) if isinstance(a, tensor_type)]
     ctx = dialect.context(tuple(isinstance(a, tensor_type) and a._requires_grad for a in args))
@@ -143,7 +143,7 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
     node = first._grad_fn
     if node is None:
         return out
-    results = [first] if not several else [OutputSlot.result(node, o, i, len(outputs))
+    results = [first] if not several else [_output_slot(node, o, i, len(outputs))
                                             for i, o in enumerate(outputs)]
     for i, (o, result) in enumerate(zip(outputs, results)):
         if not differentiable[i]:
@@ -168,18 +168,15 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
     return type(out)(results) if several else results[0]
 
 
-class OutputSlot:
+def _output_slot(node: Node, output: Any, index: int, count: int) -> Any:
     """One output of a custom function that returned several: the output's tensor gets a node
     of its own (its tensor hooks and retained gradient live there) whose only edge is the
     function's node, and the engine collects what each slot passes on into that node's
-    gradient buffer at the slot's place (``engine._accumulate_slot``). To a program the slot
-    is invisible: ``grad_fn`` shows the function's node."""
-
-    @staticmethod
-    def result(node: Node, output: Any, index: int, count: int) -> Any:
-        node.attrs["outputs"] = count
-        slot_rule = _slot_rule(node.rule)
-        return F.apply(slot_rule, [_standing_for(node, output)], {"slot": index, "of": node})
+    gradient buffer at the slot's place (``engine._send``). To a program the slot is
+    invisible: ``grad_fn`` shows the function's node."""
+    node.attrs["outputs"] = count
+    return F.apply(_slot_rule(node.rule), [_standing_for(node, output)],
+                   {"slot": index, "of": node})
 
 
 def _standing_for(node: Node, output: Any) -> Any:

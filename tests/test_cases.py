@@ -257,6 +257,14 @@ def test_a_node_hook_kind_is_pre_or_post():
         parse_document(_document(case), "f.json")
 
 
+def _refused_after_good(extra, where):
+    """GOOD with ``extra`` steps appended fails to load with a message matching ``where``."""
+    case = copy.deepcopy(GOOD)
+    case["steps"] += extra
+    with pytest.raises(CaseError, match=where):
+        parse_document(_document(case), "f.json")
+
+
 @pytest.mark.parametrize("extra, where", [
     ([{"optimizer": "opt", "kind": "rmsprop", "params": ["x"], "lr": 0.1}],
      r"step 4, field 'kind': unknown optimizer 'rmsprop'"),
@@ -268,10 +276,7 @@ def test_a_node_hook_kind_is_pre_or_post():
       {"zero_grad": "opt", "to": "nan"}], r"step 5, field 'to'"),
 ])
 def test_optimizer_steps_name_what_is_wrong(extra, where):
-    case = copy.deepcopy(GOOD)
-    case["steps"] += extra
-    with pytest.raises(CaseError, match=where):
-        parse_document(_document(case), "f.json")
+    _refused_after_good(extra, where)
 
 
 @pytest.mark.parametrize("extra, where", [
@@ -284,10 +289,7 @@ def test_optimizer_steps_name_what_is_wrong(extra, where):
      r"step 5, field 'functional': unknown functional API 'divergence'"),
 ])
 def test_def_and_functional_steps_name_what_is_wrong(extra, where):
-    case = copy.deepcopy(GOOD)
-    case["steps"] += extra
-    with pytest.raises(CaseError, match=where):
-        parse_document(_document(case), "f.json")
+    _refused_after_good(extra, where)
 
 
 LINEAR = {"module": "net", "kind": "linear", "weight": [[0.5, -1.0], [1.5, 0.25]],
@@ -308,10 +310,7 @@ LINEAR = {"module": "net", "kind": "linear", "weight": [[0.5, -1.0], [1.5, 0.25]
      r"step 4, field 'momentum': only a 'momentum' optimizer takes a momentum"),
 ])
 def test_module_steps_name_what_is_wrong(extra, where):
-    case = copy.deepcopy(GOOD)
-    case["steps"] += extra
-    with pytest.raises(CaseError, match=where):
-        parse_document(_document(case), "f.json")
+    _refused_after_good(extra, where)
 
 
 def test_a_module_is_called_and_cleared_by_name():
