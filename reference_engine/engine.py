@@ -190,12 +190,30 @@ def _run_node_hooks(node: Node, kind: str, grads: tuple[Any, ...], *extra: Any) 
     return grads
 
 
+def _call_rule(vjp: Any, grad: Any, node: Node, saved: dict[str, Tensor], uses: tuple[str, ...],
+               linked_operand: Optional[str]) -> Any:
+    """One derivative rule, handed the saved tensors and attributes it names (an attribute the
+    call did not set takes the rule's default). With ``linked_operand``, the framework's kernel
+    reads that operand: the other operands it multiplies the gradient by stay connected to it,
+    with a zero derivative."""
+    attrs = node.attrs
+    args = {n: saved[n] if n in saved else attrs[n] for n in uses if n in saved or n in attrs}
+    if linked_operand is not None:
+        inputs, operand = node.rule.inputs, saved[linked_operand]
+        args = {n: F.link(v, operand) if n in inputs and n != linked_operand else v
+                for n, v in args.items()}
+    return vjp(grad, **args)
+
+
 def _input_grads(policy: Policy, node: Node, grad: Tensor,
                  wanted: Optional[set[int]]) -> list[Optional[Tensor]]:
     """Apply the node's rules for the inputs whose gradient is wanted."""
     rule = node.rule
     saved = policy.unpack_saved(node)
-    needed = [e is not None and (wanted is None or id(e) in wanted) for e in node.edges]
+    if wanted is None:
+        needed = [e is not None for e in node.edges]
+    else:
+        needed = [e is not None and id(e) in wanted for e in node.edges]
 
     links = policy.links_operands(node)
 
@@ -203,23 +221,14 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
     # with a constant among them, to its own operand only (see ``Policy.links_operands``)
     through_operands = links and None not in node.edges
 
-    def call(vjp: Any, uses: tuple[str, ...], operand: Optional[str] = None) -> Any:
-        # an attribute the call did not set takes the rule's default
-        args = {n: saved[n] if n in saved else node.attrs[n] for n in uses
-                if n in saved or n in node.attrs}
-        if through_operands and operand is not None:
-            # the framework's kernel reads this operand: the other operands it multiplies the
-            # gradient by stay connected to it, with a zero derivative
-            args = {n: F.link(v, saved[operand]) if n in rule.inputs and n != operand else v
-                    for n, v in args.items()}
-        return vjp(grad, **args)
-
     if rule.variadic:
         if rule.op == "custom":  # a custom backward is told which inputs the pass needs
             node.attrs["needed"] = tuple(needed)
-        grads = call(rule.vjps[0], rule.uses[0]) if any(needed) else [None] * len(needed)
+        grads = _call_rule(rule.vjps[0], grad, node, saved, rule.uses[0], None) if any(needed) \
+            else [None] * len(needed)
     else:
-        grads = [call(vjp, uses, name) if need else None
+        grads = [_call_rule(vjp, grad, node, saved, uses, name if through_operands else None)
+                 if need else None
                  for vjp, uses, need, name in zip(rule.vjps, rule.uses, needed, rule.inputs)]
     out: list[Optional[Tensor]] = []
     for i, (g, need, (shape, dtype)) in enumerate(zip(grads, needed, node.input_meta)):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 import numpy as np
 
-from reference_engine import grad_mode
+from reference_engine import fp_errors, grad_mode
 from reference_engine import rules as R
 from reference_engine.graph import Node, SavedTensor
 
@@ -48,8 +48,14 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     """Run ``rule``'s forward on ``inputs`` and, when recording, attach a node to the result."""
     if arrays is None:
         arrays = [t._data for t in inputs]
-    with np.errstate(all="ignore"):  # inf and nan are values here, as in the frameworks
+    if rule.view:  # views compute nothing
         data = _forward(rule, arrays, attrs)
+    else:
+        token = fp_errors.ignored()
+        try:
+            data = _forward(rule, arrays, attrs)
+        finally:
+            fp_errors.restore(token)
     if type(data) is not np.ndarray:
         data = np.asarray(data)
     out = type(inputs[0])._from_array(data)
@@ -66,7 +72,8 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
             out._no_grad_view = source._no_grad_view  # a view of such a view is refused alike
             out._untracked_view = source._untracked_view
         # else: a reshape that cannot view an expanded tensor copies it, in torch as in numpy
-    if not grad_mode._State.inference and all(t._inference for t in inputs):
+    if inputs[0]._inference and not grad_mode._State.inference and \
+            all(t._inference for t in inputs):
         # torch: inference tensors have no autograd; an op on nothing else records nothing,
         # outside inference_mode too (its result is a normal tensor that requires no grad)
         return out
@@ -104,7 +111,9 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
         names = names | linked
         if out._policy.links_read_saved_tensors:
             linked = frozenset()
-    for name in out._policy.saved_order(rule, attrs, names):  # the order they are unpacked in
+    if len(names) > 1:
+        names = out._policy.saved_order(rule, attrs, names)  # the order they are unpacked in
+    for name in names:
         if name == "result" and rule.op in out._policy.recomputes_result:
             # the kernel saves the operands and computes the result again: a copy, unchecked
             node.saved[name] = SavedTensor(_graph_copy(out), checked=False)

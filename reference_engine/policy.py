@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 
 import numpy as np
 
+from reference_engine import fp_errors
 from reference_engine import ops as F
 from reference_engine.graph import Node, SavedTensor, shown_node
 
@@ -232,8 +233,11 @@ class Policy:
             leaf._grad = self.sum_gradients(leaf._grad, grad)
         else:
             self.check_gradient_sum(leaf._grad, grad)
-            with np.errstate(all="ignore"):  # inf - inf is nan here, as in the frameworks
+            token = fp_errors.ignored()  # inf - inf is nan here, as in the frameworks
+            try:
                 np.add(leaf._grad._data, grad._data, out=leaf._grad._data, casting="unsafe")
+            finally:
+                fp_errors.restore(token)
             leaf._grad._counter.value += 1
 
     def first_recorded_grad(self, grad: Tensor) -> Tensor:
