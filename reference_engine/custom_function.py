@@ -98,7 +98,7 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
           separate_setup: bool = False) -> Any:
     """``Function.apply`` / ``PyLayer.apply``: forward without recording, one node for the
     results. A forward that returns a tuple (or list) of tensors gives each its own output slot
-    of that node (see :func:`_output_slot`); backward is then handed one gradient per output."""
+    of that node (see :func:`ops.output_slot`); backward is then handed one gradient per output."""
     tensor_type = F._tensor_type()
     positions = [i for i, a in enumerate(args) if isinstance(a, tensor_type)]
     ctx = dialect.context(tuple(isinstance(a, tensor_type) and a._requires_grad for a in args))
@@ -143,7 +143,7 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
     node = first._grad_fn
     if node is None:
         return out
-    results = [first] if not several else [_output_slot(node, o, i, len(outputs))
+    results = [first] if not several else [F.output_slot(node, o._data, i, len(outputs), type(o))
                                             for i, o in enumerate(outputs)]
     for i, (o, result) in enumerate(zip(outputs, results)):
         if not differentiable[i]:
@@ -166,41 +166,6 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
     if dialect.refuses_second_backward:
         node.attrs["refuses_second_backward"] = True
     return type(out)(results) if several else results[0]
-
-
-def _output_slot(node: Node, output: Any, index: int, count: int) -> Any:
-    """One output of a custom function that returned several: the output's tensor gets a node
-    of its own (its tensor hooks and retained gradient live there) whose only edge is the
-    function's node, and the engine collects what each slot passes on into that node's
-    gradient buffer at the slot's place (``engine._send``). To a program the slot is
-    invisible: ``grad_fn`` shows the function's node."""
-    node.attrs["outputs"] = count
-    return F.apply(_slot_rule(node.rule), [_standing_for(node, output)],
-                   {"slot": index, "of": node})
-
-
-def _standing_for(node: Node, output: Any) -> Any:
-    """A tensor whose only history is ``node``: what an output slot records as its input."""
-    stand_in = type(output)._from_array(output._data)
-    stand_in._requires_grad, stand_in._grad_fn = True, node
-    return stand_in
-
-
-_SLOT_RULES: dict[int, Rule] = {}
-
-
-def _slot_rule(rule: Rule) -> Rule:
-    if id(rule) not in _SLOT_RULES:
-        _SLOT_RULES[id(rule)] = Rule("output_slot", rule.node_name, _given_slot, (_pass_slot,))
-    return _SLOT_RULES[id(rule)]
-
-
-def _given_slot(a: Any, *, slot: int, of: Any) -> Any:
-    return a
-
-
-def _pass_slot(g: Any) -> Any:
-    return g
 
 
 def _check_dirty(dirty: list[Any], outputs: tuple[Any, ...], differentiable: list[bool]) -> None:

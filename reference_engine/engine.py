@@ -172,6 +172,27 @@ def _run_hooks(policy: Policy, node: Node, grad: Tensor) -> tuple[Tensor, Tensor
     return handed, grad
 
 
+def _missing_outputs(policy: Policy, node: Node, grads: list[Any]) -> None:
+    """The outputs of a node with several that no gradient reached, as the node runs: torch
+    hands their tensor hooks None (a hook may not replace it); paddle's split kernels fill in
+    zeros, which the outputs' hooks and retained gradients see and the node adds up."""
+    kind = policy.missing_output_gradient(node)
+    for index, slot_ref in enumerate(node.attrs.get("slot_nodes", ())):
+        slot = slot_ref()
+        if slot is None or (grads[index] is not None and grads[index] is not UNDEFINED):
+            continue
+        if kind == "none":
+            for hook in list(slot.pre_hooks.values()):
+                if hook(None) is not None:
+                    raise policy.error("hook_replaced_none")
+        elif kind == "zeros":
+            like = next((g for g in grads if g is not None and g is not UNDEFINED), None)
+            if like is not None:
+                shape, dtype = slot.input_meta[0]
+                zeros = policy.filled_gradient(type(like)._from_array(np.zeros(shape, dtype)))
+                grads[index] = _run_hooks(policy, slot, zeros)[1]
+
+
 def _check_nan(policy: Policy, node: Node, grads: Sequence[Any]) -> None:
     """torch's anomaly detection: a backward function that returned nan fails, naming itself."""
     for index, g in enumerate(grads):
@@ -319,6 +340,8 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                     if node.retained is not None:
                         policy.retain(node.retained, grad, create_graph)
                 continue
+            if isinstance(grad, list):
+                _missing_outputs(policy, node, grad)
             handed = hooked = grad
             if not is_leaf or accumulate or policy.leaf_hooks_apply_to_grad:
                 handed, hooked = _run_hooks(policy, node, grad)

@@ -60,6 +60,24 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "leaf_view_in_place": (RuntimeError,
                            "a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation."),
+    "split_sizes_sum": (RuntimeError,
+                        "split_with_sizes expects split_sizes to sum exactly to {size} (input "
+                        "tensor's size at dimension {dim}), but got split_sizes={sizes}"),
+    "split_sizes_negative": (RuntimeError,
+                             "split_with_sizes expects split_sizes have only non-negative "
+                             "entries, but got split_sizes={sizes}"),
+    "split_size_zero": (RuntimeError, "split_size can only be 0 if dimension size is 0, but got "
+                                      "dimension size of {size}"),
+    "split_size_negative": (RuntimeError,
+                            "split expects split_size be non-negative, but got split_size={split}"),
+    "chunk_count": (RuntimeError, "chunk expects `chunks` to be greater than 0, got: {chunks}"),
+    "hook_replaced_none": (RuntimeError, "can't replace a None gradient with a non-None value"),
+    "split_view_in_place": (
+        RuntimeError,
+        "Output {index} of {name} is a view and is being modified inplace. This view is the "
+        "output of a function that returns multiple views. Such functions do not allow the "
+        "output views to be modified inplace. You should replace the inplace operation by an "
+        "out-of-place one."),
     "view_of_no_grad_view_in_place": (
         RuntimeError,
         "Output 0 of {name} is a view of a view which was created in no_grad mode and is being "
@@ -277,6 +295,19 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "chunk_count": (ValueError,
+                    "The value of 'chunks' must be greater than 0 and less than or equal to the "
+                    "size of the dimension specified by 'axis', but received chunks={chunks} and "
+                    "x.shape[axis]={size}."),
+    "split_num": (ValueError,
+                  "(InvalidArgument) The input's size along the split dimension must be evenly "
+                  "divisible by Attr(num_or_sections). But received Attr(num_or_sections) = {num}, "
+                  "input(X)'s shape = {shape}, Attr(dim) = {dim}."),
+    "split_sections": (ValueError,
+                       "(InvalidArgument) Sum of Attr(num_or_sections) must be equal to the input's "
+                       "size along the split dimension. But received Attr(num_or_sections) = "
+                       "{sections}, input(X)'s shape = {shape}, Attr(dim) = {dim}."),
+    "unbind_axis": (ValueError, "The axis must in range({low}, {high})."),
     "index_out_of_range": (IndexError,
                            "(OutOfRange) The starting index {index} of slice is out of bounds in "
                            "tensor {axis}-th axis, it should be in the range of [{low}, {high})."),

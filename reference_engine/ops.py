@@ -10,6 +10,7 @@ is what makes a backward pass recordable with ``create_graph=True``.
 from __future__ import annotations
 
 import math
+import weakref
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 import numpy as np
@@ -852,6 +853,101 @@ def cumsum(a: Tensor, dim: int) -> Tensor:
     lower = constant_like(a, np.tril(np.ones((n, n), dtype=a._data.dtype)))
     moved = transpose(a, dim, a._data.ndim - 1)
     return transpose(matmul(moved, transpose(lower, 0, 1)), dim, a._data.ndim - 1)
+
+
+def prod(a: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+    """The product over ``dim`` (every element when None)."""
+    if a._data.dtype.kind in "biu":
+        a = cast(a, np.int64)
+    if dim is None:
+        return apply(R.RULES["prod_all"], (a,))
+    dims = normalize_dims(type(a), dim, a._data.ndim)
+    return apply(R.RULES["prod"], (a,), {"dims": dims, "keepdim": keepdim})
+
+
+# --- several outputs ------------------------------------------------------------------------
+
+def split(a: Tensor, sizes: Sequence[int], dim: int, with_sizes: bool) -> list[Tensor]:
+    """Pieces of ``a`` along ``dim`` with these sizes (already checked to add up). One node
+    makes them all: torch's SplitBackward0 (``with_sizes``: SplitWithSizesBackward0), paddle's
+    SplitWithNumGradNode (SplitGradNode)."""
+    d = normalize_dim(type(a), dim, a._data.ndim)
+    starts = np.cumsum((0, *sizes))
+    lead = (slice(None),) * d
+    pieces = [a._data[lead + (slice(int(start), int(start) + n),)] for start, n in zip(starts, sizes)]
+    rule = R.RULES["split_with_sizes" if with_sizes else "split"]
+    return several_outputs(rule, a, {"sizes": tuple(sizes), "dim": d, "in_shape": a._data.shape},
+                           pieces)
+
+
+def unbind(a: Tensor, dim: int) -> list[Tensor]:
+    """The slices of ``a`` along ``dim``, that dimension removed (UnbindBackward0 / UnbindGradNode)."""
+    d = normalize_dim(type(a), dim, a._data.ndim)
+    pieces = [a._data[(slice(None),) * d + (i,)] for i in range(a._data.shape[d])]
+    return several_outputs(R.RULES["unbind"], a, {"dim": d, "in_shape": a._data.shape}, pieces)
+
+
+def several_outputs(rule: R.Rule, a: Tensor, attrs: dict[str, Any],
+                    pieces: Sequence[np.ndarray]) -> list[Tensor]:
+    """Record one node of ``rule`` for ``a`` whose outputs are ``pieces``: each piece is an
+    output slot of the node (see :func:`output_slot`). In torch the pieces are views of ``a``
+    (they share its memory and version counter); in paddle they are copies."""
+    cls = type(a)
+    views = cls._policy.split_outputs_are_views
+    arrays = [piece if views else piece.copy() for piece in pieces]
+    node = apply(rule, (a,), attrs)._grad_fn
+    if node is None:
+        outputs = [cls._from_array(array) for array in arrays]
+    else:
+        outputs = [output_slot(node, array, i, len(arrays), cls) for i, array in enumerate(arrays)]
+    if views:
+        for out in outputs:
+            out._counter = a._counter
+            out._view_base = a._view_base if a._view_base is not None else a
+    return outputs
+
+
+def output_slot(node: Node, data: np.ndarray, index: int, count: int, cls: type) -> Tensor:
+    """Output ``index`` of ``count`` that ``node`` computes. The output's tensor gets a node of
+    its own (its tensor hooks and retained gradient live there) whose only edge is ``node``, and
+    the engine collects what each slot passes on into ``node``'s gradient buffer at the slot's
+    place (``engine._send``). To a program the slot is invisible: ``grad_fn`` shows ``node``."""
+    node.attrs["outputs"] = count
+    stand_in = cls._from_array(data)  # a tensor whose only history is the node
+    stand_in._requires_grad, stand_in._grad_fn = True, node
+    # the slot belongs to the node's op (its origin), as the output of a kernel with several
+    out = apply(_slot_rule(node.rule), [stand_in], {"slot": index, "of": node, "api": node.origin})
+    # the node finds the slots no gradient reached (``engine._missing_outputs``)
+    node.attrs.setdefault("slot_nodes", [None] * count)[index] = weakref.ref(out._grad_fn)
+    return out
+
+
+SPLIT_OPS = frozenset({"split", "split_with_sizes", "unbind"})
+
+
+def split_output_of(t: Tensor) -> Optional[tuple[Node, int]]:
+    """The split / unbind node ``t`` is a piece of, and which piece."""
+    node = t._grad_fn
+    if node is None or node.rule.op != "output_slot" or node.attrs["of"].rule.op not in SPLIT_OPS:
+        return None
+    return node.attrs["of"], node.attrs["slot"]
+
+
+_SLOT_RULES: dict[int, R.Rule] = {}
+
+
+def _slot_rule(rule: R.Rule) -> R.Rule:
+    if id(rule) not in _SLOT_RULES:
+        _SLOT_RULES[id(rule)] = R.Rule("output_slot", rule.node_name, _given_slot, (_pass_slot,))
+    return _SLOT_RULES[id(rule)]
+
+
+def _given_slot(a: np.ndarray, *, slot: int, of: Node, api: str) -> np.ndarray:
+    return a
+
+
+def _pass_slot(g: Tensor) -> Tensor:
+    return g
 
 
 def sum_to_shape(a: Tensor, shape: tuple[int, ...]) -> Tensor:

@@ -642,6 +642,12 @@ KERNELS: dict[str, dict[str, str]] = {
         "x.s.x": "None",
         "x.s.s": "None"
     },
+    "prod/all": {
+        "*": "error: prod_grad"
+    },
+    "prod/axis": {
+        "*": "error: prod_grad"
+    },
     "mean/axis": {
         "x": "value+graph",
         "x.x": "None",
@@ -790,6 +796,27 @@ KERNELS: dict[str, dict[str, str]] = {
         "y.s.x": "None",
         "y.s.y": "None",
         "y.s.s": "None"
+    },
+    "split/num": {
+        "x": "value+graph",
+        "x.x": "None",
+        "x.s": "value+graph",
+        "x.s.x": "None",
+        "x.s.s": "None"
+    },
+    "split/sections": {
+        "x": "value+graph",
+        "x.x": "None",
+        "x.s": "value+graph",
+        "x.s.x": "None",
+        "x.s.s": "None"
+    },
+    "unbind": {
+        "x": "value+graph",
+        "x.x": "None",
+        "x.s": "value+graph",
+        "x.s.x": "None",
+        "x.s.s": "None"
     },
     "cast": {
         "x": "value+graph",

@@ -38,6 +38,7 @@ NODE_NAMES = {
     "getitem_slice": "SliceGradNode", "getitem_index": "IndexElementwiseGetGradNode",
     "index_backward": "SliceDoubleGradNode", "cat": "ConcatGradNode", "clone": "AssignGradNode",
     "fill": "FillGradNode", "setitem": "SetValueWithTensorGradNode", "norm2": "PNormGradNode",
+    "prod_all": "ProdGradNode", "split": "SplitWithNumGradNode", "split_with_sizes": "SplitGradNode",
 }
 # How many derivative orders paddle 3.3.1 can record for each op (measured): running a node of
 # paddle 3.3.1 runs a tensor-and-number add, subtract or multiply as its scale kernel, and a
@@ -59,7 +60,8 @@ FORM_ORIGINS = {
     "pow/number-tensor": "rpow", "matmul/1d-1d": "dot", "matmul/2d-1d": "mv",
     "matmul/1d-2d": "vm", "matmul/2d-2d": "mm", "matmul/2d-2d-constant": "mm",
     "matmul/1d-3d": "bmm:vector-batched",
-    "matmul": "bmm", "sum/all": "sum_all", "mean/all": "mean_all",
+    "matmul": "bmm", "sum/all": "sum_all", "mean/all": "mean_all", "prod/all": "prod_all",
+    "split/num": "split", "split/sections": "split_with_sizes",
     "getitem/slice": "getitem_slice", "getitem/index": "getitem_index", "fill_": "fill",
     "setitem/tensor": "setitem", "setitem/number": "setitem:right",
 }
@@ -145,6 +147,7 @@ class PaddlePolicy(Policy):
     recomputes_result = frozenset({"pow", "rpow"})  # elementwise_pow_grad(x, y, out_grad)
     # divide_grad(x, y, out, out_grad) saves the output as well (a number divisor is scale)
     kernels_save_result = frozenset({"div"})
+    prod_grad_divides = True
     expand_copies = True
     where_numbers_are_float32 = True
     operand_labels = (("x", 0), ("y", 1))
@@ -279,6 +282,16 @@ class PaddlePolicy(Policy):
             x, y = (str(x._data.dtype) for x in operands[:2])
             raise self.error("promotion", x=x, y=y)
         return super().result_dtype(*operands)
+
+    def missing_output_gradient(self, node: Node) -> Optional[str]:
+        """split and unbind fill in zeros for a piece no gradient reached; a PyLayer's hooks
+        on such an output are handed None (not modelled: the reference runs none)."""
+        return "zeros" if node.rule.op in F.SPLIT_OPS else None
+
+    def filled_gradient(self, zeros: Tensor) -> Tensor:
+        """Zeros a kernel filled in stop gradient."""
+        self.mark_stopped(zeros)
+        return zeros
 
     def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int,
                       view_shape: Optional[tuple[int, ...]] = None) -> Exception:

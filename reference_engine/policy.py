@@ -53,6 +53,9 @@ class Policy:
     refuses_leaves_moved_into_graph = False  # torch: no accumulating into a leaf now written to
     no_grad_views_require_grad = False     # torch: a view made under no_grad still requires grad
     expand_copies = False                  # paddle: expand makes a new tensor, not a view
+    split_outputs_are_views = False        # torch: split / chunk / unbind pieces view the input
+    refuses_writes_to_split_views = False  # torch: ... and may not be written in place
+    prod_grad_divides = False              # paddle: prod's gradient is g * result / x (nan at 0)
     where_numbers_are_float32 = False      # paddle: where(c, 0.893, t) rounds 0.893 to float32
     hooks_run_on_unneeded_nodes = False    # torch: backward(inputs=...) still runs a root's hooks
     # torch: a custom function's None is an undefined gradient that still runs the nodes below
@@ -199,6 +202,15 @@ class Policy:
         if node.released_saved:
             raise self.error("freed", name=node.name())
 
+    def missing_output_gradient(self, node: Node) -> Optional[str]:
+        """What the hooks of a node's outputs that no gradient reached see when it runs:
+        "none" (they are handed None), "zeros" (the kernel fills in zeros) or None (nothing)."""
+        return None
+
+    def filled_gradient(self, zeros: Tensor) -> Tensor:
+        """A gradient a kernel filled in with zeros, as hooks see it."""
+        return zeros
+
     def release(self, node: Node) -> None:
         node.release()
 
@@ -278,6 +290,11 @@ class Policy:
                 if view:  # made with recording, from a view made without
                     raise self.error("view_of_no_grad_view_in_place", name=view)
                 raise self.error("no_grad_view_in_place")
+        if grad_mode.is_grad_enabled() and self.refuses_writes_to_split_views:
+            of = F.split_output_of(tensor)
+            if of is not None:
+                raise self.error("split_view_in_place", index=of[1],
+                                 name=of[0].name().removesuffix("Backward0"))
         if grad_mode.is_grad_enabled() and base is not None and base._grad_fn is None \
                 and tensor._grad_fn is not None and self.refuses_writes_to_leaf_views:
             raise self.error("leaf_view_in_place")

@@ -21,6 +21,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
+from reference_engine import grad_mode
 from reference_engine import ops as F
 
 VJP = Callable[..., Any]
@@ -181,6 +182,17 @@ def _np_expand(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     return out
 
 
+def _np_prod_others(a: np.ndarray, *, dim: int) -> np.ndarray:
+    """Each element's product of the other elements along ``dim`` (exact where ``a`` has zeros):
+    the running product before it times the running product after it."""
+    before = np.cumprod(np.concatenate([np.ones_like(np.take(a, [0], dim)),
+                                        np.take(a, range(a.shape[dim] - 1), dim)], dim), dim)
+    reversed_rest = np.flip(np.take(a, range(1, a.shape[dim]), dim), dim)
+    after = np.flip(np.cumprod(np.concatenate([np.ones_like(np.take(a, [0], dim)), reversed_rest],
+                                              dim), dim), dim)
+    return before * after
+
+
 def _shifted(a: np.ndarray, dim: int, floor: Optional[float]) -> np.ndarray:
     """``a`` minus its maximum along ``dim``; paddle's kernels clip it from below at ``floor``."""
     shifted = a - np.max(a, axis=dim, keepdims=True)
@@ -288,6 +300,20 @@ rule("mean", "MeanBackward1", _np_mean,
 rule("norm2", "LinalgVectorNormBackward0", lambda a, *, dims, keepdim: np.sqrt(
          np.sum(a * a, axis=dims, keepdims=keepdim)),
      lambda g, a, result, dims, keepdim: _norm_grad(g, a, result, dims, keepdim))
+rule("prod", "ProdBackward1", lambda a, *, dims, keepdim: np.prod(a, axis=dims, keepdims=keepdim),
+     lambda g, a, result, dims, keepdim: _prod_grad(g, a, result, dims, keepdim))
+rule("prod_all", "ProdBackward0", lambda a: np.prod(a),
+     lambda g, a, result: _prod_grad(g, a, result, None, False))
+# each element's product of the others along dim (torch's prod gradient where an input is zero)
+rule("prod_others", "MulBackward0", _np_prod_others, lambda g, a, dim: _prod_others_grad(g, a, dim))
+# split / unbind: the node's forward hands the input on; each piece is an output slot of the
+# node (``ops.several_outputs``), whose backward gets one gradient per piece
+rule("split", "SplitBackward0", lambda a, *, sizes, dim: a,
+     lambda grads, in_shape, sizes, dim: _split_grad(grads, in_shape, sizes, dim))
+rule("split_with_sizes", "SplitWithSizesBackward0", lambda a, *, sizes, dim: a,
+     lambda grads, in_shape, sizes, dim: _split_grad(grads, in_shape, sizes, dim))
+rule("unbind", "UnbindBackward0", lambda a, *, dim: a,
+     lambda grads, in_shape, dim: _unbind_grad(grads, in_shape, dim))
 rule("mean_all", "MeanBackward0", lambda a: np.mean(a),
      lambda g, in_shape: F.expand(F.div(g, math.prod(in_shape)), in_shape))
 for _op, _np_fn in (("amax", np.amax), ("amin", np.amin)):
@@ -404,6 +430,67 @@ def _norm_grad(g: Any, a: Any, result: Any, dims: Any, keepdim: bool) -> Any:
         g, result = restore_reduced(g, shape, axes), restore_reduced(result, shape, axes)
     zero = F.constant_like(result, result._data == 0)
     return F.mul(F.expand(g, shape), F.where(zero, 0.0, F.div(a, result)))
+
+
+def _prod_others_grad(g: Any, a: Any, dim: int) -> Any:
+    """The derivative of ``prod_others``: element j receives g_i times the product of the
+    elements other than i and j, for every i != j along ``dim``."""
+    if grad_mode.is_grad_enabled():
+        raise NotImplementedError("the reference engine does not model a third derivative of "
+                                  "prod where its input has a zero")
+    data, grads = np.moveaxis(a._data, dim, -1), np.moveaxis(g._data, dim, -1)
+    n = data.shape[-1]
+    out = np.zeros_like(data)
+    for j in range(n):
+        for i in range(n):
+            if i != j:
+                rest = np.delete(data, [i, j], axis=-1).prod(axis=-1)
+                out[..., j] += grads[..., i] * rest
+    return F.constant_like(g, np.moveaxis(out, -1, dim))
+
+
+def _prod_grad(g: Any, a: Any, result: Any, dims: Optional[tuple[int, ...]], keepdim: bool) -> Any:
+    """torch's prod_backward: ``g * (result / a)`` when no element is zero; otherwise each
+    element's gradient is g times the product of the others (exact at zeros). paddle's kernel
+    always divides (``g * result / a``), which gives nan where an element is zero."""
+    shape = a._data.shape
+    if not shape:
+        return g
+    zeros = not a._policy.prod_grad_divides and (a._data == 0).any()
+    if zeros and dims is None:  # torch takes the products along the flattened input
+        flat = F.reshape(a, (a._data.size,))
+        return F.reshape(F.mul(g, F.apply(RULES["prod_others"], (flat,), {"dim": 0})), shape)
+    axes = tuple(range(len(shape))) if dims is None else dims
+    if not keepdim:
+        g, result = restore_reduced(g, shape, axes), restore_reduced(result, shape, axes)
+    if zeros:
+        return F.mul(g, F.apply(RULES["prod_others"], (a,), {"dim": dims[0]}))
+    if a._policy.prod_grad_divides:
+        return F.div(F.mul(g, result), a)
+    return F.mul(g, F.div(result, a))
+
+
+def _split_grad(grads: list[Any], in_shape: tuple[int, ...], sizes: tuple[int, ...],
+                dim: int) -> Any:
+    """The gradient of the input of a split: the pieces' gradients joined again along ``dim``,
+    zeros for a piece no gradient reached."""
+    pieces = [_piece_grad(g, grads, in_shape[:dim] + (n,) + in_shape[dim + 1:])
+              for g, n in zip(grads, sizes)]
+    return F.cat(pieces, dim)
+
+
+def _unbind_grad(grads: list[Any], in_shape: tuple[int, ...], dim: int) -> Any:
+    """The gradient of the input of unbind: the slices' gradients stacked again along ``dim``."""
+    piece = in_shape[:dim] + in_shape[dim + 1:]
+    return F.stack([_piece_grad(g, grads, piece) for g in grads], dim)
+
+
+def _piece_grad(g: Any, grads: list[Any], shape: tuple[int, ...]) -> Any:
+    """One output's gradient, or zeros of its shape where none (or an undefined one) arrived."""
+    if isinstance(g, F._tensor_type()):
+        return g
+    like = next(t for t in grads if isinstance(t, F._tensor_type()))
+    return F.constant_like(like, np.zeros(shape, like._data.dtype))
 
 
 def _differentiated_twice(g: Any) -> Any:

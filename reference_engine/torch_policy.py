@@ -51,6 +51,8 @@ class TorchPolicy(Policy):
     undefined_gradients_flow = True
     backward_runs_input_nodes = True
     refuses_writes_to_leaf_views = True
+    split_outputs_are_views = True
+    refuses_writes_to_split_views = True
     refuses_leaves_moved_into_graph = True
     zero_derivative_links = frozenset({"relu", "abs"})  # threshold_backward, sgn
 
@@ -59,6 +61,10 @@ class TorchPolicy(Policy):
         if not grad._requires_grad:
             return grad
         return F.apply(R.RULES["grad_copy"], (grad,))
+
+    def missing_output_gradient(self, node: Node) -> Optional[str]:
+        """torch runs every tensor pre-hook of a node, an undefined gradient as None."""
+        return "none"
 
     def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:
         if attrs.get("api") == "zero":

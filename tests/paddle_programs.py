@@ -1328,3 +1328,55 @@ def the_norm_and_its_gradient_at_zero(paddle):
     total = rows.norm()
     total.backward()
     return [zero.grad, rows.grad, total.grad_fn.name(), paddle.linalg.norm(rows, axis=1)]
+
+
+@program
+def split_chunk_and_unbind_make_copies_of_one_node(paddle):
+    """split (into a number of pieces or by sections, -1 for the rest), chunk and unbind: every
+    piece is an output of one node (SplitWithNumGradNode, SplitGradNode, UnbindGradNode) and a
+    new tensor; a piece no gradient reached gets zeros, which its hooks and retained gradient
+    see (stopping gradient)."""
+    x = paddle.to_tensor([0.0, 1, 2, 3, 4, 5], stop_gradient=False)
+    a, b, c = paddle.split(x, 3)
+    result = [a.grad_fn.name(), a.shape]
+    (a * c.sum()).sum().backward()
+    result.append(x.grad)
+    m = paddle.to_tensor([[0.0, 1, 2], [3, 4, 5]], stop_gradient=False)
+    p, q = paddle.split(m, [1, -1], axis=1)
+    result += [p.grad_fn.name(), p.shape, q.shape, [t.shape for t in m.chunk(3, axis=1)],
+               m.unbind(1)[0].grad_fn.name(), paddle.unbind(paddle.to_tensor([1.0, 2.0]))[0].shape]
+    result.append(paddle.grad(m.unbind(1)[2].sum() * 3, m))
+    for bad in (lambda: paddle.split(m, [1, 1], axis=1), lambda: paddle.split(m, 2, axis=1),
+                lambda: m.chunk(4, axis=1), lambda: m.chunk(0, axis=1), lambda: m.unbind(2)):
+        result.append(attempt(bad))
+    s = paddle.to_tensor([0.0, 1, 2, 3, 4, 5], stop_gradient=False)
+    t = s * 1
+    p1, p2 = paddle.split(t, 2)
+    p1.scale_(2)
+    result += [t, p1.grad_fn.name()]
+    seen = []
+    p2.register_hook(lambda g: seen.append(g))
+    p2.retain_grads()
+    (p1 * 2).sum().backward()
+    result += [s.grad, seen, [g.stop_gradient for g in seen], p2.grad]
+    return result
+
+
+@program
+def prod_divides_by_the_input(paddle):
+    """paddle's prod gradient is ``g * result / x``: nan where an element is zero; prod_grad
+    has no double grad."""
+    result = []
+    for values in ([2.0, 3.0, 4.0], [2.0, 0.0, 4.0], [0.0, 0.0, 4.0]):
+        x = paddle.to_tensor(values, stop_gradient=False)
+        y = paddle.prod(x)
+        y.backward()
+        result += [y.grad_fn.name(), x.grad]
+    m = paddle.to_tensor([[2.0, 0.0], [3.0, 4.0]], stop_gradient=False)
+    for f in (lambda t: t.prod(1), lambda t: paddle.prod(t, axis=0, keepdim=True),
+              lambda t: paddle.prod(t, [0, 1])):
+        r = f(m)
+        result += [r.shape, paddle.grad(r.sum(), m)]
+    z = paddle.to_tensor([2.0, 3.0, 4.0], stop_gradient=False)
+    result.append(attempt(lambda: paddle.grad(paddle.grad(z.prod(), z, create_graph=True)[0].sum(), z)))
+    return result

@@ -86,6 +86,14 @@ case("sign", lambda a: torch.sign(a) * a, _distinct(5))
 # away from integers, floor, ceil and round are locally constant: the product's derivative is
 # the rounded value
 case("norm2", lambda a: a.norm(dim=1) * a.norm(), _distinct(2, 3))
+case("prod", lambda a: (a * a).prod(1), _distinct(2, 3))
+case("prod_all", lambda a: a.prod() * a, _distinct(4))
+# a polynomial: central differences are exact at the zeros, where torch's gradient is the
+# product of the other elements
+case("prod_at_zeros", lambda a: a.prod(1) + a.prod(), np.array([[0.0, 1.3, -0.7], [0.9, 0.0, 0.0]]))
+case("split", lambda a: (a * a).split(2, 1)[0] * 2.0, _distinct(2, 5))
+case("split_with_sizes", lambda a: torch.cat([p * p for p in a.split([1, 2], 1)], 1), _distinct(2, 3))
+case("unbind", lambda a: a.unbind(0)[1] * a.unbind(0)[2], _distinct(3, 2))
 case("floor", lambda a: torch.floor(a * 2.9) * a, _distinct(5))
 case("ceil", lambda a: torch.ceil(a * 2.9) * a, _distinct(5))
 case("round", lambda a: torch.round(a * 2.9) * a, _distinct(5))

@@ -82,6 +82,12 @@ CASES: dict[str, tuple[Callable[..., Any], list[np.ndarray], str]] = {
     "stack": (lambda a, b: paddle.stack([a * a, b], axis=1), [_distinct(2, 3), _distinct(2, 3)],
               "stack"),
     "cast": (lambda a: paddle.cast(paddle.cast(a * a, "float32"), "float64"), [_distinct(3)], "cast"),
+    "prod_axis": (lambda a: paddle.prod(a * a, axis=1), [_distinct(2, 3)], "prod"),
+    "prod_all": (lambda a: paddle.prod(a) * a, [_distinct(4)], "prod_all"),
+    "split": (lambda a: paddle.split(a * a, 2, axis=1)[0] * 2.0, [_distinct(2, 4)], "split"),
+    "split_sections": (lambda a: paddle.concat([p * p for p in paddle.split(a, [1, -1], axis=1)], 1),
+                       [_distinct(2, 3)], "split_with_sizes"),
+    "unbind": (lambda a: paddle.unbind(a, 0)[1] * paddle.unbind(a, 0)[2], [_distinct(3, 2)], "unbind"),
 }
 
 

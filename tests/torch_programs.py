@@ -1681,3 +1681,73 @@ def exp_in_place_saves_what_it_wrote(torch):
             h.exp_() if op == "exp" else h.add_(1.5)
         seen += [h._version, attempt(lambda: h.sum().backward()), x.grad]
     return seen
+
+
+@program
+def split_chunk_and_unbind_make_views_of_one_node(torch):
+    """split (by size or by sizes), chunk and unbind: every piece is an output of one node
+    (SplitBackward0, SplitWithSizesBackward0, UnbindBackward0), a view that may not be written
+    in place; a piece no gradient reached gets zeros in the input's gradient, and its tensor
+    hooks are handed None (a hook may not replace it)."""
+    x = torch.arange(6.0, requires_grad=True)
+    a, b = torch.split(x, 4)
+    result = [a.grad_fn.name(), a.grad_fn is b.grad_fn, [(n.name(), i) for n, i in b.grad_fn.next_functions]]
+    (a * b.sum()).sum().backward()
+    result.append(x.grad)
+    m = torch.arange(6.0, requires_grad=True).reshape(2, 3)
+    result += [[t.shape for t in m.chunk(2, 1)], [t.shape for t in torch.chunk(m, 3, 0)],
+               m.split([1, 2], 1)[0].grad_fn.name(), m.unbind(1)[2].grad_fn.name()]
+    result.append(torch.autograd.grad(torch.unbind(m, 1)[2].sum() * 3, m))
+    for bad in (lambda: m.split([2, 3], 1), lambda: m.split(0, 1), lambda: m.split(-1),
+                lambda: m.split([4, -1], 1), lambda: m.chunk(0), lambda: m.unbind(2)):
+        result.append(attempt(bad))
+    s = torch.arange(6.0, requires_grad=True) * 1
+    p1, p2 = s.split(3)
+    result += [attempt(lambda: p2.mul_(2)), attempt(lambda: s.unbind()[1].add_(1)),
+               attempt(lambda: s.split([1, 5])[1].add_(1))]
+    seen = []
+    p1.retain_grad()
+    p2.retain_grad()
+    p2.register_hook(lambda g: seen.append(g))
+    (p1 * 2).sum().backward(retain_graph=True)
+    result += [p1.grad, p2.grad, list(seen)]
+    p2.register_hook(lambda g: torch.ones(3) if g is None else g)
+    result.append(attempt(lambda: p1.sum().backward()))
+    return result
+
+
+@program
+def an_unused_output_of_a_custom_function_hands_its_hooks_none(torch):
+    """A custom function's output no gradient reached: its tensor hooks are handed None as the
+    function's node runs, and its retained gradient stays None."""
+    Two, _, _ = two_output_functions(torch.autograd.Function, lambda ctx: ctx.saved_tensors,  # noqa: N806
+                                     lambda x: (x > 0).to(x.dtype))
+    x = torch.tensor([1.0, -2.0], requires_grad=True)
+    y = torch.tensor([0.5, 3.0], requires_grad=True)
+    a, b = Two.apply(x, y)
+    seen = []
+    b.register_hook(lambda g: seen.append(g))
+    b.retain_grad()
+    a.sum().backward()
+    return [seen, b.grad, x.grad, y.grad]
+
+
+@program
+def prod_gradients_are_exact_at_zeros(torch):
+    """prod's gradient is the product of the other elements, exact where an element is zero;
+    without zeros it is ``g * (result / x)``; the second derivative at a zero is exact too."""
+    result = []
+    for values in ([2.0, 3.0, 4.0], [2.0, 0.0, 4.0], [0.0, 0.0, 4.0]):
+        x = torch.tensor(values, requires_grad=True)
+        y = x.prod()
+        y.backward()
+        result += [y.grad_fn.name(), x.grad]
+    m = torch.tensor([[2.0, 0.0], [3.0, 4.0]], requires_grad=True)
+    for f in (lambda t: t.prod(1), lambda t: torch.prod(t, 0, keepdim=True), lambda t: t.prod()):
+        r = f(m)
+        result += [r.grad_fn.name(), torch.autograd.grad(r.sum(), m)]
+    for values in ([2.0, 3.0, 4.0], [2.0, 0.0, 4.0]):
+        z = torch.tensor(values, requires_grad=True)
+        g, = torch.autograd.grad(z.prod(), z, create_graph=True)
+        result += [g.grad_fn.name(), torch.autograd.grad(g.sum(), z)]
+    return result

@@ -110,6 +110,8 @@ FORMS: dict[str, Form] = {
     "sum/all": ([_X], lambda fw, x: fw.sum(x)),
     "sum/axis": ([_X], lambda fw, x: fw.sum(x, axis=-1)),
     "mean/all": ([_X], lambda fw, x: fw.mean(x)),
+    "prod/all": ([_X], lambda fw, x: fw.prod(x)),
+    "prod/axis": ([_X], lambda fw, x: fw.prod(x, axis=1)),
     "mean/axis": ([_X], lambda fw, x: fw.mean(x, axis=0, keepdim=True)),
     **{f"{op}/all": ([_X], lambda fw, x, op=op: getattr(fw, op)(x))
        for op in ("max", "min", "amax", "amin")},
@@ -130,6 +132,10 @@ FORMS: dict[str, Form] = {
     "getitem/index": ([_X], lambda fw, x: x[[1, 0, 1]]),
     "concat": ([_X, _Y], lambda fw, x, y: fw.concat([x, y], axis=0)),
     "stack": ([_X, _Y], lambda fw, x, y: fw.stack([x, y], axis=1)),
+    # one piece of several (the others are not differentiated)
+    "split/num": ([_X], lambda fw, x: fw.split(x, 3, axis=1)[1]),
+    "split/sections": ([_X], lambda fw, x: fw.split(x, [1, 2], axis=1)[1]),
+    "unbind": ([_X], lambda fw, x: fw.unbind(x, axis=0)[0]),
     "cast": ([_X], lambda fw, x: fw.cast(x, "float32")),
     "fill_": ([_X], lambda fw, x: (x * 2.0).fill_(1.5)),
     "setitem/tensor": ([_X, _ROW], _set_row),

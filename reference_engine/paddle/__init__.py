@@ -499,6 +499,7 @@ from reference_engine.paddle.extras import (  # noqa: E402
     assign,
     bmm,
     ceil,
+    chunk,
     cumsum,
     dot,
     equal,
@@ -514,19 +515,22 @@ from reference_engine.paddle.extras import (  # noqa: E402
     neg,
     norm,
     numel,
+    prod,
     round,  # noqa: A004 - paddle's name; the module does not use the builtin
     scale,
     sign,
+    split,
     std,
     t,
     tile,
+    unbind,
     var,
 )
 
 # the same functions as Tensor methods (defined once, in extras.py)
 for _method, _function in extras.TENSOR_METHODS.items():
     setattr(Tensor, _method, _function)
-__all__ += ["allclose", "arange", "argmax", "argmin", "assign", "bmm", "ceil", "cumsum", "dot",
+__all__ += ["allclose", "arange", "argmax", "argmin", "assign", "bmm", "ceil", "chunk", "cumsum", "dot",
             "equal", "eye", "flatten", "floor", "full", "index_select", "is_tensor", "linspace",
-            "masked_fill", "mm", "neg", "norm", "numel", "round", "scale", "sign", "std", "t",
-            "tile", "var"]
+            "masked_fill", "mm", "neg", "norm", "numel", "prod", "round", "scale", "sign", "split",
+            "std", "t", "tile", "unbind", "var"]

@@ -17,10 +17,10 @@ def _made(array: Any) -> Tensor:
     """An op's output that needs no gradient: no node at all (unlike ``to_tensor``'s leaves)."""
     return Tensor._from_array(np.asarray(array))  # type: ignore[return-value]
 
-__all__ = ["allclose", "arange", "argmax", "argmin", "assign", "bmm", "ceil", "cumsum", "dot",
-           "equal", "eye", "flatten", "floor", "full", "index_select", "is_tensor", "linspace",
-           "masked_fill", "mm", "neg", "norm", "numel", "round", "scale", "sign", "std", "t",
-           "tile", "var"]
+__all__ = ["allclose", "arange", "argmax", "argmin", "assign", "bmm", "ceil", "chunk", "cumsum",
+           "dot", "equal", "eye", "flatten", "floor", "full", "index_select", "is_tensor",
+           "linspace", "masked_fill", "mm", "neg", "norm", "numel", "prod", "round", "scale", "sign",
+           "split", "std", "t", "tile", "unbind", "var"]
 
 
 def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None) -> Tensor:
@@ -145,6 +145,51 @@ def cumsum(x: Tensor, axis: Optional[builtins.int] = None, dtype: Any = None) ->
     return F.cumsum(F.flatten(x) if axis is None else x, 0 if axis is None else axis)
 
 
+def prod(x: Tensor, axis: Any = None, keepdim: builtins.bool = False, dtype: Any = None,
+         name: Optional[str] = None) -> Tensor:
+    """The product over ``axis`` (every element when None): one ProdGradNode."""
+    return F.prod(x, tuple(axis) if isinstance(axis, (list, tuple)) else axis, keepdim)
+
+
+def split(x: Tensor, num_or_sections: Any, axis: builtins.int = 0,
+          name: Optional[str] = None) -> list[Tensor]:
+    """``num`` equal pieces along ``axis`` (SplitWithNumGradNode), or pieces of the listed
+    sizes, one of which may be -1 for the rest (SplitGradNode); new tensors, all outputs of one
+    node."""
+    d = F.normalize_dim(type(x), axis, x._data.ndim)
+    shape = list(x._data.shape)
+    size, policy = shape[d], x._policy
+    if isinstance(num_or_sections, (list, tuple)):
+        sizes = [builtins.int(s) for s in num_or_sections]
+        if sizes.count(-1) == 1:
+            sizes[sizes.index(-1)] = size - (builtins.sum(sizes) + 1)
+        if builtins.sum(sizes) != size:
+            raise policy.error("split_sections", sections=list(num_or_sections), shape=shape,
+                               dim=d)
+        return F.split(x, sizes, d, with_sizes=True)
+    num = builtins.int(num_or_sections)
+    if num <= 0 or size % num:
+        raise policy.error("split_num", num=num, shape=shape, dim=d)
+    return F.split(x, [size // num] * num, d, with_sizes=False)
+
+
+def chunk(x: Tensor, chunks: builtins.int, axis: builtins.int = 0,
+          name: Optional[str] = None) -> list[Tensor]:
+    """``split`` into ``chunks`` equal pieces."""
+    size = x._data.shape[F.normalize_dim(type(x), axis, x._data.ndim)]
+    if not 0 < chunks <= size:
+        raise x._policy.error("chunk_count", chunks=chunks, size=size)
+    return split(x, chunks, axis)
+
+
+def unbind(input: Tensor, axis: builtins.int = 0) -> list[Tensor]:  # noqa: A002
+    """The slices along ``axis``, without it: new tensors, all outputs of one UnbindGradNode."""
+    ndim = input._data.ndim
+    if not -ndim <= axis < ndim:
+        raise input._policy.error("unbind_axis", low=-ndim, high=ndim)
+    return F.unbind(input, axis)
+
+
 def index_select(x: Tensor, index: Tensor, axis: builtins.int = 0) -> Tensor:
     return F.index_select(x, axis, index._data.reshape(-1))
 
@@ -161,7 +206,8 @@ def masked_fill(x: Tensor, mask: Tensor, value: Any) -> Tensor:
 TENSOR_METHODS = {
     **{name: globals()[name] for name in (
         "argmax", "argmin", "ceil", "cumsum", "flatten", "floor", "index_select", "masked_fill",
-        "neg", "norm", "round", "scale", "sign", "std", "t", "tile", "var")},
+        "chunk", "neg", "norm", "prod", "round", "scale", "sign", "split", "std", "t", "tile",
+        "unbind", "var")},
     "T": property(t),
     "cast": cast,
     "square": square,

@@ -701,6 +701,7 @@ from reference_engine.torch.extras import (  # noqa: E402
     argmin,
     as_tensor,
     bmm,
+    chunk,
     cumsum,
     dot,
     eye,
@@ -714,15 +715,18 @@ from reference_engine.torch.extras import (  # noqa: E402
     mv,
     norm,
     numel,
+    prod,
     repeat,
+    split,
     square,
     std,
+    unbind,
     var,
 )
 
 # the same functions as Tensor methods (defined once, in extras.py)
 for _method, _function in extras.TENSOR_METHODS.items():
     setattr(Tensor, _method, _function)
-__all__ += ["allclose", "argmax", "argmin", "as_tensor", "bmm", "cumsum", "dot", "eye", "flatten",
+__all__ += ["allclose", "argmax", "argmin", "as_tensor", "bmm", "chunk", "cumsum", "dot", "eye", "flatten",
             "from_numpy", "full_like", "gather", "index_select", "isclose", "masked_fill", "mv",
-            "norm", "numel", "repeat", "square", "std", "var"]
+            "norm", "numel", "prod", "repeat", "split", "square", "std", "unbind", "var"]

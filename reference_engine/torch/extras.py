@@ -24,7 +24,7 @@ from reference_engine.torch import (
 
 __all__ = ["allclose", "argmax", "as_tensor", "bmm", "cumsum", "dot", "eye", "flatten",
            "from_numpy", "full_like", "gather", "index_select", "isclose", "masked_fill", "mv",
-           "norm", "numel", "repeat", "square", "std", "var"]
+           "norm", "numel", "prod", "repeat", "split", "chunk", "square", "std", "unbind", "var"]
 
 
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,  # noqa: A002
@@ -103,6 +103,46 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None,  # noqa: A002
     return F.norm2(input, dim, keepdim)
 
 
+def prod(input: Tensor, dim: Optional[builtins.int] = None,  # noqa: A002
+         keepdim: builtins.bool = False) -> Tensor:
+    """The product of every element (ProdBackward0), or along ``dim`` (ProdBackward1)."""
+    return F.prod(input, dim, keepdim)
+
+
+def split(tensor: Tensor, split_size_or_sections: Any, dim: builtins.int = 0) -> tuple[Tensor, ...]:
+    """Pieces of ``split_size`` along ``dim`` (the last one smaller), or of the listed sizes:
+    views of the tensor, all outputs of one node."""
+    d = F.normalize_dim(type(tensor), dim, tensor._data.ndim)
+    size, policy = tensor._data.shape[d], tensor._policy
+    if isinstance(split_size_or_sections, (list, tuple)):
+        sizes = [builtins.int(s) for s in split_size_or_sections]
+        if any(s < 0 for s in sizes):
+            raise policy.error("split_sizes_negative", sizes=sizes)
+        if builtins.sum(sizes) != size:
+            raise policy.error("split_sizes_sum", size=size, dim=d, sizes=sizes)
+        return tuple(F.split(tensor, sizes, d, with_sizes=True))
+    step = builtins.int(split_size_or_sections)
+    if step < 0:
+        raise policy.error("split_size_negative", split=step)
+    if step == 0 and size != 0:
+        raise policy.error("split_size_zero", size=size)
+    sizes = [step] * (size // step) + ([size % step] if size % step else [])
+    return tuple(F.split(tensor, sizes, d, with_sizes=False))
+
+
+def chunk(input: Tensor, chunks: builtins.int, dim: builtins.int = 0) -> tuple[Tensor, ...]:  # noqa: A002
+    """At most ``chunks`` pieces along ``dim``, each ``ceil(size / chunks)`` long but the last."""
+    if chunks <= 0:
+        raise input._policy.error("chunk_count", chunks=chunks)
+    size = input._data.shape[F.normalize_dim(type(input), dim, input._data.ndim)]
+    return split(input, -(-size // chunks), dim)
+
+
+def unbind(input: Tensor, dim: builtins.int = 0) -> tuple[Tensor, ...]:  # noqa: A002
+    """The slices along ``dim``, without it: views of the tensor, all outputs of one node."""
+    return tuple(F.unbind(input, dim))
+
+
 def var(input: Tensor, dim: Any = None, unbiased: builtins.bool = True,  # noqa: A002
         keepdim: builtins.bool = False, correction: Optional[builtins.int] = None) -> Tensor:
     """``correction`` 1 (unbiased) by default."""
@@ -163,7 +203,7 @@ TENSOR_METHODS = {
     **{name: globals()[name] for name in (
         "allclose", "argmax", "argmin", "bmm", "cumsum", "dot", "flatten", "gather", "index_select",
         "isclose", "masked_fill", "mv", "new_full", "new_ones", "new_tensor", "new_zeros", "norm",
-        "repeat", "square", "std", "var")},
+        "chunk", "prod", "repeat", "split", "square", "std", "unbind", "var")},
     "contiguous": lambda self, memory_format=None: self,
     "long": lambda self: _integral(self, np.int64),
     "int": lambda self: _integral(self, np.int32),
