@@ -1636,6 +1636,14 @@ def a_custom_function_marks_its_input_dirty(torch):
     return seen
 
 
+def _two_output_function_and_inputs(torch):
+    """``two_output_functions`` for torch, and two leaves to apply them to."""
+    functions = two_output_functions(torch.autograd.Function, lambda ctx: ctx.saved_tensors,
+                                     lambda x: (x > 0).to(x.dtype))
+    return (*functions, torch.tensor([1.0, -2.0], requires_grad=True),
+            torch.tensor([0.5, 3.0], requires_grad=True))
+
+
 @program
 def a_custom_function_with_two_outputs(torch):
     """A forward returning two tensors: both share the function's node (next_functions name
@@ -1643,10 +1651,7 @@ def a_custom_function_with_two_outputs(torch):
     one, None without materialized gradients), a tensor hook and retain_grad act per output,
     double backward goes through a differentiable backward, a non-differentiable output
     requires no grad, and a second backward finds the graph freed."""
-    Two, Split, handed = two_output_functions(torch.autograd.Function, lambda ctx: ctx.saved_tensors,  # noqa: N806
-                                              lambda x: (x > 0).to(x.dtype))
-    x = torch.tensor([1.0, -2.0], requires_grad=True)
-    y = torch.tensor([0.5, 3.0], requires_grad=True)
+    Two, Split, handed, x, y = _two_output_function_and_inputs(torch)  # noqa: N806
     a, b = Two.apply(x, y)
     seen = []
     a.grad_fn.register_prehook(lambda gs: seen.append(list(gs)))
@@ -1720,10 +1725,7 @@ def split_chunk_and_unbind_make_views_of_one_node(torch):
 def an_unused_output_of_a_custom_function_hands_its_hooks_none(torch):
     """A custom function's output no gradient reached: its tensor hooks are handed None as the
     function's node runs, and its retained gradient stays None."""
-    Two, _, _ = two_output_functions(torch.autograd.Function, lambda ctx: ctx.saved_tensors,  # noqa: N806
-                                     lambda x: (x > 0).to(x.dtype))
-    x = torch.tensor([1.0, -2.0], requires_grad=True)
-    y = torch.tensor([0.5, 3.0], requires_grad=True)
+    Two, _, _, x, y = _two_output_function_and_inputs(torch)  # noqa: N806
     a, b = Two.apply(x, y)
     seen = []
     b.register_hook(lambda g: seen.append(g))
