@@ -45,7 +45,7 @@ class Adapter:
             "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
             "div": lambda a, b: a / b, "pow": lambda a, b: a ** b, "neg": lambda a: -a,
             "gt": lambda a, b: a > b, "lt": lambda a, b: a < b,
-            "matmul": lambda a, b: self.m.matmul(a, b),
+            "matmul": lambda a, b: self.m.matmul(a, b), "mm": lambda a, b: self.m.mm(a, b),
             "exp": lambda a: self.m.exp(a), "log": lambda a: self.m.log(a),
             "sqrt": lambda a: self.m.sqrt(a), "abs": lambda a: self.m.abs(a),
             "sin": lambda a: self.m.sin(a), "cos": lambda a: self.m.cos(a),
@@ -139,6 +139,10 @@ class Adapter:
 
     def grad_array(self, tensor: Any) -> Optional[np.ndarray]:
         """The gradient as a numpy array, the way the dialect hands one out (None: none)."""
+        raise NotImplementedError
+
+    def equal(self, tensor: Any, other: Any) -> bool:
+        """Whether the two tensors have the same shape and values."""
         raise NotImplementedError
 
     def custom_function(self, name: str, body: Any) -> Any:
@@ -302,6 +306,9 @@ class TorchAdapter(Adapter):
             kwargs["device"] = self.device
         if constructor == "tensor":
             return self.m.tensor(value, requires_grad=requires_grad, **kwargs)
+        if constructor == "linspace":
+            return self.m.linspace(value[0], value[-1], len(value), requires_grad=requires_grad,
+                                   **kwargs)
         if constructor == "Tensor":
             made = self.m.Tensor(value)
             made = made if self.device == "cpu" else made.to(self.device)
@@ -346,6 +353,9 @@ class TorchAdapter(Adapter):
     def flags(self, tensor: Any) -> dict[str, Any]:
         return {"requires_grad": bool(tensor.requires_grad), "is_leaf": bool(tensor.is_leaf),
                 "has_grad_fn": tensor.grad_fn is not None}
+
+    def equal(self, tensor: Any, other: Any) -> bool:
+        return tensor.equal(other)
 
     def grad_array(self, tensor: Any) -> Optional[np.ndarray]:
         """``tensor.grad.numpy()``: refused for a gradient that requires grad."""
@@ -451,6 +461,10 @@ class PaddleAdapter(Adapter):
             raise Unsupported(f"a leaf made by torch's {constructor}")
         if constructor == "tensor":
             return self.m.to_tensor(value, dtype=dtype, stop_gradient=not requires_grad)
+        if constructor == "linspace":
+            made = self.m.linspace(value[0], value[-1], len(value), dtype=dtype or "float32")
+            made.stop_gradient = not requires_grad
+            return made
         array = np.array(value, dtype=dtype or "float32")
         made = self.m.create_parameter(list(array.shape), str(array.dtype),
                                        default_initializer=self.m.nn.initializer.Assign(array))
@@ -501,6 +515,10 @@ class PaddleAdapter(Adapter):
     def flags(self, tensor: Any) -> dict[str, Any]:
         return {"requires_grad": not tensor.stop_gradient, "is_leaf": bool(tensor.is_leaf),
                 "has_grad_fn": tensor.grad_fn is not None}
+
+    def equal(self, tensor: Any, other: Any) -> bool:
+        """``paddle.equal_all`` (paddle's ``equal`` compares element by element)."""
+        return bool(self.m.equal_all(tensor, other).item())
 
     def grad_array(self, tensor: Any) -> Optional[np.ndarray]:
         """``tensor.gradient()``."""

@@ -146,6 +146,8 @@ class Interpreter:
             self.trace.add(where, **self.describe(tensor))
         elif what == "grad":
             self.trace.add(where, **self.describe(self.a.grad_of(tensor)))
+        elif what == "equal":
+            self.trace.add(where, "equal", value=self.a.equal(tensor, self.get(step["to"])))
         elif what == "grad_array":
             array = self.a.grad_array(tensor)
             self.trace.add(where, **({"kind": "none"} if array is None else {

@@ -172,6 +172,22 @@ class _CaseChecker:
         if made == "Tensor" and step.get("dtype", "float32") != "float32":
             self.fail("torch.Tensor(data) makes float32: leave 'dtype' out or say float32",
                       where, "dtype")
+        if made == "linspace":
+            self._check_linspace(step, where)
+
+    def _check_linspace(self, step: dict[str, Any], where: str) -> None:
+        """A linspace leaf's value is what linspace makes: a list of numbers, evenly spaced from
+        its first to its last, in a float dtype."""
+        if not step.get("dtype", "float32").startswith("float"):
+            self.fail("linspace makes floating-point values: say float32 or float64", where, "dtype")
+        value = step["value"]
+        if not (isinstance(value, list) and value
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
+            self.fail("a linspace leaf's value is a flat list of numbers", where, "value")
+        step_size = (value[-1] - value[0]) / max(len(value) - 1, 1)
+        if any(abs(v - (value[0] + step_size * i)) > 1e-9 + 1e-6 * abs(v) for i, v in enumerate(value)):
+            self.fail("a linspace leaf's value must be evenly spaced from its first element to "
+                      "its last", where, "value")
 
     @contextlib.contextmanager
     def _scope(self, bound: list[tuple[str, str]], where: str) -> Iterator[None]:
@@ -287,6 +303,11 @@ class _CaseChecker:
         if step["observe"] not in V.OBSERVABLES:
             self.fail(f"can observe one of {', '.join(V.OBSERVABLES)}", where, "observe")
         self.use(step["of"], where, "of")
+        if (step["observe"] == "equal") != ("to" in step):
+            self.fail("'to' names the tensor an 'equal' observation compares with, and only "
+                      "that", where, "to")
+        if "to" in step:
+            self.use(step["to"], where, "to")
 
     def _check_cleared_to(self, step: dict[str, Any], where: str) -> None:
         if step.get("to", "none") not in V.CLEAR_TO:

@@ -14,12 +14,13 @@ from conformance.case import Case
 _TORCH_OPS = {
     "add": "{0} + {1}", "sub": "{0} - {1}", "mul": "{0} * {1}", "div": "{0} / {1}",
     "pow": "{0} ** {1}", "neg": "-{0}", "gt": "{0} > {1}", "lt": "{0} < {1}",
-    "matmul": "torch.matmul({0}, {1})", "where": "torch.where({0}, {1}, {2})",
+    "matmul": "torch.matmul({0}, {1})", "mm": "torch.mm({0}, {1})", "where": "torch.where({0}, {1}, {2})",
     "maximum": "torch.maximum({0}, {1})", "minimum": "torch.minimum({0}, {1})",
     "clone": "{0}.clone()", "detach": "{0}.detach()",
     "sigmoid": "torch.sigmoid({0})", "relu": "torch.relu({0})",
 }
-_PADDLE_OPS = {**_TORCH_OPS, "matmul": "paddle.matmul({0}, {1})", "where": "paddle.where({0}, {1}, {2})",
+_PADDLE_OPS = {**_TORCH_OPS, "matmul": "paddle.matmul({0}, {1})", "mm": "paddle.mm({0}, {1})",
+               "where": "paddle.where({0}, {1}, {2})",
                "maximum": "paddle.maximum({0}, {1})", "minimum": "paddle.minimum({0}, {1})",
                "sigmoid": "paddle.nn.functional.sigmoid({0})",
                "relu": "paddle.nn.functional.relu({0})"}
@@ -53,6 +54,7 @@ class _Writer:
         self.m = "torch" if dialect == "torch" else "paddle"
         self.needs_swap = False
         self.needs_parameter = False  # paddle: the helper making a parameter with given values
+        self.needs_linspace = False  # paddle: the helper making a linspace leaf
         self.modules: set[str] = set()  # names bound by module steps
 
     def seed(self, s: Any) -> str:
@@ -148,7 +150,9 @@ class _Writer:
         elif "observe" in s:
             what = {"value": s["of"], "grad": f"{s['of']}.grad",
                     "grad_array": f"{s['of']}.grad.numpy()" if m == "torch"
-                    else f"{s['of']}.gradient()"}.get(s["observe"])
+                    else f"{s['of']}.gradient()",
+                    "equal": f"{s['of']}.equal({s.get('to')})" if m == "torch"
+                    else f"paddle.equal_all({s['of']}, {s.get('to')}).item()"}.get(s["observe"])
             if what is None:
                 flag = "requires_grad" if m == "torch" else "stop_gradient"
                 what = f"{s['of']}.{flag}, {s['of']}.is_leaf, {s['of']}.grad_fn"
@@ -276,6 +280,14 @@ class _Writer:
         """The expression that makes a leaf step's tensor, with its constructor."""
         dtype, value, made = s.get("dtype"), json.dumps(s["value"]), s.get("constructor", "tensor")
         grad = bool(s.get("requires_grad"))
+        if made == "linspace":
+            first, last, steps = s["value"][0], s["value"][-1], len(s["value"])
+            if self.m == "torch":
+                extra = (f", dtype=torch.{dtype}" if dtype else "") + (
+                    ", requires_grad=True" if grad else "")
+                return f"torch.linspace({first}, {last}, {steps}{extra})"
+            self.needs_linspace = True
+            return f"linspace({first}, {last}, {steps}, '{dtype or 'float32'}', requires_grad={grad})"
         if self.m == "torch":
             if made == "Tensor":
                 return f"torch.Tensor({value}).requires_grad_({grad})"
@@ -356,6 +368,10 @@ def program(case: Case, dialect: str) -> str:
                  "    array = np.array(value, dtype=dtype)",
                  "    made = paddle.create_parameter(list(array.shape), dtype, "
                  "default_initializer=paddle.nn.initializer.Assign(array))",
+                 "    made.stop_gradient = not requires_grad", "    return made", "", ""]
+    if w.needs_linspace:
+        head += ["", "", "def linspace(start, stop, num, dtype, requires_grad):",
+                 "    made = paddle.linspace(start, stop, num, dtype=dtype)",
                  "    made.stop_gradient = not requires_grad", "    return made", "", ""]
     if w.needs_swap:
         head += ["", "", "def swap_dims(t, a, b):", "    perm = list(range(t.ndim))",

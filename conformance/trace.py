@@ -1,7 +1,8 @@
 """What one run of a case observed: an ordered list of JSON-ready observations.
 
 An observation is a dict with ``step`` (the step's index, ``"3.1"`` inside a block) and
-``kind``: ``tensor`` (dtype, shape, values, requires_grad, has_grad_fn), ``none``, ``flags``,
+``kind``: ``tensor`` (dtype, shape, values, requires_grad, has_grad_fn), ``array`` (a gradient
+handed out as a numpy array), ``equal`` (whether two tensors are equal), ``none``, ``flags``,
 ``list`` (the results of a grad step), ``error`` (class, normalised category, raw message),
 ``warning``, ``unsupported`` (the dialect has no such step) or ``undefined`` (the framework's
 own result is undefined behaviour; the reference refuses to guess).

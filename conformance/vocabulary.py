@@ -62,6 +62,7 @@ OPS: dict[str, OpSpec] = {
     "gt": OpSpec(2, scalar_operands=True, differentiable=False),
     "lt": OpSpec(2, scalar_operands=True, differentiable=False),
     "matmul": OpSpec(2, saves=True),
+    "mm": OpSpec(2, saves=True),  # torch.mm / paddle.mm: two matrices
     "sum": OpSpec(1, _REDUCE), "mean": OpSpec(1, _REDUCE),
     "max": OpSpec(1, _REDUCE, saves=True, special=_TIES),
     "min": OpSpec(1, _REDUCE, saves=True, special=_TIES),
@@ -119,7 +120,9 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
              {**_AUTOGRAD_COMMON, "into": NAMES, "allow_unused": BOOL_OR_NULL,
               "materialize_grads": BOOL, "no_grad_vars": NAMES, "only_inputs": BOOL},
              binds=("into",)),
-    StepSpec("observe", {"observe": TEXT, "of": NAME}),
+    # ``to`` (with observe "equal"): whether the two tensors have the same shape and values
+    # (torch's ``Tensor.equal``, paddle's ``equal_all``)
+    StepSpec("observe", {"observe": TEXT, "of": NAME}, {"to": NAME}),
     StepSpec("clear_grad", {"clear_grad": NAME}, {"to": TEXT}),
     StepSpec("retain_grad", {"retain_grad": NAME}),
     StepSpec("set_requires_grad", {"set_requires_grad": NAME, "value": BOOL}),
@@ -195,8 +198,9 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
     StepSpec("apply", {"apply": NAME, "args": NAMES, "into": NAME_OR_NAMES}, binds=("into",)),
 )}
 
-# grad_array: the gradient as a numpy array (torch's .grad.numpy(), paddle's .gradient())
-OBSERVABLES = ("value", "grad", "flags", "grad_array")
+# grad_array: the gradient as a numpy array (torch's .grad.numpy(), paddle's .gradient());
+# equal: whether ``of`` equals ``to`` (shape and values)
+OBSERVABLES = ("value", "grad", "flags", "grad_array", "equal")
 CLEAR_TO = ("none", "zeros")
 BACKWARD_APIS = ("function", "method")
 
@@ -206,7 +210,9 @@ BLOCKS = {"no_grad": "no_grad", "enable_grad": "enable_grad", "set_grad_enabled"
 NODE_HOOK_KINDS = ("pre", "post")
 OPTIMIZER_KINDS = ("sgd", "momentum", "adam")
 MODULE_KINDS = ("linear",)
-LEAF_CONSTRUCTORS = ("tensor", "Tensor", "Variable", "Parameter")
+# linspace: torch.linspace / paddle.linspace from the value's first to last element, as many
+# as it has (the value must be evenly spaced)
+LEAF_CONSTRUCTORS = ("tensor", "Tensor", "Variable", "Parameter", "linspace")
 FUNCTIONAL_APIS = ("jacobian", "hessian", "vjp", "jvp", "hvp", "vhp")
 
 # What each dialect has no API for, as (step kind, field), or (step kind, "") for the whole

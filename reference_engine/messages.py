@@ -60,6 +60,14 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "leaf_view_in_place": (RuntimeError,
                            "a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation."),
+    "equal_argument": (TypeError, "equal(): argument '{arg}' (position {position}) must be Tensor, "
+                                  "not {type_name}"),
+    "dot_dtype": (RuntimeError, "dot : expected both vectors to have same dtype, but found {a} "
+                                "and {b}"),
+    "addmv_dtype": (RuntimeError, "addmv input tensors must have the same dtype, but got {vec}, "
+                                  "{mat}, and {vec}"),
+    "mm_dtype": (RuntimeError, "expected m1 and m2 to have the same dtype, but got: {a} != {b}"),
+    "bmm_dtype": (RuntimeError, "expected scalar type {a} but found {b}"),
     "split_sizes_sum": (RuntimeError,
                         "split_with_sizes expects split_sizes to sum exactly to {size} (input "
                         "tensor's size at dimension {dim}), but got split_sizes={sizes}"),
@@ -295,6 +303,11 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "equal_all_argument": (ValueError, "(InvalidArgument) equal_all(): argument '{arg}' (position "
+                                       "{position}) must be Tensor, but got {got}"),
+    "dtype_container": (ValueError,
+                        "(InvalidArgument) The type of data we are trying to retrieve ({want}) does "
+                        "not match the type of data ({have}) currently contained in the container."),
     "chunk_count": (ValueError,
                     "The value of 'chunks' must be greater than 0 and less than or equal to the "
                     "size of the dimension specified by 'axis', but received chunks={chunks} and "

@@ -62,8 +62,6 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     out = type(inputs[0])._from_array(data)
     if rule.view and not (rule.op == "expand" and out._policy.expand_copies):
         source = inputs[0]
-        if rule.op == "expand":
-            out._expanded_from = source
         probe = _memory_probe(rule, attrs, source, data.shape)
         if probe is None or isinstance(probe, tuple) or source._probe is None or \
                 np.may_share_memory(probe, probe_of(source)):
@@ -562,6 +560,20 @@ def truth(a: Tensor, reduce: Any, dim: Dims = None, keepdim: bool = False) -> Te
     return type(a)._from_array(np.asarray(reduce(a._data, axis=axis, keepdims=keepdim)))
 
 
+def linspace_values(start: float, end: float, steps: int, dtype: np.dtype) -> np.ndarray:
+    """``steps`` evenly spaced values from ``start`` to ``end``, computed as both frameworks'
+    kernels compute them in ``dtype``: the first half forwards from ``start``, the rest
+    backwards from ``end``, by a step rounded to ``dtype`` (numpy's linspace rounds
+    differently)."""
+    first, last = dtype.type(start), dtype.type(end)
+    if steps == 1:
+        return np.array([first], dtype)
+    step = (last - first) / dtype.type(steps - 1)
+    index = np.arange(steps).astype(dtype)
+    return np.where(np.arange(steps) < steps // 2, first + step * index,
+                    last - step * (dtype.type(steps - 1) - index)).astype(dtype)
+
+
 def constant_like(like: Tensor, data: np.ndarray) -> Tensor:
     """A tensor of ``like``'s dialect holding ``data``, outside any graph."""
     return type(like)._from_array(np.asarray(data))
@@ -682,6 +694,8 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
     k_a = sa[-1]
     k_b = sb[0] if len(sb) == 1 else sb[-2]
     kind = _MATMUL_KIND.get((len(sa), len(sb)), "bmm")
+    if kind == "dot":  # torch checks a dot's dtypes before its sizes
+        cls._policy.check_product_dtypes(a._data.dtype, b._data.dtype, sa, sb)
     batch = ()
     if kind == "bmm":
         batch = broadcast_shape(cls, sa[:-2], sb[:-2] if len(sb) > 1 else ())
@@ -694,11 +708,8 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
                                 numel_b=math.prod(sb), rows=rows, k_a=k_a, k_b=k_b,
                                 b="x".join(map(str, sb)), batch=math.prod(batch),
                                 x_axis=len(sa) - 1, y_axis=0 if len(sb) == 1 else len(sb) - 2)
-    dtype = cls._policy.result_dtype(a, b)
-    arrays = None
-    if a._data.dtype != dtype or b._data.dtype != dtype:
-        arrays = (a._data.astype(dtype), b._data.astype(dtype))
-    out = apply(R.RULES[kind], (a, b), {"a_shape": sa, "b_shape": sb}, arrays)
+    cls._policy.check_product_dtypes(a._data.dtype, b._data.dtype, sa, sb)
+    out = apply(R.RULES[kind], (a, b), {"a_shape": sa, "b_shape": sb})
     if out._grad_fn is not None:
         # a framework may save its operands reshaped: as views, or as copies that later writes
         # to the operands do not reach
@@ -796,7 +807,10 @@ def expand(a: Tensor, shape: Sequence[int]) -> Tensor:
                                   old=list(old))
         else:
             target[i] = s
-    return apply(R.RULES["expand"], (a,), {"shape": tuple(target)})
+    out = apply(R.RULES["expand"], (a,), {"shape": tuple(target)})
+    if a._policy.expand_copies:  # paddle's expand makes a new tensor
+        out._data = out._data.copy()
+    return out
 
 
 def flatten(a: Tensor, start: int = 0, end: int = -1) -> Tensor:

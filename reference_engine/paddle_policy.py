@@ -288,6 +288,12 @@ class PaddlePolicy(Policy):
         on such an output are handed None (not modelled: the reference runs none)."""
         return "zeros" if node.rule.op in F.SPLIT_OPS else None
 
+    def check_product_dtypes(self, a: np.dtype, b: np.dtype, a_shape: tuple[int, ...],
+                             b_shape: tuple[int, ...]) -> None:
+        """The kernel reads the second operand as the first's type."""
+        if a != b:
+            raise self.error("dtype_container", want=b, have=a)
+
     def filled_gradient(self, zeros: Tensor) -> Tensor:
         """Zeros a kernel filled in stop gradient."""
         self.mark_stopped(zeros)

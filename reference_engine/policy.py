@@ -142,6 +142,11 @@ class Policy:
         return {"b": np.dtype(np.bool_), "f": self.default_float}.get(dtype.kind,
                                                                      np.dtype(np.int64))
 
+    def check_product_dtypes(self, a: np.dtype, b: np.dtype, a_shape: tuple[int, ...],
+                             b_shape: tuple[int, ...]) -> None:
+        """Refuse a matrix product of operands of different dtypes, as the framework's kernel
+        for its form (dot, matrix-vector, matrix, batched) does."""
+
     def cast_gradient(self, grad: Tensor, dtype: np.dtype) -> Tensor:
         return F.cast(grad, dtype)
 

@@ -177,9 +177,13 @@ def _np_mean(a: np.ndarray, *, dims: tuple[int, ...], keepdim: bool) -> np.ndarr
 
 
 def _np_expand(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    out = np.empty(shape, a.dtype)  # a fresh array is faster to build than a broadcast view
-    out[...] = a
-    return out
+    """A view of ``a`` with stride 0 along the expanded dimensions, as torch's expand: later
+    writes to ``a`` show in it, and a write through it reaches ``a`` (elements that share
+    memory hold the last value written). Writeable, unlike numpy's ``broadcast_to``."""
+    lead = len(shape) - a.ndim
+    strides = (0,) * lead + tuple(0 if n == 1 and s != 1 else st
+                                  for n, s, st in zip(a.shape, shape[lead:], a.strides))
+    return np.lib.stride_tricks.as_strided(a, shape, strides, writeable=a.flags.writeable)
 
 
 def _np_prod_others(a: np.ndarray, *, dim: int) -> np.ndarray:

@@ -39,7 +39,7 @@ class Tensor:
     _dtype_objects: ClassVar[dict[np.dtype, Any]] = {}  # numpy dtype -> the dialect's dtype
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_counter", "_retains_grad",
                  "_accumulator", "_name", "_no_grad_view", "_untracked_view", "_view_base", "_probe",
-                 "_inference", "_expanded_from", "__weakref__")
+                 "_inference", "__weakref__")
 
     @classmethod
     def _from_array(cls, data: np.ndarray) -> Tensor:
@@ -59,7 +59,6 @@ class Tensor:
         t._view_base: Optional[Tensor] = None  # the tensor this one is a view of (its root)
         t._probe: Optional[np.ndarray] = None  # its memory layout, for views of expanded tensors
         t._inference = grad_mode._State.inference  # torch: made inside inference_mode
-        t._expanded_from: Optional[Tensor] = None  # torch: the tensor an expand views
         return t
 
     # --- graph plumbing -------------------------------------------------------------------
@@ -131,9 +130,11 @@ class Tensor:
             operands = [F._coerce(o, type(self), self._data.dtype) for o in others]
             result = F.apply(R.RULES[op], (old, *operands), attrs)
         self._policy.check_in_place_dtype(self, result)
-        np.copyto(self._data, result._data, casting="unsafe")
-        if self._expanded_from is not None:
-            self._write_through_expand(attrs["index"] if op == "setitem" else ...)
+        if op == "setitem":  # only the indexed elements: others may share their memory
+            index = attrs["index"]
+            self._data[index] = result._data[index]
+        else:
+            np.copyto(self._data, result._data, casting="unsafe")
         self._policy.check_in_place_written(self, op)
         self._counter.value += 1
         if result._grad_fn is not None:
@@ -144,23 +145,6 @@ class Tensor:
                 slot.tensor = self
                 slot.version = None if slot.version is None else self._counter.value
         return self
-
-    def _write_through_expand(self, index: Any) -> None:
-        """torch: an expanded tensor's elements are its source's (the engine holds a copy):
-        what a write put at ``index`` reaches the source (the last alias written wins), and the
-        expanded values follow the source again."""
-        tensor, written = self, np.zeros(self._data.shape, dtype=bool)
-        written[index] = True
-        while tensor._expanded_from is not None:
-            source = tensor._expanded_from
-            shape = source._data.shape
-            aliases = np.broadcast_to(np.arange(source._data.size).reshape(shape),
-                                      tensor._data.shape)
-            places = np.unravel_index(aliases[written], shape)
-            source._data[places] = tensor._data[written]
-            np.copyto(tensor._data, np.broadcast_to(source._data, tensor._data.shape))
-            tensor, written = source, np.zeros(shape, dtype=bool)
-            written[places] = True
 
     def _rebase(self, node: Node) -> None:
         """After an in-place write: ``node`` computes this tensor from now on."""

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 TENSOR_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "int64": "LongTensor",
                      "int32": "IntTensor", "bool": "BoolTensor", "float16": "HalfTensor",
                      "int16": "ShortTensor", "int8": "CharTensor", "uint8": "ByteTensor"}
+C_TYPE_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+                "bool": "bool"}
 SCALAR_TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
                      "bool": "Bool", "float16": "Half", "int16": "Short", "int8": "Char",
                      "uint8": "Byte"}
@@ -103,6 +105,22 @@ class TorchPolicy(Policy):
 
     def dtype_name(self, dtype: np.dtype) -> str:
         return SCALAR_TYPE_NAMES.get(str(dtype), str(dtype))
+
+    def check_product_dtypes(self, a: np.dtype, b: np.dtype, a_shape: tuple[int, ...],
+                             b_shape: tuple[int, ...]) -> None:
+        """The kernel matmul runs names the mismatch: dot, addmv (a matrix, or a folded batch,
+        times a vector), mm (a vector or a folded batch times a matrix) or bmm."""
+        if a == b:
+            return
+        name = self.dtype_name
+        if len(a_shape) == 1 and len(b_shape) == 1:
+            raise self.error("dot_dtype", a=name(a), b=name(b))
+        if len(b_shape) == 1:
+            raise self.error("addmv_dtype", vec=name(b), mat=name(a))
+        if len(b_shape) == 2:
+            raise self.error("mm_dtype", a=C_TYPE_NAMES.get(str(a), str(a)),
+                             b=C_TYPE_NAMES.get(str(b), str(b)))
+        raise self.error("bmm_dtype", a=name(a), b=name(b))
 
     def format_tensor(self, tensor: Tensor) -> str:
         data = tensor._data

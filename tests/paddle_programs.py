@@ -1380,3 +1380,66 @@ def prod_divides_by_the_input(paddle):
     z = paddle.to_tensor([2.0, 3.0, 4.0], stop_gradient=False)
     result.append(attempt(lambda: paddle.grad(paddle.grad(z.prod(), z, create_graph=True)[0].sum(), z)))
     return result
+
+
+@program
+def setting_the_flag_gives_a_tensor_its_accumulation_node(paddle):
+    """A tensor no node made (linspace, eye, detach, an op on constants) has no grad_fn until
+    its stop_gradient (either way) or requires_grad is set: then it shows GradNodeAccumulation.
+    to_tensor, ones, arange and full show theirs from the start."""
+    def node(t):
+        return t.grad_fn.name() if t.grad_fn is not None else None
+    made = [paddle.linspace(0.0, 1.0, 5), paddle.eye(2), paddle.ones([2]).detach(),
+            paddle.linspace(0.0, 1.0, 5) * 2.0, paddle.linspace(0.0, 1.0, 3)]
+    result = [[node(t) for t in made], node(paddle.ones([2])), node(paddle.arange(3, dtype="float32"))]
+    made[0].stop_gradient = True
+    made[1].stop_gradient = False
+    made[2].stop_gradient = False
+    made[3].stop_gradient = False
+    made[4].requires_grad = False
+    result.append([(node(t), t.is_leaf, t.stop_gradient) for t in made])
+    (made[1] * 3.0).sum().backward()
+    result.append(made[1].grad)
+    return result
+
+
+@program
+def an_expanded_tensor_is_a_copy(paddle):
+    """paddle's expand makes a new tensor: a later write to its source does not show in it."""
+    x = paddle.to_tensor([[1.5], [-2.0], [0.5]], dtype="float64", stop_gradient=False)
+    v = paddle.expand(paddle.transpose(x, [1, 0]), [3, 3])
+    with paddle.no_grad():
+        x.scale_(2.0)
+    w = paddle.to_tensor([[0.5, 1.0, -1.0], [2.0, 0.5, 1.0], [1.0, -1.0, 0.25]], dtype="float64",
+                         stop_gradient=False)
+    paddle.mm(v, w).sum().backward()
+    return [v, w.grad, x.grad]
+
+
+@program
+def equal_all_compares_shape_and_values(paddle):
+    """paddle.equal_all: a 0-D bool tensor for shape and values; mixed dtypes and anything but a
+    tensor are paddle's InvalidArgument errors. linspace computes as the kernel does."""
+    a = paddle.to_tensor([1.0, 2.0])
+    return [paddle.equal_all(a, a * 1), paddle.equal_all(a, paddle.to_tensor([1.0, 2.0, 3.0])),
+            attempt(lambda: paddle.equal_all(a, paddle.to_tensor([1.0, 2.0], dtype="float64"))),
+            attempt(lambda: paddle.equal_all(a, None)), attempt(lambda: paddle.equal_all(None, a)),
+            attempt(lambda: paddle.equal_all(a, 3)),
+            paddle.linspace(0.1, 0.7, 7), paddle.linspace(-2.5, 3.3, 11, dtype="float64"),
+            paddle.equal_all(paddle.linspace(0.0, 1.0, 5), paddle.to_tensor([0.0, 0.25, 0.5, 0.75, 1.0]))]
+
+
+@program
+def a_matrix_product_of_two_dtypes_is_refused(paddle):
+    """matmul, mm, dot and bmm refuse operands of different dtypes: the kernel reads the second
+    operand as the first's type (dot the other way), after checking the sizes."""
+    def ones(shape, dtype="float32"):
+        return paddle.ones(shape, dtype=dtype)
+    return [attempt(fn) for fn in (
+        lambda: paddle.mm(ones([2, 3]), ones([3, 2], "float64")),
+        lambda: paddle.matmul(ones([2, 3], "int64"), ones([3, 2])),
+        lambda: paddle.matmul(ones([3]), ones([3], "float64")),
+        lambda: paddle.dot(ones([3]), ones([3], "float64")),
+        lambda: paddle.bmm(ones([1, 2, 3]), ones([1, 3, 2], "float64")),
+        lambda: paddle.matmul(ones([2, 3]), ones([2, 2], "float64")),
+        lambda: paddle.matmul(ones([2, 3], "int64"), ones([3, 2], "int64")))]

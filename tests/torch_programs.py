@@ -1753,3 +1753,59 @@ def prod_gradients_are_exact_at_zeros(torch):
         g, = torch.autograd.grad(z.prod(), z, create_graph=True)
         result += [g.grad_fn.name(), torch.autograd.grad(g.sum(), z)]
     return result
+
+
+@program
+def an_expanded_tensor_shows_later_writes_to_its_source(torch):
+    """expand is a view: a write to its source after it was made (under no_grad, or through a
+    row of the expanded tensor, whose elements are distinct) shows in it, and a product computed
+    from it afterwards uses the new values."""
+    x = torch.tensor([[1.5], [-2.0], [0.5]], dtype=torch.float64, requires_grad=True)
+    v = x.transpose(0, 1).expand(3, 3)
+    with torch.no_grad():
+        x.mul_(2.0)
+    w = torch.tensor([[0.5, 1.0, -1.0], [2.0, 0.5, 1.0], [1.0, -1.0, 0.25]], dtype=torch.float64,
+                     requires_grad=True)
+    torch.mm(v, w).sum().backward()
+    seen = [v, w.grad, x.grad]
+    y = torch.tensor([1.0, 2.0, 3.0])
+    e = y.expand(2, 3)
+    with torch.no_grad():
+        e[1].mul_(3.0)
+    return seen + [y, e, attempt(lambda: e[:, 0].mul_(2.0))]
+
+
+@program
+def equal_compares_shape_and_values(torch):
+    """Tensor.equal / torch.equal: one bool for shape and values (dtypes may differ); anything
+    but a tensor is a TypeError naming the argument."""
+    a, b = torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0], dtype=torch.float64)
+    return [a.equal(b), torch.equal(a, torch.tensor([1.0, 2.0, 3.0])), a.equal(a * 1),
+            torch.equal(a, torch.tensor([1, 2])), attempt(lambda: a.equal(None)),
+            attempt(lambda: a.equal(3)), attempt(lambda: torch.equal(a, None)),
+            attempt(lambda: torch.equal(None, a)),
+            torch.linspace(0.0, 1.0, 5).equal(torch.tensor([0.0, 0.25, 0.5, 0.75, 1.0])),
+            torch.linspace(-1.0, 2.0, 4, dtype=torch.float64, requires_grad=True)]
+
+
+@program
+def a_matrix_product_of_two_dtypes_is_refused(torch):
+    """matmul, mm, mv, dot and bmm refuse operands of different dtypes, with the message of the
+    kernel the form runs (dot's before its sizes are checked, the others' after)."""
+    def ones(*shape, dtype=torch.float32):
+        return torch.ones(*shape, dtype=dtype)
+    f64, i64 = torch.float64, torch.int64
+    return [attempt(fn) for fn in (
+        lambda: torch.mm(ones(2, 3), ones(3, 2, dtype=f64)),
+        lambda: ones(3) @ ones(3, 2, dtype=f64),
+        lambda: torch.matmul(ones(2, 3, dtype=f64), ones(3)),
+        lambda: torch.mv(ones(2, 3), ones(3, dtype=f64)),
+        lambda: torch.dot(ones(3, dtype=f64), ones(2)),
+        lambda: torch.matmul(ones(3), ones(2, 3, 2, dtype=f64)),
+        lambda: torch.matmul(ones(2, 2, 3), ones(3, dtype=f64)),
+        lambda: torch.matmul(ones(2, 2, 3, dtype=f64), ones(3, 2)),
+        lambda: torch.matmul(ones(2, 1, 2, 3), ones(3, 3, 2, dtype=f64)),
+        lambda: torch.bmm(ones(1, 2, 3, dtype=f64), ones(1, 3, 2)),
+        lambda: torch.mm(ones(2, 3, dtype=i64), ones(3, 2)),
+        lambda: torch.mm(ones(2, 3), ones(2, 2, dtype=f64)),
+        lambda: torch.matmul(ones(2, 3, dtype=i64), ones(3, dtype=i64)))]

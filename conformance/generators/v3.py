@@ -42,6 +42,7 @@ import math
 import random
 from typing import Any, Callable
 
+from conformance.case import walk
 from conformance.generators import v2
 from conformance.generators.v2 import Node, Program
 
@@ -227,6 +228,76 @@ def leaf_constructor(rng: random.Random) -> Callable[[Program, Callable[[Program
         step["constructor"] = rng.choice(choices)
         if step["constructor"] == "Tensor":
             del step["dtype"]  # torch.Tensor(data) is float32
+    return extend
+
+
+MATRIX_PRODUCT = 0.2  # of the cases whose latest value is a float matrix
+MM_UNDER_NO_GRAD = 0.3
+
+
+def matrix_product(rng: random.Random) -> Callable[[Program, Callable[[Program], None]], None]:
+    """The extension of version 2's case: maybe the latest value, a matrix, times a square
+    matrix by ``mm`` before the scenario (which then differentiates through it); now and then
+    the product is made under no_grad and added to the value (a constant term), hooked, or its
+    saved weight written in place without recording (the backward's version error)."""
+    def extend(p: Program, scenario: Callable[[Program], None]) -> None:
+        if rng.random() >= MATRIX_PRODUCT:
+            return
+        last = v2.output(p)
+        node = p.nodes[last]
+        if len(node.shape) != 2 or not node.dtype.startswith("float") or node.bound > 4.0:
+            return
+        n = node.shape[1]
+        weight = p.leaf((n, n), requires_grad=rng.random() < 0.6, dtype=node.dtype)
+        bound = n * node.bound * p.nodes[weight].bound
+        if rng.random() < MM_UNDER_NO_GRAD:
+            outer, p.steps, p.grad_enabled = p.steps, [], False
+            constant = p.let("mm", [last, weight], node.shape, bound=bound)
+            inner, p.steps, p.grad_enabled = p.steps, outer, True
+            p.emit({"no_grad": inner})
+            p.tags.add("grad_mode")
+            p.let("add", [last, constant], node.shape, bound=bound + node.bound)
+            return
+        product = p.let("mm", [last, weight], node.shape, bound=bound, saves=(last, weight))
+        if rng.random() < 0.3:  # a hook on the product: scaling, or recording what it is handed
+            p.emit({"hook": product, **({"scale": 2.0} if rng.random() < 0.5 else {"record": True})})
+            p.tags.add("hook")
+        if rng.random() < 0.25:  # the saved weight written without recording: version error
+            p.emit({"no_grad": [{"inplace": weight, "op": "mul", "args": [2.0]}]})
+            p.tags |= {"inplace", "grad_mode"}
+    return extend
+
+
+MM = 0.5          # of the products of two matrices
+LINSPACE = 0.15  # of the cases with a one-dimensional float leaf and no special point
+EQUAL = 0.1      # of the cases
+
+
+def tensor_functions(rng: random.Random) -> Callable[[Program, Callable[[Program], None]], None]:
+    """Run after the scenario: a product of two matrices written as ``mm`` (half of them), a
+    one-dimensional float leaf made by ``linspace`` (its values evenly spaced from its first to
+    its last), and at the end an ``equal`` observation of two values of one dtype."""
+    def extend(p: Program, scenario: Callable[[Program], None]) -> None:
+        for _, step, _ in walk(p.steps):
+            if step.get("op") == "matmul" and all(
+                    a in p.nodes and len(p.nodes[a].shape) == 2 for a in step["args"]) \
+                    and rng.random() < MM:
+                step["op"] = "mm"
+        leaves = [s for s in p.steps if "leaf" in s and "constructor" not in s
+                  and s.get("dtype", "float32").startswith("float")
+                  and len(p.nodes[s["leaf"]].shape) == 1 and len(s["value"]) >= 2
+                  and s["value"][0] != s["value"][-1]]
+        if leaves and not any(t.startswith("special:") for t in p.tags) and rng.random() < LINSPACE:
+            step = rng.choice(leaves)
+            first, last, n = step["value"][0], step["value"][-1], len(step["value"])
+            values = [first + (last - first) / (n - 1) * i for i in range(n)]
+            if all(abs(v) > 1e-3 for v in values):  # no new zero: abs, relu and sqrt kink there
+                step["value"], step["constructor"] = values, "linspace"
+        if rng.random() < EQUAL:
+            names = sorted(p.nodes)
+            of = rng.choice(names)
+            same = [n for n in names if p.nodes[n].dtype == p.nodes[of].dtype]
+            p.emit({"observe": "equal", "of": of, "to": rng.choice(same)})
     return extend
 
 
@@ -534,16 +605,19 @@ def generate_case(seed: int, index: int) -> dict[str, Any]:
     # streams of their own: the other extensions draw what they drew before these were added
     written = random.Random(f"autograd-oracle/{VERSION}/exp_/{seed}/{index}")
     constructed = random.Random(f"autograd-oracle/{VERSION}/constructor/{seed}/{index}")
-    extensions = (saved_tensors_hooks(rng), custom_function(rng), torch_hooks_and_modes(rng),
-                  in_place_exp(written), leaf_constructor(constructed))
+    product = random.Random(f"autograd-oracle/{VERSION}/mm/{seed}/{index}")
+    extensions = (matrix_product(product), saved_tensors_hooks(rng), custom_function(rng),
+                  torch_hooks_and_modes(rng), in_place_exp(written), leaf_constructor(constructed))
 
     def extend(p: Program, scenario: Callable[[Program], None]) -> None:
         for extension in extensions:
             extension(p, scenario)
     training, functional, modules = training_step(rng), functional_api(rng), module_training(rng)
+    functions = tensor_functions(random.Random(f"autograd-oracle/{VERSION}/functions/{seed}/{index}"))
 
     def after(p: Program, scenario: Callable[[Program], None]) -> None:
         training(p, scenario)
         functional(p, scenario)
         modules(p, scenario)
+        functions(p, scenario)
     return v2.build_case(seed, index, VERSION, extend, after)

@@ -176,6 +176,8 @@ def show(o: Any) -> str:
         return f"{o[kind]}: {message}"
     if kind == "none":
         return "None"
+    if kind == "equal":
+        return f"equal: {o['value']}"
     if kind == "flags":
         return ", ".join(f"{k}={o[k]}" for k in ("requires_grad", "is_leaf", "has_grad_fn") if k in o)
     return kind

@@ -99,7 +99,7 @@ class Tensor(_CoreTensor):
 
     @stop_gradient.setter
     def stop_gradient(self, value: builtins.bool) -> None:
-        self._requires_grad = not value  # paddle allows it on non-leaves too
+        self.requires_grad = not value  # paddle allows it on non-leaves too
 
     @property
     def requires_grad(self) -> builtins.bool:
@@ -107,7 +107,11 @@ class Tensor(_CoreTensor):
 
     @requires_grad.setter
     def requires_grad(self, value: builtins.bool) -> None:
+        """Setting the flag (either way) on a tensor no node made gives it its accumulation
+        node, which ``grad_fn`` shows from then on (``linspace``, ``eye``, ``detach`` make none)."""
         self._requires_grad = builtins.bool(value)
+        if self._grad_fn is None:
+            self._accumulator_node()
 
     @property
     def grad(self) -> Optional[Tensor]:
@@ -503,6 +507,7 @@ from reference_engine.paddle.extras import (  # noqa: E402
     cumsum,
     dot,
     equal,
+    equal_all,
     eye,
     flatten,
     floor,
@@ -531,6 +536,6 @@ from reference_engine.paddle.extras import (  # noqa: E402
 for _method, _function in extras.TENSOR_METHODS.items():
     setattr(Tensor, _method, _function)
 __all__ += ["allclose", "arange", "argmax", "argmin", "assign", "bmm", "ceil", "chunk", "cumsum", "dot",
-            "equal", "eye", "flatten", "floor", "full", "index_select", "is_tensor", "linspace",
+            "equal", "equal_all", "eye", "flatten", "floor", "full", "index_select", "is_tensor", "linspace",
             "masked_fill", "mm", "neg", "norm", "numel", "prod", "round", "scale", "sign", "split",
             "std", "t", "tile", "unbind", "var"]

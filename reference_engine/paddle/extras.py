@@ -18,7 +18,7 @@ def _made(array: Any) -> Tensor:
     return Tensor._from_array(np.asarray(array))  # type: ignore[return-value]
 
 __all__ = ["allclose", "arange", "argmax", "argmin", "assign", "bmm", "ceil", "chunk", "cumsum",
-           "dot", "equal", "eye", "flatten", "floor", "full", "index_select", "is_tensor",
+           "dot", "equal", "equal_all", "eye", "flatten", "floor", "full", "index_select", "is_tensor",
            "linspace", "masked_fill", "mm", "neg", "norm", "numel", "prod", "round", "scale", "sign",
            "split", "std", "t", "tile", "unbind", "var"]
 
@@ -30,7 +30,7 @@ def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None) ->
 
 
 def linspace(start: float, stop: float, num: builtins.int, dtype: Any = None) -> Tensor:
-    return _made(np.linspace(start, stop, num).astype(_np_dtype(dtype) or np.float32))
+    return _made(F.linspace_values(start, stop, num, _np_dtype(dtype) or np.dtype(np.float32)))
 
 
 def eye(num_rows: builtins.int, num_columns: Optional[builtins.int] = None,
@@ -82,6 +82,18 @@ def equal(x: Tensor, y: Any) -> Tensor:
     return _made(np.equal(x._data, other))
 
 
+def equal_all(x: Tensor, y: Tensor) -> Tensor:
+    """Whether ``x`` and ``y`` have the same shape and values (a 0-D bool tensor); operands of
+    different dtypes are paddle's error."""
+    for position, (arg, value) in enumerate((("x", x), ("y", y))):
+        if not isinstance(value, Tensor):
+            raise Tensor._policy.error("equal_all_argument", arg=arg, position=position,
+                                       got="None" if value is None else type(value).__name__)
+    if x._data.dtype != y._data.dtype:
+        raise x._policy.error("dtype_container", want=y._data.dtype, have=x._data.dtype)
+    return _made(np.asarray(x._data.shape == y._data.shape and np.array_equal(x._data, y._data)))
+
+
 def assign(x: Any) -> Tensor:
     """A copy of ``x`` that records (``AssignGradNode``)."""
     return F.clone(x) if isinstance(x, Tensor) else to_tensor(x)
@@ -92,6 +104,10 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
 
 
 def dot(x: Tensor, y: Tensor) -> Tensor:
+    """Its kernel reads ``x`` as ``y``'s type: a mismatch names them the other way round from
+    matmul's."""
+    if x._data.dtype != y._data.dtype:
+        raise x._policy.error("dtype_container", want=x._data.dtype, have=y._data.dtype)
     return matmul(x, y)
 
 

@@ -235,6 +235,9 @@ class Tensor(_CoreTensor):
         return self._in_place("exp")
 
     def equal(self, other: Tensor) -> builtins.bool:
+        if not isinstance(other, Tensor):
+            raise TORCH.error("equal_argument", arg="other", position=1,
+                              type_name=type(other).__name__)
         return equal(self, other)
 
     eq, ne, lt, le, gt, ge = F.eq, F.ne, F.lt, F.le, F.gt, F.ge
@@ -476,7 +479,8 @@ def arange(start: builtins.float, end: Optional[builtins.float] = None, step: bu
 
 def linspace(start: builtins.float, end: builtins.float, steps: builtins.int,
              dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
-    return _new(np.linspace(start, end, steps, dtype=np.float32), dtype, requires_grad)
+    values = F.linspace_values(start, end, steps, _np_dtype(dtype) or np.dtype(np.float32))
+    return _new(values, None, requires_grad)
 
 
 def manual_seed(seed: builtins.int) -> None:
@@ -539,6 +543,10 @@ def is_anomaly_enabled() -> builtins.bool:
 
 
 def equal(input: Tensor, other: Tensor) -> builtins.bool:  # noqa: A002
+    for position, (arg, value) in enumerate((("input", input), ("other", other)), 1):
+        if not isinstance(value, Tensor):
+            raise TORCH.error("equal_argument", arg=arg, position=position,
+                              type_name=type(value).__name__)
     return input._data.shape == other._data.shape and builtins.bool(
         np.array_equal(input._data, other._data))
 
