@@ -303,6 +303,8 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "hook_replaced_none": (RuntimeError, "(PermissionDenied) The tensor in before and after hook "
+                                         "are not consistent"),
     "equal_all_argument": (ValueError, "(InvalidArgument) equal_all(): argument '{arg}' (position "
                                        "{position}) must be Tensor, but got {got}"),
     "dtype_container": (ValueError,

@@ -285,8 +285,10 @@ class PaddlePolicy(Policy):
 
     def missing_output_gradient(self, node: Node) -> Optional[str]:
         """split and unbind fill in zeros for a piece no gradient reached; a PyLayer's hooks
-        on such an output are handed None (not modelled: the reference runs none)."""
-        return "zeros" if node.rule.op in F.SPLIT_OPS else None
+        on such an output are handed None (and may not replace it)."""
+        if node.rule.op in F.SPLIT_OPS:
+            return "zeros"
+        return "none" if node.rule.op == "custom" else None
 
     def check_product_dtypes(self, a: np.dtype, b: np.dtype, a_shape: tuple[int, ...],
                              b_shape: tuple[int, ...]) -> None:

@@ -270,7 +270,10 @@ class Policy:
         return returned
 
     def retain(self, tensor: Tensor, grad: Tensor, create_graph: bool) -> None:
-        """Add ``grad`` into a non-leaf's retained ``.grad`` (out of place)."""
+        """Add ``grad`` into a non-leaf's retained ``.grad`` (out of place); None (no gradient
+        reached this output of its node) leaves it as it is."""
+        if grad is None:
+            return
         if tensor._grad is None or not self.retained_grads_accumulate:
             tensor._grad = F.clone(grad) if create_graph else _copy(grad)
         else:

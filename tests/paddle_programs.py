@@ -1443,3 +1443,23 @@ def a_matrix_product_of_two_dtypes_is_refused(paddle):
         lambda: paddle.bmm(ones([1, 2, 3]), ones([1, 3, 2], "float64")),
         lambda: paddle.matmul(ones([2, 3]), ones([2, 2], "float64")),
         lambda: paddle.matmul(ones([2, 3], "int64"), ones([3, 2], "int64")))]
+
+
+@program
+def an_unused_output_of_a_pylayer_hands_its_hooks_none(paddle):
+    """A PyLayer's output no gradient reached: its hooks are handed None (backward is handed
+    zeros), its retained gradient stays None, and a hook that returns a tensor for it is
+    paddle's error."""
+    Two, _, _ = two_output_functions(paddle.autograd.PyLayer, lambda ctx: ctx.saved_tensor(),  # noqa: N806
+                                     lambda x: paddle.cast(x > 0, x.dtype))
+    x = paddle.to_tensor([1.0, -2.0], stop_gradient=False)
+    y = paddle.to_tensor([0.5, 3.0], stop_gradient=False)
+    a, b = Two.apply(x, y)
+    seen = []
+    b.retain_grads()
+    b.register_hook(lambda g: seen.append(g))
+    a.sum().backward()
+    result = [seen, b.grad, x.grad, y.grad]
+    a, b = Two.apply(x, y)
+    b.register_hook(lambda g: paddle.ones([2]) * 5.0)
+    return result + [attempt(lambda: a.sum().backward())]
