@@ -102,6 +102,8 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     names = rule.saved_names(needed)
     if rule.op in out._policy.kernels_save_result and attrs.get("scalar") != "right":
         names = names | {"result"}  # the kernel's grad reads it too: saved and version-checked
+    if rule.op in out._policy.kernels_save_inputs:  # ... or reads its input (and recomputes)
+        names = names | {n for n, need in zip(rule.inputs, needed) if need}
     linked: frozenset[str] = frozenset()
     if rule.op in out._policy.zero_derivative_links and "scalar" not in attrs:
         # read by the links only: a saved tensor of paddle's kernel (version-checked), kept for
@@ -390,6 +392,54 @@ def sqrt(a: Tensor) -> Tensor:
 
 def sin(a: Tensor) -> Tensor:
     return _unary("sin", a)
+
+
+def tan(a: Tensor) -> Tensor:
+    return _unary("tan", a)
+
+
+def sinh(a: Tensor) -> Tensor:
+    return _unary("sinh", a)
+
+
+def cosh(a: Tensor) -> Tensor:
+    return _unary("cosh", a)
+
+
+def atan(a: Tensor) -> Tensor:
+    return _unary("atan", a)
+
+
+def asin(a: Tensor) -> Tensor:
+    return _unary("asin", a)
+
+
+def acos(a: Tensor) -> Tensor:
+    return _unary("acos", a)
+
+
+def log1p(a: Tensor) -> Tensor:
+    return _unary("log1p", a)
+
+
+def expm1(a: Tensor) -> Tensor:
+    return _unary("expm1", a)
+
+
+def log2(a: Tensor) -> Tensor:
+    return _unary("log2", a)
+
+
+def log10(a: Tensor) -> Tensor:
+    return _unary("log10", a)
+
+
+def rsqrt(a: Tensor) -> Tensor:
+    return _unary("rsqrt", a)
+
+
+def erf(a: Tensor) -> Tensor:
+    return _unary("erf", a)
 
 
 def cos(a: Tensor) -> Tensor:

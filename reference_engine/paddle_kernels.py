@@ -60,6 +60,52 @@ KERNELS: dict[str, dict[str, str]] = {
         "x.s.x": "value+graph",
         "x.s.s": "zeros+graph"
     },
+    "tan": {
+        "*": "error: tan_grad"
+    },
+    "sinh": {
+        "*": "error: sinh_grad"
+    },
+    "cosh": {
+        "*": "error: cosh_grad"
+    },
+    "atan": {
+        "*": "error: atan_grad"
+    },
+    "log1p": {
+        "*": "error: log1p_grad"
+    },
+    "expm1": {
+        "*": "error: expm1_grad"
+    },
+    "log2": {
+        "*": "error: log2_grad"
+    },
+    "log10": {
+        "*": "error: log10_grad"
+    },
+    "reciprocal": {
+        "*": "error: reciprocal_grad"
+    },
+    "rsqrt": {
+        "x": "value+graph",
+        "x.*": "error: rsqrt_double_grad"
+    },
+    "erf": {
+        "*": "error: erf_grad"
+    },
+    "asin": {
+        "*": "error: asin_grad"
+    },
+    "acos": {
+        "x": "value+graph",
+        "x.x": "value+graph",
+        "x.s": "value+graph",
+        "x.x.x": "value+graph",
+        "x.x.s": "value+graph",
+        "x.s.x": "value+graph",
+        "x.s.s": "None"
+    },
     "sigmoid": {
         "x": "value+graph",
         "x.x": "value+graph",

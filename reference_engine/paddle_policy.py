@@ -39,6 +39,7 @@ NODE_NAMES = {
     "index_backward": "SliceDoubleGradNode", "cat": "ConcatGradNode", "clone": "AssignGradNode",
     "fill": "FillGradNode", "setitem": "SetValueWithTensorGradNode", "norm2": "PNormGradNode",
     "prod_all": "ProdGradNode", "split": "SplitWithNumGradNode", "split_with_sizes": "SplitGradNode",
+    "log1p": "Log1pGradNode",
 }
 # How many derivative orders paddle 3.3.1 can record for each op (measured): running a node of
 # paddle 3.3.1 runs a tensor-and-number add, subtract or multiply as its scale kernel, and a
@@ -144,7 +145,9 @@ class PaddlePolicy(Policy):
     custom_backward_skips_hook_results = True
     promotes_by_casting = True
     links_read_saved_tensors = True
-    recomputes_result = frozenset({"pow", "rpow"})  # elementwise_pow_grad(x, y, out_grad)
+    # elementwise_pow_grad(x, y, out_grad), tan_grad(x, out_grad): the output computed again
+    recomputes_result = frozenset({"pow", "rpow", "tan"})
+    kernels_save_inputs = frozenset({"tan"})
     # divide_grad(x, y, out, out_grad) saves the output as well (a number divisor is scale)
     kernels_save_result = frozenset({"div"})
     prod_grad_divides = True

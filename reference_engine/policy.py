@@ -41,6 +41,7 @@ class Policy:
     zero_derivative_links: frozenset[str] = frozenset()
     recomputes_result: frozenset[str] = frozenset()  # paddle: kernels that save no output
     kernels_save_result: frozenset[str] = frozenset()  # paddle: kernels that save their output
+    kernels_save_inputs: frozenset[str] = frozenset()  # paddle: ... their input, not their output
     integer_casts_record = True  # torch: a cast to an integer or bool dtype records nothing
     links_read_saved_tensors = False       # paddle: the kernel behind a link reads its operand
     zero_derivative_link_max_order: Optional[int] = None  # kernels of higher orders read nothing

@@ -197,6 +197,14 @@ def _np_prod_others(a: np.ndarray, *, dim: int) -> np.ndarray:
     return before * after
 
 
+_ERF = np.frompyfunc(math.erf, 1, 1)
+
+
+def _np_erf(a: np.ndarray) -> np.ndarray:
+    """The error function elementwise (numpy has none), in ``a``'s dtype."""
+    return np.asarray(_ERF(a), dtype=a.dtype)
+
+
 def _shifted(a: np.ndarray, dim: int, floor: Optional[float]) -> np.ndarray:
     """``a`` minus its maximum along ``dim``; paddle's kernels clip it from below at ``floor``."""
     shifted = a - np.max(a, axis=dim, keepdims=True)
@@ -281,7 +289,7 @@ rule("rsub", "RsubBackward1", lambda a, *, minuend: np.subtract(np.asarray(minue
      lambda g: F.neg(g))
 # torch's number / tensor is the tensor's reciprocal times the number
 rule("reciprocal", "ReciprocalBackward0", np.reciprocal,
-     lambda g, result: F.neg(F.mul(g, F.mul(result, result))))
+     lambda g, result: F.mul(F.neg(g), F.mul(result, result)))
 rule("pow_scalar", "PowBackward0", lambda a, *, exponent: np.power(a, np.asarray(exponent, a.dtype)),
      lambda g, a, exponent: F.zeros_like(g) if exponent == 0
      else F.mul(g, F.mul(exponent, F.pow(a, exponent - 1))))
@@ -340,6 +348,23 @@ rule("ceil", "CeilBackward0", np.ceil, lambda g: F.zeros_like(g))
 rule("round", "RoundBackward0", np.rint, lambda g: F.zeros_like(g))  # halves to even
 rule("sin", "SinBackward0", np.sin, lambda g, a: F.mul(g, F.cos(a)))
 rule("cos", "CosBackward0", np.cos, lambda g, a: F.mul(g, F.neg(F.sin(a))))
+# more elementwise functions, with torch's formulas (what they save decides version errors)
+rule("tan", "TanBackward0", np.tan, lambda g, result: F.mul(g, F.add(F.mul(result, result), 1.0)))
+rule("sinh", "SinhBackward0", np.sinh, lambda g, a: F.mul(g, F.cosh(a)))
+rule("cosh", "CoshBackward0", np.cosh, lambda g, a: F.mul(g, F.sinh(a)))
+rule("atan", "AtanBackward0", np.arctan, lambda g, a: F.div(g, F.add(F.mul(a, a), 1.0)))
+rule("asin", "AsinBackward0", np.arcsin,
+     lambda g, a: F.mul(g, F.rsqrt(F.add(F.mul(F.neg(a), a), 1.0))))
+rule("acos", "AcosBackward0", np.arccos,
+     lambda g, a: F.mul(g, F.neg(F.rsqrt(F.add(F.mul(F.neg(a), a), 1.0)))))
+rule("log1p", "Log1PBackward0", np.log1p, lambda g, a: F.div(g, F.add(a, 1.0)))
+rule("expm1", "Expm1Backward0", np.expm1, lambda g, result: F.mul(g, F.add(result, 1.0)))
+rule("log2", "Log2Backward0", np.log2, lambda g, a: F.div(g, F.mul(a, math.log(2.0))))
+rule("log10", "Log10Backward0", np.log10, lambda g, a: F.div(g, F.mul(a, math.log(10.0))))
+rule("rsqrt", "RsqrtBackward0", lambda a: np.reciprocal(np.sqrt(a)),
+     lambda g, result: F.mul(F.mul(g, -0.5), F.pow(result, 3)))
+rule("erf", "ErfBackward0", lambda a: _np_erf(a),
+     lambda g, a: F.mul(F.mul(F.exp(F.neg(F.pow(a, 2))), 2.0 / math.sqrt(math.pi)), g))
 rule("tanh", "TanhBackward0", np.tanh,
      lambda g, result: F.mul(g, F.sub(1, F.mul(result, result))))
 rule("sigmoid", "SigmoidBackward0", lambda a: 1 / (1 + np.exp(-a)),

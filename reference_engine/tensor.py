@@ -193,6 +193,9 @@ class Tensor:
     sin = F.sin
     cos = F.cos
     tanh = F.tanh
+    tan, sinh, cosh, atan, asin, acos = F.tan, F.sinh, F.cosh, F.atan, F.asin, F.acos
+    log1p, expm1, log2, log10, reciprocal, rsqrt, erf = (
+        F.log1p, F.expm1, F.log2, F.log10, F.reciprocal, F.rsqrt, F.erf)
     clone = F.clone
 
     @property

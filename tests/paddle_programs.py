@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from tests.custom_functions import context_flag_functions, custom, two_output_functions
-from tests.observe import attempt
+from tests.observe import attempt, backward_after_writing
+from tests.torch_programs import MORE_ELEMENTWISE
 
 PROGRAMS: dict[str, Callable[[Any], list[Any]]] = {}
 
@@ -1463,3 +1464,18 @@ def an_unused_output_of_a_pylayer_hands_its_hooks_none(paddle):
     a, b = Two.apply(x, y)
     b.register_hook(lambda g: paddle.ones([2]) * 5.0)
     return result + [attempt(lambda: a.sum().backward())]
+
+
+@program
+def more_elementwise_functions(paddle):
+    """tan, sinh, cosh, atan, asin, acos, log1p, expm1, log2, log10, reciprocal, rsqrt and erf:
+    values, gradients, the second derivative or paddle's error where the kernel has none, and
+    which tensor each kernel reads (tan its input, unlike torch)."""
+    seen = []
+    for name in MORE_ELEMENTWISE:
+        x = paddle.to_tensor([0.3, 0.6], dtype="float64", stop_gradient=False)
+        y = getattr(paddle, name)(x)
+        seen += [name, y, y.grad_fn.name(), paddle.grad(y.sum(), x)]
+        seen.append(attempt(lambda: paddle.grad(paddle.grad(y.sum(), x, create_graph=True)[0].sum(), x)))
+        seen += backward_after_writing(x, name, paddle.no_grad, lambda t: t.scale_(1.0))
+    return seen

@@ -63,6 +63,11 @@ CASES: dict[str, tuple[Callable[..., Any], list[np.ndarray], str]] = {
     "sin": (lambda a: paddle.sin(a), [_distinct(5)], "sin"),
     "cos": (lambda a: paddle.cos(a), [_distinct(5)], "cos"),
     "tanh": (lambda a: paddle.tanh(a), [_distinct(5)], "tanh"),
+    **{op: (lambda a, op=op: getattr(paddle, op)(a), [_positive(5) * 0.5], op)
+       for op in ("tan", "sinh", "cosh", "atan", "log1p", "expm1", "log2", "log10",
+                  "reciprocal", "rsqrt", "erf")},
+    **{op: (lambda a, op=op: getattr(paddle, op)(a * 0.4), [_distinct(5)], op)
+       for op in ("asin", "acos")},
     "sigmoid": (lambda a: F.sigmoid(a), [_distinct(5)], "sigmoid"),
     "relu": (lambda a: F.relu(a * a * a), [_distinct(6)], "relu"),
     "softmax": (lambda a: F.softmax(a, axis=1), [_distinct(2, 3)], "softmax"),

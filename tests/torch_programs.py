@@ -10,7 +10,7 @@ import math
 from typing import Any, Callable
 
 from tests.custom_functions import context_flag_functions, custom, tripled_in_place, two_output_functions
-from tests.observe import attempt
+from tests.observe import attempt, backward_after_writing
 
 PROGRAMS: dict[str, Callable[[Any], list[Any]]] = {}
 
@@ -1809,3 +1809,23 @@ def a_matrix_product_of_two_dtypes_is_refused(torch):
         lambda: torch.mm(ones(2, 3, dtype=i64), ones(3, 2)),
         lambda: torch.mm(ones(2, 3), ones(2, 2, dtype=f64)),
         lambda: torch.matmul(ones(2, 3, dtype=i64), ones(3, dtype=i64)))]
+
+
+# elementwise functions in both facades beyond the case vocabulary's
+MORE_ELEMENTWISE = ("tan", "sinh", "cosh", "atan", "asin", "acos", "log1p", "expm1", "log2", "log10",
+                    "reciprocal", "rsqrt", "erf")
+
+
+@program
+def more_elementwise_functions(torch):
+    """tan, sinh, cosh, atan, asin, acos, log1p, expm1, log2, log10, reciprocal, rsqrt and erf:
+    values, gradients, second derivatives and their node, and which tensor each saves (an
+    in-place write to its input or to its output afterwards fails the backward or not)."""
+    seen = []
+    for name in MORE_ELEMENTWISE:
+        x = torch.tensor([0.3, 0.6], dtype=torch.float64, requires_grad=True)
+        y = getattr(torch, name)(x)
+        g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+        seen += [name, y, y.grad_fn.name(), g, g.grad_fn.name(), torch.autograd.grad(g.sum(), x)]
+        seen += backward_after_writing(x, name, torch.no_grad, lambda t: t.mul_(1.0))
+    return seen

@@ -72,7 +72,11 @@ def _set_number(fw: ModuleType, x: Any) -> Any:
 Form = tuple[list[Any], Callable[..., Any]]
 FORMS: dict[str, Form] = {
     **{op: ([_X], lambda fw, x, op=op: getattr(fw, op)(x))
-       for op in ("exp", "log", "sqrt", "abs", "sin", "cos", "tanh")},
+       for op in ("exp", "log", "sqrt", "abs", "sin", "cos", "tanh", "tan", "sinh", "cosh",
+                  "atan", "log1p", "expm1", "log2", "log10", "reciprocal", "rsqrt", "erf")},
+    # inside (-1, 1)
+    **{op: ([[[0.5, -0.2, 0.8], [0.3, -0.6, 0.1]]], lambda fw, x, op=op: getattr(fw, op)(x))
+       for op in ("asin", "acos")},
     **{op: ([_X], lambda fw, x, op=op: getattr(fw.nn.functional, op)(x))
        for op in ("sigmoid", "relu")},
     "neg": ([_X], lambda fw, x: -x),

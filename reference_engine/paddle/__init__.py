@@ -32,6 +32,8 @@ __all__ = [
     "multiply", "nn", "no_grad", "ones", "ones_like", "pow", "reshape", "set_grad_enabled", "sin",
     "sqrt", "squeeze", "stack", "subtract", "sum", "tanh", "to_tensor", "transpose", "unsqueeze",
     "where", "zeros", "zeros_like",
+    "tan", "sinh", "cosh", "atan", "asin", "acos", "log1p", "expm1", "log2", "log10",
+    "reciprocal", "rsqrt", "erf",
 ]
 
 no_grad = grad_mode.no_grad
@@ -358,6 +360,19 @@ abs = PADDLE.tensor_function(F.abs, "abs")  # noqa: A001
 sin = PADDLE.tensor_function(F.sin, "sin")
 cos = PADDLE.tensor_function(F.cos, "cos")
 tanh = PADDLE.tensor_function(F.tanh, "tanh")
+tan = PADDLE.tensor_function(F.tan, "tan")
+sinh = PADDLE.tensor_function(F.sinh, "sinh")
+cosh = PADDLE.tensor_function(F.cosh, "cosh")
+atan = PADDLE.tensor_function(F.atan, "atan")
+asin = PADDLE.tensor_function(F.asin, "asin")
+acos = PADDLE.tensor_function(F.acos, "acos")
+log1p = PADDLE.tensor_function(F.log1p, "log1p")
+expm1 = PADDLE.tensor_function(F.expm1, "expm1")
+log2 = PADDLE.tensor_function(F.log2, "log2")
+log10 = PADDLE.tensor_function(F.log10, "log10")
+reciprocal = PADDLE.tensor_function(F.reciprocal, "reciprocal")
+rsqrt = PADDLE.tensor_function(F.rsqrt, "rsqrt")
+erf = PADDLE.tensor_function(F.erf, "erf")
 maximum = F.maximum
 minimum = F.minimum
 where = F.where

@@ -29,6 +29,8 @@ __all__ = [
     "nn", "no_grad", "ones", "ones_like", "permute", "pow", "relu", "reshape", "round",
     "set_grad_enabled", "sigmoid", "sign", "sin", "softmax", "sqrt", "squeeze", "stack", "sub", "sum",
     "t", "tanh", "tensor", "transpose", "unsqueeze", "where", "zeros", "zeros_like",
+    "tan", "sinh", "cosh", "atan", "asin", "acos", "log1p", "expm1", "log2", "log10",
+    "reciprocal", "rsqrt", "erf",
 ]
 
 no_grad = grad_mode.no_grad
@@ -571,6 +573,19 @@ abs = TORCH.tensor_function(F.abs, "abs")
 sin = TORCH.tensor_function(F.sin, "sin")
 cos = TORCH.tensor_function(F.cos, "cos")
 tanh = TORCH.tensor_function(F.tanh, "tanh")
+tan = TORCH.tensor_function(F.tan, "tan")
+sinh = TORCH.tensor_function(F.sinh, "sinh")
+cosh = TORCH.tensor_function(F.cosh, "cosh")
+atan = TORCH.tensor_function(F.atan, "atan")
+asin = TORCH.tensor_function(F.asin, "asin")
+acos = TORCH.tensor_function(F.acos, "acos")
+log1p = TORCH.tensor_function(F.log1p, "log1p")
+expm1 = TORCH.tensor_function(F.expm1, "expm1")
+log2 = TORCH.tensor_function(F.log2, "log2")
+log10 = TORCH.tensor_function(F.log10, "log10")
+reciprocal = TORCH.tensor_function(F.reciprocal, "reciprocal")
+rsqrt = TORCH.tensor_function(F.rsqrt, "rsqrt")
+erf = TORCH.tensor_function(F.erf, "erf")
 sigmoid = TORCH.tensor_function(F.sigmoid, "sigmoid")
 relu = TORCH.tensor_function(F.relu, "relu")
 sign = TORCH.tensor_function(F.sign, "sign")
