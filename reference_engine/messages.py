@@ -62,6 +62,8 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                            "in-place operation."),
     "equal_argument": (TypeError, "equal(): argument '{arg}' (position {position}) must be Tensor, "
                                   "not {type_name}"),
+    "alpha_float": (RuntimeError, "For integral input tensors, argument alpha must not be a "
+                                  "floating point number."),
     "dot_dtype": (RuntimeError, "dot : expected both vectors to have same dtype, but found {a} "
                                 "and {b}"),
     "addmv_dtype": (RuntimeError, "addmv input tensors must have the same dtype, but got {vec}, "

@@ -264,18 +264,22 @@ def normalize_dims(cls: type, dims: Dims, ndim: int) -> tuple[int, ...]:
 
 # --- elementwise arithmetic -----------------------------------------------------------------
 
-def _binary(op: str, a: Operand, b: Operand) -> Tensor:
+def _binary(op: str, a: Operand, b: Operand, extra: dict[str, Any] = _EMPTY) -> Tensor:
+    """``op`` of two operands (tensors or numbers), promoted and broadcast as the dialect does;
+    ``extra``: attributes of the call (add's ``alpha``)."""
     base = _TENSOR[0]
     a_tensor, b_tensor = isinstance(a, base), isinstance(b, base)
     # fast paths: same-dtype tensors, or a float tensor with a Python float (same category)
     if a_tensor and b_tensor and a._data.dtype == b._data.dtype:
         if a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
             broadcast_shape(type(a), a._data.shape, b._data.shape)
-        return apply(R.RULES[op], (a, b))
+        return apply(R.RULES[op], (a, b), extra)
     if a_tensor and type(b) is float and a._data.dtype.kind == "f":
-        return apply(R.RULES[op], (a, type(a)._from_array(np.array(b, a._data.dtype))), _SCALAR_RIGHT)
+        return apply(R.RULES[op], (a, type(a)._from_array(np.array(b, a._data.dtype))),
+                     {**_SCALAR_RIGHT, **extra})
     if b_tensor and type(a) is float and b._data.dtype.kind == "f":
-        return apply(R.RULES[op], (type(b)._from_array(np.array(a, b._data.dtype)), b), _SCALAR_LEFT)
+        return apply(R.RULES[op], (type(b)._from_array(np.array(a, b._data.dtype)), b),
+                     {**_SCALAR_LEFT, **extra})
     cls = _cls_of(a, b)
     _check_operand(a, cls, op, 1)
     _check_operand(b, cls, op, 2)
@@ -290,11 +294,19 @@ def _binary(op: str, a: Operand, b: Operand) -> Tensor:
         else:
             arrays = (ta._data.astype(dtype, copy=False), tb._data.astype(dtype, copy=False))
     attrs = _EMPTY if a_tensor and b_tensor else (_SCALAR_RIGHT if a_tensor else _SCALAR_LEFT)
-    return apply(R.RULES[op], (ta, tb), attrs, arrays)
+    return apply(R.RULES[op], (ta, tb), {**attrs, **extra} if extra else attrs, arrays)
 
 
 def add(a: Operand, b: Operand) -> Tensor:
     return _binary("add", a, b)
+
+
+def scaled(op: str, a: Operand, b: Operand, alpha: Scalar) -> Tensor:
+    """torch's ``add`` / ``sub`` with ``alpha``: ``a + alpha * b`` (``a - alpha * b``), one node."""
+    cls = _cls_of(a, b)
+    if isinstance(alpha, float) and cls._policy.is_integral(a) and cls._policy.is_integral(b):
+        raise cls._policy.error("alpha_float")
+    return _binary(op + "_scaled", a, b, {"alpha": alpha})
 
 
 def _is_bool_tensor(x: Any) -> bool:

@@ -280,6 +280,11 @@ AB = {"inputs": ("a", "b")}
 
 rule("add", "AddBackward0", np.add, lambda g: g, lambda g: g, **AB)
 rule("sub", "SubBackward0", np.subtract, lambda g: g, lambda g: F.neg(g), **AB)
+# torch's add / sub with alpha: the other operand's gradient is scaled
+rule("add_scaled", "AddBackward0", lambda a, b, *, alpha: a + np.asarray(alpha, b.dtype) * b,
+     lambda g: g, lambda g, alpha: F.mul(g, alpha), **AB)
+rule("sub_scaled", "SubBackward0", lambda a, b, *, alpha: a - np.asarray(alpha, b.dtype) * b,
+     lambda g: g, lambda g, alpha: F.mul(F.neg(g), alpha), **AB)
 rule("mul", "MulBackward0", np.multiply, lambda g, b: F.mul(g, b), lambda g, a: F.mul(g, a), **AB)
 rule("div", "DivBackward0", np.divide, lambda g, b: F.div(g, b),
      lambda g, a, b: F.neg(F.mul(g, F.div(F.div(a, b), b))), **AB)

@@ -1829,3 +1829,55 @@ def more_elementwise_functions(torch):
         seen += [name, y, y.grad_fn.name(), g, g.grad_fn.name(), torch.autograd.grad(g.sum(), x)]
         seen += backward_after_writing(x, name, torch.no_grad, lambda t: t.mul_(1.0))
     return seen
+
+
+@program
+def add_and_sub_with_alpha(torch):
+    """add / sub with alpha are one node (AddBackward0, SubBackward0) whose second operand's
+    gradient is scaled; in place too, as a hand-written SGD step writes it; a float alpha on
+    integer tensors is refused."""
+    x = torch.tensor([1.0, -2.0], requires_grad=True)
+    y = torch.tensor([0.5, 3.0], requires_grad=True)
+    z = torch.add(x, y * y, alpha=3) + x.sub(y, alpha=0.5) + torch.sub(x, 2.0, alpha=2)
+    gx, gy = torch.autograd.grad(z.sum(), (x, y), create_graph=True)
+    seen = [z, z.grad_fn.name(), [n.name() for n, _ in z.grad_fn.next_functions], gx, gy,
+            torch.autograd.grad(gy.sum(), y)]
+    h = x * 1
+    h.add_(y, alpha=-0.1)
+    h.sub_(y, alpha=2)
+    h.sum().backward()
+    seen += [h, h.grad_fn.name(), x.grad, y.grad]
+    with torch.no_grad():
+        x.add_(x.grad, alpha=-0.1)
+    x.data.add_(y.data, alpha=0.5)
+    seen += [x, attempt(lambda: torch.add(torch.tensor([1, 2]), torch.tensor([3, 4]), alpha=0.5)),
+             torch.add(torch.tensor([1, 2]), torch.tensor([3, 4]), alpha=2)]
+    return seen
+
+
+@program
+def gradcheck_and_gradgradcheck(torch):
+    """gradcheck / gradgradcheck: True for correct derivatives (ops, a custom function), the
+    Jacobian mismatch error with both Jacobians (or False without raising) for a wrong backward,
+    the float32 warning, and the error when no input requires grad; inputs keep their version."""
+    x = torch.tensor([0.3, 0.6], dtype=torch.float64, requires_grad=True)
+    y = torch.tensor([1.5, -0.5], dtype=torch.float64, requires_grad=True)
+    m = torch.tensor([[0.3, 0.6, 0.1], [1.2, -0.4, 0.8]], dtype=torch.float64, requires_grad=True)
+    n = (m * 2).detach().requires_grad_()
+    def saving(ctx, a, result):
+        ctx.save_for_backward(a)
+        return result
+    # a wrong backward (half the derivative of a * a) and a right one (of exp)
+    square = custom(torch.autograd.Function, "HalfSquare", lambda ctx, a: saving(ctx, a, a * a),
+                    lambda ctx, g: g * ctx.saved_tensors[0])
+    exp = custom(torch.autograd.Function, "Exp", lambda ctx, a: saving(ctx, a, a.exp()),
+                 lambda ctx, g: g * ctx.saved_tensors[0].exp())
+    check, twice = torch.autograd.gradcheck, torch.autograd.gradgradcheck
+    return [check(lambda a, b: (a * b).sin(), (x, y)), twice(lambda a, b: (a * b).sin(), (x, y)),
+            check(lambda a, b: torch.matmul(a, b.t()).exp().sum(1), (m, n)),
+            attempt(lambda: check(lambda a, b: torch.matmul(a, b.t()).exp().sum(1), (m, m * 2))),
+            twice(lambda a: (a * a).prod(1), (m,)), check(exp.apply, (x,)), twice(exp.apply, (x,)),
+            attempt(lambda: check(square.apply, (x,))), check(square.apply, (x,), raise_exception=False),
+            attempt(lambda: check(lambda t: t * 2, torch.tensor([0.3, 0.6], requires_grad=True))),
+            attempt(lambda: check(lambda t: t * 2, (torch.ones(2, dtype=torch.float64),))),
+            check(lambda t: (t * 2, t.detach()), x), x._version]

@@ -258,8 +258,11 @@ class Tensor(_CoreTensor):
 
     # --- operations -----------------------------------------------------------------------
 
-    add = F.add
-    sub = F.sub
+    def add(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        return add(self, other, alpha=alpha)
+
+    def sub(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        return sub(self, other, alpha=alpha)
     mul = F.mul
     div = F.div
     neg = F.neg
@@ -351,10 +354,14 @@ class Tensor(_CoreTensor):
     def __itruediv__(self, other: Any) -> Tensor:
         return self.div_(other)
 
-    def add_(self, other: Any) -> Tensor:
+    def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha != 1:
+            return self._in_place("add_scaled", other, alpha=alpha)  # type: ignore[return-value]
         return self._in_place("add", other)  # type: ignore[return-value]
 
-    def sub_(self, other: Any) -> Tensor:
+    def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha != 1:
+            return self._in_place("sub_scaled", other, alpha=alpha)  # type: ignore[return-value]
         return self._in_place("sub", other)  # type: ignore[return-value]
 
     def mul_(self, other: Any) -> Tensor:
@@ -559,8 +566,17 @@ def _tensor_first(fn: Any) -> Any:
     return TORCH.tensor_function(fn, fn.__name__)
 
 
-add = F.add
-sub = subtract = F.sub
+def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:  # noqa: A002
+    """``input + alpha * other``."""
+    return F.add(input, other) if alpha == 1 else F.scaled("add", input, other, alpha)
+
+
+def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:  # noqa: A002
+    """``input - alpha * other``."""
+    return F.sub(input, other) if alpha == 1 else F.scaled("sub", input, other, alpha)
+
+
+subtract = sub
 mul = multiply = F.mul
 div = divide = F.div
 neg = TORCH.tensor_function(F.neg, "neg")

@@ -12,8 +12,8 @@ from reference_engine.tensor import Tensor
 from reference_engine.torch_policy import TORCH
 
 __all__ = ["Function", "Variable", "backward", "detect_anomaly", "enable_grad", "function",
-           "functional", "grad", "graph", "no_grad", "once_differentiable", "set_detect_anomaly",
-           "set_grad_enabled"]
+           "functional", "grad", "gradcheck", "gradgradcheck", "graph", "no_grad",
+           "once_differentiable", "set_detect_anomaly", "set_grad_enabled"]
 
 
 class FunctionCtx(custom_function.FunctionContext):
@@ -134,3 +134,4 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Opti
 
 
 from reference_engine.torch.autograd import function, functional, graph  # noqa: E402  (they need the names above)
+from reference_engine.torch.autograd.gradcheck import gradcheck, gradgradcheck  # noqa: E402

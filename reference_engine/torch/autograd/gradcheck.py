@@ -1,0 +1,178 @@
+"""``torch.autograd.gradcheck`` and ``gradgradcheck`` (torch's slow mode): each differentiable
+output's Jacobian by backward passes against central differences, as torch computes both.
+
+The numerical Jacobian perturbs each input element by ``eps`` in the input's dtype, in place and
+outside autograd (torch perturbs ``input.data``: no version change); the analytical one runs one
+``grad`` per output element, twice (torch's reentrancy check), with ``retain_graph``. Both are laid
+out (input elements, output elements). Also as torch: the double-precision warning, the error for
+inputs none of which requires grad, and the check that zero output gradients give zero (or no)
+input gradients. Not modelled: torch's undefined gradients in that check (zeros stand in for
+them), fast mode, batched and forward-mode checks; ``gradgradcheck`` draws its gradient outputs
+from the reference engine's generator, not torch's (the verdict does not depend on them).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from reference_engine import rng
+from reference_engine.tensor import Tensor
+from reference_engine.torch_policy import TORCH
+
+__all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]
+
+
+class GradcheckError(RuntimeError):
+    """A check failed (torch's ``torch.autograd.gradcheck.GradcheckError``)."""
+
+
+def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol: float = 1e-5,
+              rtol: float = 1e-3, raise_exception: bool = True, nondet_tol: float = 0.0,
+              check_undefined_grad: bool = True, check_grad_dtypes: bool = False,
+              check_batched_grad: bool = False, check_batched_forward_grad: bool = False,
+              check_forward_ad: bool = False, check_backward_ad: bool = True,
+              fast_mode: bool = False, masked: Optional[bool] = None) -> bool:
+    """True when every differentiable output's analytical Jacobian matches central differences
+    within ``atol + rtol * |numerical|``; otherwise raises :class:`GradcheckError` (or returns
+    False when ``raise_exception`` is False)."""
+    if fast_mode or check_batched_grad or check_batched_forward_grad or check_forward_ad:
+        raise NotImplementedError("gradcheck: the reference engine models torch's slow mode "
+                                  "with backward-mode checks only")
+    tupled = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
+    try:
+        _check(func, tupled, eps, atol, rtol, check_backward_ad and check_undefined_grad)
+    except GradcheckError:
+        if raise_exception:
+            raise
+        return False
+    return True
+
+
+def gradgradcheck(func: Callable[..., Any], inputs: Any, grad_outputs: Any = None, *,
+                  eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
+                  gen_non_contig_grad_outputs: bool = False, raise_exception: bool = True,
+                  nondet_tol: float = 0.0, check_undefined_grad: bool = True,
+                  check_grad_dtypes: bool = False, check_batched_grad: bool = False,
+                  check_fwd_over_rev: bool = False, check_rev_over_rev: bool = True,
+                  fast_mode: bool = False, masked: bool = False) -> bool:
+    """``gradcheck`` of the function computing ``func``'s gradients (``create_graph=True``)
+    from the inputs and gradient outputs: second derivatives against differences of the first."""
+    tupled = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
+    if grad_outputs is None:
+        outputs = _differentiable(func(*tupled))
+        grad_outputs = tuple(_random_like(o) for o in outputs)
+    else:
+        grad_outputs = (grad_outputs,) if isinstance(grad_outputs, Tensor) else tuple(grad_outputs)
+    count = len(tupled)
+
+    def first_derivatives(*values: Any) -> tuple[Any, ...]:
+        ins, outs_grads = values[:count], values[count:]
+        outputs = _differentiable(func(*ins))
+        wanted = [t for t in ins if isinstance(t, Tensor) and t.requires_grad]
+        grads = TORCH.grad(outputs, wanted, outs_grads, create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(first_derivatives, tupled + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception, check_undefined_grad=check_undefined_grad)
+
+
+def _check(func: Callable[..., Any], inputs: tuple[Any, ...], eps: float, atol: float,
+           rtol: float, check_undefined: bool) -> None:
+    wanted = [(i, t) for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
+    if not wanted:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
+                         "none of them have requires_grad=True.")
+    for i, t in wanted:
+        if t._data.dtype != np.float64:
+            warnings.warn(f"Input #{i} requires gradient and is not a double precision floating "
+                          "point or complex. This check will likely fail if all the inputs are "
+                          "not of double precision floating point or complex. ", stacklevel=4)
+    leaves = [t for _, t in wanted]
+    outputs = _differentiable(func(*inputs))
+    numerical = _numerical(func, inputs, leaves, eps)
+    if not outputs:
+        if any(np.any(j != 0) for per_input in numerical for j in per_input):
+            raise GradcheckError("Numerical gradient for function expected to be zero")
+        return
+    for i, output in enumerate(outputs):
+        analytical = _analytical(output, leaves)
+        _analytical(output, leaves)  # torch runs every backward twice (its reentrancy check)
+        for j, (a, n) in enumerate(zip(analytical, numerical[i])):
+            if not np.allclose(a, n, rtol=rtol, atol=atol):
+                made = type(output)._from_array
+                raise GradcheckError(
+                    f"Jacobian mismatch for output {i} with respect to input {j},\n"
+                    f"numerical:{made(n)!r}\nanalytical:{made(a)!r}\n")
+    if check_undefined:
+        _zero_output_grads_give_zero(outputs, leaves)
+
+
+def _differentiable(out: Any) -> list[Any]:
+    outs = (out,) if isinstance(out, Tensor) else tuple(out)
+    return [o for o in outs if isinstance(o, Tensor) and o.requires_grad]
+
+
+def _numerical(func: Callable[..., Any], inputs: tuple[Any, ...], leaves: list[Any],
+               eps: float) -> list[list[np.ndarray]]:
+    """[output][input] Jacobians by central differences, (input numel, output numel) each."""
+    columns: list[list[list[np.ndarray]]] = []  # [input][element] -> per output d out / d x_k
+    for leaf in leaves:
+        data = leaf._data
+        per_element = []
+        for k in range(data.size):
+            place = np.unravel_index(k, data.shape)
+            original = data[place].copy()
+            data[place] = original - eps
+            before = _values(func, inputs)
+            data[place] = original + eps
+            after = _values(func, inputs)
+            data[place] = original
+            per_element.append([(b - a) / (2 * eps) for a, b in zip(before, after)])
+        columns.append(per_element)
+    count = len(columns[0][0]) if columns and columns[0] else 0
+    return [[np.stack([element[i].reshape(-1) for element in per_element]) if per_element
+             else np.zeros((0, 0)) for per_element in columns] for i in range(count)]
+
+
+def _values(func: Callable[..., Any], inputs: tuple[Any, ...]) -> list[np.ndarray]:
+    out = func(*inputs)
+    outs = (out,) if isinstance(out, Tensor) else tuple(out)
+    return [np.array(o._data) for o in outs if isinstance(o, Tensor)]
+
+
+def _analytical(output: Any, leaves: list[Any]) -> list[np.ndarray]:
+    """Per input, (input numel, output numel): row i of the output's Jacobian is the gradient
+    of its element i, one backward pass each."""
+    rows: list[list[np.ndarray]] = [[] for _ in leaves]
+    for i in range(output._data.size):
+        seed = np.zeros(output._data.shape, output._data.dtype)
+        seed.flat[i] = 1
+        grads = TORCH.grad([output], leaves, [type(output)._from_array(seed)], retain_graph=True,
+                           allow_unused=True)
+        for per_input, leaf, g in zip(rows, leaves, grads):
+            per_input.append(np.zeros(leaf._data.size, leaf._data.dtype) if g is None
+                             else np.asarray(g._data).reshape(-1))
+    return [np.stack(per_input, axis=1) if per_input else np.zeros((leaf._data.size, 0))
+            for per_input, leaf in zip(rows, leaves)]
+
+
+def _zero_output_grads_give_zero(outputs: list[Any], leaves: list[Any]) -> None:
+    seeds = [type(o)._from_array(np.zeros(o._data.shape, o._data.dtype)) for o in outputs]
+    try:
+        grads = TORCH.grad(outputs, leaves, seeds, retain_graph=True, allow_unused=True)
+    except RuntimeError as exc:
+        raise GradcheckError("Expected backward function to handle undefined output grads. "
+                             'Please look at "Notes about undefined output gradients" in '
+                             '"tools/autograd/derivatives.yaml"') from exc
+    if any(g is not None and np.any(g._data != 0) for g in grads):
+        raise GradcheckError("Expected all input grads to be undefined or zero when all output "
+                             'grads are undefined or zero. Please look at "Notes about undefined '
+                             'output gradients" in "tools/autograd/derivatives.yaml"')
+
+
+def _random_like(t: Any) -> Any:
+    return type(t)._from_array(rng.generator().uniform(-1.0, 1.0, t._data.shape)
+                              .astype(t._data.dtype))
