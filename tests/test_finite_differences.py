@@ -57,6 +57,8 @@ case("mul_broadcast", lambda a, b: a * b, _distinct(2, 3), _distinct(3))
 case("div", lambda a, b: a / b, _distinct(2, 3), _positive(2, 1))
 case("number_over_tensor", lambda a: 3.0 / a, _positive(2, 3))  # torch: reciprocal, then mul
 case("neg", lambda a: -a, _distinct(4))
+case("add_sub_alpha", lambda a, b: torch.add(a, b * b, alpha=3.0) * torch.sub(a, b, alpha=0.5),
+     _distinct(2, 3), _distinct(3))
 case("pow_scalar", lambda a: a ** 3, _distinct(2, 2))
 case("pow_fractional", lambda a: a ** 0.5, _positive(3))
 case("pow_zero", lambda a: a ** 0 * a, _distinct(3))
