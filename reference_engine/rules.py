@@ -183,6 +183,8 @@ def _np_expand(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     lead = len(shape) - a.ndim
     strides = (0,) * lead + tuple(0 if n == 1 and s != 1 else st
                                   for n, s, st in zip(a.shape, shape[lead:], a.strides))
+    if a.flags.c_contiguous and a.size:  # over its buffer: the quick way
+        return np.ndarray(shape, a.dtype, a, 0, strides)
     return np.lib.stride_tricks.as_strided(a, shape, strides, writeable=a.flags.writeable)
 
 
