@@ -498,6 +498,39 @@ def relu_grad(grad: Tensor, result: Tensor) -> Tensor:
     return where(gt(result, 0), grad, 0)
 
 
+def leaky_relu(a: Tensor, slope: float) -> Tensor:
+    return apply(R.RULES["leaky_relu"], (_floating(a),), {"slope": slope})
+
+
+def leaky_relu_grad(grad: Tensor, a: Tensor, slope: float) -> Tensor:
+    """leaky_relu's gradient, one node: torch's keeps the input as an edge (with a zero
+    derivative), paddle's double-grad kernel is not connected to it."""
+    policy = grad._policy
+    if "leaky_relu" not in policy.zero_derivative_links:
+        a = a._detached()
+    return apply(R.RULES["leaky_relu_backward"], (grad, a),
+                 {"slope": slope, "zero_passes": policy.leaky_relu_passes_at_zero})
+
+
+def activation(op: str, a: Tensor, **attrs: Any) -> Tensor:
+    """softplus, elu, gelu or silu of ``a`` with its attributes."""
+    return apply(R.RULES[op], (_floating(a),), attrs)
+
+
+def activation_grad(op: str, grad: Tensor, a: Tensor, **attrs: Any) -> Tensor:
+    """The gradient of activation ``op`` at ``a``: one node of its own (``op_backward``)."""
+    return apply(R.RULES[op + "_backward"], (grad, a), attrs)
+
+
+def silu_grad(grad: Tensor, a: Tensor) -> Tensor:
+    """silu's gradient: torch composes it while recording (one fused kernel otherwise, the same
+    values); paddle records one node."""
+    if grad._policy.fuses_silu_grad or not grad_mode.is_grad_enabled():
+        return activation_grad("silu", grad, a)
+    s = sigmoid(a)
+    return mul(mul(grad, s), add(mul(a, sub(1, s)), 1))
+
+
 def sign_in_gradient(a: Tensor) -> Tensor:
     """``sign(a)`` inside abs's gradient: torch's differentiable ``sgn`` or a constant."""
     if "abs" in a._policy.zero_derivative_links:

@@ -117,6 +117,30 @@ KERNELS: dict[str, dict[str, str]] = {
         "x": "value+graph",
         "x.*": "error: relu_double_grad"
     },
+    "leaky_relu": {
+        "x": "value+graph",
+        "x.*": "error: leaky_relu_double_grad"
+    },
+    "silu": {
+        "x": "value+graph",
+        "x.x": "value+graph",
+        "x.s": "value+graph",
+        "x.x.x": "value+graph",
+        "x.x.s": "value+graph",
+        "x.s.x": "value+graph",
+        "x.s.s": "None"
+    },
+    "gelu": {
+        "*": "error: gelu_grad"
+    },
+    "softplus": {
+        "x": "value+graph",
+        "x.*": "error: softplus_double_grad"
+    },
+    "elu": {
+        "x": "value+graph",
+        "x.*": "error: elu_double_grad"
+    },
     "neg": {
         "x": "value+graph",
         "x.x": "None",

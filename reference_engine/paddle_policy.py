@@ -39,7 +39,9 @@ NODE_NAMES = {
     "index_backward": "SliceDoubleGradNode", "cat": "ConcatGradNode", "clone": "AssignGradNode",
     "fill": "FillGradNode", "setitem": "SetValueWithTensorGradNode", "norm2": "PNormGradNode",
     "prod_all": "ProdGradNode", "split": "SplitWithNumGradNode", "split_with_sizes": "SplitGradNode",
-    "log1p": "Log1pGradNode",
+    "log1p": "Log1pGradNode", "leaky_relu_backward": "LeakyReluDoubleGradNode",
+    "softplus_backward": "SoftplusDoubleGradNode", "elu_backward": "EluDoubleGradNode",
+    "gelu_backward": "GeluDoubleGradNode", "silu_backward": "SiluDoubleGradNode",
 }
 # How many derivative orders paddle 3.3.1 can record for each op (measured): running a node of
 # paddle 3.3.1 runs a tensor-and-number add, subtract or multiply as its scale kernel, and a
@@ -149,8 +151,10 @@ class PaddlePolicy(Policy):
     recomputes_result = frozenset({"pow", "rpow", "tan"})
     kernels_save_inputs = frozenset({"tan"})
     # divide_grad(x, y, out, out_grad) saves the output as well (a number divisor is scale)
-    kernels_save_result = frozenset({"div"})
+    kernels_save_result = frozenset({"div", "elu", "silu"})
     prod_grad_divides = True
+    leaky_relu_passes_at_zero = True
+    fuses_silu_grad = True
     expand_copies = True
     where_numbers_are_float32 = True
     operand_labels = (("x", 0), ("y", 1))

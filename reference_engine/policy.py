@@ -57,6 +57,10 @@ class Policy:
     split_outputs_are_views = False        # torch: split / chunk / unbind pieces view the input
     refuses_writes_to_split_views = False  # torch: ... and may not be written in place
     prod_grad_divides = False              # paddle: prod's gradient is g * result / x (nan at 0)
+    leaky_relu_passes_at_zero = False      # paddle: leaky_relu's gradient at 0 is the gradient
+    fuses_silu_grad = False                # paddle: silu's gradient is one node when recording
+    # torch: softplus' and elu's double backward put the threshold (0) on the other side
+    double_backward_thresholds_inclusive = False
     where_numbers_are_float32 = False      # paddle: where(c, 0.893, t) rounds 0.893 to float32
     hooks_run_on_unneeded_nodes = False    # torch: backward(inputs=...) still runs a root's hooks
     # torch: a custom function's None is an undefined gradient that still runs the nodes below

@@ -383,6 +383,46 @@ rule("relu", "ReluBackward0", lambda a: np.maximum(a, np.zeros((), a.dtype)),
 rule("relu_backward", "ThresholdBackwardBackward0",
      lambda a, b: np.where(b > 0, a, np.zeros((), a.dtype)),
      lambda g, b: F.relu_grad(g, b), lambda g: F.zeros_like(g), **AB)
+rule("leaky_relu", "LeakyReluBackward0",
+     lambda a, *, slope: np.where(a > 0, a, a * np.asarray(slope, a.dtype)),
+     lambda g, a, slope: F.leaky_relu_grad(g, a, slope))
+# torch's leaky_relu_backward: like threshold_backward, a zero derivative in the input. At 0
+# torch's kernel takes the slope, paddle's (``zero_passes``) the gradient itself
+rule("leaky_relu_backward", "LeakyReluBackwardBackward0",
+     lambda a, b, *, slope, zero_passes: np.where((b >= 0) if zero_passes else (b > 0), a,
+                                                  a * np.asarray(slope, a.dtype)),
+     lambda g, b, slope: F.leaky_relu_grad(g, b, slope), lambda g: F.zeros_like(g), **AB)
+# softplus, elu and gelu: each gradient is one node (torch's XBackwardBackward0, paddle's
+# XDoubleGradNode) whose own derivatives are the gradient op again (for the incoming gradient)
+# and the second derivative times both gradients (for the input)
+rule("softplus", "SoftplusBackward0",
+     lambda a, *, beta, threshold: np.where(a * beta > threshold, a, np.log1p(np.exp(a * beta)) / beta),
+     lambda g, a, beta, threshold: F.activation_grad("softplus", g, a, beta=beta, threshold=threshold))
+rule("softplus_backward", "SoftplusBackwardBackward0",
+     lambda a, b, *, beta, threshold: np.where(b * beta > threshold, a,
+                                               a * np.exp(b * beta) / (np.exp(b * beta) + 1)),
+     lambda g, b, beta, threshold: F.activation_grad("softplus", g, b, beta=beta, threshold=threshold),
+     lambda g, a, b, beta, threshold: F.mul(F.mul(g, a), _softplus_curvature(b, beta, threshold)),
+     **AB)
+rule("elu", "EluBackward0", lambda a, *, alpha: np.where(a > 0, a, alpha * np.expm1(a)),
+     lambda g, a, alpha: F.activation_grad("elu", g, a, alpha=alpha))
+rule("elu_backward", "EluBackwardBackward0",
+     lambda a, b, *, alpha: np.where(b > 0, a, a * alpha * np.exp(b)),
+     lambda g, b, alpha: F.activation_grad("elu", g, b, alpha=alpha),
+     lambda g, a, b, alpha: F.mul(F.mul(g, a), _elu_curvature(b, alpha)),
+     **AB)
+rule("gelu", "GeluBackward0", lambda a, *, approximate: _np_gelu(a, approximate)[0],
+     lambda g, a, approximate: F.activation_grad("gelu", g, a, approximate=approximate))
+rule("gelu_backward", "GeluBackwardBackward0",
+     lambda a, b, *, approximate: a * _np_gelu(b, approximate)[1],
+     lambda g, b, approximate: F.activation_grad("gelu", g, b, approximate=approximate),
+     lambda g, a, b, approximate: F.mul(F.mul(g, a), _gelu_curvature(b, approximate)), **AB)
+# silu's gradient: torch records it composed (sigmoid, products); paddle as one node
+rule("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)), lambda g, a: F.silu_grad(g, a))
+rule("silu_backward", "SiluBackwardBackward0",
+     lambda a, b: a * _np_silu_slope(b),
+     lambda g, b: F.silu_grad(g, b),
+     lambda g, a, b: F.mul(F.mul(g, a), _silu_curvature(b)), **AB)
 # Where a framework's backward kernel reads an operand it does not differentiate (paddle's
 # multiply_grad reads both operands), the gradient it returns is still connected to that operand;
 # the engine records this edge with ``F.link`` for the ops the dialect's policy lists.
@@ -527,6 +567,60 @@ def _piece_grad(g: Any, grads: list[Any], shape: tuple[int, ...]) -> Any:
         return g
     like = next(t for t in grads if isinstance(t, F._tensor_type()))
     return F.constant_like(like, np.zeros(shape, like._data.dtype))
+
+
+_GELU_K = math.sqrt(2.0 / math.pi)  # the tanh approximation: tanh(k (x + c x^3))
+_GELU_C = 0.044715
+
+
+def _np_gelu(a: np.ndarray, approximate: str) -> tuple[np.ndarray, np.ndarray]:
+    """gelu's value and slope at ``a``: exact (``x Phi(x)``) or by tanh ("tanh")."""
+    if approximate == "tanh":
+        t = np.tanh(_GELU_K * (a + _GELU_C * a ** 3))
+        slope = 0.5 * (1 + t) + 0.5 * a * (1 - t * t) * _GELU_K * (1 + 3 * _GELU_C * a * a)
+        return (0.5 * a * (1 + t)).astype(a.dtype), slope.astype(a.dtype)
+    cdf = 0.5 * (1 + _np_erf(a / math.sqrt(2.0)))
+    pdf = np.exp(-0.5 * a * a) / math.sqrt(2 * math.pi)
+    return (a * cdf).astype(a.dtype), (cdf + a * pdf).astype(a.dtype)
+
+
+def _gelu_curvature(x: Any, approximate: str) -> Any:
+    """gelu's second derivative at ``x``, recorded."""
+    square = F.mul(x, x)
+    if approximate == "tanh":
+        du = F.mul(F.add(F.mul(square, 3 * _GELU_C), 1.0), _GELU_K)
+        t = F.tanh(F.mul(F.add(x, F.mul(F.mul(square, x), _GELU_C)), _GELU_K))
+        inner = F.add(F.sub(du, F.mul(F.mul(x, t), F.mul(du, du))),
+                      F.mul(F.mul(x, x), 3 * _GELU_C * _GELU_K))
+        return F.mul(F.sub(1.0, F.mul(t, t)), inner)
+    pdf = F.mul(F.exp(F.mul(square, -0.5)), 1 / math.sqrt(2 * math.pi))
+    return F.mul(pdf, F.sub(2.0, square))
+
+
+def _softplus_curvature(x: Any, beta: float, threshold: float) -> Any:
+    """softplus's second derivative at ``x`` (0 above the threshold; torch's double backward
+    counts the threshold itself as above it, unlike its backward and paddle), recorded."""
+    s = F.sigmoid(F.mul(x, beta))
+    below = F.lt if x._policy.double_backward_thresholds_inclusive else F.le
+    return F.where(below(F.mul(x, beta), threshold), F.mul(F.mul(s, F.sub(1.0, s)), beta), 0.0)
+
+
+def _elu_curvature(x: Any, alpha: float) -> Any:
+    """elu's second derivative at ``x`` (torch's double backward counts 0 with the positive
+    side, its backward with the negative), recorded."""
+    negative = F.lt if x._policy.double_backward_thresholds_inclusive else F.le
+    return F.where(negative(x, 0), F.mul(F.exp(x), alpha), 0.0)
+
+
+def _np_silu_slope(x: np.ndarray) -> np.ndarray:
+    s = 1 / (1 + np.exp(-x))
+    return s * (1 + x * (1 - s))
+
+
+def _silu_curvature(x: Any) -> Any:
+    """silu's second derivative ``s (1 - s) (2 + x (1 - 2 s))`` at ``x``, recorded."""
+    s = F.sigmoid(x)
+    return F.mul(F.mul(s, F.sub(1.0, s)), F.add(F.mul(x, F.sub(1.0, F.mul(s, 2.0))), 2.0))
 
 
 def _differentiated_twice(g: Any) -> Any:

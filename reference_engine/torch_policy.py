@@ -54,9 +54,11 @@ class TorchPolicy(Policy):
     backward_runs_input_nodes = True
     refuses_writes_to_leaf_views = True
     split_outputs_are_views = True
+    double_backward_thresholds_inclusive = True
     refuses_writes_to_split_views = True
     refuses_leaves_moved_into_graph = True
-    zero_derivative_links = frozenset({"relu", "abs"})  # threshold_backward, sgn
+    # threshold_backward, sgn, leaky_relu_backward
+    zero_derivative_links = frozenset({"relu", "abs", "leaky_relu"})
 
     def first_recorded_grad(self, grad: Tensor) -> Tensor:
         """AccumulateGrad deep-copies a first gradient that requires grad (``CopyBackwards``)."""

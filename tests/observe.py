@@ -76,15 +76,15 @@ def assert_same(ours: Any, theirs: Any, path: str = "") -> None:
         assert ours == theirs, f"{path}: {ours!r} != {theirs!r}"
 
 
-def backward_after_writing(x: Any, name: str, no_grad: Callable[[], Any],
+def backward_after_writing(x: Any, op: Callable[[Any], Any], no_grad: Callable[[], Any],
                            write: Callable[[Any], Any]) -> list[Any]:
-    """For the method ``name`` applied to a copy of ``x``: the backward after ``write`` (run
-    without recording) changed its input, then after it changed its output. Shows which of the
-    two the op saved."""
+    """For ``op`` applied to a copy of ``x``: the backward after ``write`` (run without
+    recording) changed its input, then after it changed its output. Shows which of the two the
+    op saved."""
     seen = []
     for written in ("input", "output"):
         a = x * 1
-        b = getattr(a, name)()
+        b = op(a)
         with no_grad():
             write(a if written == "input" else b)
         seen.append(attempt(lambda: b.sum().backward()))

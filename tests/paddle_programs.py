@@ -1477,5 +1477,42 @@ def more_elementwise_functions(paddle):
         y = getattr(paddle, name)(x)
         seen += [name, y, y.grad_fn.name(), paddle.grad(y.sum(), x)]
         seen.append(attempt(lambda: paddle.grad(paddle.grad(y.sum(), x, create_graph=True)[0].sum(), x)))
-        seen += backward_after_writing(x, name, paddle.no_grad, lambda t: t.scale_(1.0))
+        seen += backward_after_writing(x, lambda t: getattr(t, name)(), paddle.no_grad,
+                                       lambda t: t.scale_(1.0))
+    return seen
+
+
+@program
+def leaky_relu_and_its_double_backward(paddle):
+    """leaky_relu: the slope side's gradient; its double-grad node is not connected to the
+    input, and has no grad of its own."""
+    x = paddle.to_tensor([-0.7, 0.0, 1.2], dtype="float64", stop_gradient=False)
+    y = paddle.nn.functional.leaky_relu(x, 0.1)
+    g, = paddle.grad(y.sum(), x, create_graph=True)
+    return [y, y.grad_fn.name(), g, g.grad_fn.name(), attempt(lambda: paddle.grad(g.sum(), x)),
+            paddle.grad(g.sum(), x, allow_unused=True),
+            attempt(lambda: paddle.grad(g.sum(), x, create_graph=True, allow_unused=True)),
+            paddle.nn.functional.leaky_relu(x).sum()]
+
+
+@program
+def softplus_elu_gelu_and_silu(paddle):
+    """softplus (beta, threshold), elu (alpha), gelu (exact, tanh) and silu: values,
+    gradients, the double-grad node (gelu has none) and which tensors each kernel reads (elu
+    and silu their output too)."""
+    functional = paddle.nn.functional
+    seen = []
+    for name, fn in (("softplus", lambda t: functional.softplus(t, beta=2.0, threshold=1.0)),
+                     ("elu", lambda t: functional.elu(t, 0.5)), ("gelu", functional.gelu),
+                     ("gelu_tanh", lambda t: functional.gelu(t, approximate=True)),
+                     ("silu", functional.silu)):
+        x = paddle.to_tensor([0.5, -1.2, 0.0, 0.8], dtype="float64", stop_gradient=False)
+        y = fn(x)
+        seen += [name, y, y.grad_fn.name(), paddle.grad(y.sum(), x)]
+        first = attempt(lambda: paddle.grad(fn(x).sum(), x, create_graph=True)[0])
+        seen.append(first)
+        if "error" not in first:
+            g, = paddle.grad(fn(x).sum(), x, create_graph=True)
+            seen += [g.grad_fn.name(), paddle.grad(g.sum(), x)]
+        seen += backward_after_writing(x, fn, paddle.no_grad, lambda t: t.scale_(1.0))
     return seen

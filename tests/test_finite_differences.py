@@ -117,6 +117,12 @@ case("cos", lambda a: a.cos(), _distinct(5))
 case("tanh", lambda a: a.tanh(), _distinct(5))
 case("sigmoid", lambda a: a.sigmoid(), _distinct(5))
 case("relu", lambda a: (a * a * a).relu(), _distinct(6))
+case("leaky_relu", lambda a: torch.nn.functional.leaky_relu(a * a * a, 0.2), _distinct(6))
+case("softplus", lambda a: torch.nn.functional.softplus(a, beta=2.0, threshold=3.0), _distinct(6))
+case("elu", lambda a: torch.nn.functional.elu(a, 0.5), _distinct(6))
+case("gelu", lambda a: torch.nn.functional.gelu(a), _distinct(6))
+case("gelu_tanh", lambda a: torch.nn.functional.gelu(a, approximate="tanh"), _distinct(6))
+case("silu", lambda a: torch.nn.functional.silu(a), _distinct(6))
 case("clamp", lambda a: (a * a).clamp(0.5, 2.0), _distinct(6))
 case("clamp_low", lambda a: (a * a).clamp(min=1.0), _distinct(6))
 case("clamp_tensor", lambda a, lo, hi: torch.clamp(a * a, min=lo, max=hi + 2.0),
@@ -172,8 +178,9 @@ def test_torch_cases_reach_every_rule_but_paddle_only_ones():
     reached: set[str] = set()
     for fn, arrays, _ in CASES.values():
         reached |= rules_reached(TORCH, fn, arrays)
-    # zero_link is recorded for paddle's links only; grad_copy by torch's accumulation of a
-    # first create_graph gradient and once_differentiable_error by a once_differentiable
-    # backward in a create_graph pass (it refuses to be differentiated), which the differential
-    # programs check
-    assert set(RULES) - reached <= {"zero_link", "grad_copy", "once_differentiable_error"}
+    # zero_link is recorded for paddle's links only, and silu_backward for paddle's fused silu
+    # gradient; grad_copy by torch's accumulation of a first create_graph gradient and
+    # once_differentiable_error by a once_differentiable backward in a create_graph pass (it
+    # refuses to be differentiated), which the differential programs check
+    assert set(RULES) - reached <= {"zero_link", "silu_backward", "grad_copy",
+                                    "once_differentiable_error"}

@@ -1827,7 +1827,8 @@ def more_elementwise_functions(torch):
         y = getattr(torch, name)(x)
         g, = torch.autograd.grad(y.sum(), x, create_graph=True)
         seen += [name, y, y.grad_fn.name(), g, g.grad_fn.name(), torch.autograd.grad(g.sum(), x)]
-        seen += backward_after_writing(x, name, torch.no_grad, lambda t: t.mul_(1.0))
+        seen += backward_after_writing(x, lambda t: getattr(t, name)(), torch.no_grad,
+                                       lambda t: t.mul_(1.0))
     return seen
 
 
@@ -1881,3 +1882,33 @@ def gradcheck_and_gradgradcheck(torch):
             attempt(lambda: check(lambda t: t * 2, torch.tensor([0.3, 0.6], requires_grad=True))),
             attempt(lambda: check(lambda t: t * 2, (torch.ones(2, dtype=torch.float64),))),
             check(lambda t: (t * 2, t.detach()), x), x._version]
+
+
+@program
+def leaky_relu_and_its_double_backward(torch):
+    """leaky_relu: the slope side's gradient (0 counts as negative), the gradient's node
+    (LeakyReluBackwardBackward0, linked to the input with a zero derivative)."""
+    x = torch.tensor([-0.7, 0.0, 1.2], dtype=torch.float64, requires_grad=True)
+    y = torch.nn.functional.leaky_relu(x, 0.1)
+    g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+    return [y, y.grad_fn.name(), g, g.grad_fn.name(), [n.name() for n, _ in g.grad_fn.next_functions if n],
+            torch.autograd.grad(g.sum(), x), torch.nn.functional.leaky_relu(x).sum()]
+
+
+@program
+def softplus_elu_gelu_and_silu(torch):
+    """softplus (beta, threshold), elu (alpha), gelu (exact, tanh) and silu: values, gradients,
+    the gradient's node when recorded (one fused node each, silu's composed) and second
+    derivatives; each saves its input."""
+    functional = torch.nn.functional
+    seen = []
+    for name, fn in (("softplus", lambda t: functional.softplus(t, beta=2.0, threshold=1.0)),
+                     ("elu", lambda t: functional.elu(t, 0.5)), ("gelu", functional.gelu),
+                     ("gelu_tanh", lambda t: functional.gelu(t, approximate="tanh")),
+                     ("silu", functional.silu)):
+        x = torch.tensor([0.5, -1.2, 0.0, 0.8], dtype=torch.float64, requires_grad=True)
+        y = fn(x)
+        g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+        seen += [name, y, y.grad_fn.name(), g, g.grad_fn.name(), torch.autograd.grad(g.sum(), x)]
+        seen += backward_after_writing(x, fn, torch.no_grad, lambda t: t.mul_(1.0))
+    return seen

@@ -79,6 +79,14 @@ FORMS: dict[str, Form] = {
        for op in ("asin", "acos")},
     **{op: ([_X], lambda fw, x, op=op: getattr(fw.nn.functional, op)(x))
        for op in ("sigmoid", "relu")},
+    # negative values too: the slope side
+    "leaky_relu": ([[[0.5, -1.2, 0.8], [-1.5, 0.3, -0.9]]],
+                   lambda fw, x: fw.nn.functional.leaky_relu(x, 0.1)),
+    **{op: ([[[0.5, -1.2, 0.8], [-1.5, 0.3, -0.9]]],
+            lambda fw, x, op=op: getattr(fw.nn.functional, op)(x)) for op in ("silu", "gelu")},
+    "softplus": ([[[0.5, -1.2, 0.8], [-1.5, 0.3, -0.9]]],
+                 lambda fw, x: fw.nn.functional.softplus(x, beta=2.0, threshold=1.0)),
+    "elu": ([[[0.5, -1.2, 0.8], [-1.5, 0.3, -0.9]]], lambda fw, x: fw.nn.functional.elu(x, 0.5)),
     "neg": ([_X], lambda fw, x: -x),
     "clone": ([_X], lambda fw, x: x.clone()),
     **{f"{op}/tensor-tensor": ([_X, _Y], lambda fw, x, y, op=op: getattr(fw, op)(x, y))

@@ -8,12 +8,32 @@ from typing import Optional
 from reference_engine import ops as F
 from reference_engine.tensor import Tensor
 
-__all__ = ["cross_entropy", "linear", "log_softmax", "mse_loss", "relu", "sigmoid", "softmax",
-           "tanh"]
+__all__ = ["cross_entropy", "elu", "gelu", "leaky_relu", "linear", "log_softmax", "mse_loss", "relu",
+           "sigmoid", "silu", "softmax", "softplus", "tanh"]
 
 relu = F.relu
 sigmoid = F.sigmoid
 tanh = F.tanh
+
+
+def leaky_relu(x: Tensor, negative_slope: float = 0.01, name: Optional[str] = None) -> Tensor:
+    return F.leaky_relu(x, negative_slope)
+
+
+def softplus(x: Tensor, beta: float = 1, threshold: float = 20, name: Optional[str] = None) -> Tensor:
+    return F.activation("softplus", x, beta=beta, threshold=threshold)
+
+
+def elu(x: Tensor, alpha: float = 1.0, name: Optional[str] = None) -> Tensor:
+    return F.activation("elu", x, alpha=alpha)
+
+
+def gelu(x: Tensor, approximate: bool = False, name: Optional[str] = None) -> Tensor:
+    return F.activation("gelu", x, approximate="tanh" if approximate else "none")
+
+
+def silu(x: Tensor, name: Optional[str] = None) -> Tensor:
+    return F.activation("silu", x)
 
 
 def softmax(x: Tensor, axis: int = -1) -> Tensor:

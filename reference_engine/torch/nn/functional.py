@@ -7,11 +7,40 @@ from typing import Optional
 from reference_engine import ops as F
 from reference_engine.tensor import Tensor
 
-__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "linear",
-           "log_softmax", "mse_loss", "nll_loss", "relu", "sigmoid", "softmax", "tanh"]
+__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "elu", "gelu",
+           "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "relu", "sigmoid", "silu",
+           "softmax", "softplus", "tanh"]
 
 relu = F.relu
 sigmoid = F.sigmoid
+
+
+def _not_in_place(name: str, inplace: bool) -> None:
+    if inplace:
+        raise NotImplementedError(f"{name}(inplace=True) is not modelled by the reference engine")
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:  # noqa: A002
+    _not_in_place("leaky_relu", inplace)
+    return F.leaky_relu(input, negative_slope)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:  # noqa: A002
+    return F.activation("softplus", input, beta=beta, threshold=threshold)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
+    _not_in_place("elu", inplace)
+    return F.activation("elu", input, alpha=alpha)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002
+    return F.activation("gelu", input, approximate=approximate)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    _not_in_place("silu", inplace)
+    return F.activation("silu", input)
 tanh = F.tanh
 
 
