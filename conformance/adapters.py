@@ -280,6 +280,8 @@ class TorchAdapter(Adapter):
 
         return {
             "sum": reduce(m.sum), "mean": reduce(m.mean),
+            "prod": lambda a, dim=None, keepdim=False: m.prod(a) if dim is None
+            else m.prod(a, dim, keepdim),
             "amax": reduce(m.amax, ()), "amin": reduce(m.amin, ()),
             "max": extremum(m.max), "min": extremum(m.min),
             "clamp": lambda a, min=None, max=None: m.clamp(a, min, max),  # noqa: A002, A006
@@ -436,7 +438,7 @@ class PaddleAdapter(Adapter):
             return m.transpose(a, perm)
 
         return {
-            "sum": reduce(m.sum), "mean": reduce(m.mean), "max": reduce(m.max),
+            "sum": reduce(m.sum), "mean": reduce(m.mean), "prod": reduce(m.prod), "max": reduce(m.max),
             "min": reduce(m.min), "amax": reduce(m.amax), "amin": reduce(m.amin),
             "clamp": lambda a, min=None, max=None: m.clip(a, min, max),  # noqa: A002, A006
             "softmax": lambda a, dim: m.nn.functional.softmax(a, axis=dim),

@@ -60,6 +60,10 @@ class OracleResult:
         self.skipped[reason] = self.skipped.get(reason, 0) + n
 
 
+_VIEW_OPS = frozenset({"reshape", "transpose", "permute", "squeeze", "unsqueeze", "expand",
+                       "getitem"})
+
+
 def _bound_name(step: dict[str, Any]) -> Optional[str]:
     return step.get("leaf") or step.get("let")
 
@@ -120,6 +124,16 @@ class _Program:
         detached = {s["let"] for w, s, _ in self.flat if w in self.frozen} | {
             s["inplace"] for w, s, _ in self.flat if w in self.detached_in_place}
         self.writes_through_detached = bool(detached & self.written)
+        # an expanded tensor's elements share memory with its source (and each other): a write
+        # made without recording lands on several elements, which a recorded change cannot replay
+        expanded: set[str] = set()
+        for _, s, _ in self.flat:
+            if "let" in s and (s["op"] == "expand" or (
+                    s["op"] in _VIEW_OPS and s["args"] and s["args"][0] in expanded)):
+                expanded.add(s["let"])
+        self.writes_through_expanded = any(
+            self.flat[i][1]["inplace"] in expanded for i, (w, _, _) in enumerate(self.flat)
+            if w in self.deltas)
 
 
 class _OracleRun(Interpreter):
@@ -390,6 +404,9 @@ class _Checker:
             return result
         if program.writes_through_detached:
             result.skip("in-place write through a detached tensor (shared storage)")
+            return result
+        if program.writes_through_expanded:
+            result.skip("in-place write without recording through an expanded tensor")
             return result
         checks = list(self.checks())
         if not checks:

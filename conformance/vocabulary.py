@@ -64,6 +64,10 @@ OPS: dict[str, OpSpec] = {
     "matmul": OpSpec(2, saves=True),
     "mm": OpSpec(2, saves=True),  # torch.mm / paddle.mm: two matrices
     "sum": OpSpec(1, _REDUCE), "mean": OpSpec(1, _REDUCE),
+    # one dimension (torch's prod takes no list); torch's gradient is exact at zeros, paddle's
+    # divides by the input
+    "prod": OpSpec(1, {"dim": INT, "keepdim": BOOL}, saves=True,
+                   special="a zero element (paddle's gradient is nan there)"),
     "max": OpSpec(1, _REDUCE, saves=True, special=_TIES),
     "min": OpSpec(1, _REDUCE, saves=True, special=_TIES),
     "amax": OpSpec(1, _REDUCE, saves=True, special=_TIES),

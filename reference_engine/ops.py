@@ -492,10 +492,21 @@ def relu(a: Tensor) -> Tensor:
 
 
 def relu_grad(grad: Tensor, result: Tensor) -> Tensor:
-    """relu's gradient: torch's ``threshold_backward`` (linked to the result) or a plain mask."""
+    """relu's gradient: torch's ``threshold_backward`` (linked to the result, a nan gradient
+    masked where the result is 0) or paddle's kernel, which multiplies by the mask (nan stays
+    nan)."""
     if "relu" in grad._policy.zero_derivative_links:
         return apply(R.RULES["relu_backward"], (grad, result))
-    return where(gt(result, 0), grad, 0)
+    return masked(grad, result._data > 0)
+
+
+def masked(grad: Tensor, keep: np.ndarray) -> Tensor:
+    """``grad`` where ``keep``, 0 elsewhere: paddle's kernels multiply by the mask, so a nan
+    gradient stays nan; torch's select, so it does not."""
+    mask = constant_like(grad, keep)
+    if grad._policy.masks_by_multiplying:
+        return mul(grad, cast(mask, grad._data.dtype))
+    return where(mask, grad, 0)
 
 
 def leaky_relu(a: Tensor, slope: float) -> Tensor:
@@ -531,11 +542,12 @@ def silu_grad(grad: Tensor, a: Tensor) -> Tensor:
     return mul(mul(grad, s), add(mul(a, sub(1, s)), 1))
 
 
-def sign_in_gradient(a: Tensor) -> Tensor:
-    """``sign(a)`` inside abs's gradient: torch's differentiable ``sgn`` or a constant."""
+def abs_grad(grad: Tensor, a: Tensor) -> Tensor:
+    """abs's gradient: torch's ``grad * sgn(a)`` (differentiable sgn; a nan gradient stays nan
+    at 0), paddle's kernel (0 at 0 whatever the gradient, by a constant sign elsewhere)."""
     if "abs" in a._policy.zero_derivative_links:
-        return sign(a)
-    return constant_like(a, np.sign(a._data))
+        return mul(grad, sign(a))
+    return where(constant_like(a, a._data == 0), 0, mul(grad, constant_like(a, np.sign(a._data))))
 
 
 def link(grad: Tensor, source: Tensor, unrecorded: bool = False) -> Tensor:

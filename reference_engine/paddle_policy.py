@@ -155,6 +155,7 @@ class PaddlePolicy(Policy):
     prod_grad_divides = True
     leaky_relu_passes_at_zero = True
     fuses_silu_grad = True
+    masks_by_multiplying = True
     expand_copies = True
     where_numbers_are_float32 = True
     operand_labels = (("x", 0), ("y", 1))

@@ -21,7 +21,6 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from reference_engine import grad_mode
 from reference_engine import ops as F
 
 VJP = Callable[..., Any]
@@ -257,6 +256,11 @@ def _pow_grad_exponent(g: Any, a: Any, b: Any, result: Any) -> Any:
 
 
 def _maximum_grad(g: Any, mine: Any, other: Any, loses: Callable[[Any, Any], Any]) -> Any:
+    """The winner's gradient, half each at a tie; paddle's kernel multiplies by the weights (a
+    nan gradient reaches the loser too), torch's selects."""
+    if g._policy.masks_by_multiplying:
+        weights = np.where(loses(mine, other)._data, 0.0, np.where(mine._data == other._data, 0.5, 1.0))
+        return F.mul(g, F.constant_like(g, weights.astype(g._data.dtype)))
     split = F.where(F.eq(mine, other), F.mul(g, 0.5), g)
     return F.where(loses(mine, other), 0, split)
 
@@ -348,7 +352,7 @@ for _op, _np_fn in (("amax", np.amax), ("amin", np.amin)):
 rule("exp", "ExpBackward0", np.exp, lambda g, result: F.mul(g, result))
 rule("log", "LogBackward0", np.log, lambda g, a: F.div(g, a))
 rule("sqrt", "SqrtBackward0", np.sqrt, lambda g, result: F.div(g, F.mul(result, 2)))
-rule("abs", "AbsBackward0", np.abs, lambda g, a: F.mul(g, F.sign_in_gradient(a)))
+rule("abs", "AbsBackward0", np.abs, lambda g, a: F.abs_grad(g, a))
 rule("sign", "SignBackward0", np.sign, lambda g: F.zeros_like(g))
 rule("floor", "FloorBackward0", np.floor, lambda g: F.zeros_like(g))
 rule("ceil", "CeilBackward0", np.ceil, lambda g: F.zeros_like(g))
@@ -509,20 +513,17 @@ def _norm_grad(g: Any, a: Any, result: Any, dims: Any, keepdim: bool) -> Any:
 
 
 def _prod_others_grad(g: Any, a: Any, dim: int) -> Any:
-    """The derivative of ``prod_others``: element j receives g_i times the product of the
-    elements other than i and j, for every i != j along ``dim``."""
-    if grad_mode.is_grad_enabled():
-        raise NotImplementedError("the reference engine does not model a third derivative of "
-                                  "prod where its input has a zero")
-    data, grads = np.moveaxis(a._data, dim, -1), np.moveaxis(g._data, dim, -1)
-    n = data.shape[-1]
-    out = np.zeros_like(data)
-    for j in range(n):
-        for i in range(n):
-            if i != j:
-                rest = np.delete(data, [i, j], axis=-1).prod(axis=-1)
-                out[..., j] += grads[..., i] * rest
-    return F.constant_like(g, np.moveaxis(out, -1, dim))
+    """The derivative of ``prod_others``, recorded: element j receives the sum over i != j of
+    g_i times the product of the elements other than i and j, which is ``prod_others`` of
+    ``a`` with a_j set to 1 (so it differentiates again, to any order)."""
+    pieces = []
+    for j in range(a._data.shape[dim]):
+        others = np.ones(a._data.shape, a._data.dtype)
+        np.moveaxis(others, dim, 0)[j] = 0  # 0 at j along dim, 1 elsewhere
+        without_j = F.add(F.mul(a, F.constant_like(a, others)), F.constant_like(a, 1 - others))
+        products = F.apply(RULES["prod_others"], (without_j,), {"dim": dim})
+        pieces.append(F.sum(F.mul(F.mul(g, products), F.constant_like(a, others)), (dim,), True))
+    return F.cat(pieces, dim)
 
 
 def _prod_grad(g: Any, a: Any, result: Any, dims: Optional[tuple[int, ...]], keepdim: bool) -> Any:
@@ -535,15 +536,23 @@ def _prod_grad(g: Any, a: Any, result: Any, dims: Optional[tuple[int, ...]], kee
     zeros = not a._policy.prod_grad_divides and (a._data == 0).any()
     if zeros and dims is None:  # torch takes the products along the flattened input
         flat = F.reshape(a, (a._data.size,))
-        return F.reshape(F.mul(g, F.apply(RULES["prod_others"], (flat,), {"dim": 0})), shape)
+        return F.reshape(F.mul(g, _products_of_others(flat, 0)), shape)
     axes = tuple(range(len(shape))) if dims is None else dims
     if not keepdim:
         g, result = restore_reduced(g, shape, axes), restore_reduced(result, shape, axes)
     if zeros:
-        return F.mul(g, F.apply(RULES["prod_others"], (a,), {"dim": dims[0]}))
+        return F.mul(g, _products_of_others(a, dims[0]))
     if a._policy.prod_grad_divides:
         return F.div(F.mul(g, result), a)
     return F.mul(g, F.div(result, a))
+
+
+def _products_of_others(a: Any, dim: int) -> Any:
+    """Each element's product of the others along ``dim``; along a dimension of one element,
+    the empty product: ones that no input reaches (torch's cumulative products of nothing)."""
+    if a._data.shape[dim] == 1:
+        return F.constant_like(a, np.ones(a._data.shape, a._data.dtype))
+    return F.apply(RULES["prod_others"], (a,), {"dim": dim})
 
 
 def _split_grad(grads: list[Any], in_shape: tuple[int, ...], sizes: tuple[int, ...],

@@ -1516,3 +1516,15 @@ def softplus_elu_gelu_and_silu(paddle):
             seen += [g.grad_fn.name(), paddle.grad(g.sum(), x)]
         seen += backward_after_writing(x, fn, paddle.no_grad, lambda t: t.scale_(1.0))
     return seen
+
+
+@program
+def a_nan_gradient_through_relu_abs_and_maximum(paddle):
+    """paddle's relu and maximum kernels multiply the gradient by their mask, so a nan gradient
+    stays nan where the mask is 0; abs's kernel gives 0 at 0 whatever the gradient."""
+    x = paddle.to_tensor([-1.0, 0.0, 2.0], stop_gradient=False)
+    nan = paddle.to_tensor(float("nan"))
+    functional = paddle.nn.functional
+    return [paddle.grad((fn(x) * nan).sum(), x) for fn in (
+        functional.relu, paddle.abs, lambda t: paddle.maximum(t, paddle.zeros([3])),
+        lambda t: paddle.minimum(t, paddle.zeros([3])), lambda t: paddle.clip(t, -0.5, 1.0))]

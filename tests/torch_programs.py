@@ -1748,11 +1748,15 @@ def prod_gradients_are_exact_at_zeros(torch):
     for f in (lambda t: t.prod(1), lambda t: torch.prod(t, 0, keepdim=True), lambda t: t.prod()):
         r = f(m)
         result += [r.grad_fn.name(), torch.autograd.grad(r.sum(), m)]
-    for values in ([2.0, 3.0, 4.0], [2.0, 0.0, 4.0]):
-        z = torch.tensor(values, requires_grad=True)
+    for values in ([2.0, 3.0, 4.0], [2.0, 0.0, 4.0], [0.0, 0.0, 4.0, -1.5]):
+        z = torch.tensor(values, dtype=torch.float64, requires_grad=True)
         g, = torch.autograd.grad(z.prod(), z, create_graph=True)
-        result += [g.grad_fn.name(), torch.autograd.grad(g.sum(), z)]
-    return result
+        h, = torch.autograd.grad((g * g).sum(), z, create_graph=True)
+        result += [g.grad_fn.name(), h, torch.autograd.grad(h.sum(), z)]
+    m = torch.tensor([[0.0, 2.0, -1.0], [1.5, 0.0, 0.0]], dtype=torch.float64, requires_grad=True)
+    g, = torch.autograd.grad(m.prod(1).sum(), m, create_graph=True)
+    h, = torch.autograd.grad((g * m).sum(), m, create_graph=True)
+    return result + [g, h, torch.autograd.grad(h.sum(), m)]
 
 
 @program
@@ -1912,3 +1916,23 @@ def softplus_elu_gelu_and_silu(torch):
         seen += [name, y, y.grad_fn.name(), g, g.grad_fn.name(), torch.autograd.grad(g.sum(), x)]
         seen += backward_after_writing(x, fn, torch.no_grad, lambda t: t.mul_(1.0))
     return seen
+
+
+@program
+def a_nan_gradient_through_relu_abs_and_maximum(torch):
+    """torch's relu (threshold_backward) and maximum select the gradient, so a nan gradient
+    becomes 0 where they pass none; abs's gradient is ``grad * sgn(x)``: nan at 0 too."""
+    x = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+    nan = float("nan")
+    return [torch.autograd.grad((fn(x) * nan).sum(), x) for fn in (
+        torch.relu, torch.abs, lambda t: torch.maximum(t, torch.zeros(3)),
+        lambda t: torch.minimum(t, torch.zeros(3)), lambda t: torch.clamp(t, -0.5, 1.0))]
+
+
+@program
+def prod_along_one_element_at_a_zero(torch):
+    """prod along a dimension of one element, with a zero: the gradient's factor is the empty
+    product, ones no input reaches, so a first create_graph gradient requires no grad."""
+    x = torch.tensor([[0.0, 1.5], [-2.0, 0.0]], requires_grad=True)
+    g, = torch.autograd.grad(x.unsqueeze(2).prod(2, keepdim=True).sum(), x, create_graph=True)
+    return [g, torch.tensor([0.0], requires_grad=True).prod()]

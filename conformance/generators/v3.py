@@ -44,6 +44,7 @@ from typing import Any, Callable
 
 from conformance.case import walk
 from conformance.generators import v2
+from conformance.generators.shapes import nest
 from conformance.generators.v2 import Node, Program
 
 VERSION = 3
@@ -250,7 +251,7 @@ def matrix_product(rng: random.Random) -> Callable[[Program, Callable[[Program],
         n = node.shape[1]
         weight = p.leaf((n, n), requires_grad=rng.random() < 0.6, dtype=node.dtype)
         bound = n * node.bound * p.nodes[weight].bound
-        if rng.random() < MM_UNDER_NO_GRAD:
+        if rng.random() < MM_UNDER_NO_GRAD and p.dtype == "float32":  # see _maybe_hooked
             outer, p.steps, p.grad_enabled = p.steps, [], False
             constant = p.let("mm", [last, weight], node.shape, bound=bound)
             inner, p.steps, p.grad_enabled = p.steps, outer, True
@@ -259,11 +260,81 @@ def matrix_product(rng: random.Random) -> Callable[[Program, Callable[[Program],
             p.let("add", [last, constant], node.shape, bound=bound + node.bound)
             return
         product = p.let("mm", [last, weight], node.shape, bound=bound, saves=(last, weight))
-        if rng.random() < 0.3:  # a hook on the product: scaling, or recording what it is handed
-            p.emit({"hook": product, **({"scale": 2.0} if rng.random() < 0.5 else {"record": True})})
-            p.tags.add("hook")
-        if rng.random() < 0.25:  # the saved weight written without recording: version error
+        _maybe_hooked(p, rng, product)
+        if rng.random() < 0.25 and p.dtype == "float32":  # the saved weight written without
+            # recording: the backward's version error (float64 programs: see _maybe_hooked)
             p.emit({"no_grad": [{"inplace": weight, "op": "mul", "args": [2.0]}]})
+            p.tags |= {"inplace", "grad_mode"}
+    return extend
+
+
+def _maybe_hooked(p: Program, rng: random.Random, product: str) -> None:
+    """Now and then a hook on ``product``: scaling, or recording what it is handed. Not in
+    float64 programs, which end in a functional API now and then (it takes none with hooks,
+    writes or grad-mode blocks)."""
+    draw = rng.random()
+    if draw < 0.3 and p.dtype == "float32":
+        p.emit({"hook": product, **({"scale": 2.0} if draw < 0.15 else {"record": True})})
+        p.tags.add("hook")
+
+
+PRODUCT = 0.12  # of the cases: a product of elements before the scenario
+PRODUCT_AT_ZERO = 0.35
+
+
+def element_product(rng: random.Random) -> Callable[[Program, Callable[[Program], None]], None]:
+    """The extension of version 2's case: maybe the product of a value's elements (all, or along
+    one dimension) before the scenario, which then differentiates through it. Now and then of a
+    new leaf with a zero element (prod's special point: torch's gradient is the product of the
+    others, paddle's nan), made under no_grad (a constant factor), hooked, or its input written
+    in place without recording (the backward's version error)."""
+    def extend(p: Program, scenario: Callable[[Program], None]) -> None:
+        if rng.random() >= PRODUCT:
+            return
+        # not modelled: prod's third derivative at a zero, which the create_graph scenario reaches
+        at_zero = rng.random() < PRODUCT_AT_ZERO and scenario is not v2.s_create_graph
+        if at_zero:
+            shape, dtype, bound = rng.choice([(3,), (2, 3), (3, 2)]), p.dtype, 1.9
+        else:
+            source = v2.output(p)
+            node = p.nodes[source]
+            shape, dtype, bound = node.shape, node.dtype, node.bound
+        # at most four elements multiplied: products stay bounded
+        dims = [d for d in [None, *range(len(shape))]
+                if (math.prod(shape) if d is None else shape[d]) <= 4]
+        if not shape or not dtype.startswith("float") or bound > 2.0 or not dims:
+            return
+        if at_zero:
+            flat = [round(rng.uniform(0.3, 1.9), 3) * rng.choice((1, -1))
+                    for _ in range(math.prod(shape))]
+            flat[rng.randrange(len(flat))] = 0.0
+            source = p.leaf(shape, value=nest(flat, shape), dtype=dtype)
+            p.tags.add("special:prod")
+            node = p.nodes[source]
+        dim = rng.choice(dims)
+        reduced = math.prod(node.shape) if dim is None else node.shape[dim]
+        kwargs: dict[str, Any] = {} if dim is None else {"dim": dim, "keepdim": rng.random() < 0.5}
+        under_no_grad = rng.random() < 0.25 and p.dtype == "float32"  # see _maybe_hooked
+        if under_no_grad:  # broadcast against the source: keep the reduced dimension
+            kwargs = {} if dim is None else {"dim": dim, "keepdim": True}
+        shape = () if dim is None else tuple(
+            1 if i == dim else n for i, n in enumerate(node.shape)
+            if i != dim or kwargs.get("keepdim"))
+        bound = node.bound ** reduced
+        if under_no_grad:
+            outer, p.steps, p.grad_enabled = p.steps, [], False
+            factor = p.let("prod", [source], shape, bound=bound, **kwargs)
+            inner, p.steps, p.grad_enabled = p.steps, outer, True
+            p.emit({"no_grad": inner})
+            p.tags.add("grad_mode")
+            p.let("mul", [source, factor], node.shape, bound=bound * node.bound, saves=(source,))
+            return
+        product = p.let("prod", [source], shape, bound=bound, saves=(source,), **kwargs)
+        if p.nodes[product].requires_grad:
+            _maybe_hooked(p, rng, product)
+        if rng.random() < 0.25 and p.dtype == "float32":  # its saved input written without
+            # recording: the backward's version error (float64 programs: see _maybe_hooked)
+            p.emit({"no_grad": [{"inplace": source, "op": "mul", "args": [2.0]}]})
             p.tags |= {"inplace", "grad_mode"}
     return extend
 
@@ -606,8 +677,10 @@ def generate_case(seed: int, index: int) -> dict[str, Any]:
     written = random.Random(f"autograd-oracle/{VERSION}/exp_/{seed}/{index}")
     constructed = random.Random(f"autograd-oracle/{VERSION}/constructor/{seed}/{index}")
     product = random.Random(f"autograd-oracle/{VERSION}/mm/{seed}/{index}")
-    extensions = (matrix_product(product), saved_tensors_hooks(rng), custom_function(rng),
-                  torch_hooks_and_modes(rng), in_place_exp(written), leaf_constructor(constructed))
+    elements = random.Random(f"autograd-oracle/{VERSION}/prod/{seed}/{index}")
+    extensions = (matrix_product(product), element_product(elements), saved_tensors_hooks(rng),
+                  custom_function(rng), torch_hooks_and_modes(rng), in_place_exp(written),
+                  leaf_constructor(constructed))
 
     def extend(p: Program, scenario: Callable[[Program], None]) -> None:
         for extension in extensions:
