@@ -282,6 +282,10 @@ class TorchAdapter(Adapter):
             "sum": reduce(m.sum), "mean": reduce(m.mean),
             "prod": lambda a, dim=None, keepdim=False: m.prod(a) if dim is None
             else m.prod(a, dim, keepdim),
+            "split": lambda a, sections=None, chunks=None, size=None, dim=0: list(
+                m.chunk(a, chunks, dim) if chunks is not None
+                else m.split(a, sections if sections is not None else size, dim)),
+            "unbind": lambda a, dim=0: list(m.unbind(a, dim)),
             "amax": reduce(m.amax, ()), "amin": reduce(m.amin, ()),
             "max": extremum(m.max), "min": extremum(m.min),
             "clamp": lambda a, min=None, max=None: m.clamp(a, min, max),  # noqa: A002, A006
@@ -432,6 +436,14 @@ class PaddleAdapter(Adapter):
         def reduce(fn: Callable[..., Any]) -> Callable[..., Any]:
             return lambda a, dim=None, keepdim=False: fn(a, axis=dim, keepdim=keepdim)
 
+        def split(a: Any, sections: Any = None, chunks: Any = None, size: Any = None,
+                  dim: int = 0) -> Any:
+            if size is not None:
+                raise Unsupported("split by piece size (paddle's split takes a number of pieces)")
+            if chunks is not None:
+                return m.chunk(a, chunks, axis=dim)
+            return m.split(a, sections, axis=dim)
+
         def transpose(a: Any, dim0: int, dim1: int) -> Any:
             perm = list(range(len(a.shape)))
             perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
@@ -439,6 +451,7 @@ class PaddleAdapter(Adapter):
 
         return {
             "sum": reduce(m.sum), "mean": reduce(m.mean), "prod": reduce(m.prod), "max": reduce(m.max),
+            "split": split, "unbind": lambda a, dim=0: m.unbind(a, axis=dim),
             "min": reduce(m.min), "amax": reduce(m.amax), "amin": reduce(m.amin),
             "clamp": lambda a, min=None, max=None: m.clip(a, min, max),  # noqa: A002, A006
             "softmax": lambda a, dim: m.nn.functional.softmax(a, axis=dim),

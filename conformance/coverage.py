@@ -175,8 +175,9 @@ def op_cells_of(case: Case) -> set[Cell]:
     for position, (_, step, recording) in enumerate(flat):
         if "let" in step:
             op = step["op"]
-            made_by[step["let"]] = (op, position)
-            names = {a for a in names_in(step["args"])} | {step["let"]}
+            made = step["let"] if isinstance(step["let"], list) else [step["let"]]
+            made_by.update((name, (op, position)) for name in made)
+            names = {a for a in names_in(step["args"])} | set(made)
             operands[position] = names
             if not recording:
                 found.add((op, "under no_grad"))

@@ -118,7 +118,14 @@ class Interpreter:
     def step_let(self, step: dict[str, Any], where: str) -> None:
         args = [self.arg(v) for v in step["args"]]
         kwargs = self.kwargs(OPS[step["op"]], step.get("kwargs", {}))
-        self.env[step["let"]] = self.a.op(step["op"], args, kwargs)
+        made = self.a.op(step["op"], args, kwargs)
+        if not isinstance(step["let"], list):
+            self.env[step["let"]] = made
+            return
+        if len(made) != len(step["let"]):  # the case's mistake, seen only when it runs
+            raise ValueError(f"'{step['op']}' made {len(made)} tensors but 'let' names "
+                             f"{len(step['let'])}")
+        self.env.update(zip(step["let"], made))
 
     def step_backward(self, step: dict[str, Any], where: str) -> None:
         outputs = [self.get(n) for n in _as_list(step["backward"])]

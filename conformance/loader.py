@@ -241,7 +241,13 @@ class _CaseChecker:
         op = step["op"]
         if op not in V.OPS:
             self.fail(f"unknown op '{op}'", where, "op")
-        self.check_operands(V.OPS[op], step.get("args", []), step.get("kwargs", {}), op, where)
+        spec = V.OPS[op]
+        if spec.several != isinstance(step["let"], list):
+            self.fail(f"'{op}' returns several tensors: name them in a list" if spec.several
+                      else f"'{op}' returns one tensor: name it", where, "let")
+        self.check_operands(spec, step.get("args", []), step.get("kwargs", {}), op, where)
+        if op == "split" and sum(k in step.get("kwargs", {}) for k in ("sections", "chunks", "size")) != 1:
+            self.fail("'split' takes one of 'sections', 'chunks' and 'size'", where, "kwargs")
 
     def check_operands(self, spec: V.OpSpec, args: list[Any], kwargs: dict[str, Any], op: str,
                        where: str) -> None:

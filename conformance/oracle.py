@@ -61,11 +61,19 @@ class OracleResult:
 
 
 _VIEW_OPS = frozenset({"reshape", "transpose", "permute", "squeeze", "unsqueeze", "expand",
-                       "getitem"})
+                       "getitem", "split", "unbind"})
 
 
 def _bound_name(step: dict[str, Any]) -> Optional[str]:
-    return step.get("leaf") or step.get("let")
+    """The one tensor name a step binds (None for an op's several results)."""
+    name = step.get("leaf") or step.get("let")
+    return name if isinstance(name, str) else None
+
+
+def _bound_names(step: dict[str, Any]) -> list[str]:
+    """Every tensor name a leaf or let step binds."""
+    name = step.get("leaf") or step.get("let")
+    return name if isinstance(name, list) else [] if name is None else [name]
 
 
 @dataclass
@@ -121,7 +129,11 @@ class _Program:
              or ("saved_tensors_hooks" in s and ("scale" in s or writes))), default=None)
         self.flag_changed = {s["set_requires_grad"] for _, s, _ in self.flat
                              if "set_requires_grad" in s}
-        detached = {s["let"] for w, s, _ in self.flat if w in self.frozen} | {
+        # several results made without recording (a split under no_grad) are not replayed
+        self.frozen_several = any(isinstance(s["let"], list) for w, s, _ in self.flat
+                                  if w in self.frozen)
+        detached = {s["let"] for w, s, _ in self.flat
+                    if w in self.frozen and isinstance(s["let"], str)} | {
             s["inplace"] for w, s, _ in self.flat if w in self.detached_in_place}
         self.writes_through_detached = bool(detached & self.written)
         # an expanded tensor's elements share memory with its source (and each other): a write
@@ -130,7 +142,7 @@ class _Program:
         for _, s, _ in self.flat:
             if "let" in s and (s["op"] == "expand" or (
                     s["op"] in _VIEW_OPS and s["args"] and s["args"][0] in expanded)):
-                expanded.add(s["let"])
+                expanded.update(s["let"] if isinstance(s["let"], list) else [s["let"]])
         self.writes_through_expanded = any(
             self.flat[i][1]["inplace"] in expanded for i, (w, _, _) in enumerate(self.flat)
             if w in self.deltas)
@@ -146,6 +158,7 @@ class _OracleRun(Interpreter):
         self.program, self.base, self.moves = program, base, moves or {}
         self.values: dict[str, tuple[str, np.ndarray]] = {}       # base run: where -> value
         self.requires_grad: dict[str, bool] = {}                  # base run: name -> flag
+        self.named: dict[str, np.ndarray] = {}                    # base run: name -> value
         self.changes: dict[str, np.ndarray] = {}                  # base run: where -> change
 
     def snapshot(self, value: Any) -> tuple[str, np.ndarray]:
@@ -178,18 +191,23 @@ class _OracleRun(Interpreter):
             before = self.snapshot(self.env[step["inplace"]])[1]
         super().run_step(step, where)
         name = _bound_name(step)
+        bound = [n for n in _bound_names(step) if n in self.env]
         if base is None:
             if where in program.detached_in_place and step["inplace"] in self.env:
                 self.values[where] = self.snapshot(self.env[step["inplace"]])
             if name is not None and name in self.env:
                 self.values[where] = self.snapshot(self.env[name])
-                self.requires_grad[name] = self.a.describe(self.env[name])[2]
+            for made in bound:
+                self.named[made] = self.snapshot(self.env[made])[1]
+                self.requires_grad[made] = self.a.describe(self.env[made])[2]
             if before is not None:
                 after = self.snapshot(self.env[step["inplace"]])[1]
                 if after.shape == before.shape:
                     self.changes[where] = after - before
-        elif name in self.moves and name in self.env:
-            self.env[name] = self.moves[name](self.env[name])
+            return
+        for made in bound:
+            if made in self.moves:
+                self.env[made] = self.moves[made](self.env[made])
 
 
 class _Objective:
@@ -201,9 +219,7 @@ class _Objective:
         self.case, self.adapter, self.program, self.base = case, adapter, program, base
         self.leaf_base = leaf_base
         # base-run values of every tensor bound by name (names are bound once per case)
-        self.base_named = {name: base.values[where][1].astype(np.float64)
-                           for where, step, _ in program.flat
-                           if (name := _bound_name(step)) is not None and where in base.values}
+        self.base_named = {name: value.astype(np.float64) for name, value in base.named.items()}
 
     def value(self, event: _Event, direction: dict[str, np.ndarray], scale: float) -> Optional[float]:
         program, a = self.program, self.adapter
@@ -404,6 +420,9 @@ class _Checker:
             return result
         if program.writes_through_detached:
             result.skip("in-place write through a detached tensor (shared storage)")
+            return result
+        if program.frozen_several:
+            result.skip("an op with several results made without recording")
             return result
         if program.writes_through_expanded:
             result.skip("in-place write without recording through an expanded tensor")

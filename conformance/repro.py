@@ -74,6 +74,8 @@ class _Writer:
             return table[name].format(*args)
         if name == "getitem":
             return f"{args[0]}[{_index(kw['index'])}]"
+        if name in ("split", "unbind"):
+            return self.split(name, args[0], kw)
         if self.dialect == "torch":
             if name in ("cat", "stack"):
                 return f"torch.{name}({args[0]}, {kw.get('dim', 0)})"
@@ -108,6 +110,16 @@ class _Writer:
         kwargs = ", ".join(f"{renamed.get(k, k)}={v!r}" for k, v in kw.items())
         return f"paddle.{name}({args[0]}{', ' + kwargs if kwargs else ''})"
 
+    def split(self, name: str, tensor: str, kw: dict[str, Any]) -> str:
+        """split / unbind: torch's split takes sizes or a piece size, paddle's sizes or a count."""
+        dim = kw.get("dim", 0)
+        axis = "dim" if self.dialect == "torch" else "axis"
+        if name == "unbind":
+            return f"{self.m}.unbind({tensor}, {axis}={dim})"
+        if "chunks" in kw:
+            return f"{self.m}.chunk({tensor}, {kw['chunks']}, {axis}={dim})"
+        return f"{self.m}.split({tensor}, {kw.get('sections', kw.get('size'))}, {axis}={dim})"
+
     def block(self, context: str, steps: Any, indent: str) -> None:
         """``with context:`` and the steps inside it."""
         self.lines.append(f"{indent}with {context}:")
@@ -122,7 +134,7 @@ class _Writer:
         if "leaf" in s:
             out(f"{ind}{s['leaf']} = {self.leaf(s)}")
         elif "let" in s:
-            out(f"{ind}{s['let']} = {self.op(s)}")
+            out(f"{ind}{_listed(s['let'])} = {self.op(s)}")
         elif "backward" in s:
             outs = s["backward"] if isinstance(s["backward"], list) else [s["backward"]]
             seed_list = [self.seed(x) for x in s.get("seeds") or []]

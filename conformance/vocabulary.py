@@ -44,6 +44,7 @@ class OpSpec:
     scalar_operands: bool = False          # operands may be numbers (add, mul, pow, …)
     differentiable: bool = True
     saves: bool = False                    # its backward reads an operand or its result
+    several: bool = False                  # it returns several tensors: ``let`` names a list
     special: str = ""                      # the points where its derivative is not smooth
 
 
@@ -85,6 +86,10 @@ OPS: dict[str, OpSpec] = {
     "getitem": OpSpec(1, {"index": INDEX}),
     "cat": OpSpec("list", {"dim": INT}), "stack": OpSpec("list", {"dim": INT}),
     "cast": OpSpec(1, {"dtype": DTYPE}),
+    # pieces along ``dim``: of the listed sizes (``sections``), ``chunks`` of them (torch's
+    # chunk; paddle's needs them equal), or of ``size`` each (torch's split by size)
+    "split": OpSpec(1, {"sections": INTS, "chunks": INT, "size": INT, "dim": INT}, several=True),
+    "unbind": OpSpec(1, {"dim": INT}, several=True),
 }
 for _name, _special in (("maximum", _TIES), ("minimum", _TIES), ("abs", "zero"), ("relu", "zero"),
                         ("sqrt", "zero"), ("pow", "a zero base"), ("log", "zero and below")):
@@ -117,7 +122,9 @@ STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
     # paddle.create_parameter with the values assigned)
     StepSpec("leaf", {"leaf": NAME, "value": VALUE},
              {"dtype": DTYPE, "requires_grad": BOOL, "constructor": TEXT}, binds=("leaf",)),
-    StepSpec("let", {"let": NAME, "op": TEXT, "args": ARGS}, {"kwargs": KWARGS}, binds=("let",)),
+    # an op with several results (split, unbind) binds a list of names, one per result
+    StepSpec("let", {"let": NAME_OR_NAMES, "op": TEXT, "args": ARGS}, {"kwargs": KWARGS},
+             binds=("let",)),
     StepSpec("backward", {"backward": NAME_OR_NAMES},
              {**_AUTOGRAD_COMMON, "inputs": NAMES, "api": TEXT}),
     StepSpec("grad", {"grad": NAME_OR_NAMES, "wrt": NAMES},

@@ -139,11 +139,12 @@ def _pass_on(policy: Policy, buffers: dict[int, Any], node: Node, grads: Sequenc
             _send(policy, buffers, node, edge, UNDEFINED)
 
 
-def _run_undefined(policy: Policy, node: Node, retain_graph: bool) -> bool:
-    """A node an undefined gradient reached, as torch runs it: its hooks are handed None, its
-    saved tensors are checked and freed. Returns whether its backward runs (a custom function's
-    does, with zeros); otherwise every input it needs gets an undefined gradient."""
-    for hook in list(node.pre_hooks.values()):
+def _run_undefined(policy: Policy, node: Node, retain_graph: bool, hooks: bool = True) -> bool:
+    """A node an undefined gradient reached, as torch runs it: its hooks are handed None (unless
+    they run later, with its function's), its saved tensors are checked and freed. Returns
+    whether its backward runs (a custom function's does, with zeros); otherwise every input it
+    needs gets an undefined gradient."""
+    for hook in list(node.pre_hooks.values()) if hooks else ():
         hook(None)
     if node.node_hooks:
         _run_node_hooks(node, "pre", (None,))
@@ -172,6 +173,28 @@ def _run_hooks(policy: Policy, node: Node, grad: Tensor) -> tuple[Tensor, Tensor
     return handed, grad
 
 
+def _run_output_hooks(policy: Policy, node: Node, grads: list[Any], create_graph: bool,
+                      targets: dict[int, list[int]]) -> None:
+    """torch: the tensor hooks of every output of a node with several run as the node runs, in
+    the order they were registered, each handed its output's gradient (None where none or an
+    undefined one arrived, which a hook may not replace); then the retained gradients. (An
+    output that is an input of the pass and was reached ran its own.)"""
+    slots = [(i, ref()) for i, ref in enumerate(node.attrs.get("slot_nodes", ()))]
+    slots = [(i, slot) for i, slot in slots if slot is not None
+             and (id(slot) not in targets or grads[i] is None)]
+    hooks = sorted((key, i, hook) for i, slot in slots for key, hook in slot.pre_hooks.items())
+    for _, i, hook in hooks:
+        handed = None if grads[i] is None or grads[i] is UNDEFINED else policy.hook_input(grads[i])
+        replaced = hook(handed)
+        if replaced is not None:
+            if handed is None:
+                raise policy.error("hook_replaced_none")
+            grads[i] = policy.hook_result(handed, replaced)
+    for i, slot in slots:
+        if slot.retained is not None and grads[i] is not None and grads[i] is not UNDEFINED:
+            policy.retain(slot.retained, grads[i], create_graph)
+
+
 def _missing_outputs(policy: Policy, node: Node, grads: list[Any]) -> None:
     """The outputs of a node with several that no gradient reached, as the node runs: torch
     hands their tensor hooks None (a hook may not replace it); paddle's split kernels fill in
@@ -179,7 +202,7 @@ def _missing_outputs(policy: Policy, node: Node, grads: list[Any]) -> None:
     kind = policy.missing_output_gradient(node)
     for index, slot_ref in enumerate(node.attrs.get("slot_nodes", ())):
         slot = slot_ref()
-        if slot is None or (grads[index] is not None and grads[index] is not UNDEFINED):
+        if slot is None or grads[index] is not None:  # an undefined one ran its hooks on arrival
             continue
         if kind == "none":
             for hook in list(slot.pre_hooks.values()):
@@ -317,10 +340,16 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
             grad = buffers.pop(id(node), None)
             if grad is None:
                 continue
+            if isinstance(grad, list) and node.rule.op in F.SPLIT_OPS and all(
+                    g is None or g is UNDEFINED for g in grad):
+                _run_output_hooks(policy, node, grad, create_graph, targets)
+                grad = UNDEFINED  # only undefined gradients reached the pieces: so is the input's
+            deferred = policy.output_hooks_run_at_node and type(node) is not AccumulateGrad and \
+                node.rule.op == "output_slot" and id(node) not in targets
             if grad is UNDEFINED:
                 if wanted is not None and id(node) not in wanted:
                     continue
-                if not _run_undefined(policy, node, retain_graph):
+                if not _run_undefined(policy, node, retain_graph, hooks=not deferred):
                     for edge in node.edges:
                         if edge is not None and id(edge) not in cut_nodes and (
                                 wanted is None or id(edge) in wanted):
@@ -341,11 +370,16 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                         policy.retain(node.retained, grad, create_graph)
                 continue
             if isinstance(grad, list):
-                _missing_outputs(policy, node, grad)
+                if policy.output_hooks_run_at_node:
+                    _run_output_hooks(policy, node, grad, create_graph, targets)
+                else:
+                    _missing_outputs(policy, node, grad)
             handed = hooked = grad
-            if not is_leaf or accumulate or policy.leaf_hooks_apply_to_grad:
+            if deferred:
+                pass  # its hooks run with its node's others (``_run_output_hooks``)
+            elif not is_leaf or accumulate or policy.leaf_hooks_apply_to_grad:
                 handed, hooked = _run_hooks(policy, node, grad)
-            if node.retained is not None:
+            if node.retained is not None and not deferred:
                 policy.retain(node.retained, hooked, create_graph)
             skips = not is_leaf and node.rule.op in ("custom", "output_slot") and \
                 policy.custom_backward_skips_hook_results
@@ -367,7 +401,13 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
             if wanted is not None and not any(e is not None and id(e) in wanted for e in node.edges):
                 if accumulate and id(node) in targets and policy.backward_runs_input_nodes:
                     # torch runs a non-leaf input's own node (checking and freeing what it
-                    # saved); what it computes goes nowhere
+                    # saved); what it computes goes nowhere. For one output of a node with
+                    # several, that node: the other outputs' hooks see None
+                    if node.rule.op == "output_slot" and policy.output_hooks_run_at_node:
+                        slot, node = node.attrs["slot"], node.attrs["of"]
+                        handed = [None] * node.attrs["outputs"]
+                        handed[slot] = grad
+                        _run_output_hooks(policy, node, handed, create_graph, targets)
                     policy.check_runnable(node, create_graph, accumulate)
                     policy.unpack_saved(node)
                     if not retain_graph:

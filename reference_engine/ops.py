@@ -995,32 +995,33 @@ def split(a: Tensor, sizes: Sequence[int], dim: int, with_sizes: bool) -> list[T
     d = normalize_dim(type(a), dim, a._data.ndim)
     starts = np.cumsum((0, *sizes))
     lead = (slice(None),) * d
-    pieces = [a._data[lead + (slice(int(start), int(start) + n),)] for start, n in zip(starts, sizes)]
+    indices = [lead + (slice(int(start), int(start) + n),) for start, n in zip(starts, sizes)]
     rule = R.RULES["split_with_sizes" if with_sizes else "split"]
     return several_outputs(rule, a, {"sizes": tuple(sizes), "dim": d, "in_shape": a._data.shape},
-                           pieces)
+                           indices)
 
 
 def unbind(a: Tensor, dim: int) -> list[Tensor]:
     """The slices of ``a`` along ``dim``, that dimension removed (UnbindBackward0 / UnbindGradNode)."""
     d = normalize_dim(type(a), dim, a._data.ndim)
-    pieces = [a._data[(slice(None),) * d + (i,)] for i in range(a._data.shape[d])]
-    return several_outputs(R.RULES["unbind"], a, {"dim": d, "in_shape": a._data.shape}, pieces)
+    indices = [(slice(None),) * d + (i,) for i in range(a._data.shape[d])]
+    return several_outputs(R.RULES["unbind"], a, {"dim": d, "in_shape": a._data.shape}, indices)
 
 
 def several_outputs(rule: R.Rule, a: Tensor, attrs: dict[str, Any],
-                    pieces: Sequence[np.ndarray]) -> list[Tensor]:
-    """Record one node of ``rule`` for ``a`` whose outputs are ``pieces``: each piece is an
+                    indices: Sequence[tuple[Any, ...]]) -> list[Tensor]:
+    """Record one node of ``rule`` for ``a`` whose outputs are ``a`` at ``indices``: each is an
     output slot of the node (see :func:`output_slot`). In torch the pieces are views of ``a``
-    (they share its memory and version counter); in paddle they are copies."""
+    (they share its memory and version counter); in paddle they are copies. Made without
+    recording, torch's pieces are views as any basic index makes them."""
     cls = type(a)
     views = cls._policy.split_outputs_are_views
-    arrays = [piece if views else piece.copy() for piece in pieces]
     node = apply(rule, (a,), attrs)._grad_fn
     if node is None:
-        outputs = [cls._from_array(array) for array in arrays]
-    else:
-        outputs = [output_slot(node, array, i, len(arrays), cls) for i, array in enumerate(arrays)]
+        return [getitem(a, index) if views else cls._from_array(a._data[index].copy())
+                for index in indices]
+    arrays = [a._data[index] if views else a._data[index].copy() for index in indices]
+    outputs = [output_slot(node, array, i, len(arrays), cls) for i, array in enumerate(arrays)]
     if views:
         for out in outputs:
             out._counter = a._counter

@@ -55,6 +55,7 @@ class TorchPolicy(Policy):
     refuses_writes_to_leaf_views = True
     split_outputs_are_views = True
     double_backward_thresholds_inclusive = True
+    output_hooks_run_at_node = True
     refuses_writes_to_split_views = True
     refuses_leaves_moved_into_graph = True
     # threshold_backward, sgn, leaky_relu_backward
@@ -65,10 +66,6 @@ class TorchPolicy(Policy):
         if not grad._requires_grad:
             return grad
         return F.apply(R.RULES["grad_copy"], (grad,))
-
-    def missing_output_gradient(self, node: Node) -> Optional[str]:
-        """torch runs every tensor pre-hook of a node, an undefined gradient as None."""
-        return "none"
 
     def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:
         if attrs.get("api") == "zero":

@@ -40,10 +40,14 @@ _NODE_NAME_KWARGS = {
     "transpose": {"dim0": 0, "dim1": 1}, "permute": {"dims": [1, 0]}, "unsqueeze": {"dim": 0},
     "expand": {"shape": [2, 2, 3]}, "getitem": {"index": [0]}, "cast": {"dtype": "float64"},
     "clamp": {"min": 0.5, "max": 1.5}, "max": {"dim": 1}, "min": {"dim": 0}, "sum": {"dim": [0]},
-    "squeeze": {"dim": 0},
+    "squeeze": {"dim": 0}, "split": {"sections": [1, 1], "dim": 1}, "unbind": {"dim": 2},
+    "prod": {"dim": 2, "keepdim": True},
 }
+# ops a case must give arguments (split takes sections, chunks or a size)
+_NEEDS_KWARGS = {"split"}
 _NODE_NAME_FORMS = [(op, kwargs) for op, spec in OPS.items() if spec.differentiable
-                    for kwargs in ({}, _NODE_NAME_KWARGS.get(op)) if kwargs is not None]
+                    for kwargs in ({}, _NODE_NAME_KWARGS.get(op)) if kwargs is not None
+                    and (kwargs or op not in _NEEDS_KWARGS)] + [("split", {"chunks": 2, "dim": 1})]
 
 
 def _node_name(adapter_cls, module, op: str, kwargs: dict, scalar: bool) -> str:
@@ -60,6 +64,8 @@ def _node_name(adapter_cls, module, op: str, kwargs: dict, scalar: bool) -> str:
     else:
         args = [a, 2.5 if scalar else b][:spec.operands]
     y = adapter.op(op, args, dict(kwargs))
+    if spec.several:
+        y = y[-1]  # the node of every result
     return "no grad_fn" if y.grad_fn is None else y.grad_fn.name()
 
 

@@ -1936,3 +1936,43 @@ def prod_along_one_element_at_a_zero(torch):
     x = torch.tensor([[0.0, 1.5], [-2.0, 0.0]], requires_grad=True)
     g, = torch.autograd.grad(x.unsqueeze(2).prod(2, keepdim=True).sum(), x, create_graph=True)
     return [g, torch.tensor([0.0], requires_grad=True).prod()]
+
+
+@program
+def an_undefined_gradient_reaching_a_split(torch):
+    """Only an undefined gradient (a custom function's None) reaches the pieces of a split: the
+    split passes it on undefined, and every piece's hooks, the unreached one's too, see None."""
+    nothing = custom(torch.autograd.Function, "Nothing", lambda ctx, a: a * 3.0, lambda ctx, g: None)
+    x = torch.tensor([[1.0, -2.0, 0.5]], requires_grad=True)
+    seen = []
+    h = x * 1
+    h.register_hook(lambda g: seen.append(("h", g)))
+    a, b = torch.split(h, [2, 1], dim=1)
+    a.register_hook(lambda g: seen.append(("a", g)))
+    b.register_hook(lambda g: seen.append(("b", g)))
+    nothing.apply(b * 2.0).sum().backward()
+    return [seen, x.grad]
+
+
+@program
+def the_hooks_of_a_split_run_in_registration_order(torch):
+    """The tensor hooks on the pieces of a split (and the outputs of a custom function with two)
+    run together as the node runs, in the order they were registered, each handed its piece's
+    gradient or None."""
+    seen = []
+    x = torch.tensor([[1.0, -2.0, 0.5]], requires_grad=True)
+    a, b, c = torch.split(x * 1, 1, dim=1)
+    c.register_hook(lambda g: seen.append(("c", g)))
+    a.register_hook(lambda g: seen.append(("a", g)))
+    b.register_hook(lambda g: seen.append(("b", g)))
+    (b * 2.0 + c).sum().backward()
+    Two, _, _, x, y = _two_output_function_and_inputs(torch)  # noqa: N806
+    p, q = Two.apply(x, y)
+    q.register_hook(lambda g: seen.append(("q", g)))
+    p.register_hook(lambda g: seen.append(("p", g)))
+    (p * 3.0).sum().backward()
+    # one piece an input of backward: its node runs, and the other pieces' hooks see None
+    u, v = torch.split(torch.tensor([[1.0, 2.0, 3.0]], requires_grad=True).sqrt(), 2, dim=1)
+    v.register_hook(lambda g: seen.append(("v", g)))
+    (u * 2.0).sum().backward(inputs=[u])
+    return seen + [u.grad, v.grad]

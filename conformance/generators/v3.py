@@ -339,6 +339,67 @@ def element_product(rng: random.Random) -> Callable[[Program, Callable[[Program]
     return extend
 
 
+PIECES = 0.25  # of the cases whose latest value has a dimension of two or more elements
+
+
+def pieces(rng: random.Random) -> Callable[[Program, Callable[[Program], None]], None]:
+    """The extension of version 2's case: maybe the latest value cut into pieces before the
+    scenario (split by sections, into equal chunks, torch's split by a piece size, or unbind),
+    one piece carried on (plus the sum of another) so that the rest receive no gradient; a
+    recording hook on a piece, an unused one where there is one (torch hands it None, paddle
+    zeros); now and then the pieces made under no_grad (a constant term)."""
+    def extend(p: Program, scenario: Callable[[Program], None]) -> None:
+        if rng.random() >= PIECES:
+            return
+        last = v2.output(p)
+        node = p.nodes[last]
+        dims = [d for d, n in enumerate(node.shape) if n >= 2]
+        if not dims or not node.dtype.startswith("float"):
+            return
+        dim = rng.choice(dims)
+        size = node.shape[dim]
+        kind = rng.choice(["sections", "chunks", "unbind", "unbind", "size"])
+        if kind == "sections":
+            first = rng.randint(1, size - 1)
+            lengths, kwargs = [first, size - first], {"sections": [first, size - first], "dim": dim}
+        elif kind == "chunks":
+            lengths, kwargs = [1] * size, {"chunks": size, "dim": dim}
+        elif kind == "size":
+            lengths, kwargs = [2] * (size // 2) + [size % 2] * (size % 2), {"size": 2, "dim": dim}
+        else:
+            lengths, kwargs = [0] * size, {"dim": dim}  # 0: the dimension is removed
+        shapes = [tuple(n if i != dim else length for i, n in enumerate(node.shape) if i != dim
+                        or length) for length in lengths]
+        names = [p.fresh("v") for _ in lengths]
+        op = "unbind" if kind == "unbind" else "split"
+        step = {"let": names, "op": op, "args": [last], "kwargs": kwargs}
+        made_without_grad = rng.random() < 0.15 and p.dtype == "float32"  # see _maybe_hooked
+        for name, shape in zip(names, shapes):
+            p.nodes[name] = Node(shape, node.positive, node.requires_grad and not made_without_grad,
+                                 False, node.bound, view_of=last,
+                                 made_without_grad=made_without_grad, dtype=node.dtype)
+        if kind == "size":
+            p.only("torch")  # paddle's split takes a number of pieces, not their size
+        if made_without_grad:
+            p.emit({"no_grad": [step]})
+            p.tags.add("grad_mode")
+            total = p.let("sum", [rng.choice(names)], ())
+            p.let("add", [last, total], node.shape, bound=node.bound * (1 + size))
+            return
+        p.emit(step)
+        carried, other = rng.sample(names, 2) if len(names) > 1 else (names[0], None)
+        result = p.let("mul", [carried, 2.0], p.nodes[carried].shape, bound=2 * node.bound)
+        if other is not None and rng.random() < 0.5:
+            total = p.let("sum", [other], ())
+            result = p.let("add", [result, total], p.nodes[carried].shape,
+                           bound=(2 + size) * node.bound)
+        unused = [n for n in names if n not in (carried, other)]
+        if rng.random() < 0.4 and p.dtype == "float32" and node.requires_grad:
+            p.emit({"hook": rng.choice(unused or names), "record": True})
+            p.tags.add("hook")
+    return extend
+
+
 MM = 0.5          # of the products of two matrices
 LINSPACE = 0.15  # of the cases with a one-dimensional float leaf and no special point
 EQUAL = 0.1      # of the cases
@@ -678,7 +739,9 @@ def generate_case(seed: int, index: int) -> dict[str, Any]:
     constructed = random.Random(f"autograd-oracle/{VERSION}/constructor/{seed}/{index}")
     product = random.Random(f"autograd-oracle/{VERSION}/mm/{seed}/{index}")
     elements = random.Random(f"autograd-oracle/{VERSION}/prod/{seed}/{index}")
-    extensions = (matrix_product(product), element_product(elements), saved_tensors_hooks(rng),
+    cut = random.Random(f"autograd-oracle/{VERSION}/pieces/{seed}/{index}")
+    extensions = (matrix_product(product), element_product(elements), pieces(cut),
+                  saved_tensors_hooks(rng),
                   custom_function(rng), torch_hooks_and_modes(rng), in_place_exp(written),
                   leaf_constructor(constructed))
 
