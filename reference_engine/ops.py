@@ -1077,6 +1077,8 @@ def sum_to_shape(a: Tensor, shape: tuple[int, ...]) -> Tensor:
     have = a._data.shape
     if have == shape:
         return a
+    if not shape:  # to a 0-d tensor: one plain sum, as torch's sum_to
+        return apply(R.RULES["sum_all"], (a,), {"in_shape": have})
     lead = len(have) - len(shape)
     if lead < 0:  # the operand had leading 1s the op dropped (setitem's value)
         return reshape(a, shape)

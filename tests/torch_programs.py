@@ -1976,3 +1976,24 @@ def the_hooks_of_a_split_run_in_registration_order(torch):
     v.register_hook(lambda g: seen.append(("v", g)))
     (u * 2.0).sum().backward(inputs=[u])
     return seen + [u.grad, v.grad]
+
+
+@program
+def jvp_with_create_graph(torch):
+    """jvp with create_graph: the product J·v keeps its graph (MulBackward0; a scalar
+    output's is SumBackward0, torch's sum_to of a 0-d gradient), so it differentiates again;
+    at inputs that require no grad it needs none."""
+    seen = []
+    for fn in (lambda t: (t * t).sin(), lambda t: t.exp().sum(), lambda t: t * 3.0,
+               lambda t: (t.sin(), t * t)):
+        x = torch.tensor([0.5, 1.5], dtype=torch.float64, requires_grad=True)
+        v = torch.tensor([1.0, -1.0], dtype=torch.float64)
+        _, jv = torch.autograd.functional.jvp(fn, x, v, create_graph=True)
+        products = jv if isinstance(jv, tuple) else (jv,)
+        seen += [[(p, p.grad_fn.name() if p.grad_fn else None) for p in products],
+                 attempt(lambda: torch.autograd.grad(sum(p.sum() for p in products), x))]
+        _, jv = torch.autograd.functional.jvp(fn, torch.tensor([0.5, 1.5], dtype=torch.float64), v,
+                                              create_graph=True)
+        products = jv if isinstance(jv, tuple) else (jv,)
+        seen.append([p.grad_fn.name() if p.grad_fn else None for p in products])
+    return seen

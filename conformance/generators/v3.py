@@ -720,8 +720,7 @@ def functional_api(rng: random.Random) -> Callable[[Program, Callable[[Program],
         if batched:
             step["batch_axis"] = 0
             p.only("paddle")
-        # not modelled yet: jvp's create_graph (torch keeps its double-backward graph)
-        for option in ("strict",) if api == "jvp" else ("create_graph", "strict"):
+        for option in ("create_graph", "strict"):
             if rng.random() < 0.4 and "torch" in p.dialects:
                 step[option] = rng.random() < 0.5
         if api not in ("jacobian", "hessian") or "create_graph" in step or "strict" in step:
