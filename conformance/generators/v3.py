@@ -344,7 +344,8 @@ PIECES = 0.25  # of the cases whose latest value has a dimension of two or more 
 
 def pieces(rng: random.Random) -> Callable[[Program, Callable[[Program], None]], None]:
     """The extension of version 2's case: maybe the latest value cut into pieces before the
-    scenario (split by sections, into equal chunks, torch's split by a piece size, or unbind),
+    scenario (split by sections, into equal chunks, torch's split by a piece size in torch's
+    programs, or unbind),
     one piece carried on (plus the sum of another) so that the rest receive no gradient; a
     recording hook on a piece, an unused one where there is one (torch hands it None, paddle
     zeros); now and then the pieces made under no_grad (a constant term)."""
@@ -359,6 +360,8 @@ def pieces(rng: random.Random) -> Callable[[Program, Callable[[Program], None]],
         dim = rng.choice(dims)
         size = node.shape[dim]
         kind = rng.choice(["sections", "chunks", "unbind", "unbind", "size"])
+        if kind == "size" and "paddle" in p.dialects:  # torch's only: keep paddle's programs
+            kind = "sections"
         if kind == "sections":
             first = rng.randint(1, size - 1)
             lengths, kwargs = [first, size - first], {"sections": [first, size - first], "dim": dim}
@@ -378,8 +381,6 @@ def pieces(rng: random.Random) -> Callable[[Program, Callable[[Program], None]],
             p.nodes[name] = Node(shape, node.positive, node.requires_grad and not made_without_grad,
                                  False, node.bound, view_of=last,
                                  made_without_grad=made_without_grad, dtype=node.dtype)
-        if kind == "size":
-            p.only("torch")  # paddle's split takes a number of pieces, not their size
         if made_without_grad:
             p.emit({"no_grad": [step]})
             p.tags.add("grad_mode")
