@@ -62,6 +62,11 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                            "in-place operation."),
     "equal_argument": (TypeError, "equal(): argument '{arg}' (position {position}) must be Tensor, "
                                   "not {type_name}"),
+    "nonfinite_total_norm": (RuntimeError,
+                             "The total norm of order {norm_type} for gradients from `parameters` "
+                             "is non-finite, so it cannot be clipped. To disable this error and "
+                             "scale the gradients by the non-finite norm anyway, set "
+                             "`error_if_nonfinite=False`"),
     "alpha_float": (RuntimeError, "For integral input tensors, argument alpha must not be a "
                                   "floating point number."),
     "dot_dtype": (RuntimeError, "dot : expected both vectors to have same dtype, but found {a} "

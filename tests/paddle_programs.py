@@ -1528,3 +1528,19 @@ def a_nan_gradient_through_relu_abs_and_maximum(paddle):
     return [paddle.grad((fn(x) * nan).sum(), x) for fn in (
         functional.relu, paddle.abs, lambda t: paddle.maximum(t, paddle.zeros([3])),
         lambda t: paddle.minimum(t, paddle.zeros([3])), lambda t: paddle.clip(t, -0.5, 1.0))]
+
+
+@program
+def set_value_writes_without_a_version(paddle):
+    """Tensor.set_value writes new values without a version change or a record: a backward
+    afterwards reads them (no version error); a value of another shape is refused."""
+    import numpy as np
+    c = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = c * c
+    start = c.inplace_version
+    c.set_value(np.array([5.0, 6.0], np.float32))
+    y.sum().backward()
+    return [c, c.inplace_version - start, c.grad,
+            attempt(lambda: c.set_value(np.array([1.0, 2.0, 3.0], np.float32))),
+            paddle.in_dynamic_mode(), str(paddle.CPUPlace()),
+            paddle.to_tensor([1.0], place=paddle.CPUPlace())]

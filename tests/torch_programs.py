@@ -1997,3 +1997,26 @@ def jvp_with_create_graph(torch):
         products = jv if isinstance(jv, tuple) else (jv,)
         seen.append([p.grad_fn.name() if p.grad_fn else None for p in products])
     return seen
+
+
+@program
+def clipping_gradients_in_place(torch):
+    """nn.utils.clip_grad_norm_ scales every gradient in place (by a factor clamped to 1, so
+    each call grows its version) and returns the total norm before clipping, of order 2, 1 or
+    inf; a non-finite norm is an error on request. clip_grad_value_ clamps them."""
+    w = torch.tensor([[3.0, 4.0]], requires_grad=True)
+    b = torch.tensor([12.0], requires_grad=True)
+    (w.sum() * 1 + b.sum()).backward()
+    with torch.no_grad():
+        w.grad.mul_(torch.tensor([[3.0, 4.0]]))
+    start = w.grad._version
+    clip = torch.nn.utils.clip_grad_norm_
+    seen = [clip([w, b], 1.0), w.grad, b.grad, w.grad._version - start, clip([w, b], 100.0),
+            w.grad._version - start, clip(w, 1.0, norm_type=1.0), w.grad,
+            clip([w, b], 0.5, norm_type=float("inf")), b.grad,
+            clip([torch.zeros(2, requires_grad=True)], 1.0)]
+    x = torch.tensor([1.0], requires_grad=True)
+    x.grad = torch.tensor([float("inf")])
+    seen.append(attempt(lambda: clip([x], 1.0, error_if_nonfinite=True)))
+    torch.nn.utils.clip_grad_value_([w, b], 0.25)
+    return seen + [w.grad, b.grad]

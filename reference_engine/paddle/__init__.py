@@ -23,6 +23,7 @@ from reference_engine.paddle_policy import CLEARED, PADDLE, stopped
 from reference_engine.tensor import Tensor as _CoreTensor
 
 __all__ = [
+    "CPUPlace", "disable_static", "enable_static", "in_dynamic_mode",
     "Tensor", "abs", "add", "base", "device", "is_compiled_with_cuda", "linalg", "optimizer",
     "rand", "randn", "seed", "set_device",
     "square",
@@ -176,6 +177,16 @@ class Tensor(_CoreTensor):
 
     def clear_grad(self) -> None:
         self.clear_gradient(True)
+
+    def set_value(self, value: Any) -> None:
+        """Write ``value`` into the tensor's storage: no version change and no record, so
+        saved references to it see the new values in a later backward."""
+        data = value._data if isinstance(value, _CoreTensor) else np.asarray(value)
+        if data.shape != self._data.shape:
+            raise AssertionError(f"Variable Shape not match, Variable [ {self.name} ] need tensor "
+                                 f"with shape {Size(self._data.shape)!r} but load set tensor with "
+                                 f"shape {tuple(data.shape)}")
+        np.copyto(self._data, data, casting="unsafe")
 
     def clear_gradient(self, set_to_zero: builtins.bool = True) -> None:
         """Zero the gradient (the storage handed out so far sees the zeros); the next backward
@@ -508,6 +519,20 @@ from reference_engine.paddle import autograd, base, device, nn, optimizer  # noq
 
 set_device = device.set_device
 is_compiled_with_cuda = device.is_compiled_with_cuda
+CPUPlace = device.CPUPlace
+
+
+def in_dynamic_mode() -> builtins.bool:
+    """The reference engine is dygraph (eager) only."""
+    return True
+
+
+def disable_static(place: Any = None) -> None:
+    """Dygraph is already on."""
+
+
+def enable_static() -> None:
+    raise NotImplementedError("the reference engine models paddle's dygraph mode only")
 create_parameter = nn.layers.create_parameter
 from reference_engine.paddle import extras, linalg  # noqa: E402
 from reference_engine.paddle.extras import (  # noqa: E402

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["get_device", "is_compiled_with_cuda", "set_device"]
+__all__ = ["CPUPlace", "get_device", "is_compiled_with_cuda", "set_device"]
 
 
 class Place:
@@ -13,6 +13,11 @@ class Place:
 
     def __repr__(self) -> str:
         return f"Place({self.kind})"
+
+
+def CPUPlace() -> Place:  # noqa: N802 - paddle's name
+    """``paddle.CPUPlace()``: the one place there is."""
+    return Place("cpu")
 
 
 def is_compiled_with_cuda() -> bool:

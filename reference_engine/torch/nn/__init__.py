@@ -1,7 +1,7 @@
 """``torch.nn``: ``functional``, ``Parameter``, ``Module``, ``Sequential``, ``Linear``, the
-activation modules and ``MSELoss``."""
+activation modules, ``MSELoss`` and ``utils`` (gradient clipping)."""
 
-from reference_engine.torch.nn import functional
+from reference_engine.torch.nn import functional, utils
 from reference_engine.torch.nn.modules import (
     CrossEntropyLoss,
     Linear,
@@ -15,4 +15,4 @@ from reference_engine.torch.nn.modules import (
 from reference_engine.torch.nn.parameter import Parameter
 
 __all__ = ["CrossEntropyLoss", "Linear", "MSELoss", "Module", "Parameter", "ReLU", "Sequential",
-           "Sigmoid", "Tanh", "functional"]
+           "Sigmoid", "Tanh", "functional", "utils"]
