@@ -935,6 +935,18 @@ def norm2(a: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
     return apply(R.RULES["norm2"], (_floating(a),), {"dims": dims, "keepdim": keepdim})
 
 
+def norm(a: Tensor, p: Any = 2, dim: Dims = None, keepdim: bool = False) -> Tensor:
+    """The ``p``-norm over ``dim`` (everything by default): 2 ("fro"), 1, inf, -inf or any
+    other positive order. p = 0 (the count of nonzero elements) is not modelled."""
+    if p in (2, 2.0, "fro"):
+        return norm2(a, dim, keepdim)
+    if not isinstance(p, (int, float)) or p <= 0 and not math.isinf(p):
+        raise NotImplementedError(f"norm with p={p!r} is not modelled by the reference engine")
+    dims = None if dim is None else normalize_dims(type(a), dim, a._data.ndim)
+    return apply(R.RULES["norm_p"], (_floating(a),), {"p": float(p), "dims": dims,
+                                                        "keepdim": keepdim})
+
+
 def variance(a: Tensor, dim: Dims = None, correction: int = 1, keepdim: bool = False) -> Tensor:
     """``sum((a - mean)²) / (n - correction)`` over ``dim`` (everything by default), composed."""
     dims = tuple(range(a._data.ndim)) if dim is None else (

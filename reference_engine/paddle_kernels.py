@@ -715,6 +715,12 @@ KERNELS: dict[str, dict[str, str]] = {
     "prod/all": {
         "*": "error: prod_grad"
     },
+    "norm/2": {
+        "*": "error: p_norm_grad"
+    },
+    "norm/3": {
+        "*": "error: p_norm_grad"
+    },
     "prod/axis": {
         "*": "error: prod_grad"
     },

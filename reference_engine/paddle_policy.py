@@ -40,7 +40,8 @@ NODE_NAMES = {
     "fill": "FillGradNode", "setitem": "SetValueWithTensorGradNode", "norm2": "PNormGradNode",
     "prod_all": "ProdGradNode", "split": "SplitWithNumGradNode", "split_with_sizes": "SplitGradNode",
     "log1p": "Log1pGradNode", "leaky_relu_backward": "LeakyReluDoubleGradNode",
-    "softplus_backward": "SoftplusDoubleGradNode", "elu_backward": "EluDoubleGradNode",
+    "norm_p": "PNormGradNode", "softplus_backward": "SoftplusDoubleGradNode",
+    "elu_backward": "EluDoubleGradNode",
     "gelu_backward": "GeluDoubleGradNode", "silu_backward": "SiluDoubleGradNode",
 }
 # How many derivative orders paddle 3.3.1 can record for each op (measured): running a node of
@@ -64,6 +65,7 @@ FORM_ORIGINS = {
     "matmul/1d-2d": "vm", "matmul/2d-2d": "mm", "matmul/2d-2d-constant": "mm",
     "matmul/1d-3d": "bmm:vector-batched",
     "matmul": "bmm", "sum/all": "sum_all", "mean/all": "mean_all", "prod/all": "prod_all",
+    "norm/2": "norm2", "norm/3": "norm_p",
     "split/num": "split", "split/sections": "split_with_sizes",
     "getitem/slice": "getitem_slice", "getitem/index": "getitem_index", "fill_": "fill",
     "setitem/tensor": "setitem", "setitem/number": "setitem:right",
@@ -156,6 +158,7 @@ class PaddlePolicy(Policy):
     leaky_relu_passes_at_zero = True
     fuses_silu_grad = True
     masks_by_multiplying = True
+    norm_grad_masks_zeros = False
     expand_copies = True
     where_numbers_are_float32 = True
     operand_labels = (("x", 0), ("y", 1))

@@ -337,6 +337,9 @@ rule("split_with_sizes", "SplitWithSizesBackward0", lambda a, *, sizes, dim: a,
      lambda grads, in_shape, sizes, dim: _split_grad(grads, in_shape, sizes, dim))
 rule("unbind", "UnbindBackward0", lambda a, *, dim: a,
      lambda grads, in_shape, dim: _unbind_grad(grads, in_shape, dim))
+# the p-norm for p other than 2: |x|_1, max |x| (inf), min |x| (-inf), (sum |x|^p)^(1/p)
+rule("norm_p", "LinalgVectorNormBackward0", lambda a, *, p, dims, keepdim: _np_norm_p(a, p, dims, keepdim),
+     lambda g, a, result, p, dims, keepdim: _norm_p_grad(g, a, result, p, dims, keepdim))
 rule("mean_all", "MeanBackward0", lambda a: np.mean(a),
      lambda g, in_shape: F.expand(F.div(g, math.prod(in_shape)), in_shape))
 for _op, _np_fn in (("amax", np.amax), ("amin", np.amin)):
@@ -630,6 +633,40 @@ def _silu_curvature(x: Any) -> Any:
     """silu's second derivative ``s (1 - s) (2 + x (1 - 2 s))`` at ``x``, recorded."""
     s = F.sigmoid(x)
     return F.mul(F.mul(s, F.sub(1.0, s)), F.add(F.mul(x, F.sub(1.0, F.mul(s, 2.0))), 2.0))
+
+
+def _np_norm_p(a: np.ndarray, p: float, dims: Any, keepdim: bool) -> np.ndarray:
+    magnitude = np.abs(a)
+    if math.isinf(p):
+        reduce = np.amax if p > 0 else np.amin
+        return reduce(magnitude, axis=dims, keepdims=keepdim)
+    return np.sum(magnitude ** p, axis=dims, keepdims=keepdim) ** (1 / p)
+
+
+def _norm_p_grad(g: Any, a: Any, result: Any, p: float, dims: Any, keepdim: bool) -> Any:
+    """torch's norm_backward for p other than 2. paddle's p_norm_grad is alike, except that it
+    does not mask the zeros (nan there for p < 1) and does not share among ties (inf)."""
+    shape = a._data.shape
+    axes = tuple(range(len(shape))) if dims is None else dims
+    if not keepdim:
+        g, result = restore_reduced(g, shape, axes), restore_reduced(result, shape, axes)
+    if p == 1:
+        return F.mul(F.sign(a), g)
+    if math.isinf(p):  # torch shares the gradient among ties, paddle gives each all of it
+        at_extreme = F.cast(F.eq(F.abs(a), result), a._data.dtype)
+        if a._policy.norm_grad_masks_zeros:
+            g = F.div(g, F.sum(at_extreme, axes, True))
+        return F.mul(F.mul(F.sign(a), at_extreme), g)
+    if p < 2:
+        scaled = F.mul(F.sign(a), F.pow(F.abs(a), p - 1))
+        if p < 1 and a._policy.norm_grad_masks_zeros:
+            scaled = F.where(F.constant_like(a, a._data == 0), 0.0, scaled)
+    else:
+        scaled = F.mul(a, F.pow(F.abs(a), p - 2))
+    scale = F.div(g, F.pow(result, p - 1))
+    if a._policy.norm_grad_masks_zeros:
+        scale = F.where(F.constant_like(result, result._data == 0), 0.0, scale)
+    return F.mul(scaled, scale)
 
 
 def _differentiated_twice(g: Any) -> Any:

@@ -1544,3 +1544,19 @@ def set_value_writes_without_a_version(paddle):
             attempt(lambda: c.set_value(np.array([1.0, 2.0, 3.0], np.float32))),
             paddle.in_dynamic_mode(), str(paddle.CPUPlace()),
             paddle.to_tensor([1.0], place=paddle.CPUPlace())]
+
+
+@program
+def norms_of_other_orders(paddle):
+    """linalg.norm with p = 1, 3, inf, 0.5, -inf, 1.5: PNormGradNode; its gradient is nan at a
+    zero for p < 1, and for inf each tied element gets all of it; no p-norm has a double grad."""
+    seen = []
+    for p in (1, 3, float("inf"), 0.5, float("-inf"), 1.5):
+        x = paddle.to_tensor([[3.0, -4.0, 0.0], [1.0, 2.0, -2.0]], stop_gradient=False)
+        y = paddle.linalg.norm(x, p=p)
+        seen += [y, y.grad_fn.name(), paddle.grad(y, x),
+                 paddle.grad(paddle.norm(x, p=p, axis=1, keepdim=True).sum(), x)]
+    x = paddle.to_tensor([3.0, -4.0], stop_gradient=False)
+    for p in (2, 3):  # p_norm_grad has no grad op
+        seen.append(attempt(lambda: paddle.grad(paddle.linalg.norm(x, p=p), x, create_graph=True)))
+    return seen

@@ -76,6 +76,8 @@ CASES: dict[str, tuple[Callable[..., Any], list[np.ndarray], str]] = {
     "gelu": (lambda a: F.gelu(a), [_distinct(6)], "gelu"),
     "gelu_tanh": (lambda a: F.gelu(a, approximate=True), [_distinct(6)], "gelu"),
     "silu": (lambda a: F.silu(a), [_distinct(6)], "silu"),
+    "norm": (lambda a: paddle.linalg.norm(a, axis=1) + paddle.linalg.norm(a, p=3), [_distinct(2, 3)],
+             "norm2"),
     "softmax": (lambda a: F.softmax(a, axis=1), [_distinct(2, 3)], "softmax"),
     "log_softmax": (lambda a: F.log_softmax(a, axis=0), [_distinct(3, 2)], "log_softmax"),
     "clip": (lambda a: paddle.clip(a * a, 0.5, 2.0), [_distinct(6)], "clamp"),

@@ -2020,3 +2020,17 @@ def clipping_gradients_in_place(torch):
     seen.append(attempt(lambda: clip([x], 1.0, error_if_nonfinite=True)))
     torch.nn.utils.clip_grad_value_([w, b], 0.25)
     return seen + [w.grad, b.grad]
+
+
+@program
+def norms_of_other_orders(torch):
+    """norm with p = 1, 3, inf, 0.5, -inf, 1.5 (whole and along a dim): LinalgVectorNormBackward0,
+    its gradient (0 at zeros for p < 1, shared among ties for inf) and second derivative node."""
+    seen = []
+    for p in (1, 3, float("inf"), 0.5, float("-inf"), 1.5):
+        x = torch.tensor([[3.0, -4.0, 0.0], [1.0, 2.0, -2.0]], requires_grad=True)
+        y = x.norm(p=p)
+        g, = torch.autograd.grad(y, x, create_graph=True)
+        seen += [y, y.grad_fn.name(), g, g.grad_fn.name(),
+                 torch.autograd.grad(torch.norm(x, p, dim=1, keepdim=True).sum(), x)]
+    return seen

@@ -123,6 +123,8 @@ FORMS: dict[str, Form] = {
     "sum/axis": ([_X], lambda fw, x: fw.sum(x, axis=-1)),
     "mean/all": ([_X], lambda fw, x: fw.mean(x)),
     "prod/all": ([_X], lambda fw, x: fw.prod(x)),
+    "norm/2": ([_X], lambda fw, x: fw.linalg.norm(x)),
+    "norm/3": ([_X], lambda fw, x: fw.linalg.norm(x, p=3)),
     "prod/axis": ([_X], lambda fw, x: fw.prod(x, axis=1)),
     "mean/axis": ([_X], lambda fw, x: fw.mean(x, axis=0, keepdim=True)),
     **{f"{op}/all": ([_X], lambda fw, x, op=op: getattr(fw, op)(x))

@@ -139,11 +139,10 @@ def flatten(x: Tensor, start_axis: builtins.int = 0, stop_axis: builtins.int = -
     return F.flatten(x, start_axis, stop_axis)
 
 
-def norm(x: Tensor, p: Any = "fro", axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
-    """The 2-norm (``p`` 2 or "fro"): ``sqrt(sum(x * x))``."""
-    if p not in (2, "fro", 2.0):
-        raise NotImplementedError(f"norm with p={p!r}: the reference engine models the 2-norm")
-    return F.norm2(x, axis, keepdim)
+def norm(x: Tensor, p: Any = "fro", axis: Any = None, keepdim: builtins.bool = False,
+         name: Optional[str] = None) -> Tensor:
+    """The ``p``-norm over ``axis`` (everything by default): one PNormGradNode."""
+    return F.norm(x, p, tuple(axis) if isinstance(axis, (list, tuple)) else axis, keepdim)
 
 
 def var(x: Tensor, axis: Any = None, unbiased: builtins.bool = True,

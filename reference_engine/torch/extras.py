@@ -97,10 +97,8 @@ def flatten(input: Tensor, start_dim: builtins.int = 0, end_dim: builtins.int = 
 
 def norm(input: Tensor, p: Any = "fro", dim: Any = None,  # noqa: A002
          keepdim: builtins.bool = False) -> Tensor:
-    """The 2-norm (``p`` 2 or "fro"), over everything or over ``dim``: ``sqrt(sum(x * x))``."""
-    if p not in (2, "fro", 2.0):
-        raise NotImplementedError(f"norm with p={p!r}: the reference engine models the 2-norm")
-    return F.norm2(input, dim, keepdim)
+    """The ``p``-norm over everything or over ``dim`` (LinalgVectorNormBackward0)."""
+    return F.norm(input, p, dim, keepdim)
 
 
 def prod(input: Tensor, dim: Optional[builtins.int] = None,  # noqa: A002
