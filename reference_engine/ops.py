@@ -947,6 +947,19 @@ def norm(a: Tensor, p: Any = 2, dim: Dims = None, keepdim: bool = False) -> Tens
                                                         "keepdim": keepdim})
 
 
+def linear(x: Tensor, weight: Tensor, bias: Optional[Tensor]) -> Tensor:
+    """``x @ weight.T + bias``. torch computes it with a bias as one ``addmm`` over ``x``'s rows
+    (a vector or a batch is viewed as a matrix first, and the result viewed back); paddle, and
+    torch without a bias, as a product and an addition."""
+    if bias is None or not x._policy.fuses_linear or x._data.ndim == 0:
+        out = matmul(x, transpose(weight, 0, 1))
+        return out if bias is None else add(out, bias)
+    rows = reshape(x, (-1, x._data.shape[-1])) if x._data.ndim != 2 else x
+    out = apply(R.RULES["addmm"], (bias, rows, t(weight)))
+    shape = (*x._data.shape[:-1], weight._data.shape[0])
+    return out if x._data.ndim == 2 else reshape(out, shape)
+
+
 def variance(a: Tensor, dim: Dims = None, correction: int = 1, keepdim: bool = False) -> Tensor:
     """``sum((a - mean)²) / (n - correction)`` over ``dim`` (everything by default), composed."""
     dims = tuple(range(a._data.ndim)) if dim is None else (

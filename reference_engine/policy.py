@@ -60,6 +60,7 @@ class Policy:
     leaky_relu_passes_at_zero = False      # paddle: leaky_relu's gradient at 0 is the gradient
     fuses_silu_grad = False                # paddle: silu's gradient is one node when recording
     masks_by_multiplying = False           # paddle: relu's and maximum's kernels keep nan
+    fuses_linear = False                   # torch: a linear layer with a bias is one addmm
     # torch: a p-norm's gradient is 0 at zeros (p < 1) and shared among ties (p = inf)
     norm_grad_masks_zeros = True
     # torch: the hooks on the outputs of a node with several run together, as the node runs

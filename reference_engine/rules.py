@@ -285,6 +285,9 @@ def _inverse(perm: tuple[int, ...]) -> tuple[int, ...]:
 AB = {"inputs": ("a", "b")}
 
 rule("add", "AddBackward0", np.add, lambda g: g, lambda g: g, **AB)
+# torch's addmm, c + a @ b (two matrices): what a linear layer with a bias records
+rule("addmm", "AddmmBackward0", lambda c, a, b: c + a @ b, lambda g: g,
+     lambda g, b: F.matmul(g, F.t(b)), lambda g, a: F.matmul(F.t(a), g), inputs=("c", "a", "b"))
 rule("sub", "SubBackward0", np.subtract, lambda g: g, lambda g: F.neg(g), **AB)
 # torch's add / sub with alpha: the other operand's gradient is scaled
 rule("add_scaled", "AddBackward0", lambda a, b, *, alpha: a + np.asarray(alpha, b.dtype) * b,

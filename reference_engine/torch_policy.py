@@ -56,6 +56,7 @@ class TorchPolicy(Policy):
     split_outputs_are_views = True
     double_backward_thresholds_inclusive = True
     output_hooks_run_at_node = True
+    fuses_linear = True
     refuses_writes_to_split_views = True
     refuses_leaves_moved_into_graph = True
     # threshold_backward, sgn, leaky_relu_backward

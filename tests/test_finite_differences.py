@@ -88,6 +88,8 @@ case("sign", lambda a: torch.sign(a) * a, _distinct(5))
 # away from integers, floor, ceil and round are locally constant: the product's derivative is
 # the rounded value
 case("norm2", lambda a: a.norm(dim=1) * a.norm(), _distinct(2, 3))
+case("linear", lambda x, w, b: torch.nn.functional.linear(x * x, w, b), _distinct(2, 3), _distinct(4, 3),
+     _distinct(4))
 case("norm_p", lambda a: a.norm(p=3, dim=1) * a.norm(p=1.5) + a.norm(p=1) + a.norm(p=float("inf")),
      _distinct(2, 3))
 case("prod", lambda a: (a * a).prod(1), _distinct(2, 3))

@@ -2034,3 +2034,24 @@ def norms_of_other_orders(torch):
         seen += [y, y.grad_fn.name(), g, g.grad_fn.name(),
                  torch.autograd.grad(torch.norm(x, p, dim=1, keepdim=True).sum(), x)]
     return seen
+
+
+@program
+def a_linear_layer_with_a_bias_is_one_addmm(torch):
+    """nn.Linear / functional.linear with a bias record one AddmmBackward0 (bias, input, the
+    weight's transpose); a vector or a batch is viewed as a matrix first and the result viewed
+    back (ViewBackward0); without a bias, MmBackward0."""
+    seen = []
+    for x in (torch.ones(4, 3), torch.ones(3), torch.ones(2, 4, 3), torch.ones(4, 3, requires_grad=True)):
+        layer = torch.nn.Linear(3, 2)
+        with torch.no_grad():
+            layer.weight.copy_(torch.tensor([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]]))
+            layer.bias.copy_(torch.tensor([0.7, -0.8]))
+        y = layer(x)
+        y.sum().backward()
+        seen += [y, y.grad_fn.name(), [n.name() if n else None for n, _ in y.grad_fn.next_functions],
+                 layer.weight.grad, layer.bias.grad, x.grad]
+    w = torch.tensor([[0.1, -0.2, 0.3]], requires_grad=True)
+    linear = torch.nn.functional.linear
+    return seen + [linear(torch.ones(2, 3), w).grad_fn.name(),
+                   linear(torch.ones(2, 3), w, torch.ones(1)).grad_fn.name()]

@@ -10,9 +10,10 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from reference_engine import ops as F
 from reference_engine import rng
 from reference_engine.modules import ActivationBase, ModuleBase, SequentialBase
-from reference_engine.torch import Tensor, matmul, no_grad, relu, sigmoid, tanh, tensor
+from reference_engine.torch import Tensor, no_grad, relu, sigmoid, tanh, tensor
 from reference_engine.torch.nn.parameter import Parameter
 
 __all__ = ["CrossEntropyLoss", "Linear", "MSELoss", "Module", "ReLU", "Sequential", "Sigmoid", "Tanh",
@@ -67,8 +68,7 @@ class Linear(Module):
         self.bias = Parameter(_uniform((out_features,), bound)) if bias else None
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        out = matmul(input, self.weight.t())
-        return out + self.bias if self.bias is not None else out
+        return F.linear(input, self.weight, self.bias)
 
     def __repr__(self) -> str:
         return (f"Linear(in_features={self.in_features}, out_features={self.out_features}, "
