@@ -216,6 +216,18 @@ def _missing_outputs(policy: Policy, node: Node, grads: list[Any]) -> None:
                 grads[index] = _run_hooks(policy, slot, zeros)[1]
 
 
+def _label_gradient_nodes(policy: Policy, node: Node, grads: Sequence[Any]) -> None:
+    """Name the node each gradient a recording run of ``node`` made comes from after the
+    gradient kernel, where the framework fuses that derivative into one node."""
+    for index, g in enumerate(grads):
+        made = getattr(g, "_grad_fn", None)
+        if made is None or made.origin != node.origin or made.order != node.order + 1:
+            continue
+        label = policy.gradient_node_name(node, index)
+        if label is not None:
+            made.label = label
+
+
 def _check_nan(policy: Policy, node: Node, grads: Sequence[Any]) -> None:
     """torch's anomaly detection: a backward function that returned nan fails, naming itself."""
     for index, g in enumerate(grads):
@@ -417,6 +429,7 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
             if create_graph:
                 with derivative_of(node):
                     grads = _input_grads(policy, node, grad, wanted)
+                _label_gradient_nodes(policy, node, grads)
             else:
                 grads = _input_grads(policy, node, grad, wanted)
             if grad_mode._State.anomaly:

@@ -112,7 +112,7 @@ class Node:
 
     __slots__ = ("rule", "attrs", "edges", "input_meta", "saved", "released", "released_saved",
                  "pre_hooks", "retained", "sequence_nr", "policy", "origin", "order", "node_hooks",
-                 "__weakref__")
+                 "label", "__weakref__")
 
     def __init__(self, rule: Rule, attrs: dict[str, Any], edges: tuple[Optional[Node], ...],
                  input_meta: tuple[tuple[tuple[int, ...], Any], ...], policy: Policy) -> None:
@@ -133,9 +133,14 @@ class Node:
         # hooks on the node itself (torch's register_prehook / register_hook), and a leaf's
         # post-accumulate hooks, by kind; None until the first is registered
         self.node_hooks: Optional[dict[str, dict[int, Callable[..., Any]]]] = None
+        # the name of the gradient kernel this node stands for, where the framework fuses the
+        # derivative it ends into one node (``Policy.gradient_node_name``)
+        self.label: Optional[str] = None
 
     def name(self) -> str:
         """The framework's name of this node's class (``MulBackward0``, ``MultiplyGradNode``)."""
+        if self.label is not None:
+            return self.label
         return self.policy.node_name(self.rule, self.attrs)
 
     def hooks(self, kind: str) -> dict[int, Callable[..., Any]]:

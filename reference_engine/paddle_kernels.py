@@ -7,6 +7,7 @@ MEASURED_ON = "3.3.1"
 KERNELS: dict[str, dict[str, str]] = {
     "exp": {
         "x": "value+graph",
+        "x:node": "ExpDoubleGradNode",
         "x.x": "value+graph",
         "x.s": "value+graph",
         "x.x.x": "value+graph",
@@ -16,6 +17,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "log": {
         "x": "value+graph",
+        "x:node": "LogDoubleGradNode",
         "x.x": "value+graph",
         "x.s": "value+graph",
         "x.x.x": "value+graph",
@@ -28,10 +30,12 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "sqrt": {
         "x": "value+graph",
+        "x:node": "SqrtDoubleGradNode",
         "x.*": "error: sqrt_double_grad"
     },
     "abs": {
         "x": "value+graph",
+        "x:node": "AbsDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -39,6 +43,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "sin": {
         "x": "value+graph",
+        "x:node": "SinDoubleGradNode",
         "x.x": "value+graph",
         "x.s": "value+graph",
         "x.x.*": "error: sin_triple_grad",
@@ -46,6 +51,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "cos": {
         "x": "value+graph",
+        "x:node": "CosDoubleGradNode",
         "x.x": "value+graph",
         "x.s": "value+graph",
         "x.x.*": "error: cos_triple_grad",
@@ -53,6 +59,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "tanh": {
         "x": "value+graph",
+        "x:node": "TanhDoubleGradNode",
         "x.x": "value+graph",
         "x.s": "value+graph",
         "x.x.x": "value+graph",
@@ -89,6 +96,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "rsqrt": {
         "x": "value+graph",
+        "x:node": "RsqrtDoubleGradNode",
         "x.*": "error: rsqrt_double_grad"
     },
     "erf": {
@@ -99,6 +107,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "acos": {
         "x": "value+graph",
+        "x:node": "AcosDoubleGradNode",
         "x.x": "value+graph",
         "x.s": "value+graph",
         "x.x.x": "value+graph",
@@ -108,6 +117,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "sigmoid": {
         "x": "value+graph",
+        "x:node": "SigmoidDoubleGradNode",
         "x.x": "value+graph",
         "x.s": "value+graph",
         "x.x.*": "error: sigmoid_triple_grad",
@@ -115,14 +125,17 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "relu": {
         "x": "value+graph",
+        "x:node": "ReluDoubleGradNode",
         "x.*": "error: relu_double_grad"
     },
     "leaky_relu": {
         "x": "value+graph",
+        "x:node": "LeakyReluDoubleGradNode",
         "x.*": "error: leaky_relu_double_grad"
     },
     "silu": {
         "x": "value+graph",
+        "x:node": "SiluDoubleGradNode",
         "x.x": "value+graph",
         "x.s": "value+graph",
         "x.x.x": "value+graph",
@@ -135,14 +148,17 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "softplus": {
         "x": "value+graph",
+        "x:node": "SoftplusDoubleGradNode",
         "x.*": "error: softplus_double_grad"
     },
     "elu": {
         "x": "value+graph",
+        "x:node": "EluDoubleGradNode",
         "x.*": "error: elu_double_grad"
     },
     "neg": {
         "x": "value+graph",
+        "x:node": "ScaleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -150,6 +166,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "clone": {
         "x": "value+graph",
+        "x:node": "AssignGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -157,7 +174,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "add/tensor-tensor": {
         "x": "value+graph",
+        "x:node": "AddDoubleGradNode",
         "y": "value+graph",
+        "y:node": "AddDoubleGradNode",
         "x.x": "None",
         "x.y": "None",
         "x.s": "value+graph",
@@ -173,7 +192,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "subtract/tensor-tensor": {
         "x": "value+graph",
+        "x:node": "SubtractDoubleGradNode",
         "y": "value+graph",
+        "y:node": "SubtractDoubleGradNode",
         "x.x": "None",
         "x.y": "None",
         "x.s": "value+graph",
@@ -189,7 +210,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "multiply/tensor-tensor": {
         "x": "value+graph",
+        "x:node": "MultiplyDoubleGradNode",
         "y": "value+graph",
+        "y:node": "MultiplyDoubleGradNode",
         "x.x": "zeros+graph",
         "x.y": "value+graph",
         "x.s": "value+graph",
@@ -217,7 +240,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "divide/tensor-tensor": {
         "x": "value+graph",
+        "x:node": "DivideDoubleGradNode",
         "y": "value+graph",
+        "y:node": "DivideDoubleGradNode",
         "x.*": "error: divide_double_grad",
         "y.*": "error: divide_double_grad"
     },
@@ -226,7 +251,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "maximum/tensor-tensor": {
         "x": "value+graph",
+        "x:node": "MaximumDoubleGradNode",
         "y": "value+graph",
+        "y:node": "MaximumDoubleGradNode",
         "x.x": "None",
         "x.y": "None",
         "x.s": "value+graph",
@@ -242,7 +269,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "minimum/tensor-tensor": {
         "x": "value+graph",
+        "x:node": "MinimumDoubleGradNode",
         "y": "value+graph",
+        "y:node": "MinimumDoubleGradNode",
         "x.x": "None",
         "x.y": "None",
         "x.s": "value+graph",
@@ -258,7 +287,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "add/broadcast": {
         "x": "value+graph",
+        "x:node": "AddDoubleGradNode",
         "y": "value+graph",
+        "y:node": "AddDoubleGradNode",
         "x.x": "None",
         "x.y": "None",
         "x.s": "value+graph",
@@ -274,7 +305,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "subtract/broadcast": {
         "x": "value+graph",
+        "x:node": "SubtractDoubleGradNode",
         "y": "value+graph",
+        "y:node": "SubtractDoubleGradNode",
         "x.x": "None",
         "x.y": "None",
         "x.s": "value+graph",
@@ -290,7 +323,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "multiply/broadcast": {
         "x": "value+graph",
+        "x:node": "MultiplyDoubleGradNode",
         "y": "value+graph",
+        "y:node": "MultiplyDoubleGradNode",
         "x.x": "zeros+graph",
         "x.y": "value+graph",
         "x.s": "value+graph",
@@ -318,7 +353,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "divide/broadcast": {
         "x": "value+graph",
+        "x:node": "DivideDoubleGradNode",
         "y": "value+graph",
+        "y:node": "DivideDoubleGradNode",
         "x.*": "error: divide_double_grad",
         "y.*": "error: divide_double_grad"
     },
@@ -327,7 +364,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "maximum/broadcast": {
         "x": "value+graph",
+        "x:node": "MaximumDoubleGradNode",
         "y": "value+graph",
+        "y:node": "MaximumDoubleGradNode",
         "x.x": "None",
         "x.y": "None",
         "x.s": "value+graph",
@@ -343,7 +382,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "minimum/broadcast": {
         "x": "value+graph",
+        "x:node": "MinimumDoubleGradNode",
         "y": "value+graph",
+        "y:node": "MinimumDoubleGradNode",
         "x.x": "None",
         "x.y": "None",
         "x.s": "value+graph",
@@ -359,6 +400,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "multiply/constant": {
         "x": "value+graph",
+        "x:node": "MultiplyDoubleGradNode",
         "x.x": "zeros+no grad_fn",
         "x.s": "value+graph",
         "x.x.x": "None",
@@ -368,10 +410,12 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "divide/constant": {
         "x": "value+graph",
+        "x:node": "DivideDoubleGradNode",
         "x.*": "error: divide_double_grad"
     },
     "maximum/constant": {
         "x": "value+graph",
+        "x:node": "MaximumDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -379,6 +423,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "add/tensor-number": {
         "x": "value+graph",
+        "x:node": "ScaleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -386,6 +431,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "add/number-tensor": {
         "x": "value+graph",
+        "x:node": "ScaleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -393,6 +439,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "subtract/tensor-number": {
         "x": "value+graph",
+        "x:node": "ScaleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -400,6 +447,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "subtract/number-tensor": {
         "x": "value+graph",
+        "x:node": "ScaleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -407,6 +455,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "multiply/tensor-number": {
         "x": "value+graph",
+        "x:node": "ScaleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -414,6 +463,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "multiply/number-tensor": {
         "x": "value+graph",
+        "x:node": "ScaleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -421,6 +471,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "divide/tensor-number": {
         "x": "value+graph",
+        "x:node": "DivScaleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -428,10 +479,12 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "divide/number-tensor": {
         "x": "value+graph",
+        "x:node": "DivideDoubleGradNode",
         "x.*": "error: divide_double_grad"
     },
     "pow/tensor-number": {
         "x": "value+graph",
+        "x:node": "PowDoubleGradNode",
         "x.x": "value+graph",
         "x.s": "value+graph",
         "x.x.*": "error: pow_triple_grad",
@@ -442,7 +495,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "matmul/1d-1d": {
         "x": "value+graph",
+        "x:node": "MatmulDoubleGradNode",
         "y": "value+graph",
+        "y:node": "MatmulDoubleGradNode",
         "x.x": "zeros+graph",
         "x.y": "value+graph",
         "x.s": "value+graph",
@@ -470,6 +525,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "matmul/2d-2d-constant": {
         "x": "value+graph",
+        "x:node": "MatmulDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -477,7 +533,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "matmul/2d-1d": {
         "x": "value+graph",
+        "x:node": "MatmulDoubleGradNode",
         "y": "value+graph",
+        "y:node": "MatmulDoubleGradNode",
         "x.x": "zeros+graph",
         "x.y": "value+graph",
         "x.s": "value+graph",
@@ -505,7 +563,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "matmul/1d-2d": {
         "x": "value+graph",
+        "x:node": "MatmulDoubleGradNode",
         "y": "value+graph",
+        "y:node": "MatmulDoubleGradNode",
         "x.x": "zeros+graph",
         "x.y": "value+graph",
         "x.s": "value+graph",
@@ -533,7 +593,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "matmul/2d-2d": {
         "x": "value+graph",
+        "x:node": "MatmulDoubleGradNode",
         "y": "value+graph",
+        "y:node": "MatmulDoubleGradNode",
         "x.x": "zeros+graph",
         "x.y": "value+graph",
         "x.s": "value+graph",
@@ -561,7 +623,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "matmul/3d-3d": {
         "x": "value+graph",
+        "x:node": "MatmulDoubleGradNode",
         "y": "value+graph",
+        "y:node": "MatmulDoubleGradNode",
         "x.x": "zeros+graph",
         "x.y": "value+graph",
         "x.s": "value+graph",
@@ -589,7 +653,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "matmul/3d-2d": {
         "x": "value+graph",
+        "x:node": "MatmulDoubleGradNode",
         "y": "value+graph",
+        "y:node": "MatmulDoubleGradNode",
         "x.x": "zeros+graph",
         "x.y": "value+graph",
         "x.s": "value+graph",
@@ -617,7 +683,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "matmul/2d-3d": {
         "x": "value+graph",
+        "x:node": "MatmulDoubleGradNode",
         "y": "value+graph",
+        "y:node": "MatmulDoubleGradNode",
         "x.x": "zeros+graph",
         "x.y": "value+graph",
         "x.s": "value+graph",
@@ -645,7 +713,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "matmul/3d-1d": {
         "x": "value+graph",
+        "x:node": "MatmulDoubleGradNode",
         "y": "value+graph",
+        "y:node": "MatmulDoubleGradNode",
         "x.x": "zeros+graph",
         "x.y": "value+graph",
         "x.s": "value+graph",
@@ -673,12 +743,15 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "matmul/1d-3d": {
         "x": "value+graph",
+        "x:node": "MatmulDoubleGradNode",
         "y": "value+graph",
+        "y:node": "MatmulDoubleGradNode",
         "x.*": "error: undefined",
         "y.*": "error: undefined"
     },
     "matmul/4d-3d": {
         "x": "value+graph",
+        "x:node": "MatmulDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -686,6 +759,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "matmul/3d-4d": {
         "x": "value+graph",
+        "x:node": "MatmulDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -693,6 +767,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "sum/all": {
         "x": "value+graph",
+        "x:node": "SumDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -700,6 +775,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "sum/axis": {
         "x": "value+graph",
+        "x:node": "SumDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -707,6 +783,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "mean/all": {
         "x": "value+graph",
+        "x:node": "MeanDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -726,6 +803,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "mean/axis": {
         "x": "value+graph",
+        "x:node": "MeanDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -757,15 +835,19 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "clip/both": {
         "x": "value+graph",
+        "x:node": "ClipDoubleGradNode",
         "x.*": "error: clip_double_grad"
     },
     "clip/min": {
         "x": "value+graph",
+        "x:node": "ClipDoubleGradNode",
         "x.*": "error: clip_double_grad"
     },
     "where/tensor-tensor": {
         "x": "value+graph",
+        "x:node": "WhereDoubleGradNode",
         "y": "value+graph",
+        "y:node": "WhereDoubleGradNode",
         "x.x": "None",
         "x.y": "None",
         "x.s": "value+graph",
@@ -781,6 +863,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "where/zeros": {
         "x": "value+graph",
+        "x:node": "WhereDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -794,6 +877,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "reshape": {
         "x": "value+graph",
+        "x:node": "ReshapeDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -801,6 +885,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "transpose": {
         "x": "value+graph",
+        "x:node": "TransposeDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -808,6 +893,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "squeeze": {
         "x": "value+graph",
+        "x:node": "SqueezeDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -815,6 +901,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "unsqueeze": {
         "x": "value+graph",
+        "x:node": "UnsqueezeDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -822,6 +909,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "expand": {
         "x": "value+graph",
+        "x:node": "ExpandDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -829,6 +917,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "getitem/slice": {
         "x": "value+graph",
+        "x:node": "SliceDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -836,6 +925,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "getitem/index": {
         "x": "value+graph",
+        "x:node": "IndexElementwiseGetDoubleGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -843,7 +933,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "concat": {
         "x": "value+graph",
+        "x:node": "ConcatDoubleGradNode",
         "y": "value+graph",
+        "y:node": "ConcatDoubleGradNode",
         "x.x": "None",
         "x.y": "None",
         "x.s": "value+graph",
@@ -859,7 +951,9 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "stack": {
         "x": "value+graph",
+        "x:node": "StackDoubleGradNode",
         "y": "value+graph",
+        "y:node": "StackDoubleGradNode",
         "x.x": "None",
         "x.y": "None",
         "x.s": "value+graph",
@@ -875,6 +969,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "split/num": {
         "x": "value+graph",
+        "x:node": "ConcatGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -882,6 +977,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "split/sections": {
         "x": "value+graph",
+        "x:node": "ConcatGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -889,6 +985,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "unbind": {
         "x": "value+graph",
+        "x:node": "StackGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",
@@ -896,6 +993,7 @@ KERNELS: dict[str, dict[str, str]] = {
     },
     "cast": {
         "x": "value+graph",
+        "x:node": "CastGradNode",
         "x.x": "None",
         "x.s": "value+graph",
         "x.s.x": "None",

@@ -97,7 +97,22 @@ def derivative_order_limits(kernels: dict[str, dict[str, str]]) -> dict[str, tup
     return limits
 
 
+def gradient_node_names(kernels: dict[str, dict[str, str]]) -> dict[tuple[str, int], str]:
+    """(origin, input position) -> the name paddle gives the node a first-order gradient of
+    that input comes from when the pass records (``x:node`` in the table). The probe's inputs
+    are the op's tensor inputs in order, after a number on the left and where's condition."""
+    names = {}
+    for form, paths in kernels.items():
+        origin = form_origin(form)
+        first = 1 if origin.endswith(":left") or origin == "where" else 0
+        for path, name in paths.items():
+            if path.endswith(":node"):
+                names[(origin, first + "xyz".index(path[0]))] = name
+    return names
+
+
 DERIVATIVE_ORDER_LIMITS = derivative_order_limits(KERNELS)
+GRADIENT_NODE_NAMES = gradient_node_names(KERNELS)
 WITHOUT_DOUBLE_GRAD = {op for op, (limit, _) in DERIVATIVE_ORDER_LIMITS.items() if limit == 0}
 # origins whose double grad paddle 3.3.1 cannot run at all (an internal shape error)
 UNDEFINED_DOUBLE_GRAD = {form_origin(form) for form, paths in KERNELS.items()
@@ -306,6 +321,11 @@ class PaddlePolicy(Policy):
         """The kernel reads the second operand as the first's type."""
         if a != b:
             raise self.error("dtype_container", want=b, have=a)
+
+    def gradient_node_name(self, node: Node, index: int) -> Optional[str]:
+        """paddle names the node of a first-order gradient a recording pass computes after the
+        forward op's gradient kernel (``ExpDoubleGradNode``), as measured."""
+        return GRADIENT_NODE_NAMES.get((node.origin, index)) if node.order == 1 else None
 
     def filled_gradient(self, zeros: Tensor) -> Tensor:
         """Zeros a kernel filled in stop gradient."""

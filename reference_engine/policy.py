@@ -223,6 +223,12 @@ class Policy:
         "none" (they are handed None), "zeros" (the kernel fills in zeros) or None (nothing)."""
         return None
 
+    def gradient_node_name(self, node: Node, index: int) -> Optional[str]:
+        """The name of the node input ``index``'s gradient comes from when running ``node``
+        records, where the framework names it after the gradient kernel (None: the composing
+        op's own name)."""
+        return None
+
     def filled_gradient(self, zeros: Tensor) -> Tensor:
         """A gradient a kernel filled in with zeros, as hooks see it."""
         return zeros

@@ -15,6 +15,9 @@ which kernels read the incoming gradient. Each path ends in one outcome:
 - ``error: undefined``: paddle fails inside a kernel (a shape check, an uninitialised tensor), which
   the reference refuses as undefined rather than imitating.
 
+``x:node`` is the name of the node a first-order gradient comes from (its ``grad_fn``): paddle
+names it after the op's gradient kernel (``ExpDoubleGradNode``), which the reference follows.
+
 Connectivity is recorded for three orders (what the corpus's create_graph programs reach); a
 fourth order is only asked whether it exists.
 
@@ -207,6 +210,8 @@ def probe_form(module: ModuleType, form: Form) -> dict[str, str]:
             for name, g in zip(names, grads):
                 key = f"{path}.{name}" if path else name
                 table[key] = _outcome(module, g)
+                if order == 1 and g is not None and g.grad_fn is not None:
+                    table[f"{key}:node"] = g.grad_fn.name()  # the gradient kernel's node
                 if g is not None and not g.stop_gradient:
                     next_frontier.append((key, g))
         frontier = next_frontier
