@@ -340,6 +340,12 @@ def _require_tensor_operands(op: str, *operands: Any) -> None:
                                     type_name=type(x).__name__)
 
 
+def div_number(a: Tensor, number: Scalar) -> Tensor:
+    """``a / number`` as a framework's own kernels divide in a derivative: torch's
+    ``div(Tensor, Scalar)`` (DivBackward1, whose only input is ``a``), paddle's scale."""
+    return apply(R.RULES["div_number"], (a,), {"divisor": number})
+
+
 def maximum(a: Tensor, b: Tensor) -> Tensor:
     _require_tensor_operands("maximum", a, b)
     return _binary("maximum", a, b)
@@ -536,10 +542,20 @@ def activation_grad(op: str, grad: Tensor, a: Tensor, **attrs: Any) -> Tensor:
 def silu_grad(grad: Tensor, a: Tensor) -> Tensor:
     """silu's gradient: torch composes it while recording (one fused kernel otherwise, the same
     values); paddle records one node."""
-    if grad._policy.fuses_silu_grad or not grad_mode.is_grad_enabled():
+    if "silu" in grad._policy.fused_gradients or not grad_mode.is_grad_enabled():
         return activation_grad("silu", grad, a)
     s = sigmoid(a)
     return mul(mul(grad, s), add(mul(a, sub(1, s)), 1))
+
+
+def fused_grad(op: str, grad: Tensor, result: Tensor) -> Tensor:
+    """tanh's or sigmoid's gradient from its output: one node where the dialect records its
+    backward kernel as one (torch's tanh_backward, sigmoid_backward), composed otherwise."""
+    if op in grad._policy.fused_gradients:
+        return apply(R.RULES[op + "_backward"], (grad, result))
+    if op == "tanh":
+        return mul(grad, sub(1, mul(result, result)))
+    return mul(grad, mul(sub(1, result), result))
 
 
 def abs_grad(grad: Tensor, a: Tensor) -> Tensor:

@@ -40,6 +40,7 @@ NODE_NAMES = {
     "fill": "FillGradNode", "setitem": "SetValueWithTensorGradNode", "norm2": "PNormGradNode",
     "prod_all": "ProdGradNode", "split": "SplitWithNumGradNode", "split_with_sizes": "SplitGradNode",
     "log1p": "Log1pGradNode", "leaky_relu_backward": "LeakyReluDoubleGradNode",
+    "div_number": "ScaleGradNode",
     "norm_p": "PNormGradNode", "softplus_backward": "SoftplusDoubleGradNode",
     "elu_backward": "EluDoubleGradNode",
     "gelu_backward": "GeluDoubleGradNode", "silu_backward": "SiluDoubleGradNode",
@@ -171,7 +172,7 @@ class PaddlePolicy(Policy):
     kernels_save_result = frozenset({"div", "elu", "silu"})
     prod_grad_divides = True
     leaky_relu_passes_at_zero = True
-    fuses_silu_grad = True
+    fused_gradients = frozenset({"silu"})
     masks_by_multiplying = True
     norm_grad_masks_zeros = False
     expand_copies = True

@@ -58,7 +58,8 @@ class Policy:
     refuses_writes_to_split_views = False  # torch: ... and may not be written in place
     prod_grad_divides = False              # paddle: prod's gradient is g * result / x (nan at 0)
     leaky_relu_passes_at_zero = False      # paddle: leaky_relu's gradient at 0 is the gradient
-    fuses_silu_grad = False                # paddle: silu's gradient is one node when recording
+    # ops whose gradient is recorded as one node (torch: tanh, sigmoid; paddle: silu)
+    fused_gradients: frozenset[str] = frozenset()
     masks_by_multiplying = False           # paddle: relu's and maximum's kernels keep nan
     fuses_linear = False                   # torch: a linear layer with a bias is one addmm
     # torch: a p-norm's gradient is 0 at zeros (p < 1) and shared among ties (p = inf)

@@ -296,8 +296,11 @@ rule("sub_scaled", "SubBackward0", lambda a, b, *, alpha: a - np.asarray(alpha, 
      lambda g: g, lambda g, alpha: F.mul(F.neg(g), alpha), **AB)
 rule("mul", "MulBackward0", np.multiply, lambda g, b: F.mul(g, b), lambda g, a: F.mul(g, a), **AB)
 rule("div", "DivBackward0", np.divide, lambda g, b: F.div(g, b),
-     lambda g, a, b: F.neg(F.mul(g, F.div(F.div(a, b), b))), **AB)
+     lambda g, a, b: F.mul(F.neg(g), F.div(F.div(a, b), b)), **AB)
 rule("neg", "NegBackward0", np.negative, lambda g: F.neg(g))
+# a derivative's division by a count (mean's): the number is an attribute, not an input
+rule("div_number", "DivBackward1", lambda a, *, divisor: a / np.asarray(divisor, a.dtype),
+     lambda g, divisor: F.div_number(g, divisor))
 # torch's number - tensor: one input, the number an attribute
 rule("rsub", "RsubBackward1", lambda a, *, minuend: np.subtract(np.asarray(minuend, a.dtype), a),
      lambda g: F.neg(g))
@@ -320,8 +323,8 @@ rule("sum", "SumBackward1", _np_sum,
 rule("sum_all", "SumBackward0", lambda a: a.sum(),
      lambda g, in_shape: F.expand(g, in_shape))
 rule("mean", "MeanBackward1", _np_mean,
-     lambda g, in_shape, dims: F.expand(
-         F.div(restore_reduced(g, in_shape, dims), _reduce_count(in_shape, dims)), in_shape))
+     lambda g, in_shape, dims: F.div_number(F.expand(restore_reduced(g, in_shape, dims), in_shape),
+                                            _reduce_count(in_shape, dims)))
 # the 2-norm over dims (None: every element); its derivative a / norm is 0 where the norm is
 rule("norm2", "LinalgVectorNormBackward0", lambda a, *, dims, keepdim: np.sqrt(
          np.sum(a * a, axis=dims, keepdims=keepdim)),
@@ -344,7 +347,7 @@ rule("unbind", "UnbindBackward0", lambda a, *, dim: a,
 rule("norm_p", "LinalgVectorNormBackward0", lambda a, *, p, dims, keepdim: _np_norm_p(a, p, dims, keepdim),
      lambda g, a, result, p, dims, keepdim: _norm_p_grad(g, a, result, p, dims, keepdim))
 rule("mean_all", "MeanBackward0", lambda a: np.mean(a),
-     lambda g, in_shape: F.expand(F.div(g, math.prod(in_shape)), in_shape))
+     lambda g, in_shape: F.div_number(F.expand(g, in_shape), math.prod(in_shape)))
 for _op, _np_fn in (("amax", np.amax), ("amin", np.amin)):
     rule(_op, _op.capitalize() + "Backward0",
          lambda a, *, dims, keepdim, _f=_np_fn: _f(a, axis=dims, keepdims=keepdim),
@@ -382,10 +385,17 @@ rule("rsqrt", "RsqrtBackward0", lambda a: np.reciprocal(np.sqrt(a)),
      lambda g, result: F.mul(F.mul(g, -0.5), F.pow(result, 3)))
 rule("erf", "ErfBackward0", lambda a: _np_erf(a),
      lambda g, a: F.mul(F.mul(F.exp(F.neg(F.pow(a, 2))), 2.0 / math.sqrt(math.pi)), g))
-rule("tanh", "TanhBackward0", np.tanh,
-     lambda g, result: F.mul(g, F.sub(1, F.mul(result, result))))
+rule("tanh", "TanhBackward0", np.tanh, lambda g, result: F.fused_grad("tanh", g, result))
 rule("sigmoid", "SigmoidBackward0", lambda a: 1 / (1 + np.exp(-a)),
-     lambda g, result: F.mul(g, F.mul(F.sub(1, result), result)))
+     lambda g, result: F.fused_grad("sigmoid", g, result))
+# tanh's and sigmoid's gradients as torch records them: one node each (tanh_backward,
+# sigmoid_backward), differentiable in the gradient and in the saved output
+rule("tanh_backward", "TanhBackwardBackward0", lambda a, b: a * (1 - b * b),
+     lambda g, b: F.fused_grad("tanh", g, b), lambda g, a, b: F.mul(g, F.mul(F.mul(b, -2.0), a)),
+     **AB)
+rule("sigmoid_backward", "SigmoidBackwardBackward0", lambda a, b: a * (1 - b) * b,
+     lambda g, b: F.fused_grad("sigmoid", g, b),
+     lambda g, a, b: F.mul(F.mul(g, a), F.add(F.mul(b, -2.0), 1.0)), **AB)
 rule("relu", "ReluBackward0", lambda a: np.maximum(a, np.zeros((), a.dtype)),
      lambda g, result: F.relu_grad(g, result))
 # torch's threshold_backward: differentiable in the gradient, and (with a zero derivative) in the
@@ -472,9 +482,9 @@ rule("t", "TBackward0", lambda a: a.T, lambda g: F.t(g), view=True)
 rule("permute", "PermuteBackward0", lambda a, *, dims: np.transpose(a, dims),
      lambda g, dims: F.permute(g, _inverse(dims)), view=True)
 rule("squeeze", "SqueezeBackward1", lambda a, *, dims: np.squeeze(a, dims),
-     lambda g, in_shape: F.reshape(g, in_shape), view=True)
+     lambda g, dims: _unsqueezed(g, dims), view=True)
 rule("unsqueeze", "UnsqueezeBackward0", lambda a, *, dim: np.expand_dims(a, dim),
-     lambda g, in_shape: F.reshape(g, in_shape), view=True)
+     lambda g, dim: F.squeeze(g, dim), view=True)
 rule("expand", "ExpandBackward0", lambda a, *, shape: _np_expand(a, shape), lambda g: g, view=True)
 def _np_getitem(a: np.ndarray, index: Any) -> np.ndarray:
     """``a[index]``; integers on every dimension give a 0-d view (numpy would give a scalar
@@ -625,6 +635,13 @@ def _elu_curvature(x: Any, alpha: float) -> Any:
     side, its backward with the negative), recorded."""
     negative = F.lt if x._policy.double_backward_thresholds_inclusive else F.le
     return F.where(negative(x, 0), F.mul(F.exp(x), alpha), 0.0)
+
+
+def _unsqueezed(g: Any, dims: tuple[int, ...]) -> Any:
+    """The squeezed dimensions given back, one unsqueeze each (torch's unsqueeze_to)."""
+    for d in sorted(dims):
+        g = F.unsqueeze(g, d)
+    return g
 
 
 def _np_silu_slope(x: np.ndarray) -> np.ndarray:

@@ -2055,3 +2055,23 @@ def a_linear_layer_with_a_bias_is_one_addmm(torch):
     linear = torch.nn.functional.linear
     return seen + [linear(torch.ones(2, 3), w).grad_fn.name(),
                    linear(torch.ones(2, 3), w, torch.ones(1)).grad_fn.name()]
+
+
+@program
+def the_nodes_of_gradients_a_recording_pass_computes(torch):
+    """The node each first-order gradient comes from when the pass records: tanh's and
+    sigmoid's fused backward nodes, mean's division by the count (DivBackward1), a quotient's
+    divisor gradient (MulBackward0), squeeze's unsqueeze and unsqueeze's squeeze; and their
+    second derivatives."""
+    forms = (lambda t: t.tanh(), lambda t: t.sigmoid(), lambda t: t.mean(), lambda t: t.mean(0),
+             lambda t: t.unsqueeze(1), lambda t: t.unsqueeze(0).squeeze(0),
+             lambda t: t.unsqueeze(2).squeeze(), lambda t: t / (t + 2.0))
+    seen = []
+    for fn in forms:
+        x = torch.tensor([[0.5, 1.2, 0.8], [1.5, 0.3, 0.9]], dtype=torch.float64, requires_grad=True)
+        out = fn(x)
+        seed = torch.ones_like(out).requires_grad_(True)
+        g, = torch.autograd.grad(out, x, seed, create_graph=True)
+        seen += [g.grad_fn.name(), [n.name() if n else None for n, _ in g.grad_fn.next_functions],
+                 torch.autograd.grad(g.sum(), (x, seed), allow_unused=True)]
+    return seen
