@@ -548,14 +548,20 @@ def silu_grad(grad: Tensor, a: Tensor) -> Tensor:
     return mul(mul(grad, s), add(mul(a, sub(1, s)), 1))
 
 
-def fused_grad(op: str, grad: Tensor, result: Tensor) -> Tensor:
-    """tanh's or sigmoid's gradient from its output: one node where the dialect records its
-    backward kernel as one (torch's tanh_backward, sigmoid_backward), composed otherwise."""
+def fused_grad(op: str, grad: Tensor, result: Tensor, **attrs: Any) -> Tensor:
+    """The gradient of tanh, sigmoid, softmax or log_softmax from its output: one node where
+    the dialect records its backward kernel as one (torch's tanh_backward, sigmoid_backward,
+    _softmax_backward_data, _log_softmax_backward_data), composed otherwise."""
     if op in grad._policy.fused_gradients:
-        return apply(R.RULES[op + "_backward"], (grad, result))
+        return apply(R.RULES[op + "_backward"], (grad, result), attrs or _EMPTY)
     if op == "tanh":
         return mul(grad, sub(1, mul(result, result)))
-    return mul(grad, mul(sub(1, result), result))
+    if op == "sigmoid":
+        return mul(grad, mul(sub(1, result), result))
+    dims = (attrs["dim"],)
+    if op == "softmax":
+        return mul(result, sub(grad, sum(mul(grad, result), dims, True)))
+    return sub(grad, mul(exp(result), sum(grad, dims, True)))
 
 
 def abs_grad(grad: Tensor, a: Tensor) -> Tensor:

@@ -470,9 +470,20 @@ rule("where", "WhereBackward0", np.where, None,
      lambda g, c: _where_zero(c, g), lambda g, c: F.where(c, 0, g), inputs=("c", "a", "b"),
      unlisted=("c",))
 rule("softmax", "SoftmaxBackward0", _np_softmax,
-     lambda g, result, dim: F.mul(result, F.sub(g, F.sum(F.mul(g, result), (dim,), True))))
+     lambda g, result, dim: F.fused_grad("softmax", g, result, dim=dim))
 rule("log_softmax", "LogSoftmaxBackward0", _np_log_softmax,
-     lambda g, result, dim: F.sub(g, F.mul(F.exp(result), F.sum(g, (dim,), True))))
+     lambda g, result, dim: F.fused_grad("log_softmax", g, result, dim=dim))
+# torch's _softmax_backward_data and _log_softmax_backward_data: one node each, differentiable
+# in the gradient (a) and the saved output (b)
+rule("softmax_backward", "SoftmaxBackwardDataBackward0",
+     lambda a, b, *, dim: b * (a - np.sum(a * b, axis=dim, keepdims=True)),
+     lambda g, b, dim: F.fused_grad("softmax", g, b, dim=dim),
+     lambda g, a, b, dim: F.sub(F.sub(F.mul(a, g), F.mul(F.sum(F.mul(b, a), (dim,), True), g)),
+                                F.mul(a, F.sum(F.mul(g, b), (dim,), True))), **AB)
+rule("log_softmax_backward", "LogSoftmaxBackwardDataBackward0",
+     lambda a, b, *, dim: a - np.exp(b) * np.sum(a, axis=dim, keepdims=True),
+     lambda g, b, dim: F.sub(g, F.sum(F.mul(g, F.exp(b)), (dim,), True)),  # its transpose
+     lambda g, a, b, dim: F.mul(F.mul(F.neg(F.sum(a, (dim,), True)), F.exp(b)), g), **AB)
 
 rule("reshape", "ViewBackward0", lambda a, *, shape: np.reshape(a, shape),
      lambda g, in_shape: F.reshape(g, in_shape), view=True)

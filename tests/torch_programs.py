@@ -2059,13 +2059,14 @@ def a_linear_layer_with_a_bias_is_one_addmm(torch):
 
 @program
 def the_nodes_of_gradients_a_recording_pass_computes(torch):
-    """The node each first-order gradient comes from when the pass records: tanh's and
-    sigmoid's fused backward nodes, mean's division by the count (DivBackward1), a quotient's
-    divisor gradient (MulBackward0), squeeze's unsqueeze and unsqueeze's squeeze; and their
-    second derivatives."""
+    """The node each first-order gradient comes from when the pass records: tanh's, sigmoid's,
+    softmax's and log_softmax's fused backward nodes, mean's division by the count
+    (DivBackward1), a quotient's divisor gradient (MulBackward0), squeeze's unsqueeze and
+    unsqueeze's squeeze; and their second derivatives."""
     forms = (lambda t: t.tanh(), lambda t: t.sigmoid(), lambda t: t.mean(), lambda t: t.mean(0),
              lambda t: t.unsqueeze(1), lambda t: t.unsqueeze(0).squeeze(0),
-             lambda t: t.unsqueeze(2).squeeze(), lambda t: t / (t + 2.0))
+             lambda t: t.unsqueeze(2).squeeze(), lambda t: t / (t + 2.0), lambda t: t.softmax(1),
+             lambda t: t.log_softmax(0))
     seen = []
     for fn in forms:
         x = torch.tensor([[0.5, 1.2, 0.8], [1.5, 0.3, 0.9]], dtype=torch.float64, requires_grad=True)
