@@ -340,6 +340,16 @@ def _require_tensor_operands(op: str, *operands: Any) -> None:
                                     type_name=type(x).__name__)
 
 
+def masked_fill(a: Tensor, mask: Any, value: Any) -> Tensor:
+    """``value`` where ``mask`` (a bool tensor or array broadcasting to ``a``), ``a`` elsewhere:
+    one node (MaskedFillBackward0, MaskedFillGradNode) for a number; a tensor value is a
+    ``where`` of the two."""
+    keep = mask._data if isinstance(mask, _tensor_type()) else np.asarray(mask)
+    if isinstance(value, _tensor_type()):
+        return where(constant_like(a, keep), value, a)
+    return apply(R.RULES["masked_fill"], (a,), {"mask": keep, "value": value})
+
+
 def div_number(a: Tensor, number: Scalar) -> Tensor:
     """``a / number`` as a framework's own kernels divide in a derivative: torch's
     ``div(Tensor, Scalar)`` (DivBackward1, whose only input is ``a``), paddle's scale."""

@@ -869,6 +869,14 @@ KERNELS: dict[str, dict[str, str]] = {
         "x.s.x": "None",
         "x.s.s": "None"
     },
+    "masked_fill": {
+        "x": "value+graph",
+        "x:node": "MaskedFillDoubleGradNode",
+        "x.x": "None",
+        "x.s": "value+graph",
+        "x.s.x": "None",
+        "x.s.s": "None"
+    },
     "softmax": {
         "*": "error: softmax_grad"
     },

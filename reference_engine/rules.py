@@ -261,8 +261,8 @@ def _maximum_grad(g: Any, mine: Any, other: Any, loses: Callable[[Any, Any], Any
     if g._policy.masks_by_multiplying:
         weights = np.where(loses(mine, other)._data, 0.0, np.where(mine._data == other._data, 0.5, 1.0))
         return F.mul(g, F.constant_like(g, weights.astype(g._data.dtype)))
-    split = F.where(F.eq(mine, other), F.mul(g, 0.5), g)
-    return F.where(loses(mine, other), 0, split)
+    split = F.where(F.eq(mine, other), F.div_number(g, 2), g)
+    return F.masked_fill(split, loses(mine, other), 0)
 
 
 def _cat_grads(g: Any, sizes: tuple[int, ...], dim: int) -> list[Any]:
@@ -466,6 +466,10 @@ rule("maximum", "MaximumBackward0", np.maximum,
      lambda g, a, b: _maximum_grad(g, a, b, F.lt), lambda g, a, b: _maximum_grad(g, b, a, F.lt), **AB)
 rule("minimum", "MinimumBackward0", np.minimum,
      lambda g, a, b: _maximum_grad(g, a, b, F.gt), lambda g, a, b: _maximum_grad(g, b, a, F.gt), **AB)
+# masked_fill with a number: the mask and the number are attributes, the tensor the only input
+rule("masked_fill", "MaskedFillBackward0",
+     lambda a, *, mask, value: np.where(mask, np.asarray(value, a.dtype), a),
+     lambda g, mask: F.masked_fill(g, mask, 0))
 rule("where", "WhereBackward0", np.where, None,
      lambda g, c: _where_zero(c, g), lambda g, c: F.where(c, 0, g), inputs=("c", "a", "b"),
      unlisted=("c",))

@@ -1560,3 +1560,13 @@ def norms_of_other_orders(paddle):
     for p in (2, 3):  # p_norm_grad has no grad op
         seen.append(attempt(lambda: paddle.grad(paddle.linalg.norm(x, p=p), x, create_graph=True)))
     return seen
+
+
+@program
+def masked_fill_is_one_node(paddle):
+    """masked_fill with a number records MaskedFillGradNode; its gradient comes from
+    MaskedFillDoubleGradNode when the pass records."""
+    x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    y = paddle.masked_fill(x, x > 1.5, 0.5)
+    g, = paddle.grad(y, x, paddle.ones([3]), create_graph=True)
+    return [y, y.grad_fn.name(), g, g.grad_fn.name(), x.masked_fill(x < 1.5, -1.0)]

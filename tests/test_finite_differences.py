@@ -135,6 +135,7 @@ case("clamp_tensor_low", lambda a, lo: torch.clamp(a, min=lo), _distinct(6), _di
 case("maximum", lambda a, b: torch.maximum(a * a, b), _distinct(5), _distinct(5))
 case("minimum", lambda a, b: torch.minimum(a * a, b), _distinct(5), _distinct(5))
 case("where", lambda a, b: torch.where(a > 0, a * a, b * a), _distinct(5), _distinct(5))
+case("masked_fill", lambda a: (a * a).masked_fill(a > 0, 0.5) * a, _distinct(5))
 case("softmax", lambda a: a.softmax(1), _distinct(2, 3))
 case("log_softmax", lambda a: a.log_softmax(0), _distinct(3, 2))
 case("reshape", lambda a: (a * a).reshape(3, 2), _distinct(2, 3))

@@ -2076,3 +2076,14 @@ def the_nodes_of_gradients_a_recording_pass_computes(torch):
         seen += [g.grad_fn.name(), [n.name() if n else None for n, _ in g.grad_fn.next_functions],
                  torch.autograd.grad(g.sum(), (x, seed), allow_unused=True)]
     return seen
+
+
+@program
+def masked_fill_is_one_node(torch):
+    """masked_fill with a number records MaskedFillBackward0 (the tensor its only input); its
+    gradient is masked_fill again; with a tensor value MaskedFillBackward1."""
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x.masked_fill(x > 1.5, 0.5)
+    g, = torch.autograd.grad(y, x, torch.ones(3, requires_grad=True), create_graph=True)
+    return [y, y.grad_fn.name(), [n.name() if n else None for n, _ in y.grad_fn.next_functions],
+            g, g.grad_fn.name(), torch.masked_fill(x, x < 1.5, -1.0)]

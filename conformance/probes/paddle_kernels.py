@@ -138,6 +138,7 @@ FORMS: dict[str, Form] = {
     "clip/min": ([_X], lambda fw, x: fw.clip(x, min=0.4)),
     "where/tensor-tensor": ([_X, _Y], lambda fw, x, y: fw.where(x > y, x, y)),
     "where/zeros": ([_X], lambda fw, x: fw.where(x > 0.7, x, fw.zeros_like(x))),
+    "masked_fill": ([_X], lambda fw, x: fw.masked_fill(x, x > 0.7, 0.5)),
     "softmax": ([_X], lambda fw, x: fw.nn.functional.softmax(x, axis=-1)),
     "log_softmax": ([_X], lambda fw, x: fw.nn.functional.log_softmax(x, axis=-1)),
     "reshape": ([_X], lambda fw, x: fw.reshape(x, [3, 2])),

@@ -214,7 +214,7 @@ def tile(x: Tensor, repeat_times: Any) -> Tensor:
 
 
 def masked_fill(x: Tensor, mask: Tensor, value: Any) -> Tensor:
-    return F.where(mask, value, x)
+    return F.masked_fill(x, mask, value)
 
 
 # Tensor methods that are these functions (the facade attaches them)

@@ -154,7 +154,7 @@ def std(input: Tensor, dim: Any = None, unbiased: builtins.bool = True,  # noqa:
 
 
 def masked_fill(input: Tensor, mask: Tensor, value: float) -> Tensor:  # noqa: A002
-    return F.where(mask, value, input)
+    return F.masked_fill(input, mask, value)
 
 
 def gather(input: Tensor, dim: builtins.int, index: Tensor) -> Tensor:  # noqa: A002
