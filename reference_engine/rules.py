@@ -466,6 +466,28 @@ rule("maximum", "MaximumBackward0", np.maximum,
      lambda g, a, b: _maximum_grad(g, a, b, F.lt), lambda g, a, b: _maximum_grad(g, b, a, F.lt), **AB)
 rule("minimum", "MinimumBackward0", np.minimum,
      lambda g, a, b: _maximum_grad(g, a, b, F.gt), lambda g, a, b: _maximum_grad(g, b, a, F.gt), **AB)
+# torch's loss functions: one node each, the loss reduced ("mean", "sum" or "none")
+rule("mse_loss", "MseLossBackward0", lambda a, b, *, reduction: _np_reduce((a - b) ** 2, reduction),
+     lambda g, a, b, reduction: F.mul(F.mul(F.sub(a, b), 2.0), _loss_grad(g, a, reduction)),
+     lambda g, a, b, reduction: F.mul(F.mul(F.sub(b, a), 2.0), _loss_grad(g, b, reduction)), **AB)
+rule("nll_loss", "NllLossBackward0",
+     lambda a, *, classes, reduction: _np_reduce(-a[np.arange(len(classes)), list(classes)],
+                                                 reduction),
+     lambda g, a, classes, reduction: _nll_grad(g, a, classes, reduction))
+rule("binary_cross_entropy", "BinaryCrossEntropyBackward0",
+     lambda a, b, *, reduction: _np_reduce(-(b * np.maximum(np.log(a), -100)
+                                             + (1 - b) * np.maximum(np.log1p(-a), -100)),
+                                           reduction),
+     lambda g, a, b, reduction: F.mul(F.div(F.sub(a, b), F.clamp(F.mul(F.sub(1.0, a), a), 1e-12)),
+                                      _loss_grad(g, a, reduction)),
+     lambda g, a, b, reduction: F.mul(F.sub(F.clamp(F.log(F.sub(1.0, a)), -100.0),
+                                            F.clamp(F.log(a), -100.0)), _loss_grad(g, b, reduction)),
+     **AB)
+rule("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0",
+     lambda a, b, *, reduction: _np_reduce(np.maximum(a, 0) - a * b + np.log1p(np.exp(-np.abs(a))),
+                                           reduction),
+     lambda g, a, b, reduction: F.mul(F.sub(F.sigmoid(a), b), _loss_grad(g, a, reduction)),
+     lambda g, a, b, reduction: F.mul(F.neg(a), _loss_grad(g, b, reduction)), **AB)
 # masked_fill with a number: the mask and the number are attributes, the tensor the only input
 rule("masked_fill", "MaskedFillBackward0",
      lambda a, *, mask, value: np.where(mask, np.asarray(value, a.dtype), a),
@@ -702,6 +724,34 @@ def _norm_p_grad(g: Any, a: Any, result: Any, p: float, dims: Any, keepdim: bool
     if a._policy.norm_grad_masks_zeros:
         scale = F.where(F.constant_like(result, result._data == 0), 0.0, scale)
     return F.mul(scaled, scale)
+
+
+def _np_reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
+    if reduction == "none":
+        return loss
+    return (np.sum(loss) if reduction == "sum" else np.mean(loss)).astype(loss.dtype)
+
+
+def _loss_grad(g: Any, like: Any, reduction: str) -> Any:
+    """A reduced loss's gradient spread over the elements of ``like`` (divided by their count
+    for "mean")."""
+    if reduction == "none":
+        return g
+    spread = F.expand(g, like._data.shape)
+    return spread if reduction == "sum" else F.div_number(spread, like._data.size)
+
+
+def _nll_grad(g: Any, a: Any, classes: tuple[int, ...], reduction: str) -> Any:
+    """Minus the gradient at each row's class, zeros elsewhere."""
+    rows = len(classes)
+    picked = np.zeros(a._data.shape, a._data.dtype)
+    picked[np.arange(rows), list(classes)] = -1
+    per_row = g if reduction == "none" else F.expand(g, (rows,))
+    if reduction == "mean":
+        per_row = F.div_number(per_row, rows)
+    grad = F.mul(F.unsqueeze(per_row, 1), F.constant_like(a, picked))
+    # torch's kernel reads the input: the gradient stays connected to it, a zero derivative
+    return F.link(grad, a) if "nll_loss" in a._policy.zero_derivative_links else grad
 
 
 def _differentiated_twice(g: Any) -> Any:

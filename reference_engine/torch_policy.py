@@ -61,7 +61,7 @@ class TorchPolicy(Policy):
     refuses_writes_to_split_views = True
     refuses_leaves_moved_into_graph = True
     # threshold_backward, sgn, leaky_relu_backward
-    zero_derivative_links = frozenset({"relu", "abs", "leaky_relu"})
+    zero_derivative_links = frozenset({"relu", "abs", "leaky_relu", "nll_loss"})
 
     def first_recorded_grad(self, grad: Tensor) -> Tensor:
         """AccumulateGrad deep-copies a first gradient that requires grad (``CopyBackwards``)."""

@@ -136,6 +136,13 @@ case("maximum", lambda a, b: torch.maximum(a * a, b), _distinct(5), _distinct(5)
 case("minimum", lambda a, b: torch.minimum(a * a, b), _distinct(5), _distinct(5))
 case("where", lambda a, b: torch.where(a > 0, a * a, b * a), _distinct(5), _distinct(5))
 case("masked_fill", lambda a: (a * a).masked_fill(a > 0, 0.5) * a, _distinct(5))
+case("mse_loss", lambda a, b: torch.nn.functional.mse_loss(a * a, b, reduction="none"),
+     _distinct(2, 3), _distinct(2, 3))
+case("nll_loss", lambda a: torch.nn.functional.cross_entropy(a * a, torch.tensor([0, 2])), _distinct(2, 3))
+case("binary_cross_entropy", lambda a, b: torch.nn.functional.binary_cross_entropy(
+    a.sigmoid(), (b * 0.2).sigmoid(), reduction="sum"), _distinct(2, 3), _distinct(2, 3))
+case("bce_with_logits", lambda a, b: torch.nn.functional.binary_cross_entropy_with_logits(a * a, b),
+     _distinct(2, 3), _distinct(2, 3))
 case("softmax", lambda a: a.softmax(1), _distinct(2, 3))
 case("log_softmax", lambda a: a.log_softmax(0), _distinct(3, 2))
 case("reshape", lambda a: (a * a).reshape(3, 2), _distinct(2, 3))

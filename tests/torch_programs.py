@@ -2087,3 +2087,26 @@ def masked_fill_is_one_node(torch):
     g, = torch.autograd.grad(y, x, torch.ones(3, requires_grad=True), create_graph=True)
     return [y, y.grad_fn.name(), [n.name() if n else None for n, _ in y.grad_fn.next_functions],
             g, g.grad_fn.name(), torch.masked_fill(x, x < 1.5, -1.0)]
+
+
+@program
+def a_loss_function_is_one_node(torch):
+    """mse_loss, nll_loss (cross_entropy's last node), binary_cross_entropy and its logits form:
+    one node each (MseLossBackward0, NllLossBackward0, ...) listing input and target (nll: the
+    input), their values and gradients for every reduction, and second derivatives."""
+    functional = torch.nn.functional
+    seen = []
+    for reduction in ("mean", "sum", "none"):
+        x = torch.tensor([[0.5, -1.2, 0.8], [1.5, 0.3, -0.9]], dtype=torch.float64, requires_grad=True)
+        y = torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 0.5]], dtype=torch.float64, requires_grad=True)
+        classes = torch.tensor([0, 2])
+        for loss in (functional.mse_loss(x, y, reduction=reduction),
+                     functional.cross_entropy(x, classes, reduction=reduction),
+                     functional.nll_loss(x, classes, reduction=reduction),
+                     functional.binary_cross_entropy(x.sigmoid(), y, reduction=reduction),
+                     functional.binary_cross_entropy_with_logits(x, y, reduction=reduction)):
+            g = torch.autograd.grad(loss.sum(), (x, y), create_graph=True, allow_unused=True)
+            links = [n.name() if n else None for n, _ in loss.grad_fn.next_functions]
+            seen += [loss, loss.grad_fn.name(), links, g,
+                     torch.autograd.grad(g[0].sum(), x, allow_unused=True)]
+    return seen

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from reference_engine import ops as F
+from reference_engine import rules as R
 from reference_engine.tensor import Tensor
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "elu", "gelu",
@@ -53,8 +54,8 @@ def log_softmax(input: Tensor, dim: Optional[int] = None) -> Tensor:  # noqa: A0
 
 
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
-    squared = F.pow(F.sub(input, target), 2)
-    return _reduce(squared, reduction)
+    """The reduced squared difference: one MseLossBackward0 (input, target)."""
+    return _loss("mse_loss", input, target, reduction)
 
 
 def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:  # noqa: A002
@@ -65,9 +66,8 @@ def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tens
 def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
     """Minus the log-probability of each row's target class (``input``: (N, C) log-probabilities,
     ``target``: N class indices)."""
-    rows = list(range(input._data.shape[0]))
-    picked = F.neg(F.getitem(input, (rows, [int(c) for c in target._data.reshape(-1)])))
-    return _reduce(picked, reduction)
+    classes = tuple(int(c) for c in target._data.reshape(-1))
+    return F.apply(R.RULES["nll_loss"], (input,), {"classes": classes, "reduction": reduction})
 
 
 def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
@@ -75,23 +75,19 @@ def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean") -> Ten
     return nll_loss(F.log_softmax(input, 1), target, reduction)
 
 
-def _reduce(loss: Tensor, reduction: str) -> Tensor:
-    if reduction == "none":
-        return loss
-    return F.sum(loss) if reduction == "sum" else F.mean(loss)
+def _loss(op: str, input: Tensor, target: Tensor, reduction: str) -> Tensor:  # noqa: A002
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return F.apply(R.RULES[op], (input, target), {"reduction": reduction})
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A002
                                      reduction: str = "mean") -> Tensor:
-    """``max(x, 0) - x·y + log(1 + exp(-|x|))``, torch's stable form."""
-    loss = F.add(F.sub(F.relu(input), F.mul(input, target)),
-                 F.log(F.add(F.exp(F.neg(F.abs(input))), 1)))
-    return _reduce(loss, reduction)
+    """``max(x, 0) - x·y + log(1 + exp(-|x|))``, torch's stable form: one node."""
+    return _loss("binary_cross_entropy_with_logits", input, target, reduction)
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
-    """``-(y·log(p) + (1 - y)·log(1 - p))``, logs clamped at -100 as torch clamps them."""
-    log_p = F.clamp(F.log(input), -100.0)
-    log_q = F.clamp(F.log(F.sub(1, input)), -100.0)
-    loss = F.neg(F.add(F.mul(target, log_p), F.mul(F.sub(1, target), log_q)))
-    return _reduce(loss, reduction)
+    """``-(y·log(p) + (1 - y)·log(1 - p))``, logs clamped at -100 as torch clamps them: one
+    node."""
+    return _loss("binary_cross_entropy", input, target, reduction)
