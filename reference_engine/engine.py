@@ -387,9 +387,8 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                 else:
                     _missing_outputs(policy, node, grad)
             handed = hooked = grad
-            if deferred:
-                pass  # its hooks run with its node's others (``_run_output_hooks``)
-            elif not is_leaf or accumulate or policy.leaf_hooks_apply_to_grad:
+            # a deferred output slot's hooks run with its node's others (``_run_output_hooks``)
+            if not deferred and (not is_leaf or accumulate or policy.leaf_hooks_apply_to_grad):
                 handed, hooked = _run_hooks(policy, node, grad)
             if node.retained is not None and not deferred:
                 policy.retain(node.retained, hooked, create_graph)

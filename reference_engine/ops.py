@@ -700,10 +700,10 @@ def truth(a: Tensor, reduce: Any, dim: Dims = None, keepdim: bool = False) -> Te
 
 
 def linspace_values(start: float, end: float, steps: int, dtype: np.dtype) -> np.ndarray:
-    """``steps`` evenly spaced values from ``start`` to ``end``, computed as both frameworks'
-    kernels compute them in ``dtype``: the first half forwards from ``start``, the rest
-    backwards from ``end``, by a step rounded to ``dtype`` (numpy's linspace rounds
-    differently)."""
+    """``steps`` evenly spaced values from ``start`` to ``end``, computed in ``dtype`` as
+    paddle's kernel and torch's scalar path compute them: the first half forwards from
+    ``start``, the rest backwards from ``end``, by a step rounded to ``dtype`` (numpy's linspace
+    rounds differently; torch's vectorised chunks differ from it by an ulp here and there)."""
     first, last = dtype.type(start), dtype.type(end)
     if steps == 1:
         return np.array([first], dtype)
