@@ -992,13 +992,20 @@ def linear(x: Tensor, weight: Tensor, bias: Optional[Tensor]) -> Tensor:
     return out if x._data.ndim == 2 else reshape(out, shape)
 
 
-def variance(a: Tensor, dim: Dims = None, correction: int = 1, keepdim: bool = False) -> Tensor:
-    """``sum((a - mean)²) / (n - correction)`` over ``dim`` (everything by default), composed."""
-    dims = tuple(range(a._data.ndim)) if dim is None else (
-        (dim,) if isinstance(dim, int) else tuple(dim))
+def variance(a: Tensor, dim: Dims = None, correction: int = 1, keepdim: bool = False,
+             root: bool = False) -> Tensor:
+    """The variance over ``dim`` (everything by default), ``sum((a - mean)²) / (n - correction)``;
+    its square root with ``root``. torch records one node (VarBackward0, StdBackward0); paddle
+    composes it, dividing by the count as a tensor."""
+    dims = normalize_dims(type(a), dim, a._data.ndim)
+    if a._policy.fuses_variance:
+        return apply(R.RULES["std" if root else "var"], (_floating(a),),
+                     {"dims": dims, "correction": correction, "keepdim": keepdim})
     count = math.prod(a._data.shape[d] for d in dims)
     centred = sub(a, mean(a, dims, True))
-    return div(sum(mul(centred, centred), dims, keepdim), count - correction)
+    squares = sum(mul(centred, centred), dims, keepdim)
+    result = div(squares, constant_like(squares, np.asarray(count - correction, squares._data.dtype)))
+    return sqrt(result) if root else result
 
 
 def index_select(a: Tensor, dim: int, index: Sequence[int]) -> Tensor:

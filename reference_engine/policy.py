@@ -62,6 +62,7 @@ class Policy:
     fused_gradients: frozenset[str] = frozenset()
     masks_by_multiplying = False           # paddle: relu's and maximum's kernels keep nan
     fuses_linear = False                   # torch: a linear layer with a bias is one addmm
+    fuses_variance = False                 # torch: var and std are one node each
     # torch: a p-norm's gradient is 0 at zeros (p < 1) and shared among ties (p = inf)
     norm_grad_masks_zeros = True
     # torch: the hooks on the outputs of a node with several run together, as the node runs

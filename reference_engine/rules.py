@@ -488,6 +488,16 @@ rule("binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0"
                                            reduction),
      lambda g, a, b, reduction: F.mul(F.sub(F.sigmoid(a), b), _loss_grad(g, a, reduction)),
      lambda g, a, b, reduction: F.mul(F.neg(a), _loss_grad(g, b, reduction)), **AB)
+# torch's var and std over dims (all of them when None): one node each
+rule("var", "VarBackward0",
+     lambda a, *, dims, correction, keepdim: np.var(a, axis=dims, ddof=correction, keepdims=keepdim),
+     lambda g, a, dims, correction, keepdim: _var_grad(g, a, dims, correction, keepdim))
+rule("std", "StdBackward0",
+     lambda a, *, dims, correction, keepdim: np.sqrt(np.var(a, axis=dims, ddof=correction,
+                                                           keepdims=keepdim)),
+     lambda g, a, result, dims, correction, keepdim: _var_grad(
+         F.masked_fill(F.div(g, F.mul(result, 2.0)), result._data == 0, 0), a, dims, correction,
+         keepdim))
 # masked_fill with a number: the mask and the number are attributes, the tensor the only input
 rule("masked_fill", "MaskedFillBackward0",
      lambda a, *, mask, value: np.where(mask, np.asarray(value, a.dtype), a),
@@ -752,6 +762,15 @@ def _nll_grad(g: Any, a: Any, classes: tuple[int, ...], reduction: str) -> Any:
     grad = F.mul(F.unsqueeze(per_row, 1), F.constant_like(a, picked))
     # torch's kernel reads the input: the gradient stays connected to it, a zero derivative
     return F.link(grad, a) if "nll_loss" in a._policy.zero_derivative_links else grad
+
+
+def _var_grad(g: Any, a: Any, dims: tuple[int, ...], correction: int, keepdim: bool) -> Any:
+    """torch's var_backward: ``2 / (n - correction) * g * (a - mean(a))``."""
+    shape = a._data.shape
+    if not keepdim:
+        g = restore_reduced(g, shape, dims)
+    count = _reduce_count(shape, dims)
+    return F.mul(F.mul(g, 2.0 / (count - correction)), F.sub(a, F.mean(a, dims, True)))
 
 
 def _differentiated_twice(g: Any) -> Any:

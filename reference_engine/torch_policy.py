@@ -57,6 +57,7 @@ class TorchPolicy(Policy):
     double_backward_thresholds_inclusive = True
     output_hooks_run_at_node = True
     fuses_linear = True
+    fuses_variance = True
     fused_gradients = frozenset({"tanh", "sigmoid", "softmax", "log_softmax"})
     refuses_writes_to_split_views = True
     refuses_leaves_moved_into_graph = True

@@ -1570,3 +1570,16 @@ def masked_fill_is_one_node(paddle):
     y = paddle.masked_fill(x, x > 1.5, 0.5)
     g, = paddle.grad(y, x, paddle.ones([3]), create_graph=True)
     return [y, y.grad_fn.name(), g, g.grad_fn.name(), x.masked_fill(x < 1.5, -1.0)]
+
+
+@program
+def var_and_std_divide_by_a_tensor(paddle):
+    """paddle's var divides the sum of squares by the count as a tensor (DivideGradNode); std
+    is its square root."""
+    x = paddle.to_tensor([[0.5, 1.2, 0.8], [1.5, 0.3, 0.9]], dtype="float64", stop_gradient=False)
+    seen = []
+    for fn in (lambda t: paddle.var(t), lambda t: paddle.std(t), lambda t: paddle.var(t, axis=1),
+               lambda t: paddle.std(t, axis=0, unbiased=False)):
+        out = fn(x)
+        seen += [out, out.grad_fn.name(), paddle.grad(out.sum(), x)]
+    return seen

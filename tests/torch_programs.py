@@ -2110,3 +2110,18 @@ def a_loss_function_is_one_node(torch):
             seen += [loss, loss.grad_fn.name(), links, g,
                      torch.autograd.grad(g[0].sum(), x, allow_unused=True)]
     return seen
+
+
+@program
+def var_and_std_are_one_node(torch):
+    """var and std record one node (VarBackward0, StdBackward0) over every dim or some, with a
+    correction; std's gradient is 0 where the std is 0; second derivatives."""
+    seen = []
+    for fn in (lambda t: t.var(), lambda t: t.std(), lambda t: t.var(1, keepdim=True),
+               lambda t: torch.std(t, 0, correction=0), lambda t: t.var(unbiased=False)):
+        x = torch.tensor([[0.5, 1.2, 0.8], [1.5, 0.3, 0.9]], dtype=torch.float64, requires_grad=True)
+        out = fn(x)
+        g, = torch.autograd.grad(out.sum(), x, create_graph=True)
+        seen += [out, out.grad_fn.name(), g, torch.autograd.grad(g.sum(), x)]
+    flat = torch.tensor([2.0, 2.0], requires_grad=True)
+    return seen + [torch.autograd.grad(flat.std(), flat)]

@@ -152,7 +152,7 @@ def var(x: Tensor, axis: Any = None, unbiased: builtins.bool = True,
 
 def std(x: Tensor, axis: Any = None, unbiased: builtins.bool = True,
         keepdim: builtins.bool = False) -> Tensor:
-    return F.sqrt(var(x, axis, unbiased, keepdim))
+    return F.variance(x, axis, 1 if unbiased else 0, keepdim, root=True)
 
 
 def cumsum(x: Tensor, axis: Optional[builtins.int] = None, dtype: Any = None) -> Tensor:

@@ -150,7 +150,8 @@ def var(input: Tensor, dim: Any = None, unbiased: builtins.bool = True,  # noqa:
 
 def std(input: Tensor, dim: Any = None, unbiased: builtins.bool = True,  # noqa: A002
         keepdim: builtins.bool = False, correction: Optional[builtins.int] = None) -> Tensor:
-    return F.sqrt(var(input, dim, unbiased, keepdim, correction))
+    correction = (1 if unbiased else 0) if correction is None else correction
+    return F.variance(input, dim, correction, keepdim, root=True)
 
 
 def masked_fill(input: Tensor, mask: Tensor, value: float) -> Tensor:  # noqa: A002
