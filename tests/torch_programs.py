@@ -2125,3 +2125,14 @@ def var_and_std_are_one_node(torch):
         seen += [out, out.grad_fn.name(), g, torch.autograd.grad(g.sum(), x)]
     flat = torch.tensor([2.0, 2.0], requires_grad=True)
     return seen + [torch.autograd.grad(flat.std(), flat)]
+
+
+@program
+def contiguous_copies_a_tensor_out_of_order(torch):
+    """contiguous() returns the tensor itself when its memory is in order, otherwise a copy
+    (CloneBackward0): a transpose, an expansion, a column."""
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    y = x * 1
+    copies = [y.t().contiguous(), y[0:1].expand(2, 3).contiguous(), y[:, 1].contiguous(), y[0].contiguous()]
+    return [y.contiguous() is y, [c.grad_fn.name() for c in copies],
+            [t.is_contiguous() for t in (y, y.t(), copies[0], y[:, 1], y[0])]]

@@ -198,12 +198,21 @@ def _integral(t: Tensor, target: Any) -> Tensor:
 
 
 # Tensor methods that are these functions (the facade attaches them)
+def _contiguous_copy(t: Tensor) -> Tensor:
+    """A copy (CloneBackward0) of a tensor whose memory is not in order, laid out in order."""
+    out = F.clone(t)
+    out._data = np.ascontiguousarray(out._data)
+    return out
+
+
 TENSOR_METHODS = {
     **{name: globals()[name] for name in (
         "allclose", "argmax", "argmin", "bmm", "cumsum", "dot", "flatten", "gather", "index_select",
         "isclose", "masked_fill", "mv", "new_full", "new_ones", "new_tensor", "new_zeros", "norm",
         "chunk", "prod", "repeat", "split", "square", "std", "unbind", "var")},
-    "contiguous": lambda self, memory_format=None: self,
+    "contiguous": lambda self, memory_format=None: self if self._data.flags.c_contiguous
+    else _contiguous_copy(self),
+    "is_contiguous": lambda self, memory_format=None: bool(self._data.flags.c_contiguous),
     "long": lambda self: _integral(self, np.int64),
     "int": lambda self: _integral(self, np.int32),
 }
