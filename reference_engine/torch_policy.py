@@ -32,6 +32,25 @@ SCALAR_TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "
                      "uint8": "Byte"}
 
 
+_FULL = slice(None)
+_BASIC_INDEX_NODES = {type(None): "UnsqueezeBackward0", int: "SelectBackward0",
+                      slice: "SliceBackward0"}
+
+
+def _basic_index_node(index: Any) -> str:
+    """The node a basic index records: torch applies it one component at a time (None an
+    unsqueeze, an integer a select, a slice a slice), skipping ``...`` and, in a tuple, ``:``;
+    the last one applied names the node, and with none applied it is an alias."""
+    if not isinstance(index, tuple):
+        return "AliasBackward0" if index is Ellipsis else \
+            _BASIC_INDEX_NODES[int if isinstance(index, (int, np.integer)) else type(index)]
+    applied = [p for p in index if p is not Ellipsis and p != _FULL]
+    if not applied:
+        return "AliasBackward0"
+    last = applied[-1]
+    return _BASIC_INDEX_NODES[int if isinstance(last, (int, np.integer)) else type(last)]
+
+
 # what torch's derivative formulas call the reference's inputs
 _TORCH_SAVED_NAMES = {"a": "self", "b": "other", "low": "min", "high": "max", "c": "condition"}
 _MATMUL_OPS = frozenset({"dot", "mv", "mm", "vm", "bmm"})
@@ -77,6 +96,8 @@ class TorchPolicy(Policy):
             return "IndexPutBackward0"  # advanced indices: index_put_, not a view's copy
         if rule.op == "bmm" and torch_matmul.transposes_result(attrs["a_shape"], attrs["b_shape"]):
             return "CloneBackward0"
+        if rule.op == "getitem_slice":
+            return _basic_index_node(attrs["index"])
         return super().node_name(rule, attrs)
 
     def saved_order(self, rule: Any, attrs: dict[str, Any], names: Iterable[str]) -> list[str]:

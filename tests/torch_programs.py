@@ -2136,3 +2136,20 @@ def contiguous_copies_a_tensor_out_of_order(torch):
     copies = [y.t().contiguous(), y[0:1].expand(2, 3).contiguous(), y[:, 1].contiguous(), y[0].contiguous()]
     return [y.contiguous() is y, [c.grad_fn.name() for c in copies],
             [t.is_contiguous() for t in (y, y.t(), copies[0], y[:, 1], y[0])]]
+
+
+@program
+def a_basic_index_names_its_last_step(torch):
+    """Basic indexing applies one step per component (None an unsqueeze, an integer a select, a
+    slice a slice; ``...`` and, in a tuple, ``:`` are skipped): the last step names the node,
+    an alias when none applies; a write through such a view names it in the version error."""
+    x = torch.tensor([[0.5, 1.2, 0.8], [1.5, 0.3, 0.9]], requires_grad=True)
+    h = x * 1
+    views = [h[None], h[:, None], h[..., 1], h[...], h[:], h[:, 1], h[1, :2], h[:2, 1], h[1:, None],
+             h[None, 1], h[:, :], h[..., None], h[::2]]
+    seen = [v.grad_fn.name() for v in views]
+    e = h.exp()
+    w = e[:, None]
+    with torch.no_grad():
+        w.mul_(2.0)
+    return seen + [attempt(lambda: e.sum().backward())]
