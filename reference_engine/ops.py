@@ -1015,11 +1015,14 @@ def index_select(a: Tensor, dim: int, index: Sequence[int]) -> Tensor:
 
 
 def gather(a: Tensor, dim: int, index: np.ndarray) -> Tensor:
-    """torch's gather: ``out[i][j] = a[i][index[i][j]]`` along ``dim`` (advanced indices)."""
-    dim %= a._data.ndim
-    grids = np.indices(index.shape)
-    where = tuple(index if d == dim else grids[d] for d in range(a._data.ndim))
-    return getitem(a, tuple(w.tolist() for w in where))
+    """torch's gather: ``out[i][j] = a[i][index[i][j]]`` along ``dim`` (GatherBackward0)."""
+    return apply(R.RULES["gather"], (a,), {"dim": dim % a._data.ndim, "index": np.asarray(index)})
+
+
+def scatter_add_zeros(a: Tensor, shape: tuple[int, ...], dim: int, index: np.ndarray) -> Tensor:
+    """Zeros of ``shape`` with ``a`` added at ``index`` along ``dim``: gather's gradient
+    (ScatterAddBackward0)."""
+    return apply(R.RULES["scatter_add_zeros"], (a,), {"shape": shape, "dim": dim, "index": index})
 
 
 def tile(a: Tensor, times: Sequence[int]) -> Tensor:

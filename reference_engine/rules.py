@@ -498,6 +498,13 @@ rule("std", "StdBackward0",
      lambda g, a, result, dims, correction, keepdim: _var_grad(
          F.masked_fill(F.div(g, F.mul(result, 2.0)), result._data == 0, 0), a, dims, correction,
          keepdim))
+# torch's gather along dim, and its gradient: the gradient added into zeros at the gathered
+# places (scatter_add), whose own gradient gathers again
+rule("gather", "GatherBackward0", lambda a, *, dim, index: np.take_along_axis(a, index, axis=dim),
+     lambda g, a, dim, index: F.scatter_add_zeros(g, a._data.shape, dim, index))
+rule("scatter_add_zeros", "ScatterAddBackward0",
+     lambda a, *, shape, dim, index: _np_scatter_add(a, shape, dim, index),
+     lambda g, dim, index: F.gather(g, dim, index))
 # masked_fill with a number: the mask and the number are attributes, the tensor the only input
 rule("masked_fill", "MaskedFillBackward0",
      lambda a, *, mask, value: np.where(mask, np.asarray(value, a.dtype), a),
@@ -771,6 +778,14 @@ def _var_grad(g: Any, a: Any, dims: tuple[int, ...], correction: int, keepdim: b
         g = restore_reduced(g, shape, dims)
     count = _reduce_count(shape, dims)
     return F.mul(F.mul(g, 2.0 / (count - correction)), F.sub(a, F.mean(a, dims, True)))
+
+
+def _np_scatter_add(a: np.ndarray, shape: tuple[int, ...], dim: int,
+                    index: np.ndarray) -> np.ndarray:
+    out = np.zeros(shape, a.dtype)
+    grids = np.indices(index.shape)
+    np.add.at(out, tuple(index if d == dim else grids[d] for d in range(len(shape))), a)
+    return out
 
 
 def _differentiated_twice(g: Any) -> Any:

@@ -2153,3 +2153,16 @@ def a_basic_index_names_its_last_step(torch):
     with torch.no_grad():
         w.mul_(2.0)
     return seen + [attempt(lambda: e.sum().backward())]
+
+
+@program
+def gather_and_its_gradient(torch):
+    """gather records GatherBackward0; its gradient adds into zeros at the gathered places
+    (repeats add up; ScatterAddBackward0 when recording), whose own gradient gathers again."""
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    index = torch.tensor([[0, 2], [1, 1]])
+    y = torch.gather(x, 1, index)
+    seed = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    g, = torch.autograd.grad(y, x, seed, create_graph=True)
+    return [y, y.grad_fn.name(), [n.name() if n else None for n, _ in y.grad_fn.next_functions], g,
+            g.grad_fn.name(), torch.autograd.grad(g.sum(), seed), x.gather(0, torch.tensor([[1, 0, 1]]))]
