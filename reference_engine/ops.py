@@ -513,16 +513,7 @@ def relu_grad(grad: Tensor, result: Tensor) -> Tensor:
     nan)."""
     if "relu" in grad._policy.zero_derivative_links:
         return apply(R.RULES["relu_backward"], (grad, result))
-    return masked(grad, result._data > 0)
-
-
-def masked(grad: Tensor, keep: np.ndarray) -> Tensor:
-    """``grad`` where ``keep``, 0 elsewhere: paddle's kernels multiply by the mask, so a nan
-    gradient stays nan; torch's select, so it does not."""
-    mask = constant_like(grad, keep)
-    if grad._policy.masks_by_multiplying:
-        return mul(grad, cast(mask, grad._data.dtype))
-    return where(mask, grad, 0)
+    return mul(grad, constant_like(grad, (result._data > 0).astype(grad._data.dtype)))
 
 
 def leaky_relu(a: Tensor, slope: float) -> Tensor:

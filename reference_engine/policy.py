@@ -60,7 +60,7 @@ class Policy:
     leaky_relu_passes_at_zero = False      # paddle: leaky_relu's gradient at 0 is the gradient
     # ops whose gradient is recorded as one node (torch: tanh, sigmoid; paddle: silu)
     fused_gradients: frozenset[str] = frozenset()
-    masks_by_multiplying = False           # paddle: relu's and maximum's kernels keep nan
+    masks_by_multiplying = False           # paddle: maximum's kernel keeps a nan gradient
     fuses_linear = False                   # torch: a linear layer with a bias is one addmm
     fuses_variance = False                 # torch: var and std are one node each
     # torch: a p-norm's gradient is 0 at zeros (p < 1) and shared among ties (p = inf)

@@ -2014,7 +2014,7 @@ def clipping_gradients_in_place(torch):
     seen = [clip([w, b], 1.0), w.grad, b.grad, w.grad._version - start, clip([w, b], 100.0),
             w.grad._version - start, clip(w, 1.0, norm_type=1.0), w.grad,
             clip([w, b], 0.5, norm_type=float("inf")), b.grad,
-            clip([torch.zeros(2, requires_grad=True)], 1.0)]
+            clip([torch.zeros(2, requires_grad=True)], 1.0), clip([], 1.0)]
     x = torch.tensor([1.0], requires_grad=True)
     x.grad = torch.tensor([float("inf")])
     seen.append(attempt(lambda: clip([x], 1.0, error_if_nonfinite=True)))

@@ -10,6 +10,7 @@ import numpy as np
 
 from reference_engine.grad_mode import no_grad
 from reference_engine.tensor import Tensor
+from reference_engine.torch import tensor
 from reference_engine.torch_policy import TORCH
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_"]
@@ -22,10 +23,9 @@ def clip_grad_norm_(parameters: Parameters, max_norm: float, norm_type: float = 
     """Scale the parameters' gradients in place so that their total ``norm_type``-norm is at
     most ``max_norm``; returns the total norm before clipping (a tensor outside any graph).
     Every gradient is multiplied, by a factor clamped to 1 (its version grows each call)."""
-    params = _listed(parameters)
-    grads = [p.grad for p in params if p.grad is not None]
+    grads = [p.grad for p in _listed(parameters) if p.grad is not None]
     if not grads:
-        return type(params[0])._from_array(np.asarray(0.0, np.float32)) if params else 0.0
+        return tensor(0.0)
     dtype = grads[0]._data.dtype
     norms = np.array([_norm(g._data, norm_type) for g in grads], dtype=dtype)
     total = _norm(norms, norm_type).astype(dtype)
