@@ -47,7 +47,9 @@ class Case:
 
     def dtypes(self) -> frozenset[str]:
         """Every dtype the case names (leaves, seeds, casts); a literal without one is made in
-        the default float32."""
+        the default float32. Found once: each backend's verdict asks."""
+        if "_dtypes" in self.__dict__:
+            return self.__dict__["_dtypes"]
         found: set[str] = set()
 
         def scan(item: Any) -> None:
@@ -63,7 +65,8 @@ class Case:
                     scan(value)
 
         scan(list(self.steps))
-        return frozenset(found)
+        self.__dict__["_dtypes"] = frozenset(found)  # frozen: a cache, not a field
+        return self.__dict__["_dtypes"]
 
     @classmethod
     def trusted(cls, raw: dict[str, Any], source: str) -> Case:

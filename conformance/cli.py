@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -133,6 +134,7 @@ QUIET_PLUGINS = [f"-pno:{name}" for name in (
 def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     import pytest
 
+    from conformance.generator import share_corpus
     from conformance.report.build import RUN_FILE, build_reports
 
     validate_run(args)  # a usage error leaves --out as it was
@@ -160,7 +162,13 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
         argv += ["--oracle-select", args.select]
     if args.shard:
         argv += ["--shard", args.shard]
-    status = pytest.main(argv + extra)
+    with tempfile.TemporaryDirectory(prefix="autograd-oracle-") as scratch:
+        if args.workers != "0" and args.corpus != "hand" and args.count:
+            # made once here (validate_run made it), read by each worker
+            shared = Path(scratch) / "generated.json"
+            share_corpus(shared, args.seed, args.count, args.generator)
+            argv += ["--oracle-shared-corpus", str(shared)]
+        status = pytest.main(argv + extra)
     if int(status) in (int(pytest.ExitCode.USAGE_ERROR), int(pytest.ExitCode.INTERNAL_ERROR)):
         raise UsageError(f"pytest refused the run (exit code {int(status)}); see above") \
             if int(status) == int(pytest.ExitCode.USAGE_ERROR) else RuntimeError(
@@ -463,5 +471,16 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 3
 
 
+def entry_point() -> None:
+    """The ``autograd-oracle`` command: ``main``, then an exit that skips freeing the run's
+    objects one by one (a corpus run holds the corpus, tens of thousands of pytest reports and
+    the loaded results: seconds of teardown for memory the system takes back at once). Output is
+    flushed first; ``main`` itself returns normally, for callers in a process of their own."""
+    status = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry_point()

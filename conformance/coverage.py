@@ -71,13 +71,14 @@ def buckets_of(case: Case) -> set[str]:
             found.add("create_graph")
     if sum(1 for s in steps if "backward" in s) >= 2:
         found.add("accumulation")
+    keys = {key for s in steps for key in s}
     for key in ("function", "node_hook", "inference_mode", "saved_tensors_hooks", "optimizer",
                 "functional", "module"):
-        if any(key in s for s in steps):
+        if key in keys:
             found.add({"function": "custom_function"}.get(key, key))
-    if any("post_accumulate_hook" in s for s in steps):
+    if "post_accumulate_hook" in keys:
         found.add("hook")
-    if any("clear_grad" in s for s in steps):
+    if "clear_grad" in keys:
         found.add("clearing")
     if sum(1 for s in steps if "grad" in s and s.get("create_graph")) >= 2:
         found.add("higher_order")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from pathlib import Path
 from typing import Any, Sequence
 
 from conformance.generators import v1, v2, v3
@@ -45,6 +46,25 @@ def generated_corpus(seed: int, count: int, version: int = DEFAULT_VERSION) -> S
     """``generate(seed, count, version=version)``, made once per process: a run checks its
     arguments, collects and reports on the same corpus. Shared, so read-only."""
     return tuple(generate(seed, count, version=version))
+
+
+def share_corpus(path: Path, seed: int, count: int, version: int = DEFAULT_VERSION) -> None:
+    """Write ``generated_corpus(seed, count, version)`` to ``path`` as JSON, for the other test
+    processes of a run (pytest-xdist workers) to read with ``shared_corpus`` rather than each
+    generating it again: reading takes half the time, and no worker waits for another."""
+    document = {"seed": seed, "count": count, "generator": version,
+                "cases": list(generated_corpus(seed, count, version))}
+    path.write_text(json.dumps(document, separators=(",", ":")), encoding="utf-8")
+
+
+def shared_corpus(path: Path, seed: int, count: int, version: int) -> list[dict[str, Any]]:
+    """The cases ``share_corpus`` wrote, checked to be the corpus asked for (else ValueError)."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    made = (document.get("seed"), document.get("count"), document.get("generator"))
+    if made != (seed, count, version):
+        raise ValueError(f"{path}: holds the corpus of seed {made[0]}, count {made[1]}, generator "
+                         f"{made[2]}, not of seed {seed}, count {count}, generator {version}")
+    return document["cases"]
 
 
 def corpus_bytes(cases: list[dict[str, Any]]) -> bytes:

@@ -25,6 +25,30 @@ class _Missing(Exception):  # noqa: N818 - control flow: a name an earlier faile
     pass
 
 
+class _WarningRecord:
+    """The warnings raised while a program runs, every one of them ("always"), for each step to
+    take those raised while it ran. One ``catch_warnings`` per run, not per step: entering one
+    copies the filter list and resets the registry caches, which cost more than most steps."""
+
+    def __init__(self) -> None:
+        self.caught: Optional[list[warnings.WarningMessage]] = None
+        self.always: Any = None  # the filter this record put first
+
+    def start(self, caught: list[warnings.WarningMessage]) -> None:
+        warnings.simplefilter("always")
+        self.caught, self.always = caught, warnings.filters[0]
+
+    def before_step(self) -> list[warnings.WarningMessage]:
+        """The record, with "always" first again if a step changed the filters."""
+        assert self.caught is not None, "a step runs inside run_steps"
+        if not warnings.filters or warnings.filters[0] is not self.always:
+            self.start(self.caught)
+        return self.caught
+
+
+_WARNINGS = _WarningRecord()
+
+
 class Interpreter:
     """Runs steps through an adapter, binding names and recording observations in a trace."""
 
@@ -74,27 +98,38 @@ class Interpreter:
     # --- steps ------------------------------------------------------------------------------
 
     def run_steps(self, steps: tuple[dict[str, Any], ...] | list[dict[str, Any]], prefix: str) -> None:
-        for i, step in enumerate(steps):
-            self.run_step(step, f"{prefix}{i}")
+        if _WARNINGS.caught is not None:  # a step's body, a hook's or a function's: same record
+            for i, step in enumerate(steps):
+                self.run_step(step, f"{prefix}{i}")
+            return
+        with warnings.catch_warnings(record=True) as caught:
+            _WARNINGS.start(caught)
+            try:
+                for i, step in enumerate(steps):
+                    self.run_step(step, f"{prefix}{i}")
+            finally:
+                _WARNINGS.caught = None
 
     def run_step(self, step: dict[str, Any], where: str) -> None:
         kind = next(k for k in step if k in _HANDLERS)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                _HANDLERS[kind](self, step, where)
-            except _Missing as missing:
-                self.trace.add(where, "skipped", reason=f"'{missing}' was not bound")
-            except Unsupported as exc:
-                self.trace.add(where, "unsupported", what=str(exc))
-            except Exception as exc:  # noqa: BLE001 - the framework's exception is the observation
-                message = clean_message(str(exc))
-                if type(exc).__name__ == _UNDEFINED:
-                    self.trace.add(where, "undefined", message=message)
-                else:
-                    self.trace.add(where, "error", error=type(exc).__name__,
-                                   category=categorize(message), message=message)
-        for w in caught:  # every class: a framework's DeprecationWarning is an observation too
+        caught = _WARNINGS.before_step()
+        first = len(caught)
+        try:
+            _HANDLERS[kind](self, step, where)
+        except _Missing as missing:
+            self.trace.add(where, "skipped", reason=f"'{missing}' was not bound")
+        except Unsupported as exc:
+            self.trace.add(where, "unsupported", what=str(exc))
+        except Exception as exc:  # noqa: BLE001 - the framework's exception is the observation
+            message = clean_message(str(exc))
+            if type(exc).__name__ == _UNDEFINED:
+                self.trace.add(where, "undefined", message=message)
+            else:
+                self.trace.add(where, "error", error=type(exc).__name__,
+                               category=categorize(message), message=message)
+        raised = caught[first:]
+        del caught[first:]  # the warnings of steps run inside this one were taken by those
+        for w in raised:  # every class: a framework's DeprecationWarning is an observation too
             message = clean_message(str(w.message))
             self.trace.add(where, "warning", warning=w.category.__name__,
                            category=categorize(message), message=message)

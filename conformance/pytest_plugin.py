@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fcntl
 import fnmatch
+import gc
 import json
 import os
 import time
@@ -22,14 +23,14 @@ import pytest
 from conformance import known as known_divergences
 from conformance.backends import BUILT_IN, REFERENCES, Backend, resolve
 from conformance.case import Case
-from conformance.generator import DEFAULT_VERSION, VERSIONS, generated_corpus
+from conformance.generator import DEFAULT_VERSION, VERSIONS, generated_corpus, shared_corpus
 from conformance.isolation import Pool, Upcoming
 from conformance.loader import hand_written_dir, load_directory
 from conformance.lookahead import Lookahead
 from conformance.verdict import judge_framework, judge_reference
 
 _POOL: Optional[Pool] = None
-LOOKAHEAD_CASES = 8  # cases queued to each backend ahead of the one being judged
+LOOKAHEAD_CASES = 16  # cases queued to each backend ahead of the one being judged
 _KNOWN: dict[str, known_divergences.KnownDivergences] = {}
 
 
@@ -46,6 +47,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help=f"generator version (default: {DEFAULT_VERSION}, the whole feature matrix; "
                          "1 is the first corpus)")
     group.addoption("--oracle-cases", default=None, help="directory of hand-written case files")
+    group.addoption("--oracle-shared-corpus", default=None, metavar="FILE",
+                    help="read the generated cases from FILE, written for this run's corpus by "
+                         "autograd-oracle run, rather than generating them in each process")
     group.addoption("--oracle-select", default=None,
                     help="comma-separated glob patterns of case ids to run")
     group.addoption("--shard", default=None, metavar="K/N",
@@ -100,7 +104,15 @@ class OracleFile(pytest.File):
         seed = _option(config, defaults, "seed", 0)
         count = _option(config, defaults, "count", 10000)
         version = _option(config, defaults, "generator", DEFAULT_VERSION)
-        cases = load_corpus(kind, seed, count, config.getoption("--oracle-cases"), version=version)
+        shared = config.getoption("--oracle-shared-corpus")
+        generated = None
+        if shared and kind != "hand" and count:
+            try:
+                generated = shared_corpus(Path(shared), seed, count, version)
+            except (OSError, ValueError) as exc:
+                raise pytest.UsageError(f"--oracle-shared-corpus: {exc}") from None
+        cases = load_corpus(kind, seed, count, config.getoption("--oracle-cases"), generated,
+                            version=version)
         select = config.getoption("--oracle-select") or defaults.get("select")
         if select:
             patterns = select.split(",")
@@ -357,6 +369,17 @@ def _start_progress(config: pytest.Config, total: int) -> None:
         config._oracle_progress = Progress(terminal, total)  # type: ignore[attr-defined]
 
 
+def _freeze_if_worker(config: pytest.Config) -> None:
+    """In an xdist worker, take every object made so far out of the garbage collector's sight.
+
+    A worker holds the corpus and tens of thousands of items for as long as it lives, and the
+    process ends with the session: without this, every full collection during the run walks
+    them, and the interpreter's last collections at exit keep the controller waiting seconds.
+    """
+    if hasattr(config, "workerinput"):
+        gc.freeze()
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     # a case starts only on the backends whose items this run selected (-k, --shard, ...)
     oracle = [i for i in session.items if isinstance(i, OracleItem)]
@@ -373,6 +396,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         session, window=LOOKAHEAD_CASES * max(len(selected), 1))
     if _is_controller(session.config) and not hasattr(session.config, "workerinput"):
         _start_progress(session.config, sum(isinstance(i, OracleItem) for i in session.items))
+    if oracle:
+        _freeze_if_worker(session.config)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -422,6 +447,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 os.environ.setdefault("FLAGS_call_stack_level", "0")
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
     if config in _CONFIG:  # a run nested in another (the report tests) must not keep its place
         _CONFIG.remove(config)
+    _freeze_if_worker(config)  # the worker exits next

@@ -10,6 +10,7 @@ own result is undefined behaviour; the reference refuses to guess).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field
@@ -53,7 +54,9 @@ ERROR_CATEGORIES: tuple[tuple[str, str], ...] = (
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def categorize(message: str) -> str:
+    """The category of an error or warning message (the same few hundred messages recur)."""
     for pattern, category in ERROR_CATEGORIES:
         if re.search(pattern, message):
             return category

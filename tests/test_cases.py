@@ -11,7 +11,14 @@ import pytest
 from conformance import vocabulary as V
 from conformance.case import walk
 from conformance.coverage import bucket_counts
-from conformance.generator import corpus_bytes, corpus_sha256, generate, generate_case
+from conformance.generator import (
+    corpus_bytes,
+    corpus_sha256,
+    generate,
+    generate_case,
+    share_corpus,
+    shared_corpus,
+)
 from conformance.loader import CaseError, hand_written_dir, load_directory, load_file, parse_document
 
 CASES_DIR = hand_written_dir()
@@ -163,6 +170,15 @@ def test_generation_is_deterministic_and_sliceable():
     assert corpus_bytes(generate(7, 50)) == corpus_bytes(generate(7, 50))
     assert generate(7, 50)[31] == generate_case(7, 31) == generate(7, 10, start=31)[0]
     assert corpus_bytes(generate(7, 50)) != corpus_bytes(generate(8, 50))
+
+
+def test_a_shared_corpus_reads_back_as_generated_and_refuses_another(tmp_path):
+    path = tmp_path / "generated.json"
+    share_corpus(path, 5, 30, 3)
+    assert shared_corpus(path, 5, 30, 3) == generate(5, 30, version=3)
+    with pytest.raises(ValueError) as caught:
+        shared_corpus(path, 5, 31, 3)
+    assert str(path) in str(caught.value) and "count 30" in str(caught.value)
 
 
 def test_every_generated_case_is_well_formed(generated):

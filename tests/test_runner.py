@@ -97,21 +97,26 @@ def test_a_crashing_case_costs_that_case_only():
     assert after.status == "ok"
 
 
-def _results(backend: IsolatedBackend, cases: list[dict]) -> list[tuple[str, str]]:
-    for raw in cases:
-        backend.submit(raw)
+def _results(backend: IsolatedBackend, cases: list[dict],
+             one_message: bool = False) -> list[tuple[str, str]]:
+    if one_message:
+        backend.submit(*cases)
+    else:
+        for raw in cases:
+            backend.submit(raw)
     return [(case_id, outcome.status) for case_id, outcome in
             (backend.next_result() for _ in cases)]
 
 
-def test_cases_queued_behind_a_hang_or_a_crash_still_run():
+@pytest.mark.parametrize("one_message", [False, True], ids=["a message each", "one message"])
+def test_cases_queued_behind_a_hang_or_a_crash_still_run(one_message):
     queue = [_case("first", "sin"), _case("stuck", "exp"), _case("second", "sin"),
              _case("third", "cos")]
     for toy, failed in (("hang", "timeout"), ("abort", "crashed")):
         backend = IsolatedBackend(resolve(f"torch:tests.toy_backends.{toy}"), timeout=3)
         try:
-            assert _results(backend, queue) == [("first", "ok"), ("stuck", failed),
-                                                ("second", "ok"), ("third", "ok")]
+            assert _results(backend, queue, one_message) == [
+                ("first", "ok"), ("stuck", failed), ("second", "ok"), ("third", "ok")]
         finally:
             backend.stop()
 

@@ -17,6 +17,7 @@ from conformance.backends import resolve
 from conformance.case import Case
 from conformance.compare import TOLERANCES, compare_traces
 from conformance.generator import generate_case
+from conformance.interpreter import run_case
 from conformance.isolation import IsolatedBackend
 from conformance.known import Entry, KnownDivergences, load, stale_entries
 from conformance.loader import hand_written_dir, load_directory, parse_document
@@ -189,6 +190,19 @@ def test_every_warning_class_is_recorded():
     warnings = [o for o in real.observations if o["kind"] == "warning"]
     assert warnings and warnings[0]["warning"] == "UserWarning"
     assert compare_traces(Trace("w", "r", reference.observations), Trace("w", "t", real.observations)).same
+
+
+def test_a_warning_is_recorded_with_the_innermost_step_that_raised_it_each_time():
+    doc = {"format": 1, "cases": [{"id": "w", "about": "x", "steps": [
+        {"leaf": "x", "value": [1.0, 2.0], "requires_grad": True},
+        {"let": "y", "op": "mul", "args": ["x", 2.0]},
+        {"observe": "grad", "of": "y"},
+        {"no_grad": [{"observe": "grad", "of": "y"}, {"let": "z", "op": "mul", "args": ["y", 3.0]}]},
+        {"observe": "grad", "of": "y"}]}]}
+    case = parse_document(doc, "<t>")[0]
+    adapter = resolve("torch-cpu").load()
+    trace = run_case(case, adapter, "torch-cpu")
+    assert [o["step"] for o in trace.observations if o["kind"] == "warning"] == ["2", "3.0", "4"]
 
 
 # --- the finite-difference oracle ----------------------------------------------------------------
