@@ -1,19 +1,24 @@
-"""The default corpus on four backends: wall time with ``-n 2`` and the speed-up over one process,
-with where the time goes.
+"""The default corpus on four backends: wall time with ``-n 2`` and in one process, the cores
+each keeps busy, and where the time goes.
 
-    python benchmarks/corpus_run.py [--count 10000] [--skip-serial] [--skip-floor]
+    python benchmarks/corpus_run.py [--count 10000] [--skip-serial] [--skip-floor] [--skip-one-core]
 
 Prints: the generator (10,000 cases) and the loader's validation of them (collection); the run
-with ``-n 2`` and in one process; the backends' own work (every case run on each backend in this
-process, no pytest, no isolation: the floor); and the per-item overhead the runner adds on top
-(one-process wall time less collection and backend work, per item). Each run writes a report
-directory under a temporary folder.
+with ``-n 2`` and in one process, each with the cores it kept busy (CPU time of its processes over
+wall time); what ``-n auto`` picks on this machine; the one-process run held to one core (with
+``taskset``), so that the gain of the other cores shows; the backends' own work (every case run
+on each backend in this process, no pytest, no isolation: the floor); and the overhead the runner
+adds on top (one-process CPU time less generation and backend work, per item: pytest, isolation,
+judging, starting the backends, the report). Each run writes a report folder under a temporary
+folder.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,12 +28,20 @@ from pathlib import Path
 BACKENDS = "reference-torch,torch-cpu,reference-paddle,paddle-cpu"
 
 
-def timed_run(out: Path, count: int, workers: str) -> float:
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "conformance.cli", "run", "--backends", BACKENDS,
-                    "--count", str(count), "-n", workers, "--out", str(out)],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - start
+def _cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed_run(out: Path, count: int, workers: str, one_core: bool = False) -> tuple[float, float]:
+    """Wall seconds of a run and the CPU seconds of all its processes."""
+    command = [sys.executable, "-m", "conformance.cli", "run", "--backends", BACKENDS,
+               "--count", str(count), "-n", workers, "--out", str(out)]
+    if one_core:
+        command = ["taskset", "-c", str(min(os.sched_getaffinity(0))), *command]
+    cpu, start = _cpu_of_children(), time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - start, _cpu_of_children() - cpu
 
 
 def main() -> None:
@@ -37,6 +50,8 @@ def main() -> None:
     parser.add_argument("--skip-serial", action="store_true", help="only the -n 2 run")
     parser.add_argument("--skip-floor", action="store_true",
                         help="do not measure the backends' own work")
+    parser.add_argument("--skip-one-core", action="store_true",
+                        help="do not run the one-process run again held to one core")
     args = parser.parse_args()
 
     from conformance.generator import generate
@@ -55,19 +70,31 @@ def main() -> None:
         print("backend work (in-process, no pytest): " + ", ".join(
             f"{name} {seconds:.1f} s" for name, seconds in work.items())
               + f"; total {sum(work.values()):.1f} s of CPU")
+    from conformance.cli import usable_cores, xdist_workers
+
+    cores = usable_cores()
+    auto = xdist_workers("auto")
+    print(f"-n auto on this machine ({cores} cores): "
+          + (f"{auto} workers" if auto else "one process"))
     with tempfile.TemporaryDirectory() as tmp:
-        parallel = timed_run(Path(tmp) / "n2", args.count, "2")
+        parallel, parallel_cpu = timed_run(Path(tmp) / "n2", args.count, "2")
         print(f"corpus (hand-written + {args.count} generated) on {BACKENDS}: "
-              f"{parallel:.1f} s with -n 2")
-        if not args.skip_serial:
-            serial = timed_run(Path(tmp) / "n0", args.count, "0")
-            print(f"same corpus in one process: {serial:.1f} s; speed-up of -n 2: "
-                  f"{serial / parallel:.2f}x")
-            if work is not None:
-                items = _items(args.count)
-                overhead = serial - generated - validated - sum(work.values())
-                print(f"runner overhead in one process: {overhead:.1f} s over {items} items "
-                      f"({overhead / items * 1000:.2f} ms per item)")
+              f"{parallel:.1f} s with -n 2 ({parallel_cpu / parallel:.2f} cores busy, "
+              f"{parallel_cpu:.1f} s of CPU)")
+        if args.skip_serial:
+            return
+        serial, serial_cpu = timed_run(Path(tmp) / "n0", args.count, "0")
+        print(f"same corpus in one process: {serial:.1f} s ({serial_cpu / serial:.2f} cores busy, "
+              f"{serial_cpu:.1f} s of CPU); speed-up of -n 2: {serial / parallel:.2f}x")
+        if not args.skip_one_core and shutil.which("taskset") and cores > 1:
+            alone, _ = timed_run(Path(tmp) / "n0-one-core", args.count, "0", one_core=True)
+            print(f"one process held to one core: {alone:.1f} s; the other cores make it "
+                  f"{alone / serial:.2f}x faster")
+        if work is not None:
+            items = _items(args.count)
+            overhead = serial_cpu - generated - sum(work.values())  # the run generates once
+            print(f"runner overhead in one process: {overhead:.1f} s of CPU over {items} items "
+                  f"({overhead / items * 1000:.2f} ms per item)")
 
 
 def _items(count: int) -> int:

@@ -105,6 +105,7 @@ def validate_run(args: argparse.Namespace) -> int:
         k, _, n = args.shard.partition("/")
         if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
             raise UsageError(f"--shard expects K/N with 1 <= K <= N, got {args.shard!r}")
+    xdist_workers(args.workers)
     if args.count < 0 or args.timeout <= 0:
         raise UsageError("--count must be >= 0 and --timeout > 0")
     if args.cases:
@@ -131,6 +132,31 @@ QUIET_PLUGINS = [f"-pno:{name}" for name in (
     "cacheprovider", "warnings", "unraisableexception", "hypothesispytest", "benchmark", "anyio")]
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity, else every core)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def xdist_workers(workers: str, cores: Optional[int] = None) -> int:
+    """How many pytest-xdist workers ``-n WORKERS`` asks for; 0: the run stays in one process.
+
+    ``auto`` counts two cores a worker, and none below four cores: a test process already runs
+    each backend in a process of its own, side by side, and keeps about 1.7 cores busy
+    (``benchmarks/corpus_run.py``). On two cores a second test process only adds xdist's
+    per-item work and a second set of backend processes: the default corpus takes 39 s in one
+    process there and 45 s with ``-n 2``.
+    """
+    if workers == "auto":
+        cores = usable_cores() if cores is None else cores
+        return cores // 2 if cores >= 4 else 0
+    if not workers.isdigit():
+        raise UsageError(f"-n expects a number of workers or auto, got {workers!r}")
+    return int(workers)
+
+
 def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     import pytest
 
@@ -152,8 +178,9 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
             "--oracle-seed", str(args.seed), "--oracle-count", str(args.count),
             "--oracle-generator", str(args.generator),
             "--oracle-backends", args.backends, "--oracle-timeout", str(args.timeout)]
-    if args.workers != "0":
-        argv += ["-n", args.workers]
+    workers = xdist_workers(args.workers)
+    if workers:
+        argv += ["-n", str(workers)]
     if sys.stdout.isatty():  # a person watching: one progress line, not a letter per result
         argv += ["--oracle-progress"]
     if args.cases:
@@ -163,7 +190,7 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     if args.shard:
         argv += ["--shard", args.shard]
     with tempfile.TemporaryDirectory(prefix="autograd-oracle-") as scratch:
-        if args.workers != "0" and args.corpus != "hand" and args.count:
+        if workers and args.corpus != "hand" and args.count:
             # made once here (validate_run made it), read by each worker
             shared = Path(scratch) / "generated.json"
             share_corpus(shared, args.seed, args.count, args.generator)
@@ -389,7 +416,8 @@ def parser() -> argparse.ArgumentParser:
                           "a backend whose framework or device is missing is skipped, with why")
     run.add_argument("--out", default=str(DEFAULT_OUT), help="report folder to write")
     run.add_argument("-n", "--workers", default="auto",
-                     help="pytest-xdist workers: a number, auto, or 0 for one process")
+                     help="pytest-xdist workers: a number, 0 for one process (whose backends "
+                          "still run side by side), or auto: one per two cores, none below four")
     run.add_argument("--select", default=None, help="comma-separated glob patterns of case ids to run")
     run.add_argument("--shard", default=None, metavar="K/N",
                      help="run only shard K of N (1-based), to split a run over machines")

@@ -40,6 +40,7 @@ def _one_line(err: str) -> str:
     (["--select", "no/such/case*"], "nothing selected"),
     (["--cases", "/no/such/folder"], "is not a folder"),
     (["--count", "-1"], "--count must be >= 0"),
+    (["-n", "many"], "-n expects a number of workers or auto"),
 ])
 def test_a_mistake_in_run_is_one_line_and_leaves_the_earlier_report(argv, words, earlier_report,
                                                                       capsys):
@@ -206,3 +207,9 @@ def test_the_progress_line_counts_failures_rate_and_time_left():
         progress.done(failed)
     last = terminal.text.rstrip("\n").split("\r")[-1]
     assert last.startswith("3/3 results, 1 failing, ") and "/s, 0 s left" in last
+
+
+@pytest.mark.parametrize("cores, workers", [(1, 0), (2, 0), (3, 0), (4, 2), (16, 8)])
+def test_auto_workers_count_two_cores_a_worker_and_none_below_four(cores, workers):
+    assert cli.xdist_workers("auto", cores) == workers
+    assert cli.xdist_workers("3", cores) == 3
