@@ -89,12 +89,13 @@ def _note_rebuild(directory: Path, argv: list[str]) -> None:
 
 
 def validate_run(args: argparse.Namespace) -> int:
-    """Check every argument of ``run`` before any work; return how many cases it selects."""
+    """Check every argument of ``run`` before any work; return how many cases it selects. A run
+    in one process starts its backends' processes before making the corpus, to load meanwhile."""
     import fnmatch
 
     from conformance.backends import resolve
     from conformance.loader import CaseError
-    from conformance.pytest_plugin import load_corpus
+    from conformance.pytest_plugin import launch_backends, load_corpus
 
     for name in args.backends.split(","):
         try:
@@ -114,6 +115,8 @@ def validate_run(args: argparse.Namespace) -> int:
         if out == cases_dir or cases_dir in out.parents:
             raise UsageError(f"--out {args.out} is inside --cases {args.cases}: a report folder "
                              "must not sit among case files")
+    if xdist_workers(args.workers) == 0:  # this process runs the backends: start them now,
+        launch_backends(args.timeout, args.backends)  # to load while the corpus is made
     try:
         cases = load_corpus(args.corpus, args.seed, args.count, args.cases, version=args.generator)
     except CaseError as exc:
@@ -161,9 +164,14 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     import pytest
 
     from conformance.generator import share_corpus
+    from conformance.pytest_plugin import close_pool
     from conformance.report.build import RUN_FILE, build_reports
 
-    validate_run(args)  # a usage error leaves --out as it was
+    try:
+        validate_run(args)  # a usage error leaves --out as it was
+    except UsageError:
+        close_pool()  # the backends it started for the run
+        raise
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for name in ("results.jsonl", "summary.json", "junit.xml", "report.md", "report.html"):

@@ -113,8 +113,13 @@ class IsolatedBackend:
         self.in_flight: deque[_Sent] = deque()  # sent, result not read yet; oldest first
         self.queued: set[str] = set()  # their case ids
         self.last_finished = 0.0  # when the child finished its previous case (monotonic)
+        self.ready = False  # the child said it loaded its backend
 
-    def _start(self) -> None:
+    def launch(self) -> None:
+        """Start the child, without waiting for it to load its backend: it imports the framework
+        while this process does other work (``submit`` waits for it to be ready)."""
+        if self.process is not None or self.unavailable is not None:
+            return
         # one thread per backend process: cases are tiny, and idle OpenMP threads spinning in
         # several backend processes would take the cores the other processes need
         for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
@@ -128,6 +133,15 @@ class IsolatedBackend:
         child.close()
         self.conn = parent
         self.asked_to_stop = False
+        self.ready = False
+
+    def _start(self) -> None:
+        """Launch the child if needed and wait until it has loaded its backend."""
+        self.launch()
+        if self.ready or self.unavailable is not None:
+            return
+        parent, b = self.conn, self.backend
+        assert parent is not None
         if not parent.poll(self.start_timeout):
             self.stop()
             self.unavailable = f"{b.name} did not start within {self.start_timeout:.0f} s"
@@ -139,6 +153,8 @@ class IsolatedBackend:
         if status == "unavailable":
             self.unavailable = detail
             self.stop()
+            return
+        self.ready = True
 
     def ask_to_stop(self) -> None:
         """Tell the child to exit once it has finished what it was sent (``stop`` waits)."""
@@ -158,6 +174,7 @@ class IsolatedBackend:
                 self.process.kill()
                 self.process.join()
         self.process = self.conn = None
+        self.ready = False
         unanswered = list(self.in_flight)
         self.in_flight.clear()
         self.queued.clear()
@@ -169,7 +186,7 @@ class IsolatedBackend:
         submitted (``next_result``)."""
         if not raw_cases:
             return
-        if self.process is None and self.unavailable is None:
+        if not self.ready and self.unavailable is None:
             self._start()
         now = time.monotonic()
         for raw in raw_cases:
@@ -251,6 +268,12 @@ class Pool:
         self.backends: dict[str, IsolatedBackend] = {}
         self.outcomes: OrderedDict[tuple[str, str], Outcome] = OrderedDict()
         self.kept = kept
+
+    def launch(self, backends: Iterable[Backend]) -> None:
+        """Start these backends' children now, so that they load their frameworks while this
+        process generates and collects the corpus."""
+        for backend in backends:
+            self.get(backend).launch()
 
     def get(self, backend: Backend) -> IsolatedBackend:
         if backend.name not in self.backends:

@@ -30,7 +30,7 @@ from conformance.lookahead import Lookahead
 from conformance.verdict import judge_framework, judge_reference
 
 _POOL: Optional[Pool] = None
-LOOKAHEAD_CASES = 16  # cases queued to each backend ahead of the one being judged
+LOOKAHEAD_CASES = 32  # cases queued to each backend ahead of the one being judged
 _KNOWN: dict[str, known_divergences.KnownDivergences] = {}
 
 
@@ -134,10 +134,34 @@ class OracleFailure(Exception):  # noqa: N818 - pytest reports it as the failure
 
 
 def _pool(config: pytest.Config) -> Pool:
+    return shared_pool(config.getoption("--oracle-timeout") or 60.0)
+
+
+def shared_pool(timeout: float) -> Pool:
+    """This process's backend processes (made on first use, closed when the session ends)."""
     global _POOL
     if _POOL is None:
-        _POOL = Pool(config.getoption("--oracle-timeout") or 60.0, depth=LOOKAHEAD_CASES)
+        _POOL = Pool(timeout, depth=LOOKAHEAD_CASES)
     return _POOL
+
+
+def close_pool() -> None:
+    """Stop this process's backend processes, if any."""
+    global _POOL
+    if _POOL is not None:
+        _POOL.close()
+        _POOL = None
+
+
+def launch_backends(timeout: float, names: str) -> None:
+    """Start the processes of the backends ``names`` (and of their references) now, so that
+    they import their frameworks while this process generates and collects the corpus."""
+    try:
+        backends = [resolve(n.strip()) for n in names.split(",") if n.strip()]
+    except ValueError:
+        return  # collection reports the unknown backend
+    shared_pool(timeout).launch(dict.fromkeys(
+        [*backends, *(_reference_of(b) for b in backends if not b.is_reference)]))
 
 
 def _known(config: pytest.Config, backend: str) -> known_divergences.KnownDivergences:
@@ -305,8 +329,18 @@ class _ResultsFile:
         self.file.close()
 
 
+def _runs_items(config: pytest.Config) -> bool:
+    """Whether this process runs test items: not an xdist controller, not --collect-only."""
+    distributed = config.getoption("numprocesses", default=None) and \
+        not hasattr(config, "workerinput")
+    return not distributed and not config.getoption("collectonly")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "oracle: a conformance case run on one backend")
+    backends = config.getoption("--oracle-backends")
+    if backends and _runs_items(config):
+        launch_backends(config.getoption("--oracle-timeout") or 60.0, backends)
     report = config.getoption("--oracle-report")
     if report:
         config._oracle_results = _ResultsFile(Path(report))  # type: ignore[attr-defined]
@@ -435,10 +469,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    global _POOL
-    if _POOL is not None:
-        _POOL.close()
-        _POOL = None
+    close_pool()
     results_file = getattr(session.config, "_oracle_results", None)
     if results_file is not None:
         results_file.close()
@@ -451,4 +482,5 @@ os.environ.setdefault("FLAGS_call_stack_level", "0")
 def pytest_unconfigure(config: pytest.Config) -> None:
     if config in _CONFIG:  # a run nested in another (the report tests) must not keep its place
         _CONFIG.remove(config)
+    close_pool()  # started at configure for a session that did not run (a usage error)
     _freeze_if_worker(config)  # the worker exits next

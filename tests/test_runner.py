@@ -203,3 +203,16 @@ def test_a_failure_shows_both_traces_the_first_difference_and_a_repro(corpus, re
     assert result["verdict"] == "fail"
     assert "reference" in text and ">> " in text and "reproduce with torch" in text
     compile(result["repro"], "repro", "exec")
+
+
+def test_a_launched_backend_loads_while_the_caller_works_and_runs_cases_once_ready():
+    backend = resolve("reference-torch")
+    pool = Pool(timeout=60)
+    try:
+        pool.launch([backend])
+        launched = pool.get(backend)
+        assert launched.process is not None and not launched.ready  # started, not waited for
+        outcome = pool.outcome(_case("after-launch", "sin"), backend)
+        assert outcome.status == "ok" and launched.ready
+    finally:
+        pool.close()
