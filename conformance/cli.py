@@ -130,9 +130,11 @@ def validate_run(args: argparse.Namespace) -> int:
 
 
 # Plugins with work per test or per session that a corpus run does not use: its items record no
-# warnings, keep no cache, and cases run in backend processes, where these plugins do not reach.
+# warnings, keep no cache, and cases run in backend processes, where these plugins do not reach
+# (the runner times each case itself: ``--timeout``).
 QUIET_PLUGINS = [f"-pno:{name}" for name in (
-    "cacheprovider", "warnings", "unraisableexception", "hypothesispytest", "benchmark", "anyio")]
+    "cacheprovider", "warnings", "unraisableexception", "hypothesispytest", "benchmark", "anyio",
+    "timeout")]
 
 
 def usable_cores() -> int:
