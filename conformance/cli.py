@@ -151,8 +151,8 @@ def xdist_workers(workers: str, cores: Optional[int] = None) -> int:
     ``auto`` counts two cores a worker, and none below four cores: a test process already runs
     each backend in a process of its own, side by side, and keeps about 1.7 cores busy
     (``benchmarks/corpus_run.py``). On two cores a second test process only adds xdist's
-    per-item work and a second set of backend processes: the default corpus takes 39 s in one
-    process there and 45 s with ``-n 2``.
+    per-item work and a second set of backend processes: the default corpus takes 35 s in one
+    process there and 42 s with ``-n 2``.
     """
     if workers == "auto":
         cores = usable_cores() if cores is None else cores
