@@ -213,3 +213,16 @@ def test_the_progress_line_counts_failures_rate_and_time_left():
 def test_auto_workers_count_two_cores_a_worker_and_none_below_four(cores, workers):
     assert cli.xdist_workers("auto", cores) == workers
     assert cli.xdist_workers("3", cores) == 3
+
+
+def test_the_command_flushes_its_output_and_exit_status_before_its_quick_exit(tmp_path):
+    """``autograd-oracle`` ends with ``os._exit``: what it printed to a pipe must still arrive."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "conformance.cli", "validate",
+                           str(tmp_path / "missing.json"), str(hand_written_dir())],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr  # a mistake in the input
+    assert "missing.json: no such file or folder" in done.stderr
+    assert "case files checked, 1 with errors" in done.stdout
