@@ -217,12 +217,14 @@ def test_auto_workers_count_two_cores_a_worker_and_none_below_four(cores, worker
 
 def test_the_command_flushes_its_output_and_exit_status_before_its_quick_exit(tmp_path):
     """``autograd-oracle`` ends with ``os._exit``: what it printed to a pipe must still arrive."""
+    import os
     import subprocess
     import sys
 
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # as in a shell
     done = subprocess.run([sys.executable, "-m", "conformance.cli", "validate",
                            str(tmp_path / "missing.json"), str(hand_written_dir())],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, env=buffered)
     assert done.returncode == 2, done.stderr  # a mistake in the input
     assert "missing.json: no such file or folder" in done.stderr
     assert "case files checked, 1 with errors" in done.stdout
