@@ -106,7 +106,7 @@ def validate_run(args: argparse.Namespace) -> int:
         k, _, n = args.shard.partition("/")
         if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
             raise UsageError(f"--shard expects K/N with 1 <= K <= N, got {args.shard!r}")
-    xdist_workers(args.workers)
+    workers = xdist_workers(args.workers)
     if args.count < 0 or args.timeout <= 0:
         raise UsageError("--count must be >= 0 and --timeout > 0")
     if args.cases:
@@ -115,7 +115,7 @@ def validate_run(args: argparse.Namespace) -> int:
         if out == cases_dir or cases_dir in out.parents:
             raise UsageError(f"--out {args.out} is inside --cases {args.cases}: a report folder "
                              "must not sit among case files")
-    if xdist_workers(args.workers) == 0:  # this process runs the backends: start them now,
+    if workers == 0:  # this process runs the backends: start them now,
         launch_backends(args.timeout, args.backends)  # to load while the corpus is made
     try:
         cases = load_corpus(args.corpus, args.seed, args.count, args.cases, version=args.generator)

@@ -133,7 +133,6 @@ class IsolatedBackend:
         child.close()
         self.conn = parent
         self.asked_to_stop = False
-        self.ready = False
 
     def _start(self) -> None:
         """Launch the child if needed and wait until it has loaded its backend."""
