@@ -86,6 +86,11 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "split_size_negative": (RuntimeError,
                             "split expects split_size be non-negative, but got split_size={split}"),
     "chunk_count": (RuntimeError, "chunk expects `chunks` to be greater than 0, got: {chunks}"),
+    "roll_dims": (RuntimeError, "shifts and dimensions must align. shifts: {shifts}, dims:{dims}"),
+    "diag_rank": (RuntimeError, "diag(): Supports 1D or 2D tensors. Got {ndim}D"),
+    "narrow_range": (RuntimeError,
+                     "start ({start}) + length ({length}) exceeds dimension size ({size})."),
+    "topk_range": (RuntimeError, "selected index k out of range"),
     "hook_replaced_none": (RuntimeError, "can't replace a None gradient with a non-None value"),
     "split_view_in_place": (
         RuntimeError,
@@ -262,6 +267,10 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
 }
 
 TORCH_WARNINGS: dict[str, tuple[type[Warning], str]] = {
+    "loss_target_size": (UserWarning,
+                         "Using a target size ({target}) that is different to the input size "
+                         "({input}). This will likely lead to incorrect results due to "
+                         "broadcasting. Please ensure they have the same size."),
     "anomaly_enabled": (UserWarning,
                         "Anomaly Detection has been enabled. This mode will increase the runtime "
                         "and should only be enabled for debugging."),
@@ -330,6 +339,19 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                        "size along the split dimension. But received Attr(num_or_sections) = "
                        "{sections}, input(X)'s shape = {shape}, Attr(dim) = {dim}."),
     "unbind_axis": (ValueError, "The axis must in range({low}, {high})."),
+    "roll_dims": (ValueError, "(InvalidArgument) When dims.size() != 0, dims.size() should be equal "
+                              "to shifts.size(). But received dims.size() = {dims}, shifts.size() "
+                              "= {shifts}"),
+    "diag_rank": (ValueError, "(InvalidArgument) The input tensor X's dimensions of DiagV2Op should "
+                              "be either 1 or 2, but received {ndim}."),
+    "topk_range": (ValueError, "(InvalidArgument) The rank ({k}) of the input 'k' for topk op must "
+                               "be less than or equal to {size}."),
+    "topk_positive": (ValueError, "(InvalidArgument) the attribute of k in the topk must >= 1 or be "
+                                  "a Tensor, but received {k} ."),
+    "add_n_empty": (ValueError, "(InvalidArgument) add_n(): argument 'inputs' (position 0) must be "
+                                "list of Tensors, but got empty list"),
+    "trace_rank": (IndexError, "(OutOfRange) Input(x)'s dim is out of range (expected at least 2, "
+                               "but got {ndim})."),
     "index_out_of_range": (IndexError,
                            "(OutOfRange) The starting index {index} of slice is out of bounds in "
                            "tensor {axis}-th axis, it should be in the range of [{low}, {high})."),

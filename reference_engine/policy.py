@@ -97,9 +97,9 @@ class Policy:
         """The framework's error for an index numpy refused (``exc``) on a tensor of ``shape``."""
         return self.error("index", detail=str(exc).replace("axis", "dimension"))
 
-    def warn(self, kind: str, stacklevel: int = 3) -> None:
+    def warn(self, kind: str, stacklevel: int = 3, **fields: Any) -> None:
         category, text = self.warning_texts[kind]
-        warnings.warn(text, category, stacklevel=stacklevel)
+        warnings.warn(text.format(**fields) if fields else text, category, stacklevel=stacklevel)
 
     def warn_anomaly(self, node: Node) -> None:
         """torch's anomaly mode names the failing node in a warning before raising (followed by

@@ -1583,3 +1583,37 @@ def var_and_std_divide_by_a_tensor(paddle):
         out = fn(x)
         seen += [out, out.grad_fn.name(), paddle.grad(out.sum(), x)]
     return seen
+
+
+@program
+def functions_composed_from_the_core(paddle):
+    """flip, roll, tril/triu, diag both ways, diagonal, trace, outer, logsumexp, lerp (whose
+    weight gets no gradient), hypot, logaddexp, broadcast_to, topk (whose indices are
+    recorded), sort, gather, add_n, l1_loss and normalize: values, node names and gradients;
+    isnan / any / all."""
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, -6.0]], stop_gradient=False)
+    v = paddle.to_tensor([0.5, -1.0, 2.0], stop_gradient=False)
+    w = paddle.to_tensor(0.25, stop_gradient=False)
+    index = paddle.to_tensor([1, 0, 1])
+    nnf = paddle.nn.functional
+    outs = [paddle.flip(x, 0), paddle.flip(x, [0, 1]), x.flip(1), paddle.roll(x, 1),
+            paddle.roll(x, [1, -1], [0, 1]), paddle.tril(x), x.triu(1), paddle.tril(x, -1),
+            paddle.diag(v), paddle.diag(v, 1), paddle.diag(v, -2, padding_value=3.0),
+            paddle.diag(x), paddle.diag(x, 1), paddle.diagonal(x), x.diagonal(-1),
+            paddle.trace(x), paddle.trace(x, 1), paddle.outer(v, v), paddle.logsumexp(x, 1),
+            paddle.logsumexp(x), paddle.logsumexp(x, [0, 1], keepdim=True),
+            paddle.lerp(x, x * 2, 0.3), paddle.lerp(x, x.exp(), w), paddle.hypot(x, x * 3),
+            paddle.logaddexp(x, x * 0.5), paddle.broadcast_to(v, (2, 3)), paddle.topk(x, 2)[0],
+            paddle.topk(x, 2, axis=0, largest=False)[0], paddle.sort(x, descending=True),
+            paddle.sort(x, axis=0), paddle.gather(x, index), paddle.gather(x, index, axis=1),
+            paddle.add_n([x, x * 2, x.exp()]), paddle.add_n([x]), nnf.l1_loss(x, x * 2),
+            nnf.l1_loss(x, x * 2, "sum"), nnf.normalize(x), nnf.normalize(x, p=1, axis=0)]
+    sum((o * (i + 1)).sum() for i, o in enumerate(outs)).backward()
+    values, indices = paddle.topk(x, 2)
+    return ([o.detach() for o in outs] + [o.grad_fn.name() for o in outs]
+            + [x.grad, v.grad, w.grad, indices, indices.stop_gradient, indices.grad_fn.name(),
+               paddle.isnan(x), paddle.isinf(x / 0), paddle.isfinite(x), paddle.any(x > 4),
+               x.all(), attempt(lambda: paddle.topk(x, 4)), attempt(lambda: paddle.topk(x, -1)),
+               attempt(lambda: paddle.roll(x, [1, 2], [0])),
+               attempt(lambda: paddle.diag(paddle.ones([2, 2, 2]))),
+               attempt(lambda: paddle.add_n([])), attempt(lambda: paddle.trace(v))])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import reference_engine.torch as torch
 from reference_engine.torch.autograd import functional
@@ -42,3 +43,48 @@ def test_hessian_matches_central_differences_of_the_gradient():
 
     exact = functional.hessian(scalar, torch.tensor(x, dtype=torch.float64)).numpy()
     np.testing.assert_allclose(exact, _numeric_jacobian(gradient, x), rtol=1e-5, atol=1e-7)
+
+
+# functions composed from the core's operations (reference_engine.composed), at points away
+# from their kinks; each maps a float64 tensor of shape (2, 3) to a tensor
+COMPOSED = {
+    "flip": lambda t: torch.flip(t, [0, 1]),
+    "roll": lambda t: torch.roll(t, [1, -1], [0, 1]) * t,
+    "tril": lambda t: torch.tril(t * t, -1) + torch.triu(t.exp(), 1),
+    "diag": lambda t: torch.diag(torch.diag(t, 1) ** 2, -1),
+    "diagonal": lambda t: torch.diagonal(t.reshape(3, 2).sin(), 0).exp(),
+    "trace": lambda t: torch.trace(t.reshape(3, 2) @ t) * t,
+    "outer": lambda t: torch.outer(t[0], t[1].sin()),
+    "logsumexp": lambda t: torch.logsumexp(t * t, 1) * torch.logsumexp(t, (0, 1)),
+    "narrow_select": lambda t: t.narrow(1, 1, 2) * t.select(1, 0).unsqueeze(1),
+    "lerp": lambda t: torch.lerp(t, t.exp(), t[0, 0]),
+    "hypot": lambda t: torch.hypot(t, t.cos()),
+    "logaddexp": lambda t: torch.logaddexp(t, 2.0 * t.sin()),
+    "topk": lambda t: torch.topk(t * t, 2).values.exp(),
+    "sort": lambda t: torch.sort(t.sin(), dim=0, descending=True).values * t,
+    "l1_loss": lambda t: torch.nn.functional.l1_loss(t * t, t.exp(), reduction="none"),
+    "normalize": lambda t: torch.nn.functional.normalize(t.exp(), p=3.0, dim=1),
+}
+POINT = np.array([[0.31, -1.17, 0.83], [1.42, -0.56, 0.27]])
+
+
+@pytest.mark.parametrize("name", sorted(COMPOSED))
+def test_composed_function_derivatives_match_central_differences(name):
+    """First derivatives (the Jacobian) and second (the Hessian of a weighted sum, through the
+    recorded backward) of each composed function."""
+    fn = COMPOSED[name]
+    x = torch.tensor(POINT, dtype=torch.float64)
+    numeric = _numeric_jacobian(fn, POINT)
+    np.testing.assert_allclose(functional.jacobian(fn, x).numpy().reshape(numeric.shape), numeric,
+                               rtol=1e-6, atol=1e-8)
+    weights = np.linspace(0.5, 1.5, fn(x).numel()).reshape(tuple(fn(x).shape))
+
+    def scalar(t):
+        return (fn(t) * torch.tensor(weights, dtype=torch.float64)).sum()
+
+    def gradient(t):
+        return functional.vjp(scalar, t)[1]
+
+    numeric = _numeric_jacobian(gradient, POINT)
+    np.testing.assert_allclose(functional.hessian(scalar, x).numpy().reshape(numeric.shape),
+                               numeric, rtol=1e-5, atol=1e-7)

@@ -2166,3 +2166,32 @@ def gather_and_its_gradient(torch):
     g, = torch.autograd.grad(y, x, seed, create_graph=True)
     return [y, y.grad_fn.name(), [n.name() if n else None for n, _ in y.grad_fn.next_functions], g,
             g.grad_fn.name(), torch.autograd.grad(g.sum(), seed), x.gather(0, torch.tensor([[1, 0, 1]]))]
+
+
+@program
+def functions_composed_from_the_core(torch):
+    """flip, roll, tril/triu, diag both ways, diagonal, trace, outer, logsumexp, narrow, select,
+    lerp, hypot, logaddexp, broadcast_to, topk, sort, l1_loss and normalize: values, node names
+    and the gradients of a weighted sum of all of them; isnan / any / all."""
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, -6.0]], requires_grad=True)
+    v = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    w = torch.tensor(0.25, requires_grad=True)
+    nnf = torch.nn.functional
+    outs = [x.flip(0), torch.flip(x, [0, 1]), x.flip(1, 0), torch.roll(x, 1),
+            torch.roll(x, [1, -1], [0, 1]), torch.tril(x), x.triu(1), torch.tril(x, -1),
+            torch.diag(v), torch.diag(v, 1), torch.diag(v, -2), torch.diag(x), torch.diag(x, 1),
+            torch.diagonal(x), x.diagonal(-1), torch.trace(x), torch.outer(v, v),
+            torch.logsumexp(x, 1), torch.logsumexp(x, (0, 1), keepdim=True), x.narrow(1, 1, 2),
+            x.narrow(0, -1, 1), x.select(1, -1), torch.lerp(x, x * 2, 0.3),
+            torch.lerp(x, x.exp(), w), torch.hypot(x, x * 3), torch.logaddexp(x, x * 0.5),
+            torch.broadcast_to(v, (2, 3)), torch.topk(x, 2).values,
+            torch.topk(x, 2, dim=0, largest=False).values, torch.sort(x, descending=True).values,
+            x.sort(dim=0).values, nnf.l1_loss(x, x * 2), nnf.l1_loss(x, v, reduction="sum"),
+            nnf.normalize(x), nnf.normalize(x, p=1.0, dim=0)]
+    sum(((o * (i + 1)).sum() for i, o in enumerate(outs)), torch.tensor(0.0)).backward()
+    return ([o.detach() for o in outs] + [o.grad_fn.name() for o in outs]
+            + [x.grad, v.grad, w.grad, torch.topk(x, 2).indices, torch.sort(x, 0, True).indices,
+               torch.isnan(x), torch.isinf(x / 0), torch.isfinite(x), torch.any(x > 4),
+               x.all(), attempt(lambda: x.narrow(1, 2, 2)), attempt(lambda: torch.topk(x, 4)),
+               attempt(lambda: torch.roll(x, [1, 2], [0])),
+               attempt(lambda: torch.diag(torch.ones(2, 2, 2)))])

@@ -535,47 +535,9 @@ def enable_static() -> None:
     raise NotImplementedError("the reference engine models paddle's dygraph mode only")
 create_parameter = nn.layers.create_parameter
 from reference_engine.paddle import extras, linalg  # noqa: E402
-from reference_engine.paddle.extras import (  # noqa: E402
-    allclose,
-    arange,
-    argmax,
-    argmin,
-    assign,
-    bmm,
-    ceil,
-    chunk,
-    cumsum,
-    dot,
-    equal,
-    equal_all,
-    eye,
-    flatten,
-    floor,
-    full,
-    index_select,
-    is_tensor,
-    linspace,
-    masked_fill,
-    mm,
-    neg,
-    norm,
-    numel,
-    prod,
-    round,  # noqa: A004 - paddle's name; the module does not use the builtin
-    scale,
-    sign,
-    split,
-    std,
-    t,
-    tile,
-    unbind,
-    var,
-)
+from reference_engine.paddle.extras import *  # noqa: E402,F403
 
 # the same functions as Tensor methods (defined once, in extras.py)
 for _method, _function in extras.TENSOR_METHODS.items():
     setattr(Tensor, _method, _function)
-__all__ += ["allclose", "arange", "argmax", "argmin", "assign", "bmm", "ceil", "chunk", "cumsum", "dot",
-            "equal", "equal_all", "eye", "flatten", "floor", "full", "index_select", "is_tensor", "linspace",
-            "masked_fill", "mm", "neg", "norm", "numel", "prod", "round", "scale", "sign", "split",
-            "std", "t", "tile", "unbind", "var"]
+__all__ += extras.__all__

@@ -9,6 +9,7 @@ from typing import Any, Optional
 
 import numpy as np
 
+from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine.paddle import Tensor, _filled, _np_dtype, cast, matmul, square, to_tensor
 
@@ -17,10 +18,12 @@ def _made(array: Any) -> Tensor:
     """An op's output that needs no gradient: no node at all (unlike ``to_tensor``'s leaves)."""
     return Tensor._from_array(np.asarray(array))  # type: ignore[return-value]
 
-__all__ = ["allclose", "arange", "argmax", "argmin", "assign", "bmm", "ceil", "chunk", "cumsum",
-           "dot", "equal", "equal_all", "eye", "flatten", "floor", "full", "index_select", "is_tensor",
-           "linspace", "masked_fill", "mm", "neg", "norm", "numel", "prod", "round", "scale", "sign",
-           "split", "std", "t", "tile", "unbind", "var"]
+__all__ = ["add_n", "all", "allclose", "any", "arange", "argmax", "argmin", "assign", "bmm",
+           "broadcast_to", "ceil", "chunk", "cumsum", "diag", "diagonal", "dot", "equal", "equal_all",
+           "eye", "flatten", "flip", "floor", "full", "gather", "hypot", "index_select", "is_tensor",
+           "isfinite", "isinf", "isnan", "lerp", "linspace", "logaddexp", "logsumexp", "masked_fill",
+           "mm", "neg", "norm", "numel", "outer", "prod", "roll", "round", "scale", "sign", "sort",
+           "split", "std", "t", "tile", "topk", "trace", "tril", "triu", "unbind", "var"]
 
 
 def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None) -> Tensor:
@@ -217,11 +220,139 @@ def masked_fill(x: Tensor, mask: Tensor, value: Any) -> Tensor:
     return F.masked_fill(x, mask, value)
 
 
+def flip(x: Tensor, axis: Any, name: Optional[str] = None) -> Tensor:
+    return C.named(C.flip(x, C.dims_list(x, axis)), "FlipGradNode")
+
+
+def roll(x: Tensor, shifts: Any, axis: Any = None, name: Optional[str] = None) -> Tensor:
+    return C.named(C.roll(x, shifts, axis), "RollGradNode")
+
+
+def tril(x: Tensor, diagonal: builtins.int = 0, name: Optional[str] = None) -> Tensor:
+    return C.named(C.triangle(x, diagonal, lower=True), "TrilGradNode")
+
+
+def triu(x: Tensor, diagonal: builtins.int = 0, name: Optional[str] = None) -> Tensor:
+    return C.named(C.triangle(x, diagonal, lower=False), "TriuGradNode")
+
+
+def diag(x: Tensor, offset: builtins.int = 0, padding_value: Any = 0,
+         name: Optional[str] = None) -> Tensor:
+    """A vector on a diagonal of a square matrix (``padding_value`` elsewhere), or a matrix's
+    diagonal: one DiagGradNode either way."""
+    if x._data.ndim == 1:
+        return C.named(C.diagonal_matrix(x, offset, padding_value), "DiagGradNode")
+    if x._data.ndim != 2:
+        raise x._policy.error("diag_rank", ndim=x._data.ndim)
+    return C.named(C.diagonal(x, offset), "DiagGradNode")
+
+
+def diagonal(x: Tensor, offset: builtins.int = 0, axis1: builtins.int = 0, axis2: builtins.int = 1,
+             name: Optional[str] = None) -> Tensor:
+    return C.named(C.diagonal(x, offset, *C.dims_list(x, [axis1, axis2])), "DiagonalGradNode")
+
+
+def trace(x: Tensor, offset: builtins.int = 0, axis1: builtins.int = 0, axis2: builtins.int = 1,
+          name: Optional[str] = None) -> Tensor:
+    if x._data.ndim < 2:
+        raise x._policy.error("trace_rank", ndim=x._data.ndim)
+    return C.named(F.sum(C.diagonal(x, offset, *C.dims_list(x, [axis1, axis2])), -1),
+                   "TraceGradNode")
+
+
+def outer(x: Tensor, y: Tensor, name: Optional[str] = None) -> Tensor:
+    return C.outer(x, y)
+
+
+def logsumexp(x: Tensor, axis: Any = None, keepdim: builtins.bool = False,
+              name: Optional[str] = None) -> Tensor:
+    axes = list(range(x._data.ndim)) if axis is None or axis == [] else C.dims_list(x, axis)
+    return C.named(C.logsumexp(x, axes, keepdim), "LogsumexpGradNode")
+
+
+def lerp(x: Tensor, y: Tensor, weight: Any, name: Optional[str] = None) -> Tensor:
+    """``x + weight * (y - x)`` (LerpGradNode); paddle differentiates it for ``x`` and ``y``
+    only: a weight tensor is no input of the graph."""
+    if isinstance(weight, Tensor):
+        weight = weight._detached()
+    return C.named(C.lerp(x, y, weight), "LerpGradNode")
+
+
+def hypot(x: Tensor, y: Tensor, name: Optional[str] = None) -> Tensor:
+    """``sqrt(x**2 + y**2)``, composed as paddle composes it."""
+    return C.hypot(x, y)
+
+
+def logaddexp(x: Tensor, y: Tensor, name: Optional[str] = None) -> Tensor:
+    """Composed as paddle composes it."""
+    return C.logaddexp(x, y)
+
+
+def gather(x: Tensor, index: Tensor, axis: Any = None, name: Optional[str] = None) -> Tensor:
+    """The entries at ``index`` along ``axis`` (0 by default): one GatherGradNode."""
+    axis = 0 if axis is None else builtins.int(axis)
+    return C.named(F.index_select(x, axis, index._data.reshape(-1)), "GatherGradNode")
+
+
+def add_n(inputs: Any, name: Optional[str] = None) -> Tensor:
+    inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
+    if not inputs:
+        raise Tensor._policy.error("add_n_empty")
+    return C.named(C.add_all(inputs), "AddNGradNodeFinal")
+
+
+def broadcast_to(x: Tensor, shape: Any, name: Optional[str] = None) -> Tensor:
+    return F.expand(x, tuple(shape))
+
+
+def topk(x: Tensor, k: builtins.int, axis: Optional[builtins.int] = None,
+         largest: builtins.bool = True, sorted: builtins.bool = True,  # noqa: A002
+         name: Optional[str] = None) -> tuple[Tensor, Tensor]:
+    """The ``k`` largest (or smallest) entries along ``axis`` (the last by default) and their
+    indices (TopkGradNode)."""
+    d = F.normalize_dim(type(x), -1 if axis is None else axis, x._data.ndim) if x._data.ndim else 0
+    size = x._data.shape[d] if x._data.ndim else 1
+    if k < 1:
+        raise x._policy.error("topk_positive", k=k)
+    if k > size:
+        raise x._policy.error("topk_range", k=k, size=size)
+    values, indices = C.top(x, k, d, largest)
+    # the indices are an output of paddle's node too: recorded (stop_gradient False), though no
+    # gradient flows back through them
+    return C.named(values, "TopkGradNode"), C.named(F.link(indices, x), "TopkGradNode")
+
+
+def sort(x: Tensor, axis: builtins.int = -1, descending: builtins.bool = False,
+         stable: builtins.bool = False, name: Optional[str] = None) -> Tensor:
+    """The entries sorted along ``axis`` (ArgsortGradNode)."""
+    d = F.normalize_dim(type(x), axis, x._data.ndim) if x._data.ndim else 0
+    if not x._data.ndim:
+        return C.named(F.clone(x), "ArgsortGradNode")
+    return C.named(C.take_along(x, d, C.sorted_positions(x, d, descending)), "ArgsortGradNode")
+
+
+isnan, isinf, isfinite = (C.elementwise_test(t) for t in (np.isnan, np.isinf, np.isfinite))
+
+
+def any(x: Tensor, axis: Any = None, keepdim: builtins.bool = False,  # noqa: A001
+        name: Optional[str] = None) -> Tensor:
+    return _made(np.any(x._data, axis=None if axis is None else tuple(C.dims_list(x, axis)),
+                        keepdims=keepdim))
+
+
+def all(x: Tensor, axis: Any = None, keepdim: builtins.bool = False,  # noqa: A001
+        name: Optional[str] = None) -> Tensor:
+    return _made(np.all(x._data, axis=None if axis is None else tuple(C.dims_list(x, axis)),
+                        keepdims=keepdim))
+
+
 # Tensor methods that are these functions (the facade attaches them)
 TENSOR_METHODS = {
     **{name: globals()[name] for name in (
-        "argmax", "argmin", "ceil", "cumsum", "flatten", "floor", "index_select", "masked_fill",
-        "chunk", "neg", "norm", "prod", "round", "scale", "sign", "split", "std", "t", "tile",
+        "all", "any", "argmax", "argmin", "broadcast_to", "ceil", "cumsum", "diag", "diagonal",
+        "flatten", "flip", "floor", "gather", "index_select", "isfinite", "isinf", "isnan", "lerp",
+        "logsumexp", "masked_fill", "chunk", "neg", "norm", "outer", "prod", "roll", "round",
+        "scale", "sign", "sort", "split", "std", "t", "tile", "topk", "trace", "tril", "triu",
         "unbind", "var")},
     "T": property(t),
     "cast": cast,

@@ -734,38 +734,9 @@ from reference_engine.torch import (  # noqa: E402  (they need the names above)
     nn,
     optim,
 )
-from reference_engine.torch.extras import (  # noqa: E402
-    allclose,
-    argmax,
-    argmin,
-    as_tensor,
-    bmm,
-    chunk,
-    cumsum,
-    dot,
-    eye,
-    flatten,
-    from_numpy,
-    full_like,
-    gather,
-    index_select,
-    isclose,
-    masked_fill,
-    mv,
-    norm,
-    numel,
-    prod,
-    repeat,
-    split,
-    square,
-    std,
-    unbind,
-    var,
-)
+from reference_engine.torch.extras import *  # noqa: E402,F403
 
 # the same functions as Tensor methods (defined once, in extras.py)
 for _method, _function in extras.TENSOR_METHODS.items():
     setattr(Tensor, _method, _function)
-__all__ += ["allclose", "argmax", "argmin", "as_tensor", "bmm", "chunk", "cumsum", "dot", "eye", "flatten",
-            "from_numpy", "full_like", "gather", "index_select", "isclose", "masked_fill", "mv",
-            "norm", "numel", "prod", "repeat", "split", "square", "std", "unbind", "var"]
+__all__ += extras.__all__

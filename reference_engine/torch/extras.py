@@ -5,10 +5,12 @@ the single source of rules; node names are those of the composing operations).""
 from __future__ import annotations
 
 import builtins
+from collections import namedtuple
 from typing import Any, Optional
 
 import numpy as np
 
+from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine.torch import (
     Tensor,
@@ -22,9 +24,14 @@ from reference_engine.torch import (
     zeros,
 )
 
-__all__ = ["allclose", "argmax", "as_tensor", "bmm", "cumsum", "dot", "eye", "flatten",
-           "from_numpy", "full_like", "gather", "index_select", "isclose", "masked_fill", "mv",
-           "norm", "numel", "prod", "repeat", "split", "chunk", "square", "std", "unbind", "var"]
+__all__ = ["all", "allclose", "any", "argmax", "argmin", "as_tensor", "bmm", "broadcast_to", "cumsum", "diag",
+           "diagonal", "dot", "eye", "flatten", "flip", "from_numpy", "full_like", "gather", "hypot",
+           "index_select", "isclose", "isfinite", "isinf", "isnan", "lerp", "logaddexp", "logsumexp",
+           "masked_fill", "mv", "narrow", "norm", "numel", "outer", "prod", "repeat", "roll", "select",
+           "sort", "split", "chunk", "square", "std", "topk", "trace", "tril", "triu", "unbind", "var"]
+
+ReturnTypesTopk = namedtuple("topk", ["values", "indices"])
+ReturnTypesSort = namedtuple("sort", ["values", "indices"])
 
 
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,  # noqa: A002
@@ -114,7 +121,7 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: builtins.int = 0) ->
     size, policy = tensor._data.shape[d], tensor._policy
     if isinstance(split_size_or_sections, (list, tuple)):
         sizes = [builtins.int(s) for s in split_size_or_sections]
-        if any(s < 0 for s in sizes):
+        if builtins.any(s < 0 for s in sizes):
             raise policy.error("split_sizes_negative", sizes=sizes)
         if builtins.sum(sizes) != size:
             raise policy.error("split_sizes_sum", size=size, dim=d, sizes=sizes)
@@ -176,6 +183,120 @@ def cumsum(input: Tensor, dim: builtins.int) -> Tensor:  # noqa: A002
     return F.cumsum(input, dim)
 
 
+def flip(input: Tensor, *dims: Any) -> Tensor:  # noqa: A002
+    """``torch.flip(input, dims)``, ``input.flip(0, 1)`` (FlipBackward0)."""
+    dims = dims[0] if len(dims) == 1 else dims
+    return C.named(C.flip(input, C.dims_list(input, dims)), "FlipBackward0")
+
+
+def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:  # noqa: A002
+    return C.named(C.roll(input, shifts, dims), "RollBackward0")
+
+
+def tril(input: Tensor, diagonal: builtins.int = 0) -> Tensor:  # noqa: A002
+    return C.named(C.triangle(input, diagonal, lower=True), "TrilBackward0")
+
+
+def triu(input: Tensor, diagonal: builtins.int = 0) -> Tensor:  # noqa: A002
+    return C.named(C.triangle(input, diagonal, lower=False), "TriuBackward0")
+
+
+def diag(input: Tensor, diagonal: builtins.int = 0) -> Tensor:  # noqa: A002
+    """A vector on a diagonal of a square matrix (DiagEmbedBackward0), or a matrix's diagonal
+    (DiagonalBackward0_copy)."""
+    if input._data.ndim == 1:
+        return C.named(C.diagonal_matrix(input, diagonal), "DiagEmbedBackward0")
+    if input._data.ndim != 2:
+        raise input._policy.error("diag_rank", ndim=input._data.ndim)
+    return C.named(C.diagonal(input, diagonal), "DiagonalBackward0_copy")
+
+
+def diagonal(input: Tensor, offset: builtins.int = 0, dim1: builtins.int = 0,  # noqa: A002
+             dim2: builtins.int = 1) -> Tensor:
+    d1, d2 = C.dims_list(input, [dim1, dim2])
+    return C.named(C.diagonal(input, offset, d1, d2), "DiagonalBackward0")
+
+
+def trace(input: Tensor) -> Tensor:  # noqa: A002
+    return C.named(F.sum(C.diagonal(input)), "TraceBackward0")
+
+
+def outer(input: Tensor, vec2: Tensor) -> Tensor:  # noqa: A002
+    return C.outer(input, vec2)
+
+
+def logsumexp(input: Tensor, dim: Any, keepdim: builtins.bool = False) -> Tensor:  # noqa: A002
+    return C.named(C.logsumexp(input, C.dims_list(input, dim), keepdim), "LogsumexpBackward0")
+
+
+def narrow(input: Tensor, dim: builtins.int, start: builtins.int,  # noqa: A002
+           length: builtins.int) -> Tensor:
+    """A view of ``length`` entries from ``start`` along ``dim`` (SliceBackward0)."""
+    d = F.normalize_dim(type(input), dim, input._data.ndim)
+    size = input._data.shape[d]
+    start = start + size if start < 0 else start
+    if start + length > size:
+        raise input._policy.error("narrow_range", start=start, length=length, size=size)
+    return F.getitem(input, (slice(None),) * d + (slice(start, start + length),))
+
+
+def select(input: Tensor, dim: builtins.int, index: builtins.int) -> Tensor:  # noqa: A002
+    """A view of the entries at ``index`` along ``dim``, without it (SelectBackward0)."""
+    d = F.normalize_dim(type(input), dim, input._data.ndim)
+    return F.getitem(input, (slice(None),) * d + (index,))
+
+
+def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:  # noqa: A002
+    """(LerpBackward0 for a number weight, LerpBackward1 for a tensor)"""
+    name = "LerpBackward1" if isinstance(weight, Tensor) else "LerpBackward0"
+    return C.named(C.lerp(input, end, weight), name)
+
+
+def hypot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    return C.named(C.hypot(input, other), "HypotBackward0")
+
+
+def logaddexp(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    return C.named(C.logaddexp(input, other), "LogaddexpBackward0")
+
+
+def broadcast_to(input: Tensor, size: Any) -> Tensor:  # noqa: A002
+    return F.expand(input, tuple(size))
+
+
+def topk(input: Tensor, k: builtins.int, dim: builtins.int = -1,  # noqa: A002
+         largest: builtins.bool = True, sorted: builtins.bool = True) -> Any:  # noqa: A002
+    """The ``k`` largest (or smallest) entries along ``dim`` and their indices (TopkBackward0)."""
+    d = F.normalize_dim(type(input), dim, input._data.ndim) if input._data.ndim else 0
+    if not 0 <= k <= (input._data.shape[d] if input._data.ndim else 1):
+        raise input._policy.error("topk_range")
+    values, indices = C.top(input, k, d, largest)
+    return ReturnTypesTopk(C.named(values, "TopkBackward0"), indices)
+
+
+def sort(input: Tensor, dim: builtins.int = -1, descending: builtins.bool = False,  # noqa: A002
+         stable: builtins.bool = False) -> Any:
+    """The entries sorted along ``dim`` and where each came from (SortBackward0)."""
+    d = F.normalize_dim(type(input), dim, input._data.ndim) if input._data.ndim else 0
+    positions = C.sorted_positions(input, d, descending)
+    values = C.take_along(input, d, positions) if input._data.ndim else F.clone(input)
+    return ReturnTypesSort(C.named(values, "SortBackward0"),
+                           Tensor._from_array(positions.astype(np.int64)))
+
+
+isnan, isinf, isfinite = (C.elementwise_test(t) for t in (np.isnan, np.isinf, np.isfinite))
+
+
+def any(input: Tensor, dim: Optional[builtins.int] = None,  # noqa: A001,A002
+        keepdim: builtins.bool = False) -> Tensor:
+    return Tensor._from_array(np.asarray(np.any(input._data, axis=dim, keepdims=keepdim)))
+
+
+def all(input: Tensor, dim: Optional[builtins.int] = None,  # noqa: A001,A002
+        keepdim: builtins.bool = False) -> Tensor:
+    return Tensor._from_array(np.asarray(np.all(input._data, axis=dim, keepdims=keepdim)))
+
+
 def new_zeros(self: Tensor, *size: Any, dtype: Optional[dtype] = None) -> Tensor:
     return zeros(*size, dtype=dtype or self.dtype)
 
@@ -207,9 +328,12 @@ def _contiguous_copy(t: Tensor) -> Tensor:
 
 TENSOR_METHODS = {
     **{name: globals()[name] for name in (
-        "allclose", "argmax", "argmin", "bmm", "cumsum", "dot", "flatten", "gather", "index_select",
-        "isclose", "masked_fill", "mv", "new_full", "new_ones", "new_tensor", "new_zeros", "norm",
-        "chunk", "prod", "repeat", "split", "square", "std", "unbind", "var")},
+        "all", "allclose", "any", "argmax", "argmin", "bmm", "broadcast_to", "cumsum", "diag",
+        "diagonal", "dot", "flatten", "flip", "gather", "hypot", "index_select", "isclose",
+        "isfinite", "isinf", "isnan", "lerp", "logaddexp", "logsumexp", "masked_fill", "mv",
+        "narrow", "new_full", "new_ones", "new_tensor", "new_zeros", "norm", "chunk", "outer",
+        "prod", "repeat", "roll", "select", "sort", "split", "square", "std", "topk", "trace",
+        "tril", "triu", "unbind", "var")},
     "contiguous": lambda self, memory_format=None: self if self._data.flags.c_contiguous
     else _contiguous_copy(self),
     "is_contiguous": lambda self, memory_format=None: bool(self._data.flags.c_contiguous),

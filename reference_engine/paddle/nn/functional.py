@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Optional
 
+import numpy as np
+
+from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine.tensor import Tensor
 
-__all__ = ["cross_entropy", "elu", "gelu", "leaky_relu", "linear", "log_softmax", "mse_loss", "relu",
-           "sigmoid", "silu", "softmax", "softplus", "tanh"]
+__all__ = ["cross_entropy", "elu", "gelu", "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss",
+           "normalize", "relu", "sigmoid", "silu", "softmax", "softplus", "tanh"]
 
 relu = F.relu
 sigmoid = F.sigmoid
@@ -50,6 +53,24 @@ def mse_loss(input: Tensor, label: Tensor, reduction: str = "mean") -> Tensor:  
     if reduction == "none":
         return squared
     return F.sum(squared) if reduction == "sum" else F.mean(squared)
+
+
+def l1_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A002
+            name: Optional[str] = None) -> Tensor:
+    """``|input - label|``, reduced (MeanAllGradNode for the mean), as paddle composes it."""
+    if reduction not in ("sum", "mean", "none"):
+        raise ValueError("The value of 'reduction' in L1Loss should be 'sum', 'mean' or 'none', "
+                         f"but received {reduction}, which is not allowed.")
+    loss = C.l1_loss(input, label, reduction)
+    return C.named(loss, "MeanAllGradNode") if reduction == "mean" else loss
+
+
+def normalize(x: Tensor, p: float = 2, axis: int = 1, epsilon: float = 1e-12,
+              name: Optional[str] = None) -> Tensor:
+    """``x`` over its ``p``-norm along ``axis``, the norm held at ``epsilon`` or more, as paddle
+    composes it (DivideGradNode)."""
+    floor = F.constant_like(x, np.full([1], epsilon, x._data.dtype))
+    return F.div(x, F.maximum(F.norm(x, p, axis, keepdim=True), floor))
 
 
 def linear(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, name: Optional[str] = None) -> Tensor:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Optional
 
+from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.tensor import Tensor
+from reference_engine.torch_policy import torch_size
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "elu", "gelu",
-           "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "relu", "sigmoid", "silu",
-           "softmax", "softplus", "tanh"]
+           "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "relu",
+           "sigmoid", "silu", "softmax", "softplus", "tanh"]
 
 relu = F.relu
 sigmoid = F.sigmoid
@@ -55,6 +57,7 @@ def log_softmax(input: Tensor, dim: Optional[int] = None) -> Tensor:  # noqa: A0
 
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
     """The reduced squared difference: one MseLossBackward0 (input, target)."""
+    _check_target_size(input, target)
     return _loss("mse_loss", input, target, reduction)
 
 
@@ -75,6 +78,13 @@ def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean") -> Ten
     return nll_loss(F.log_softmax(input, 1), target, reduction)
 
 
+def _check_target_size(input: Tensor, target: Tensor) -> None:  # noqa: A002
+    """torch warns where a regression loss's target would broadcast against its input."""
+    if target._data.shape != input._data.shape:
+        input._policy.warn("loss_target_size", stacklevel=4, target=torch_size(target._data.shape),
+                           input=torch_size(input._data.shape))
+
+
 def _loss(op: str, input: Tensor, target: Tensor, reduction: str) -> Tensor:  # noqa: A002
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
@@ -91,3 +101,15 @@ def binary_cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean")
     """``-(y·log(p) + (1 - y)·log(1 - p))``, logs clamped at -100 as torch clamps them: one
     node."""
     return _loss("binary_cross_entropy", input, target, reduction)
+
+
+def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
+    """``|input - target|``, reduced: composed (AbsBackward0, then MeanBackward0 or SumBackward0)."""
+    _check_target_size(input, target)
+    return C.l1_loss(input, target, reduction)
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:  # noqa: A002
+    """``input`` over its ``p``-norm along ``dim``, the norm held at ``eps`` or more (DivBackward0)."""
+    norm = F.clamp(F.norm(input, p, dim, keepdim=True), eps)
+    return F.div(input, F.expand(norm, input._data.shape))
