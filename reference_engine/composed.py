@@ -19,10 +19,13 @@ if TYPE_CHECKING:
     from reference_engine.tensor import Tensor
 
 
-def named(out: Tensor, node_name: str) -> Tensor:
-    """Show ``out``'s node as the framework's kernel ``node_name`` (nothing if none recorded)."""
-    if out._grad_fn is not None:
-        out._grad_fn.label = node_name
+def named(out: Tensor, node_name: str, *inputs: Tensor) -> Tensor:
+    """Show ``out``'s node as the framework's kernel ``node_name``: nothing if none was
+    recorded, or if ``out`` came back with the node of one of ``inputs`` (an op that found
+    nothing to do)."""
+    node = out._grad_fn
+    if node is not None and all(node is not t._grad_fn for t in inputs):
+        node.label = node_name
     return out
 
 

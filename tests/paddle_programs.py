@@ -1617,3 +1617,18 @@ def functions_composed_from_the_core(paddle):
                attempt(lambda: paddle.roll(x, [1, 2], [0])),
                attempt(lambda: paddle.diag(paddle.ones([2, 2, 2]))),
                attempt(lambda: paddle.add_n([])), attempt(lambda: paddle.trace(v))])
+
+
+@program
+def composed_functions_show_the_framework_node(paddle):
+    """index_select, cumsum, tile, bmm, dot, flatten, square and expand_as are composed from the
+    core's operations; the node a program sees has paddle's name."""
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], stop_gradient=False)
+    b = paddle.to_tensor([[[1.0, 2.0], [3.0, 4.0]]], stop_gradient=False)
+    v = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    made = [paddle.index_select(x, paddle.to_tensor([2, 0]), axis=1), paddle.cumsum(x, 1),
+            paddle.cumsum(x), paddle.tile(x, [2, 1]), paddle.tile(v, [1]), paddle.bmm(b, b),
+            paddle.dot(v, v), paddle.flatten(x), paddle.flatten(v), paddle.square(x),
+            paddle.expand_as(v, x), v.expand_as(x)]
+    return [[t.grad_fn.name(), t.detach()] for t in made]
+

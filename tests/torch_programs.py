@@ -2195,3 +2195,17 @@ def functions_composed_from_the_core(torch):
                x.all(), attempt(lambda: x.narrow(1, 2, 2)), attempt(lambda: torch.topk(x, 4)),
                attempt(lambda: torch.roll(x, [1, 2], [0])),
                attempt(lambda: torch.diag(torch.ones(2, 2, 2)))])
+
+
+@program
+def composed_functions_show_the_framework_node(torch):
+    """index_select, cumsum, repeat and bmm are composed from the core's operations; the node a
+    program sees has torch's name. flatten over one dimension returns the tensor itself."""
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    b = torch.tensor([[[1.0, 2.0], [3.0, 4.0]]], requires_grad=True)
+    v = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    made = [x.index_select(1, torch.tensor([2, 0])), x.cumsum(1), v.cumsum(0), x.repeat(2, 1),
+            v.repeat(1), torch.bmm(b, b), x.flatten(), x.flatten(1, 1), v.flatten()]
+    return [[t.grad_fn.name() if t.grad_fn is not None else None, t.detach()] for t in made] + [
+        x.flatten(1, -1) is x, v.flatten() is v, attempt(lambda: x.flatten(5, 5))]
+

@@ -15,7 +15,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import grad_mode, rng
+from reference_engine import composed, grad_mode, rng
 from reference_engine import ops as F
 from reference_engine.dtypes import DialectDtype, by_numpy, standard_dtypes, to_numpy
 from reference_engine.graph import Node, shown_node
@@ -28,7 +28,7 @@ __all__ = [
     "rand", "randn", "seed", "set_device",
     "square",
     "amax", "amin", "autograd", "bool", "cast", "clip", "concat", "cos",
-    "divide", "dtype", "enable_grad", "exp", "expand", "float32", "float64", "grad", "int32",
+    "divide", "dtype", "enable_grad", "exp", "expand", "expand_as", "float32", "float64", "grad", "int32",
     "int64", "is_grad_enabled", "log", "matmul", "max", "maximum", "mean", "min", "minimum",
     "multiply", "nn", "no_grad", "ones", "ones_like", "pow", "reshape", "set_grad_enabled", "sin",
     "sqrt", "squeeze", "stack", "subtract", "sum", "tanh", "to_tensor", "transpose", "unsqueeze",
@@ -278,6 +278,9 @@ class Tensor(_CoreTensor):
     def expand(self, shape: Sequence[builtins.int]) -> Tensor:
         return F.expand(self, shape)
 
+    def expand_as(self, y: Tensor) -> Tensor:
+        return expand_as(self, y)
+
     # --- in-place operations --------------------------------------------------------------
 
     def add_(self, y: Any) -> Tensor:
@@ -407,8 +410,8 @@ def rand(shape: Sequence[builtins.int], dtype: Any = None) -> Tensor:
 
 @_tensor_first
 def square(x: Tensor) -> Tensor:
-    """``paddle.square``: ``x ** 2``."""
-    return pow(x, 2.0)
+    """``paddle.square``: ``x ** 2`` (SquareGradNode)."""
+    return composed.named(pow(x, 2.0), "SquareGradNode", x)
 
 
 def pow(x: Tensor, y: Any) -> Tensor:  # noqa: A001
@@ -492,6 +495,11 @@ def unsqueeze(x: Tensor, axis: builtins.int) -> Tensor:
 @_tensor_first
 def expand(x: Tensor, shape: Sequence[builtins.int]) -> Tensor:
     return F.expand(x, shape)
+
+
+def expand_as(x: Tensor, y: Tensor) -> Tensor:
+    """``x`` expanded to ``y``'s shape (ExpandAsGradNode)."""
+    return composed.named(F.expand(x, y._data.shape), "ExpandAsGradNode", x)
 
 
 def concat(x: Sequence[Tensor], axis: builtins.int = 0) -> Tensor:

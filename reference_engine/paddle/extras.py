@@ -111,11 +111,11 @@ def dot(x: Tensor, y: Tensor) -> Tensor:
     matmul's."""
     if x._data.dtype != y._data.dtype:
         raise x._policy.error("dtype_container", want=x._data.dtype, have=y._data.dtype)
-    return matmul(x, y)
+    return C.named(matmul(x, y), "DotGradNode", x, y)
 
 
 def bmm(x: Tensor, y: Tensor) -> Tensor:
-    return matmul(x, y)
+    return C.named(matmul(x, y), "BmmGradNode", x, y)
 
 
 def t(input: Tensor) -> Tensor:  # noqa: A002
@@ -139,7 +139,7 @@ def scale(x: Tensor, scale: float = 1.0, bias: float = 0.0,
 
 
 def flatten(x: Tensor, start_axis: builtins.int = 0, stop_axis: builtins.int = -1) -> Tensor:
-    return F.flatten(x, start_axis, stop_axis)
+    return C.named(F.flatten(x, start_axis, stop_axis), "FlattenGradNode", x)
 
 
 def norm(x: Tensor, p: Any = "fro", axis: Any = None, keepdim: builtins.bool = False,
@@ -160,7 +160,8 @@ def std(x: Tensor, axis: Any = None, unbiased: builtins.bool = True,
 
 def cumsum(x: Tensor, axis: Optional[builtins.int] = None, dtype: Any = None) -> Tensor:
     """Running sums along ``axis``; without one, over the flattened tensor."""
-    return F.cumsum(F.flatten(x) if axis is None else x, 0 if axis is None else axis)
+    return C.named(F.cumsum(F.flatten(x) if axis is None else x, 0 if axis is None else axis),
+                   "CumsumGradNode", x)
 
 
 def prod(x: Tensor, axis: Any = None, keepdim: builtins.bool = False, dtype: Any = None,
@@ -209,11 +210,11 @@ def unbind(input: Tensor, axis: builtins.int = 0) -> list[Tensor]:  # noqa: A002
 
 
 def index_select(x: Tensor, index: Tensor, axis: builtins.int = 0) -> Tensor:
-    return F.index_select(x, axis, index._data.reshape(-1))
+    return C.named(F.index_select(x, axis, index._data.reshape(-1)), "IndexSelectGradNode", x)
 
 
 def tile(x: Tensor, repeat_times: Any) -> Tensor:
-    return F.tile(x, repeat_times)
+    return C.named(F.tile(x, repeat_times), "TileGradNode", x)
 
 
 def masked_fill(x: Tensor, mask: Tensor, value: Any) -> Tensor:

@@ -91,7 +91,7 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:  # noqa: A002
 
 
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
-    return matmul(input, mat2)
+    return C.named(matmul(input, mat2), "BmmBackward0", input, mat2)
 
 
 def square(input: Tensor) -> Tensor:  # noqa: A002
@@ -99,6 +99,11 @@ def square(input: Tensor) -> Tensor:  # noqa: A002
 
 
 def flatten(input: Tensor, start_dim: builtins.int = 0, end_dim: builtins.int = -1) -> Tensor:  # noqa: A002
+    """Dimensions ``start_dim`` to ``end_dim`` merged; torch returns the tensor itself when that
+    range is one dimension."""
+    ndim = input._data.ndim
+    if ndim and F.normalize_dim(Tensor, start_dim, ndim) == F.normalize_dim(Tensor, end_dim, ndim):
+        return input
     return F.flatten(input, start_dim, end_dim)
 
 
@@ -170,17 +175,18 @@ def gather(input: Tensor, dim: builtins.int, index: Tensor) -> Tensor:  # noqa: 
 
 
 def index_select(input: Tensor, dim: builtins.int, index: Tensor) -> Tensor:  # noqa: A002
-    return F.index_select(input, dim, index._data.reshape(-1))
+    return C.named(F.index_select(input, dim, index._data.reshape(-1)), "IndexSelectBackward0",
+                   input)
 
 
 def repeat(input: Tensor, *sizes: Any) -> Tensor:  # noqa: A002
     sizes = tuple(sizes[0]) if len(sizes) == 1 and not isinstance(sizes[0], builtins.int) \
         else tuple(sizes)
-    return F.tile(input, sizes)
+    return C.named(F.tile(input, sizes), "RepeatBackward0", input)
 
 
 def cumsum(input: Tensor, dim: builtins.int) -> Tensor:  # noqa: A002
-    return F.cumsum(input, dim)
+    return C.named(F.cumsum(input, dim), "CumsumBackward0", input)
 
 
 def flip(input: Tensor, *dims: Any) -> Tensor:  # noqa: A002
