@@ -54,8 +54,8 @@ def main() -> None:
                         help="do not run the one-process run again held to one core")
     args = parser.parse_args()
 
-    from conformance.generator import generate
-    from conformance.loader import parse_document
+    from conformance.corpus.generator import generate
+    from conformance.corpus.loader import parse_document
 
     start = time.perf_counter()
     cases = generate(0, 10000)
@@ -109,9 +109,9 @@ def backend_work(count: int) -> dict[str, float]:
     script = (
         "import sys, time, warnings\n"
         "warnings.simplefilter('ignore')\n"
-        "from conformance.backends import BUILT_IN\n"
-        "from conformance.interpreter import run_case\n"
-        "from conformance.oracle import check_gradients\n"
+        "from conformance.run.backends import BUILT_IN\n"
+        "from conformance.run.interpreter import run_case\n"
+        "from conformance.judge.oracle import check_gradients\n"
         "from conformance.pytest_plugin import load_corpus\n"
         "cases = load_corpus('all', 0, int(sys.argv[2]), None)\n"
         "backend = BUILT_IN[sys.argv[1]]\n"

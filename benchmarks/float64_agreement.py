@@ -4,7 +4,7 @@
 
 Reads ``results.jsonl`` of a run and, for every float64 tensor a framework backend observed
 beside its reference, measures the worst relative and absolute difference. The float64 tolerance
-in ``conformance/compare.py`` is set from these figures with headroom; one float32 rounding
+in ``conformance/judge/compare.py`` is set from these figures with headroom; one float32 rounding
 inside a float64 program moves a value by about 6e-8 relative, which it must not excuse.
 """
 
@@ -20,7 +20,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from conformance.report.results import load_results  # noqa: E402
-from conformance.trace import json_to_array  # noqa: E402
+from conformance.run.trace import json_to_array  # noqa: E402
 
 
 def _tensor_pairs(ref: list[dict[str, Any]], got: list[dict[str, Any]], step: str = ""

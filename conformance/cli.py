@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
-from conformance.backends import BUILT_IN
+from conformance.run.backends import BUILT_IN
 
 EXIT_CODES = """exit codes:
   0  everything passed
@@ -42,13 +42,13 @@ KNOWN_DIR = Path("known_divergences")
 
 
 def _version() -> str:
-    from conformance.backends import distribution_version
+    from conformance.run.backends import distribution_version
 
     return distribution_version("autograd-oracle") or "unknown"
 
 
 def _generator_arg(p: argparse.ArgumentParser) -> None:
-    from conformance.generator import DEFAULT_VERSION, VERSIONS
+    from conformance.corpus.generator import DEFAULT_VERSION, VERSIONS
 
     p.add_argument("--generator", type=int, default=DEFAULT_VERSION, choices=sorted(VERSIONS),
                    help="generator version: 2 (the default corpus) reaches the whole feature "
@@ -93,9 +93,9 @@ def validate_run(args: argparse.Namespace) -> int:
     in one process starts its backends' processes before making the corpus, to load meanwhile."""
     import fnmatch
 
-    from conformance.backends import resolve
-    from conformance.loader import CaseError
+    from conformance.corpus.loader import CaseError
     from conformance.pytest_plugin import launch_backends, load_corpus
+    from conformance.run.backends import resolve
 
     for name in args.backends.split(","):
         try:
@@ -165,7 +165,7 @@ def xdist_workers(workers: str, cores: Optional[int] = None) -> int:
 def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
     import pytest
 
-    from conformance.generator import share_corpus
+    from conformance.corpus.generator import share_corpus
     from conformance.pytest_plugin import close_pool
     from conformance.report.build import RUN_FILE, build_reports
 
@@ -319,7 +319,7 @@ def _run_versions(directory: Path) -> dict[str, Optional[str]]:
 
 
 def cmd_known(args: argparse.Namespace) -> int:
-    from conformance import known
+    from conformance.judge import known
     from conformance.report.results import load_results
 
     source = _report_dir(args.source)
@@ -346,7 +346,7 @@ def cmd_known(args: argparse.Namespace) -> int:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     """Check case files (or folders of them) and list every error, one line each."""
-    from conformance.loader import CaseError, case_files, load_file
+    from conformance.corpus.loader import CaseError, case_files, load_file
 
     errors, checked = [], 0
     for path in map(Path, args.paths):
@@ -366,7 +366,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from conformance.generator import corpus_bytes, corpus_sha256, generate
+    from conformance.corpus.generator import corpus_bytes, corpus_sha256, generate
 
     cases = generate(args.seed, args.count, version=args.generator)
     if args.manifest:
@@ -381,8 +381,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
-    from conformance.coverage import bucket_counts, cell_counts, format_cells, format_counts
-    from conformance.loader import CaseError
+    from conformance.corpus.coverage import bucket_counts, cell_counts, format_cells, format_counts
+    from conformance.corpus.loader import CaseError
     from conformance.pytest_plugin import load_corpus
 
     if args.cases:

@@ -20,14 +20,14 @@ from typing import Any, Iterator, Optional, Sequence
 
 import pytest
 
-from conformance import known as known_divergences
-from conformance.backends import BUILT_IN, REFERENCES, Backend, resolve
-from conformance.case import Case
-from conformance.generator import DEFAULT_VERSION, VERSIONS, generated_corpus, shared_corpus
-from conformance.isolation import Pool, Upcoming
-from conformance.loader import hand_written_dir, load_directory
-from conformance.lookahead import Lookahead
-from conformance.verdict import judge_framework, judge_reference
+from conformance.corpus.case import Case
+from conformance.corpus.generator import DEFAULT_VERSION, VERSIONS, generated_corpus, shared_corpus
+from conformance.corpus.loader import hand_written_dir, load_directory
+from conformance.judge import known as known_divergences
+from conformance.judge.verdict import judge_framework, judge_reference
+from conformance.run.backends import BUILT_IN, REFERENCES, Backend, resolve
+from conformance.run.isolation import Pool, Upcoming
+from conformance.run.lookahead import Lookahead
 
 _POOL: Optional[Pool] = None
 LOOKAHEAD_CASES = 32  # cases queued to each backend ahead of the one being judged

@@ -13,8 +13,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from conformance.compare import TOLERANCES
-from conformance.trace import clean_message
+from conformance.judge.compare import TOLERANCES
+from conformance.run.trace import clean_message
 
 
 def _is_tensor(x: Any) -> bool:

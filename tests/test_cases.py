@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from conformance import vocabulary as V
-from conformance.case import walk
-from conformance.coverage import bucket_counts
-from conformance.generator import (
+from conformance.corpus import vocabulary as V
+from conformance.corpus.case import walk
+from conformance.corpus.coverage import bucket_counts
+from conformance.corpus.generator import (
     corpus_bytes,
     corpus_sha256,
     generate,
@@ -19,7 +19,7 @@ from conformance.generator import (
     share_corpus,
     shared_corpus,
 )
-from conformance.loader import CaseError, hand_written_dir, load_directory, load_file, parse_document
+from conformance.corpus.loader import CaseError, hand_written_dir, load_directory, load_file, parse_document
 
 CASES_DIR = hand_written_dir()
 

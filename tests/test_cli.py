@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conformance import cli
-from conformance.loader import hand_written_dir, load_directory
+from conformance.corpus.loader import hand_written_dir, load_directory
 
 GOOD_CASE = {"id": "mine/ok", "about": "a case", "steps": [
     {"leaf": "x", "value": [1.0, 2.0], "requires_grad": True},

@@ -1,7 +1,7 @@
 """Generator version 2 reaches the whole feature matrix: every cell the vocabulary defines has at
 least 50 of its first 10,000 cases (seed 0), in each dialect that has the API.
 
-The cells are derived from the vocabulary (``conformance.coverage``), so a new op, step kind or
+The cells are derived from the vocabulary (``conformance.corpus.coverage``), so a new op, step kind or
 argument that the generator cannot reach fails here.
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.case import Case
-from conformance.coverage import cell_counts, op_cells, step_cells
-from conformance.generator import generate
-from conformance.vocabulary import DIALECT_LACKS, DIALECTS, OPS, STEPS_BY_KEY
+from conformance.corpus.case import Case
+from conformance.corpus.coverage import cell_counts, op_cells, step_cells
+from conformance.corpus.generator import generate
+from conformance.corpus.vocabulary import DIALECT_LACKS, DIALECTS, OPS, STEPS_BY_KEY
 
 FLOOR = 50
 
@@ -42,8 +42,8 @@ def test_what_a_dialect_lacks_is_no_cell_of_it(counts):
 
 @pytest.mark.parametrize("version", [2, 3])
 def test_versions_are_deterministic_sliceable_and_well_formed(version):
-    from conformance.generator import corpus_bytes, generate_case
-    from conformance.loader import parse_document
+    from conformance.corpus.generator import corpus_bytes, generate_case
+    from conformance.corpus.loader import parse_document
 
     first = generate(7, 60, version=version)
     assert corpus_bytes(first) == corpus_bytes(generate(7, 60, version=version))

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conformance.adapters import ADAPTERS
-from conformance.vocabulary import OPS
+from conformance.corpus.vocabulary import OPS
+from conformance.run.adapters import ADAPTERS
 from tests import observe
 from tests.paddle_programs import PROGRAMS as PADDLE_PROGRAMS
 from tests.torch_programs import PROGRAMS as TORCH_PROGRAMS

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from conformance.backends import resolve
-from conformance.interpreter import run_case
-from conformance.isolation import IsolatedBackend, Pool
-from conformance.known import KnownDivergences
-from conformance.loader import hand_written_dir, load_directory, parse_document
-from conformance.oracle import check_gradients
+from conformance.corpus.loader import hand_written_dir, load_directory, parse_document
+from conformance.judge.known import KnownDivergences
+from conformance.judge.oracle import check_gradients
+from conformance.judge.verdict import judge_framework
 from conformance.pytest_plugin import format_failure
-from conformance.verdict import judge_framework
+from conformance.run.backends import resolve
+from conformance.run.interpreter import run_case
+from conformance.run.isolation import IsolatedBackend, Pool
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,8 +51,8 @@ def test_a_broken_backend_is_caught_by_the_corpus(toy, corpus, reference_outcome
 
 def _oracle_on_wrong_derivative(case_raw: dict) -> tuple[int, list[str]]:
     """In a child process (the toy patches the engine it imports)."""
-    from conformance.backends import Backend
-    from conformance.loader import parse_case
+    from conformance.corpus.loader import parse_case
+    from conformance.run.backends import Backend
 
     case = parse_case(case_raw, "<t>", 0)
     adapter = Backend("toy", "torch", "tests.toy_backends.wrong_derivative").load()

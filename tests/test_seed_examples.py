@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance import seed_examples
+from conformance.corpus import seed_examples
 
 
 @pytest.mark.parametrize("program", seed_examples.PROGRAMS, ids=lambda p: p.__name__)

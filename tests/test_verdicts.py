@@ -13,16 +13,16 @@ import json
 
 import pytest
 
-from conformance.backends import resolve
-from conformance.case import Case
-from conformance.compare import TOLERANCES, compare_traces
-from conformance.generator import generate_case
-from conformance.interpreter import run_case
-from conformance.isolation import IsolatedBackend
-from conformance.known import Entry, KnownDivergences, load, stale_entries
-from conformance.loader import hand_written_dir, load_directory, parse_document
-from conformance.trace import Trace, clean_message
-from conformance.verdict import judge_framework, judge_reference
+from conformance.corpus.case import Case
+from conformance.corpus.generator import generate_case
+from conformance.corpus.loader import hand_written_dir, load_directory, parse_document
+from conformance.judge.compare import TOLERANCES, compare_traces
+from conformance.judge.known import Entry, KnownDivergences, load, stale_entries
+from conformance.judge.verdict import judge_framework, judge_reference
+from conformance.run.backends import resolve
+from conformance.run.interpreter import run_case
+from conformance.run.isolation import IsolatedBackend
+from conformance.run.trace import Trace, clean_message
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +117,7 @@ def test_an_entry_is_stale_only_when_its_case_ran_and_passed_or_differed_otherwi
 
 
 def test_known_update_rewrites_the_signature_and_keeps_the_reason(tmp_path):
-    from conformance.known import update_from_results
+    from conformance.judge.known import update_from_results
 
     kd = KnownDivergences("paddle-cpu", [Entry(["a/case"], "why it differs", {"paddlepaddle": "3.0.0"}, [])],
                           tmp_path / "paddle-cpu.json")

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from typing import Any, Optional
 
-from conformance.case import Case
-from conformance.generator import DEFAULT_VERSION, generated_corpus
-from conformance.known import stale_entries
+from conformance.corpus.case import Case
+from conformance.corpus.generator import DEFAULT_VERSION, generated_corpus
+from conformance.judge.known import stale_entries
 from conformance.pytest_plugin import load_corpus
 from conformance.report.html import render_html
 from conformance.report.junit import write_junit

@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from conformance.compare import compare_traces
+from conformance.judge.compare import compare_traces
 from conformance.report.results import load_results
-from conformance.trace import Trace
+from conformance.run.trace import Trace
 
 GOOD = ("pass", "known")
 BAD = ("fail", "crashed", "timeout")

@@ -12,10 +12,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from conformance.case import Case
-from conformance.compare import compare_traces
-from conformance.repro import program
-from conformance.trace import Trace
+from conformance.corpus.case import Case
+from conformance.judge.compare import compare_traces
+from conformance.report.repro import program
+from conformance.run.trace import Trace
 
 EXPLANATIONS = {
     "requires_grad differs":

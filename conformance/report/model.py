@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.case import Case
-from conformance.coverage import buckets_of
+from conformance.corpus.case import Case
+from conformance.corpus.coverage import buckets_of
+from conformance.corpus.vocabulary import BUCKETS
 from conformance.report.divergence import DivergenceClass, torch_paddle_divergences
-from conformance.vocabulary import BUCKETS
 
 
 @dataclass

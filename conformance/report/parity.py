@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.compare import compare_traces
-from conformance.trace import Trace
+from conformance.judge.compare import compare_traces
+from conformance.run.trace import Trace
 
 PAIR = ("torch-cpu", "torch-cuda")
 _OBSERVED = ("pass", "fail", "known")  # verdicts that carry a complete trace

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
-from conformance.trace import recategorize
+from conformance.run.trace import recategorize
 
 RESULTS = "results.jsonl"
 

@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any, Optional
 
-from conformance.backends import distribution_version
-from conformance.generator import DEFAULT_VERSION, corpus_sha256, generated_corpus
-from conformance.loader import case_files, hand_written_dir
+from conformance.corpus.generator import DEFAULT_VERSION, corpus_sha256, generated_corpus
+from conformance.corpus.loader import case_files, hand_written_dir
 from conformance.report.parity import PAIR, device_parity
 from conformance.report.pins import framework_pins
+from conformance.run.backends import distribution_version
 
 SCHEMA_VERSION = 1
 

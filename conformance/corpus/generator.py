@@ -6,12 +6,12 @@ Python hashes with SHA-512 on every platform, and values are rounded to three de
 same triple gives byte-identical JSON on any machine, and any slice of a corpus can be
 regenerated alone.
 
-Three versions: 3 (``conformance/generators/v3.py``) makes the default corpus: version 2's
+Three versions: 3 (``conformance/corpus/generators/v3.py``) makes the default corpus: version 2's
 programs, about one in eight passing through a custom function (``torch.autograd.Function`` /
-``paddle.autograd.PyLayer``) before its autograd scenario. 2 (``conformance/generators/v2.py``)
+``paddle.autograd.PyLayer``) before its autograd scenario. 2 (``conformance/corpus/generators/v2.py``)
 reaches the whole feature matrix of the rest of the vocabulary (hooks, grad-mode blocks, detach,
 in-place ops on leaves, views and saved tensors, every keyword, every op's argument forms and
-special points). 1 (``conformance/generators/v1.py``), the first corpus. Versions 1 and 2 stay
+special points). 1 (``conformance/corpus/generators/v1.py``), the first corpus. Versions 1 and 2 stay
 available byte for byte (``autograd-oracle run --generator 1``).
 """
 
@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 from typing import Any, Sequence
 
-from conformance.generators import v1, v2, v3
+from conformance.corpus.generators import v1, v2, v3
 
 VERSIONS = {1: v1, 2: v2, 3: v3}
 DEFAULT_VERSION = 3

@@ -1,6 +1,6 @@
 """The torch programs of the seed documents, run on the reference engine and on torch side by side.
 
-``python -m conformance.seed_examples`` prints each program's output under both modules. The
+``python -m conformance.corpus.seed_examples`` prints each program's output under both modules. The
 programs are written once, against a module passed in, so the same text runs on
 ``reference_engine.torch`` and on ``torch``; ``torch.rand`` is replaced by the fixed values the
 documents printed.

@@ -13,7 +13,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from conformance.vocabulary import DIALECT_LACKS
+from conformance.corpus.vocabulary import DIALECT_LACKS
 
 
 class Unsupported(Exception):  # noqa: N818 - an outcome, not an error of the program

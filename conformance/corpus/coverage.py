@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from conformance.case import Case, names_in, walk
-from conformance.vocabulary import (
+from conformance.corpus.case import Case, names_in, walk
+from conformance.corpus.vocabulary import (
     BACKWARD_APIS,
     BOOL,
     BOOL_OR_NULL,

@@ -37,10 +37,10 @@ from typing import Any, Callable, Iterator, Optional
 
 import numpy as np
 
-from conformance.adapters import Adapter
-from conformance.case import Case, walk
-from conformance.interpreter import Interpreter
-from conformance.trace import Trace, json_to_array
+from conformance.corpus.case import Case, walk
+from conformance.run.adapters import Adapter
+from conformance.run.interpreter import Interpreter
+from conformance.run.trace import Trace, json_to_array
 
 EPS = 1e-6
 ATOL, RTOL = 1e-5, 1e-3

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance.case import Case
+from conformance.corpus.case import Case
 
 _TORCH_OPS = {
     "add": "{0} + {1}", "sub": "{0} - {1}", "mul": "{0} * {1}", "div": "{0} / {1}",

@@ -14,7 +14,7 @@ import importlib.metadata
 from dataclasses import dataclass
 from typing import Optional
 
-from conformance.adapters import ADAPTERS, Adapter
+from conformance.run.adapters import ADAPTERS, Adapter
 
 
 class BackendUnavailable(Exception):  # noqa: N818 - a skip reason, not a failure

@@ -13,10 +13,10 @@ from typing import Any, Optional
 
 import numpy as np
 
-from conformance.adapters import Adapter, Unsupported
-from conformance.case import Case
-from conformance.trace import Trace, array_to_json, categorize, clean_message
-from conformance.vocabulary import IN_PLACE_OPS, NUMBER_OR_NAME, OPS, OpSpec
+from conformance.corpus.case import Case
+from conformance.corpus.vocabulary import IN_PLACE_OPS, NUMBER_OR_NAME, OPS, OpSpec
+from conformance.run.adapters import Adapter, Unsupported
+from conformance.run.trace import Trace, array_to_json, categorize, clean_message
 
 _UNDEFINED = "UndefinedInFrameworkError"
 

@@ -21,7 +21,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
 
-from conformance.backends import Backend, BackendUnavailable
+from conformance.run.backends import Backend, BackendUnavailable
 
 _CONTEXT = multiprocessing.get_context("spawn")
 
@@ -55,9 +55,9 @@ def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool) -> Non
     import warnings
 
     warnings.simplefilter("ignore", DeprecationWarning)
-    from conformance.case import Case
-    from conformance.interpreter import run_case
-    from conformance.oracle import check_gradients
+    from conformance.corpus.case import Case
+    from conformance.judge.oracle import check_gradients
+    from conformance.run.interpreter import run_case
 
     backend = Backend(*spec)
     try:

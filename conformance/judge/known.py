@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from conformance.compare import Difference, signature_matches
+from conformance.judge.compare import Difference, signature_matches
 
-DEFAULT_DIR = Path(__file__).resolve().parent.parent / "known_divergences"
+DEFAULT_DIR = Path(__file__).resolve().parents[2] / "known_divergences"
 ENTRY_KEYS = {"cases", "reason", "measured_on", "differences"}
 
 

@@ -1,6 +1,6 @@
 """Turn case files into :class:`Case` objects, rejecting malformed input with one clear message.
 
-Case data is only ever parsed (``json``) and checked against ``conformance.vocabulary``; nothing
+Case data is only ever parsed (``json``) and checked against ``conformance.corpus.vocabulary``; nothing
 in it is evaluated. Every rejection is a :class:`CaseError` naming the file, the case id, the
 step (``3`` or ``3.1`` inside a ``no_grad`` block) and the field.
 """
@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
 
-from conformance import vocabulary as V
-from conformance.case import Case
+from conformance.corpus import vocabulary as V
+from conformance.corpus.case import Case
 
 NON_CASE_FILES = {"schema.json", "manifest.json"}
 
@@ -559,4 +559,4 @@ def load_directory(directory: Path | str) -> list[Case]:
 
 
 def hand_written_dir() -> Path:
-    return Path(__file__).resolve().parent.parent / "cases"
+    return Path(__file__).resolve().parents[2] / "cases"

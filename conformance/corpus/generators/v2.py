@@ -34,8 +34,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from conformance.case import names_in
-from conformance.generators.shapes import broadcast, nest
+from conformance.corpus.case import names_in
+from conformance.corpus.generators.shapes import broadcast, nest
 
 VERSION = 2
 SHAPES: tuple[tuple[int, ...], ...] = ((), (3,), (2, 3), (1, 3), (2, 1), (3, 1), (2, 1, 3),

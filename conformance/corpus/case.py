@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from conformance.vocabulary import BLOCKS, DIALECTS
+from conformance.corpus.vocabulary import BLOCKS, DIALECTS
 
 
 def block_mode(step: dict[str, Any], enclosing: bool) -> bool:

@@ -2,7 +2,7 @@
 
 Values agree within tolerances per dtype (integers and booleans exactly), NaN equals NaN; shapes,
 dtypes and flags agree exactly. Errors and warnings agree by class and by normalised text
-(:func:`conformance.trace.clean_message`), because the reference engine claims the frameworks'
+(:func:`conformance.run.trace.clean_message`), because the reference engine claims the frameworks'
 verbatim texts; between torch and paddle, whose texts always differ, ``messages="category"``
 compares the category instead and keeps the text difference as a note. Where the reference
 calls a result undefined (paddle's unchecked seed shapes), the framework's observations from
@@ -19,7 +19,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from conformance.trace import Trace, json_to_array
+from conformance.run.trace import Trace, json_to_array
 
 # (rtol, atol) per dtype. float32 and the half types keep torch.testing.assert_close's defaults.
 # float64 is set from measurement (`python benchmarks/float64_agreement.py RUN` over the default

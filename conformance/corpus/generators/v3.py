@@ -42,10 +42,10 @@ import math
 import random
 from typing import Any, Callable
 
-from conformance.case import walk
-from conformance.generators import v2
-from conformance.generators.shapes import nest
-from conformance.generators.v2 import Node, Program
+from conformance.corpus.case import walk
+from conformance.corpus.generators import v2
+from conformance.corpus.generators.shapes import nest
+from conformance.corpus.generators.v2 import Node, Program
 
 VERSION = 3
 SHARE = 0.125  # of the cases that pass through a custom function

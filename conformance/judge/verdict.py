@@ -13,13 +13,13 @@ from typing import Any, Optional
 
 import numpy as np
 
-from conformance.backends import Backend, framework_versions
-from conformance.case import Case
-from conformance.compare import compare_traces
-from conformance.isolation import Outcome
-from conformance.known import KnownDivergences, describe_entry
-from conformance.repro import program
-from conformance.trace import Trace, json_to_array
+from conformance.corpus.case import Case
+from conformance.judge.compare import compare_traces
+from conformance.judge.known import KnownDivergences, describe_entry
+from conformance.report.repro import program
+from conformance.run.backends import Backend, framework_versions
+from conformance.run.isolation import Outcome
+from conformance.run.trace import Trace, json_to_array
 
 VERDICTS = ("pass", "fail", "known", "crashed", "timeout", "unsupported", "unavailable")
 

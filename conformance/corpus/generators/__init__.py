@@ -1,0 +1,1 @@
+"""The generator versions (see ``conformance.corpus.generator``)."""

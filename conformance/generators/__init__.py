@@ -1,1 +1,0 @@
-"""The generator versions (see ``conformance.generator``)."""

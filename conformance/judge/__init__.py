@@ -1,0 +1,2 @@
+"""Judging traces: comparing two of them, the finite-difference oracle, verdicts and the list of
+known framework divergences."""
