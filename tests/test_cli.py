@@ -228,3 +228,22 @@ def test_the_command_flushes_its_output_and_exit_status_before_its_quick_exit(tm
     assert done.returncode == 2, done.stderr  # a mistake in the input
     assert "missing.json: no such file or folder" in done.stderr
     assert "case files checked, 1 with errors" in done.stdout
+
+
+def test_a_malformed_case_file_stops_a_run_without_tracebacks_from_launched_backends(tmp_path):
+    """A one-process run starts its backend processes before it reads the cases; when the cases
+    are refused, the backends that finish loading after the command has exited stop quietly."""
+    import subprocess
+    import sys
+
+    broken = dict(GOOD_CASE, steps=[*GOOD_CASE["steps"][:1], {"let": "s", "op": "sumx", "args": ["x"]}])
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "mine.json").write_text(json.dumps({"format": 1, "cases": [broken]}))
+    done = subprocess.run([sys.executable, "-m", "conformance.cli", "run", "--corpus", "hand",
+                           "--cases", str(cases), "--backends", "reference-torch,paddle-cpu",
+                           "-n", "0", "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2
+    assert "field 'op'" in done.stderr
+    assert "Traceback" not in done.stderr, done.stderr

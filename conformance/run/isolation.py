@@ -50,6 +50,15 @@ def _receive_into(conn: Any, inbox: queue.SimpleQueue) -> None:
             return
 
 
+def _reply(conn: Any, message: tuple[str, Any, float]) -> None:
+    """Send the parent one message; if it is gone (it stopped early, on a usage error say),
+    there is no one left to answer: exit quietly."""
+    try:
+        conn.send(message)
+    except OSError:  # BrokenPipeError, ConnectionResetError
+        os._exit(0)
+
+
 def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool) -> None:
     """The child: load the backend once, then run each case it is sent, in order."""
     import warnings
@@ -63,13 +72,13 @@ def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool) -> Non
     try:
         adapter = backend.load()
     except BackendUnavailable as exc:
-        conn.send(("unavailable", str(exc), 0.0))
+        _reply(conn, ("unavailable", str(exc), 0.0))
         return
     if hasattr(adapter.m, "set_num_threads"):
         adapter.m.set_num_threads(1)
     inbox: queue.SimpleQueue = queue.SimpleQueue()
     threading.Thread(target=_receive_into, args=(conn, inbox), daemon=True).start()
-    conn.send(("ready", "", time.monotonic()))
+    _reply(conn, ("ready", "", time.monotonic()))
     waiting: deque[dict[str, Any]] = deque()
     while True:
         if not waiting:
@@ -85,8 +94,8 @@ def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool) -> Non
             result = check_gradients(case, trace, adapter)
             oracle = {"checked": result.checked, "skipped": result.skipped,
                       "failures": result.failures}
-        conn.send(("ok", {"observations": trace.observations, "oracle": oracle},
-                   time.monotonic()))
+        _reply(conn, ("ok", {"observations": trace.observations, "oracle": oracle},
+                      time.monotonic()))
 
 
 class _Sent(NamedTuple):
