@@ -263,49 +263,70 @@ def _call_rule(vjp: Any, grad: Any, node: Node, saved: dict[str, Tensor], uses: 
 
 def _input_grads(policy: Policy, node: Node, grad: Tensor,
                  wanted: Optional[set[int]]) -> list[Optional[Tensor]]:
-    """Apply the node's rules for the inputs whose gradient is wanted."""
-    rule = node.rule
-    saved = policy.unpack_saved(node)
-    if wanted is None:
-        needed = [e is not None for e in node.edges]
-    else:
-        needed = [e is not None and id(e) in wanted for e in node.edges]
+    """Apply the node's rules for the inputs whose gradient is wanted, each gradient summed to
+    its input's shape and cast to its dtype."""
+    rule, edges = node.rule, node.edges
+    saved = policy.unpack_saved(node) if node.saved else {}
+    needed = [e is not None and (wanted is None or id(e) in wanted) for e in edges]
 
     links = policy.links_operands(node)
 
     # with every operand differentiable, each gradient is linked through the other operands;
     # with a constant among them, to its own operand only (see ``Policy.links_operands``)
-    through_operands = links and None not in node.edges
+    through_operands = links and None not in edges
 
     if rule.variadic:
         if rule.op == "custom":  # a custom backward is told which inputs the pass needs
             node.attrs["needed"] = tuple(needed)
-        grads = _call_rule(rule.vjps[0], grad, node, saved, rule.uses[0], None) if any(needed) \
+        grads = _call_rule(rule.vjps[0], grad, node, saved, rule.uses[0], None) if True in needed \
             else [None] * len(needed)
     else:
         grads = [_call_rule(vjp, grad, node, saved, uses, name if through_operands else None)
                  if need else None
                  for vjp, uses, need, name in zip(rule.vjps, rule.uses, needed, rule.inputs)]
-    out: list[Optional[Tensor]] = []
-    for i, (g, need, (shape, dtype)) in enumerate(zip(grads, needed, node.input_meta)):
-        if g is None or not need:
-            out.append(None)
+    # an identity rule (clone, add) runs a kernel: a new tensor, recorded when the gradient
+    # requires grad without a node of its own
+    copies = policy.kernels_copy_gradients and rule.op != "output_slot"
+    linked_alone = links and not through_operands and rule.op in policy.links_with_a_constant
+    out: list[Optional[Tensor]] = [None] * len(needed)
+    for i, g in enumerate(grads):
+        if g is None or not needed[i]:
             continue
-        if g is grad and policy.kernels_copy_gradients and rule.op != "output_slot":
-            # an identity rule (clone, add) runs a kernel: a new tensor, recorded when the
-            # gradient requires grad without a node of its own
-            if not grad_mode.is_grad_enabled():
+        if g is grad and copies:
+            if not grad_mode._State.enabled:
                 g = type(g)._from_array(g._data)
             elif g._requires_grad and g._grad_fn is None:
                 g = F.clone(g)
-        if links and not through_operands and rule.op in policy.links_with_a_constant:
+        if linked_alone:
             g = F.link(g, saved[rule.inputs[i]], unrecorded=True)
+        shape, dtype = node.input_meta[i]
         if g._data.shape != shape:
             g = F.sum_to_shape(g, shape)
         if g._data.dtype != dtype:
             g = policy.cast_gradient(g, dtype)
-        out.append(g)
+        out[i] = g
     return out
+
+
+# ops whose nodes the backward run handles apart: custom functions' backward and the output
+# slots of functions with several outputs
+_OWN_HANDLING = frozenset({"custom", "output_slot"})
+
+
+def _run_rules(policy: Policy, node: Node, grad: Any, wanted: Optional[set[int]],
+               create_graph: bool, accumulate: bool) -> list[Optional[Tensor]]:
+    """Check that ``node`` can run and apply its rules to ``grad`` (recording them, as part of
+    its derivative, in a create_graph pass)."""
+    policy.check_runnable(node, create_graph, accumulate)
+    if create_graph:
+        with derivative_of(node):
+            grads = _input_grads(policy, node, grad, wanted)
+        _label_gradient_nodes(policy, node, grads)
+    else:
+        grads = _input_grads(policy, node, grad, wanted)
+    if grad_mode._State.anomaly:
+        _check_nan(policy, node, grads)
+    return grads
 
 
 def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor], *,
@@ -336,6 +357,7 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
         wanted = _needed_nodes(order, set(targets))
     captured: list[Optional[Tensor]] = [None] * (len(inputs) if inputs is not None else 0)
 
+    plain_pass = inputs is None  # no captured inputs, no wanted subset
     ready = [(_priority(n), n) for n in nodes if id(n) not in deps]
     heapq.heapify(ready)
     with grad_mode.set_grad_enabled(create_graph):
@@ -352,6 +374,19 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
             grad = buffers.pop(id(node), None)
             if grad is None:
                 continue
+            if plain_pass and type(grad) is not list and grad is not UNDEFINED and \
+                    not node.pre_hooks and node.retained is None and node.node_hooks is None:
+                # the common case, without hooks, retained gradients, custom functions or inputs
+                if type(node) is AccumulateGrad:
+                    if accumulate:
+                        policy.accumulate(node.variable, grad, create_graph)
+                    continue
+                if node.rule.op not in _OWN_HANDLING:
+                    grads = _run_rules(policy, node, grad, None, create_graph, accumulate)
+                    _pass_on(policy, buffers, node, grads, None, cut_nodes)
+                    if not retain_graph:
+                        policy.release(node)
+                    continue
             if isinstance(grad, list) and node.rule.op in F.SPLIT_OPS and all(
                     g is None or g is UNDEFINED for g in grad):
                 _run_output_hooks(policy, node, grad, create_graph, targets)
@@ -424,15 +459,7 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                     if not retain_graph:
                         policy.release(node)
                 continue
-            policy.check_runnable(node, create_graph, accumulate)
-            if create_graph:
-                with derivative_of(node):
-                    grads = _input_grads(policy, node, grad, wanted)
-                _label_gradient_nodes(policy, node, grads)
-            else:
-                grads = _input_grads(policy, node, grad, wanted)
-            if grad_mode._State.anomaly:
-                _check_nan(policy, node, grads)
+            grads = _run_rules(policy, node, grad, wanted, create_graph, accumulate)
             if node.node_hooks:
                 listed = node.listed()
                 # a custom function's node shows what its backward returned, a gradient for an
