@@ -4,7 +4,7 @@ their own names (``zero_grad`` / ``clear_gradients``) and their ``Linear``."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterator
+from typing import Any, Callable, ClassVar, Iterator
 
 
 class ModuleBase:
@@ -68,12 +68,79 @@ class SequentialBase(ModuleBase):
 
 
 class ActivationBase(ModuleBase):
-    """A module that applies one function."""
+    """A module that applies one function, with the settings it was made with:
+    ``LeakyReLU(0.2)`` calls ``leaky_relu(input, 0.2)``."""
 
     function: ClassVar[Any] = None
 
+    def __init__(self, *settings: Any, **named_settings: Any) -> None:
+        super().__init__()
+        object.__setattr__(self, "_settings", (settings, named_settings))
+
     def forward(self, input: Any) -> Any:  # noqa: A002
-        return type(self).function(input)
+        settings, named_settings = self._settings
+        return type(self).function(input, *settings, **named_settings)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
+        settings, named_settings = self._settings
+        shown = [repr(v) for v in settings] + [f"{k}={v!r}" for k, v in named_settings.items()]
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+
+class LossBase(ModuleBase):
+    """A loss module: its function of (input, target) with the reduction it was made with."""
+
+    function: ClassVar[Any] = None
+
+    def __init__(self, reduction: str = "mean") -> None:
+        super().__init__()
+        self.reduction = reduction
+
+    def forward(self, input: Any, target: Any) -> Any:  # noqa: A002
+        return type(self).function(input, target, reduction=self.reduction)
+
+
+class IdentityBase(ModuleBase):
+    """Returns its input itself; arguments it is made with are ignored."""
+
+    def __init__(self, *_: Any, **__: Any) -> None:
+        super().__init__()
+
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        return input
+
+
+class ListBase(ModuleBase):
+    """A list of modules, registered as ``0``, ``1``, ...: indexing, iteration and ``append``."""
+
+    def __init__(self, modules: Any = None) -> None:
+        super().__init__()
+        for module in modules or ():
+            self.append(module)
+
+    def append(self, module: ModuleBase) -> ListBase:
+        setattr(self, str(len(self._children)), module)
+        return self
+
+    def extend(self, modules: Any) -> ListBase:
+        for module in modules:
+            self.append(module)
+        return self
+
+    def __getitem__(self, index: int) -> ModuleBase:
+        return list(self._children.values())[index]
+
+    def __iter__(self) -> Iterator[ModuleBase]:
+        return iter(list(self._children.values()))
+
+    def __len__(self) -> int:
+        return len(self._children)
+
+
+def function_modules(base: type, kind: type, **functions: Callable[..., Any]) -> tuple[type, ...]:
+    """One module class per function, named by its keyword, in order: subclasses of ``kind``
+    (``ActivationBase`` or ``LossBase``) and of the dialect's ``base`` module class."""
+    return tuple(type(name, (kind, base), {"function": staticmethod(function),
+                                           "__doc__": f"Applies ``{function.__name__}``.",
+                                           "__module__": base.__module__})
+                 for name, function in functions.items())

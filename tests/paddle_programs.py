@@ -1632,3 +1632,25 @@ def composed_functions_show_the_framework_node(paddle):
             paddle.expand_as(v, x), v.expand_as(x)]
     return [[t.grad_fn.name(), t.detach()] for t in made]
 
+
+
+@program
+def activation_loss_and_container_layers(paddle):
+    """nn's activation layers with their settings, its loss layers, Identity, Flatten and
+    LayerList: values, node names, gradients, parameter names."""
+    nn = paddle.nn
+    x = paddle.to_tensor([[0.5, -1.5, 2.0], [-0.25, 1.0, -3.0]], stop_gradient=False)
+    target = paddle.to_tensor([[0.2, 0.8, 0.0], [1.0, 0.0, 0.5]])
+    layers = [nn.ReLU(), nn.LeakyReLU(0.2), nn.ELU(alpha=0.5), nn.GELU(), nn.Silu(), nn.SiLU(),
+              nn.Softplus(beta=2.0), nn.Softmax(axis=1), nn.LogSoftmax(axis=0), nn.Tanh(),
+              nn.Sigmoid(), nn.Identity()]
+    outs = [m(x) for m in layers]
+    losses = [nn.MSELoss()(x, target), nn.L1Loss(reduction="sum")(x, target),
+              nn.CrossEntropyLoss(reduction="none")(x, paddle.to_tensor([1, 2]))]
+    sum((o * (i + 1)).sum() for i, o in enumerate(outs + losses)).backward()
+    stack = nn.LayerList([nn.Linear(3, 2), nn.ReLU()])
+    stack.append(nn.Linear(2, 1))
+    cube = paddle.ones([2, 3, 4])
+    return ([o.detach() for o in outs + losses] + [o.grad_fn.name() for o in outs[:-1] + losses]
+            + [x.grad, nn.Identity()(x) is x, len(stack), [n for n, _ in stack.named_parameters()],
+               nn.Flatten()(cube).shape, nn.Flatten(0, 1)(cube).shape])

@@ -2209,3 +2209,27 @@ def composed_functions_show_the_framework_node(torch):
     return [[t.grad_fn.name() if t.grad_fn is not None else None, t.detach()] for t in made] + [
         x.flatten(1, -1) is x, v.flatten() is v, attempt(lambda: x.flatten(5, 5))]
 
+
+
+@program
+def activation_loss_and_container_modules(torch):
+    """nn's activation modules with their settings, its loss modules (the functional's nodes),
+    Identity, Flatten and ModuleList: values, node names, gradients, parameter names."""
+    nn = torch.nn
+    x = torch.tensor([[0.5, -1.5, 2.0], [-0.25, 1.0, -3.0]], requires_grad=True)
+    target = torch.tensor([[0.2, 0.8, 0.0], [1.0, 0.0, 0.5]])
+    modules = [nn.ReLU(), nn.LeakyReLU(0.2), nn.ELU(alpha=0.5), nn.GELU(), nn.SiLU(),
+               nn.Softplus(beta=2.0), nn.Softmax(dim=1), nn.LogSoftmax(dim=0), nn.Tanh(),
+               nn.Sigmoid(), nn.Identity(7, scale=2)]
+    outs = [m(x) for m in modules]
+    losses = [nn.MSELoss()(x, target), nn.L1Loss(reduction="sum")(x, target),
+              nn.BCEWithLogitsLoss()(x, target), nn.BCELoss()(torch.sigmoid(x), target),
+              nn.NLLLoss()(torch.log_softmax(x, 1), torch.tensor([2, 0])),
+              nn.CrossEntropyLoss(reduction="none")(x, torch.tensor([1, 2]))]
+    sum(((o * (i + 1)).sum() for i, o in enumerate(outs + losses)), torch.tensor(0.0)).backward()
+    stack = nn.ModuleList([nn.Linear(3, 2), nn.ReLU()])
+    stack.append(nn.Linear(2, 1))
+    cube = torch.ones(2, 3, 4)
+    return ([o.detach() for o in outs + losses] + [o.grad_fn.name() for o in outs[:-1] + losses]
+            + [x.grad, nn.Identity()(x) is x, len(stack), [n for n, _ in stack.named_parameters()],
+               nn.Flatten()(cube).shape, nn.Flatten(0, 1)(cube).shape, nn.Flatten()(x) is x])

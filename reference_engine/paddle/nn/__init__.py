@@ -1,16 +1,8 @@
-"""``paddle.nn``: ``functional``, ``Layer``, ``Sequential``, ``Linear`` and the activation layers."""
+"""``paddle.nn``: ``functional``, ``initializer``, ``Layer``, ``Sequential``, ``LayerList``,
+``Linear``, the activation and loss layers."""
 
 from reference_engine.paddle.nn import functional, initializer
-from reference_engine.paddle.nn.layers import (
-    CrossEntropyLoss,
-    Layer,
-    Linear,
-    MSELoss,
-    ReLU,
-    Sequential,
-    Sigmoid,
-    Tanh,
-)
+from reference_engine.paddle.nn.layers import *  # noqa: F403
+from reference_engine.paddle.nn.layers import __all__ as _layers
 
-__all__ = ["CrossEntropyLoss", "Layer", "Linear", "MSELoss", "ReLU", "Sequential", "Sigmoid",
-           "Tanh", "functional", "initializer"]
+__all__ = [*_layers, "functional", "initializer"]

@@ -3,7 +3,7 @@ composed from the core's operations)."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -14,9 +14,12 @@ from reference_engine.tensor import Tensor
 __all__ = ["cross_entropy", "elu", "gelu", "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss",
            "normalize", "relu", "sigmoid", "silu", "softmax", "softplus", "tanh"]
 
-relu = F.relu
 sigmoid = F.sigmoid
 tanh = F.tanh
+
+
+def relu(x: Tensor, name: Optional[str] = None) -> Tensor:
+    return F.relu(x)
 
 
 def leaky_relu(x: Tensor, negative_slope: float = 0.01, name: Optional[str] = None) -> Tensor:
@@ -39,11 +42,11 @@ def silu(x: Tensor, name: Optional[str] = None) -> Tensor:
     return F.activation("silu", x)
 
 
-def softmax(x: Tensor, axis: int = -1) -> Tensor:
+def softmax(x: Tensor, axis: int = -1, dtype: Any = None, name: Optional[str] = None) -> Tensor:
     return F.softmax(x, axis)
 
 
-def log_softmax(x: Tensor, axis: int = -1) -> Tensor:
+def log_softmax(x: Tensor, axis: int = -1, dtype: Any = None, name: Optional[str] = None) -> Tensor:
     return F.log_softmax(x, axis)
 
 
@@ -89,6 +92,9 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Optional[Tensor] = None,
     log_p = F.log_softmax(input, -1) if use_softmax else F.log(input)
     rows = list(range(input._data.shape[0]))
     picked = F.neg(F.getitem(log_p, (rows, [int(c) for c in label._data.reshape(-1)])))
-    if reduction == "none":
-        return F.reshape(picked, label._data.shape)  # (N,) or (N, 1), as the labels
-    return F.sum(picked) if reduction == "sum" else F.mean(picked)
+    if reduction == "none":  # (N,) or (N, 1), as the labels: paddle's kernel gives (N, 1)
+        out = F.reshape(picked, label._data.shape)
+        kernel = "CrossEntropyWithSoftmaxGradNode" if use_softmax else None
+        name = "SqueezeGradNode" if label._data.ndim == 1 else kernel
+        return C.named(out, name, input) if name else out
+    return F.sum(picked) if reduction == "sum" else C.named(F.mean(picked), "MeanAllGradNode")

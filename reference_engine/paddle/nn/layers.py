@@ -11,14 +11,15 @@ from typing import Any, Optional
 
 import numpy as np
 
+from reference_engine import modules as shared
 from reference_engine import rng
-from reference_engine.modules import ActivationBase, ModuleBase, SequentialBase
 from reference_engine.paddle import Tensor, matmul, no_grad, tanh, to_tensor
-from reference_engine.paddle.nn.functional import cross_entropy, mse_loss, relu, sigmoid
+from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.initializer import Constant
 
-__all__ = ["CrossEntropyLoss", "Layer", "Linear", "MSELoss", "Parameter", "ReLU", "Sequential",
-           "Sigmoid", "Tanh"]
+__all__ = ["CrossEntropyLoss", "ELU", "Flatten", "GELU", "Identity", "L1Loss", "Layer", "LayerList",
+           "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
+           "SiLU", "Silu", "Softmax", "Softplus", "Tanh"]
 
 _LINEAR_NAMES = itertools.count()
 _CREATED_NAMES = itertools.count()
@@ -64,13 +65,13 @@ def create_parameter(shape: Any, dtype: Any, name: Optional[str] = None, attr: A
     return Parameter.of(values, name or f"create_parameter_{next(_CREATED_NAMES)}.w_0")
 
 
-class Layer(ModuleBase):
+class Layer(shared.ModuleBase):
     """``paddle.nn.Layer``."""
 
     parameter_type = Parameter
 
     @property
-    def _sub_layers(self) -> dict[str, ModuleBase]:
+    def _sub_layers(self) -> dict[str, shared.ModuleBase]:
         return self._children
 
     def parameters(self) -> list[Parameter]:
@@ -106,35 +107,39 @@ class Linear(Layer):
         return out + self.bias if self.bias is not None else out
 
 
-class Sequential(SequentialBase, Layer):
+class Sequential(shared.SequentialBase, Layer):
     """``paddle.nn.Sequential``."""
 
 
-class ReLU(ActivationBase, Layer):
-    function = staticmethod(relu)
+class LayerList(shared.ListBase, Layer):
+    """``paddle.nn.LayerList``."""
 
 
-class Tanh(ActivationBase, Layer):
-    function = staticmethod(tanh)
+class Identity(shared.IdentityBase, Layer):
+    """``paddle.nn.Identity``."""
 
 
-class Sigmoid(ActivationBase, Layer):
-    function = staticmethod(sigmoid)
+class Flatten(Layer):
+    """``paddle.nn.Flatten``: axes ``start_axis`` (1: the batch stays) to ``stop_axis``."""
 
-
-class MSELoss(Layer):
-    def __init__(self, reduction: str = "mean") -> None:
+    def __init__(self, start_axis: int = 1, stop_axis: int = -1) -> None:
         super().__init__()
-        self.reduction = reduction
+        self.start_axis, self.stop_axis = start_axis, stop_axis
 
-    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
-        return mse_loss(input, label, self.reduction)
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        from reference_engine.paddle.extras import flatten  # loaded after paddle.nn
+
+        return flatten(input, self.start_axis, self.stop_axis)
 
 
-class CrossEntropyLoss(Layer):
-    def __init__(self, reduction: str = "mean") -> None:
-        super().__init__()
-        self.reduction = reduction
+(ReLU, Tanh, Sigmoid, LeakyReLU, ELU, GELU, Silu, Softplus, Softmax,
+ LogSoftmax) = shared.function_modules(
+    Layer, shared.ActivationBase, ReLU=functional.relu, Tanh=tanh, Sigmoid=functional.sigmoid,
+    LeakyReLU=functional.leaky_relu, ELU=functional.elu, GELU=functional.gelu,
+    Silu=functional.silu, Softplus=functional.softplus, Softmax=functional.softmax,
+    LogSoftmax=functional.log_softmax)
+SiLU = Silu
 
-    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
-        return cross_entropy(input, label, reduction=self.reduction)
+(MSELoss, L1Loss, CrossEntropyLoss) = shared.function_modules(
+    Layer, shared.LossBase, MSELoss=functional.mse_loss, L1Loss=functional.l1_loss,
+    CrossEntropyLoss=functional.cross_entropy)

@@ -14,13 +14,17 @@ __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_en
            "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "relu",
            "sigmoid", "silu", "softmax", "softplus", "tanh"]
 
-relu = F.relu
 sigmoid = F.sigmoid
 
 
 def _not_in_place(name: str, inplace: bool) -> None:
     if inplace:
         raise NotImplementedError(f"{name}(inplace=True) is not modelled by the reference engine")
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    _not_in_place("relu", inplace)
+    return F.relu(input)
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:  # noqa: A002

@@ -10,14 +10,16 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from reference_engine import modules as shared
 from reference_engine import ops as F
 from reference_engine import rng
-from reference_engine.modules import ActivationBase, ModuleBase, SequentialBase
-from reference_engine.torch import Tensor, no_grad, relu, sigmoid, tanh, tensor
+from reference_engine.torch import Tensor, no_grad, sigmoid, tanh, tensor
+from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.parameter import Parameter
 
-__all__ = ["CrossEntropyLoss", "Linear", "MSELoss", "Module", "ReLU", "Sequential", "Sigmoid", "Tanh",
-           "clear_grads"]
+__all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "ELU", "Flatten", "GELU", "Identity",
+           "L1Loss", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleList", "NLLLoss",
+           "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh", "clear_grads"]
 
 def clear_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
     """``zero_grad``: drop each gradient, or zero it in place (detached from any graph)."""
@@ -30,13 +32,13 @@ def clear_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
             param.grad.detach_().zero_()
 
 
-class Module(ModuleBase):
+class Module(shared.ModuleBase):
     """``torch.nn.Module``."""
 
     parameter_type = Parameter
 
     @property
-    def _modules(self) -> dict[str, ModuleBase]:
+    def _modules(self) -> dict[str, shared.ModuleBase]:
         return self._children
 
     def parameters(self) -> Iterator[Parameter]:
@@ -80,44 +82,41 @@ def _uniform(shape: tuple[int, ...], bound: float) -> Tensor:
         return tensor(rng.generator().uniform(-bound, bound, shape).astype(np.float32))
 
 
-class MSELoss(Module):
-    """The mean (or sum) of squared differences."""
-
-    def __init__(self, reduction: str = "mean") -> None:
-        super().__init__()
-        self.reduction = reduction
-
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        squared = (input - target) ** 2
-        if self.reduction == "none":
-            return squared
-        return squared.sum() if self.reduction == "sum" else squared.mean()
-
-
-class Sequential(SequentialBase, Module):
+class Sequential(shared.SequentialBase, Module):
     """``torch.nn.Sequential``."""
 
 
-class ReLU(ActivationBase, Module):
-    function = staticmethod(relu)
+class ModuleList(shared.ListBase, Module):
+    """``torch.nn.ModuleList``."""
 
 
-class Tanh(ActivationBase, Module):
-    function = staticmethod(tanh)
+class Identity(shared.IdentityBase, Module):
+    """``torch.nn.Identity``."""
 
 
-class Sigmoid(ActivationBase, Module):
-    function = staticmethod(sigmoid)
+class Flatten(Module):
+    """``torch.nn.Flatten``: dimensions ``start_dim`` (1: the batch stays) to ``end_dim``."""
 
-
-class CrossEntropyLoss(Module):
-    """Class-index targets: ``nll_loss(log_softmax(input, 1), target)``."""
-
-    def __init__(self, reduction: str = "mean") -> None:
+    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         super().__init__()
-        self.reduction = reduction
+        self.start_dim, self.end_dim = start_dim, end_dim
 
-    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        from reference_engine.torch.nn.functional import cross_entropy
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        from reference_engine.torch.extras import flatten  # loaded after torch.nn
 
-        return cross_entropy(input, target, self.reduction)
+        return flatten(input, self.start_dim, self.end_dim)
+
+
+(ReLU, Tanh, Sigmoid, LeakyReLU, ELU, GELU, SiLU, Softplus, Softmax,
+ LogSoftmax) = shared.function_modules(
+    Module, shared.ActivationBase, ReLU=functional.relu, Tanh=tanh, Sigmoid=sigmoid,
+    LeakyReLU=functional.leaky_relu, ELU=functional.elu, GELU=functional.gelu,
+    SiLU=functional.silu, Softplus=functional.softplus, Softmax=functional.softmax,
+    LogSoftmax=functional.log_softmax)
+
+# the reduced losses, each the functional's node (MSELoss: MseLossBackward0)
+(MSELoss, L1Loss, BCELoss, BCEWithLogitsLoss, NLLLoss, CrossEntropyLoss) = shared.function_modules(
+    Module, shared.LossBase, MSELoss=functional.mse_loss, L1Loss=functional.l1_loss,
+    BCELoss=functional.binary_cross_entropy,
+    BCEWithLogitsLoss=functional.binary_cross_entropy_with_logits,
+    NLLLoss=functional.nll_loss, CrossEntropyLoss=functional.cross_entropy)
