@@ -40,7 +40,7 @@ class Policy:
     # gradient stays connected to it (with a zero derivative), as recorded by ``ops.link``
     zero_derivative_links: frozenset[str] = frozenset()
     recomputes_result: frozenset[str] = frozenset()  # paddle: kernels that save no output
-    kernels_save_result: frozenset[str] = frozenset()  # paddle: kernels that save their output
+    kernels_save_result: frozenset[str] = frozenset()  # kernels that save their output always
     kernels_save_inputs: frozenset[str] = frozenset()  # paddle: ... their input, not their output
     integer_casts_record = True  # torch: a cast to an integer or bool dtype records nothing
     links_read_saved_tensors = False       # paddle: the kernel behind a link reads its operand

@@ -124,7 +124,7 @@ class Tensor:
         old = type(self)._from_array(self._data.copy())
         old._requires_grad, old._grad_fn, old._accumulator = (
             self._requires_grad, self._grad_fn, self._accumulator)
-        if op in ("add", "sub", "mul", "div"):
+        if op in ("add", "sub", "mul", "div", "pow"):  # a number operand is an attribute
             result = getattr(F, op)(old, *others)
         else:
             operands = [F._coerce(o, type(self), self._data.dtype) for o in others]

@@ -77,6 +77,9 @@ class TorchPolicy(Policy):
     output_hooks_run_at_node = True
     fuses_linear = True
     fuses_variance = True
+    # PowBackward1 / PowBackward2 (a tensor exponent) save their result whichever input needs a
+    # gradient: a write into it fails a later backward even when only the base requires grad
+    kernels_save_result = frozenset({"pow"})
     fused_gradients = frozenset({"tanh", "sigmoid", "softmax", "log_softmax"})
     refuses_writes_to_split_views = True
     refuses_leaves_moved_into_graph = True

@@ -1654,3 +1654,27 @@ def activation_loss_and_container_layers(paddle):
     return ([o.detach() for o in outs + losses] + [o.grad_fn.name() for o in outs[:-1] + losses]
             + [x.grad, nn.Identity()(x) is x, len(stack), [n for n, _ in stack.named_parameters()],
                nn.Flatten()(cube).shape, nn.Flatten(0, 1)(cube).shape])
+
+
+@program
+def more_in_place_methods(paddle):
+    """sqrt_, tanh_, reciprocal_, exp_ and clip_: node, result and gradient, and whether writing
+    into the result afterwards fails the backward; amax / amin / maximum / minimum as methods."""
+    seen = []
+    for name, args in (("sqrt_", ()), ("tanh_", ()), ("reciprocal_", ()), ("exp_", ()),
+                       ("clip_", (0.6, 1.8))):
+        x = paddle.to_tensor([0.5, 1.5, 2.0], stop_gradient=False)
+        y = x * 1.0
+        r = getattr(y, name)(*args)
+        seen += [r is y, y.grad_fn.name(), y.detach()]
+        y.sum().backward()
+        seen.append(x.grad)
+        x2 = paddle.to_tensor([0.5, 1.5, 2.0], stop_gradient=False)
+        z = getattr(x2 * 1.0, name)(*args)
+        w = z * 2
+        z.add_(paddle.to_tensor(1.0))
+        seen.append(attempt(lambda: (w.sum().backward(), x2.grad)[1]))
+    x = paddle.to_tensor([[0.5, -1.5, 2.0]], stop_gradient=False)
+    for r in (x.amax(1), x.amin(), x.maximum(x * 2), x.minimum(x * 2)):
+        seen += [r.grad_fn.name(), r.detach()]
+    return seen

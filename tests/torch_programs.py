@@ -2233,3 +2233,41 @@ def activation_loss_and_container_modules(torch):
     return ([o.detach() for o in outs + losses] + [o.grad_fn.name() for o in outs[:-1] + losses]
             + [x.grad, nn.Identity()(x) is x, len(stack), [n for n, _ in stack.named_parameters()],
                nn.Flatten()(cube).shape, nn.Flatten(0, 1)(cube).shape, nn.Flatten()(x) is x])
+
+
+@program
+def more_in_place_methods(torch):
+    """abs_, neg_, log_, sqrt_, sin_, cos_, tanh_, sigmoid_, relu_, pow_ and masked_fill_: node,
+    version and gradient, and whether writing into the result afterwards fails the backward
+    (the functions that save their result); clamp_min / clamp_max, view_as, reshape_as,
+    maximum / minimum as methods. PowBackward1 saves its result when only the base needs a
+    gradient too."""
+    seen = []
+    for name in ("abs_", "neg_", "log_", "sqrt_", "sin_", "cos_", "tanh_", "sigmoid_", "relu_"):
+        x = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
+        y = x.abs() + 0.5
+        r = getattr(y, name)()
+        seen += [r is y, y.grad_fn.name(), y._version, y.detach()]
+        y.sum().backward()
+        seen.append(x.grad)
+        x2 = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
+        z = getattr(x2.abs() + 0.5, name)()
+        w = z * 2
+        z.add_(1)
+        seen.append(attempt(lambda: (w.sum().backward(), x2.grad)[1]))
+    x = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
+    y = x * 1.0
+    y.pow_(2)
+    seen += [y.grad_fn.name(), y._version]
+    y.pow_(torch.tensor(2.0))
+    seen.append(y.grad_fn.name())
+    y.masked_fill_(x > 0, 0.5)
+    seen += [y.grad_fn.name(), y._version, attempt(lambda: y.sum().backward())]
+    base = torch.tensor([0.5, 1.5, 2.0], requires_grad=True)
+    powered = base.pow(torch.tensor([2.0, 1.0, 3.0]))
+    powered.add_(1)
+    seen.append(attempt(lambda: powered.sum().backward()))
+    for r in (x.clamp_min(0.0), x.clamp_max(1.0), x.view_as(torch.ones(3, 1)),
+              x.reshape_as(torch.ones(1, 3)), x.maximum(x * 2), x.minimum(x * 2)):
+        seen += [r.grad_fn.name(), r.detach()]
+    return seen

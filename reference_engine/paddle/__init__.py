@@ -263,6 +263,18 @@ class Tensor(_CoreTensor):
     def clip(self, min: Optional[builtins.float] = None, max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
         return F.clamp(self, min, max)
 
+    def amax(self, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return amax(self, axis, keepdim)
+
+    def amin(self, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return amin(self, axis, keepdim)
+
+    def maximum(self, y: Tensor) -> Tensor:
+        return F.maximum(self, y)
+
+    def minimum(self, y: Tensor) -> Tensor:
+        return F.minimum(self, y)
+
     def reshape(self, shape: Sequence[builtins.int]) -> Tensor:
         return reshape(self, shape)
 
@@ -304,6 +316,19 @@ class Tensor(_CoreTensor):
 
     def exp_(self) -> Tensor:
         return self._in_place("exp")  # type: ignore[return-value]
+
+    def sqrt_(self) -> Tensor:
+        return self._in_place("sqrt")  # type: ignore[return-value]
+
+    def tanh_(self) -> Tensor:
+        return self._in_place("tanh")  # type: ignore[return-value]
+
+    def reciprocal_(self) -> Tensor:
+        return self._in_place("reciprocal")  # type: ignore[return-value]
+
+    def clip_(self, min: Optional[builtins.float] = None,  # noqa: A002
+              max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
+        return self._in_place("clamp", low=min, high=max)  # type: ignore[return-value]
 
     def zero_(self) -> Tensor:
         return self._in_place("fill", value=0)  # type: ignore[return-value]

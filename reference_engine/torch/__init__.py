@@ -12,7 +12,7 @@ from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
-from reference_engine import grad_mode, rng
+from reference_engine import composed, grad_mode, rng
 from reference_engine import ops as F
 from reference_engine.dtypes import DialectDtype, by_numpy, standard_dtypes, to_numpy
 from reference_engine.graph import Node, RemovableHandle, shown_node
@@ -80,6 +80,14 @@ def _shape_args(shape: tuple[Any, ...]) -> tuple[builtins.int, ...]:
 
 def _float_on_float(number: Any, t: Any) -> builtins.bool:
     return type(number) in (builtins.int, builtins.float) and t._data.dtype.kind == "f"
+
+
+def _in_place_method(op: str) -> Any:
+    """``Tensor.<op>_``: ``op`` applied in place."""
+    def method(self: Tensor) -> Tensor:
+        return self._in_place(op)
+    method.__name__ = f"{op}_"
+    return method
 
 
 class Tensor(_CoreTensor):
@@ -235,6 +243,33 @@ class Tensor(_CoreTensor):
 
     def exp_(self) -> Tensor:
         return self._in_place("exp")
+
+    abs_, neg_, log_, sqrt_, sin_, cos_, tanh_, sigmoid_, relu_ = (
+        _in_place_method(op) for op in ("abs", "neg", "log", "sqrt", "sin", "cos", "tanh",
+                                        "sigmoid", "relu"))
+
+    def pow_(self, exponent: Any) -> Tensor:
+        return self._in_place("pow", exponent)
+
+    def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
+        return self._in_place("masked_fill", mask=mask._data, value=value)
+
+    def clamp_min(self, min: Any) -> Tensor:  # noqa: A002
+        return composed.named(F.clamp(self, min, None), "ClampMinBackward0", self)
+
+    def clamp_max(self, max: Any) -> Tensor:  # noqa: A002
+        return composed.named(F.clamp(self, None, max), "ClampMaxBackward0", self)
+
+    def view_as(self, other: Tensor) -> Tensor:
+        return F.reshape(self, other._data.shape)
+
+    reshape_as = view_as
+
+    def maximum(self, other: Tensor) -> Tensor:
+        return F.maximum(self, other)
+
+    def minimum(self, other: Tensor) -> Tensor:
+        return F.minimum(self, other)
 
     def equal(self, other: Tensor) -> builtins.bool:
         if not isinstance(other, Tensor):
