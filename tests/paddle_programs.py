@@ -1678,3 +1678,29 @@ def more_in_place_methods(paddle):
     for r in (x.amax(1), x.amin(), x.maximum(x * 2), x.minimum(x * 2)):
         seen += [r.grad_fn.name(), r.detach()]
     return seen
+
+
+@program
+def mixed_second_derivatives_through_activation_backward_nodes(paddle):
+    """d/dw of the gradient of sum(act(x) * w) with respect to x: the derivative of each
+    activation's backward node with respect to the gradient it was handed (or paddle's error
+    where its kernel has no double grad)."""
+    nnf = paddle.nn.functional
+    activations = {"relu": nnf.relu, "leaky_relu": lambda t: nnf.leaky_relu(t, 0.2),
+                   "elu": lambda t: nnf.elu(t, 0.7), "gelu": nnf.gelu, "silu": nnf.silu,
+                   "softplus": lambda t: nnf.softplus(t, 2.0), "sigmoid": nnf.sigmoid,
+                   "tanh": paddle.tanh, "softmax": lambda t: nnf.softmax(t, 1),
+                   "log_softmax": lambda t: nnf.log_softmax(t, 1)}
+    seen = []
+    for name, act in activations.items():
+        x = paddle.to_tensor([[0.5, -1.5, 2.0], [-0.3, 0.8, -2.2]], stop_gradient=False)
+        w = paddle.to_tensor([[1.5, -0.5, 2.0], [0.25, 1.0, -1.0]], stop_gradient=False)
+        v = paddle.to_tensor([[1.0, 2.0, -1.0], [0.5, -0.5, 3.0]])
+
+        def mixed():
+            gx, = paddle.grad((act(x) * w).sum(), x, create_graph=True)
+            gw, = paddle.grad((gx * v).sum(), w)
+            return [gx.detach(), gw]
+
+        seen += [name, attempt(mixed)]
+    return seen

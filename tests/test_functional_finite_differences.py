@@ -88,3 +88,33 @@ def test_composed_function_derivatives_match_central_differences(name):
     numeric = _numeric_jacobian(gradient, POINT)
     np.testing.assert_allclose(functional.hessian(scalar, x).numpy().reshape(numeric.shape),
                                numeric, rtol=1e-5, atol=1e-7)
+
+
+_NNF = torch.nn.functional
+ACTIVATIONS = {
+    "relu": _NNF.relu, "leaky_relu": lambda t: _NNF.leaky_relu(t, 0.2),
+    "elu": lambda t: _NNF.elu(t, 0.7), "gelu": _NNF.gelu, "silu": _NNF.silu,
+    "softplus": lambda t: _NNF.softplus(t, 2.0), "sigmoid": torch.sigmoid, "tanh": torch.tanh,
+    "softmax": lambda t: torch.softmax(t, 1), "log_softmax": lambda t: torch.log_softmax(t, 1),
+}
+X_POINT = np.array([[0.5, -1.5, 2.0], [-0.3, 0.8, -2.2]])
+W_POINT = np.array([[1.5, -0.5, 2.0], [0.25, 1.0, -1.0]])
+V_POINT = np.array([[1.0, 2.0, -1.0], [0.5, -0.5, 3.0]])
+
+
+@pytest.mark.parametrize("name", sorted(ACTIVATIONS))
+def test_mixed_second_derivative_through_an_activation_backward_node(name):
+    """d/dw of <grad_x sum(act(x) * w), v>: the derivative of the activation's backward node
+    with respect to the gradient it was handed, against central differences in w."""
+    act = ACTIVATIONS[name]
+    x = torch.tensor(X_POINT, dtype=torch.float64, requires_grad=True)
+    v = torch.tensor(V_POINT, dtype=torch.float64)
+
+    def directional(w):
+        gx, = torch.autograd.grad((act(x) * w).sum(), x, create_graph=True)
+        return (gx * v).sum()
+
+    w = torch.tensor(W_POINT, dtype=torch.float64, requires_grad=True)
+    exact, = torch.autograd.grad(directional(w), w)
+    numeric = _numeric_jacobian(lambda t: directional(t).detach(), W_POINT)
+    np.testing.assert_allclose(exact.numpy().reshape(numeric.shape), numeric, rtol=1e-6, atol=1e-8)

@@ -2271,3 +2271,24 @@ def more_in_place_methods(torch):
               x.reshape_as(torch.ones(1, 3)), x.maximum(x * 2), x.minimum(x * 2)):
         seen += [r.grad_fn.name(), r.detach()]
     return seen
+
+
+@program
+def mixed_second_derivatives_through_activation_backward_nodes(torch):
+    """d/dw of the gradient of sum(act(x) * w) with respect to x: the derivative of each
+    activation's backward node with respect to the gradient it was handed (act'(x) * v)."""
+    nnf = torch.nn.functional
+    activations = {"relu": nnf.relu, "leaky_relu": lambda t: nnf.leaky_relu(t, 0.2),
+                   "elu": lambda t: nnf.elu(t, 0.7), "gelu": nnf.gelu, "silu": nnf.silu,
+                   "softplus": lambda t: nnf.softplus(t, 2.0), "sigmoid": torch.sigmoid,
+                   "tanh": torch.tanh, "softmax": lambda t: torch.softmax(t, 1),
+                   "log_softmax": lambda t: torch.log_softmax(t, 1)}
+    seen = []
+    for name, act in activations.items():
+        x = torch.tensor([[0.5, -1.5, 2.0], [-0.3, 0.8, -2.2]], requires_grad=True)
+        w = torch.tensor([[1.5, -0.5, 2.0], [0.25, 1.0, -1.0]], requires_grad=True)
+        v = torch.tensor([[1.0, 2.0, -1.0], [0.5, -0.5, 3.0]])
+        gx, = torch.autograd.grad((act(x) * w).sum(), x, create_graph=True)
+        gw, = torch.autograd.grad((gx * v).sum(), w)
+        seen += [name, gx.detach(), gw]
+    return seen
