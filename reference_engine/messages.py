@@ -98,6 +98,12 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
         "output of a function that returns multiple views. Such functions do not allow the "
         "output views to be modified inplace. You should replace the inplace operation by an "
         "out-of-place one."),
+    "split_view_base_modified": (
+        RuntimeError,
+        "Output {index} of {name} is a view and its base or another view of its base has been "
+        "modified inplace. This view is the output of a function that returns multiple views. "
+        "Such functions do not allow the output views to be modified inplace. You should "
+        "replace the inplace operation by an out-of-place one."),
     "view_of_no_grad_view_in_place": (
         RuntimeError,
         "Output 0 of {name} is a view of a view which was created in no_grad mode and is being "
@@ -431,6 +437,13 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                   "(InvalidType) Type promotion only support calculations between floating-point "
                   "numbers and between complex and real numbers. But got different data type x: "
                   "{x}, y: {y}."),
+    "bool_kernel": (RuntimeError,
+                    "(NotFound) The kernel with key (CPU, Undefined(AnyLayout), bool) of kernel "
+                    "`{kernel}` is not registered. Selected wrong DataType `bool`. Paddle support "
+                    "following DataTypes: {dtypes}."),
+    "concat_dtypes": (ValueError,
+                      "(InvalidArgument) The data_type of input tensor in list isn't consistent, "
+                      "the first tensor is {first}, but {index}th tensor is {other}."),
     "item": (ValueError,
              "(InvalidArgument) only one element tensors can be converted to Python scalars when "
              "no input coordinates"),

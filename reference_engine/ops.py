@@ -89,6 +89,8 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
             t._follow_base()
             if t._no_grad_view and t._no_grad_view[0] != t._counter.value:
                 raise t._policy.error("no_grad_view_base_modified")
+        if t._split_piece is not None:
+            check_split_piece(t)
     flags = rule.differentiable * len(inputs) if rule.variadic else rule.differentiable
     # a tensor that no longer requires grad (paddle: stop_gradient set on a non-leaf) gets no edge
     edges = tuple([t._edge() if diff and t._requires_grad else None for t, diff in zip(inputs, flags)])
@@ -315,8 +317,11 @@ def _is_bool_tensor(x: Any) -> bool:
 
 def sub(a: Operand, b: Operand) -> Tensor:
     bools = _is_bool_tensor(a) + _is_bool_tensor(b)
-    if bools and _cls_of(a, b)._policy.refuses_bool_negation:
-        raise _cls_of(a, b)._policy.error("sub_two_bools" if bools == 2 else "sub_bool")
+    if bools:
+        policy = _cls_of(a, b)._policy
+        if policy.refuses_bool_negation:
+            raise policy.error("sub_two_bools" if bools == 2 else "sub_bool")
+        policy.check_bool_operands("sub", a, b)
     return _binary("sub", a, b)
 
 
@@ -327,6 +332,7 @@ def mul(a: Operand, b: Operand) -> Tensor:
 def div(a: Operand, b: Operand) -> Tensor:
     cls = _cls_of(a, b)
     if cls._policy.is_integral(a) and cls._policy.is_integral(b):
+        cls._policy.result_dtype(a, b)  # operands the framework cannot promote are refused first
         a = cast(a, cls._policy.default_float) if isinstance(a, _tensor_type()) else float(a)
     return _binary("div", a, b)
 
@@ -358,11 +364,13 @@ def div_number(a: Tensor, number: Scalar) -> Tensor:
 
 def maximum(a: Tensor, b: Tensor) -> Tensor:
     _require_tensor_operands("maximum", a, b)
+    a._policy.check_bool_operands("maximum", a, b)
     return _binary("maximum", a, b)
 
 
 def minimum(a: Tensor, b: Tensor) -> Tensor:
     _require_tensor_operands("minimum", a, b)
+    a._policy.check_bool_operands("minimum", a, b)
     return _binary("minimum", a, b)
 
 
@@ -380,6 +388,7 @@ def pow(a: Operand, b: Operand) -> Tensor:  # noqa: A001 - the frameworks' name
         if b._data.dtype != dtype:
             b = cast(b, dtype)
         return apply(R.RULES["rpow"], (b,), {"base": a})
+    a._policy.check_bool_operands("pow", a, b)
     return _binary("pow", a, b)
 
 
@@ -401,8 +410,10 @@ def _floating(a: Tensor) -> Tensor:
 
 
 def neg(a: Tensor) -> Tensor:
-    if _is_bool_tensor(a) and a._policy.refuses_bool_negation:
-        raise a._policy.error("neg_bool")
+    if _is_bool_tensor(a):
+        if a._policy.refuses_bool_negation:
+            raise a._policy.error("neg_bool")
+        return clone(a)  # paddle scales by -1 and casts back to bool: the same values
     return apply(R.RULES["neg"], (a,))
 
 
@@ -638,6 +649,7 @@ def clone(a: Tensor) -> Tensor:
 
 def _compare(ufunc: Any, a: Operand, b: Operand) -> Tensor:
     cls = _cls_of(a, b)
+    cls._policy.result_dtype(a, b)  # operands the framework cannot promote are refused
     x = a._data if isinstance(a, _tensor_type()) else a
     y = b._data if isinstance(b, _tensor_type()) else b
     return cls._from_array(np.asarray(ufunc(x, y)))
@@ -1081,10 +1093,20 @@ def several_outputs(rule: R.Rule, a: Tensor, attrs: dict[str, Any],
     arrays = [a._data[index] if views else a._data[index].copy() for index in indices]
     outputs = [output_slot(node, array, i, len(arrays), cls) for i, array in enumerate(arrays)]
     if views:
-        for out in outputs:
+        name = node.name().removesuffix("Backward0")
+        for i, out in enumerate(outputs):
             out._counter = a._counter
             out._view_base = a._view_base if a._view_base is not None else a
+            out._split_piece = (a._counter.value, i, name)
     return outputs
+
+
+def check_split_piece(t: Tensor) -> None:
+    """torch rebuilds the history of a view whose base was written to in place since; a piece
+    of split / unbind cannot be rebuilt, so using it (or reading its grad_fn) fails."""
+    version, index, name = t._split_piece  # type: ignore[misc]
+    if t._counter.value != version and t._grad_fn is not None:
+        raise t._policy.error("split_view_base_modified", index=index, name=name)
 
 
 def output_slot(node: Node, data: np.ndarray, index: int, count: int, cls: type) -> Tensor:
@@ -1205,6 +1227,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     if not tensors:
         raise TypeError("cat(): expected a non-empty list of Tensors")
     cls = type(tensors[0])
+    cls._policy.check_list_dtypes("cat", tensors)  # paddle checks dtypes before shapes
     first = tensors[0]._data.shape
     for t in tensors[1:]:
         if t._data.ndim != len(first):
@@ -1230,5 +1253,6 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
             raise cls._policy.error("stack_size", shape_a=list(first), shape_b=list(t._data.shape),
                                     index=i)
     d = normalize_dim(cls, dim, len(first) + 1)
+    cls._policy.check_list_dtypes("stack", tensors)
     tensors, _ = _same_dtype(tensors)
     return apply(R.RULES["stack"], tensors, {"sizes": (1,) * len(tensors), "dim": d})

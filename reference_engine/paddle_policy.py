@@ -150,6 +150,15 @@ def _seed_leaf(seed: Tensor) -> Tensor:
     return out
 
 
+# elementwise kernels paddle 3.3.1 has no bool kernel for: (kernel, the dtypes it names)
+BOOL_KERNELS_MISSING = {
+    "sub": ("subtract", "int64, int16, float64, complex128, float32, complex64, int32, bfloat16"),
+    "maximum": ("maximum", "int64, float64, float32, int32, bfloat16"),
+    "minimum": ("minimum", "int64, float64, float32, int32, bfloat16"),
+    "pow": ("elementwise_pow", "int64, float64, complex128, float32, complex64, int32, bfloat16"),
+}
+
+
 class PaddlePolicy(Policy):
     """PaddlePaddle 3.3.1 semantics (eager mode)."""
 
@@ -304,11 +313,27 @@ class PaddlePolicy(Policy):
         return NODE_NAMES.get(rule.op, "".join(p.title() for p in rule.op.split("_")) + "GradNode")
 
     def result_dtype(self, *operands: Any) -> np.dtype:
-        kinds = {x._data.dtype.kind for x in operands if hasattr(x, "_data")}
-        if "f" in kinds and kinds & {"i", "u", "b"}:
-            x, y = (str(x._data.dtype) for x in operands[:2])
-            raise self.error("promotion", x=x, y=y)
+        """Tensors of different dtypes promote only when all are floating point (a Python
+        number goes with any tensor)."""
+        dtypes = [x._data.dtype for x in operands if hasattr(x, "_data")]
+        if len(set(dtypes)) > 1 and any(d.kind != "f" for d in dtypes):
+            other = next(d for d in dtypes if d != dtypes[0])
+            raise self.error("promotion", x=str(dtypes[0]), y=str(other))
         return super().result_dtype(*operands)
+
+    def check_bool_operands(self, op: str, a: Any, b: Any) -> None:
+        if op in BOOL_KERNELS_MISSING and all(
+                getattr(x, "_data", np.asarray(x)).dtype == np.bool_ for x in (a, b)):
+            kernel, dtypes = BOOL_KERNELS_MISSING[op]
+            raise self.error("bool_kernel", kernel=kernel, dtypes=dtypes)
+
+    def check_list_dtypes(self, fn: str, tensors: Sequence[Tensor]) -> None:
+        first = tensors[0]._data.dtype
+        for index, t in enumerate(tensors[1:], 1):
+            if t._data.dtype != first:
+                if fn == "stack":  # its kernel reads every input as the first one's type
+                    raise self.error("dtype_container", want=first, have=t._data.dtype)
+                raise self.error("concat_dtypes", first=first, index=index, other=t._data.dtype)
 
     def missing_output_gradient(self, node: Node) -> Optional[str]:
         """split and unbind fill in zeros for a piece no gradient reached; a PyLayer's hooks

@@ -155,6 +155,14 @@ class Policy:
         return {"b": np.dtype(np.bool_), "f": self.default_float}.get(dtype.kind,
                                                                      np.dtype(np.int64))
 
+    def check_bool_operands(self, op: str, a: Any, b: Any) -> None:
+        """Refuse ``op`` of two booleans (a tensor and a tensor or a Python bool) where the
+        framework has no kernel for bool."""
+
+    def check_list_dtypes(self, fn: str, tensors: Sequence[Tensor]) -> None:
+        """Refuse ``cat`` / ``stack`` of tensors of different dtypes where the framework does
+        (torch promotes them)."""
+
     def check_product_dtypes(self, a: np.dtype, b: np.dtype, a_shape: tuple[int, ...],
                              b_shape: tuple[int, ...]) -> None:
         """Refuse a matrix product of operands of different dtypes, as the framework's kernel
@@ -177,6 +185,8 @@ class Policy:
                 tensor._follow_base()
                 if tensor._no_grad_view:  # torch rebuilds the view's history first, and refuses
                     raise self.error("no_grad_view_base_modified")
+                if tensor._split_piece is not None:  # ... and cannot for a piece of split
+                    F.check_split_piece(tensor)
                 # torch names a saved output (a custom function's too) by the node that made
                 # it, a saved input by what made it now (the in-place op that changed it)
                 output = name == "result" or shown_node(slot.origin) is node

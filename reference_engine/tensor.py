@@ -39,6 +39,7 @@ class Tensor:
     _dtype_objects: ClassVar[dict[np.dtype, Any]] = {}  # numpy dtype -> the dialect's dtype
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_counter", "_retains_grad",
                  "_accumulator", "_name", "_no_grad_view", "_untracked_view", "_view_base", "_probe",
+                 "_split_piece",
                  "_inference", "__weakref__")
 
     @classmethod
@@ -58,6 +59,9 @@ class Tensor:
         t._untracked_view = False  # torch: a view made without recording of one needing no grad
         t._view_base: Optional[Tensor] = None  # the tensor this one is a view of (its root)
         t._probe: Optional[np.ndarray] = None  # its memory layout, for views of expanded tensors
+        # torch: a view that is one output of split / unbind: (the version it was made at, its
+        # output number, the node's name), to refuse it once its base has been written to
+        t._split_piece: Optional[tuple[int, int, str]] = None
         t._inference = grad_mode._State.inference  # torch: made inside inference_mode
         return t
 

@@ -1704,3 +1704,85 @@ def mixed_second_derivatives_through_activation_backward_nodes(paddle):
 
         seen += [name, attempt(mixed)]
     return seen
+
+
+@program
+def behaviours_paddle_has_and_torch_has_not(paddle):
+    """A retained gradient keeps the latest pass's; integer casts record; negating a bool tensor
+    keeps its values; writes into an expanded tensor and into split pieces are allowed; linear
+    is a matmul and an add; hooks of nodes grad() does not need do not run; a non-leaf input's
+    own node is not run by grad(), so a later backward through it works."""
+    seen = []
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = x * 2
+    y.retain_grads()
+    y.sum().backward(retain_graph=True)
+    (y * 3).sum().backward()
+    cast = x.astype("int64")
+    seen += [y.grad, cast.stop_gradient, cast.grad_fn.name()]
+    flags = paddle.to_tensor([True, False])
+    seen += [-flags, flags.neg(), -paddle.to_tensor(True)]
+    base = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False) * 1
+    wide = paddle.expand(base.unsqueeze(0), [2, 3])
+    seen.append(attempt(lambda: wide.add_(paddle.to_tensor(1.0))))
+    pieces = paddle.split(paddle.to_tensor([1.0, 2.0, 3.0, 4.0], stop_gradient=False) * 1, 2)
+
+    def write_piece():
+        pieces[0].add_(paddle.to_tensor(1.0))
+        (pieces[0] * pieces[1]).sum().backward()
+        return pieces[0]
+
+    seen.append(attempt(write_piece))
+    row = paddle.to_tensor([[1.0, 2.0]], stop_gradient=False)
+    weight = paddle.to_tensor([[1.0], [2.0]], stop_gradient=False)
+    bias = paddle.to_tensor([0.5], stop_gradient=False)
+    seen.append(paddle.nn.functional.linear(row, weight, bias).grad_fn.name())
+    ran = []
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    q = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+    ya, yq = a * 2, q * 3
+    ya.register_hook(lambda g: ran.append("ya"))
+    yq.register_hook(lambda g: ran.append("yq"))
+    paddle.grad((ya + yq).sum(), [a])
+    seen.append(sorted(ran))
+    xx = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    yy = xx * xx
+    paddle.grad((yy * 2).sum(), [yy])
+    seen.append(attempt(lambda: (yy.sum().backward(), xx.grad)[1]))
+    return seen
+
+
+@program
+def tensors_of_different_dtypes(paddle):
+    """paddle promotes two tensors only when both are floating point: bool with int, int32
+    with int64 and int with float are refused by every elementwise op; bool has no subtract,
+    maximum, minimum or pow kernel; concat and stack refuse mixed dtypes; a Python number goes
+    with any tensor."""
+    flags = paddle.to_tensor([True, False])
+    ints = paddle.to_tensor([1, 2])
+    ints32 = paddle.to_tensor([1, 2], dtype="int32")
+    floats = paddle.to_tensor([1.5, 2.5])
+    doubles = paddle.to_tensor([1.5, 2.5], dtype="float64")
+    ops = {"add": lambda p, q: p + q, "sub": lambda p, q: p - q, "mul": lambda p, q: p * q,
+           "div": lambda p, q: p / q, "maximum": paddle.maximum, "minimum": paddle.minimum,
+           "pow": lambda p, q: p ** q, "gt": lambda p, q: p > q}
+    pairs = {"bool,int64": (flags, ints), "int64,bool": (ints, flags),
+             "bool,int32": (flags, ints32), "int32,int64": (ints32, ints),
+             "int64,float32": (ints, floats), "float32,float64": (floats, doubles),
+             "bool,bool": (flags, flags)}
+    seen = []
+    for name, op in ops.items():
+        for pair, (p, q) in pairs.items():
+            if name == "div" and pair == "bool,bool":
+                continue  # an integer division by zero, in paddle's own exception class
+            seen.append([name, pair, attempt(lambda: op(p, q))])
+    seen += [flags - 1, flags - 1.5, 1 - flags, attempt(lambda: True - flags), flags * 2,
+             attempt(lambda: flags.subtract_(flags)),
+             attempt(lambda: paddle.concat([ints32, ints])),
+             attempt(lambda: paddle.concat([floats, doubles])),
+             attempt(lambda: paddle.concat([floats, paddle.to_tensor([[1, 2]])])),
+             attempt(lambda: paddle.stack([floats, doubles])),
+             attempt(lambda: paddle.stack([ints, floats])),
+             attempt(lambda: paddle.where(flags, doubles, floats)),
+             attempt(lambda: paddle.where(flags, flags, ints))]
+    return seen

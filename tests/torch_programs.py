@@ -2292,3 +2292,53 @@ def mixed_second_derivatives_through_activation_backward_nodes(torch):
         gw, = torch.autograd.grad((gx * v).sum(), w)
         seen += [name, gx.detach(), gw]
     return seen
+
+
+@program
+def split_pieces_after_their_base_is_written(torch):
+    """split / chunk / unbind pieces are views sharing their input's version counter: once the
+    input (or a piece) is written in place, even without recording, using a piece or reading
+    its grad_fn fails, as torch cannot rebuild the history of one of several views."""
+    seen = []
+    for make in (lambda t: t.split(2), lambda t: t.chunk(2), lambda t: t.reshape(2, 2).unbind(),
+                 lambda t: t.split([1, 3])):
+        x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+        y = x * 1.0
+        first, second = make(y)
+        seen += [first._version, first.grad_fn.name()]
+        with torch.no_grad():
+            y.add_(1.0)
+        seen += [first._version, first.detach(), attempt(lambda: first.grad_fn),
+                 attempt(lambda: first * second)]
+        with torch.no_grad():
+            seen.append(first * second)  # without recording nothing is rebuilt
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    first, second = (x * 1.0).split(2)
+    with torch.no_grad():
+        first.mul_(3.0)
+    seen.append(attempt(lambda: (second * 2.0).sum()))
+    kept = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    y = kept * 1.0
+    first, second = y.split(2)
+    product = first * second
+    with torch.no_grad():
+        y.add_(1.0)
+    seen.append(attempt(lambda: product.sum().backward()))
+    # where keeps a Python number a double; hooks run with recording as the pass does
+    cond = torch.tensor([True, False])
+    seen.append(torch.where(cond, 16777217.0, torch.tensor([0.5, 0.25], dtype=torch.float64)))
+    modes = []
+    z = x * 2
+    z.register_hook(lambda g: modes.append(torch.is_grad_enabled()))
+    z.sum().backward()
+    w = x * 3
+    w.register_hook(lambda g: modes.append(torch.is_grad_enabled()))
+    torch.autograd.grad(w.sum(), x, create_graph=True)
+    # an identity rule (clone) hands on the very gradient it was handed
+    handed = []
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a.clone()
+    b.register_hook(lambda g: handed.append(g))
+    a.register_hook(lambda g: handed.append(g))
+    (b * 1.0).sum().backward()
+    return seen + [modes, handed[0] is handed[1]]

@@ -172,6 +172,8 @@ class Tensor(_CoreTensor):
 
     @property
     def grad_fn(self) -> Optional[Node]:
+        if self._split_piece is not None:
+            F.check_split_piece(self)
         return shown_node(self._grad_fn)
 
     @property
