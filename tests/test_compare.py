@@ -1,0 +1,136 @@
+"""The judge, difference by difference: two traces that differ in exactly one respect must be
+reported with that respect, and traces within tolerance must agree. Each row below is a way a
+judge could wrongly excuse a difference."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import pytest
+
+from conformance.judge.compare import compare_traces, signature_matches
+from conformance.run.trace import Trace
+
+TENSOR = {"step": "2", "kind": "tensor", "dtype": "float32", "shape": [2], "requires_grad": True,
+          "has_grad_fn": False, "values": [1.0, 2.0]}
+ERROR = {"step": "3", "kind": "error", "error": "RuntimeError", "category": "freed",
+         "message": "Trying to backward through the graph a second time"}
+WARNING = {"step": "3", "kind": "warning", "warning": "UserWarning", "category": "non-leaf-grad",
+           "message": "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed"}
+
+
+def _trace(*observations: dict) -> Trace:
+    return Trace("case", "backend", [copy.deepcopy(o) for o in observations])
+
+
+def _changed(observation: dict, **fields) -> dict:
+    return {**copy.deepcopy(observation), **fields}
+
+
+@pytest.mark.parametrize("actual, what", [
+    (_changed(TENSOR, dtype="float64"), "dtype"),
+    (_changed(TENSOR, shape=[1, 2]), "shape"),
+    (_changed(TENSOR, requires_grad=False), "requires_grad"),
+    (_changed(TENSOR, has_grad_fn=True), "has_grad_fn"),
+    (_changed(TENSOR, values=[1.0, 2.001]), "values"),
+    (_changed(TENSOR, values=[1.0, math.nan]), "values"),
+    (_changed(TENSOR, values=[1.0, math.inf]), "values"),
+    ({"step": "2", "kind": "none"}, "kind"),
+    (_changed(ERROR, step="2", error="ValueError"), "error class"),
+    (_changed(ERROR, step="2", message="Trying to backward through the graph again"),
+     "error message"),
+    (_changed(WARNING, step="2", warning="DeprecationWarning"), "warning class"),
+])
+def test_one_difference_is_reported_as_what_it_is(actual, what):
+    expected = {**ERROR, "step": "2"} if actual["kind"] == "error" else \
+        {**WARNING, "step": "2"} if actual["kind"] == "warning" else TENSOR
+    found = compare_traces(_trace(expected), _trace(actual))
+    assert [d.what for d in found.differences] == [what]
+    assert not found.same
+
+
+@pytest.mark.parametrize("actual", [
+    _changed(TENSOR, values=[1.0, 2.0 + 2e-6]),  # float32: rtol 1.3e-6, atol 1e-5
+    _changed(TENSOR),
+])
+def test_values_within_the_dtype_tolerance_agree(actual):
+    assert compare_traces(_trace(TENSOR), _trace(actual)).same
+
+
+def test_nan_agrees_with_nan_only():
+    nan = _changed(TENSOR, values=[math.nan, 2.0])
+    assert compare_traces(_trace(nan), _trace(copy.deepcopy(nan))).same
+    assert not compare_traces(_trace(nan), _trace(TENSOR)).same
+
+
+def test_integers_and_float64_are_held_tighter():
+    ints = _changed(TENSOR, dtype="int64", values=[1, 2], requires_grad=False)
+    assert [d.what for d in compare_traces(
+        _trace(ints), _trace(_changed(ints, values=[1, 3]))).differences] == ["values"]
+    doubles = _changed(TENSOR, dtype="float64", values=[1.0, 2.0])
+    float32_rounding = _changed(doubles, values=[1.0, 2.0 + 2.4e-7])
+    assert not compare_traces(_trace(doubles), _trace(float32_rounding)).same
+
+
+def test_a_list_reports_its_length_and_its_first_differing_item():
+    items = {"step": "2", "kind": "list", "items": [TENSOR, {"kind": "none", "step": "2"}]}
+    shorter = _changed(items, items=[TENSOR])
+    other = _changed(items, items=[_changed(TENSOR, shape=[3]), {"kind": "none", "step": "2"}])
+    assert [d.what for d in compare_traces(_trace(items), _trace(shorter)).differences] == ["length"]
+    assert [d.what for d in compare_traces(_trace(items), _trace(other)).differences] == [
+        "item 0 shape"]
+
+
+def test_a_missing_or_extra_observation_at_a_step_is_a_difference():
+    assert [d.what for d in compare_traces(_trace(TENSOR), _trace()).differences] == [
+        "observations"]
+    assert [d.what for d in compare_traces(_trace(TENSOR), _trace(TENSOR, ERROR)).differences] == [
+        "observations"]
+    extra_at_step = compare_traces(_trace(TENSOR), _trace(TENSOR, _changed(TENSOR)))
+    assert [d.what for d in extra_at_step.differences] == ["observations"]
+
+
+def test_every_step_is_compared_not_only_the_first_difference():
+    later = _changed(TENSOR, step="5")
+    found = compare_traces(_trace(TENSOR, later),
+                           _trace(_changed(TENSOR, shape=[4]), _changed(later, dtype="float64")))
+    assert [(d.step, d.what) for d in found.differences] == [("2", "shape"), ("5", "dtype")]
+
+
+def test_torch_against_paddle_compares_error_categories_and_notes_texts():
+    reworded = _changed(ERROR, message="(PermissionDenied) backward twice")
+    found = compare_traces(_trace(ERROR), _trace(reworded), messages="category")
+    assert found.same and found.message_notes
+    recategorized = _changed(reworded, category="other")
+    assert [d.what for d in compare_traces(_trace(ERROR), _trace(recategorized),
+                                           messages="category").differences] == ["error category"]
+    assert not compare_traces(_trace(ERROR), _trace(reworded)).same  # a reference: texts too
+
+
+def test_other_observations_compare_every_field_but_the_text():
+    flags = {"step": "2", "kind": "flags", "requires_grad": True, "is_leaf": False}
+    assert compare_traces(_trace(flags), _trace(_changed(flags))).same
+    assert [d.what for d in compare_traces(
+        _trace(flags), _trace(_changed(flags, is_leaf=True))).differences] == ["flags"]
+
+
+def test_steps_after_an_undefined_result_are_not_compared_but_those_before_are():
+    undefined = {"step": "3", "kind": "undefined", "reason": "unchecked seed shape"}
+    expected = _trace(TENSOR, undefined, _changed(TENSOR, step="4"))
+    later_differs = _trace(TENSOR, _changed(TENSOR, step="4", shape=[9]))
+    assert compare_traces(expected, later_differs).same
+    earlier_differs = _trace(_changed(TENSOR, shape=[9]), _changed(TENSOR, step="4"))
+    assert not compare_traces(expected, earlier_differs).same
+
+
+def test_a_pinned_difference_matches_only_itself():
+    actual = _changed(TENSOR, values=[0.0, 0.0])
+    found = compare_traces(_trace(TENSOR), _trace(actual)).differences[0]
+    pinned = found.signature()
+    assert signature_matches(pinned, found)
+    for other in (_changed(TENSOR, values=[0.0, 1.0]), _changed(actual, shape=[1, 2])):
+        assert not signature_matches(pinned, compare_traces(_trace(TENSOR), _trace(other))
+                                     .differences[0])
+    assert not signature_matches({**pinned, "step": "7"}, found)
+    assert not signature_matches({**pinned, "what": "shape"}, found)
