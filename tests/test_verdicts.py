@@ -318,3 +318,75 @@ def test_a_step_the_adapter_refuses_makes_the_case_unsupported():
     reference = _outcome("reference-paddle", case)
     result = judge_reference(case, resolve("reference-paddle"), reference)
     assert result["verdict"] == "unsupported" and "materialize_grads" in result["detail"]
+
+
+# --- verdicts from given traces ------------------------------------------------------------------
+
+_EXPECTING = {"id": "verdict/expecting", "about": "a case that states the gradient it expects",
+              "dialects": ["torch"],
+              "steps": [{"leaf": "x", "value": [1.0, 2.0], "requires_grad": True},
+                        {"let": "s", "op": "sum", "args": ["x"]}, {"backward": "s"},
+                        {"observe": "grad", "of": "x"}],
+              "expect": [{"step": 3, "value": [1.0, 1.0]}]}
+
+
+def _grad_trace(values: list[float]) -> list[dict]:
+    return [{"step": "3", "kind": "tensor", "dtype": "float32", "shape": [2],
+             "requires_grad": False, "has_grad_fn": False, "values": values}]
+
+
+def _expecting_case() -> Case:
+    return parse_document({"format": 1, "cases": [_EXPECTING]}, "<verdicts>")[0]
+
+
+def test_a_reference_that_breaks_a_stated_expectation_fails():
+    from conformance.run.isolation import Outcome
+
+    case, backend = _expecting_case(), resolve("reference-torch")
+    assert judge_reference(case, backend, Outcome("ok", _grad_trace([1.0, 1.0])))["verdict"] == "pass"
+    broken = judge_reference(case, backend, Outcome("ok", _grad_trace([2.0, 2.0])))
+    assert broken["verdict"] == "fail" and "step 3" in broken["detail"]
+
+
+def test_a_known_entry_does_not_excuse_a_broken_expectation():
+    """The entry pins exactly what differs, but the framework also breaks what the case states:
+    the result fails."""
+    from conformance.run.backends import framework_versions
+    from conformance.run.isolation import Outcome
+
+    case, backend = _expecting_case(), resolve("torch-cpu")
+    reference, framework = Outcome("ok", _grad_trace([1.0, 1.0])), Outcome("ok", _grad_trace([2.0, 2.0]))
+    found = compare_traces(Trace(case.id, "reference", reference.observations),
+                           Trace(case.id, "torch-cpu", framework.observations)).differences
+    entry = Entry([case.id], "measured", {"torch": framework_versions()["torch"]},
+                  [d.signature() for d in found])
+    known = KnownDivergences("torch-cpu", [entry])
+    assert known.judge(case.id, found, framework_versions()).excused
+    result = judge_framework(case, backend, framework, reference, known)
+    assert result["verdict"] == "fail"
+
+
+def test_a_framework_result_without_its_reference_is_unavailable_not_judged():
+    from conformance.run.isolation import Outcome
+
+    case, backend = _expecting_case(), resolve("torch-cpu")
+    crashed = Outcome("crashed", None, detail="the reference process died")
+    result = judge_framework(case, backend, Outcome("ok", _grad_trace([1.0, 1.0])), crashed,
+                             KnownDivergences("torch-cpu"))
+    assert result["verdict"] == "unavailable" and "did not run" in result["detail"]
+
+
+def test_an_entry_excuses_its_pinned_differences_and_no_more():
+    from conformance.run.backends import framework_versions
+
+    reference = _grad_trace([1.0, 1.0]) + [{**_grad_trace([1.0, 1.0])[0], "step": "5"}]
+    one = _grad_trace([2.0, 2.0]) + [{**_grad_trace([1.0, 1.0])[0], "step": "5"}]
+    two = _grad_trace([2.0, 2.0]) + [{**_grad_trace([3.0, 3.0])[0], "step": "5"}]
+    differences = {name: compare_traces(Trace("c", "ref", reference), Trace("c", "fw", trace))
+                   .differences for name, trace in (("one", one), ("two", two))}
+    entry = Entry(["c"], "measured", {"torch": framework_versions()["torch"]},
+                  [d.signature() for d in differences["one"]])
+    known = KnownDivergences("torch-cpu", [entry])
+    assert known.judge("c", differences["one"], framework_versions()).excused
+    assert not known.judge("c", differences["two"], framework_versions()).excused
+    assert not known.judge("c", [], framework_versions()).excused
