@@ -36,7 +36,8 @@ def reference_outcomes(corpus):
 
 
 @pytest.mark.parametrize("toy", ["wrong_derivative", "no_accumulation", "retain_ignored",
-                                 "seeds_ignored", "no_unbroadcast"])
+                                 "seeds_ignored", "no_unbroadcast", "nan_derivative",
+                                 "derivative_one_percent_off"])
 def test_a_broken_backend_is_caught_by_the_corpus(toy, corpus, reference_outcomes):
     backend = resolve(f"torch:tests.toy_backends.{toy}")
     isolated = IsolatedBackend(backend)
@@ -49,23 +50,27 @@ def test_a_broken_backend_is_caught_by_the_corpus(toy, corpus, reference_outcome
     assert verdicts.count("fail") >= 1, f"{toy} passed every case"
 
 
-def _oracle_on_wrong_derivative(case_raw: dict) -> tuple[int, list[str]]:
+def _oracle_on_toy(toy: str, case_raw: dict) -> tuple[int, list[str]]:
     """In a child process (the toy patches the engine it imports)."""
     from conformance.corpus.loader import parse_case
     from conformance.run.backends import Backend
 
     case = parse_case(case_raw, "<t>", 0)
-    adapter = Backend("toy", "torch", "tests.toy_backends.wrong_derivative").load()
+    adapter = Backend("toy", "torch", f"tests.toy_backends.{toy}").load()
     result = check_gradients(case, run_case(case, adapter, "toy"), adapter)
     return result.checked, result.failures
 
 
-def test_finite_differences_catch_a_wrong_rule_that_agrees_with_itself(corpus):
+@pytest.mark.parametrize("toy, case_id", [
+    ("wrong_derivative", "op/sin/backward"),           # sin instead of cos
+    ("derivative_one_percent_off", "op/exp/backward"),  # within 1% of calculus
+])
+def test_finite_differences_catch_a_wrong_rule_that_agrees_with_itself(toy, case_id, corpus):
     import multiprocessing
 
-    case = next(c for c in corpus if c.id == "op/sin/backward")
+    case = next(c for c in corpus if c.id == case_id)
     with multiprocessing.get_context("spawn").Pool(1) as pool:
-        checked, failures = pool.apply(_oracle_on_wrong_derivative, (case.raw,))
+        checked, failures = pool.apply(_oracle_on_toy, (toy, case.raw))
     assert checked >= 1 and failures
 
 
