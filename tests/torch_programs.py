@@ -2342,3 +2342,17 @@ def split_pieces_after_their_base_is_written(torch):
     a.register_hook(lambda g: handed.append(g))
     (b * 1.0).sum().backward()
     return seen + [modes, handed[0] is handed[1]]
+
+
+@program
+def a_failing_pass_keeps_what_leaves_accumulated_first(torch):
+    """torch's ready queue runs a leaf's accumulation as soon as it is ready, before more
+    recent nodes: when a later node fails (its saved result was written in place), the leaf
+    reached first already holds its gradient."""
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = torch.tensor([0.5, 1.5], requires_grad=True)
+    earlier = x * 1.0  # x's accumulation node is made before the nodes below
+    grown = y.exp()
+    grown.add_(1.0)
+    total = x.sum() + grown.sum()
+    return [attempt(total.backward), x.grad, y.grad, earlier.grad_fn.name()]
