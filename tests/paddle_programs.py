@@ -1786,3 +1786,12 @@ def tensors_of_different_dtypes(paddle):
              attempt(lambda: paddle.where(flags, doubles, floats)),
              attempt(lambda: paddle.where(flags, flags, ints))]
     return seen
+
+
+@program
+def comparing_a_tensor_with_none(paddle):
+    """``x == None`` and ``x != None`` are Python's False and True."""
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    before = [x.grad == None, x == None, x != None]  # noqa: E711 - what the program tests
+    (x * 2).sum().backward()
+    return before + [x.grad == None, x.grad != None]  # noqa: E711

@@ -2356,3 +2356,13 @@ def a_failing_pass_keeps_what_leaves_accumulated_first(torch):
     grown.add_(1.0)
     total = x.sum() + grown.sum()
     return [attempt(total.backward), x.grad, y.grad, earlier.grad_fn.name()]
+
+
+@program
+def comparing_a_tensor_with_none(torch):
+    """``x == None`` and ``x != None`` are Python's False and True, as beginners write them
+    about ``.grad``."""
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    before = [x.grad == None, x == None, x != None]  # noqa: E711 - what the program tests
+    (x * 2).sum().backward()
+    return before + [x.grad == None, x.grad != None]  # noqa: E711
