@@ -167,6 +167,16 @@ def _matmul_grad_b(g: Any, a: Any, b_shape: tuple[int, ...]) -> Any:
     return grad
 
 
+def _np_fused(a: np.ndarray, b: np.ndarray, alpha: Any) -> np.ndarray:
+    """``a + alpha * b`` rounded once, as torch's kernel computes it (a fused multiply-add with
+    ``alpha`` in the operands' dtype). float64 holds the product of two float32 exactly, so
+    float32 is computed there; other dtypes round twice."""
+    if a.dtype == np.float32 and b.dtype == np.float32:
+        scale = np.float64(np.float32(alpha))
+        return (a.astype(np.float64) + scale * b.astype(np.float64)).astype(np.float32)
+    return a + np.asarray(alpha, b.dtype) * b
+
+
 def _np_sum(a: np.ndarray, *, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
     return np.add.reduce(a, axis=dims, keepdims=keepdim)
 
@@ -290,9 +300,9 @@ rule("addmm", "AddmmBackward0", lambda c, a, b: c + a @ b, lambda g: g,
      lambda g, b: F.matmul(g, F.t(b)), lambda g, a: F.matmul(F.t(a), g), inputs=("c", "a", "b"))
 rule("sub", "SubBackward0", np.subtract, lambda g: g, lambda g: F.neg(g), **AB)
 # torch's add / sub with alpha: the other operand's gradient is scaled
-rule("add_scaled", "AddBackward0", lambda a, b, *, alpha: a + np.asarray(alpha, b.dtype) * b,
+rule("add_scaled", "AddBackward0", lambda a, b, *, alpha: _np_fused(a, b, alpha),
      lambda g: g, lambda g, alpha: F.mul(g, alpha), **AB)
-rule("sub_scaled", "SubBackward0", lambda a, b, *, alpha: a - np.asarray(alpha, b.dtype) * b,
+rule("sub_scaled", "SubBackward0", lambda a, b, *, alpha: _np_fused(a, b, -alpha),
      lambda g: g, lambda g, alpha: F.mul(F.neg(g), alpha), **AB)
 rule("mul", "MulBackward0", np.multiply, lambda g, b: F.mul(g, b), lambda g, a: F.mul(g, a), **AB)
 rule("div", "DivBackward0", np.divide, lambda g, b: F.div(g, b),

@@ -2366,3 +2366,25 @@ def comparing_a_tensor_with_none(torch):
     before = [x.grad == None, x == None, x != None]  # noqa: E711 - what the program tests
     (x * 2).sum().backward()
     return before + [x.grad == None, x.grad != None]  # noqa: E711
+
+
+@program
+def sgd_steps_and_scaled_adds_round_once(torch):
+    """torch's add / sub with alpha round once (a fused multiply-add), and SGD's steps are
+    made of them: five steps of plain, momentum, dampened and Nesterov SGD with weight decay
+    give the framework's float32 values bit for bit."""
+    seen = []
+    for settings in ({"lr": 0.1}, {"lr": 0.05, "momentum": 0.9},
+                     {"lr": 0.03, "momentum": 0.8, "dampening": 0.1, "weight_decay": 0.01},
+                     {"lr": 0.07, "momentum": 0.9, "nesterov": True, "weight_decay": 0.003}):
+        w = torch.tensor([0.5, -1.25, 2.0, 0.3], requires_grad=True)
+        optimizer = torch.optim.SGD([w], **settings)
+        for _ in range(5):
+            optimizer.zero_grad()
+            ((w * w * 1.7 - 0.3) ** 2).sum().backward()
+            optimizer.step()
+        seen.append(w.detach().numpy().tobytes().hex())
+    x = torch.tensor([1.5, -2.5, 0.1])
+    y = torch.tensor([0.3, 0.7, -1.1])
+    return seen + [torch.add(x, y, alpha=0.1).numpy().tobytes().hex(),
+                   torch.sub(x, y, alpha=-0.37).numpy().tobytes().hex()]

@@ -27,16 +27,17 @@ class SGD:
             for p in self.params:
                 if p.grad is None:
                     continue
+                # torch's steps, each ``add(..., alpha=)`` one fused multiply-add
                 d_p = p.grad
                 if self.weight_decay:
-                    d_p = d_p + p * self.weight_decay
+                    d_p = d_p.add(p, alpha=self.weight_decay)
                 if self.momentum:
                     buf = self._buffers.get(id(p))
-                    buf = d_p.clone() if buf is None else buf * self.momentum + d_p * (
-                        1 - self.dampening)
+                    buf = d_p.clone() if buf is None else (buf * self.momentum).add(
+                        d_p, alpha=1 - self.dampening)
                     self._buffers[id(p)] = buf
-                    d_p = d_p + buf * self.momentum if self.nesterov else buf
-                p.sub_(d_p * self.lr)
+                    d_p = d_p.add(buf, alpha=self.momentum) if self.nesterov else buf
+                p.add_(d_p, alpha=-self.lr)
         return loss
 
     def zero_grad(self, set_to_none: bool = True) -> None:
