@@ -2388,3 +2388,22 @@ def sgd_steps_and_scaled_adds_round_once(torch):
     y = torch.tensor([0.3, 0.7, -1.1])
     return seen + [torch.add(x, y, alpha=0.1).numpy().tobytes().hex(),
                    torch.sub(x, y, alpha=-0.37).numpy().tobytes().hex()]
+
+
+@program
+def adam_variants_over_several_steps(torch):
+    """Adam, with weight decay, amsgrad (the largest second moment so far) and maximize, over
+    six steps (values within float32 tolerance: torch's kernels round some steps once)."""
+    seen = []
+    for settings in ({"lr": 0.1}, {"lr": 0.01, "betas": (0.8, 0.99), "weight_decay": 0.01},
+                     {"lr": 0.05, "eps": 1e-6, "amsgrad": True},
+                     {"lr": 0.05, "amsgrad": True, "weight_decay": 0.1},
+                     {"lr": 0.02, "maximize": True}, {"lr": 0.02, "foreach": False}):
+        w = torch.tensor([0.5, -1.25, 2.0, 0.3], requires_grad=True)
+        optimizer = torch.optim.Adam([w], **settings)
+        for _ in range(6):
+            optimizer.zero_grad()
+            ((w * w * 1.7 - 0.3) ** 2 - w * 3.0).sum().backward()
+            optimizer.step()
+        seen.append(w.detach())
+    return seen

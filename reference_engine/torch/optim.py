@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Optional
 
+from reference_engine import ops as F
 from reference_engine.torch import Tensor, no_grad
 from reference_engine.torch.nn.modules import clear_grads
 
@@ -45,13 +46,18 @@ class SGD:
 
 
 class Adam:
-    """Adam with torch's bias-corrected update (``amsgrad`` and ``maximize`` not modelled)."""
+    """Adam with torch's bias-corrected update, ``amsgrad`` (the largest second moment so far)
+    and ``maximize`` (ascent)."""
 
     def __init__(self, params: Iterable[Tensor], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
-                 weight_decay: float = 0.0) -> None:
+                 weight_decay: float = 0.0, amsgrad: bool = False, *,
+                 maximize: bool = False, **_implementation: Any) -> None:
+        """``foreach``, ``fused``, ``capturable`` and ``differentiable`` choose torch's
+        implementation, not the result: they are accepted and ignored."""
         self.params = list(params)
         self.lr, self.betas, self.eps, self.weight_decay = lr, betas, eps, weight_decay
+        self.amsgrad, self.maximize = amsgrad, maximize
         self._state: dict[int, list[Any]] = {}
 
     def step(self, closure: Any = None) -> Any:
@@ -61,13 +67,18 @@ class Adam:
             for p in self.params:
                 if p.grad is None:
                     continue
-                g = p.grad if not self.weight_decay else p.grad + p * self.weight_decay
-                state = self._state.setdefault(id(p), [0, g * 0, g * 0])
+                g = -p.grad if self.maximize else p.grad
+                g = g if not self.weight_decay else g + p * self.weight_decay
+                # step, first moment, second moment, largest second moment (amsgrad)
+                state = self._state.setdefault(id(p), [0, g * 0, g * 0, g * 0])
                 state[0] += 1
                 state[1] = state[1] * beta1 + g * (1 - beta1)
                 state[2] = state[2] * beta2 + g * g * (1 - beta2)
+                if self.amsgrad:
+                    state[3] = F.maximum(state[3], state[2])
                 step = state[0]
-                denominator = (state[2] / (1 - beta2 ** step)).sqrt() + self.eps
+                second = state[3] if self.amsgrad else state[2]
+                denominator = (second / (1 - beta2 ** step)).sqrt() + self.eps
                 p.sub_(state[1] / denominator * (self.lr / (1 - beta1 ** step)))
         return loss
 
