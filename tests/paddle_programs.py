@@ -1795,3 +1795,29 @@ def comparing_a_tensor_with_none(paddle):
     before = [x.grad == None, x == None, x != None]  # noqa: E711 - what the program tests
     (x * 2).sum().backward()
     return before + [x.grad == None, x.grad != None]  # noqa: E711
+
+
+@program
+def optimizers_over_several_steps(paddle):
+    """SGD, Momentum (and Nesterov), Adam (float32 beta powers) and AdamW (decoupled decay)
+    over six steps of one loss."""
+    import numpy as np
+
+    seen = []
+    for name, settings in (("SGD", {"learning_rate": 0.1}),
+                           ("Momentum", {"learning_rate": 0.05, "momentum": 0.9}),
+                           ("Momentum", {"learning_rate": 0.05, "momentum": 0.9,
+                                         "use_nesterov": True}),
+                           ("Adam", {"learning_rate": 0.1}),
+                           ("Adam", {"learning_rate": 0.01, "beta1": 0.8, "beta2": 0.99}),
+                           ("AdamW", {"learning_rate": 0.01, "weight_decay": 0.1}),
+                           ("AdamW", {"learning_rate": 0.1})):
+        w = paddle.create_parameter([4], "float32", default_initializer=paddle.nn.initializer.Assign(
+            np.array([0.5, -1.25, 2.0, 0.3], np.float32)))
+        optimizer = getattr(paddle.optimizer, name)(parameters=[w], **settings)
+        for _ in range(6):
+            ((w * w * 1.7 - 0.3) ** 2 - w * 3.0).sum().backward()
+            optimizer.step()
+            optimizer.clear_grad()
+        seen.append(w.detach())
+    return seen

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
+import numpy as np
+
 from reference_engine.paddle import no_grad
 
-__all__ = ["SGD", "Adam", "Momentum"]
+__all__ = ["SGD", "Adam", "AdamW", "Momentum"]
 
 
-def _update(parameter: Any, delta: Any) -> None:
-    """``parameter -= delta`` as paddle's optimizer kernels write it: in place, without bumping
-    the parameter's inplace version (a graph that saved it does not notice)."""
+def _update(parameter: Any, delta: Any, op: str = "subtract_") -> None:
+    """``parameter -= delta`` (``op``: or another in-place method) as paddle's optimizer
+    kernels write it: in place, without bumping the parameter's inplace version (a graph that
+    saved it does not notice)."""
     version = parameter._counter.value
-    parameter.subtract_(delta)
+    getattr(parameter, op)(delta)
     parameter._counter.value = version
 
 
@@ -54,8 +57,10 @@ class SGD:
 
 
 class Adam(SGD):
-    """Adam as paddle's kernel computes it: ``lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t)``,
-    ``p -= lr_t * m / (sqrt(v) + epsilon * sqrt(1 - beta2^t))``."""
+    """Adam as paddle's kernel computes it, in the parameter's dtype: the powers ``beta1^t``
+    and ``beta2^t`` are accumulators of that dtype, ``lr_t = lr * sqrt(1 - beta2^t) /
+    (1 - beta1^t)``, ``m = beta1 * m + (1 - beta1) * g``, ``v = beta2 * v + (1 - beta2) * g * g``
+    and ``p -= lr_t * (m / (sqrt(v) + epsilon * sqrt(1 - beta2^t)))``."""
 
     def __init__(self, learning_rate: float = 0.001, beta1: float = 0.9, beta2: float = 0.999,
                  epsilon: float = 1e-08, parameters: Optional[Sequence[Any]] = None,
@@ -67,13 +72,39 @@ class Adam(SGD):
 
     def _delta(self, parameter: Any, gradient: Any) -> Any:
         g = gradient
-        state = self._state.setdefault(id(parameter), [0, g * 0, g * 0])
-        state[0] += 1
-        state[1] = state[1] * self.beta1 + g * (1 - self.beta1)
-        state[2] = state[2] * self.beta2 + g * g * (1 - self.beta2)
-        correction = (1 - self.beta2 ** state[0]) ** 0.5
-        lr_t = self.learning_rate * correction / (1 - self.beta1 ** state[0])
-        return state[1] / (state[2].sqrt() + self.epsilon * correction) * lr_t
+        kind = parameter._data.dtype.type  # the kernel's scalar type
+        one, beta1, beta2 = kind(1), kind(self.beta1), kind(self.beta2)
+        # beta1^t, beta2^t, first moment, second moment
+        state = self._state.setdefault(id(parameter), [one, one, g * 0, g * 0])
+        state[0], state[1] = state[0] * beta1, state[1] * beta2
+        state[2] = state[2] * float(beta1) + g * float(one - beta1)
+        state[3] = state[3] * float(beta2) + g * float(one - beta2) * g
+        correction = np.sqrt(one - state[1])
+        lr_t = kind(self.learning_rate) * correction / (one - state[0])
+        return (state[2] / (state[3].sqrt() + float(kind(self.epsilon) * correction))) * float(lr_t)
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay, as paddle's kernel: the parameter is first scaled by
+    ``1 - learning_rate * weight_decay``, then takes Adam's step."""
+
+    def __init__(self, learning_rate: float = 0.001, beta1: float = 0.9, beta2: float = 0.999,
+                 epsilon: float = 1e-08, parameters: Optional[Sequence[Any]] = None,
+                 weight_decay: float = 0.01, lr_ratio: Any = None,
+                 apply_decay_param_fun: Any = None, grad_clip: Any = None,
+                 lazy_mode: bool = False, multi_precision: bool = False,
+                 name: Optional[str] = None) -> None:
+        if lr_ratio is not None or apply_decay_param_fun is not None:
+            raise NotImplementedError("AdamW's lr_ratio and apply_decay_param_fun are not "
+                                      "modelled by the reference engine")
+        super().__init__(learning_rate, beta1, beta2, epsilon, parameters)
+        self.weight_decay = weight_decay
+
+    def _delta(self, parameter: Any, gradient: Any) -> Any:
+        kind = parameter._data.dtype.type
+        decay = kind(1) - kind(self.learning_rate) * kind(self.weight_decay)
+        _update(parameter, float(decay), "scale_")
+        return super()._delta(parameter, gradient)
 
 
 class Momentum(SGD):
