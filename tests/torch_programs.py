@@ -2407,3 +2407,28 @@ def adam_variants_over_several_steps(torch):
             optimizer.step()
         seen.append(w.detach())
     return seen
+
+
+@program
+def nn_init_fills_in_place_without_recording(torch):
+    """``nn.init``'s fillers write in place under no_grad: the same tensor back, its version
+    grown, no node; a graph built before the write still runs (mul by a number saves nothing).
+    The random ones keep shapes and bounds (their values are the generator's)."""
+    init = torch.nn.init
+    w = torch.nn.Parameter(torch.ones(2, 3))
+    before = w * 2
+    seen = [init.constant_(w, 0.5) is w, w._version, w.requires_grad, w.grad_fn is None,
+            w.detach().clone()]
+    init.zeros_(w)
+    before.sum().backward()
+    seen += [w._version, w.grad, init.eye_(torch.empty(2, 3)), init.ones_(torch.empty(2)),
+             attempt(lambda: init.eye_(torch.empty(2))), init.calculate_gain("tanh"),
+             init.calculate_gain("leaky_relu", 0.2), init.calculate_gain("relu"),
+             attempt(lambda: init.calculate_gain("swish"))]
+    inner = torch.ones(2, requires_grad=True) * 1
+    init.zeros_(inner)
+    seen.append([inner.grad_fn.name(), inner._version, inner.detach()])
+    for fill in (init.xavier_uniform_, init.kaiming_uniform_):
+        filled = fill(torch.empty(4, 6))
+        seen.append([filled.shape, bool((filled.abs() <= 1.0).all())])
+    return seen

@@ -28,7 +28,7 @@ __all__ = [
     "log_softmax", "long", "matmul", "max", "maximum", "mean", "min", "minimum", "mul", "neg",
     "nn", "no_grad", "ones", "ones_like", "permute", "pow", "relu", "reshape", "round",
     "set_grad_enabled", "sigmoid", "sign", "sin", "softmax", "sqrt", "squeeze", "stack", "sub", "sum",
-    "t", "tanh", "tensor", "transpose", "unsqueeze", "where", "zeros", "zeros_like",
+    "t", "tanh", "tensor", "transpose", "unsqueeze", "where", "zeros", "zeros_like", "empty",
     "tan", "sinh", "cosh", "atan", "asin", "acos", "log1p", "expm1", "log2", "log10",
     "reciprocal", "rsqrt", "erf",
 ]
@@ -493,6 +493,11 @@ def zeros(*size: Any, dtype: Optional[dtype] = None, requires_grad: builtins.boo
 
 def ones(*size: Any, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
     return _filled(1, size, dtype, requires_grad)
+
+
+def empty(*size: Any, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
+    """torch leaves the values unset; programs fill them before reading them. Zeros here."""
+    return _filled(0, size, dtype, requires_grad)
 
 
 def full(size: Sequence[builtins.int], fill_value: builtins.float, dtype: Optional[dtype] = None,

@@ -1,9 +1,9 @@
 """``torch.nn``: ``functional``, ``Parameter``, ``Module``, ``Sequential``, ``ModuleList``,
 ``Linear``, the activation and loss modules and ``utils`` (gradient clipping)."""
 
-from reference_engine.torch.nn import functional, utils
+from reference_engine.torch.nn import functional, init, utils
 from reference_engine.torch.nn.modules import *  # noqa: F403
 from reference_engine.torch.nn.modules import __all__ as _modules
 from reference_engine.torch.nn.parameter import Parameter
 
-__all__ = [*_modules, "Parameter", "functional", "utils"]
+__all__ = [*_modules, "Parameter", "functional", "init", "utils"]
