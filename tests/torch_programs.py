@@ -2432,3 +2432,23 @@ def nn_init_fills_in_place_without_recording(torch):
         filled = fill(torch.empty(4, 6))
         seen.append([filled.shape, bool((filled.abs() <= 1.0).all())])
     return seen
+
+
+@program
+def a_float64_default_dtype(torch):
+    """``set_default_dtype(torch.float64)``: Python floats, float constructors, integer true
+    division and a float number times an integer tensor make float64; a float32 tensor stays
+    float32; only float dtypes may be the default."""
+    before = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    try:
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        (x * x).sum().backward()
+        made = [str(torch.get_default_dtype()), x, x.grad, torch.ones(2), torch.zeros(2, 3),
+                torch.arange(3.0), torch.arange(3), torch.linspace(0, 1, 3), torch.tensor(1),
+                torch.Tensor([1, 2]), torch.tensor([1, 2]) / torch.tensor([2, 2]),
+                torch.tensor([1, 2]) * 1.5, torch.tensor([1.0], dtype=torch.float32) * 1.5,
+                str(torch.empty(2).dtype), attempt(lambda: torch.set_default_dtype(torch.int64))]
+    finally:
+        torch.set_default_dtype(before)
+    return made + [str(torch.get_default_dtype()), torch.tensor([1.0])]

@@ -29,6 +29,7 @@ __all__ = [
     "nn", "no_grad", "ones", "ones_like", "permute", "pow", "relu", "reshape", "round",
     "set_grad_enabled", "sigmoid", "sign", "sin", "softmax", "sqrt", "squeeze", "stack", "sub", "sum",
     "t", "tanh", "tensor", "transpose", "unsqueeze", "where", "zeros", "zeros_like", "empty",
+    "get_default_dtype", "set_default_dtype",
     "tan", "sinh", "cosh", "atan", "asin", "acos", "log1p", "expm1", "log2", "log10",
     "reciprocal", "rsqrt", "erf",
 ]
@@ -104,7 +105,7 @@ class Tensor(_CoreTensor):
         if len(args) == 1 and isinstance(args[0], (builtins.bool, builtins.float, np.floating)):
             raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
         if len(args) == 1 and not isinstance(args[0], (builtins.int, np.integer)):
-            return _new(_infer(args[0], float32), float32, False)
+            return _new(_infer(args[0], get_default_dtype()), get_default_dtype(), False)
         return zeros(*args)
 
     # --- a Python float on the left: torch calls the tensor's own operation ------------------
@@ -427,7 +428,7 @@ def _infer(data: Any, dtype_: Any) -> np.ndarray:
     else:
         array = _regular_array(data)
         if array.dtype.kind == "f" and target is None:
-            array = array.astype(np.float32)
+            array = array.astype(TORCH.default_float)
     return array if target is None else array.astype(target)
 
 
@@ -484,7 +485,8 @@ def is_tensor(obj: Any) -> builtins.bool:
 def _filled(value: builtins.float, size: tuple[Any, ...], dtype_: Any,
             requires_grad: builtins.bool) -> Tensor:
     shape = _shape_args(size)
-    return _new(np.full(shape, value, dtype=_np_dtype(dtype_) or np.float32), None, requires_grad)
+    return _new(np.full(shape, value, dtype=_np_dtype(dtype_) or TORCH.default_float), None,
+                requires_grad)
 
 
 def zeros(*size: Any, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
@@ -524,14 +526,27 @@ def arange(start: builtins.float, end: Optional[builtins.float] = None, step: bu
            dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
     values = np.arange(start, end, step) if end is not None else np.arange(start)
     if values.dtype.kind == "f":
-        values = values.astype(np.float32)
+        values = values.astype(TORCH.default_float)
     return _new(values, dtype, requires_grad)
 
 
 def linspace(start: builtins.float, end: builtins.float, steps: builtins.int,
              dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
-    values = F.linspace_values(start, end, steps, _np_dtype(dtype) or np.dtype(np.float32))
+    values = F.linspace_values(start, end, steps, _np_dtype(dtype) or TORCH.default_float)
     return _new(values, None, requires_grad)
+
+
+def get_default_dtype() -> dtype:
+    """The dtype Python floats and float constructors make (float32 unless set)."""
+    return _NAMED[str(TORCH.default_float)]
+
+
+def set_default_dtype(d: dtype) -> None:
+    """``torch.set_default_dtype``: float32 or float64 (the reference engine's float dtypes)."""
+    target = _np_dtype(d)
+    if target is None or target.kind != "f":
+        raise TypeError("only floating-point types are supported as the default type")
+    TORCH.default_float = np.dtype(target)
 
 
 def manual_seed(seed: builtins.int) -> None:
@@ -543,14 +558,15 @@ def randn(*size: Any, dtype: Optional[dtype] = None,
           requires_grad: builtins.bool = False) -> Tensor:
     """Standard normal draws (numpy's generator, not torch's: shapes and dtypes agree, values
     do not)."""
-    return _new(rng.generator().standard_normal(_shape_args(size)).astype(np.float32), dtype,
-                requires_grad)
+    return _new(rng.generator().standard_normal(_shape_args(size)).astype(TORCH.default_float),
+                dtype, requires_grad)
 
 
 def rand(*size: Any, dtype: Optional[dtype] = None,
          requires_grad: builtins.bool = False) -> Tensor:
     """Uniform draws in [0, 1) (numpy's generator, not torch's)."""
-    return _new(rng.generator().random(_shape_args(size)).astype(np.float32), dtype, requires_grad)
+    return _new(rng.generator().random(_shape_args(size)).astype(TORCH.default_float), dtype,
+                requires_grad)
 
 
 class device:  # noqa: N801 - torch's name
