@@ -333,7 +333,9 @@ def div(a: Operand, b: Operand) -> Tensor:
     cls = _cls_of(a, b)
     if cls._policy.is_integral(a) and cls._policy.is_integral(b):
         cls._policy.result_dtype(a, b)  # operands the framework cannot promote are refused first
-        a = cast(a, cls._policy.default_float) if isinstance(a, _tensor_type()) else float(a)
+        # true division of integers: both operands as the default float
+        a, b = (cast(x, cls._policy.default_float) if isinstance(x, _tensor_type()) else float(x)
+                for x in (a, b))
     return _binary("div", a, b)
 
 

@@ -1776,7 +1776,8 @@ def tensors_of_different_dtypes(paddle):
             if name == "div" and pair == "bool,bool":
                 continue  # an integer division by zero, in paddle's own exception class
             seen.append([name, pair, attempt(lambda: op(p, q))])
-    seen += [flags - 1, flags - 1.5, 1 - flags, attempt(lambda: True - flags), flags * 2,
+    seen += [ints / ints, ints32 / ints32, ints / 2, 3 / ints,
+             flags - 1, flags - 1.5, 1 - flags, attempt(lambda: True - flags), flags * 2,
              attempt(lambda: flags.subtract_(flags)),
              attempt(lambda: paddle.concat([ints32, ints])),
              attempt(lambda: paddle.concat([floats, doubles])),
@@ -1821,3 +1822,25 @@ def optimizers_over_several_steps(paddle):
             optimizer.clear_grad()
         seen.append(w.detach())
     return seen
+
+
+@program
+def a_float64_default_dtype(paddle):
+    """``set_default_dtype("float64")``: Python floats and float constructors make float64;
+    an integer division stays float32, as does a float32 tensor times a number; only float
+    dtypes may be the default."""
+    before = paddle.get_default_dtype()
+    paddle.set_default_dtype("float64")
+    try:
+        x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        (x * x).sum().backward()
+        made = [paddle.get_default_dtype(), x, x.grad, paddle.ones([2]), paddle.zeros([2]),
+                paddle.full([2], 1.5), paddle.arange(3.0), paddle.arange(3),
+                paddle.linspace(0, 1, 3), paddle.eye(2), paddle.to_tensor(1),
+                paddle.to_tensor([1, 2]) / paddle.to_tensor([2, 2]),
+                paddle.to_tensor([1.0], dtype="float32") * 1.5,
+                attempt(lambda: paddle.set_default_dtype("int64"))]
+    finally:
+        paddle.set_default_dtype(before)
+    return made + [paddle.get_default_dtype(), paddle.to_tensor([1.0])]
+

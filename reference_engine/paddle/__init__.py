@@ -28,7 +28,8 @@ __all__ = [
     "rand", "randn", "seed", "set_device",
     "square",
     "amax", "amin", "autograd", "bool", "cast", "clip", "concat", "cos",
-    "divide", "dtype", "enable_grad", "exp", "expand", "expand_as", "float32", "float64", "grad", "int32",
+    "divide", "dtype", "enable_grad", "exp", "expand", "expand_as", "float32", "float64",
+    "get_default_dtype", "grad", "int32", "set_default_dtype",
     "int64", "is_grad_enabled", "log", "matmul", "max", "maximum", "mean", "min", "minimum",
     "multiply", "nn", "no_grad", "ones", "ones_like", "pow", "reshape", "set_grad_enabled", "sin",
     "sqrt", "squeeze", "stack", "subtract", "sum", "tanh", "to_tensor", "transpose", "unsqueeze",
@@ -68,6 +69,23 @@ _DTYPES = by_numpy(_NAMED)
 
 def _np_dtype(d: Any) -> Optional[np.dtype]:
     return to_numpy(d, dtype, accept_strings=True)
+
+
+# the dtype of Python floats and float constructors (paddle.set_default_dtype); promotion does
+# not follow it (an integer division stays float32, as in paddle)
+_DEFAULT_FLOAT = [np.dtype(np.float32)]
+
+
+def get_default_dtype() -> str:
+    return str(_DEFAULT_FLOAT[0])
+
+
+def set_default_dtype(d: Any) -> None:
+    target = _np_dtype(d)
+    if target is None or target.kind != "f":
+        raise TypeError("set_default_dtype only supports [float16, float32, float64, bfloat16] , "
+                        f"but received {str(d).split('.')[-1]}")
+    _DEFAULT_FLOAT[0] = np.dtype(target)
 
 
 class Size(list):
@@ -346,7 +364,7 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None,
     else:
         array = np.array(data)
         if array.dtype.kind == "f" and dtype is None:
-            array = array.astype(np.float32)
+            array = array.astype(_DEFAULT_FLOAT[0])
     target = _np_dtype(dtype)
     if target is not None:
         array = array.astype(target)
@@ -359,7 +377,7 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None,
 
 def _filled(value: builtins.float, shape: Any, dtype_: Any) -> Tensor:
     shape = [shape] if isinstance(shape, builtins.int) else list(shape)
-    return to_tensor(np.full(shape, value, dtype=_np_dtype(dtype_) or np.float32))
+    return to_tensor(np.full(shape, value, dtype=_np_dtype(dtype_) or _DEFAULT_FLOAT[0]))
 
 
 def zeros(shape: Any, dtype: Any = None) -> Tensor:
@@ -425,12 +443,13 @@ def seed(value: builtins.int) -> None:
 def randn(shape: Sequence[builtins.int], dtype: Any = None) -> Tensor:
     """Standard normal draws (numpy's generator, not paddle's: shapes and dtypes agree, values
     do not)."""
-    return to_tensor(rng.generator().standard_normal(list(shape)).astype(np.float32), dtype=dtype)
+    return to_tensor(rng.generator().standard_normal(list(shape)).astype(_DEFAULT_FLOAT[0]),
+                     dtype=dtype)
 
 
 def rand(shape: Sequence[builtins.int], dtype: Any = None) -> Tensor:
     """Uniform draws in [0, 1) (numpy's generator, not paddle's)."""
-    return to_tensor(rng.generator().random(list(shape)).astype(np.float32), dtype=dtype)
+    return to_tensor(rng.generator().random(list(shape)).astype(_DEFAULT_FLOAT[0]), dtype=dtype)
 
 
 @_tensor_first

@@ -11,7 +11,16 @@ import numpy as np
 
 from reference_engine import composed as C
 from reference_engine import ops as F
-from reference_engine.paddle import Tensor, _filled, _np_dtype, cast, matmul, square, to_tensor
+from reference_engine.paddle import (
+    _DEFAULT_FLOAT,
+    Tensor,
+    _filled,
+    _np_dtype,
+    cast,
+    matmul,
+    square,
+    to_tensor,
+)
 
 
 def _made(array: Any) -> Tensor:
@@ -28,17 +37,17 @@ __all__ = ["add_n", "all", "allclose", "any", "arange", "argmax", "argmin", "ass
 
 def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None) -> Tensor:
     values = np.arange(start, end, step) if end is not None else np.arange(start)
-    kind = np.float32 if values.dtype.kind == "f" else np.int64
+    kind = _DEFAULT_FLOAT[0] if values.dtype.kind == "f" else np.int64
     return to_tensor(values.astype(_np_dtype(dtype) or kind))  # with a node, as paddle's
 
 
 def linspace(start: float, stop: float, num: builtins.int, dtype: Any = None) -> Tensor:
-    return _made(F.linspace_values(start, stop, num, _np_dtype(dtype) or np.dtype(np.float32)))
+    return _made(F.linspace_values(start, stop, num, _np_dtype(dtype) or _DEFAULT_FLOAT[0]))
 
 
 def eye(num_rows: builtins.int, num_columns: Optional[builtins.int] = None,
         dtype: Any = None) -> Tensor:
-    return _made(np.eye(num_rows, num_columns).astype(_np_dtype(dtype) or np.float32))
+    return _made(np.eye(num_rows, num_columns).astype(_np_dtype(dtype) or _DEFAULT_FLOAT[0]))
 
 
 def full(shape: Any, fill_value: float, dtype: Any = None) -> Tensor:
