@@ -50,7 +50,9 @@ _NODE_NAME_FORMS = [(op, kwargs) for op, spec in OPS.items() if spec.differentia
                     and (kwargs or op not in _NEEDS_KWARGS)] + [("split", {"chunks": 2, "dim": 1})]
 
 
-def _node_name(adapter_cls, module, op: str, kwargs: dict, scalar: bool) -> str:
+def _apply_form(adapter_cls, module, op: str, kwargs: dict, scalar: bool):
+    """The dialect's adapter, the first of two fixed operands, and ``op`` applied to them (a
+    number for the second where ``scalar``; of several results, the last)."""
     adapter = adapter_cls(module)
     a = adapter.leaf(np.linspace(0.2, 1.7, 6).reshape(1, 2, 3).tolist(), "float32", True)
     b = adapter.leaf(np.linspace(1.7, 0.2, 6).reshape(1, 2, 3).tolist(), "float32", True)
@@ -64,8 +66,11 @@ def _node_name(adapter_cls, module, op: str, kwargs: dict, scalar: bool) -> str:
     else:
         args = [a, 2.5 if scalar else b][:spec.operands]
     y = adapter.op(op, args, dict(kwargs))
-    if spec.several:
-        y = y[-1]  # the node of every result
+    return adapter, a, y[-1] if spec.several else y  # the node of every result
+
+
+def _node_name(adapter_cls, module, op: str, kwargs: dict, scalar: bool) -> str:
+    y = _apply_form(adapter_cls, module, op, kwargs, scalar)[2]
     return "no grad_fn" if y.grad_fn is None else y.grad_fn.name()
 
 
@@ -82,22 +87,9 @@ def test_every_op_names_its_node_as_the_framework_does(dialect, op, kwargs, requ
 
 
 def _values_and_gradient(adapter_cls, module, op: str, kwargs: dict, scalar: bool):
-    """The op on the two fixed operands through a dialect's adapter: its output's values and
-    the gradient of their sum for the first operand (None where it gets none)."""
-    adapter = adapter_cls(module)
-    a = adapter.leaf(np.linspace(0.2, 1.7, 6).reshape(1, 2, 3).tolist(), "float32", True)
-    b = adapter.leaf(np.linspace(1.7, 0.2, 6).reshape(1, 2, 3).tolist(), "float32", True)
-    spec = OPS[op]
-    if spec.operands == "list":
-        args = [[a, b]]
-    elif op == "where":
-        args = [adapter.op("gt", [a, 1.0], {}), a, b]
-    elif op == "matmul":
-        args = [a, adapter.op("permute", [b], {"dims": [0, 2, 1]})]
-    else:
-        args = [a, 2.5 if scalar else b][:spec.operands]
-    y = adapter.op(op, args, dict(kwargs))
-    y = y[-1] if spec.several else y
+    """The op's output values through a dialect's adapter, and the gradient of their sum for
+    the first operand (None where it gets none)."""
+    adapter, a, y = _apply_form(adapter_cls, module, op, kwargs, scalar)
     values = np.asarray(y.detach().numpy(), dtype=np.float64)
     adapter.backward([adapter.op("sum", [y], {})], None, None, False, None, "method")
     grad = adapter.grad_of(a)

@@ -52,8 +52,10 @@ class Adam:
     def __init__(self, params: Iterable[Tensor], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0.0, amsgrad: bool = False, *,
-                 maximize: bool = False, **_implementation: Any) -> None:
-        """``foreach``, ``fused``, ``capturable`` and ``differentiable`` choose torch's
+                 foreach: Optional[bool] = None, maximize: bool = False,
+                 capturable: bool = False, differentiable: bool = False,
+                 fused: Optional[bool] = None) -> None:
+        """``foreach``, ``capturable``, ``differentiable`` and ``fused`` choose torch's
         implementation, not the result: they are accepted and ignored."""
         self.params = list(params)
         self.lr, self.betas, self.eps, self.weight_decay = lr, betas, eps, weight_decay
