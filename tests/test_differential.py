@@ -91,7 +91,7 @@ def _values_and_gradient(adapter_cls, module, op: str, kwargs: dict, scalar: boo
     the first operand (None where it gets none)."""
     adapter, a, y = _apply_form(adapter_cls, module, op, kwargs, scalar)
     values = np.asarray(y.detach().numpy(), dtype=np.float64)
-    adapter.backward([adapter.op("sum", [y], {})], None, None, False, None, "method")
+    adapter.backward([adapter.op("sum", [y], {})], [], {}, "method")
     grad = adapter.grad_of(a)
     return values, None if grad is None else np.asarray(grad.numpy(), np.float64)
 

@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import contextlib
 import json
+import keyword
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
 
 from conformance.corpus import vocabulary as V
 from conformance.corpus.case import Case
+from conformance.corpus.text import id_problem, visible
 
 NON_CASE_FILES = {"schema.json", "manifest.json"}
 
 
 class CaseError(ValueError):
-    """A malformed case file, case or step."""
+    """A malformed case file, case or step. The message shows the file's text escaped
+    (:func:`visible`), so a hostile id or name cannot break the error line."""
 
     def __init__(self, source: str, message: str, case_id: Optional[str] = None,
                  step: Optional[str] = None, field: Optional[str] = None) -> None:
@@ -31,7 +34,7 @@ class CaseError(ValueError):
             where.append(f"step {step}")
         if field is not None:
             where.append(f"field '{field}'")
-        super().__init__(", ".join(where) + ": " + message)
+        super().__init__(visible(", ".join(where) + ": " + message))
 
 
 def _names(value: Any) -> list[str]:
@@ -127,6 +130,9 @@ class _CaseChecker:
     def bind(self, name: str, step: str, field: str) -> None:
         if not name.isidentifier():
             self.fail(f"'{name}' is not a valid name", step, field)
+        if keyword.iskeyword(name) or name in V.RESERVED_NAMES:
+            self.fail(f"'{name}' is reserved: the repro programs use it ({', '.join(V.RESERVED_NAMES)} "
+                      "and Python's keywords)", step, field)
         if name in self.names:
             self.fail(f"re-defined name '{name}'", step, field)
         self.names.add(name)
@@ -466,6 +472,9 @@ def parse_case(data: Any, source: str, index: int) -> Case:
     case_id = data.get("id")
     if not isinstance(case_id, str) or not case_id:
         raise CaseError(source, f"case {index} needs an 'id' string", field="id")
+    problem = id_problem(case_id)
+    if problem is not None:
+        raise CaseError(source, problem, case_id, field="id")
     checker = _CaseChecker(source, case_id)
     for key in data:
         if key not in V.CASE_KEYS:

@@ -255,6 +255,11 @@ BUCKETS = (
 # buckets a dialect cannot have: their steps are ones it has no API for
 UNAVAILABLE_BUCKETS = {"torch": frozenset(), "paddle": frozenset({"materialize_grads", "node_hook",
                                                                     "inference_mode"})}
+# Names a case may not bind: the repro programs use them for themselves (the framework modules,
+# their helpers, the custom function's context), and a step binding one would change what the
+# program's own lines mean.
+RESERVED_NAMES = ("torch", "paddle", "np", "print", "tuple", "result", "parameter", "linspace",
+                  "swap_dims", "ctx")
 CASE_KEYS = {"id": TEXT, "about": TEXT, "dialects": "list of dialect names", "steps": STEPS,
              "expect": "list of expectations", "tags": "list of bucket names"}
 REQUIRED_CASE_KEYS = ("id", "about", "steps")

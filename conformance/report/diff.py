@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.judge.compare import compare_traces
+from conformance.report.escape import markdown_code, markdown_text
 from conformance.report.results import load_results
 from conformance.run.trace import Trace
 
@@ -75,7 +76,7 @@ def render_diff_markdown(d: dict[str, Any]) -> str:
     if table:
         kinds = ("regressions", "drift", "fixed", "new", "removed")
         lines += ["| backend | " + " | ".join(kinds) + " |", "|---|" + "---:|" * len(kinds)]
-        lines += [f"| {b} | " + " | ".join(str(row[k]) for k in kinds) + " |"
+        lines += [f"| {markdown_text(b)} | " + " | ".join(str(row[k]) for k in kinds) + " |"
                   for b, row in sorted(table.items())]
         lines.append("")
     changed: dict[tuple[str, str], dict[str, Any]] = {}
@@ -88,8 +89,8 @@ def render_diff_markdown(d: dict[str, Any]) -> str:
     if changed:
         lines += ["## Changed results", ""]
         for (case, backend), e in list(sorted(changed.items()))[:500]:
-            detail = f": {e['details'][0]}" if e["details"] else ""
-            lines.append(f"- `{case}` [{backend}] {e['base']} → {e['new']} "
+            detail = f": {markdown_text(e['details'][0])}" if e["details"] else ""
+            lines.append(f"- {markdown_code(case)} [{markdown_text(backend)}] {e['base']} → {e['new']} "
                          f"({', '.join(e['kinds'])}){detail}")
         lines.append("")
     return "\n".join(lines) + "\n"

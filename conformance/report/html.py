@@ -7,8 +7,7 @@ only colour the coverage heatmap (and mark it, so a browser check sees that the 
 
 from __future__ import annotations
 
-import html
-
+from conformance.report.escape import html_text as _e
 from conformance.report.markdown import VERDICT_ORDER
 from conformance.report.model import ReportModel, plural
 
@@ -34,10 +33,6 @@ SCRIPT = """
   table.dataset.enhanced = '1';
 })();
 """
-
-
-def _e(text: object) -> str:
-    return html.escape(str(text))
 
 
 def _reason_list(title: str, counts: dict[str, int]) -> str:

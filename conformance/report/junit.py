@@ -1,10 +1,16 @@
-"""``junit.xml``: one testcase per (case, backend), for CI systems that read JUnit."""
+"""``junit.xml``: one testcase per (case, backend), for CI systems that read JUnit.
+
+Every text from a case or a result goes through ``xml_text``: a control character would make the
+whole file ill-formed, and a CI system then loses the run.
+"""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
+
+from conformance.report.escape import xml_text as _x
 
 
 def write_junit(path: Path, results: list[dict[str, Any]]) -> None:
@@ -16,20 +22,21 @@ def write_junit(path: Path, results: list[dict[str, Any]]) -> None:
         failures = sum(r["verdict"] == "fail" for r in rs)
         errors = sum(r["verdict"] in ("crashed", "timeout") for r in rs)
         skipped = sum(r["verdict"] in ("unsupported", "unavailable", "known") for r in rs)
-        suite = ET.SubElement(suites, "testsuite", name=backend, tests=str(len(rs)),
+        suite = ET.SubElement(suites, "testsuite", name=_x(backend), tests=str(len(rs)),
                               failures=str(failures), errors=str(errors), skipped=str(skipped),
                               time=f"{sum(r.get('seconds') or 0 for r in rs):.3f}")
         for r in rs:
-            case = ET.SubElement(suite, "testcase", classname=backend,
-                                 name=f"{r['case']}[{backend}]", time=f"{r.get('seconds') or 0:.6f}")
+            case = ET.SubElement(suite, "testcase", classname=_x(backend),
+                                 name=_x(f"{r['case']}[{backend}]"), time=f"{r.get('seconds') or 0:.6f}")
             verdict = r["verdict"]
             if verdict == "fail":
-                ET.SubElement(case, "failure", message=(r["detail"] or "")[:200]).text = r["detail"]
+                detail = r["detail"] or ""
+                ET.SubElement(case, "failure", message=_x(detail[:200])).text = _x(detail)
             elif verdict in ("crashed", "timeout"):
-                ET.SubElement(case, "error", message=verdict).text = r["detail"]
+                ET.SubElement(case, "error", message=verdict).text = _x(r["detail"] or "")
             elif verdict == "known":
-                ET.SubElement(case, "skipped", message=f"known divergence: {r.get('known_reason')}")
+                ET.SubElement(case, "skipped", message=_x(f"known divergence: {r.get('known_reason')}"))
             elif verdict in ("unsupported", "unavailable"):
-                ET.SubElement(case, "skipped", message=r["detail"])
+                ET.SubElement(case, "skipped", message=_x(r["detail"] or ""))
     ET.indent(suites)
     ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from conformance.report.escape import markdown_block as _fence
+from conformance.report.escape import markdown_code as _code
+from conformance.report.escape import markdown_text as _text
 from conformance.report.model import ReportModel, plural
 
 VERDICT_ORDER = ("pass", "fail", "known", "crashed", "timeout", "unsupported", "unavailable")
-
-
-def _fence(code: str, lang: str = "python") -> str:
-    return f"```{lang}\n{code.rstrip()}\n```"
 
 
 def totals_table(model: ReportModel) -> str:
@@ -17,7 +16,7 @@ def totals_table(model: ReportModel) -> str:
              "|---|" + "---:|" * len(VERDICT_ORDER)]
     for backend in model.backends:
         per = counts.get(backend, {})
-        lines.append(f"| {backend} | " + " | ".join(str(per.get(v, 0)) for v in VERDICT_ORDER) + " |")
+        lines.append(f"| {_text(backend)} | " + " | ".join(str(per.get(v, 0)) for v in VERDICT_ORDER) + " |")
     return "\n".join(lines)
 
 
@@ -28,8 +27,8 @@ def device_parity_lines(parity: dict | None) -> list[str]:
     out = ["", "## Device parity (torch-cuda against torch-cpu)", "",
            f"- compared: {parity['compared']}, same: {parity['same']}, "
            f"differ: {len(parity['differ'])}"]
-    out += [f"- not compared, {reason}: {n}" for reason, n in parity["not_compared"].items()]
-    out += [f"- `{d['case']}` step {d['step']}: {d['what']}" for d in parity["differ"][:200]]
+    out += [f"- not compared, {_text(reason)}: {n}" for reason, n in parity["not_compared"].items()]
+    out += [f"- {_code(d['case'])} step {d['step']}: {_text(d['what'])}" for d in parity["differ"][:200]]
     return out
 
 
@@ -49,38 +48,42 @@ def render_markdown(model: ReportModel) -> str:
             f"paddle {target['paddle']}, device {target['device']}",
             f"- finite differences: {s['finite_differences']['checked']} gradient checks passed "
             f"or failed; not checked, by reason:"]
-    out += [f"  - {reason}: {n}" for reason, n in sorted(s["finite_differences"]["skipped"].items(),
+    out += [f"  - {_text(reason)}: {n}" for reason, n in sorted(s["finite_differences"]["skipped"].items(),
                                                          key=lambda kv: -kv[1])]
     out += device_parity_lines(s.get("device_parity"))
     out += ["", "## Totals", "", totals_table(model),
             "", "## Coverage (passed / ran, per feature bucket)", "",
-            "| bucket | " + " | ".join(model.backends) + " |",
+            "| bucket | " + " | ".join(_text(b) for b in model.backends) + " |",
             "|---|" + "---|" * len(model.backends)]
     for bucket, per in model.heatmap.items():
         cells = [f"{per[b][0]}/{per[b][1]}" if b in per else "-" for b in model.backends]
         out.append(f"| {bucket} | " + " | ".join(cells) + " |")
     out += ["", f"## Failures ({len(model.failures)})", ""]
     for r in model.failures[:200]:
-        out += [f"### {r['case']} [{r['backend']}] — {r['verdict']}", "", _fence(r["detail"] or "", "text")]
+        out += [f"### {_text(r['case'])} [{_text(r['backend'])}] — {r['verdict']}", "",
+                _fence(r["detail"] or "", "text")]
         if r.get("repro"):
             out += ["", _fence(r["repro"])]
         out.append("")
     if model.known:
         out += [f"## Known divergences ({plural(len(model.known), 'result')})", ""]
-        out += [f"- `{r['case']}` [{r['backend']}]: {r.get('known_reason', '')}" for r in model.known]
+        out += [f"- {_code(r['case'])} [{_text(r['backend'])}]: {_text(r.get('known_reason', ''))}"
+                for r in model.known]
         out.append("")
     if model.unsupported:
         out += [f"## Unsupported ({plural(len(model.unsupported), 'result')})", ""]
-        out += [f"- `{r['case']}` [{r['backend']}]: {r['detail']}" for r in model.unsupported[:500]]
+        out += [f"- {_code(r['case'])} [{_text(r['backend'])}]: {_text(r['detail'] or '')}"
+                for r in model.unsupported[:500]]
         out.append("")
     if s.get("unsupported"):
         out += ["## Unsupported, by reason", ""]
         for backend, reasons in sorted(s["unsupported"].items()):
-            out += [f"- [{backend}] {reason}: {n}" for reason, n in sorted(reasons.items())]
+            out += [f"- [{_text(backend)}] {_text(reason)}: {n}" for reason, n in sorted(reasons.items())]
         out.append("")
     if s["stale_known_divergences"]:
         out += ["## Stale known divergences", ""]
-        out += [f"- [{x['backend']}] `{x['entry']}`: {x['why']}" for x in s["stale_known_divergences"]]
+        out += [f"- [{_text(x['backend'])}] {_code(x['entry'])}: {_text(x['why'])}"
+                for x in s["stale_known_divergences"]]
         out.append("")
     out += ["## torch ↔ paddle divergences", "", render_divergences(model, heading="###")]
     return "\n".join(out) + "\n"
@@ -90,7 +93,7 @@ def render_divergences(model: ReportModel, heading: str = "##") -> str:
     out = []
     for cls in model.divergences:
         out += [f"{heading} {cls.name} ({plural(len(cls.cases), 'case')})", "", cls.explanation, "",
-                f"Minimal example: `{cls.example}` — {cls.difference}", "",
+                f"Minimal example: {_code(cls.example)} — {_text(cls.difference)}", "",
                 "torch:", "", _fence(cls.torch_program), "", "paddle:", "",
                 _fence(cls.paddle_program), ""]
     return "\n".join(out) if out else "No divergences.\n"

@@ -10,6 +10,10 @@ import json
 from typing import Any
 
 from conformance.corpus.case import Case
+from conformance.corpus.vocabulary import DIALECT_LACKS, STEPS_BY_KEY
+from conformance.report.escape import comment_lines
+from conformance.run.adapters import Unsupported
+from conformance.run.calls import KEYWORDS, call_keywords
 
 _TORCH_OPS = {
     "add": "{0} + {1}", "sub": "{0} - {1}", "mul": "{0} * {1}", "div": "{0} / {1}",
@@ -66,6 +70,20 @@ class _Writer:
         if self.dialect == "torch":
             return f"torch.tensor({json.dumps(s['value'])}, dtype=torch.{dtype})"
         return f"paddle.to_tensor({json.dumps(s['value'])}, dtype='{dtype}')"
+
+    def seeds(self, step: dict[str, Any]) -> str:
+        """``, [seed, …]`` when the case gives seeds (``, None`` for null), else nothing."""
+        if "seeds" not in step:
+            return ""
+        if step["seeds"] is None:
+            return ", None"
+        return ", [" + ", ".join(self.seed(x) for x in step["seeds"]) + "]"
+
+    def keywords(self, step: dict[str, Any], kind: str) -> str:
+        """``, name=value`` for each keyword the call passes (``calls.call_keywords``)."""
+        given = call_keywords(step, kind, self.dialect)
+        return "".join(f", {k}=[{', '.join(v)}]" if k in ("inputs", "no_grad_vars") else f", {k}={v!r}"
+                       for k, v in given.items())
 
     def op(self, step: dict[str, Any]) -> str:
         name, args, kw = step["op"], [_arg(a) for a in step["args"]], step.get("kwargs", {})
@@ -129,31 +147,43 @@ class _Writer:
         for step in steps:
             self.step(step, indent)
 
+    def lacked(self, step: dict[str, Any]) -> str:
+        """What of ``step`` the dialect has no API for ('' when it has all): the adapter reports
+        such a step as unsupported and calls nothing, so the program does not either."""
+        kind = next(k for k in step if k in STEPS_BY_KEY)
+        lacks = DIALECT_LACKS[self.dialect]
+        if (kind, "") in lacks:
+            return kind.replace("_", " ")
+        if kind in KEYWORDS:
+            try:
+                call_keywords(step, kind, self.dialect)
+            except Unsupported as exc:
+                return str(exc)
+            return ""
+        fields = [f for f in step if (kind, f) in lacks]
+        return f"{kind}'s {', '.join(fields)}" if fields else ""
+
     def step(self, s: dict[str, Any], ind: str) -> None:
         m, out = self.m, self.lines.append
-        if "leaf" in s:
+        lacked = self.lacked(s)
+        if lacked:
+            out(f"{ind}pass  # not run: {m} has no {lacked}")
+        elif "leaf" in s:
             out(f"{ind}{s['leaf']} = {self.leaf(s)}")
         elif "let" in s:
             out(f"{ind}{_listed(s['let'])} = {self.op(s)}")
         elif "backward" in s:
             outs = s["backward"] if isinstance(s["backward"], list) else [s["backward"]]
             seed_list = [self.seed(x) for x in s.get("seeds") or []]
-            seeds = "[" + ", ".join(seed_list) + "]" if "seeds" in s else "None"
-            opts = "".join(f", {k}={s[k]!r}" for k in ("retain_graph", "create_graph") if k in s)
-            if "inputs" in s:
-                opts += f", inputs=[{', '.join(s['inputs'])}]"
+            opts = self.keywords(s, "backward")
             if s.get("api") == "method":
-                first = seed_list[0] if seed_list else "None"
-                out(f"{ind}{outs[0]}.backward({first}{opts})")
+                first = (seed_list[0] if seed_list else "None") if "seeds" in s else ""
+                out(f"{ind}{outs[0]}.backward({first}{opts if first else opts[2:]})")
             else:
-                out(f"{ind}{m}.autograd.backward([{', '.join(outs)}], {seeds}{opts})")
+                out(f"{ind}{m}.autograd.backward([{', '.join(outs)}]{self.seeds(s)}{opts})")
         elif "grad" in s:
             outs = s["grad"] if isinstance(s["grad"], list) else [s["grad"]]
-            seeds = ", [" + ", ".join(self.seed(x) for x in s["seeds"]) + "]" if "seeds" in s else ""
-            opts = "".join(f", {k}={s[k]!r}" for k in ("retain_graph", "create_graph", "allow_unused",
-                                                       "materialize_grads", "only_inputs") if k in s)
-            if "no_grad_vars" in s:
-                opts += f", no_grad_vars=[{', '.join(s['no_grad_vars'])}]"
+            seeds, opts = self.seeds(s), self.keywords(s, "grad")
             target = ", ".join(s.get("into", [])) or "result"
             fn = "torch.autograd.grad" if m == "torch" else "paddle.grad"
             out(f"{ind}{target}{',' if len(s.get('into', [])) == 1 else ''} = {fn}([{', '.join(outs)}], "
@@ -371,10 +401,12 @@ def _listed(names: Any) -> str:
 
 
 def program(case: Case, dialect: str) -> str:
-    """The case as a standalone torch or paddle program."""
+    """The case as a standalone torch or paddle program: its id and about as comment lines, then
+    only the statements its steps make."""
     w = _Writer(dialect)
     w.steps(case.steps)
-    head = [f"# {case.id}: {case.about}", "import torch" if dialect == "torch" else "import paddle"]
+    head = [*comment_lines(f"{case.id}: {case.about}"),
+            "import torch" if dialect == "torch" else "import paddle"]
     if w.needs_parameter:
         head += ["import numpy as np", "", "", "def parameter(value, dtype, requires_grad):",
                  "    array = np.array(value, dtype=dtype)",

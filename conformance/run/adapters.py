@@ -33,6 +33,14 @@ def to_index(spec: list[Any]) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def first_seed(seeds: list[Any]) -> list[Any]:
+    """``Tensor.backward``'s one positional seed: the first of the case's seeds (None for an
+    empty or null list), and nothing when the case gives none."""
+    if not seeds:
+        return []
+    return [seeds[0][0] if seeds[0] else None]
+
+
 class Adapter:
     """The operations both dialects spell alike; subclasses fill in the differences."""
 
@@ -132,6 +140,23 @@ class Adapter:
 
     def arithmetic_in_place(self, tensor: Any, op: str, other: Any) -> None:
         """``add`` / ``sub`` / ``mul`` / ``div`` in place, as the dialect spells them."""
+        raise NotImplementedError
+
+    def backward(self, outputs: list[Any], seeds: list[Any], keywords: dict[str, Any],
+                 api: str) -> None:
+        """``Tensor.backward`` (``api`` "method") or ``autograd.backward``, with the seeds and
+        keywords the case gives (``calls.call_keywords``) and no others."""
+        if api == "method":
+            outputs[0].backward(*first_seed(seeds), **keywords)
+        else:
+            self.m.autograd.backward(outputs, *seeds, **keywords)
+
+    def grad(self, outputs: list[Any], wrt: list[Any], seeds: list[Any],
+             keywords: dict[str, Any]) -> list[Any]:
+        """The dialect's ``grad``, with the seeds and keywords the case gives and no others."""
+        return list(self.grad_function()(outputs, wrt, *seeds, **keywords))
+
+    def grad_function(self) -> Callable[..., Any]:
         raise NotImplementedError
 
     def grad_of(self, tensor: Any) -> Any:
@@ -324,21 +349,8 @@ class TorchAdapter(Adapter):
             return self.m.autograd.Variable(made, requires_grad=requires_grad)
         return self.m.nn.Parameter(made, requires_grad=requires_grad)
 
-    def backward(self, outputs: list[Any], seeds: Optional[list[Any]], retain_graph: Any,
-                 create_graph: bool, inputs: Optional[list[Any]], api: str) -> None:
-        if api == "method":
-            seed = seeds[0] if seeds else None
-            outputs[0].backward(seed, retain_graph=retain_graph, create_graph=create_graph,
-                                inputs=inputs)
-        else:
-            self.m.autograd.backward(outputs, grad_tensors=seeds, retain_graph=retain_graph,
-                                     create_graph=create_graph, inputs=inputs)
-
-    def grad(self, outputs: list[Any], wrt: list[Any], seeds: Optional[list[Any]],
-             options: dict[str, Any]) -> list[Any]:
-        if "no_grad_vars" in options:
-            raise Unsupported("no_grad_vars")
-        return list(self.m.autograd.grad(outputs, wrt, grad_outputs=seeds, **options))
+    def grad_function(self) -> Callable[..., Any]:
+        return self.m.autograd.grad
 
     def clear_grad(self, tensor: Any, to: str) -> None:
         if to == "none":
@@ -486,26 +498,8 @@ class PaddleAdapter(Adapter):
         made.stop_gradient = not requires_grad
         return made
 
-    def backward(self, outputs: list[Any], seeds: Optional[list[Any]], retain_graph: Any,
-                 create_graph: bool, inputs: Optional[list[Any]], api: str) -> None:
-        if create_graph:
-            raise Unsupported("backward(create_graph=True)")
-        if inputs is not None:
-            raise Unsupported("backward(inputs=...)")
-        if api == "method":
-            outputs[0].backward(seeds[0] if seeds else None,
-                                retain_graph=bool(retain_graph))
-        else:
-            self.m.autograd.backward(outputs, seeds,
-                                     False if retain_graph is None else retain_graph)
-
-    def grad(self, outputs: list[Any], wrt: list[Any], seeds: Optional[list[Any]],
-             options: dict[str, Any]) -> list[Any]:
-        if options.pop("materialize_grads", False):
-            raise Unsupported("materialize_grads")
-        if options.get("allow_unused", False) is None:
-            options.pop("allow_unused")
-        return list(self.m.grad(outputs, wrt, grad_outputs=seeds, **options))
+    def grad_function(self) -> Callable[..., Any]:
+        return self.m.grad
 
     def clear_grad(self, tensor: Any, to: str) -> None:
         if to == "none":

@@ -16,6 +16,7 @@ import numpy as np
 from conformance.corpus.case import Case
 from conformance.corpus.vocabulary import IN_PLACE_OPS, NUMBER_OR_NAME, OPS, OpSpec
 from conformance.run.adapters import Adapter, Unsupported
+from conformance.run.calls import call_keywords
 from conformance.run.trace import Trace, array_to_json, categorize, clean_message
 
 _UNDEFINED = "UndefinedInFrameworkError"
@@ -162,21 +163,25 @@ class Interpreter:
                              f"{len(step['let'])}")
         self.env.update(zip(step["let"], made))
 
+    def call_arguments(self, step: dict[str, Any], kind: str) -> tuple[list[Any], dict[str, Any]]:
+        """What a ``backward`` / ``grad`` step passes after its tensors: the seeds, positionally,
+        only when the case gives them, and the keywords the case names (``calls``)."""
+        keywords = call_keywords(step, kind, self.a.dialect)
+        for field in ("inputs", "no_grad_vars"):
+            if field in keywords:
+                keywords[field] = [self.get(n) for n in keywords[field]]
+        return ([self.seeds(step["seeds"])] if "seeds" in step else []), keywords
+
     def step_backward(self, step: dict[str, Any], where: str) -> None:
         outputs = [self.get(n) for n in _as_list(step["backward"])]
-        inputs = [self.get(n) for n in step["inputs"]] if "inputs" in step else None
-        self.a.backward(outputs, self.seeds(step.get("seeds")), step.get("retain_graph"),
-                        step.get("create_graph", False), inputs, step.get("api", "function"))
+        seeds, keywords = self.call_arguments(step, "backward")
+        self.a.backward(outputs, seeds, keywords, step.get("api", "function"))
 
     def step_grad(self, step: dict[str, Any], where: str) -> None:
         outputs = [self.get(n) for n in _as_list(step["grad"])]
         wrt = [self.get(n) for n in step["wrt"]]
-        options: dict[str, Any] = {k: step[k] for k in (
-            "retain_graph", "create_graph", "allow_unused", "materialize_grads", "only_inputs")
-            if k in step}
-        if "no_grad_vars" in step:
-            options["no_grad_vars"] = [self.get(n) for n in step["no_grad_vars"]]
-        results = self.a.grad(outputs, wrt, self.seeds(step.get("seeds")), options)
+        seeds, keywords = self.call_arguments(step, "grad")
+        results = self.a.grad(outputs, wrt, seeds, keywords)
         for name, value in zip(step.get("into", []), results):
             self.env[name] = value
         self.trace.add(where, **self.describe(results))

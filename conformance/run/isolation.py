@@ -64,6 +64,8 @@ def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool) -> Non
     import warnings
 
     warnings.simplefilter("ignore", DeprecationWarning)
+    # paddle's import warns that the C++ extension builder finds no ccache: nothing a run uses
+    warnings.filterwarnings("ignore", message="No ccache found", category=UserWarning)
     from conformance.corpus.case import Case
     from conformance.judge.oracle import check_gradients
     from conformance.run.interpreter import run_case
