@@ -95,13 +95,16 @@ def validate_run(args: argparse.Namespace) -> int:
 
     from conformance.corpus.loader import CaseError
     from conformance.pytest_plugin import launch_backends, load_corpus
-    from conformance.run.backends import resolve
+    from conformance.run.backends import BUILT_IN, import_problem, resolve
 
     for name in args.backends.split(","):
         try:
-            resolve(name.strip())
+            backend = resolve(name.strip())
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+        problem = None if backend.name in BUILT_IN else import_problem(backend)
+        if problem:
+            raise UsageError(problem)
     if args.shard:
         k, _, n = args.shard.partition("/")
         if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):

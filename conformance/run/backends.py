@@ -1,9 +1,11 @@
 """Backends: a dialect adapter, the module it drives and a device.
 
 Built in: ``reference-torch``, ``reference-paddle``, ``torch-cpu``, ``torch-cuda`` and
-``paddle-cpu``. Any other module with torch's or paddle's API is named as ``DIALECT:MODULE``
-(``torch:mypkg.torchlike``), the way array-api-tests picks its module under test. A backend whose
-framework or device is missing is unavailable, with the reason.
+``paddle-cpu``, and ``paddle-as-torch`` (paddle's torch proxy, a subject judged as torch). Any
+other module with torch's or paddle's API is named as ``DIALECT:MODULE`` (``torch:mypkg.torchlike``),
+the way array-api-tests picks its module under test. A backend whose framework or device is
+missing is unavailable, with the reason; a module the user named that cannot be imported is a
+usage error.
 """
 
 from __future__ import annotations
@@ -55,6 +57,9 @@ BUILT_IN: dict[str, Backend] = {b.name: b for b in (
     Backend("torch-cpu", "torch", "torch", "cpu", reference_for="reference-torch"),
     Backend("torch-cuda", "torch", "torch", "cuda", reference_for="reference-torch"),
     Backend("paddle-cpu", "paddle", "paddle", "cpu", reference_for="reference-paddle"),
+    # a subject: paddle's torch proxy, judged as torch (conformance/subjects/paddle_as_torch.py)
+    Backend("paddle-as-torch", "torch", "conformance.subjects.paddle_as_torch", "cpu",
+            reference_for="reference-torch"),
 )}
 REFERENCES = {"torch": "reference-torch", "paddle": "reference-paddle"}
 
@@ -86,3 +91,19 @@ def distribution_version(distribution: str) -> Optional[str]:
 def framework_versions() -> dict[str, Optional[str]]:
     """The installed torch and paddle, by distribution name, as known-divergence entries name them."""
     return {name: distribution_version(name) for name in ("torch", "paddlepaddle")}
+
+
+def import_problem(backend: Backend) -> Optional[str]:
+    """Why the module of a backend named by the user (``DIALECT:MODULE``) cannot be imported, or
+    None. It is imported in a fresh interpreter: importing a framework here could change this
+    process (paddle's torch proxy changes what ``import torch`` means)."""
+    import subprocess
+    import sys
+
+    program = f"import importlib; importlib.import_module({backend.module!r})"
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    if done.returncode == 0:
+        return None
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    why = lines[-1].strip() if lines else f"the import exited with {done.returncode}"
+    return f"backend '{backend.name}': cannot import {backend.module}: {why}"

@@ -1,0 +1,1 @@
+"""Torch- and paddle-shaped frameworks the project judges as built-in backends (subjects)."""
