@@ -6,10 +6,11 @@
     autograd-oracle record NAME --from DIR
     autograd-oracle merge OUT SHARD...    combine shard reports into one
     autograd-oracle compat DIR            write docs/COMPAT.md from a run
+    autograd-oracle subject DIR --backend B --out FILE   a subject's conformance page
     autograd-oracle generate --seed S --count N [--out FILE]
     autograd-oracle coverage [--corpus all --seed S --count N]
     autograd-oracle known update --from DIR   re-pin known divergences from a run
-    autograd-oracle known add --backend B --case ID --reason TEXT --from DIR
+    autograd-oracle known add --backend B --case ID --reason TEXT --from DIR [--file F]
 """
 
 from __future__ import annotations
@@ -88,6 +89,23 @@ def _note_rebuild(directory: Path, argv: list[str]) -> None:
     (directory / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
 
 
+def known_files(args: argparse.Namespace) -> dict[str, str]:
+    """``run --known``: ``{backend or "*": absolute path}``, each file read and checked."""
+    from conformance.judge import known
+
+    files = {}
+    for value in args.known:
+        backend, path = known.parse_known_option(value)
+        if not Path(path).is_file():
+            raise UsageError(f"--known {value}: no such file")
+        try:
+            known.load_file(Path(path), backend)
+        except known.KnownDivergenceError as exc:
+            raise UsageError(str(exc)) from None
+        files[backend] = str(Path(path).resolve())
+    return files
+
+
 def validate_run(args: argparse.Namespace) -> int:
     """Check every argument of ``run`` before any work; return how many cases it selects. A run
     in one process starts its backends' processes before making the corpus, to load meanwhile."""
@@ -105,6 +123,7 @@ def validate_run(args: argparse.Namespace) -> int:
         problem = None if backend.name in BUILT_IN else import_problem(backend)
         if problem:
             raise UsageError(problem)
+    known_files(args)
     if args.shard:
         k, _, n = args.shard.partition("/")
         if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
@@ -183,7 +202,7 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
         (out / name).unlink(missing_ok=True)
     run = {"corpus": args.corpus, "seed": args.seed, "count": args.count,
            "generator": args.generator, "cases_dir": args.cases, "backends": args.backends,
-           "argv": args.argv, "complete": False}
+           "argv": args.argv, "complete": False, "known": known_files(args)}
     (out / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
     oracle_file = Path(__file__).with_name("corpus.oracle")
     argv = [str(oracle_file), "-q", "--no-header", "-rN", *QUIET_PLUGINS,
@@ -198,6 +217,8 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
         argv += ["--oracle-progress"]
     if args.cases:
         argv += ["--oracle-cases", args.cases]
+    for backend, path in run["known"].items():
+        argv += ["--oracle-known-file", path if backend == "*" else f"{backend}={path}"]
     if args.select:
         argv += ["--oracle-select", args.select]
     if args.shard:
@@ -295,9 +316,9 @@ def cmd_merge(args: argparse.Namespace) -> int:
     run = dict(runs[0])
     run["complete"] = all(r.get("complete") for r in runs)
     (out / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
-    build_reports(out, complete=run["complete"])
-    print(f"merged {len(shards)} shards into {out}")
-    return 0
+    model = build_reports(out, complete=run["complete"])
+    print(f"merged {len(shards)} shards into {out}; {len(model.failures)} failing results")
+    return 1 if model.failures else 0
 
 
 def cmd_compat(args: argparse.Namespace) -> int:
@@ -328,12 +349,17 @@ def cmd_known(args: argparse.Namespace) -> int:
     source = _report_dir(args.source)
     results = load_results(source)
     versions = _run_versions(source)
+    versions = known.with_subjects(versions, results)
     directory = Path(args.known_dir)
     backends = [args.backend] if args.backend else sorted(
         {r["backend"] for r in results if known.path_for(r["backend"], directory).exists()})
+    ran = {r["backend"] for r in results}
     try:
         for backend in backends:
-            kd = known.load(backend, directory)
+            if backend not in ran:
+                raise known.KnownDivergenceError(
+                    f"backend '{backend}' did not run in {source} (it ran: {', '.join(sorted(ran))})")
+            kd = known.load_file(Path(args.file), backend) if args.file else known.load(backend, directory)
             if args.action == "add":
                 entry = known.add_entry(kd, args.case, args.reason, results, versions)
                 print(f"[{backend}] {entry.key}: pinned {len(entry.differences)} differences")
@@ -344,6 +370,43 @@ def cmd_known(args: argparse.Namespace) -> int:
     except known.KnownDivergenceError as exc:
         print(f"autograd-oracle: {exc}", file=sys.stderr)
         return 2
+    return 0
+
+
+def cmd_subject(args: argparse.Namespace) -> int:
+    from conformance.judge.classes import failure_classes
+    from conformance.report.build import load_run
+    from conformance.report.subject import render_subject
+    from conformance.run.programs import ProgramRunError, run_programs
+
+    directory = _report_dir(args.dir)
+    summary_path = directory / "summary.json"
+    if not summary_path.exists():
+        raise UsageError(f"{directory} has no summary.json; run 'autograd-oracle report {directory}' first")
+    summary = json.loads(summary_path.read_text())
+    about = (summary.get("backends") or {}).get(args.backend)
+    if about is None or not about.get("module"):
+        raise UsageError(f"backend '{args.backend}' did not run in {directory} (it ran: "
+                         f"{', '.join(sorted(summary.get('backends') or {}))})")
+    _, results, cases, _ = load_run(directory)
+    classes = [c for c in failure_classes(results, cases) if c.backend == args.backend]
+    printed = {}
+    if not args.no_programs:
+        programs = [c.repro for c in classes]
+        dialect = about["dialect"]
+        framework = f"{dialect} {summary['execution_target'].get(dialect) or ''}".strip()
+        subject = (about.get("subject") or {}).get("description") or args.backend
+        try:
+            printed[framework] = run_programs(programs, dialect)
+            printed[subject] = run_programs(programs, dialect, about["module"])
+        except ProgramRunError as exc:
+            raise UsageError(str(exc)) from None
+    command = f"autograd-oracle subject {args.dir} --backend {args.backend} --out {args.out}"
+    page = render_subject(summary, args.backend, classes, {i: c.about for i, c in cases.items()},
+                          printed, command)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(page, encoding="utf-8")
+    print(f"{args.out}: {len(classes)} failure classes of {args.backend}")
     return 0
 
 
@@ -436,6 +499,11 @@ def parser() -> argparse.ArgumentParser:
                      help="run only shard K of N (1-based), to split a run over machines")
     run.add_argument("--timeout", type=float, default=60.0,
                      help="seconds a case may take on a backend before it is a timeout")
+    run.add_argument("--known", action="append", default=[], metavar="[BACKEND=]FILE",
+                     help="your own expected failures: a known-divergence file (as 'known add' "
+                          "writes) applied to BACKEND, or with no BACKEND= to every backend "
+                          "judged against a reference, in place of known_divergences/<backend>"
+                          ".json; repeatable")
     rep = command("report", "rebuild the reports of a (possibly interrupted) run")
     rep.add_argument("dir", help="the run's report folder")
     d = command("diff", "regressions between two runs; exit 1 on any")
@@ -475,6 +543,18 @@ def parser() -> argparse.ArgumentParser:
     k.add_argument("--case", default=None, help="add: the case id to pin")
     k.add_argument("--reason", default=None, help="add: why the framework differs (measured on it)")
     k.add_argument("--known-dir", default=str(KNOWN_DIR), help="folder of known-divergence files")
+    k.add_argument("--file", default=None,
+                   help="the known-divergence file to add to or update (created if missing), in "
+                        "place of <known-dir>/<backend>.json: your own list for any backend, "
+                        "given to 'run --known'; needs --backend")
+    sub_ = command("subject", "write a subject's conformance page from a run: its failure classes, "
+                              "each with its smallest program and what the framework and the subject print")
+    sub_.add_argument("dir", help="the run's report folder")
+    sub_.add_argument("--backend", required=True, help="the backend under test, e.g. paddle-as-torch")
+    sub_.add_argument("--out", required=True,
+                      help="Markdown file to write, e.g. docs/subjects/paddle-as-torch.md")
+    sub_.add_argument("--no-programs", action="store_true",
+                      help="do not run the programs (the page then shows them without their output)")
     cov = command("coverage", "cases per feature bucket, step kind x argument and op x feature")
     _corpus_args(cov)
     val = command("validate", "check case files and list every error (exit 2 on any)")
@@ -484,7 +564,7 @@ def parser() -> argparse.ArgumentParser:
 
 HANDLERS = {"report": cmd_report, "diff": cmd_diff, "record": cmd_record, "merge": cmd_merge,
             "compat": cmd_compat, "generate": cmd_generate, "coverage": cmd_coverage,
-            "known": cmd_known, "validate": cmd_validate}
+            "known": cmd_known, "validate": cmd_validate, "subject": cmd_subject}
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -497,6 +577,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         parser().error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "known" and args.action == "add" and not (args.case and args.reason and args.backend):
         parser().error("known add needs --backend, --case and --reason")
+    if args.command == "known" and args.file and not args.backend:
+        parser().error("known --file needs --backend: the backend whose results it pins")
     try:
         if args.command == "run":
             return cmd_run(args, extra)

@@ -31,7 +31,7 @@ from conformance.run.lookahead import Lookahead
 
 _POOL: Optional[Pool] = None
 LOOKAHEAD_CASES = 32  # cases queued to each backend ahead of the one being judged
-_KNOWN: dict[str, known_divergences.KnownDivergences] = {}
+_KNOWN: dict[tuple[str, Optional[str], tuple[str, ...]], known_divergences.KnownDivergences] = {}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -63,6 +63,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "letter per case")
     group.addoption("--oracle-known", default=None,
                     help="directory of known-divergence files (default: known_divergences/)")
+    group.addoption("--oracle-known-file", action="append", default=[], metavar="[BACKEND=]FILE",
+                    help="a known-divergence file for BACKEND (none named: every judged backend), "
+                         "in place of the one kept under its name; repeatable")
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Optional[pytest.Collector]:
@@ -165,11 +168,16 @@ def launch_backends(timeout: float, names: str) -> None:
 
 
 def _known(config: pytest.Config, backend: str) -> known_divergences.KnownDivergences:
-    if backend not in _KNOWN:
-        directory = config.getoption("--oracle-known")
-        _KNOWN[backend] = known_divergences.load(
-            backend, Path(directory) if directory else known_divergences.DEFAULT_DIR)
-    return _KNOWN[backend]
+    """The known-divergence list the run applies to ``backend``, read once per process and
+    options (one process may hold several runs, each with its own ``--known``)."""
+    directory = config.getoption("--oracle-known")
+    files = tuple(config.getoption("--oracle-known-file"))
+    key = (backend, directory, files)
+    if key not in _KNOWN:
+        _KNOWN[key] = known_divergences.for_backend(
+            backend, Path(directory) if directory else known_divergences.DEFAULT_DIR,
+            dict(map(known_divergences.parse_known_option, files)))
+    return _KNOWN[key]
 
 
 def _reference_of(backend: Backend) -> Backend:
@@ -462,7 +470,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     terminalreporter.section("autograd-oracle")
     terminalreporter.write_line("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     known_dir = config.getoption("--oracle-known")
-    for s in known_divergences.stale_entries(tally, Path(known_dir) if known_dir else None):
+    files = dict(map(known_divergences.parse_known_option, config.getoption("--oracle-known-file")))
+    for s in known_divergences.stale_entries(tally, Path(known_dir) if known_dir else None, files):
         terminalreporter.write_line(f"stale known divergence [{s['backend']}] {s['entry']}: {s['why']}")
     if results_file is not None:
         terminalreporter.write_line(f"results: {results_file.path}")

@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
 from conformance.judge.compare import Difference, signature_matches
+from conformance.run.backends import REFERENCES
 
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "known_divergences"
 ENTRY_KEYS = {"cases", "reason", "measured_on", "differences"}
@@ -71,9 +73,10 @@ class Judgement:
 
 @dataclass
 class KnownDivergences:
-    backend: str
+    backend: str  # the backend the list is applied to
     entries: list[Entry] = field(default_factory=list)
     path: Optional[Path] = None
+    written_for: Optional[str] = None  # the backend the file names (kept when it is saved)
 
     def entry_for(self, case_id: str) -> Optional[Entry]:
         return next((e for e in self.entries if e.covers(case_id)), None)
@@ -95,7 +98,8 @@ class KnownDivergences:
     def save(self, path: Optional[Path] = None) -> Path:
         target = path or self.path
         assert target is not None, "a known-divergence list needs a path to be saved"
-        data = {"backend": self.backend, "entries": [e.to_json() for e in self.entries]}
+        data = {"backend": self.written_for or self.backend,
+                "entries": [e.to_json() for e in self.entries]}
         target.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         return target
 
@@ -113,17 +117,48 @@ def describe_entry(entry: Entry) -> str:
 
 
 def path_for(backend: str, directory: Path = DEFAULT_DIR) -> Path:
-    return directory / f"{backend}.json"
+    """``<directory>/<backend>.json``; a ``DIALECT:MODULE`` name is written ``DIALECT_MODULE``."""
+    return directory / (re.sub(r"[^A-Za-z0-9._-]", "_", backend) + ".json")
 
 
 def load(backend: str, directory: Path = DEFAULT_DIR) -> KnownDivergences:
-    path = path_for(backend, directory)
+    """The list kept for ``backend`` in ``directory`` (``<backend>.json``; empty if none)."""
+    return load_file(path_for(backend, directory), backend)
+
+
+def parse_known_option(value: str) -> tuple[str, str]:
+    """``run --known [BACKEND=]FILE`` as ``(backend, file)``; ``*`` for every judged backend."""
+    backend, sep, path = value.partition("=")
+    if sep and backend and "/" not in backend and "\\" not in backend:
+        return backend, path
+    return "*", value
+
+
+def for_backend(backend: str, directory: Path = DEFAULT_DIR,
+                files: Optional[dict[str, str]] = None) -> KnownDivergences:
+    """The list a run applies to ``backend``: the file ``run --known`` gave for it (or for every
+    backend), else the one kept under its name in ``directory``. A file given on the command
+    line must exist."""
+    files = files or {}
+    given = files.get(backend) or files.get("*")
+    if given is None:
+        return load(backend, directory)
+    if not Path(given).is_file():
+        raise KnownDivergenceError(f"--known {given}: no such file")
+    return load_file(Path(given), backend)
+
+
+def load_file(path: Path, backend: str) -> KnownDivergences:
+    """A known-divergence file, applied to ``backend`` (whatever backend the file was written
+    for: real paddle under another name is judged by paddle-cpu's list)."""
     if not path.exists():
         return KnownDivergences(backend, path=path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise KnownDivergenceError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    if not isinstance(data, dict):
+        raise KnownDivergenceError(f"{path}: must be an object with 'backend' and 'entries'")
     entries = []
     for i, e in enumerate(data.get("entries", [])):
         problem = _entry_problem(e)
@@ -131,7 +166,7 @@ def load(backend: str, directory: Path = DEFAULT_DIR) -> KnownDivergences:
             raise KnownDivergenceError(f"{path}: entry {i}: {problem}")
         entries.append(Entry(list(e["cases"]), e["reason"], dict(e["measured_on"]),
                              list(e["differences"])))
-    return KnownDivergences(data.get("backend", backend), entries, path)
+    return KnownDivergences(backend, entries, path, written_for=str(data.get("backend", backend)))
 
 
 def _entry_problem(e: Any) -> Optional[str]:
@@ -154,12 +189,16 @@ def _entry_problem(e: Any) -> Optional[str]:
     return None
 
 
-def stale_entries(results: list[dict[str, Any]], known_dir: Optional[Path] = None
-                  ) -> list[dict[str, str]]:
-    """Entries one of whose cases ran in these results and passed, or differed otherwise."""
+def stale_entries(results: list[dict[str, Any]], known_dir: Optional[Path] = None,
+                  files: Optional[dict[str, str]] = None) -> list[dict[str, str]]:
+    """Entries one of whose cases ran in these results and passed, or differed otherwise
+    (``files``: the run's ``--known`` files, by backend)."""
     stale = []
-    for backend in sorted({r["backend"] for r in results}):
-        kd = load(backend, known_dir or DEFAULT_DIR)
+    for backend in sorted({r["backend"] for r in results} - set(REFERENCES.values())):
+        try:
+            kd = for_backend(backend, known_dir or DEFAULT_DIR, files)
+        except KnownDivergenceError:  # a file the run used and that is gone now
+            continue
         if not kd.entries:
             continue
         mine = [r for r in results if r["backend"] == backend]
@@ -194,7 +233,8 @@ def update_from_results(kd: KnownDivergences, results: list[dict[str, Any]],
         if any(r["differences"] != signatures for r in differing[1:]):
             changes.append(f"{entry.key}: its cases differ in different ways; split the entry")
             continue
-        measured = {k: str(versions.get(k)) for k in entry.measured_on} or _framework_of(kd.backend, versions)
+        measured = {k: str(versions.get(k)) for k in entry.measured_on} or _framework_of(
+            kd.backend, versions, results)
         if signatures != entry.differences or measured != entry.measured_on:
             entry.differences, entry.measured_on = signatures, measured
             changes.append(f"{entry.key}: signature rewritten ({len(signatures)} differences)")
@@ -211,11 +251,29 @@ def add_entry(kd: KnownDivergences, case_id: str, reason: str, results: list[dic
         raise KnownDivergenceError(f"{case_id} shows no difference on {kd.backend} in that run")
     if kd.entry_for(case_id) is not None:
         raise KnownDivergenceError(f"{case_id} already has an entry; use 'known update'")
-    entry = Entry([case_id], reason, _framework_of(kd.backend, versions), result["differences"])
+    entry = Entry([case_id], reason, _framework_of(kd.backend, versions, results),
+                  result["differences"])
     kd.entries.append(entry)
     return entry
 
 
-def _framework_of(backend: str, versions: dict[str, Optional[str]]) -> dict[str, str]:
+def _framework_of(backend: str, versions: dict[str, Optional[str]],
+                  results: list[dict[str, Any]]) -> dict[str, str]:
+    """What an entry for ``backend`` is measured on: the distribution its module came from, as
+    its process reported it (paddle-as-torch: paddlepaddle), else the framework its name says."""
+    subject = next((r["subject"] for r in results if r["backend"] == backend and r.get("subject")), None)
+    if subject is not None:
+        return {subject["distribution"]: str(versions.get(subject["distribution"]) or subject["version"])}
     framework = "paddlepaddle" if backend.startswith("paddle") else "torch"
     return {framework: str(versions.get(framework))}
+
+
+def with_subjects(versions: dict[str, Optional[str]], results: list[dict[str, Any]]
+                  ) -> dict[str, Optional[str]]:
+    """``versions`` and the version of each distribution a backend of the run came from."""
+    merged = dict(versions)
+    for r in results:
+        subject = r.get("subject")
+        if subject and merged.get(subject["distribution"]) is None:
+            merged[subject["distribution"]] = subject["version"]
+    return merged

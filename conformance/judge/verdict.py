@@ -54,9 +54,13 @@ def check_expectations(case: Case, dialect: str, observations: list[dict[str, An
 
 
 def _base(case: Case, backend: Backend, outcome: Outcome) -> dict[str, Any]:
-    return {"case": case.id, "backend": backend.name, "dialect": backend.dialect,
-            "about": case.about, "tags": list(case.tags), "verdict": None, "detail": "",
-            "observations": outcome.observations, "seconds": round(outcome.seconds, 6)}
+    result = {"case": case.id, "backend": backend.name, "dialect": backend.dialect,
+              "module": backend.module, "about": case.about, "tags": list(case.tags),
+              "verdict": None, "detail": "", "observations": outcome.observations,
+              "seconds": round(outcome.seconds, 6)}
+    if outcome.subject:
+        result["subject"] = outcome.subject
+    return result
 
 
 def _unsupported_steps(*traces: Optional[list[dict[str, Any]]]) -> list[str]:
@@ -78,6 +82,8 @@ def _settled(result: dict[str, Any], case: Case, outcome: Outcome) -> bool:
         result["verdict"] = {"crashed": "crashed", "timeout": "timeout"}.get(
             outcome.status, "unavailable")
         result["detail"] = outcome.detail
+        if result["verdict"] in ("crashed", "timeout"):
+            result["repro"] = program(case, result["dialect"])
         return True
     refused = _unsupported_steps(outcome.observations)
     if refused:
@@ -121,7 +127,10 @@ def judge_framework(case: Case, backend: Backend, outcome: Outcome, reference: O
     result["reference_observations"] = reference.observations
     result["detail"] = "\n".join(problems + expectations)
     result["first_difference"] = comparison.differences[0].index if comparison.differences else None
-    judgement = known.judge(case.id, comparison.differences, framework_versions())
+    versions = framework_versions()
+    if outcome.subject:  # the module under test may come from another distribution
+        versions[outcome.subject["distribution"]] = outcome.subject["version"]
+    judgement = known.judge(case.id, comparison.differences, versions)
     if judgement.entry is not None:
         result["known_entry"] = judgement.entry.key
     if judgement.excused and not expectations:

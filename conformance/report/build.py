@@ -8,6 +8,7 @@ from typing import Any, Optional
 
 from conformance.corpus.case import Case
 from conformance.corpus.generator import DEFAULT_VERSION, generated_corpus
+from conformance.judge.classes import failure_classes
 from conformance.judge.known import stale_entries
 from conformance.pytest_plugin import load_corpus
 from conformance.report.html import render_html
@@ -25,8 +26,9 @@ def read_run(directory: Path) -> dict[str, Any]:
     return json.loads(path.read_text()) if path.exists() else {"corpus": "all", "seed": 0, "count": 0}
 
 
-def build_reports(directory: Path, complete: bool, known_dir: Optional[Path] = None) -> ReportModel:
-    """summary.json, junit.xml, report.md and report.html for the results in ``directory``."""
+def load_run(directory: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Case],
+                                       list[dict[str, Any]]]:
+    """A run's options (run.json), its results, its cases by id and its generated cases."""
     run = read_run(directory)
     results = load_results(directory)
     version = run.get("generator", DEFAULT_VERSION)
@@ -34,16 +36,25 @@ def build_reports(directory: Path, complete: bool, known_dir: Optional[Path] = N
         if run["corpus"] != "hand" else []
     cases: dict[str, Case] = {c.id: c for c in load_corpus(run["corpus"], run["seed"], run["count"],
                                                             run.get("cases_dir"), generated, version)}
+    return run, results, cases, generated
+
+
+def build_reports(directory: Path, complete: bool, known_dir: Optional[Path] = None) -> ReportModel:
+    """summary.json, junit.xml, report.md and report.html for the results in ``directory``."""
+    run, results, cases, generated = load_run(directory)
+    version = run.get("generator", DEFAULT_VERSION)
     manifest = corpus_manifest(run["corpus"], run["seed"], run["count"],
                                Path(run["cases_dir"]) if run.get("cases_dir") else None, generated,
                                version)
+    classes = failure_classes(results, cases)
     summary = build_summary(results, manifest, complete and run.get("complete", True),
-                            stale_entries(results, known_dir), argv=run.get("argv"))
+                            stale_entries(results, known_dir, run.get("known")), argv=run.get("argv"),
+                            classes=[c.to_json() for c in classes])
     (directory / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
-    write_junit(directory / "junit.xml", results)
-    model = build_model(summary, results, cases)
+    write_junit(directory / "junit.xml", results, summary["backends"])
+    model = build_model(summary, results, cases, classes)
     (directory / "report.md").write_text(render_markdown(model), encoding="utf-8")
-    (directory / "report.html").write_text(render_html(model), encoding="utf-8")
+    (directory / "report.html").write_text(render_html(model, results), encoding="utf-8")
     return model
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from conformance.corpus.case import Case
+from conformance.judge.classes import difference_name
 from conformance.judge.compare import compare_traces
 from conformance.report.repro import program
 from conformance.run.trace import Trace
@@ -128,34 +129,6 @@ def _generic(name: str) -> str:
     return f"torch observes {left} where paddle observes {right}."
 
 
-def _side(o: Any) -> str:
-    if isinstance(o, list):  # a step's observations, where the two sides observe different counts
-        return " + ".join(map(_side, o)) or "nothing"
-    if o is None:
-        return "nothing"
-    if o["kind"] in ("error", "warning"):
-        return f"{o['kind']}:{o['category']}"
-    return o["kind"]
-
-
-def _class_name(what: str, e: Optional[dict[str, Any]], a: Optional[dict[str, Any]]) -> str:
-    """A stable, readable name for how two observations differ."""
-    if what.startswith("item "):  # inside a list of grad results: name the inner difference
-        what = what.split(" ", 2)[2]
-        e = a = None
-    if what in ("error class", "warning class") and e is not None and a is not None:
-        key = "error" if e["kind"] == "error" else "warning"
-        if e["category"] != a["category"]:
-            return f"{_side(e)} vs {_side(a)}"
-        return f"{e['category']}: {e[key]} vs {a[key]}"
-    if what in ("kind", "observations", "error category",
-                "warning category") or e is None and a is None and what == "kind":
-        return f"{_side(e)} vs {_side(a)}"
-    if what == "length":
-        return "number of grad results differs"
-    return f"{what} differs"
-
-
 def show(o: Any) -> str:
     """An observation as a person reads it: ``float32[2, 3] [[1.0, …]]``, ``RuntimeError: …``."""
     if isinstance(o, list):
@@ -193,15 +166,7 @@ def classify(torch_obs: list[dict[str, Any]], paddle_obs: list[dict[str, Any]]
         return None
     d = comparison.differences[0]
     worded = f"step {d.step}: torch: {show(d.expected)} / paddle: {show(d.actual)}"
-    e = d.expected if isinstance(d.expected, (dict, list)) else None
-    a = d.actual if isinstance(d.actual, (dict, list)) else None
-    if d.what.startswith("item ") and e and a and e["kind"] == a["kind"] == "list":
-        index = int(d.what.split()[1])
-        inner_e, inner_a = e["items"][index], a["items"][index]
-        inner_what = d.what.split(" ", 2)[2]
-        if inner_what == "kind":
-            return f"{_side(inner_e)} vs {_side(inner_a)} (in grad results)", worded
-    return _class_name(d.what, e, a), worded
+    return difference_name(d.what, d.expected, d.actual), worded
 
 
 def torch_paddle_divergences(results: list[dict[str, Any]], cases: dict[str, Case]

@@ -1,15 +1,22 @@
-"""``report.html``: one self-contained page (no network) — totals, the coverage heatmap, the
-failures with their diffs and repro programs, and the torch ↔ paddle divergence classes.
+"""``report.html``: one self-contained page (no network) — the backends and their modules,
+totals, the failure classes with the repro of each, every result with filters by backend,
+verdict and class, the coverage heatmap, the failures one by one, and the torch ↔ paddle
+divergence classes.
 
 Every table is in the page itself, so it reads without JavaScript; a few lines of inline script
-only colour the coverage heatmap (and mark it, so a browser check sees that the script ran).
+colour the coverage heatmap and apply the result filters (and mark both, so a browser check sees
+that the script ran).
 """
 
 from __future__ import annotations
 
+from typing import Optional
+
+from conformance.judge.classes import class_index
 from conformance.report.escape import html_text as _e
-from conformance.report.markdown import VERDICT_ORDER
+from conformance.report.markdown import FLAT_LIST_LIMIT, VERDICT_ORDER
 from conformance.report.model import ReportModel, plural
+from conformance.report.summary import backend_line
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
@@ -31,6 +38,35 @@ SCRIPT = """
     cell.title = (100 * rate).toFixed(1) + '% passed';
   });
   table.dataset.enhanced = '1';
+})();
+(function () {
+  // the results table: show the rows the backend, verdict and class filters select
+  const rows = Array.from(document.querySelectorAll('#results tbody tr'));
+  const pick = {backend: document.getElementById('filter-backend'),
+                verdict: document.getElementById('filter-verdict'),
+                klass: document.getElementById('filter-class')};
+  const shown = document.getElementById('results-shown');
+  function apply() {
+    let n = 0;
+    rows.forEach(function (row) {
+      const keep = Object.keys(pick).every(function (key) {
+        return pick[key].value === '' || row.dataset[key] === pick[key].value;
+      });
+      row.hidden = !keep;
+      n += keep;
+    });
+    shown.textContent = n + ' of ' + rows.length + ' results shown';
+  }
+  // a link may preset the filters: report.html#backend=torch-cpu&verdict=fail&class=3
+  new URLSearchParams(location.hash.slice(1)).forEach(function (value, key) {
+    const select = pick[key === 'class' ? 'klass' : key];
+    if (select && Array.from(select.options).some(function (o) { return o.value === value; })) {
+      select.value = value;
+    }
+  });
+  Object.values(pick).forEach(function (select) { select.addEventListener('change', apply); });
+  document.getElementById('results').dataset.enhanced = '1';
+  apply();
 })();
 """
 
@@ -60,7 +96,58 @@ def _result_list(title: str, results: list[dict], field: str) -> str:
     return f"<details><summary>{_e(title)}</summary><ul>{items}</ul></details>"
 
 
-def render_html(model: ReportModel) -> str:
+def _failure_classes(model: ReportModel) -> str:
+    """The classes, largest first: a table, then each with the repro of its smallest case."""
+    if not model.classes:
+        return ""
+    parts = [f"<h2>Failure classes ({plural(len(model.classes), 'class')}, "
+             f"{plural(len(model.failures), 'failing result')})</h2>",
+             "<table id='classes'><tr><th>#</th><th>backend</th><th>how it fails</th>"
+             "<th>results</th><th>smallest case</th></tr>"]
+    parts += [f"<tr><td>{i}</td><td>{_e(c.backend)}</td><td>{_e(c.signature)}</td>"
+              f"<td>{len(c.cases)}</td><td><code>{_e(c.example or '')}</code></td></tr>"
+              for i, c in enumerate(model.classes, 1)]
+    parts.append("</table>")
+    for i, c in enumerate(model.classes, 1):
+        parts.append(f"<details class='class'><summary>{i}. {_e(c.signature)} [{_e(c.backend)}] — "
+                     f"{plural(len(c.cases), 'result')}</summary><p>Smallest case "
+                     f"<code>{_e(c.example or '')}</code></p><pre>{_e(c.repro)}</pre>"
+                     f"<p>{', '.join(f'<code>{_e(x)}</code>' for x in c.cases)}</p></details>")
+    return "\n".join(parts)
+
+
+def _select(key: str, label: str, options: list[tuple[str, str]]) -> str:
+    items = "".join(f"<option value='{_e(value)}'>{_e(text)}</option>" for value, text in options)
+    return (f"<label>{label} <select id='filter-{key}'><option value=''>all</option>{items}"
+            f"</select></label> ")
+
+
+def _results_table(model: ReportModel, results: list[dict]) -> str:
+    """Every result, with filters by backend, verdict and class (the script applies them; the
+    table reads whole without it)."""
+    index = class_index(model.classes)
+    verdicts = [v for v in VERDICT_ORDER if any(r["verdict"] == v for r in results)]
+    parts = ["<h2>Results</h2><p>"
+             + _select("backend", "backend", [(b, b) for b in model.backends])
+             + _select("verdict", "verdict", [(v, v) for v in verdicts])
+             + _select("class", "class", [(str(i), f"{i}. {c.signature} [{c.backend}]")
+                                          for i, c in enumerate(model.classes, 1)])
+             + "<span id='results-shown'></span></p>",
+             "<table id='results'><thead><tr><th>case</th><th>backend</th><th>verdict</th>"
+             "<th>class</th></tr></thead><tbody>"]
+    for r in results:
+        i = index.get((r["case"], r["backend"]))
+        klass = "" if i is None else str(i + 1)
+        parts.append(f"<tr data-backend='{_e(r['backend'])}' data-verdict='{r['verdict']}' "
+                     f"data-klass='{klass}'><td>{_e(r['case'])}</td><td>{_e(r['backend'])}</td>"
+                     f"<td>{r['verdict']}</td><td>{klass}</td></tr>")
+    parts.append("</tbody></table>")
+    return "\n".join(parts)
+
+
+def render_html(model: ReportModel, results: Optional[list[dict]] = None) -> str:
+    """The page; ``results``: every result of the run, for the filterable table (default: the
+    failing, known and unsupported ones the model holds)."""
     s = model.summary
     t = s["execution_target"]
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
@@ -85,19 +172,29 @@ def render_html(model: ReportModel) -> str:
     parts.append(_reason_list("Gradients not checked, by reason", s["finite_differences"]["skipped"]))
     for backend, reasons in sorted((s.get("unsupported") or {}).items()):
         parts.append(_reason_list(f"Unsupported on {backend}, by reason", reasons))
+    parts.append("<h2>Backends</h2><ul>" + "".join(
+        f"<li>{_e(backend_line(name, about))}</li>" for name, about in (s.get("backends") or {}).items())
+        + "</ul>")
     parts.append("<h2>Totals</h2><table id='totals'><tr><th>backend</th>"
                  + "".join(f"<th>{v}</th>" for v in VERDICT_ORDER) + "</tr>")
     for b in model.backends:
         per = s["counts"].get(b, {})
         parts.append(f"<tr><td>{_e(b)}</td>" + "".join(f"<td>{per.get(v, 0)}</td>" for v in VERDICT_ORDER)
                      + "</tr>")
-    parts.append("</table><h2>Coverage: feature bucket × backend</h2>")
+    parts.append("</table>")
+    parts.append(_failure_classes(model))
+    parts.append(_results_table(model, results if results is not None else
+                                sorted(model.failures + model.known + model.unsupported,
+                                       key=lambda r: (r["case"], r["backend"]))))
+    parts.append("<h2>Coverage: feature bucket × backend</h2>")
     parts.append(_heatmap_table(model))
-    parts.append(f"<h2>Failures ({len(model.failures)})</h2>")
-    for r in model.failures[:200]:
+    parts.append(f"<h2>Failures ({len(model.failures)})</h2><details id='failures'><summary>every "
+                 f"failing result, by case ({min(len(model.failures), FLAT_LIST_LIMIT)} shown)</summary>")
+    for r in model.failures[:FLAT_LIST_LIMIT]:
         parts.append(f"<details><summary>{_e(r['case'])} [{_e(r['backend'])}] — {_e(r['verdict'])}"
                      f"</summary><pre>{_e(r['detail'])}</pre>"
                      + (f"<pre>{_e(r['repro'])}</pre>" if r.get("repro") else "") + "</details>")
+    parts.append("</details>")
     parts.append(_result_list(f"Known divergences ({plural(len(model.known), 'result')})",
                               model.known, "known_reason"))
     parts.append(_result_list(f"Unsupported ({plural(len(model.unsupported), 'result')})",

@@ -6,8 +6,12 @@ from conformance.report.escape import markdown_block as _fence
 from conformance.report.escape import markdown_code as _code
 from conformance.report.escape import markdown_text as _text
 from conformance.report.model import ReportModel, plural
+from conformance.report.summary import backend_line
 
 VERDICT_ORDER = ("pass", "fail", "known", "crashed", "timeout", "unsupported", "unavailable")
+FLAT_LIST_LIMIT = 200     # failing results shown one by one, after the classes
+CLASS_DETAIL_LIMIT = 100  # classes shown with their repro (all are in the table)
+CASES_LISTED = 20         # case ids listed under a class
 
 
 def totals_table(model: ReportModel) -> str:
@@ -32,6 +36,28 @@ def device_parity_lines(parity: dict | None) -> list[str]:
     return out
 
 
+def failure_class_lines(model: ReportModel) -> list[str]:
+    """The failing results grouped by how they fail, largest class first, each with the repro
+    of its smallest case."""
+    if not model.classes:
+        return []
+    out = [f"## Failure classes ({plural(len(model.classes), 'class')}, "
+           f"{plural(len(model.failures), 'failing result')})", "",
+           "| # | backend | how it fails | results | smallest case |", "|---:|---|---|---:|---|"]
+    out += [f"| {i} | {_text(c.backend)} | {_text(c.signature)} | {len(c.cases)} | {_code(c.example or '')} |"
+            for i, c in enumerate(model.classes, 1)]
+    out.append("")
+    for i, c in enumerate(model.classes[:CLASS_DETAIL_LIMIT], 1):
+        out += [f"### {i}. {_text(c.signature)} [{_text(c.backend)}] — {plural(len(c.cases), 'result')}", "",
+                f"Smallest case: {_code(c.example or '')}", ""]
+        if c.repro:
+            out += [_fence(c.repro), ""]
+        listed = ", ".join(_code(x) for x in c.cases[:CASES_LISTED])
+        more = f" and {len(c.cases) - CASES_LISTED} more" if len(c.cases) > CASES_LISTED else ""
+        out += [f"Cases: {listed}{more}", ""]
+    return out
+
+
 def render_markdown(model: ReportModel) -> str:
     s = model.summary
     target = s["execution_target"]
@@ -43,7 +69,9 @@ def render_markdown(model: ReportModel) -> str:
         if not pin["is_pinned"]:
             out += [f"**Not the pinned {framework}**: {framework} {pin['ran']} ran; the project "
                     f"pins {pin['pinned']}. Results and verdicts are from {pin['ran']}.", ""]
-    out += [f"- cases: {s['cases']}, results: {s['results']}",
+    out += ["Backends (the module each drove → what it is):", ""]
+    out += [f"- {_text(backend_line(name, about))}" for name, about in (s.get("backends") or {}).items()]
+    out += ["", f"- cases: {s['cases']}, results: {s['results']}",
             f"- python {target['python']}, numpy {target['numpy']}, torch {target['torch']}, "
             f"paddle {target['paddle']}, device {target['device']}",
             f"- finite differences: {s['finite_differences']['checked']} gradient checks passed "
@@ -51,7 +79,7 @@ def render_markdown(model: ReportModel) -> str:
     out += [f"  - {_text(reason)}: {n}" for reason, n in sorted(s["finite_differences"]["skipped"].items(),
                                                          key=lambda kv: -kv[1])]
     out += device_parity_lines(s.get("device_parity"))
-    out += ["", "## Totals", "", totals_table(model),
+    out += ["", "## Totals", "", totals_table(model), "", *failure_class_lines(model),
             "", "## Coverage (passed / ran, per feature bucket)", "",
             "| bucket | " + " | ".join(_text(b) for b in model.backends) + " |",
             "|---|" + "---|" * len(model.backends)]
@@ -59,12 +87,16 @@ def render_markdown(model: ReportModel) -> str:
         cells = [f"{per[b][0]}/{per[b][1]}" if b in per else "-" for b in model.backends]
         out.append(f"| {bucket} | " + " | ".join(cells) + " |")
     out += ["", f"## Failures ({len(model.failures)})", ""]
-    for r in model.failures[:200]:
-        out += [f"### {_text(r['case'])} [{_text(r['backend'])}] — {r['verdict']}", "",
-                _fence(r["detail"] or "", "text")]
-        if r.get("repro"):
-            out += ["", _fence(r["repro"])]
-        out.append("")
+    if model.failures:
+        shown = model.failures[:FLAT_LIST_LIMIT]
+        out += ["<details>", f"<summary>every failing result, by case ({len(shown)} shown)</summary>", ""]
+        for r in shown:
+            out += [f"### {_text(r['case'])} [{_text(r['backend'])}] — {r['verdict']}", "",
+                    _fence(r["detail"] or "", "text")]
+            if r.get("repro"):
+                out += ["", _fence(r["repro"])]
+            out.append("")
+        out += ["</details>", ""]
     if model.known:
         out += [f"## Known divergences ({plural(len(model.known), 'result')})", ""]
         out += [f"- {_code(r['case'])} [{_text(r['backend'])}]: {_text(r.get('known_reason', ''))}"

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
 
 from conformance.corpus.case import Case
 from conformance.corpus.coverage import buckets_of
 from conformance.corpus.vocabulary import BUCKETS
+from conformance.judge.classes import FailureClass, failure_classes
 from conformance.report.divergence import DivergenceClass, torch_paddle_divergences
 
 
@@ -20,6 +21,7 @@ class ReportModel:
     divergences: list[DivergenceClass]
     known: list[dict[str, Any]]         # results a known-divergence entry excuses
     unsupported: list[dict[str, Any]]   # results a backend could not observe
+    classes: list[FailureClass]         # the failures by how they fail, largest first
 
 
 def plural(n: int, word: str) -> str:
@@ -46,10 +48,11 @@ def heatmap(results: list[dict[str, Any]], cases: dict[str, Case]) -> dict[str, 
 
 
 def build_model(summary: dict[str, Any], results: list[dict[str, Any]],
-                cases: dict[str, Case]) -> ReportModel:
+                cases: dict[str, Case], classes: Optional[list[FailureClass]] = None) -> ReportModel:
     backends = sorted({r["backend"] for r in results})
     failures = [r for r in results if r["verdict"] in ("fail", "crashed", "timeout")]
     known = [r for r in results if r["verdict"] == "known"]
     unsupported = [r for r in results if r["verdict"] == "unsupported"]
     return ReportModel(summary, backends, heatmap(results, cases), failures,
-                       torch_paddle_divergences(results, cases), known, unsupported)
+                       torch_paddle_divergences(results, cases), known, unsupported,
+                       failure_classes(results, cases) if classes is None else classes)

@@ -22,10 +22,9 @@ def execution_target(backends: list[str]) -> dict[str, Any]:
     target: dict[str, Any] = {"python": platform.python_version(), "platform": platform.platform(),
                               "numpy": distribution_version("numpy"), "torch": None, "paddle": None,
                               "device": "cpu", "cuda": None, "driver": None}
-    if any(b.startswith("torch") for b in backends):
-        target["torch"] = distribution_version("torch")
-    if any(b.startswith("paddle") for b in backends):
-        target["paddle"] = distribution_version("paddlepaddle")
+    # the frameworks installed where it ran: the reference's programs and shims over them use them
+    target["torch"] = distribution_version("torch")
+    target["paddle"] = distribution_version("paddlepaddle")
     if "torch-cuda" in backends and target["torch"]:
         import torch
 
@@ -80,10 +79,33 @@ def unsupported_by_reason(results: list[dict[str, Any]]) -> dict[str, dict[str, 
     return out
 
 
+def backends_under_test(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """``{backend: {dialect, module, subject}}``: the module each backend drove and what it is
+    (``subject``: description, distribution, version, as its process reported; None where it
+    never loaded)."""
+    out: dict[str, dict[str, Any]] = {}
+    for r in results:
+        entry = out.setdefault(r["backend"], {"dialect": r.get("dialect"), "module": r.get("module"),
+                                              "subject": None})
+        if entry["subject"] is None and r.get("subject"):
+            entry["subject"] = r["subject"]
+    return dict(sorted(out.items()))
+
+
+def backend_line(name: str, about: dict[str, Any]) -> str:
+    """``paddle-as-torch: torch:conformance.subjects.paddle_as_torch → paddle 3.3.1 (torch
+    proxy)``: the backend, the module it drove and what that module is."""
+    module = f"{about['dialect']}:{about['module']}" if about.get("module") else "module not recorded"
+    subject = (about.get("subject") or {}).get("description") or "not loaded"
+    return f"{name}: {module} → {subject}"
+
+
 def build_summary(results: list[dict[str, Any]], manifest: dict[str, Any], complete: bool,
                   stale: list[dict[str, str]], oracle_skips: Optional[dict[str, int]] = None,
-                  argv: Optional[list[str]] = None) -> dict[str, Any]:
-    """The summary; ``argv`` is the command of the run (kept in run.json), not of a rebuild."""
+                  argv: Optional[list[str]] = None,
+                  classes: Optional[list[dict[str, Any]]] = None) -> dict[str, Any]:
+    """The summary; ``argv`` is the command of the run (kept in run.json), not of a rebuild;
+    ``classes``: the failure classes (``judge.classes``), largest first."""
     backends = sorted({r["backend"] for r in results})
     target = execution_target(backends)
     checked = sum((r.get("oracle") or {}).get("checked", 0) for r in results)
@@ -100,7 +122,9 @@ def build_summary(results: list[dict[str, Any]], manifest: dict[str, Any], compl
         "corpus": manifest,
         "cases": len({r["case"] for r in results}),
         "results": len(results),
+        "backends": backends_under_test(results),
         "counts": counts(results),
+        "failure_classes": classes or [],
         "finite_differences": {"checked": checked, "skipped": skips},
         "unsupported": unsupported_by_reason(results),
         "stale_known_divergences": stale,

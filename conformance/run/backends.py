@@ -14,7 +14,7 @@ import functools
 import importlib
 import importlib.metadata
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 from conformance.run.adapters import ADAPTERS, Adapter
 
@@ -91,6 +91,31 @@ def distribution_version(distribution: str) -> Optional[str]:
 def framework_versions() -> dict[str, Optional[str]]:
     """The installed torch and paddle, by distribution name, as known-divergence entries name them."""
     return {name: distribution_version(name) for name in ("torch", "paddlepaddle")}
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What a backend's module is: the framework under test, as the report names it."""
+
+    description: str   # "paddle 3.3.1 (torch proxy)", "torch 2.13.0+cpu"
+    distribution: str  # the installed distribution a known-divergence entry is measured on
+    version: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"description": self.description, "distribution": self.distribution,
+                "version": self.version}
+
+
+def describe_module(module: Any) -> Subject:
+    """The module under test: what it declares (``SUBJECT``, ``SUBJECT_DISTRIBUTION``; a shim
+    over another framework says which), else the distribution that installed its top-level
+    package and its version. A module no distribution installed is named by itself."""
+    top = module.__name__.split(".")[0]
+    owners = importlib.metadata.packages_distributions().get(top) or []
+    distribution = getattr(module, "SUBJECT_DISTRIBUTION", None) or (owners[0] if owners else top)
+    version = distribution_version(distribution) or str(getattr(module, "__version__", "unversioned"))
+    declared = getattr(module, "SUBJECT", None)
+    return Subject(str(declared) if declared else f"{distribution} {version}", distribution, version)
 
 
 def import_problem(backend: Backend) -> Optional[str]:

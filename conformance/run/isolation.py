@@ -35,6 +35,7 @@ class Outcome:
     oracle: Optional[dict[str, Any]] = None
     detail: str = ""
     seconds: float = 0.0
+    subject: Optional[dict[str, str]] = None  # what the backend's module is (``describe_module``)
 
 
 def _receive_into(conn: Any, inbox: queue.SimpleQueue) -> None:
@@ -68,6 +69,7 @@ def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool) -> Non
     warnings.filterwarnings("ignore", message="No ccache found", category=UserWarning)
     from conformance.corpus.case import Case
     from conformance.judge.oracle import check_gradients
+    from conformance.run.backends import describe_module
     from conformance.run.interpreter import run_case
 
     backend = Backend(*spec)
@@ -80,7 +82,7 @@ def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool) -> Non
         adapter.m.set_num_threads(1)
     inbox: queue.SimpleQueue = queue.SimpleQueue()
     threading.Thread(target=_receive_into, args=(conn, inbox), daemon=True).start()
-    _reply(conn, ("ready", "", time.monotonic()))
+    _reply(conn, ("ready", describe_module(adapter.m).to_json(), time.monotonic()))
     waiting: deque[dict[str, Any]] = deque()
     while True:
         if not waiting:
@@ -125,6 +127,7 @@ class IsolatedBackend:
         self.queued: set[str] = set()  # their case ids
         self.last_finished = 0.0  # when the child finished its previous case (monotonic)
         self.ready = False  # the child said it loaded its backend
+        self.subject: Optional[dict[str, str]] = None  # what it said its module is
 
     def launch(self) -> None:
         """Start the child, without waiting for it to load its backend: it imports the framework
@@ -164,7 +167,7 @@ class IsolatedBackend:
             self.unavailable = detail
             self.stop()
             return
-        self.ready = True
+        self.ready, self.subject = True, detail
 
     def ask_to_stop(self) -> None:
         """Tell the child to exit once it has finished what it was sent (``stop`` waits)."""
@@ -224,16 +227,16 @@ class IsolatedBackend:
                 self.process.kill()
                 return sent.case_id, self._restart(Outcome(
                     "timeout", detail=f"no result within {self.timeout:g} s",
-                    seconds=time.monotonic() - started))
+                    seconds=time.monotonic() - started, subject=self.subject))
             status, payload, self.last_finished = self.conn.recv()
         except (EOFError, OSError, BrokenPipeError):
             self.process.join(timeout=5)
             return sent.case_id, self._restart(Outcome(
                 "crashed", detail=f"the backend process died (exit code {self.process.exitcode})",
-                seconds=time.monotonic() - started))
+                seconds=time.monotonic() - started, subject=self.subject))
         self._answered()
         return sent.case_id, Outcome(status, payload["observations"], payload["oracle"],
-                                     seconds=self.last_finished - started)
+                                     seconds=self.last_finished - started, subject=self.subject)
 
     def _answered(self) -> None:
         self.queued.discard(self.in_flight.popleft().case_id)

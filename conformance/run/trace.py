@@ -83,6 +83,11 @@ _GENERATED_NAME = re.compile(r"\b(?:generated_tensor|eager_tmp|tmp)_\d+\b"
                              r"|\b(?:create_parameter|linear)_\d+\.[wb]_\d+\b")
 
 
+def hide_paths(text: str) -> str:
+    """``text`` with file paths (of this machine's install, of a build) written ``<path>``."""
+    return _PATH.sub("<path>", text)
+
+
 def clean_message(message: str) -> str:
     """An error or warning text with the parts that vary by build, run and stack level removed.
 
@@ -99,7 +104,7 @@ def clean_message(message: str) -> str:
     text = _HINT.sub("", text)
     text = _AT_FILE.sub("", text)
     text = _TRIGGERED.sub("", text)
-    text = _PATH.sub("<path>", text)
+    text = hide_paths(text)
     return _GENERATED_NAME.sub("NAME", text).strip()
 
 

@@ -19,6 +19,7 @@ paddle.compat.enable_torch_proxy()
 import torch as _proxied  # noqa: E402 - the proxy must be on before this import
 
 SUBJECT = f"paddle {paddle.__version__} (torch proxy)"
+SUBJECT_DISTRIBUTION = "paddlepaddle"
 
 
 def __getattr__(name: str) -> Any:

@@ -1,0 +1,158 @@
+"""Failure classes: failing results grouped by how they fail, never by the values they show.
+
+A framework under test that fails two thousand results rarely has two thousand bugs. Each
+failing result gets a *signature* from its first difference: where it is (the step kind, with
+the op or what is observed), what differs, and the error categories on each side — ``observe
+grad: requires_grad differs``, ``let retain_grad: error:retain-no-grad vs error:other
+(AttributeError)``. The differences after the first often follow from it, so they do not split
+a class. Results that fail without a difference (a crash, a timeout, a seed-document expectation,
+the finite-difference check of a reference) are classed by that.
+
+The same naming serves the torch ↔ paddle divergence classes (``report.divergence``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from conformance.corpus.case import Case, walk
+from conformance.corpus.vocabulary import BLOCKS, STEPS_BY_KEY
+
+FAILING = ("fail", "crashed", "timeout")
+
+
+def side_name(o: Any, error_class: bool = False) -> str:
+    """An observation's kind, and for an error or warning its category; ``error_class`` adds
+    the exception's class where the category is ``other`` (an error no category describes)."""
+    if isinstance(o, list):  # a step's observations, where the two sides observe different counts
+        return " + ".join(side_name(x, error_class) for x in o) or "nothing"
+    if o is None:
+        return "nothing"
+    if o["kind"] in ("error", "warning"):
+        name = f"{o['kind']}:{o['category']}"
+        return f"{name} ({o[o['kind']]})" if error_class and o["category"] == "other" else name
+    return o["kind"]
+
+
+def difference_name(what: str, e: Any, a: Any, error_class: bool = False) -> str:
+    """A stable, readable name for how two observations differ (``e`` the baseline side)."""
+    e = e if isinstance(e, (dict, list)) else None
+    a = a if isinstance(a, (dict, list)) else None
+    if what.startswith("item ") and isinstance(e, dict) and isinstance(a, dict) \
+            and e["kind"] == a["kind"] == "list":
+        index, inner_what = int(what.split()[1]), what.split(" ", 2)[2]
+        inner_e, inner_a = e["items"][index], a["items"][index]
+        if inner_what == "kind":
+            return f"{side_name(inner_e, error_class)} vs {side_name(inner_a, error_class)} (in grad results)"
+    if what.startswith("item "):  # inside a list of grad results: name the inner difference
+        what = what.split(" ", 2)[2]
+        e = a = None
+    if what in ("error class", "warning class") and isinstance(e, dict) and isinstance(a, dict):
+        key = "error" if e["kind"] == "error" else "warning"
+        if e["category"] != a["category"]:
+            return f"{side_name(e, error_class)} vs {side_name(a, error_class)}"
+        return f"{e['category']}: {e[key]} vs {a[key]}"
+    if what in ("kind", "observations", "error category", "warning category"):
+        return f"{side_name(e, error_class)} vs {side_name(a, error_class)}"
+    if what == "length":
+        return "number of grad results differs"
+    return f"{what} differs"
+
+
+def step_at(case: Case, where: str) -> Optional[dict[str, Any]]:
+    """The step at a trace location: ``3``, ``3.1`` (in block 3), ``3.derivative.0`` (in the
+    body of function step 3). None where the case has no such step."""
+    steps: Any = case.steps
+    step: Optional[dict[str, Any]] = None
+    for part in where.split("."):
+        if part.isdigit():
+            if step is not None and steps is None:  # a block's steps
+                held = next((BLOCKS[k] for k in BLOCKS if k in step), None)
+                steps = step.get(held) if held else None
+            if not isinstance(steps, (list, tuple)) or int(part) >= len(steps):
+                return None
+            step, steps = steps[int(part)], None
+        elif step is not None:
+            steps = step.get(part)
+        else:
+            return None
+    return step
+
+
+def step_label(case: Optional[Case], where: str) -> str:
+    """The step kind at a location, with what tells steps of that kind apart: ``let pow``,
+    ``observe grad``, ``Tensor.backward``, ``function derivative: let mul``."""
+    step = step_at(case, where) if case is not None else None
+    if step is None:
+        return "a step"
+    kind = next((k for k in step if k in STEPS_BY_KEY), "step")
+    if kind in ("let", "inplace"):
+        label = f"{kind} {step['op']}"
+    elif kind == "observe":
+        label = f"observe {step['observe']}"
+    elif kind in ("node_hook", "optimizer", "module"):
+        label = f"{kind} {step['kind']}"
+    elif kind == "backward":
+        label = "Tensor.backward" if step.get("api") == "method" else "autograd.backward"
+    else:
+        label = kind
+    body = next((p for p in where.split(".") if not p.isdigit()), None)
+    return f"function {body}: {label}" if body else label
+
+
+def signature(result: dict[str, Any], case: Optional[Case]) -> str:
+    """How a failing result fails: its first difference, or why it has none."""
+    if result["verdict"] == "crashed":
+        return "the backend crashed (its process died)"
+    if result["verdict"] == "timeout":
+        return "the backend timed out (no result within the run's --timeout)"
+    differences = result.get("differences") or []
+    if differences:
+        d = differences[0]
+        name = difference_name(d["what"], d.get("reference"), d.get("backend"), error_class=True)
+        return f"{step_label(case, d['step'])}: {name}"
+    if (result.get("oracle") or {}).get("failures"):
+        return "a gradient disagrees with finite differences"
+    return "an expectation of the case fails"
+
+
+def case_size(case: Optional[Case]) -> int:
+    """Steps in the case, blocks included: the example of a class is its smallest case."""
+    return sum(1 for _ in walk(case.steps)) if case is not None else 10 ** 9
+
+
+@dataclass
+class FailureClass:
+    backend: str
+    signature: str
+    cases: list[str] = field(default_factory=list)
+    example: Optional[str] = None
+    example_size: int = 10 ** 9
+    repro: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"backend": self.backend, "signature": self.signature, "count": len(self.cases),
+                "cases": self.cases, "example": self.example}
+
+
+def failure_classes(results: list[dict[str, Any]], cases: dict[str, Case]) -> list[FailureClass]:
+    """The failing results (fail, crashed, timeout) by backend and signature, largest first;
+    every failing result is in exactly one class."""
+    classes: dict[tuple[str, str], FailureClass] = {}
+    for r in sorted(results, key=lambda r: r["case"]):
+        if r["verdict"] not in FAILING:
+            continue
+        case = cases.get(r["case"])
+        key = (r["backend"], signature(r, case))
+        cls = classes.setdefault(key, FailureClass(*key))
+        cls.cases.append(r["case"])
+        size = case_size(case)
+        if size < cls.example_size:
+            cls.example, cls.example_size, cls.repro = r["case"], size, r.get("repro") or ""
+    return sorted(classes.values(), key=lambda c: (-len(c.cases), c.backend, c.signature))
+
+
+def class_index(classes: list[FailureClass]) -> dict[tuple[str, str], int]:
+    """``(case, backend)`` → the index of its class in ``classes``, for the failing results."""
+    return {(case_id, cls.backend): i for i, cls in enumerate(classes) for case_id in cls.cases}
