@@ -16,11 +16,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
 import sys
 import tempfile
+from importlib import resources
 from pathlib import Path
 from typing import Optional
 
@@ -78,6 +80,17 @@ def _report_dir(path: str) -> Path:
     if not any((directory / name).exists() for name in ("results.jsonl", "results.jsonl.gz")):
         raise UsageError(f"{path} holds no results.jsonl: not a report folder")
     return directory
+
+
+def _baseline_or_report(path: str) -> Path:
+    """A report folder, or a baseline the project ships, by name (``torch-2.13.0-cpu``) or by
+    its path in a checkout (``baselines/torch-2.13.0-cpu``), from any folder."""
+    from conformance import data
+
+    shipped = data.baselines_dir() / Path(path).name
+    if not Path(path).exists() and (shipped / "run.json").exists():
+        return shipped
+    return _report_dir(path)
 
 
 def _note_rebuild(directory: Path, argv: list[str]) -> None:
@@ -204,7 +217,7 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
            "generator": args.generator, "cases_dir": args.cases, "backends": args.backends,
            "argv": args.argv, "complete": False, "known": known_files(args)}
     (out / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
-    oracle_file = Path(__file__).with_name("corpus.oracle")
+    oracle_file = Path(str(resources.files("conformance") / "corpus.oracle"))
     argv = [str(oracle_file), "-q", "--no-header", "-rN", *QUIET_PLUGINS,
             "--oracle-report", str(out), "--oracle-corpus", args.corpus,
             "--oracle-seed", str(args.seed), "--oracle-count", str(args.count),
@@ -262,7 +275,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_diff(args: argparse.Namespace) -> int:
     from conformance.report.diff import diff_runs, render_diff_markdown
 
-    d = diff_runs(_report_dir(args.base), _report_dir(args.new))
+    d = diff_runs(_baseline_or_report(args.base), _report_dir(args.new))
     markdown = render_diff_markdown(d)
     if args.json:
         Path(args.json).write_text(json.dumps(d, indent=1) + "\n")
@@ -507,7 +520,8 @@ def parser() -> argparse.ArgumentParser:
     rep = command("report", "rebuild the reports of a (possibly interrupted) run")
     rep.add_argument("dir", help="the run's report folder")
     d = command("diff", "regressions between two runs; exit 1 on any")
-    d.add_argument("base", help="report folder or baseline of the earlier run")
+    d.add_argument("base", help="report folder of the earlier run, or a baseline: a folder or the "
+                                "name of one the project ships (torch-2.13.0-cpu)")
     d.add_argument("new", help="report folder of the later run")
     d.add_argument("--json", default=None, help="also write the JSON report here")
     d.add_argument("--markdown", default=None, help="also write the Markdown report here")
@@ -586,6 +600,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     except UsageError as exc:
         print(f"autograd-oracle: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (``| head``): nothing is wrong with the run
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, exit code 3
         if os.environ.get("AUTOGRAD_ORACLE_DEBUG"):
             raise
@@ -600,7 +617,8 @@ def entry_point() -> None:
     the loaded results: seconds of teardown for memory the system takes back at once). Output is
     flushed first; ``main`` itself returns normally, for callers in a process of their own."""
     status = main()
-    sys.stdout.flush()
+    with contextlib.suppress(BrokenPipeError):  # the reader went away (``| head``)
+        sys.stdout.flush()
     sys.stderr.flush()
     os._exit(status)
 

@@ -21,7 +21,7 @@ def test_same_observations_as_the_framework(dialect, name, request):
     program = PROGRAMS[dialect][name]
     theirs = observe.run(program, request.getfixturevalue(f"real_{dialect}"))
     ours = observe.run(program, request.getfixturevalue(f"ref_{dialect}"))
-    observe.assert_same(ours, theirs, name)
+    observe.assert_same(*observe.without_unmatched_warn_once(ours, theirs), name)
 
 
 @pytest.mark.parametrize("dialect, name", [(d, n) for d, programs in PROGRAMS.items()

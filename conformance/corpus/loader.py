@@ -13,6 +13,7 @@ import keyword
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
 
+from conformance import data
 from conformance.corpus import vocabulary as V
 from conformance.corpus.case import Case
 from conformance.corpus.text import id_problem, visible
@@ -568,4 +569,5 @@ def load_directory(directory: Path | str) -> list[Case]:
 
 
 def hand_written_dir() -> Path:
-    return Path(__file__).resolve().parents[2] / "cases"
+    """The project's hand-written cases (``cases/`` in a checkout, package data when installed)."""
+    return data.hand_written_cases_dir()

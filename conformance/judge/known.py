@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from conformance import data
 from conformance.judge.compare import Difference, signature_matches
 from conformance.run.backends import REFERENCES
 
-DEFAULT_DIR = Path(__file__).resolve().parents[2] / "known_divergences"
+DEFAULT_DIR = data.known_divergences_dir()  # known_divergences/ in a checkout, package data when installed
 ENTRY_KEYS = {"cases", "reason", "measured_on", "differences"}
 
 

@@ -1,8 +1,9 @@
 """The framework versions the project pins, and whether a run used them.
 
-The pins are read from ``constraints.txt`` at the project root (``torch==2.13.0``); a run on
-another version (a device machine's own torch, a release candidate) still reports, but its
-summary and report say that its results are not from the pinned framework.
+The pins are those of ``constraints.txt`` (``torch==2.13.0``), held here so that an installed
+copy knows them too (a test keeps the two equal). A run on another version (a device machine's
+own torch, a release candidate) still reports, but its summary and report say that its results
+are not from the pinned framework.
 """
 
 from __future__ import annotations
@@ -11,17 +12,16 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
-CONSTRAINTS = Path(__file__).resolve().parents[2] / "constraints.txt"
-# what constraints.txt pins, for an installed copy that does not ship it (a test keeps the two
-# equal)
+# what constraints.txt pins (tests/test_device_parity.py keeps the two equal)
 DEFAULT_PINS = {"torch": "2.13.0", "paddle": "3.3.1"}
 DISTRIBUTIONS = {"torch": "torch", "paddle": "paddlepaddle"}
 _PIN = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*==\s*([^\s;#]+)")
 
 
-def pinned_versions(path: Path = CONSTRAINTS) -> dict[str, str]:
-    """``{"torch": "2.13.0", "paddle": "3.3.1"}`` from the constraints file."""
-    if not path.exists():
+def pinned_versions(path: Optional[Path] = None) -> dict[str, str]:
+    """``{"torch": "2.13.0", "paddle": "3.3.1"}``: the project's pins, or those of a constraints
+    file."""
+    if path is None:
         return dict(DEFAULT_PINS)
     found = {}
     for line in path.read_text(encoding="utf-8").splitlines():

@@ -1,0 +1,1 @@
+"""Recorded baseline runs, shipped in the wheel as conformance.data.baselines (see conformance/data)."""
