@@ -26,14 +26,17 @@ from importlib import resources
 from pathlib import Path
 from typing import Optional
 
+from conformance.report.results import CorruptResultsError
 from conformance.run.backends import BUILT_IN
 
 EXIT_CODES = """exit codes:
   0  everything passed
   1  failures or regressions
   2  usage or input error: unknown backend, bad shard, missing folder, malformed case file,
-     nothing selected
-  3  internal error"""
+     nothing selected, a report folder another run is writing, a corrupt results file
+  3  internal error
+  4  run: nothing failed, but a requested backend judged nothing (its framework or device is
+     missing, e.g. torch-cuda without CUDA); the last line says which and why"""
 
 DEFAULT_OUT = Path("reports/latest")
 
@@ -125,7 +128,7 @@ def validate_run(args: argparse.Namespace) -> int:
     import fnmatch
 
     from conformance.corpus.loader import CaseError
-    from conformance.pytest_plugin import launch_backends, load_corpus
+    from conformance.pytest_plugin import launch_backends, load_corpus, memory_cap
     from conformance.run.backends import BUILT_IN, import_problem, resolve
 
     for name in args.backends.split(","):
@@ -150,8 +153,12 @@ def validate_run(args: argparse.Namespace) -> int:
         if out == cases_dir or cases_dir in out.parents:
             raise UsageError(f"--out {args.out} is inside --cases {args.cases}: a report folder "
                              "must not sit among case files")
+    try:
+        memory = memory_cap(args.memory, args.backends)
+    except ValueError as exc:
+        raise UsageError(f"--memory: {exc}") from None
     if workers == 0:  # this process runs the backends: start them now,
-        launch_backends(args.timeout, args.backends)  # to load while the corpus is made
+        launch_backends(args.timeout, args.backends, memory)  # to load while the corpus is made
     try:
         cases = load_corpus(args.corpus, args.seed, args.count, args.cases, version=args.generator)
     except CaseError as exc:
@@ -198,11 +205,8 @@ def xdist_workers(workers: str, cores: Optional[int] = None) -> int:
 
 
 def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
-    import pytest
-
-    from conformance.corpus.generator import share_corpus
     from conformance.pytest_plugin import close_pool
-    from conformance.report.build import RUN_FILE, build_reports
+    from conformance.report.lock import FolderInUseError, run_lock
 
     try:
         validate_run(args)  # a usage error leaves --out as it was
@@ -210,7 +214,23 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
         close_pool()  # the backends it started for the run
         raise
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        with run_lock(out, args.argv) as took_over:
+            if took_over:
+                print(f"autograd-oracle: note: {out}: {took_over}", file=sys.stderr)
+            return _run_into(out, args, extra)
+    except FolderInUseError as exc:
+        close_pool()
+        raise UsageError(str(exc)) from None
+
+
+def _run_into(out: Path, args: argparse.Namespace, extra: list[str]) -> int:
+    """The run itself, into ``out``, whose lock this process holds."""
+    import pytest
+
+    from conformance.corpus.generator import share_corpus
+    from conformance.report.build import RUN_FILE, build_reports
+
     for name in ("results.jsonl", "summary.json", "junit.xml", "report.md", "report.html"):
         (out / name).unlink(missing_ok=True)
     run = {"corpus": args.corpus, "seed": args.seed, "count": args.count,
@@ -222,7 +242,8 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
             "--oracle-report", str(out), "--oracle-corpus", args.corpus,
             "--oracle-seed", str(args.seed), "--oracle-count", str(args.count),
             "--oracle-generator", str(args.generator),
-            "--oracle-backends", args.backends, "--oracle-timeout", str(args.timeout)]
+            "--oracle-backends", args.backends, "--oracle-timeout", str(args.timeout),
+            "--oracle-memory", args.memory]
     workers = xdist_workers(args.workers)
     if workers:
         argv += ["-n", str(workers)]
@@ -258,7 +279,33 @@ def cmd_run(args: argparse.Namespace, extra: list[str]) -> int:
                  for v in ("fail", "crashed", "timeout"))
     print(f"report: {out / 'report.html'} (also report.md, summary.json, junit.xml, "
           f"results.jsonl); {failed} failing results")
-    return 2 if interrupted else (1 if failed else 0)
+    if interrupted:
+        return 2
+    if failed:
+        return 1
+    idle = idle_backends(args.backends, model.summary["counts"], out)
+    if idle:  # green, but not for everything asked for: a CI job must not pass on it
+        print("autograd-oracle: nothing judged on " + "; ".join(f"{b}: {why}" for b, why in idle.items()),
+              file=sys.stderr)
+        return 4
+    return 0
+
+
+def idle_backends(requested: str, counts: dict[str, dict[str, int]], out: Path) -> dict[str, str]:
+    """The requested backends that judged nothing (every result unavailable or unsupported), with
+    why, from the run's results in ``out``: ``{"torch-cuda": "CUDA not available"}``."""
+    from conformance.report.results import iter_results
+
+    names = [n.strip() for n in requested.split(",") if n.strip()]
+    idle = [n for n in names if not set(counts.get(n, {})) - {"unavailable", "unsupported"}]
+    if not idle:
+        return {}
+    why: dict[str, str] = {}
+    for r in iter_results(out):
+        if r["backend"] in idle and r["verdict"] == "unavailable":
+            why.setdefault(r["backend"], r["detail"])
+    return {n: why.get(n) or ("every case was unsupported" if counts.get(n) else "no case ran on it")
+            for n in idle}
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -512,6 +559,10 @@ def parser() -> argparse.ArgumentParser:
                      help="run only shard K of N (1-based), to split a run over machines")
     run.add_argument("--timeout", type=float, default=60.0,
                      help="seconds a case may take on a backend before it is a timeout")
+    run.add_argument("--memory", default="auto", metavar="SIZE",
+                     help="memory cap of each backend process on the CPU (1GB, 512MB, none): a case "
+                          "that needs more is 'crashed' (out of memory) and the run goes on; auto: "
+                          "half the machine's memory shared among the backend processes, at least 2 GB")
     run.add_argument("--known", action="append", default=[], metavar="[BACKEND=]FILE",
                      help="your own expected failures: a known-divergence file (as 'known add' "
                           "writes) applied to BACKEND, or with no BACKEND= to every backend "
@@ -597,7 +648,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         if args.command == "run":
             return cmd_run(args, extra)
         return HANDLERS[args.command](args)
-    except UsageError as exc:
+    except (UsageError, CorruptResultsError) as exc:
         print(f"autograd-oracle: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (``| head``): nothing is wrong with the run

@@ -28,6 +28,7 @@ from conformance.judge.verdict import judge_framework, judge_reference
 from conformance.run.backends import BUILT_IN, REFERENCES, Backend, resolve
 from conformance.run.isolation import Pool, Upcoming
 from conformance.run.lookahead import Lookahead
+from conformance.run.memory import default_cap, parse_size
 
 _POOL: Optional[Pool] = None
 LOOKAHEAD_CASES = 32  # cases queued to each backend ahead of the one being judged
@@ -56,6 +57,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="run only shard K of N (1-based), for splitting a run over machines")
     group.addoption("--oracle-timeout", type=float, default=None,
                     help="seconds a case may take on a backend before it is 'timeout'")
+    group.addoption("--oracle-memory", default="auto", metavar="SIZE",
+                    help="memory cap of each backend process (1GB, 512MB, none); auto: half the "
+                         "machine's memory shared among the backend processes, at least 2 GB")
     group.addoption("--oracle-report", default=None,
                     help="directory to stream results.jsonl into as cases finish")
     group.addoption("--oracle-progress", action="store_true", default=False,
@@ -137,14 +141,31 @@ class OracleFailure(Exception):  # noqa: N818 - pytest reports it as the failure
 
 
 def _pool(config: pytest.Config) -> Pool:
-    return shared_pool(config.getoption("--oracle-timeout") or 60.0)
+    return shared_pool(config.getoption("--oracle-timeout") or 60.0,
+                       memory_cap(config.getoption("--oracle-memory"), config.getoption("--oracle-backends")))
 
 
-def shared_pool(timeout: float) -> Pool:
+def memory_cap(option: str, backends: Optional[str]) -> Optional[int]:
+    """``--oracle-memory`` in bytes (None: no cap); ``auto`` shares half the machine's memory
+    among this run's backend processes: its backends and their references, in every xdist
+    worker."""
+    if option != "auto":
+        return parse_size(option)
+    try:
+        named = [resolve(n.strip()) for n in (backends or ",".join(BUILT_IN)).split(",") if n.strip()]
+    except ValueError:
+        named = []
+    processes = len({*named, *(_reference_of(b) for b in named if not b.is_reference)})
+    return default_cap(processes * max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))))
+
+
+def shared_pool(timeout: float, memory: Optional[int] = None) -> Pool:
     """This process's backend processes (made on first use, closed when the session ends)."""
     global _POOL
+    if _POOL is not None and _POOL.memory != memory:
+        close_pool()
     if _POOL is None:
-        _POOL = Pool(timeout, depth=LOOKAHEAD_CASES)
+        _POOL = Pool(timeout, depth=LOOKAHEAD_CASES, memory=memory)
     return _POOL
 
 
@@ -156,14 +177,14 @@ def close_pool() -> None:
         _POOL = None
 
 
-def launch_backends(timeout: float, names: str) -> None:
+def launch_backends(timeout: float, names: str, memory: Optional[int] = None) -> None:
     """Start the processes of the backends ``names`` (and of their references) now, so that
     they import their frameworks while this process generates and collects the corpus."""
     try:
         backends = [resolve(n.strip()) for n in names.split(",") if n.strip()]
     except ValueError:
         return  # collection reports the unknown backend
-    shared_pool(timeout).launch(dict.fromkeys(
+    shared_pool(timeout, memory).launch(dict.fromkeys(
         [*backends, *(_reference_of(b) for b in backends if not b.is_reference)]))
 
 
@@ -348,7 +369,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "oracle: a conformance case run on one backend")
     backends = config.getoption("--oracle-backends")
     if backends and _runs_items(config):
-        launch_backends(config.getoption("--oracle-timeout") or 60.0, backends)
+        launch_backends(config.getoption("--oracle-timeout") or 60.0, backends,
+                        memory_cap(config.getoption("--oracle-memory"), backends))
     report = config.getoption("--oracle-report")
     if report:
         config._oracle_results = _ResultsFile(Path(report))  # type: ignore[attr-defined]

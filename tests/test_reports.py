@@ -119,11 +119,20 @@ def test_merging_shards_equals_a_single_run(run_dir, tmp_path):
     assert together["counts"] == single["counts"] and together["complete"] is True
 
 
+def _default_signals() -> None:
+    """In the child: SIGINT and SIGTERM as a terminal gives them. A test process started under
+    nohup or as a script's background job inherits an ignored SIGINT, and a Python started with
+    it ignored installs no KeyboardInterrupt handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _start_run(out: Path) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "conformance.cli", "run", "--corpus", "generated",
                              "--count", "3000", "--backends", "reference-torch", "-n", "0",
                              "--out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+                            stderr=subprocess.DEVNULL, start_new_session=True,
+                            preexec_fn=_default_signals)
 
 
 def _wait_for_results(out: Path, lines: int, proc: subprocess.Popen) -> None:

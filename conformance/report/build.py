@@ -30,7 +30,9 @@ def load_run(directory: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dic
                                        list[dict[str, Any]]]:
     """A run's options (run.json), its results, its cases by id and its generated cases."""
     run = read_run(directory)
-    results = load_results(directory)
+    notes: list[str] = []
+    results = load_results(directory, notes)
+    run["notes"] = notes
     version = run.get("generator", DEFAULT_VERSION)
     generated = list(generated_corpus(run["seed"], run["count"], version)) \
         if run["corpus"] != "hand" else []
@@ -49,7 +51,7 @@ def build_reports(directory: Path, complete: bool, known_dir: Optional[Path] = N
     classes = failure_classes(results, cases)
     summary = build_summary(results, manifest, complete and run.get("complete", True),
                             stale_entries(results, known_dir, run.get("known")), argv=run.get("argv"),
-                            classes=[c.to_json() for c in classes])
+                            classes=[c.to_json() for c in classes], notes=run["notes"])
     (directory / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
     write_junit(directory / "junit.xml", results, summary["backends"])
     model = build_model(summary, results, cases, classes)

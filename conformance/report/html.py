@@ -159,6 +159,7 @@ def render_html(model: ReportModel, results: Optional[list[dict]] = None) -> str
                  f"numpy {_e(t['numpy'])}, torch {_e(t['torch'])}, paddle {_e(t['paddle'])}, "
                  f"device {_e(t['device'])}. Finite differences: "
                  f"{s['finite_differences']['checked']} gradient checks.</p>")
+    parts += [f"<p class='partial'>Note: {_e(note)}</p>" for note in s.get("notes") or []]
     for framework, pin in (s.get("framework_pins") or {}).items():
         if not pin["is_pinned"]:
             parts.append(f"<p class='partial'>Not the pinned {framework}: {_e(pin['ran'])} ran; "

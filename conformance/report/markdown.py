@@ -65,6 +65,7 @@ def render_markdown(model: ReportModel) -> str:
     if not s["complete"]:
         out += ["**Partial run**: interrupted before every case finished; these are the results "
                 "that did.", ""]
+    out += [f"**Note**: {_text(note)}" for note in s.get("notes") or []]
     for framework, pin in (s.get("framework_pins") or {}).items():
         if not pin["is_pinned"]:
             out += [f"**Not the pinned {framework}**: {framework} {pin['ran']} ran; the project "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 from conformance.run.trace import recategorize
 
@@ -19,25 +19,38 @@ def results_path(directory: Path) -> Path:
     raise FileNotFoundError(f"{directory} holds no {RESULTS}")
 
 
-def iter_results(directory: Path) -> Iterator[dict[str, Any]]:
-    """Each complete line of the results file; a torn last line (a killed run) is skipped."""
+class CorruptResultsError(ValueError):
+    """A results file with a line that is not a result before its end: results would be lost."""
+
+
+def iter_results(directory: Path, notes: Optional[list[str]] = None) -> Iterator[dict[str, Any]]:
+    """Each line of the results file. A cut-off last line (a run killed while writing it) is left
+    out, with a note added to ``notes``; an unparseable line anywhere else raises
+    ``CorruptResultsError`` naming the file and the line."""
     path = results_path(directory)
     opener = gzip.open if path.suffix == ".gz" else open
+    torn: Optional[int] = None  # the number of an unparseable line, until another line follows
     with opener(path, "rt", encoding="utf-8") as handle:  # type: ignore[operator]
-        for line in handle:
+        for number, line in enumerate(handle, 1):
             line = line.strip()
             if not line:
                 continue
+            if torn is not None:
+                raise CorruptResultsError(f"{path}: line {torn} is not a result (unparseable JSON), "
+                                     "and lines follow it: the file is corrupt")
             try:
                 yield json.loads(line)
             except json.JSONDecodeError:
-                continue
+                torn = number
+    if torn is not None and notes is not None:
+        notes.append(f"{path.name}: its last line (line {torn}) was cut off, as by an interrupted "
+                     "run, and is left out")
 
 
-def load_results(directory: Path) -> list[dict[str, Any]]:
+def load_results(directory: Path, notes: Optional[list[str]] = None) -> list[dict[str, Any]]:
     """The results, the last one winning where a (case, backend) appears twice."""
     latest: dict[tuple[str, str], dict[str, Any]] = {}
-    for r in iter_results(directory):
+    for r in iter_results(directory, notes):
         for key in ("observations", "reference_observations"):
             recategorize(r.get(key) or [])
         latest[(r["case"], r["backend"])] = r

@@ -103,7 +103,8 @@ def backend_line(name: str, about: dict[str, Any]) -> str:
 def build_summary(results: list[dict[str, Any]], manifest: dict[str, Any], complete: bool,
                   stale: list[dict[str, str]], oracle_skips: Optional[dict[str, int]] = None,
                   argv: Optional[list[str]] = None,
-                  classes: Optional[list[dict[str, Any]]] = None) -> dict[str, Any]:
+                  classes: Optional[list[dict[str, Any]]] = None,
+                  notes: Optional[list[str]] = None) -> dict[str, Any]:
     """The summary; ``argv`` is the command of the run (kept in run.json), not of a rebuild;
     ``classes``: the failure classes (``judge.classes``), largest first."""
     backends = sorted({r["backend"] for r in results})
@@ -125,6 +126,7 @@ def build_summary(results: list[dict[str, Any]], manifest: dict[str, Any], compl
         "backends": backends_under_test(results),
         "counts": counts(results),
         "failure_classes": classes or [],
+        "notes": notes or [],  # what the reader should know about how the results were read
         "finite_differences": {"checked": checked, "skipped": skips},
         "unsupported": unsupported_by_reason(results),
         "stale_known_divergences": stale,

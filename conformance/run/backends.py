@@ -120,12 +120,15 @@ def describe_module(module: Any) -> Subject:
 
 def import_problem(backend: Backend) -> Optional[str]:
     """Why the module of a backend named by the user (``DIALECT:MODULE``) cannot be imported, or
-    None. It is imported in a fresh interpreter: importing a framework here could change this
-    process (paddle's torch proxy changes what ``import torch`` means)."""
+    None. It is imported in a fresh interpreter with this one's ``sys.path``, as a backend process
+    is: importing a framework here could change this process (paddle's torch proxy changes what
+    ``import torch`` means)."""
     import subprocess
     import sys
 
-    program = f"import importlib; importlib.import_module({backend.module!r})"
+    # the backend processes are spawned with this process's sys.path: so is the check
+    program = (f"import importlib, sys; sys.path[:] = {sys.path!r}; "
+               f"importlib.import_module({backend.module!r})")
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
     if done.returncode == 0:
         return None

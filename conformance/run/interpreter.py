@@ -17,6 +17,7 @@ from conformance.corpus.case import Case
 from conformance.corpus.vocabulary import IN_PLACE_OPS, NUMBER_OR_NAME, OPS, OpSpec
 from conformance.run.adapters import Adapter, Unsupported
 from conformance.run.calls import call_keywords
+from conformance.run.memory import OutOfMemory, is_out_of_memory
 from conformance.run.trace import Trace, array_to_json, categorize, clean_message
 
 _UNDEFINED = "UndefinedInFrameworkError"
@@ -122,6 +123,8 @@ class Interpreter:
         except Unsupported as exc:
             self.trace.add(where, "unsupported", what=str(exc))
         except Exception as exc:  # noqa: BLE001 - the framework's exception is the observation
+            if is_out_of_memory(exc):  # not the program's behaviour: the process's limit
+                raise exc if isinstance(exc, OutOfMemory) else OutOfMemory(str(exc)[:300]) from None
             message = clean_message(str(exc))
             if type(exc).__name__ == _UNDEFINED:
                 self.trace.add(where, "undefined", message=message)

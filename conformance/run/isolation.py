@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
 
 from conformance.run.backends import Backend, BackendUnavailable
+from conformance.run.memory import format_size, limit_address_space
 
 _CONTEXT = multiprocessing.get_context("spawn")
 
@@ -60,9 +61,15 @@ def _reply(conn: Any, message: tuple[str, Any, float]) -> None:
         os._exit(0)
 
 
-def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool) -> None:
-    """The child: load the backend once, then run each case it is sent, in order."""
+def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool,
+           memory: Optional[int] = None) -> None:
+    """The child: load the backend once, then run each case it is sent, in order. Under a
+    memory cap (``memory``, bytes), a case that runs out of memory is reported as such and the
+    child exits, to be replaced by a fresh one."""
     import warnings
+
+    if spec[3] == "cpu":
+        limit_address_space(memory)
 
     warnings.simplefilter("ignore", DeprecationWarning)
     # paddle's import warns that the C++ extension builder finds no ccache: nothing a run uses
@@ -92,12 +99,16 @@ def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool) -> Non
             waiting.extend(batch)
         raw = waiting.popleft()
         case = Case.trusted(raw, "<ipc>")  # validated by the process that loaded it
-        trace = run_case(case, adapter, backend.name)
-        oracle = None
-        if with_oracle:
-            result = check_gradients(case, trace, adapter)
-            oracle = {"checked": result.checked, "skipped": result.skipped,
-                      "failures": result.failures}
+        try:
+            trace = run_case(case, adapter, backend.name)
+            oracle = None
+            if with_oracle:
+                result = check_gradients(case, trace, adapter)
+                oracle = {"checked": result.checked, "skipped": result.skipped,
+                          "failures": result.failures}
+        except MemoryError as exc:  # the cap: this process's memory may be in any state now
+            _reply(conn, ("out of memory", str(exc)[:300], time.monotonic()))
+            os._exit(0)
         _reply(conn, ("ok", {"observations": trace.observations, "oracle": oracle},
                       time.monotonic()))
 
@@ -112,10 +123,12 @@ class IsolatedBackend:
     """A backend running in its own child process, with cases queued to it in order."""
 
     def __init__(self, backend: Backend, timeout: float = 60.0, start_timeout: float = 300.0,
-                 oracle: Optional[bool] = None):
+                 oracle: Optional[bool] = None, memory: Optional[int] = None):
         """``oracle``: check the gradients of each trace against finite differences in the child
-        (default: for reference backends)."""
+        (default: for reference backends); ``memory``: the child's memory cap in bytes (None:
+        none)."""
         self.backend = backend
+        self.memory = memory
         self.oracle = backend.is_reference if oracle is None else oracle
         self.timeout = timeout
         self.start_timeout = start_timeout
@@ -141,7 +154,8 @@ class IsolatedBackend:
         parent, child = _CONTEXT.Pipe()
         b = self.backend
         self.process = _CONTEXT.Process(
-            target=_serve, args=(child, (b.name, b.dialect, b.module, b.device), self.oracle),
+            target=_serve, args=(child, (b.name, b.dialect, b.module, b.device), self.oracle,
+                                 self.memory),
             daemon=True)
         self.process.start()
         child.close()
@@ -234,6 +248,11 @@ class IsolatedBackend:
             return sent.case_id, self._restart(Outcome(
                 "crashed", detail=f"the backend process died (exit code {self.process.exitcode})",
                 seconds=time.monotonic() - started, subject=self.subject))
+        if status == "out of memory":
+            return sent.case_id, self._restart(Outcome(
+                "crashed", detail=f"out of memory: the case needs more than the backend process's "
+                                  f"memory cap ({format_size(self.memory)}; run --memory): {payload}",
+                seconds=self.last_finished - started, subject=self.subject))
         self._answered()
         return sent.case_id, Outcome(status, payload["observations"], payload["oracle"],
                                      seconds=self.last_finished - started, subject=self.subject)
@@ -275,8 +294,10 @@ class Pool:
     the child about a tenth of its time.
     """
 
-    def __init__(self, timeout: float, depth: int = 16, kept: int = 4096) -> None:
+    def __init__(self, timeout: float, depth: int = 16, kept: int = 4096,
+                 memory: Optional[int] = None) -> None:
         self.timeout = timeout
+        self.memory = memory  # each backend process's cap, bytes
         self.depth = depth
         self.backends: dict[str, IsolatedBackend] = {}
         self.outcomes: OrderedDict[tuple[str, str], Outcome] = OrderedDict()
@@ -290,7 +311,7 @@ class Pool:
 
     def get(self, backend: Backend) -> IsolatedBackend:
         if backend.name not in self.backends:
-            self.backends[backend.name] = IsolatedBackend(backend, self.timeout)
+            self.backends[backend.name] = IsolatedBackend(backend, self.timeout, memory=self.memory)
         return self.backends[backend.name]
 
     def outcome(self, raw_case: dict[str, Any], backend: Backend,

@@ -29,6 +29,7 @@ import importlib, io, json, os, sys, tempfile, time, traceback, warnings
 warnings.simplefilter("ignore")
 job = json.load(sys.stdin)
 MARK = job["mark"]
+sys.path[:] = job["path"]
 if job["module"]:
     sys.modules[job["dialect"]] = importlib.import_module(job["module"])
 else:
@@ -81,7 +82,7 @@ def run_programs(programs: list[str], dialect: str, module: Optional[str] = None
     if not programs:
         return []
     job = json.dumps({"dialect": dialect, "module": module, "programs": programs, "timeout": timeout,
-                      "mark": _MARK})
+                      "mark": _MARK, "path": sys.path})
     done = subprocess.run([sys.executable, "-c", _RUNNER], input=job, capture_output=True,
                           text=True, timeout=timeout * len(programs) + 120)
     if done.returncode != 0:
