@@ -7,6 +7,7 @@
     autograd-oracle merge OUT SHARD...    combine shard reports into one
     autograd-oracle compat DIR            write docs/COMPAT.md from a run
     autograd-oracle subject DIR --backend B --out FILE   a subject's conformance page
+    autograd-oracle fuzz --backends B --seconds N   fresh programs, failures shrunk and saved
     autograd-oracle generate --seed S --count N [--out FILE]
     autograd-oracle coverage [--corpus all --seed S --count N]
     autograd-oracle known update --from DIR   re-pin known divergences from a run
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Optional
 
 from conformance.report.results import CorruptResultsError
-from conformance.run.backends import BUILT_IN
+from conformance.run.backends import BUILT_IN, Backend
 
 EXIT_CODES = """exit codes:
   0  everything passed
@@ -105,6 +106,27 @@ def _note_rebuild(directory: Path, argv: list[str]) -> None:
     (directory / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
 
 
+def backends_named(names: str) -> list[Backend]:
+    """The backends of ``--backends``, each resolved and, when the user named its module
+    (``DIALECT:MODULE``), importable (else a usage error with the import error). The module is
+    imported from the current folder or an installed package, as ``python -m`` would."""
+    from conformance.run.backends import import_problem, resolve
+
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    backends = []
+    for name in (n.strip() for n in names.split(",") if n.strip()):
+        try:
+            backend = resolve(name)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        problem = None if backend.name in BUILT_IN else import_problem(backend)
+        if problem:
+            raise UsageError(problem)
+        backends.append(backend)
+    return backends
+
+
 def known_files(args: argparse.Namespace) -> dict[str, str]:
     """``run --known``: ``{backend or "*": absolute path}``, each file read and checked."""
     from conformance.judge import known
@@ -129,16 +151,8 @@ def validate_run(args: argparse.Namespace) -> int:
 
     from conformance.corpus.loader import CaseError
     from conformance.pytest_plugin import launch_backends, load_corpus, memory_cap
-    from conformance.run.backends import BUILT_IN, import_problem, resolve
 
-    for name in args.backends.split(","):
-        try:
-            backend = resolve(name.strip())
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        problem = None if backend.name in BUILT_IN else import_problem(backend)
-        if problem:
-            raise UsageError(problem)
+    backends_named(args.backends)
     known_files(args)
     if args.shard:
         k, _, n = args.shard.partition("/")
@@ -470,6 +484,36 @@ def cmd_subject(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from conformance.fuzz.explore import explore
+    from conformance.report.fuzz import write_fuzz
+
+    if (args.seconds is None) == (args.count is None):
+        raise UsageError("fuzz needs a budget: --seconds N or --count N (one of them)")
+    if (args.seconds or 1) <= 0 or (args.count or 1) <= 0 or args.timeout <= 0:
+        raise UsageError("--seconds, --count and --timeout must be positive")
+    backends = backends_named(args.backends)
+    tty = sys.stderr.isatty()
+    last = [0.0]
+
+    def progress(run, elapsed: float) -> None:
+        if tty or elapsed - last[0] >= 15:
+            last[0] = elapsed
+            budget = f"/{args.seconds:g} s" if args.seconds else f" s, {run.programs}/{args.count}"
+            line = (f"fuzz: {run.programs} programs, {run.failures} failing, "
+                    f"{len(run.classes)} classes, {elapsed:.0f}{budget}")
+            print(f"\r{line}" if tty else line, end="" if tty else "\n", file=sys.stderr, flush=True)
+
+    run = explore(backends, args.seed, args.seconds, args.count, args.timeout, progress)
+    if tty:
+        print(file=sys.stderr)
+    out = Path(args.out)
+    write_fuzz(out, run, {b.name: b.dialect for b in backends})
+    print(f"fuzz: {run.programs} programs, {run.failures} failing results in {len(run.classes)} "
+          f"classes; {out / 'report.md'}, one minimal case per class in {out / 'cases'}")
+    return 1 if run.failures else 0
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     """Check case files (or folders of them) and list every error, one line each."""
     from conformance.corpus.loader import CaseError, case_files, load_file
@@ -562,7 +606,7 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--memory", default="auto", metavar="SIZE",
                      help="memory cap of each backend process on the CPU (1GB, 512MB, none): a case "
                           "that needs more is 'crashed' (out of memory) and the run goes on; auto: "
-                          "half the machine's memory shared among the backend processes, at least 2 GB")
+                          "half the machine's memory shared among the backend processes, at least 4 GB")
     run.add_argument("--known", action="append", default=[], metavar="[BACKEND=]FILE",
                      help="your own expected failures: a known-divergence file (as 'known add' "
                           "writes) applied to BACKEND, or with no BACKEND= to every backend "
@@ -620,6 +664,18 @@ def parser() -> argparse.ArgumentParser:
                       help="Markdown file to write, e.g. docs/subjects/paddle-as-torch.md")
     sub_.add_argument("--no-programs", action="store_true",
                       help="do not run the programs (the page then shows them without their output)")
+    fz = command("fuzz", "run fresh programs on the backends until the budget is spent, and shrink "
+                         "each new kind of failure to a minimal case")
+    fz.add_argument("--backends", required=True,
+                    help="comma-separated backends under test (each judged against its reference)")
+    fz.add_argument("--seconds", type=float, default=None, help="the time budget")
+    fz.add_argument("--count", type=int, default=None,
+                    help="run this many programs instead of a time budget (reproducible)")
+    fz.add_argument("--seed", type=int, default=1, help="the fuzz seed: program i of a seed is fixed")
+    fz.add_argument("--out", default="reports/fuzz",
+                    help="folder for summary.json, report.md and cases/<class>.json")
+    fz.add_argument("--timeout", type=float, default=20.0,
+                    help="seconds a program may take on a backend before it is a timeout")
     cov = command("coverage", "cases per feature bucket, step kind x argument and op x feature")
     _corpus_args(cov)
     val = command("validate", "check case files and list every error (exit 2 on any)")
@@ -629,7 +685,7 @@ def parser() -> argparse.ArgumentParser:
 
 HANDLERS = {"report": cmd_report, "diff": cmd_diff, "record": cmd_record, "merge": cmd_merge,
             "compat": cmd_compat, "generate": cmd_generate, "coverage": cmd_coverage,
-            "known": cmd_known, "validate": cmd_validate, "subject": cmd_subject}
+            "known": cmd_known, "validate": cmd_validate, "subject": cmd_subject, "fuzz": cmd_fuzz}
 
 
 def main(argv: Optional[list[str]] = None) -> int:

@@ -59,7 +59,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="seconds a case may take on a backend before it is 'timeout'")
     group.addoption("--oracle-memory", default="auto", metavar="SIZE",
                     help="memory cap of each backend process (1GB, 512MB, none); auto: half the "
-                         "machine's memory shared among the backend processes, at least 2 GB")
+                         "machine's memory shared among the backend processes, at least 4 GB")
     group.addoption("--oracle-report", default=None,
                     help="directory to stream results.jsonl into as cases finish")
     group.addoption("--oracle-progress", action="store_true", default=False,

@@ -16,7 +16,7 @@ import os
 import re
 from typing import Optional
 
-FLOOR = 2 << 30
+FLOOR = 4 << 30
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "M": 1 << 20, "MB": 1 << 20,
           "G": 1 << 30, "GB": 1 << 30, "T": 1 << 40, "TB": 1 << 40}
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?B?)\s*$", re.I)

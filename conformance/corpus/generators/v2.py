@@ -1057,20 +1057,23 @@ def generate_case(seed: int, index: int) -> dict[str, Any]:
 
 
 def build_case(seed: int, index: int, version: int, extension: Optional[Extension] = None,
-               after: Optional[Extension] = None) -> dict[str, Any]:
+               after: Optional[Extension] = None, wide: bool = False) -> dict[str, Any]:
     """Case ``index`` of the corpus ``seed`` as this version builds it, with ids of ``version``.
     A later version passes an ``extension``, called with the program and its scenario just
     before the scenario runs, and one called ``after`` it; extensions that add nothing leave
-    the case as this version makes it."""
+    the case as this version makes it. ``wide`` (the fuzzer's programs): every scenario equally
+    likely, and each mixin twice as likely (at most 0.9), so features combine more often."""
     rng = random.Random(f"autograd-oracle/{VERSION}/{seed}/{index}")
     scenarios, weights = zip(*SCENARIOS)
+    if wide:
+        weights = (1,) * len(scenarios)
     scenario = rng.choices(scenarios, weights)[0]
     # third derivatives in float32 differ between implementations by more than float32's
     # tolerances (rounding compounds), so higher orders are generated in float64
     p = Program(rng, "float64" if scenario is s_create_graph or rng.random() < 0.2 else "float32")
     build_forward(p)
     for mixin, probability in MIXINS:
-        if p.chance(probability):
+        if p.chance(min(2 * probability, 0.9) if wide else probability):
             mixin(p)
     if extension is not None:
         extension(p, scenario)

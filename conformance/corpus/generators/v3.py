@@ -731,8 +731,9 @@ def functional_api(rng: random.Random) -> Callable[[Program, Callable[[Program],
     return extend
 
 
-def generate_case(seed: int, index: int) -> dict[str, Any]:
-    """Case ``index`` of the corpus ``seed``."""
+def generate_case(seed: int, index: int, wide: bool = False) -> dict[str, Any]:
+    """Case ``index`` of the corpus ``seed``; ``wide``: with the fuzzer's wider knobs
+    (``v2.build_case``)."""
     rng = random.Random(f"autograd-oracle/{VERSION}/{seed}/{index}")
     # streams of their own: the other extensions draw what they drew before these were added
     written = random.Random(f"autograd-oracle/{VERSION}/exp_/{seed}/{index}")
@@ -756,4 +757,4 @@ def generate_case(seed: int, index: int) -> dict[str, Any]:
         functional(p, scenario)
         modules(p, scenario)
         functions(p, scenario)
-    return v2.build_case(seed, index, VERSION, extend, after)
+    return v2.build_case(seed, index, VERSION, extend, after, wide=wide)
