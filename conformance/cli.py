@@ -8,6 +8,7 @@
     autograd-oracle compat DIR            write docs/COMPAT.md from a run
     autograd-oracle subject DIR --backend B --out FILE   a subject's conformance page
     autograd-oracle fuzz --backends B --seconds N   fresh programs, failures shrunk and saved
+    autograd-oracle sweep paddle 3.2.2 3.3.0 3.3.1  releases in their own environments, diffed
     autograd-oracle generate --seed S --count N [--out FILE]
     autograd-oracle coverage [--corpus all --seed S --count N]
     autograd-oracle known update --from DIR   re-pin known divergences from a run
@@ -334,14 +335,23 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from conformance.report.diff import diff_runs, render_diff_markdown
+    from conformance.corpus.loader import CaseError
+    from conformance.report.build import load_run
+    from conformance.report.diff import diff_runs, render_diff_html, render_diff_markdown
 
-    d = diff_runs(_baseline_or_report(args.base), _report_dir(args.new))
+    new = _report_dir(args.new)
+    try:
+        _, _, cases, _ = load_run(new)
+    except (CaseError, OSError, ValueError):  # a run of case files no longer here: no step kinds
+        cases = {}
+    d = diff_runs(_baseline_or_report(args.base), new, cases)
     markdown = render_diff_markdown(d)
     if args.json:
         Path(args.json).write_text(json.dumps(d, indent=1) + "\n")
     if args.markdown:
         Path(args.markdown).write_text(markdown)
+    if args.html:
+        Path(args.html).write_text(render_diff_html(d), encoding="utf-8")
     print(markdown)
     return 1 if d["regressed"] else 0
 
@@ -514,6 +524,21 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return 1 if run.failures else 0
 
 
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from conformance.run.sweep import SweepError, sweep
+
+    if args.count < 0:
+        raise UsageError("--count must be >= 0")
+    try:
+        steps = sweep(args.framework, args.versions, args.count, Path(args.out),
+                      say=lambda line: print(line, file=sys.stderr, flush=True))
+    except SweepError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"sweep: {Path(args.out) / 'index.md'} ({sum(s.run is not None for s in steps)} of "
+          f"{len(steps)} versions ran)")
+    return 0 if all(s.run is not None for s in steps) else 1
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     """Check case files (or folders of them) and list every error, one line each."""
     from conformance.corpus.loader import CaseError, case_files, load_file
@@ -620,6 +645,7 @@ def parser() -> argparse.ArgumentParser:
     d.add_argument("new", help="report folder of the later run")
     d.add_argument("--json", default=None, help="also write the JSON report here")
     d.add_argument("--markdown", default=None, help="also write the Markdown report here")
+    d.add_argument("--html", default=None, help="also write the report as an HTML page here")
     rec = command("record", "keep a run's results as a named baseline")
     rec.add_argument("name", help="the baseline's name, e.g. torch-2.13.0-cpu")
     rec.add_argument("--from", dest="source", default=str(DEFAULT_OUT),
@@ -676,6 +702,12 @@ def parser() -> argparse.ArgumentParser:
                     help="folder for summary.json, report.md and cases/<class>.json")
     fz.add_argument("--timeout", type=float, default=20.0,
                     help="seconds a program may take on a backend before it is a timeout")
+    sw = command("sweep", "run a framework's releases, each in an environment of its own, and "
+                          "diff each against the one before and the baseline")
+    sw.add_argument("framework", choices=("torch", "paddle"), help="the framework to sweep")
+    sw.add_argument("versions", nargs="+", help="its versions, oldest first, e.g. 3.2.2 3.3.0 3.3.1")
+    sw.add_argument("--count", type=int, default=2000, help="generated cases on top of the hand-written")
+    sw.add_argument("--out", default="reports/sweep", help="folder for the runs, the diffs and index.md")
     cov = command("coverage", "cases per feature bucket, step kind x argument and op x feature")
     _corpus_args(cov)
     val = command("validate", "check case files and list every error (exit 2 on any)")
@@ -685,7 +717,8 @@ def parser() -> argparse.ArgumentParser:
 
 HANDLERS = {"report": cmd_report, "diff": cmd_diff, "record": cmd_record, "merge": cmd_merge,
             "compat": cmd_compat, "generate": cmd_generate, "coverage": cmd_coverage,
-            "known": cmd_known, "validate": cmd_validate, "subject": cmd_subject, "fuzz": cmd_fuzz}
+            "known": cmd_known, "validate": cmd_validate, "subject": cmd_subject, "fuzz": cmd_fuzz,
+            "sweep": cmd_sweep}
 
 
 def main(argv: Optional[list[str]] = None) -> int:

@@ -14,10 +14,12 @@ The same naming serves the torch ↔ paddle divergence classes (``report.diverge
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 from conformance.corpus.case import Case, walk
 from conformance.corpus.vocabulary import BLOCKS, STEPS_BY_KEY
+from conformance.judge.compare import compare_traces
+from conformance.run.trace import Trace
 
 FAILING = ("fail", "crashed", "timeout")
 
@@ -136,21 +138,41 @@ class FailureClass:
                 "cases": self.cases, "example": self.example}
 
 
-def failure_classes(results: list[dict[str, Any]], cases: dict[str, Case]) -> list[FailureClass]:
-    """The failing results (fail, crashed, timeout) by backend and signature, largest first;
-    every failing result is in exactly one class."""
+def group(signed: Iterable[tuple[dict[str, Any], str]], cases: dict[str, Case]) -> list[FailureClass]:
+    """Results grouped by backend and the signature each comes with, largest group first; each
+    group's example is its smallest case, with that result's repro."""
     classes: dict[tuple[str, str], FailureClass] = {}
-    for r in sorted(results, key=lambda r: r["case"]):
-        if r["verdict"] not in FAILING:
-            continue
+    for r, sign in sorted(signed, key=lambda pair: pair[0]["case"]):
         case = cases.get(r["case"])
-        key = (r["backend"], signature(r, case))
-        cls = classes.setdefault(key, FailureClass(*key))
+        cls = classes.setdefault((r["backend"], sign), FailureClass(r["backend"], sign))
         cls.cases.append(r["case"])
         size = case_size(case)
         if size < cls.example_size:
             cls.example, cls.example_size, cls.repro = r["case"], size, r.get("repro") or ""
     return sorted(classes.values(), key=lambda c: (-len(c.cases), c.backend, c.signature))
+
+
+def failure_classes(results: list[dict[str, Any]], cases: dict[str, Case]) -> list[FailureClass]:
+    """The failing results (fail, crashed, timeout) by backend and signature, largest first;
+    every failing result is in exactly one class."""
+    return group(((r, signature(r, cases.get(r["case"]))) for r in results if r["verdict"] in FAILING),
+                 cases)
+
+
+def change_signature(base: dict[str, Any], new: dict[str, Any], case: Optional[Case]) -> str:
+    """How a result changed between two runs of the same backend: the first difference between
+    its two traces (``X vs Y`` reads old vs new), or, where a run has no trace (a crash), the
+    verdicts."""
+    if base.get("observations") is not None and new.get("observations") is not None:
+        comparison = compare_traces(Trace(base["case"], "base", base["observations"]),
+                                    Trace(new["case"], "new", new["observations"]))
+        if not comparison.same:
+            d = comparison.differences[0]
+            return f"{step_label(case, d.step)}: {difference_name(d.what, d.expected, d.actual, True)}"
+    if base["verdict"] != new["verdict"]:
+        why = f" ({new['detail'].split(':')[0]})" if new["verdict"] in ("crashed", "timeout") else ""
+        return f"{base['verdict']} → {new['verdict']}{why}"
+    return "judged otherwise on the same observations"
 
 
 def class_index(classes: list[FailureClass]) -> dict[tuple[str, str], int]:

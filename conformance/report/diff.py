@@ -2,16 +2,23 @@
 
 Per (case, backend): pass→fail (a regression), fail→pass (fixed), value drift beyond tolerance
 (both runs observed values, and they differ as a framework would differ from its reference), and
-cases new in NEW or removed from BASE.
+cases new in NEW or removed from BASE. The changed results are grouped into classes by how they
+changed — the first difference between the two traces, with the signatures of the run's failure
+classes (``judge.classes``) — each with its smallest case as a pair of outputs, old and new.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
+from conformance.corpus.case import Case
+from conformance.judge.classes import change_signature, group
 from conformance.judge.compare import compare_traces
-from conformance.report.escape import markdown_code, markdown_text
+from conformance.report.divergence import show
+from conformance.report.escape import html_text, markdown_block, markdown_code, markdown_text
+from conformance.report.model import plural as _plural
+from conformance.report.repro import program
 from conformance.report.results import load_results
 from conformance.run.trace import Trace
 
@@ -19,7 +26,9 @@ GOOD = ("pass", "known")
 BAD = ("fail", "crashed", "timeout")
 
 
-def diff_runs(base_dir: Path, new_dir: Path) -> dict[str, Any]:
+def diff_runs(base_dir: Path, new_dir: Path, cases: Optional[dict[str, Case]] = None) -> dict[str, Any]:
+    """The changes from BASE to NEW, and the changed results grouped into classes by how they
+    changed (``change_classes``; ``cases``: the cases by id, for the step kinds and repros)."""
     base = {(r["case"], r["backend"]): r for r in load_results(base_dir)}
     new = {(r["case"], r["backend"]): r for r in load_results(new_dir)}
     out: dict[str, Any] = {"base_run": str(base_dir), "new_run": str(new_dir), "regressions": [],
@@ -44,11 +53,36 @@ def diff_runs(base_dir: Path, new_dir: Path) -> dict[str, Any]:
             if not comparison.same:
                 out["drift"].append({**entry, "difference": comparison.differences[0].describe()})
     out["regressed"] = bool(out["regressions"] or out["drift"])
+    out["change_classes"] = change_classes(out, base, new, cases or {})
     return out
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+Results = dict[tuple[str, str], dict[str, Any]]
+
+
+def change_classes(d: dict[str, Any], base: Results, new: Results,
+                   cases: dict[str, Case]) -> list[dict[str, Any]]:
+    """The changed results (regressions, fixed, drift: each once) by backend and how they
+    changed, largest first, each with its smallest case as a pair of outputs, old and new."""
+    keys = sorted({(e["case"], e["backend"]) for kind in ("regressions", "fixed", "drift") for e in d[kind]})
+    signed = [(new[k], change_signature(base[k], new[k], cases.get(k[0]))) for k in keys]
+    out = []
+    for cls in group(signed, cases):
+        key = (cls.example, cls.backend)
+        old_obs, new_obs = base[key].get("observations"), new[key].get("observations")
+        first = None
+        if old_obs is not None and new_obs is not None:
+            comparison = compare_traces(Trace(key[0], "base", old_obs), Trace(key[0], "new", new_obs))
+            first = comparison.differences[0] if comparison.differences else None
+        case = cases.get(cls.example or "")
+        out.append({"backend": cls.backend, "signature": cls.signature, "count": len(cls.cases),
+                    "cases": cls.cases, "example": cls.example,
+                    "old": f"step {first.step}: {show(first.expected)}" if first else base[key]["verdict"],
+                    "new": f"step {first.step}: {show(first.actual)}" if first else
+                           f"{new[key]['verdict']}: {new[key].get('detail', '')}".rstrip(": "),
+                    "repro": program(case, new[key]["dialect"]) if case is not None and
+                    new[key].get("dialect") else new[key].get("repro", "")})
+    return out
 
 
 def per_backend(d: dict[str, Any]) -> dict[str, dict[str, int]]:
@@ -79,6 +113,22 @@ def render_diff_markdown(d: dict[str, Any]) -> str:
         lines += [f"| {markdown_text(b)} | " + " | ".join(str(row[k]) for k in kinds) + " |"
                   for b, row in sorted(table.items())]
         lines.append("")
+    classes = d.get("change_classes") or []
+    if classes:
+        lines += [f"## How the results changed ({_plural(len(classes), 'class')}, "
+                  f"{_plural(sum(c['count'] for c in classes), 'changed result')})", "",
+                  "| # | backend | how it changed (old vs new) | results | smallest case |",
+                  "|---:|---|---|---:|---|"]
+        lines += [f"| {i} | {markdown_text(c['backend'])} | {markdown_text(c['signature'])} | {c['count']} | "
+                  f"{markdown_code(c['example'] or '')} |" for i, c in enumerate(classes, 1)]
+        lines.append("")
+        for i, c in enumerate(classes, 1):
+            lines += [f"### {i}. {markdown_text(c['signature'])} [{markdown_text(c['backend'])}] — "
+                      f"{_plural(c['count'], 'result')}", "",
+                      f"Smallest case {markdown_code(c['example'] or '')}:", "",
+                      f"- old: {markdown_text(c['old'])}", f"- new: {markdown_text(c['new'])}", ""]
+            if c["repro"]:
+                lines += [markdown_block(c["repro"]), ""]
     changed: dict[tuple[str, str], dict[str, Any]] = {}
     for kind, field in (("regressions", "detail"), ("drift", "difference"), ("fixed", None)):
         for e in d[kind]:
@@ -87,10 +137,36 @@ def render_diff_markdown(d: dict[str, Any]) -> str:
             if field and e.get(field):
                 entry["details"].append(e[field].splitlines()[0])
     if changed:
-        lines += ["## Changed results", ""]
+        lines += ["## Changed results, one by one", ""]
         for (case, backend), e in list(sorted(changed.items()))[:500]:
             detail = f": {markdown_text(e['details'][0])}" if e["details"] else ""
             lines.append(f"- {markdown_code(case)} [{markdown_text(backend)}] {e['base']} → {e['new']} "
                          f"({', '.join(e['kinds'])}){detail}")
         lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def render_diff_html(d: dict[str, Any]) -> str:
+    """The regression report as one self-contained page: the change classes first, each with
+    its pair of outputs and program, then the counts."""
+    e = html_text
+    parts = ["<!doctype html><html lang='en'><head><meta charset='utf-8'><title>autograd-oracle "
+             "regression report</title><style>body{font-family:system-ui,sans-serif;margin:2em}"
+             "pre{background:#f6f6f6;padding:8px}td,th{border:1px solid #ccc;padding:4px 8px}"
+             "table{border-collapse:collapse}</style></head><body>",
+             f"<h1>Regression report</h1><p>{e(d['base_run'])} → {e(d['new_run'])}</p>",
+             "<h2>How the results changed</h2><table><tr><th>#</th><th>backend</th>"
+             "<th>how it changed (old vs new)</th><th>results</th><th>smallest case</th></tr>"]
+    classes = d.get("change_classes") or []
+    parts += [f"<tr><td>{i}</td><td>{e(c['backend'])}</td><td>{e(c['signature'])}</td>"
+              f"<td>{c['count']}</td><td><code>{e(c['example'] or '')}</code></td></tr>"
+              for i, c in enumerate(classes, 1)]
+    parts.append("</table>")
+    for i, c in enumerate(classes, 1):
+        parts.append(f"<details><summary>{i}. {e(c['signature'])} [{e(c['backend'])}] — "
+                     f"{_plural(c['count'], 'result')}</summary><p>old: {e(c['old'])}</p>"
+                     f"<p>new: {e(c['new'])}</p><pre>{e(c['repro'])}</pre></details>")
+    counts = {kind: len(d[kind]) for kind in ("regressions", "fixed", "drift", "new", "removed")}
+    parts.append("<h2>Counts</h2><ul>" + "".join(f"<li>{k}: {n} results</li>" for k, n in counts.items())
+                 + "</ul></body></html>")
+    return "\n".join(parts)

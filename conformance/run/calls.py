@@ -42,7 +42,7 @@ def call_keywords(step: dict[str, Any], kind: str, dialect: str) -> dict[str, An
         if (kind, field) in DIALECT_LACKS[dialect]:
             if _NEUTRAL_DEFAULTS.get(field, object()) is value:
                 continue
-            raise Unsupported(f"{kind}({field}=...)")
+            raise Unsupported(field)
         if dialect == "paddle" and value is None:
             continue
         keywords[field] = value
