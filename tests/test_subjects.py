@@ -73,7 +73,7 @@ def test_a_signature_holds_the_step_what_differs_and_error_categories_never_valu
     error = {"kind": "error", "error": "RuntimeError", "category": "freed-graph", "message": "m1"}
     refused = {"kind": "error", "error": "AttributeError", "category": "other", "message": "m2"}
     by_category = signature(_result("error class", error, refused), case)
-    assert by_category == "let exp: error:freed-graph vs error:other (AttributeError)"
+    assert by_category == "let: error:freed-graph vs error:other (AttributeError)"
     assert "m1" not in by_category and "m2" not in by_category
     crashed = {"case": "c", "backend": "b", "verdict": "crashed", "detail": "exit code -6"}
     assert signature(crashed, case) == "the backend crashed (its process died)"

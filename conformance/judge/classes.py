@@ -82,14 +82,18 @@ def step_at(case: Case, where: str) -> Optional[dict[str, Any]]:
     return step
 
 
-def step_label(case: Optional[Case], where: str) -> str:
+def step_label(case: Optional[Case], where: str, with_op: bool = True) -> str:
     """The step kind at a location, with what tells steps of that kind apart: ``let pow``,
-    ``observe grad``, ``Tensor.backward``, ``function derivative: let mul``."""
+    ``observe grad``, ``Tensor.backward``, ``function derivative: let mul``. ``with_op=False``
+    leaves an op's name out: an error or a warning is told apart by its category and class,
+    and one change (a new type-promotion error) shows on many ops."""
     step = step_at(case, where) if case is not None else None
     if step is None:
         return "a step"
     kind = next((k for k in step if k in STEPS_BY_KEY), "step")
-    if kind in ("let", "inplace"):
+    if kind in ("let", "inplace") and not with_op:
+        label = kind
+    elif kind in ("let", "inplace"):
         label = f"{kind} {step['op']}"
     elif kind == "observe":
         label = f"observe {step['observe']}"
@@ -103,6 +107,11 @@ def step_label(case: Optional[Case], where: str) -> str:
     return f"function {body}: {label}" if body else label
 
 
+def _about_errors(name: str) -> bool:
+    """Whether a difference's name is about errors or warnings (not a result's values)."""
+    return any(word in name.lower() for word in ("error", "warning"))
+
+
 def signature(result: dict[str, Any], case: Optional[Case]) -> str:
     """How a failing result fails: its first difference, or why it has none."""
     if result["verdict"] == "crashed":
@@ -113,7 +122,7 @@ def signature(result: dict[str, Any], case: Optional[Case]) -> str:
     if differences:
         d = differences[0]
         name = difference_name(d["what"], d.get("reference"), d.get("backend"), error_class=True)
-        return f"{step_label(case, d['step'])}: {name}"
+        return f"{step_label(case, d['step'], not _about_errors(name))}: {name}"
     if (result.get("oracle") or {}).get("failures"):
         return "a gradient disagrees with finite differences"
     return "an expectation of the case fails"
@@ -168,7 +177,8 @@ def change_signature(base: dict[str, Any], new: dict[str, Any], case: Optional[C
                                     Trace(new["case"], "new", new["observations"]))
         if not comparison.same:
             d = comparison.differences[0]
-            return f"{step_label(case, d.step)}: {difference_name(d.what, d.expected, d.actual, True)}"
+            name = difference_name(d.what, d.expected, d.actual, True)
+            return f"{step_label(case, d.step, not _about_errors(name))}: {name}"
     if base["verdict"] != new["verdict"]:
         why = f" ({new['detail'].split(':')[0]})" if new["verdict"] in ("crashed", "timeout") else ""
         return f"{base['verdict']} → {new['verdict']}{why}"

@@ -109,9 +109,18 @@ def _write_diff(base: Path, new: Path, out: Path, name: str) -> dict[str, Any]:
     return d
 
 
+def _reused(version: str, run: Path, backend: str) -> Step:
+    step = Step(version, run=run)
+    with (run / "results.jsonl").open(encoding="utf-8") as handle:
+        step.crashed = [r for r in map(json.loads, handle)
+                        if r["backend"] == backend and r["verdict"] in ("crashed", "timeout")]
+    return step
+
+
 def sweep(framework: str, versions: list[str], count: int, out: Path,
-          say: Callable[[str], None] = print) -> list[Step]:
-    """Run every version, diff the runs, write ``out/index.md``; returns the steps."""
+          say: Callable[[str], None] = print, reuse: bool = False) -> list[Step]:
+    """Run every version, diff the runs, write ``out/index.md``; returns the steps. ``reuse``:
+    a version whose complete run is already in ``out`` is not run again (the diffs are)."""
     if framework not in FRAMEWORKS:
         raise SweepError(f"sweep takes torch or paddle, not {framework!r}")
     from conformance import data
@@ -128,9 +137,13 @@ def sweep(framework: str, versions: list[str], count: int, out: Path,
             raise SweepError(f"could not build this project's wheel: {_last_line(built.stderr)}")
         wheel = next(wheels.glob("*.whl"))
         for version in versions:
+            folder = out / f"{framework}-{version}"
+            if reuse and (folder / "summary.json").exists():
+                say(f"sweep: {framework} {version}: the run in {folder} is reused")
+                steps.append(_reused(version, folder, FRAMEWORKS[framework][1]))
+                continue
             say(f"sweep: {framework} {version} …")
-            step = run_version(framework, version, wheel, count, out / f"{framework}-{version}",
-                               Path(scratch))
+            step = run_version(framework, version, wheel, count, folder, Path(scratch))
             say(f"sweep: {framework} {version}: " + (step.problem or f"ran in {step.seconds:.0f} s, "
                                                        f"{len(step.crashed)} crashed or timed out"))
             steps.append(step)
