@@ -529,9 +529,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     if args.count < 0:
         raise UsageError("--count must be >= 0")
+    if args.installer == "uv" and shutil.which("uv") is None:
+        raise UsageError("--installer uv: uv is not installed (pip install uv)")
     try:
         steps = sweep(args.framework, args.versions, args.count, Path(args.out),
-                      say=lambda line: print(line, file=sys.stderr, flush=True), reuse=args.reuse)
+                      say=lambda line: print(line, file=sys.stderr, flush=True), reuse=args.reuse,
+                      installer=args.installer)
     except SweepError as exc:
         raise UsageError(str(exc)) from None
     print(f"sweep: {Path(args.out) / 'index.md'} ({sum(s.run is not None for s in steps)} of "
@@ -708,6 +711,9 @@ def parser() -> argparse.ArgumentParser:
     sw.add_argument("versions", nargs="+", help="its versions, oldest first, e.g. 3.2.2 3.3.0 3.3.1")
     sw.add_argument("--count", type=int, default=2000, help="generated cases on top of the hand-written")
     sw.add_argument("--out", default="reports/sweep", help="folder for the runs, the diffs and index.md")
+    sw.add_argument("--installer", choices=("pip", "uv"), default="pip",
+                    help="what makes the environments: venv and pip (reads pip's configuration), "
+                         "or uv (faster; needs uv)")
     sw.add_argument("--reuse", action="store_true",
                     help="do not run again a version whose complete run is already in --out; diff anew")
     cov = command("coverage", "cases per feature bucket, step kind x argument and op x feature")

@@ -156,7 +156,7 @@ def group(signed: Iterable[tuple[dict[str, Any], str]], cases: dict[str, Case]) 
         cls = classes.setdefault((r["backend"], sign), FailureClass(r["backend"], sign))
         cls.cases.append(r["case"])
         size = case_size(case)
-        if size < cls.example_size:
+        if cls.example is None or size < cls.example_size:
             cls.example, cls.example_size, cls.repro = r["case"], size, r.get("repro") or ""
     return sorted(classes.values(), key=lambda c: (-len(c.cases), c.backend, c.signature))
 
