@@ -33,6 +33,10 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                            "Expected allow_unused to be True or not passed when "
                            "materialize_grads=True, but got: allow_unused=False."),
     "retain_no_grad": (RuntimeError, "can't retain_grad on Tensor that has requires_grad=False"),
+    "saved_detached_in_place": (
+        RuntimeError,
+        "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+        "This is not supported, please use out-of-place `.detach()` instead"),
     "no_grad_view_base_modified": (
         RuntimeError,
         "A view was created in no_grad mode and its base or another view of its base has been "

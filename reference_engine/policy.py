@@ -48,6 +48,8 @@ class Policy:
     links_at_second_order: frozenset[str] = frozenset()  # ... except in these ops' derivatives
     links_with_a_constant: frozenset[str] = frozenset()  # a constant operand: link the gradient
     retained_grads_accumulate = True
+    # torch: a saved input (not the node's own output) that was detach_()ed cannot be used
+    refuses_saved_inputs_detached_in_place = False
     refuses_bool_negation = False          # torch: no `-` on bool tensors
     refuses_overlapping_writes = False     # torch: no in-place write into an expanded tensor
     refuses_writes_to_leaf_views = False   # torch: no in-place write into a view of a leaf
@@ -181,6 +183,11 @@ class Policy:
                 out[name] = _in_place_of(slot.unpack(slot.packed), slot)
                 continue
             tensor = slot.tensor
+            output = name == "result" or shown_node(slot.origin) is node
+            if self.refuses_saved_inputs_detached_in_place and not output \
+                    and slot.origin is not None and tensor._grad_fn is None:
+                # torch reads a saved input's node from the tensor itself, which detach_ cleared
+                raise self.error("saved_detached_in_place")
             if slot.version is not None and tensor._counter.value != slot.version:
                 tensor._follow_base()
                 if tensor._no_grad_view:  # torch rebuilds the view's history first, and refuses
@@ -189,7 +196,6 @@ class Policy:
                     F.check_split_piece(tensor)
                 # torch names a saved output (a custom function's too) by the node that made
                 # it, a saved input by what made it now (the in-place op that changed it)
-                output = name == "result" or shown_node(slot.origin) is node
                 origin = slot.origin if output else tensor._grad_fn
                 raise self.version_error(tensor, origin, slot.version, slot.view_shape)
             if slot.leaf_node is not None and not tensor._requires_grad:

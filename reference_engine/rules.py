@@ -265,12 +265,24 @@ def _pow_grad_exponent(g: Any, a: Any, b: Any, result: Any) -> Any:
     return F.where(at_zero, 0, F.mul(g, F.mul(result, F.log(a))))
 
 
-def _maximum_grad(g: Any, mine: Any, other: Any, loses: Callable[[Any, Any], Any]) -> Any:
+def _maximum_grad(g: Any, mine: Any, other: Any, loses: Callable[[Any, Any], Any],
+                  first: bool) -> Any:
     """The winner's gradient, half each at a tie; paddle's kernel multiplies by the weights (a
-    nan gradient reaches the loser too), torch's selects."""
+    nan gradient reaches the loser too), torch's selects.
+
+    paddle's double-grad kernel differentiates that gradient by the seed with whole masks, not
+    the halves: at a tie the first operand's gradient has derivative 0 and the second's 1
+    (``maximum_double_grad``: ``ddout = ddx * (x > y) + ddy * (x <= y)``). The recorded gradient
+    keeps the halves' values and the masks' derivative: ``g * mask`` plus the difference as a
+    constant."""
     if g._policy.masks_by_multiplying:
-        weights = np.where(loses(mine, other)._data, 0.0, np.where(mine._data == other._data, 0.5, 1.0))
-        return F.mul(g, F.constant_like(g, weights.astype(g._data.dtype)))
+        lost, tied = loses(mine, other)._data, mine._data == other._data
+        weights = np.where(lost, 0.0, np.where(tied, 0.5, 1.0)).astype(g._data.dtype)
+        if not (g._requires_grad and tied.any()):
+            return F.mul(g, F.constant_like(g, weights))
+        mask = np.where(lost | tied, 0.0, 1.0) if first else np.where(lost, 0.0, 1.0)
+        recorded = F.mul(g, F.constant_like(g, mask.astype(g._data.dtype)))
+        return F.add(recorded, F.constant_like(g, (g._data * (weights - mask)).astype(g._data.dtype)))
     split = F.where(F.eq(mine, other), F.div_number(g, 2), g)
     return F.masked_fill(split, loses(mine, other), 0)
 
@@ -473,9 +485,11 @@ rule("clamp_tensor", "ClampBackward0", lambda a, b, c: np.minimum(np.maximum(a, 
      lambda g, a, low, high: _where_zero(F.logical_or(F.gt(a, high), F.lt(high, low)), g),
      inputs=("a", "low", "high"))
 rule("maximum", "MaximumBackward0", np.maximum,
-     lambda g, a, b: _maximum_grad(g, a, b, F.lt), lambda g, a, b: _maximum_grad(g, b, a, F.lt), **AB)
+     lambda g, a, b: _maximum_grad(g, a, b, F.lt, True), lambda g, a, b: _maximum_grad(g, b, a, F.lt, False),
+     **AB)
 rule("minimum", "MinimumBackward0", np.minimum,
-     lambda g, a, b: _maximum_grad(g, a, b, F.gt), lambda g, a, b: _maximum_grad(g, b, a, F.gt), **AB)
+     lambda g, a, b: _maximum_grad(g, a, b, F.gt, True), lambda g, a, b: _maximum_grad(g, b, a, F.gt, False),
+     **AB)
 # torch's loss functions: one node each, the loss reduced ("mean", "sum" or "none")
 rule("mse_loss", "MseLossBackward0", lambda a, b, *, reduction: _np_reduce((a - b) ** 2, reduction),
      lambda g, a, b, reduction: F.mul(F.mul(F.sub(a, b), 2.0), _loss_grad(g, a, reduction)),

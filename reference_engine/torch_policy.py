@@ -72,6 +72,7 @@ class TorchPolicy(Policy):
     undefined_gradients_flow = True
     backward_runs_input_nodes = True
     refuses_writes_to_leaf_views = True
+    refuses_saved_inputs_detached_in_place = True
     split_outputs_are_views = True
     double_backward_thresholds_inclusive = True
     output_hooks_run_at_node = True

@@ -210,6 +210,23 @@ def second_derivatives_of_log_softmax(paddle):
     return [attempt(lambda: paddle.grad(y, [x], create_graph=True)), paddle.grad(y, [x])]
 
 
+@program
+def tie_gradients_differentiate_by_whole_masks(paddle):
+    """maximum and minimum give half the gradient to each side of a tie, but the double-grad
+    kernel differentiates it by whole masks: by the seed, 0 for the first operand and 1 for the
+    second at a tie (``ddout = ddx * (x > y) + ddy * (x <= y)``)."""
+    seen = []
+    for op in (paddle.maximum, paddle.minimum):
+        x = paddle.to_tensor([1.0, 2.0, 5.0], stop_gradient=False)
+        y = paddle.to_tensor([1.0, 3.0, 4.0], stop_gradient=False)
+        g = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        gx, gy = paddle.grad([op(x, y)], [x, y], grad_outputs=[g], create_graph=True)
+        by_seed = paddle.grad([gx.sum() + 2 * gy.sum()], [g], retain_graph=True)
+        (gx * gx + gy).sum().backward()
+        seen += [gx, gy, by_seed, g.grad, x.grad, y.grad]
+    return seen
+
+
 # --- unused and stop_gradient ---------------------------------------------------------------
 
 @program

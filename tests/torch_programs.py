@@ -452,6 +452,28 @@ def detach(torch):
     return [d, d.is_leaf, d.requires_grad, d2, x.grad]
 
 
+@program
+def saved_tensor_detached_in_place(torch):
+    """A saved input detach_()ed before backward is refused; a saved output (exp's result) and
+    a saved leaf are not: torch reads a saved input's node from the tensor, and detach_ cleared
+    it."""
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 1
+    product = a * a  # saves a as an input
+    a.detach_()
+    refused = attempt(lambda: product.sum().backward())
+    x2 = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x2.exp()  # saves its result
+    total = (y * 2).sum()
+    y.detach_()
+    total.backward()
+    x3 = torch.tensor([0.5, 1.5], requires_grad=True)
+    s = x3.sin()  # saves the leaf x3
+    s.detach_()
+    x3_grad = attempt(lambda: (x3.sin() * 1).sum().backward())
+    return [refused, x.grad, x2.grad, x3_grad, x3.grad]
+
+
 # --- operations and broadcasting ------------------------------------------------------------
 
 @program
