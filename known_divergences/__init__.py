@@ -1,1 +1,1 @@
-"""Known-divergence files, shipped in the wheel as conformance.data.known_divergences (see conformance/data)."""
+"""Known-divergence files, shipped in the wheel as conformance.data.known_divergences."""
