@@ -5,6 +5,9 @@ returns the names the mutant module hands out in place of the framework's (an op
 special point). An op's bug changes only the gradient, and only where its special point occurs
 (``_reroute``), so a case that never reaches the point cannot tell the mutant from the
 framework: what the corpus kills, it kills for the bug.
+
+Left out as equivalent (no program can tell them from the framework): paddle.grad ignoring
+``retain_graph`` — it runs on a copy of the graph and frees nothing either way.
 """
 
 from __future__ import annotations
@@ -314,11 +317,6 @@ def paddle_grad_ignores_no_grad_vars(paddle: Any) -> None:
 @mutant("paddle", "paddle.grad ignores allow_unused (always allows)")
 def paddle_grad_always_allows_unused(paddle: Any) -> None:
     _force_keyword(paddle, "grad", "allow_unused", True)
-
-
-@mutant("paddle", "paddle.grad ignores retain_graph")
-def paddle_grad_ignores_retain_graph(paddle: Any) -> None:
-    _drop_keyword(paddle, "grad", "retain_graph")
 
 
 @mutant("paddle", "paddle.grad ignores grad_outputs")
