@@ -192,3 +192,21 @@ def test_the_suite_does_not_depend_on_its_folder_locale_or_home(tmp_path):
         cwd=tmp_path, env=env, capture_output=True, text=True, encoding="utf-8", timeout=600,
         stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stdout[-3000:]
+
+
+def test_paddles_cpp_log_stays_out_of_the_run_output_unless_debugging(tmp_path):
+    """paddle's glog warnings ("W… backward.cc:685] While running Node …") would interleave with
+    the run's own lines in a log; AUTOGRAD_ORACLE_DEBUG lets them through."""
+    pytest.importorskip("paddle", reason="paddle is not installed")
+
+    def output(**env: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "conformance.cli", "run", "--backends", "reference-paddle,paddle-cpu",
+             "--count", "300", "-n", "0", "--out", str(tmp_path / f"run{len(env)}")],
+            cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=600,
+            env={**{k: v for k, v in os.environ.items() if k not in ("GLOG_minloglevel",
+                                                                       "AUTOGRAD_ORACLE_DEBUG")}, **env})
+        return done.stdout + done.stderr
+
+    assert "backward.cc" in output(AUTOGRAD_ORACLE_DEBUG="1")  # the corpus does make paddle log
+    assert "backward.cc" not in output()

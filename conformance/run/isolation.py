@@ -151,6 +151,10 @@ class IsolatedBackend:
         # several backend processes would take the cores the other processes need
         for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
             os.environ.setdefault(name, "1")
+        # paddle's C++ log ("W1202 … backward.cc:685] While running Node …") would interleave with
+        # the run's output: errors only, unless AUTOGRAD_ORACLE_DEBUG asks for everything
+        if not os.environ.get("AUTOGRAD_ORACLE_DEBUG"):
+            os.environ.setdefault("GLOG_minloglevel", "2")
         parent, child = _CONTEXT.Pipe()
         b = self.backend
         self.process = _CONTEXT.Process(
