@@ -163,6 +163,7 @@ class PaddlePolicy(Policy):
     """PaddlePaddle 3.3.1 semantics (eager mode)."""
 
     dialect = "paddle"
+    array_operands_are_tensors = True
     errors = PADDLE_ERRORS
     warning_texts = PADDLE_WARNINGS
     accumulate_node_name = "GradNodeAccumulation"

@@ -48,6 +48,7 @@ class Policy:
     links_at_second_order: frozenset[str] = frozenset()  # ... except in these ops' derivatives
     links_with_a_constant: frozenset[str] = frozenset()  # a constant operand: link the gradient
     retained_grads_accumulate = True
+    array_operands_are_tensors = False  # paddle: ``ndarray * tensor`` takes the array as a tensor
     # torch: a saved input (not the node's own output) that was detach_()ed cannot be used
     refuses_saved_inputs_detached_in_place = False
     refuses_bool_negation = False          # torch: no `-` on bool tensors

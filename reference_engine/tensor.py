@@ -37,6 +37,10 @@ class Tensor:
     _policy: ClassVar[Policy]
     _size_type: ClassVar[type] = tuple  # the dialect's Size class
     _dtype_objects: ClassVar[dict[np.dtype, Any]] = {}  # numpy dtype -> the dialect's dtype
+    # numpy scalars and arrays on the left of an operator defer to the tensor's reflected
+    # operator, as torch and paddle do: ``np.float64(2.0) * t`` is a tensor that keeps autograd,
+    # not an array that silently drops it
+    __array_ufunc__ = None
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_counter", "_retains_grad",
                  "_accumulator", "_name", "_no_grad_view", "_untracked_view", "_view_base", "_probe",
                  "_split_piece",
@@ -231,6 +235,13 @@ class Tensor:
     def __bool__(self) -> bool:
         return bool(self.item())
 
+    def _left_operand(self, other: Any) -> Any:
+        """A numpy array on the left of an operator: a tensor of its values where the dialect
+        takes arrays as operands (paddle), else left as it is (torch refuses it)."""
+        if isinstance(other, np.ndarray) and self._policy.array_operands_are_tensors:
+            return type(self)._from_array(np.array(other))
+        return other
+
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return self._data if dtype is None else self._data.astype(dtype)
 
@@ -242,6 +253,7 @@ class Tensor:
         return F.add(self, other)
 
     def __radd__(self, other: Any) -> Tensor:
+        other = self._left_operand(other)
         if not _is_operand(other):
             return NotImplemented
         return F.add(other, self)
@@ -252,6 +264,7 @@ class Tensor:
         return F.sub(self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
+        other = self._left_operand(other)
         if not _is_operand(other):
             return NotImplemented
         return F.sub(other, self)
@@ -262,6 +275,7 @@ class Tensor:
         return F.mul(self, other)
 
     def __rmul__(self, other: Any) -> Tensor:
+        other = self._left_operand(other)
         if not _is_operand(other):
             return NotImplemented
         return F.mul(other, self)
@@ -272,6 +286,7 @@ class Tensor:
         return F.div(self, other)
 
     def __rtruediv__(self, other: Any) -> Tensor:
+        other = self._left_operand(other)
         if not _is_operand(other):
             return NotImplemented
         return F.div(other, self)
@@ -282,6 +297,7 @@ class Tensor:
         return F.pow(self, other)
 
     def __rpow__(self, other: Any) -> Tensor:
+        other = self._left_operand(other)
         if not _is_operand(other):
             return NotImplemented
         return F.pow(other, self)
@@ -292,6 +308,7 @@ class Tensor:
         return F.matmul(self, other)
 
     def __rmatmul__(self, other: Any) -> Tensor:
+        other = self._left_operand(other)
         if not _is_operand(other):
             return NotImplemented
         return F.matmul(other, self)

@@ -211,6 +211,19 @@ def second_derivatives_of_log_softmax(paddle):
 
 
 @program
+def numpy_operands_on_the_left_keep_autograd(paddle):
+    """A numpy scalar on the left of an operator gives a tensor of the tensor's dtype, a numpy
+    array a tensor of the promoted dtype; both keep autograd."""
+    import numpy as np
+
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    made = [np.float64(2.0) * x, np.float32(1.5) + x, np.int64(3) - x, np.float64(2.0) / x,
+            np.float64(2.0) ** x, np.array([2.0, 3.0]) * x, np.array([2.0, 3.0], dtype=np.float32) - x]
+    sum(m.sum() for m in made[:5]).backward()
+    return [*made, x.grad]
+
+
+@program
 def tie_gradients_differentiate_by_whole_masks(paddle):
     """maximum and minimum give half the gradient to each side of a tie, but the double-grad
     kernel differentiates it by whole masks: by the seed, 0 for the first operand and 1 for the

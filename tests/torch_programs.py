@@ -453,6 +453,20 @@ def detach(torch):
 
 
 @program
+def numpy_scalars_on_the_left_keep_autograd(torch):
+    """``np.float64(2.0) * t`` is a tensor of t's dtype that requires grad, as a Python number
+    on the left would give; a numpy array on the left is refused."""
+    import numpy as np
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    made = [np.float64(2.0) * x, np.float32(1.5) + x, np.int64(3) - x, np.float64(2.0) / x,
+            np.float64(2.0) ** x]
+    sum(m.sum() for m in made).backward()
+    refused = [attempt(lambda: np.array([2.0, 3.0]) * x), attempt(lambda: np.array([2.0, 3.0]) - x)]
+    return [*made, x.grad, refused]
+
+
+@program
 def saved_tensor_detached_in_place(torch):
     """A saved input detach_()ed before backward is refused; a saved output (exp's result) and
     a saved leaf are not: torch reads a saved input's node from the tensor, and detach_ cleared
