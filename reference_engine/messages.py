@@ -277,6 +277,10 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
 }
 
 TORCH_WARNINGS: dict[str, tuple[type[Warning], str]] = {
+    "list_of_arrays": (UserWarning,
+                       "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please "
+                       "consider converting the list to a single numpy.ndarray with numpy.array() "
+                       "before converting to a tensor."),
     "loss_target_size": (UserWarning,
                          "Using a target size ({target}) that is different to the input size "
                          "({input}). This will likely lead to incorrect results due to "

@@ -65,6 +65,7 @@ class TorchPolicy(Policy):
     accumulate_node_name = "torch::autograd::AccumulateGrad"  # its repr shows AccumulateGrad
     warning_texts = TORCH_WARNINGS
     warned_backward_create_graph = False
+    warned_list_of_arrays = False
     no_grad_views_require_grad = True
     refuses_overlapping_writes = True
     refuses_bool_negation = True

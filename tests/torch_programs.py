@@ -467,6 +467,23 @@ def numpy_scalars_on_the_left_keep_autograd(torch):
 
 
 @program
+def constructors_take_numpy_scalars_arrays_and_tensors(torch):
+    """torch.tensor of numpy scalars, a list of numpy arrays or of tensors: each element's own
+    dtype counts (a Python float is the default float); ``to(other)`` takes other's dtype and
+    records the cast."""
+    import numpy as np
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    moved = x.to(torch.tensor([1, 2], dtype=torch.float64))
+    moved.sum().backward()
+    return [torch.tensor([np.array([1.0, 2.0]), np.array([3.0, 4.0])]),
+            torch.tensor([np.float32(1.0), np.float64(2.0)]), torch.tensor([1.0, np.float32(2.0)]),
+            torch.tensor([np.int32(1), 2]), torch.tensor(np.float64(2.5)),
+            torch.tensor([torch.tensor(1.0), torch.tensor(2.0)]), moved, x.grad,
+            x.to(torch.tensor(1.0)) is x]
+
+
+@program
 def saved_tensor_detached_in_place(torch):
     """A saved input detach_()ed before backward is refused; a saved output (exp's result) and
     a saved leaf are not: torch reads a saved input's node from the tensor, and detach_ cleared

@@ -223,9 +223,12 @@ class Tensor(_CoreTensor):
         return self._data
 
     def to(self, target: Any) -> Tensor:
-        """A device (``"cpu"``, ``torch.device("cpu")``): the tensor itself; a dtype: a cast."""
+        """A device (``"cpu"``, ``torch.device("cpu")``): the tensor itself; a dtype, or another
+        tensor (its dtype): a cast, recorded (the tensor itself where the dtype is the same)."""
         if isinstance(target, (str, device)):
             return self
+        if isinstance(target, _CoreTensor):
+            target = _DTYPES[target._data.dtype]
         return F.cast(self, _np_dtype(target))
 
     def copy_(self, src: Any) -> Tensor:
@@ -426,17 +429,57 @@ def _infer(data: Any, dtype_: Any) -> np.ndarray:
     elif isinstance(data, np.ndarray):
         array = data.copy()
     else:
+        if isinstance(data, (list, tuple)) and data and isinstance(data[0], np.ndarray) \
+                and not TORCH.warned_list_of_arrays:
+            type(TORCH).warned_list_of_arrays = True  # torch warns once per process
+            TORCH.warn("list_of_arrays", stacklevel=4)
         array = _regular_array(data)
-        if array.dtype.kind == "f" and target is None:
-            array = array.astype(TORCH.default_float)
+        if target is None:
+            typed = _element_dtype(data)  # numpy scalars and arrays carry their own dtype
+            array = array.astype(TORCH.default_float if array.dtype.kind == "f" and typed is None
+                                 else typed if typed is not None else array.dtype)
     return array if target is None else array.astype(target)
+
+
+def _element_dtype(data: Any) -> Optional[np.dtype]:
+    """The dtype torch infers for a sequence holding numpy scalars, arrays or tensors (each
+    carries its dtype; a Python float is the default float): the widest float among them where
+    one is a float, else the widest integer. None where no element carries a dtype."""
+    found: list[np.dtype] = []
+    carried = False
+
+    def walk(x: Any) -> None:
+        nonlocal carried
+        if isinstance(x, (list, tuple)):
+            for item in x:
+                walk(item)
+        elif isinstance(x, (np.ndarray, np.generic, _CoreTensor)):
+            carried = True
+            found.append(x._data.dtype if isinstance(x, _CoreTensor) else np.asarray(x).dtype)
+        elif isinstance(x, builtins.float):
+            found.append(TORCH.default_float)
+        elif isinstance(x, builtins.bool):
+            found.append(np.dtype(np.bool_))
+        elif isinstance(x, builtins.int):
+            found.append(np.dtype(np.int64))
+    walk(data)
+    if not carried:
+        return None
+    floats = [d for d in found if d.kind == "f"]
+    if floats:
+        return builtins.max(floats, key=lambda d: d.itemsize)
+    ints = [d for d in found if d.kind in "iu"]
+    return builtins.max(ints, key=lambda d: d.itemsize) if ints else np.dtype(np.bool_)
 
 
 def _regular_array(data: Any) -> np.ndarray:
     """A numpy array from nested sequences, with torch's error for ragged ones."""
     _check_regular(data, 0)
     try:
-        return np.array(data)
+        holds_tensors = isinstance(data, (list, tuple)) and builtins.any(
+            isinstance(x, _CoreTensor) for x in data)
+        return np.array([x._data if isinstance(x, _CoreTensor) else x for x in data]
+                        if holds_tensors else data)
     except (ValueError, TypeError) as exc:
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'") from exc
 
@@ -444,6 +487,8 @@ def _regular_array(data: Any) -> np.ndarray:
 def _check_regular(data: Any, depth: builtins.int) -> Optional[tuple[builtins.int, ...]]:
     if isinstance(data, _CoreTensor):
         return data._data.shape
+    if isinstance(data, np.ndarray):
+        return data.shape
     if not isinstance(data, (list, tuple)):
         if not isinstance(data, (builtins.int, builtins.float, builtins.bool, np.number, np.bool_)):
             raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
