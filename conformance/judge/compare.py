@@ -31,9 +31,9 @@ TOLERANCES = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (1
               "float64": (1e-9, 1e-12)}
 
 # torch warns about backward(create_graph=True) and about a tensor made from a list of numpy
-# arrays once per process (TORCH_WARN_ONCE), so whether a
-# trace shows it depends on which cases that backend process ran before. Such warnings are
-# compared when both sides have them and otherwise not counted as a difference.
+# arrays once per process (TORCH_WARN_ONCE), so whether a trace shows it depends on which cases
+# that backend process ran before. Such warnings are compared when both sides have them and
+# otherwise not counted as a difference.
 WARN_ONCE = ("Using backward() with create_graph=True",
              "Creating a tensor from a list of numpy.ndarrays")
 
