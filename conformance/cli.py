@@ -290,8 +290,7 @@ def _run_into(out: Path, args: argparse.Namespace, extra: list[str]) -> int:
         print("no results were produced", file=sys.stderr)
         return 2
     model = build_reports(out, complete=not interrupted)
-    failed = sum(model.summary["counts"].get(b, {}).get(v, 0) for b in model.backends
-                 for v in ("fail", "crashed", "timeout"))
+    failed = len(model.failures)
     print(f"report: {out / 'report.html'} (also report.md, summary.json, junit.xml, "
           f"results.jsonl); {failed} failing results")
     if interrupted:

@@ -90,9 +90,9 @@ class Judge:
     def reference_of(self, backend: Backend) -> Backend:
         return BUILT_IN[backend.reference_for or REFERENCES[backend.dialect]]
 
-    def involved(self) -> list[Backend]:
-        return list(dict.fromkeys([*self.backends, *(self.reference_of(b) for b in self.backends
-                                                       if not b.is_reference)]))
+    def involved(self, backends: list[Backend]) -> list[Backend]:
+        return list(dict.fromkeys([*backends, *(self.reference_of(b) for b in backends
+                                                if not b.is_reference)]))
 
     def outcomes(self, raws: list[dict[str, Any]], backends: list[Backend]
                  ) -> dict[str, dict[str, Outcome]]:
@@ -106,13 +106,16 @@ class Judge:
                 found[b.name][case_id] = outcome
         return found
 
-    def results(self, raws: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Case, dict[str, Any]]]:
-        """``(raw, case, result)`` for each case and backend under test."""
-        outcomes = self.outcomes(raws, self.involved())
+    def results(self, raws: list[dict[str, Any]], backends: Optional[list[Backend]] = None
+                ) -> list[tuple[dict[str, Any], Case, dict[str, Any]]]:
+        """``(raw, case, result)`` for each case and each of ``backends`` (default: those under
+        test)."""
+        backends = self.backends if backends is None else backends
+        outcomes = self.outcomes(raws, self.involved(backends))
         out = []
         for raw in raws:
             case = Case.trusted(raw, "<fuzz>")
-            for b in self.backends:
+            for b in backends:
                 mine = outcomes[b.name][raw["id"]]
                 if b.is_reference:
                     out.append((raw, case, judge_reference(case, b, mine)))
@@ -123,11 +126,7 @@ class Judge:
 
     def verdict_on(self, raw: dict[str, Any], backend: Backend) -> str:
         """The case's verdict on ``backend`` (judged against its reference)."""
-        self.backends, saved = [backend], self.backends
-        try:
-            return self.results([raw])[0][2]["verdict"]
-        finally:
-            self.backends = saved
+        return self.results([raw], [backend])[0][2]["verdict"]
 
     def close(self) -> None:
         for process in self.processes.values():
@@ -135,11 +134,7 @@ class Judge:
 
 
 def _signature_on(judge: Judge, backend: Backend, raw: dict[str, Any]) -> Optional[str]:
-    judge.backends, saved = [backend], judge.backends
-    try:
-        (_, case, result), = judge.results([raw])
-    finally:
-        judge.backends = saved
+    (_, case, result), = judge.results([raw], [backend])
     return signature(result, case) if result["verdict"] in FAILING else None
 
 

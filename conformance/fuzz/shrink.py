@@ -151,44 +151,49 @@ def _flat(value: Any) -> list[Any]:
     return [x for v in value for x in _flat(v)] if isinstance(value, list) else [value]
 
 
-def _candidates_simpler_values(raw: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    leaf_count = sum(1 for _ in _leaves(raw["steps"]))
-    for n in range(leaf_count):
-        original = list(_leaves(raw["steps"]))[n]["value"]
-        for simple in SIMPLE_VALUES:
-            def same(v: float, simple: float = simple) -> float:
-                return type(v)(simple) if isinstance(v, float) else int(simple)
-            changed = _map_values(original, same)
-            if changed != original:
-                candidate = copy.deepcopy(raw)
-                list(_leaves(candidate["steps"]))[n]["value"] = changed
-                yield candidate
-        for position, element in enumerate(_flat(original)):
-            for simple in SIMPLE_VALUES:
-                if not isinstance(element, (int, float)) or isinstance(element, bool) \
-                        or abs(simple) >= abs(element) or element == simple:
-                    continue
-                counter = iter(range(10 ** 9))
+def _replaced(value: Any, position: int, new: float) -> Any:
+    """``value`` (nested lists) with its ``position``-th element, in reading order, made ``new``."""
+    flat = _flat(value)
+    flat[position] = new
+    numbers = iter(flat)
+    return _map_values(value, lambda _: next(numbers))
 
-                def one(v: float, simple: float = simple, position: int = position) -> float:
-                    return (type(v)(simple) if isinstance(v, float) else int(simple)) \
-                        if next(counter) == position else v
-                candidate = copy.deepcopy(raw)
-                list(_leaves(candidate["steps"]))[n]["value"] = _map_values(original, one)
-                yield candidate
-                break
+
+def _simple(element: Any, simple: float) -> Any:
+    return type(element)(simple) if isinstance(element, float) else int(simple)
+
+
+def _candidates_simpler_values(raw: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """A leaf's values all 1, 2 or 0; then one element at a time toward 0, 1 or 2 (the first of
+    them smaller in magnitude)."""
+    for n, leaf in enumerate(_leaves(raw["steps"])):
+        original = leaf["value"]
+        for simple in SIMPLE_VALUES:
+            changed = _map_values(original, lambda v, simple=simple: _simple(v, simple))
+            if changed != original:
+                yield _with_leaf_value(raw, n, changed)
+        for position, element in enumerate(_flat(original)):
+            if not isinstance(element, (int, float)) or isinstance(element, bool):
+                continue
+            smaller = next((s for s in SIMPLE_VALUES if abs(s) < abs(element)), None)
+            if smaller is not None:
+                yield _with_leaf_value(raw, n, _replaced(original, position, _simple(element, smaller)))
+
+
+def _with_leaf_value(raw: dict[str, Any], n: int, value: Any) -> dict[str, Any]:
+    """A copy of ``raw`` whose ``n``-th leaf holds ``value``."""
+    candidate = copy.deepcopy(raw)
+    list(_leaves(candidate["steps"]))[n]["value"] = value
+    return candidate
 
 
 def _candidates_smaller_shapes(raw: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    leaf_count = sum(1 for _ in _leaves(raw["steps"]))
-    for n in range(leaf_count):
-        original = list(_leaves(raw["steps"]))[n]["value"]
-        if isinstance(original, list) and len(original) > 1:
+    for n, leaf in enumerate(_leaves(raw["steps"])):
+        original = leaf["value"]
+        if isinstance(original, list):
             for keep in (1, 2):
                 if keep < len(original):
-                    candidate = copy.deepcopy(raw)
-                    list(_leaves(candidate["steps"]))[n]["value"] = original[:keep]
-                    yield candidate
+                    yield _with_leaf_value(raw, n, original[:keep])
 
 
 def _renamed(value: Any, old: str, new: str) -> Any:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from conformance.corpus.case import Case
-from conformance.judge.classes import change_signature, group
+from conformance.judge.classes import FAILING, change_signature, group
 from conformance.judge.compare import compare_traces
 from conformance.report.divergence import show
 from conformance.report.escape import html_text, markdown_block, markdown_code, markdown_text
@@ -23,7 +23,7 @@ from conformance.report.results import load_results
 from conformance.run.trace import Trace
 
 GOOD = ("pass", "known")
-BAD = ("fail", "crashed", "timeout")
+BAD = FAILING
 
 
 def diff_runs(base_dir: Path, new_dir: Path, cases: Optional[dict[str, Case]] = None) -> dict[str, Any]:

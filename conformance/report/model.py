@@ -8,7 +8,7 @@ from typing import Any, Optional
 from conformance.corpus.case import Case
 from conformance.corpus.coverage import buckets_of
 from conformance.corpus.vocabulary import BUCKETS
-from conformance.judge.classes import FailureClass, failure_classes
+from conformance.judge.classes import FAILING, FailureClass, failure_classes
 from conformance.report.divergence import DivergenceClass, torch_paddle_divergences
 
 
@@ -50,7 +50,7 @@ def heatmap(results: list[dict[str, Any]], cases: dict[str, Case]) -> dict[str, 
 def build_model(summary: dict[str, Any], results: list[dict[str, Any]],
                 cases: dict[str, Case], classes: Optional[list[FailureClass]] = None) -> ReportModel:
     backends = sorted({r["backend"] for r in results})
-    failures = [r for r in results if r["verdict"] in ("fail", "crashed", "timeout")]
+    failures = [r for r in results if r["verdict"] in FAILING]
     known = [r for r in results if r["verdict"] == "known"]
     unsupported = [r for r in results if r["verdict"] == "unsupported"]
     return ReportModel(summary, backends, heatmap(results, cases), failures,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from conformance.judge.classes import FailureClass
+from conformance.judge.classes import FAILING, FailureClass
 from conformance.report.escape import markdown_block as _fence
 from conformance.report.escape import markdown_code as _code
 from conformance.report.escape import markdown_text as _text
@@ -42,7 +42,7 @@ def render_subject(summary: dict[str, Any], backend: str, classes: list[FailureC
     subject = (about.get("subject") or {}).get("description") or backend
     dialect = about["dialect"]
     counts = summary["counts"].get(backend, {})
-    failing = sum(counts.get(v, 0) for v in ("fail", "crashed", "timeout"))
+    failing = sum(counts.get(v, 0) for v in FAILING)
     mine = [c for c in classes if c.backend == backend]
     out = [f"# {backend}: {_text(subject)}, judged as {dialect}", "",
            f"<!-- written by `{command or 'autograd-oracle subject'}` from a run; do not edit -->", "",

@@ -138,8 +138,9 @@ def sweep(framework: str, versions: list[str], count: int, out: Path,
     steps: list[Step] = []
     with tempfile.TemporaryDirectory(prefix="autograd-oracle-sweep-") as scratch:
         wheels = Path(scratch) / "wheel"
+        # an isolated build: it takes the setuptools pyproject.toml asks for, not this one's
         built = subprocess.run([sys.executable, "-m", "pip", "wheel", str(root), "--no-deps",
-                                "--no-build-isolation", "-q", "-w", str(wheels)],
+                                "-q", "-w", str(wheels)],
                                capture_output=True, text=True)
         if built.returncode:
             raise SweepError(f"could not build this project's wheel: {_last_line(built.stderr)}")

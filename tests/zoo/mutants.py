@@ -69,6 +69,33 @@ def _twice(owner: Any, name: str) -> None:
     _wrap(owner, name, make)
 
 
+def _on_register_hook(owner: Any, hook: Callable[[Callable[..., Any]], Callable[..., Any]] = lambda h: h,
+                      handle: Callable[[Any], Any] = lambda h: h) -> None:
+    """``owner.register_hook`` registers ``hook(user_hook)`` and hands out ``handle(handle)``."""
+    def make(original):
+        def register_hook(self, user_hook):
+            return handle(original(self, hook(user_hook)))
+        return register_hook
+    _wrap(owner, "register_hook", make)
+
+
+def _result_ignored(hook: Callable[..., Any]) -> Callable[..., Any]:
+    return lambda g: (hook(g), None)[1]
+
+
+def _applied_twice(hook: Callable[..., Any]) -> Callable[..., Any]:
+    def twice(g):
+        first = hook(g)
+        second = hook(g if first is None else first)
+        return second if second is not None else first
+    return twice
+
+
+def _unremovable(handle: Any) -> Any:
+    handle.remove = lambda: None
+    return handle
+
+
 def _reroute(real: Any, value: Any, x: Any, mask: Any, slope: Any) -> Any:
     """``value`` with its gradient to ``x`` changed by ``slope`` where ``mask`` holds (the values
     stay): ``value + slope * mask * (x - x.detach())``. Nothing changes where no element is masked."""
@@ -184,17 +211,9 @@ def retain_grad_does_nothing(torch: Any) -> None:
     torch.Tensor.retain_grad = lambda self: None
 
 
-def _hook_result_ignored(owner: Any) -> None:
-    def make(original):
-        def register_hook(self, hook):
-            return original(self, lambda g: (hook(g), None)[1])
-        return register_hook
-    _wrap(owner, "register_hook", make)
-
-
 @mutant("torch", "a tensor hook's return value is ignored")
 def hook_result_ignored(torch: Any) -> None:
-    _hook_result_ignored(torch.Tensor)
+    _on_register_hook(torch.Tensor, hook=_result_ignored)
 
 
 @mutant("torch", "no_grad records anyway")
@@ -337,7 +356,7 @@ def paddle_backward_ignores_seed(paddle: Any) -> None:
 
 @mutant("paddle", "a tensor hook's return value is ignored")
 def paddle_hook_result_ignored(paddle: Any) -> None:
-    _hook_result_ignored(paddle.Tensor)
+    _on_register_hook(paddle.Tensor, hook=_result_ignored)
 
 
 @mutant("paddle", "no_grad records anyway")
@@ -394,46 +413,24 @@ def paddle_abs_slope_one_at_zero(paddle: Any) -> dict[str, Any]:
 
 # --- more state: hooks run twice, handles that do not remove, optimizers, modules ------------
 
-def _hook_twice(owner: Any) -> None:
-    def make(original):
-        def register_hook(self, hook):
-            def twice(g):
-                first = hook(g)
-                second = hook(g if first is None else first)
-                return second if second is not None else first
-            return original(self, twice)
-        return register_hook
-    _wrap(owner, "register_hook", make)
-
-
 @mutant("torch", "a tensor hook is applied twice")
 def hook_applied_twice(torch: Any) -> None:
-    _hook_twice(torch.Tensor)
+    _on_register_hook(torch.Tensor, hook=_applied_twice)
 
 
 @mutant("paddle", "a tensor hook is applied twice")
 def paddle_hook_applied_twice(paddle: Any) -> None:
-    _hook_twice(paddle.Tensor)
-
-
-def _unremovable(owner: Any) -> None:
-    def make(original):
-        def register_hook(self, hook):
-            handle = original(self, hook)
-            handle.remove = lambda: None
-            return handle
-        return register_hook
-    _wrap(owner, "register_hook", make)
+    _on_register_hook(paddle.Tensor, hook=_applied_twice)
 
 
 @mutant("torch", "a hook handle's remove() does nothing")
 def hook_handle_keeps_the_hook(torch: Any) -> None:
-    _unremovable(torch.Tensor)
+    _on_register_hook(torch.Tensor, handle=_unremovable)
 
 
 @mutant("paddle", "a hook handle's remove() does nothing")
 def paddle_hook_handle_keeps_the_hook(paddle: Any) -> None:
-    _unremovable(paddle.Tensor)
+    _on_register_hook(paddle.Tensor, handle=_unremovable)
 
 
 @mutant("torch", "SGD's step is applied twice")
