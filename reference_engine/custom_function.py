@@ -188,7 +188,10 @@ def _check_dirty(dirty: list[Any], outputs: tuple[Any, ...], differentiable: lis
 
 def torch_gradients(name: str, returned: tuple[Any, ...], args: tuple[Any, ...],
                     positions: list[int], needed: tuple[bool, ...] = ()) -> list[Any]:
-    """torch: one gradient per forward argument; None for a non-tensor; shapes checked."""
+    """torch: one gradient per forward argument; None for a non-tensor; shapes checked. Extra
+    results are dropped when they are all None."""
+    if len(returned) > len(args) and all(g is None for g in returned[len(args):]):
+        returned = returned[:len(args)]
     if len(returned) != len(args):
         raise RuntimeError(f"function {name} returned an incorrect number of gradients "
                            f"(expected {len(args)}, got {len(returned)})")

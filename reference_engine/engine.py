@@ -360,7 +360,8 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
     plain_pass = inputs is None  # no captured inputs, no wanted subset
     ready = [(_priority(n), n) for n in nodes if id(n) not in deps]
     heapq.heapify(ready)
-    with grad_mode.set_grad_enabled(create_graph):
+    recording, grad_mode._State.enabled = grad_mode._State.enabled, bool(create_graph)
+    try:
         for node, seed in zip(root_nodes, seeds):
             if node is not None and id(node) not in cut_nodes:
                 _accumulate_buffer(policy, buffers, node, seed)
@@ -472,4 +473,6 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
             _pass_on(policy, buffers, node, grads, wanted, cut_nodes)
             if not retain_graph:
                 policy.release(node)
+    finally:
+        grad_mode._State.enabled = recording
     return captured

@@ -111,7 +111,7 @@ class Node:
     """One recorded operation: its rule, edges to its inputs' nodes and its saved tensors."""
 
     __slots__ = ("rule", "attrs", "edges", "input_meta", "saved", "released", "released_saved",
-                 "pre_hooks", "retained", "sequence_nr", "policy", "origin", "order", "node_hooks",
+                 "pre_hooks", "retained", "sequence_nr", "policy", "_origin", "order", "node_hooks",
                  "label", "__weakref__")
 
     def __init__(self, rule: Rule, attrs: dict[str, Any], edges: tuple[Optional[Node], ...],
@@ -120,7 +120,8 @@ class Node:
         self.rule = rule
         # A node recorded while a create_graph pass runs node N belongs to N's derivative:
         # it keeps N's forward op (or the API that ran it) as its origin and is one order higher.
-        self.origin, self.order = _creation[-1] if _creation else (_origin(rule.op, attrs), 1)
+        # A first-order node's origin is named when first asked for (most never are).
+        self._origin, self.order = _creation[-1] if _creation else (None, 1)
         self.attrs = attrs
         self.edges = edges
         self.input_meta = input_meta
@@ -136,6 +137,13 @@ class Node:
         # the name of the gradient kernel this node stands for, where the framework fuses the
         # derivative it ends into one node (``Policy.gradient_node_name``)
         self.label: Optional[str] = None
+
+    @property
+    def origin(self) -> str:
+        """The forward op this node's derivatives belong to (see ``_origin``)."""
+        if self._origin is None:
+            self._origin = _origin(self.rule.op, self.attrs)
+        return self._origin
 
     def name(self) -> str:
         """The framework's name of this node's class (``MulBackward0``, ``MultiplyGradNode``)."""
@@ -202,7 +210,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable: Tensor) -> None:
         self.variable = variable
         self.policy = variable._policy
-        self.origin, self.order = "accumulate", 1
+        self._origin, self.order = "accumulate", 1
         self.attrs = {}
         self.edges = ()
         self.input_meta = ()

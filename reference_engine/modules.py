@@ -4,17 +4,29 @@ their own names (``zero_grad`` / ``clear_gradients``) and their ``Linear``."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Iterator
+import math
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Optional
+
+import numpy as np
+
+from reference_engine.grad_mode import no_grad
+from reference_engine.graph import RemovableHandle
 
 
 class ModuleBase:
-    """A container of parameters and sub-modules; calling it calls ``forward``."""
+    """A container of parameters, buffers and sub-modules; calling it runs the forward pre-hooks,
+    ``forward`` and the forward hooks. What both frameworks share; the facades name it."""
 
     parameter_type: ClassVar[type] = type(None)  # the dialect's parameter class
+    tensor_type: ClassVar[type] = type(None)     # the dialect's tensor class
 
     def __init__(self) -> None:
         object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_buffers", {})
+        object.__setattr__(self, "_non_persistent", set())
         object.__setattr__(self, "_children", {})
+        object.__setattr__(self, "_forward_pre_hooks", {})
+        object.__setattr__(self, "_forward_hooks", {})
         object.__setattr__(self, "training", True)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -22,28 +34,166 @@ class ModuleBase:
             self._parameters[name] = value
         elif isinstance(value, ModuleBase):
             self._children[name] = value
+        elif name in self._buffers:
+            self._buffers[name] = value
+        elif name in self._parameters and value is None:
+            self._parameters[name] = None
         object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        for table in (self._parameters, self._buffers, self._children):
+            table.pop(name, None)
+        object.__delattr__(self, name)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
                                   '"forward" function')
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.forward(*args, **kwargs)
+        for hook in list(self._forward_pre_hooks.values()):
+            replaced = hook(self, args)
+            if replaced is not None:
+                args = replaced if isinstance(replaced, tuple) else (replaced,)
+        output = self.forward(*args, **kwargs)
+        for hook in list(self._forward_hooks.values()):
+            replaced = hook(self, args, output)
+            if replaced is not None:
+                output = replaced
+        return output
 
-    def named_parameters(self, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    # --- registration ---------------------------------------------------------------------
+
+    def _add_buffer(self, name: str, tensor: Any, persistent: bool) -> None:
+        if "." in name or name == "":
+            raise KeyError(f'buffer name can\'t contain ".", got: {name}' if name
+                           else 'buffer name can\'t be empty string ""')
+        if tensor is not None and not isinstance(tensor, self.tensor_type):
+            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent.discard(name)
+        else:
+            self._non_persistent.add(name)
+        object.__setattr__(self, name, tensor)
+
+    def add_module(self, name: str, module: Optional[ModuleBase]) -> None:
+        self._children[name] = module
+        object.__setattr__(self, name, module)
+
+    def _hook(self, kind: str, hook: Callable[..., Any]) -> RemovableHandle:
+        """Register a forward ("forward") or forward pre-hook ("forward_pre")."""
+        return RemovableHandle(getattr(self, f"_{kind}_hooks"), hook)
+
+    # --- walking the tree -----------------------------------------------------------------
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True) -> Iterator[tuple[str, Any]]:
         """Each parameter once, with its dotted name, in registration order."""
-        seen: set[int] = set()
-        for name, param in self._named(prefix):
-            if id(param) not in seen:
-                seen.add(id(param))
-                yield name, param
+        return self._named_members("_parameters", prefix, recurse)
 
-    def _named(self, prefix: str) -> Iterator[tuple[str, Any]]:
-        for name, param in self._parameters.items():
-            yield prefix + name, param
+    def named_buffers(self, prefix: str = "", recurse: bool = True) -> Iterator[tuple[str, Any]]:
+        """Each buffer once, with its dotted name, in registration order."""
+        return self._named_members("_buffers", prefix, recurse)
+
+    def _named_members(self, table: str, prefix: str, recurse: bool) -> Iterator[tuple[str, Any]]:
+        seen: set[int] = set()
+        modules = self._named_modules(prefix.rstrip(".")) if recurse else [(prefix.rstrip("."), self)]
+        for module_prefix, module in modules:
+            for name, member in getattr(module, table).items():
+                if member is None or id(member) in seen:
+                    continue
+                seen.add(id(member))
+                yield (f"{module_prefix}.{name}" if module_prefix else name), member
+
+    def _named_modules(self, prefix: str = "") -> Iterator[tuple[str, ModuleBase]]:
+        """This module and every module below it, each once, depth first."""
+        seen: set[int] = set()
+
+        def walk(module: ModuleBase, name: str) -> Iterator[tuple[str, ModuleBase]]:
+            if id(module) in seen:
+                return
+            seen.add(id(module))
+            yield name, module
+            for child_name, child in module._children.items():
+                if child is not None:
+                    yield from walk(child, f"{name}.{child_name}" if name else child_name)
+
+        return walk(self, prefix)
+
+    def named_children(self) -> Iterator[tuple[str, ModuleBase]]:
+        seen: set[int] = set()
         for name, child in self._children.items():
-            yield from child._named(f"{prefix}{name}.")
+            if child is not None and id(child) not in seen:
+                seen.add(id(child))
+                yield name, child
+
+    def children(self) -> Iterator[ModuleBase]:
+        for _, child in self.named_children():
+            yield child
+
+    def buffers(self, recurse: bool = True) -> Iterator[Any]:
+        for _, buffer in self.named_buffers(recurse=recurse):
+            yield buffer
+
+    def apply(self, fn: Callable[[ModuleBase], Any]) -> ModuleBase:
+        """``fn`` on every sub-module, then on this one."""
+        for child in self.children():
+            child.apply(fn)
+        fn(self)
+        return self
+
+    def _set_training(self, mode: bool) -> None:
+        for _, module in self._named_modules():
+            object.__setattr__(module, "training", bool(mode))
+
+    # --- state ----------------------------------------------------------------------------
+
+    def _state_items(self) -> Iterator[tuple[str, Any]]:
+        """What a state dict holds, in the frameworks' order: per module, its parameters, then
+        its persistent buffers, then its sub-modules'."""
+        for prefix, module in self._named_modules():
+            head = f"{prefix}." if prefix else ""
+            for name, param in module._parameters.items():
+                if param is not None:
+                    yield head + name, param
+            for name, buffer in module._buffers.items():
+                if buffer is not None and name not in module._non_persistent:
+                    yield head + name, buffer
+
+    def _load_state(self, state: Any) -> tuple[list[str], list[str], list[str]]:
+        """Copy each entry of ``state`` into the tensor of the same name, without recording.
+        Returns the missing keys, the unexpected keys and the size mismatches (messages)."""
+        own = dict(self._state_items())
+        missing = [key for key in own if key not in state]
+        unexpected = [key for key in state if key not in own]
+        mismatches = []
+        for key, target in own.items():
+            if key not in state:
+                continue
+            value = state[key]
+            data = value._data if isinstance(value, self.tensor_type) else np.asarray(value)
+            if data.shape != target._data.shape:
+                mismatches.append(self._size_mismatch(key, data.shape, target._data.shape))
+                continue
+            np.copyto(target._data, data, casting="unsafe")
+            target._counter.value += 1
+        return missing, unexpected, mismatches
+
+    def _size_mismatch(self, key: str, given: tuple[int, ...], own: tuple[int, ...]) -> str:
+        return (f"size mismatch for {key}: copying a param with shape {list(given)} from "
+                f"checkpoint, the shape in current model is {list(own)}.")
+
+    def _cast_floating(self, dtype: Any) -> None:
+        """Every floating parameter and buffer (and parameter gradient) as ``dtype``, in place:
+        the tensors stay the same objects, as both frameworks keep them."""
+        for _, module in self._named_modules():
+            for table in (module._parameters, module._buffers):
+                for tensor in table.values():
+                    if tensor is None or tensor._data.dtype.kind != "f":
+                        continue
+                    tensor._data = tensor._data.astype(dtype)
+                    if tensor._grad is not None:
+                        tensor._grad._data = tensor._grad._data.astype(dtype)
 
 
 class SequentialBase(ModuleBase):
@@ -144,3 +294,46 @@ def function_modules(base: type, kind: type, **functions: Callable[..., Any]) ->
                                            "__doc__": f"Applies ``{function.__name__}``.",
                                            "__module__": base.__module__})
                  for name, function in functions.items())
+
+
+def flat_parameters(parameters: Iterable[Any], concat: Callable[[list[Any]], Any],
+                    flatten: Callable[[Any], Any]) -> Any:
+    """``parameters_to_vector``: the parameters flattened and concatenated, in order, by the
+    dialect's own ops (so the vector is recorded as they record it)."""
+    return concat([flatten(param) for param in parameters])
+
+
+def assign_flat(vector: Any, parameters: Iterable[Any]) -> None:
+    """``vector_to_parameters``: each parameter holds its slice of ``vector`` from now on (its
+    storage, as both frameworks share it), in its own shape."""
+    start = 0
+    for param in parameters:
+        size = param._data.size
+        param._data = vector._data[start:start + size].reshape(param._data.shape)
+        start += size
+
+
+def clip_by_total_norm(grads: list[Any], max_norm: float, norm_type: float,
+                       nonfinite_error: Any = None) -> np.ndarray:
+    """``clip_grad_norm_``: multiply each gradient in place (without recording) by
+    ``min(max_norm / (total + 1e-6), 1)``, where ``total`` is the ``norm_type``-norm of the
+    gradients' norms, in their dtype. Returns ``total``; ``nonfinite_error`` (a callable making
+    the dialect's error) is raised where it is not finite."""
+    dtype = grads[0]._data.dtype
+    norms = np.array([_norm(g._data, norm_type) for g in grads], dtype=dtype)
+    total = np.asarray(_norm(norms, norm_type)).astype(dtype)
+    if nonfinite_error and not np.isfinite(total):
+        raise nonfinite_error()
+    factor = np.minimum(np.asarray(max_norm, dtype) / (total + np.asarray(1e-6, dtype)),
+                        np.asarray(1.0, dtype))
+    with no_grad():
+        for g in grads:
+            g.mul_(type(g)._from_array(np.asarray(factor)))
+    return total
+
+
+def _norm(values: np.ndarray, norm_type: float) -> Any:
+    magnitudes = np.abs(values)
+    if math.isinf(norm_type):
+        return magnitudes.max() if norm_type > 0 else magnitudes.min()
+    return np.sum(magnitudes ** norm_type) ** (1.0 / norm_type)

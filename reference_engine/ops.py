@@ -101,19 +101,7 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
                 out._policy)
     out._grad_fn = node
     out._requires_grad = True
-    names = rule.saved_names(needed)
-    if rule.op in out._policy.kernels_save_result and attrs.get("scalar") != "right":
-        names = names | {"result"}  # the kernel's grad reads it too: saved and version-checked
-    if rule.op in out._policy.kernels_save_inputs:  # ... or reads its input (and recomputes)
-        names = names | {n for n, need in zip(rule.inputs, needed) if need}
-    linked: frozenset[str] = frozenset()
-    if rule.op in out._policy.zero_derivative_links and "scalar" not in attrs:
-        # read by the links only: a saved tensor of paddle's kernel (version-checked), kept for
-        # the graph only in torch
-        linked = frozenset(n for n, need in zip(rule.inputs, needed) if need) - names
-        names = names | linked
-        if out._policy.links_read_saved_tensors:
-            linked = frozenset()
+    names, linked = _saved_plan(rule, out._policy, needed, attrs.get("scalar"))
     if len(names) > 1:
         names = out._policy.saved_order(rule, attrs, names)  # the order they are unpacked in
     for name in names:
@@ -134,6 +122,32 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
             node.saved[name] = SavedTensor(inputs[index], name not in linked,
                                            hooked=not number and name not in linked)
     return out
+
+
+def _saved_plan(rule: R.Rule, policy: Any, needed: tuple[bool, ...],
+                scalar: Optional[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """What a node of ``rule`` saves when the inputs in ``needed`` require grad (``scalar``:
+    which operand was a Python number), and which of those are kept for the graph only, not
+    version-checked. The same for every node of that kind, so worked out once."""
+    key = (id(policy), needed, scalar)
+    plan = rule.plans.get(key)
+    if plan is not None:
+        return plan
+    names = rule.saved_names(needed)
+    if rule.op in policy.kernels_save_result and scalar != "right":
+        names = names | {"result"}  # the kernel's grad reads it too: saved and version-checked
+    if rule.op in policy.kernels_save_inputs:  # ... or reads its input (and recomputes)
+        names = names | {n for n, need in zip(rule.inputs, needed) if need}
+    linked: frozenset[str] = frozenset()
+    if rule.op in policy.zero_derivative_links and scalar is None:
+        # read by the links only: a saved tensor of paddle's kernel (version-checked), kept for
+        # the graph only in torch
+        linked = frozenset(n for n, need in zip(rule.inputs, needed) if need) - names
+        names = names | linked
+        if policy.links_read_saved_tensors:
+            linked = frozenset()
+    plan = rule.plans[key] = (names, linked)
+    return plan
 
 
 def _forward(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
@@ -488,7 +502,15 @@ def cos(a: Tensor) -> Tensor:
 
 
 def tanh(a: Tensor) -> Tensor:
-    return _unary("tanh", a)
+    return apply(R.RULES["tanh"], (_floating(a),), dialect_attrs("tanh", a._policy))
+
+
+def dialect_attrs(op: str, policy: Any) -> dict[str, Any]:
+    """The attributes an op's forward takes from the dialect rather than from the call (paddle's
+    tanh saturation), for every path that runs the op, in place or not."""
+    if op == "tanh":
+        return {"saturation": policy.tanh_saturation}
+    return _EMPTY
 
 
 def sigmoid(a: Tensor) -> Tensor:
@@ -739,10 +761,13 @@ def ones_like(a: Tensor) -> Tensor:
 
 # --- reductions -----------------------------------------------------------------------------
 
-def _reduction(op: str, a: Tensor, dim: Dims, keepdim: bool) -> Tensor:
+def _reduction(op: str, a: Tensor, dim: Dims, keepdim: bool, api: Optional[str] = None) -> Tensor:
     in_shape = a._data.shape
     if dim is None:
-        return apply(R.RULES[op + "_all"], (a,), {"in_shape": in_shape})
+        attrs: dict[str, Any] = {"in_shape": in_shape}
+        if api is not None:  # the kernel a framework runs for this reduction
+            attrs["api"] = api
+        return apply(R.RULES[op + "_all"], (a,), attrs)
     dims = normalize_dims(type(a), dim, a._data.ndim)
     return apply(R.RULES[op], (a,), {"in_shape": in_shape, "dims": dims, "keepdim": keepdim})
 
@@ -753,10 +778,11 @@ def sum(a: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: 
     return _reduction("sum", a, dim, keepdim)
 
 
-def mean(a: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+def mean(a: Tensor, dim: Dims = None, keepdim: bool = False, api: Optional[str] = None) -> Tensor:
+    """The mean over ``dim`` (all elements when None; ``api``: the framework's kernel for that)."""
     if a._data.dtype.kind != "f":
         raise a._policy.error("mean_dtype", dtype=a._data.dtype)
-    return _reduction("mean", a, dim, keepdim)
+    return _reduction("mean", a, dim, keepdim, api)
 
 
 def _extremum(kind: str, a: Tensor, dim: Dims, keepdim: bool, api: Optional[str] = None) -> Tensor:

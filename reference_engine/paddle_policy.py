@@ -112,7 +112,13 @@ def gradient_node_names(kernels: dict[str, dict[str, str]]) -> dict[tuple[str, i
     return names
 
 
-DERIVATIVE_ORDER_LIMITS = derivative_order_limits(KERNELS)
+DERIVATIVE_ORDER_LIMITS = {
+    **derivative_order_limits(KERNELS),
+    # the loss kernels without double grad (measured by the double-grad field programs: "The
+    # Op mean_all_grad doesn't have any grad op", and so for sigmoid_cross_entropy_with_logits)
+    "mean_all_kernel": (0, "mean_all_grad"),
+    "binary_cross_entropy_with_logits": (0, "sigmoid_cross_entropy_with_logits_grad"),
+}
 GRADIENT_NODE_NAMES = gradient_node_names(KERNELS)
 WITHOUT_DOUBLE_GRAD = {op for op, (limit, _) in DERIVATIVE_ORDER_LIMITS.items() if limit == 0}
 # origins whose double grad paddle 3.3.1 cannot run at all (an internal shape error)
@@ -169,6 +175,7 @@ class PaddlePolicy(Policy):
     accumulate_node_name = "GradNodeAccumulation"
     clamp_needs_a_bound = False
     softmax_floor = -64.0  # its softmax and log_softmax kernels' ValueClip
+    tanh_saturation = 7.90531110763549805  # Eigen's fast float tanh clamps its input here
     hooks_record = True
     retain_in_hook_order = True
     kernels_copy_gradients = True

@@ -87,6 +87,7 @@ class Policy:
     retain_in_hook_order = False           # paddle's retain_grads is a hook, run in registration order
     clamp_needs_a_bound = True             # torch.clamp(x) refuses; paddle.clip(x) is the identity
     softmax_floor: Optional[float] = None  # paddle: softmax clips x - max(x) from below at -64
+    tanh_saturation: Optional[float] = None  # paddle: float32 tanh is exactly ±1 from here on
     operand_labels = (("input", 1), ("other", 2))  # how argument errors name a binary op's operands
 
     # --- errors and warnings --------------------------------------------------------------
@@ -184,12 +185,12 @@ class Policy:
                 out[name] = _in_place_of(slot.unpack(slot.packed), slot)
                 continue
             tensor = slot.tensor
-            output = name == "result" or shown_node(slot.origin) is node
-            if self.refuses_saved_inputs_detached_in_place and not output \
-                    and slot.origin is not None and tensor._grad_fn is None:
+            if slot.origin is not None and tensor._grad_fn is None and \
+                    self.refuses_saved_inputs_detached_in_place and not _is_output(name, slot, node):
                 # torch reads a saved input's node from the tensor itself, which detach_ cleared
                 raise self.error("saved_detached_in_place")
             if slot.version is not None and tensor._counter.value != slot.version:
+                output = _is_output(name, slot, node)
                 tensor._follow_base()
                 if tensor._no_grad_view:  # torch rebuilds the view's history first, and refuses
                     raise self.error("no_grad_view_base_modified")
@@ -451,3 +452,8 @@ def _still_recorded(tensor: Tensor, leaf_node: Node) -> Tensor:
     stand_in._requires_grad = True
     stand_in._accumulator = leaf_node
     return stand_in
+
+
+def _is_output(name: str, slot: SavedTensor, node: Node) -> bool:
+    """Whether a saved tensor is an output of the node that saved it (not one of its inputs)."""
+    return name == "result" or shown_node(slot.origin) is node

@@ -46,6 +46,8 @@ class Rule:
     uses: tuple[tuple[str, ...], ...] = field(init=False)
     differentiable: tuple[bool, ...] = field(init=False)
     forward_attrs: tuple[str, ...] = field(init=False)
+    # what its nodes save, per dialect and inputs needing grad (``ops._saved_plan``)
+    plans: dict[Any, Any] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         uses = []
@@ -55,6 +57,7 @@ class Rule:
         object.__setattr__(self, "uses", tuple(uses))
         object.__setattr__(self, "differentiable", tuple(v is not None for v in self.vjps))
         object.__setattr__(self, "forward_attrs", _keyword_names(self.forward))
+        object.__setattr__(self, "plans", {})
 
     @property
     def listed(self) -> tuple[int, ...]:
@@ -114,6 +117,23 @@ def restore_reduced(t: Any, in_shape: tuple[int, ...], dims: tuple[int, ...]) ->
 
 def _reduce_count(in_shape: tuple[int, ...], dims: tuple[int, ...]) -> int:
     return math.prod(in_shape[d] for d in dims)
+
+
+def _tanh(a: np.ndarray, saturation: Optional[float]) -> np.ndarray:
+    """tanh; with ``saturation``, float32 values at or beyond it are exactly ±1, as paddle's CPU
+    kernel (Eigen's fast float tanh) gives them."""
+    out = np.tanh(a)
+    if saturation is not None and a.dtype == np.float32:
+        out = np.where(np.abs(a) >= saturation, np.sign(a), out).astype(a.dtype)
+    return out
+
+
+def _one_minus_square(b: np.ndarray) -> np.ndarray:
+    """``1 - b * b`` rounded once, as torch's CPU tanh_backward kernel computes it (a fused
+    multiply-add; exact in float64 for float32 values, then rounded to float32)."""
+    if b.dtype == np.float32:
+        return (1.0 - b.astype(np.float64) ** 2).astype(np.float32)
+    return 1 - b * b
 
 
 def _where_zero(mask: Any, g: Any) -> Any:
@@ -407,12 +427,13 @@ rule("rsqrt", "RsqrtBackward0", lambda a: np.reciprocal(np.sqrt(a)),
      lambda g, result: F.mul(F.mul(g, -0.5), F.pow(result, 3)))
 rule("erf", "ErfBackward0", lambda a: _np_erf(a),
      lambda g, a: F.mul(F.mul(F.exp(F.neg(F.pow(a, 2))), 2.0 / math.sqrt(math.pi)), g))
-rule("tanh", "TanhBackward0", np.tanh, lambda g, result: F.fused_grad("tanh", g, result))
+rule("tanh", "TanhBackward0", lambda a, *, saturation: _tanh(a, saturation),
+     lambda g, result: F.fused_grad("tanh", g, result))
 rule("sigmoid", "SigmoidBackward0", lambda a: 1 / (1 + np.exp(-a)),
      lambda g, result: F.fused_grad("sigmoid", g, result))
 # tanh's and sigmoid's gradients as torch records them: one node each (tanh_backward,
 # sigmoid_backward), differentiable in the gradient and in the saved output
-rule("tanh_backward", "TanhBackwardBackward0", lambda a, b: a * (1 - b * b),
+rule("tanh_backward", "TanhBackwardBackward0", lambda a, b: a * _one_minus_square(b),
      lambda g, b: F.fused_grad("tanh", g, b), lambda g, a, b: F.mul(g, F.mul(F.mul(b, -2.0), a)),
      **AB)
 rule("sigmoid_backward", "SigmoidBackwardBackward0", lambda a, b: a * (1 - b) * b,
@@ -492,8 +513,8 @@ rule("minimum", "MinimumBackward0", np.minimum,
      **AB)
 # torch's loss functions: one node each, the loss reduced ("mean", "sum" or "none")
 rule("mse_loss", "MseLossBackward0", lambda a, b, *, reduction: _np_reduce((a - b) ** 2, reduction),
-     lambda g, a, b, reduction: F.mul(F.mul(F.sub(a, b), 2.0), _loss_grad(g, a, reduction)),
-     lambda g, a, b, reduction: F.mul(F.mul(F.sub(b, a), 2.0), _loss_grad(g, b, reduction)), **AB)
+     lambda g, a, b, reduction: _mse_grad(g, F.sub(a, b), reduction),
+     lambda g, a, b, reduction: _mse_grad(g, F.sub(b, a), reduction), **AB)
 rule("nll_loss", "NllLossBackward0",
      lambda a, *, classes, reduction: _np_reduce(-a[np.arange(len(classes)), list(classes)],
                                                  reduction),
@@ -780,6 +801,14 @@ def _loss_grad(g: Any, like: Any, reduction: str) -> Any:
         return g
     spread = F.expand(g, like._data.shape)
     return spread if reduction == "sum" else F.div_number(spread, like._data.size)
+
+
+def _mse_grad(g: Any, difference: Any, reduction: str) -> Any:
+    """torch's ``mse_loss_backward``: ``norm * (a - b) * grad``, with ``norm`` 2 divided by the
+    count for "mean" (one number in the tensors' dtype), in that order, as its kernel rounds."""
+    norm = 2.0 / difference._data.size if reduction == "mean" else 2.0
+    spread = g if reduction == "none" else F.expand(g, difference._data.shape)
+    return F.mul(F.mul(difference, norm), spread)
 
 
 def _nll_grad(g: Any, a: Any, classes: tuple[int, ...], reduction: str) -> Any:

@@ -136,7 +136,7 @@ class Tensor:
             result = getattr(F, op)(old, *others)
         else:
             operands = [F._coerce(o, type(self), self._data.dtype) for o in others]
-            result = F.apply(R.RULES[op], (old, *operands), attrs)
+            result = F.apply(R.RULES[op], (old, *operands), {**F.dialect_attrs(op, self._policy), **attrs})
         self._policy.check_in_place_dtype(self, result)
         if op == "setitem":  # only the indexed elements: others may share their memory
             index = attrs["index"]

@@ -185,6 +185,14 @@ class Tensor(_CoreTensor):
     def data(self) -> Tensor:
         return self._detached()  # type: ignore[return-value]
 
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        """``x.data = y``: ``x`` holds ``y``'s storage from now on; it keeps its autograd state
+        and its own version counter."""
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        self._data = value._data
+
     def backward(self, gradient: Optional[Tensor] = None, retain_graph: Optional[builtins.bool] = None,
                  create_graph: builtins.bool = False, inputs: Any = None) -> None:
         """``Tensor.backward``: accumulate the gradient of this tensor into the leaves."""
@@ -433,9 +441,11 @@ def _infer(data: Any, dtype_: Any) -> np.ndarray:
                 and not TORCH.warned_list_of_arrays:
             type(TORCH).warned_list_of_arrays = True  # torch warns once per process
             TORCH.warn("list_of_arrays", stacklevel=4)
-        array = _regular_array(data)
+        carriers: list[Any] = []
+        array = _regular_array(data, carriers)
         if target is None:
-            typed = _element_dtype(data)  # numpy scalars and arrays carry their own dtype
+            # numpy scalars and arrays carry their own dtype
+            typed = _element_dtype(data) if carriers else None
             array = array.astype(TORCH.default_float if array.dtype.kind == "f" and typed is None
                                  else typed if typed is not None else array.dtype)
     return array if target is None else array.astype(target)
@@ -472,9 +482,10 @@ def _element_dtype(data: Any) -> Optional[np.dtype]:
     return builtins.max(ints, key=lambda d: d.itemsize) if ints else np.dtype(np.bool_)
 
 
-def _regular_array(data: Any) -> np.ndarray:
-    """A numpy array from nested sequences, with torch's error for ragged ones."""
-    _check_regular(data, 0)
+def _regular_array(data: Any, carriers: Optional[list[Any]] = None) -> np.ndarray:
+    """A numpy array from nested sequences, with torch's error for ragged ones; the elements
+    that carry a dtype of their own are appended to ``carriers``."""
+    _check_regular(data, 0, [] if carriers is None else carriers)
     try:
         holds_tensors = isinstance(data, (list, tuple)) and builtins.any(
             isinstance(x, _CoreTensor) for x in data)
@@ -484,16 +495,28 @@ def _regular_array(data: Any) -> np.ndarray:
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'") from exc
 
 
-def _check_regular(data: Any, depth: builtins.int) -> Optional[tuple[builtins.int, ...]]:
+_PYTHON_NUMBERS = (builtins.float, builtins.int, builtins.bool)
+
+
+def _check_regular(data: Any, depth: builtins.int, carriers: list[Any]
+                   ) -> Optional[tuple[builtins.int, ...]]:
     if isinstance(data, _CoreTensor):
+        carriers.append(data)
         return data._data.shape
     if isinstance(data, np.ndarray):
+        carriers.append(data)
         return data.shape
     if not isinstance(data, (list, tuple)):
+        if type(data) in _PYTHON_NUMBERS:
+            return ()
         if not isinstance(data, (builtins.int, builtins.float, builtins.bool, np.number, np.bool_)):
             raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        if isinstance(data, np.generic):
+            carriers.append(data)
         return ()
-    shapes = [_check_regular(x, depth + 1) for x in data]
+    if builtins.all(type(x) in _PYTHON_NUMBERS for x in data):
+        return (len(data),)
+    shapes = [_check_regular(x, depth + 1, carriers) for x in data]
     for s in shapes[1:]:
         if s != shapes[0]:
             expected = len(shapes[0]) if shapes[0] else 0

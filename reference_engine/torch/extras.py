@@ -24,7 +24,8 @@ from reference_engine.torch import (
     zeros,
 )
 
-__all__ = ["all", "allclose", "any", "argmax", "argmin", "as_tensor", "bmm", "broadcast_to", "cumsum", "diag",
+__all__ = ["all", "allclose", "any", "eq", "ge", "gt", "le", "lt", "ne",
+            "argmax", "argmin", "as_tensor", "bmm", "broadcast_to", "cumsum", "diag",
            "diagonal", "dot", "eye", "flatten", "flip", "from_numpy", "full_like", "gather", "hypot",
            "index_select", "isclose", "isfinite", "isinf", "isnan", "lerp", "logaddexp", "logsumexp",
            "masked_fill", "mv", "narrow", "norm", "numel", "outer", "prod", "repeat", "roll", "select",
@@ -42,6 +43,18 @@ def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e
 def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,  # noqa: A002
             equal_nan: builtins.bool = False) -> Tensor:
     return Tensor._from_array(np.isclose(input._data, other._data, rtol, atol, equal_nan))
+
+
+def _comparison(op: str) -> Any:
+    def compare(input: Tensor, other: Any) -> Tensor:  # noqa: A002
+        return getattr(F, op)(input, other)
+
+    compare.__name__ = op
+    compare.__doc__ = f"``torch.{op}``: elementwise, a bool tensor outside any graph."
+    return compare
+
+
+eq, ne, lt, le, gt, ge = (_comparison(op) for op in ("eq", "ne", "lt", "le", "gt", "ge"))
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
@@ -339,7 +352,7 @@ TENSOR_METHODS = {
         "isfinite", "isinf", "isnan", "lerp", "logaddexp", "logsumexp", "masked_fill", "mv",
         "narrow", "new_full", "new_ones", "new_tensor", "new_zeros", "norm", "chunk", "outer",
         "prod", "repeat", "roll", "select", "sort", "split", "square", "std", "topk", "trace",
-        "tril", "triu", "unbind", "var")},
+        "tril", "triu", "unbind", "var", "eq", "ne", "lt", "le", "gt", "ge")},
     "contiguous": lambda self, memory_format=None: self if self._data.flags.c_contiguous
     else _contiguous_copy(self),
     "is_contiguous": lambda self, memory_format=None: bool(self._data.flags.c_contiguous),

@@ -1,8 +1,18 @@
 """``paddle.nn``: ``functional``, ``initializer``, ``Layer``, ``Sequential``, ``LayerList``,
-``Linear``, the activation and loss layers."""
+``Linear``, the activation and loss layers, gradient clipping and ``utils``."""
 
 from reference_engine.paddle.nn import functional, initializer
+from reference_engine.paddle.nn.clip import *  # noqa: F403
+from reference_engine.paddle.nn.clip import __all__ as _clip
 from reference_engine.paddle.nn.layers import *  # noqa: F403
 from reference_engine.paddle.nn.layers import __all__ as _layers
 
-__all__ = [*_layers, "functional", "initializer"]
+__all__ = [*_layers, *_clip, "functional", "initializer", "utils"]  # noqa: F405 (utils: on demand)
+
+
+def __getattr__(name: str) -> object:
+    if name == "utils":  # it imports concat from paddle, which imports this package first
+        import importlib
+
+        return importlib.import_module("reference_engine.paddle.nn.utils")
+    raise AttributeError(f"module 'paddle.nn' has no attribute '{name}'")

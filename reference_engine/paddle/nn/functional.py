@@ -9,9 +9,11 @@ import numpy as np
 
 from reference_engine import composed as C
 from reference_engine import ops as F
+from reference_engine import rules as R
 from reference_engine.tensor import Tensor
 
-__all__ = ["cross_entropy", "elu", "gelu", "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss",
+__all__ = ["binary_cross_entropy_with_logits",
+           "cross_entropy", "elu", "gelu", "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss",
            "normalize", "relu", "sigmoid", "silu", "softmax", "softplus", "tanh"]
 
 sigmoid = F.sigmoid
@@ -97,4 +99,28 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Optional[Tensor] = None,
         kernel = "CrossEntropyWithSoftmaxGradNode" if use_softmax else None
         name = "SqueezeGradNode" if label._data.ndim == 1 else kernel
         return C.named(out, name, input) if name else out
-    return F.sum(picked) if reduction == "sum" else C.named(F.mean(picked), "MeanAllGradNode")
+    return F.sum(picked) if reduction == "sum" else _mean_all(picked)
+
+
+def binary_cross_entropy_with_logits(logit: Tensor, label: Tensor, weight: Optional[Tensor] = None,
+                                     reduction: str = "mean", pos_weight: Optional[Tensor] = None,
+                                     name: Optional[str] = None) -> Tensor:
+    """paddle's ``sigmoid_cross_entropy_with_logits`` kernel elementwise (one node), then the sum
+    or the mean of all elements (MeanAllGradNode)."""
+    if weight is not None or pos_weight is not None:
+        raise NotImplementedError("binary_cross_entropy_with_logits: the reference engine models "
+                                  "it without weight and pos_weight")
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError("The value of 'reduction' in binary_cross_entropy_with_logits should be "
+                         f"'sum', 'mean' or 'none', but received {reduction}, which is not allowed.")
+    loss = C.named(F.apply(R.RULES["binary_cross_entropy_with_logits"], (logit, label),
+                           {"reduction": "none"}), "SigmoidCrossEntropyWithLogitsGradNode", logit)
+    if reduction == "none":
+        return loss
+    return F.sum(loss) if reduction == "sum" else _mean_all(loss)
+
+
+def _mean_all(loss: Tensor) -> Tensor:
+    """The mean a paddle loss reduces with: its ``mean_all`` kernel (MeanAllGradNode), which
+    has no double grad, unlike ``paddle.mean``'s."""
+    return C.named(F.mean(loss, api="mean_all_kernel"), "MeanAllGradNode")

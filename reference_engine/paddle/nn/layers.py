@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Any, Optional
+import warnings
+from collections import OrderedDict
+from typing import Any, Callable, Iterator, Optional
 
 import numpy as np
 
 from reference_engine import modules as shared
 from reference_engine import rng
-from reference_engine.paddle import Tensor, matmul, no_grad, tanh, to_tensor
+from reference_engine.paddle import Tensor, get_default_dtype, matmul, no_grad, tanh, to_tensor
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.initializer import Constant
 
@@ -47,6 +49,15 @@ class Parameter(Tensor):
         data = value._data if isinstance(value, Tensor) else np.asarray(value)
         np.copyto(self._data, data, casting="unsafe")
 
+    @property
+    def trainable(self) -> bool:
+        """Whether an optimizer updates it: paddle's flag for ``not stop_gradient``."""
+        return not self.stop_gradient
+
+    @trainable.setter
+    def trainable(self, value: bool) -> None:
+        self.stop_gradient = not value
+
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
 
@@ -69,23 +80,92 @@ class Layer(shared.ModuleBase):
     """``paddle.nn.Layer``."""
 
     parameter_type = Parameter
+    tensor_type = Tensor
 
     @property
     def _sub_layers(self) -> dict[str, shared.ModuleBase]:
         return self._children
 
-    def parameters(self) -> list[Parameter]:
-        return [param for _, param in self.named_parameters()]
+    def register_buffer(self, name: str, tensor: Optional[Tensor], persistable: bool = True) -> None:
+        self._add_buffer(name, tensor, persistable)
+
+    def add_sublayer(self, name: str, sublayer: shared.ModuleBase) -> shared.ModuleBase:
+        self.add_module(name, sublayer)
+        return sublayer
+
+    def add_parameter(self, name: str, parameter: Optional[Parameter]) -> Optional[Parameter]:
+        self._parameters[name] = parameter
+        object.__setattr__(self, name, parameter)
+        return parameter
+
+    def register_forward_pre_hook(self, hook: Callable[..., Any]) -> Any:
+        """``hook(layer, inputs)`` before ``forward``; what it returns replaces the inputs."""
+        return self._hook("forward_pre", hook)
+
+    def register_forward_post_hook(self, hook: Callable[..., Any]) -> Any:
+        """``hook(layer, inputs, output)`` after ``forward``; what it returns replaces the output."""
+        return self._hook("forward", hook)
+
+    def parameters(self, include_sublayers: bool = True) -> list[Parameter]:
+        return [param for _, param in self.named_parameters(recurse=include_sublayers)]
+
+    def named_parameters(self, prefix: str = "", include_sublayers: bool = True,  # type: ignore[override]
+                         recurse: Optional[bool] = None) -> Iterator[tuple[str, Any]]:
+        return super().named_parameters(prefix, include_sublayers if recurse is None else recurse)
+
+    def named_sublayers(self, prefix: str = "", include_self: bool = False,
+                        layers_set: Any = None) -> Iterator[tuple[str, shared.ModuleBase]]:
+        for name, layer in self._named_modules(prefix):
+            if layer is not self or include_self:
+                yield name, layer
+
+    def sublayers(self, include_self: bool = False) -> list[shared.ModuleBase]:
+        return [layer for _, layer in self.named_sublayers(include_self=include_self)]
 
     def clear_gradients(self, set_to_zero: bool = True) -> None:
         for param in self.parameters():
-            param.clear_gradient(set_to_zero)
+            if param.trainable:
+                param.clear_gradient(set_to_zero)
 
     def train(self) -> None:
-        object.__setattr__(self, "training", True)
+        self._set_training(True)
 
     def eval(self) -> None:
-        object.__setattr__(self, "training", False)
+        self._set_training(False)
+
+    def state_dict(self, destination: Any = None, include_sublayers: bool = True,
+                   structured_name_prefix: str = "", use_hook: bool = True,
+                   keep_vars: bool = True) -> OrderedDict[str, Tensor]:
+        """Parameters and persistable buffers by dotted name (the tensors themselves)."""
+        out = OrderedDict() if destination is None else destination
+        for name, tensor in self._state_items():
+            out[structured_name_prefix + name] = tensor
+        return out
+
+    def set_state_dict(self, state_dict: Any, use_structured_name: bool = True
+                       ) -> tuple[list[str], list[str]]:
+        """Copy the values in; returns the missing and the unexpected keys (each missing one
+        warned about, as paddle does)."""
+        missing, unexpected, mismatches = self._load_state(state_dict)
+        if mismatches:
+            raise ValueError(mismatches[0])
+        for key in missing:
+            warnings.warn(f"Skip loading for {key}. {key} is not found in the provided dict.",
+                          stacklevel=2)
+        return missing, unexpected
+
+    set_dict = load_dict = set_state_dict
+
+    def to(self, device: Any = None, dtype: Any = None, blocking: Any = None) -> Layer:
+        if dtype is not None:
+            self._cast_floating(np.dtype(str(dtype).split(".")[-1]))
+        return self
+
+    def float(self) -> Layer:  # noqa: A003
+        return self.to(dtype="float32")
+
+    def double(self) -> Layer:
+        return self.to(dtype="float64")
 
 
 class Linear(Layer):
@@ -96,11 +176,12 @@ class Linear(Layer):
         super().__init__()
         k = next(_LINEAR_NAMES)
         bound = math.sqrt(6.0 / (in_features + out_features))
+        dtype = get_default_dtype()
         self.weight = Parameter.of(
-            rng.generator().uniform(-bound, bound, (in_features, out_features)).astype(np.float32),
+            rng.generator().uniform(-bound, bound, (in_features, out_features)).astype(dtype),
             f"linear_{k}.w_0")
         self.bias = None if bias_attr is False else Parameter.of(
-            np.zeros(out_features, np.float32), f"linear_{k}.b_0")
+            np.zeros(out_features, dtype), f"linear_{k}.b_0")
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         out = matmul(input, self.weight)

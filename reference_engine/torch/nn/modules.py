@@ -6,14 +6,16 @@ program that compares values with torch sets them itself."""
 from __future__ import annotations
 
 import math
-from typing import Iterable, Iterator
+from collections import OrderedDict
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Optional
 
 import numpy as np
 
 from reference_engine import modules as shared
 from reference_engine import ops as F
 from reference_engine import rng
-from reference_engine.torch import Tensor, no_grad, sigmoid, tanh, tensor
+from reference_engine.torch import Tensor, _np_dtype, get_default_dtype, no_grad, sigmoid, tanh, tensor
+from reference_engine.torch import dtype as torch_dtype
 from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.parameter import Parameter
 
@@ -32,31 +34,146 @@ def clear_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
             param.grad.detach_().zero_()
 
 
+class _IncompatibleKeys(NamedTuple):
+    """What ``load_state_dict`` returns."""
+
+    missing_keys: list[str]
+    unexpected_keys: list[str]
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return f"_IncompatibleKeys(missing_keys={self.missing_keys}, unexpected_keys={self.unexpected_keys})"
+
+    __str__ = __repr__
+
+
 class Module(shared.ModuleBase):
     """``torch.nn.Module``."""
 
     parameter_type = Parameter
+    tensor_type = Tensor
 
     @property
     def _modules(self) -> dict[str, shared.ModuleBase]:
         return self._children
 
-    def parameters(self) -> Iterator[Parameter]:
-        for _, param in self.named_parameters():
+    def register_buffer(self, name: str, tensor: Optional[Tensor], persistent: bool = True) -> None:
+        self._add_buffer(name, tensor, persistent)
+
+    def register_parameter(self, name: str, param: Optional[Parameter]) -> None:
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter '{name}' "
+                            "(torch.nn.Parameter or None required)")
+        self._parameters[name] = param
+        object.__setattr__(self, name, param)
+
+    def register_module(self, name: str, module: Optional[shared.ModuleBase]) -> None:
+        self.add_module(name, module)
+
+    def register_forward_pre_hook(self, hook: Callable[..., Any]) -> Any:
+        """``hook(module, args)`` before ``forward``; what it returns replaces the arguments."""
+        return self._hook("forward_pre", hook)
+
+    def register_forward_hook(self, hook: Callable[..., Any]) -> Any:
+        """``hook(module, args, output)`` after ``forward``; what it returns replaces the output."""
+        return self._hook("forward", hook)
+
+    def register_full_backward_hook(self, hook: Callable[..., Any]) -> Any:
+        raise NotImplementedError("reference_engine.torch has no torch.nn.Module."
+                                  "register_full_backward_hook")
+
+    register_backward_hook = register_full_backward_hook
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        for _, param in self.named_parameters(recurse=recurse):
             yield param
+
+    def named_modules(self, memo: Any = None, prefix: str = "") -> Iterator[tuple[str, shared.ModuleBase]]:
+        return self._named_modules(prefix)
+
+    def modules(self) -> Iterator[shared.ModuleBase]:
+        for _, module in self._named_modules():
+            yield module
+
+    def get_submodule(self, target: str) -> shared.ModuleBase:
+        module: shared.ModuleBase = self
+        for part in target.split(".") if target else ():
+            if part not in module._children:
+                raise AttributeError(f"{type(module).__name__} has no attribute `{part}`")
+            module = module._children[part]
+        return module
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         clear_grads(self.parameters(), set_to_none)
 
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        for param in self.parameters():
+            param.requires_grad_(requires_grad)
+        return self
+
     def train(self, mode: bool = True) -> Module:
-        object.__setattr__(self, "training", mode)
-        for child in self._children.values():
-            if isinstance(child, Module):
-                child.train(mode)
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self._set_training(mode)
         return self
 
     def eval(self) -> Module:
         return self.train(False)
+
+    def state_dict(self, *, destination: Any = None, prefix: str = "",
+                   keep_vars: bool = False) -> OrderedDict[str, Tensor]:
+        """Parameters and persistent buffers by dotted name, detached (sharing storage) unless
+        ``keep_vars``."""
+        out = OrderedDict() if destination is None else destination
+        for name, value in self._state_items():
+            out[prefix + name] = value if keep_vars else value.detach()
+        return out
+
+    def load_state_dict(self, state_dict: Any, strict: bool = True,
+                        assign: bool = False) -> _IncompatibleKeys:
+        """Copy the values in without recording; ``strict``: missing or unexpected keys are an
+        error (a size mismatch always is)."""
+        missing, unexpected, mismatches = self._load_state(state_dict)
+        errors = list(mismatches)
+        if strict:
+            if unexpected:
+                errors.insert(0, "Unexpected key(s) in state_dict: "
+                              + ", ".join(f'"{k}"' for k in unexpected) + ". ")
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: "
+                              + ", ".join(f'"{k}"' for k in missing) + ". ")
+        if errors:
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                               + "\n\t".join(errors))
+        return _IncompatibleKeys(missing, unexpected)
+
+    def to(self, *args: Any, **kwargs: Any) -> Module:
+        """``to(dtype)``, ``to(device)``, ``to(tensor)``: floating parameters and buffers take the
+        dtype; the device is the CPU."""
+        dtype = kwargs.get("dtype")
+        for arg in args:
+            if isinstance(arg, Tensor):
+                dtype = arg.dtype
+            elif isinstance(arg, torch_dtype):
+                dtype = arg
+        if dtype is not None:
+            self._cast_floating(_np_dtype(dtype))
+        return self
+
+    def double(self) -> Module:
+        self._cast_floating(np.dtype(np.float64))
+        return self
+
+    def float(self) -> Module:  # noqa: A003
+        self._cast_floating(np.dtype(np.float32))
+        return self
+
+    def type(self, dst_type: Any) -> Module:  # noqa: A003
+        return self.to(dst_type)
+
+    def cpu(self) -> Module:
+        return self
 
 
 class Linear(Module):
@@ -79,7 +196,7 @@ class Linear(Module):
 
 def _uniform(shape: tuple[int, ...], bound: float) -> Tensor:
     with no_grad():
-        return tensor(rng.generator().uniform(-bound, bound, shape).astype(np.float32))
+        return tensor(rng.generator().uniform(-bound, bound, shape).astype(_np_dtype(get_default_dtype())))
 
 
 class Sequential(shared.SequentialBase, Module):

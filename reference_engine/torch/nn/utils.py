@@ -3,17 +3,17 @@ the optimizer's step."""
 
 from __future__ import annotations
 
-import math
 from typing import Any, Iterable, Union
 
 import numpy as np
 
+from reference_engine import modules as shared
 from reference_engine.grad_mode import no_grad
 from reference_engine.tensor import Tensor
-from reference_engine.torch import tensor
+from reference_engine.torch import cat, tensor
 from reference_engine.torch_policy import TORCH
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
 
 Parameters = Union[Tensor, Iterable[Tensor]]
 
@@ -26,16 +26,8 @@ def clip_grad_norm_(parameters: Parameters, max_norm: float, norm_type: float = 
     grads = [p.grad for p in _listed(parameters) if p.grad is not None]
     if not grads:
         return tensor(0.0)
-    dtype = grads[0]._data.dtype
-    norms = np.array([_norm(g._data, norm_type) for g in grads], dtype=dtype)
-    total = _norm(norms, norm_type).astype(dtype)
-    if error_if_nonfinite and not np.isfinite(total):
-        raise TORCH.error("nonfinite_total_norm", norm_type=float(norm_type))
-    factor = np.minimum(np.asarray(max_norm, dtype) / (total + np.asarray(1e-6, dtype)),
-                        np.asarray(1.0, dtype))
-    with no_grad():
-        for g in grads:
-            g.mul_(type(g)._from_array(np.asarray(factor)))
+    total = shared.clip_by_total_norm(grads, max_norm, norm_type, error_if_nonfinite and (
+        lambda: TORCH.error("nonfinite_total_norm", norm_type=float(norm_type))))
     return type(grads[0])._from_array(np.asarray(total))
 
 
@@ -51,8 +43,13 @@ def _listed(parameters: Parameters) -> list[Any]:
     return [parameters] if isinstance(parameters, Tensor) else list(parameters)
 
 
-def _norm(values: np.ndarray, norm_type: float) -> Any:
-    magnitudes = np.abs(values)
-    if math.isinf(norm_type):
-        return magnitudes.max() if norm_type > 0 else magnitudes.min()
-    return np.sum(magnitudes ** norm_type) ** (1.0 / norm_type)
+def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
+    """The parameters as one vector: ``cat`` of each one's ``view(-1)``."""
+    return shared.flat_parameters(parameters, cat, lambda p: p.view(-1))
+
+
+def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
+    """Each parameter's ``data`` becomes its slice of ``vec``, viewed in its shape."""
+    if not isinstance(vec, Tensor):
+        raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
+    shared.assign_flat(vec, parameters)

@@ -1,5 +1,7 @@
-"""``paddle.optimizer.SGD``, ``Momentum`` and ``Adam``: the updates a training loop applies between backward
-passes."""
+"""``paddle.optimizer.SGD``, ``Momentum``, ``Adam`` and ``AdamW``: the updates a training loop
+applies between backward passes, with a learning rate that is a number or a scheduler from
+``paddle.optimizer.lr``, and a ``grad_clip`` from ``paddle.nn`` applied to the gradients the
+step reads (not to ``.grad``)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,9 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from reference_engine.paddle import no_grad
+from reference_engine.paddle.optimizer import lr
 
-__all__ = ["SGD", "Adam", "AdamW", "Momentum"]
+__all__ = ["SGD", "Adam", "AdamW", "Momentum", "lr"]
 
 
 def _update(parameter: Any, delta: Any, op: str = "subtract_") -> None:
@@ -26,15 +29,23 @@ class SGD:
 
     def __init__(self, learning_rate: float = 0.001, parameters: Optional[Sequence[Any]] = None,
                  weight_decay: Any = None, grad_clip: Any = None, name: Optional[str] = None) -> None:
-        self.learning_rate = learning_rate
+        self._learning_rate = learning_rate
         self.parameters = list(parameters or [])
+        self._grad_clip = grad_clip
+
+    @property
+    def learning_rate(self) -> float:
+        """The rate of this step: the number given, or the scheduler's current one."""
+        rate = self._learning_rate
+        return rate() if isinstance(rate, lr.LRScheduler) else rate
 
     def step(self) -> None:
         with no_grad():
-            for p in self.parameters:
-                g = p.grad
-                if g is not None:
-                    _update(p, self._delta(p, g))
+            pairs = [(p, p.grad) for p in self.parameters if p.grad is not None and not p.stop_gradient]
+            if self._grad_clip is not None:
+                pairs = self._grad_clip(pairs)
+            for p, g in pairs:
+                _update(p, self._delta(p, g))
 
     def _delta(self, parameter: Any, gradient: Any) -> Any:
         """What this step subtracts from ``parameter``."""
@@ -66,7 +77,7 @@ class Adam(SGD):
                  epsilon: float = 1e-08, parameters: Optional[Sequence[Any]] = None,
                  weight_decay: Any = None, grad_clip: Any = None, name: Optional[str] = None,
                  lazy_mode: bool = False) -> None:
-        super().__init__(learning_rate, parameters)
+        super().__init__(learning_rate, parameters, grad_clip=grad_clip)
         self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
         self._state: dict[int, list[Any]] = {}
 
@@ -97,7 +108,7 @@ class AdamW(Adam):
         if lr_ratio is not None or apply_decay_param_fun is not None:
             raise NotImplementedError("AdamW's lr_ratio and apply_decay_param_fun are not "
                                       "modelled by the reference engine")
-        super().__init__(learning_rate, beta1, beta2, epsilon, parameters)
+        super().__init__(learning_rate, beta1, beta2, epsilon, parameters, grad_clip=grad_clip)
         self.weight_decay = weight_decay
 
     def _delta(self, parameter: Any, gradient: Any) -> Any:
@@ -116,7 +127,7 @@ class Momentum(SGD):
                  weight_decay: Any = None, grad_clip: Any = None, multi_precision: bool = False,
                  rescale_grad: float = 1.0, use_multi_tensor: bool = False,
                  name: Optional[str] = None) -> None:
-        super().__init__(learning_rate, parameters)
+        super().__init__(learning_rate, parameters, grad_clip=grad_clip)
         self.momentum, self.use_nesterov = momentum, use_nesterov
         self._velocity: dict[int, Any] = {}
 

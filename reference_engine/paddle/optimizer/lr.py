@@ -1,0 +1,128 @@
+"""``paddle.optimizer.lr``: learning-rate schedulers. An optimizer given one as its
+``learning_rate`` reads the scheduler's current rate at each step; ``scheduler.step()`` moves
+it on one epoch. Each rate follows paddle's own formula (most in closed form from
+``base_lr``; the cosine one recursive, as paddle writes it)."""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Sequence
+
+__all__ = ["CosineAnnealingDecay", "ExponentialDecay", "LRScheduler", "LambdaDecay",
+           "MultiStepDecay", "StepDecay"]
+
+
+class LRScheduler:
+    """The base: ``base_lr``, ``last_epoch`` and ``last_lr``; calling it gives the rate."""
+
+    def __init__(self, learning_rate: float = 0.1, last_epoch: int = -1, verbose: bool = False) -> None:
+        if not isinstance(learning_rate, (float, int)):
+            raise TypeError("The type of learning rate must be float, but received "
+                            f"{type(learning_rate)}")
+        self.base_lr = float(learning_rate)
+        self.last_lr = float(learning_rate)
+        self.last_epoch = last_epoch
+        self.verbose = verbose
+        self.step()
+
+    def __call__(self) -> float:
+        return self.last_lr
+
+    def step(self, epoch: int | None = None) -> None:
+        self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
+        self.last_lr = self.get_lr()
+
+    def get_lr(self) -> float:
+        raise NotImplementedError
+
+    def state_dict(self) -> dict[str, float]:
+        return {"last_epoch": self.last_epoch, "last_lr": self.last_lr}
+
+    def set_state_dict(self, state_dict: dict[str, float]) -> None:
+        self.last_epoch, self.last_lr = state_dict["last_epoch"], state_dict["last_lr"]
+
+
+class StepDecay(LRScheduler):
+    """``base_lr * gamma ** (epoch // step_size)``."""
+
+    def __init__(self, learning_rate: float, step_size: int, gamma: float = 0.1,
+                 last_epoch: int = -1, verbose: bool = False) -> None:
+        if not isinstance(step_size, int):
+            raise TypeError(f"The type of 'step_size' must be 'int', but received {type(step_size)}.")
+        if gamma >= 1.0:
+            raise ValueError("gamma should be < 1.0.")
+        self.step_size, self.gamma = step_size, gamma
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        return self.base_lr * (self.gamma ** (self.last_epoch // self.step_size))
+
+
+class MultiStepDecay(LRScheduler):
+    """``base_lr * gamma ** k`` after the k-th milestone."""
+
+    def __init__(self, learning_rate: float, milestones: Sequence[int], gamma: float = 0.1,
+                 last_epoch: int = -1, verbose: bool = False) -> None:
+        if not all(milestones[i] < milestones[i + 1] for i in range(len(milestones) - 1)):
+            raise ValueError("The elements of milestones must be incremented")
+        if gamma >= 1.0:
+            raise ValueError("gamma should be < 1.0.")
+        self.milestones, self.gamma = list(milestones), gamma
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        for i, milestone in enumerate(self.milestones):
+            if self.last_epoch < milestone:
+                return self.base_lr * (self.gamma ** i)
+        return self.base_lr * (self.gamma ** len(self.milestones))
+
+
+class ExponentialDecay(LRScheduler):
+    """``base_lr * gamma ** epoch``."""
+
+    def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1,
+                 verbose: bool = False) -> None:
+        if not 0.0 < gamma < 1.0:
+            raise ValueError(f" 'gamma' must be in interval (0.0, 1.0) so that the learning rate "
+                             f"will decay, but received {gamma}.")
+        self.gamma = gamma
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        return self.base_lr * (self.gamma ** self.last_epoch)
+
+
+class LambdaDecay(LRScheduler):
+    """``base_lr * lr_lambda(epoch)``."""
+
+    def __init__(self, learning_rate: float, lr_lambda: Callable[[int], float],
+                 last_epoch: int = -1, verbose: bool = False) -> None:
+        if not callable(lr_lambda):
+            raise TypeError("The type of 'lr_lambda' in 'LambdaDecay' must be 'function', but "
+                            f"received {type(lr_lambda)}.")
+        self.lr_lambda = lr_lambda
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        return self.base_lr * self.lr_lambda(self.last_epoch)
+
+
+class CosineAnnealingDecay(LRScheduler):
+    """Cosine annealing from ``base_lr`` to ``eta_min`` over ``T_max`` epochs and back."""
+
+    def __init__(self, learning_rate: float, T_max: int, eta_min: float = 0,  # noqa: N803
+                 last_epoch: int = -1, verbose: bool = False) -> None:
+        if not isinstance(T_max, int):
+            raise TypeError(f"The type of 'T_max' in 'CosineAnnealingDecay' must be 'int', but "
+                            f"received {type(T_max)}.")
+        self.T_max, self.eta_min = T_max, float(eta_min)
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        epoch, t_max, low = self.last_epoch, self.T_max, self.eta_min
+        if epoch == 0:
+            return self.base_lr
+        if (epoch - 1 - t_max) % (2 * t_max) == 0:
+            return self.last_lr + (self.base_lr - low) * (1 - math.cos(math.pi / t_max)) / 2
+        return ((1 + math.cos(math.pi * epoch / t_max)) / (1 + math.cos(math.pi * (epoch - 1) / t_max))
+                * (self.last_lr - low) + low)

@@ -1,0 +1,133 @@
+"""``torch.optim.Optimizer``: the base class of torch's optimizers and of the custom ones
+research code writes. It keeps ``param_groups`` (dicts holding ``params`` and the
+hyper-parameters, filled in from ``defaults``), per-parameter ``state`` and ``zero_grad``, with
+torch's checks on what a group may hold; a subclass writes ``step``."""
+
+from __future__ import annotations
+
+import warnings
+from collections import defaultdict
+from typing import Any, Callable, Iterable, Optional, Union
+
+from reference_engine.torch import Tensor
+from reference_engine.torch.nn.modules import clear_grads
+
+__all__ = ["Optimizer", "required"]
+
+
+class _RequiredParameter:
+    """A default that each group must set itself (``torch.optim.optimizer.required``)."""
+
+    def __repr__(self) -> str:
+        return "<required parameter>"
+
+
+required: Any = _RequiredParameter()
+
+Params = Union[Iterable[Tensor], Iterable[dict[str, Any]]]
+
+
+class Optimizer:
+    """Parameter groups, state and ``zero_grad``; ``step`` is the subclass's."""
+
+    def __init__(self, params: Params, defaults: dict[str, Any]) -> None:
+        self.defaults = defaults
+        self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
+        self.param_groups: list[dict[str, Any]] = []
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of "
+                            f"Tensors or dicts, but got {_type_name(params)}")
+        groups = list(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
+        """Add a group: its ``params`` listed, each a leaf tensor in no other group, and every
+        hyper-parameter it does not set taken from ``defaults``."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, but "
+                            "the ordering of tensors in sets will change between runs. Please use a "
+                            "list instead.")
+        else:
+            param_group["params"] = list(params)
+        for param in param_group["params"]:
+            if not isinstance(param, Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is "
+                                + _type_name(param))
+            if not self.defaults.get("differentiable") and not (param.is_leaf or param.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError("parameter group didn't specify a value of required optimization "
+                                 f"parameter {name}")
+            param_group.setdefault(name, default)
+        ids = [id(p) for p in param_group["params"]]
+        if len(ids) != len(set(ids)):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, "
+                          "this will cause an error; see github.com/pytorch/pytorch/issues/40967 for "
+                          "more information", stacklevel=3)
+        held = {id(p) for group in self.param_groups for p in group["params"]}
+        if held & set(ids):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        clear_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
+
+    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
+        raise NotImplementedError
+
+    def state_dict(self) -> dict[str, Any]:
+        """``state`` keyed by each parameter's position over all groups, and the groups with
+        positions for their ``params``."""
+        index: dict[int, int] = {}
+        groups = []
+        for group in self.param_groups:
+            positions = []
+            for p in group["params"]:
+                positions.append(index.setdefault(id(p), len(index)))
+            groups.append({**{k: v for k, v in group.items() if k != "params"}, "params": positions})
+        state = {index[id(p)]: value for p, value in self.state.items() if id(p) in index}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """The groups' hyper-parameters and the per-parameter state from ``state_dict``, matched
+        by position."""
+        groups = state_dict["param_groups"]
+        if len(groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        params = [p for group in self.param_groups for p in group["params"]]
+        for own, saved in zip(self.param_groups, groups):
+            if len(own["params"]) != len(saved["params"]):
+                raise ValueError("loaded state dict contains a parameter group that doesn't match "
+                                 "the size of optimizer's group")
+            own.update({k: v for k, v in saved.items() if k != "params"})
+        self.state = defaultdict(dict)
+        for position, value in state_dict["state"].items():
+            self.state[params[position]] = dict(value)
+
+    def __repr__(self) -> str:
+        lines = [f"{type(self).__name__} ("]
+        for i, group in enumerate(self.param_groups):
+            lines.append(f"Parameter Group {i}")
+            lines.extend(f"    {key}: {group[key]}" for key in sorted(group) if key != "params")
+        lines.append(")")
+        return "\n".join(lines)
+
+
+def _type_name(obj: Any) -> str:
+    """``torch.typename``: a tensor's type as torch spells it, else the class's dotted name."""
+    if isinstance(obj, Tensor):
+        return "torch." + {"float32": "FloatTensor", "float64": "DoubleTensor",
+                           "int64": "LongTensor"}.get(str(obj._data.dtype), "Tensor")
+    cls = type(obj)
+    return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
