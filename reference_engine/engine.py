@@ -275,6 +275,8 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
     # with a constant among them, to its own operand only (see ``Policy.links_operands``)
     through_operands = links and None not in edges
 
+    if rule.reads_needed:  # a kernel told which inputs the pass needs
+        node.attrs["needed"] = tuple(needed)
     if rule.variadic:
         if rule.op == "custom":  # a custom backward is told which inputs the pass needs
             node.attrs["needed"] = tuple(needed)

@@ -38,6 +38,25 @@ class derivative_of:  # noqa: N801 - used as a context manager
         _creation.pop()
 
 
+class as_kernel:  # noqa: N801 - used as a context manager
+    """The first-order nodes recorded inside stand for one framework kernel, ``name``: their
+    origin, which the dialect's policy asks about (paddle kernels without a double grad). Inside
+    a create_graph pass the derivative's origin stays."""
+
+    def __init__(self, name: str) -> None:
+        self.entry = (name, 1)
+        self.pushed = False
+
+    def __enter__(self) -> None:
+        self.pushed = not _creation
+        if self.pushed:
+            _creation.append(self.entry)
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.pushed:
+            _creation.pop()
+
+
 # (pack, unpack) pairs of the ``saved_tensors_hooks`` blocks open now, innermost last
 SAVED_TENSORS_HOOKS: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = []
 

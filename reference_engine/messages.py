@@ -320,6 +320,11 @@ PADDLE_WARNINGS: dict[str, tuple[type[Warning], str]] = {
                             'gradient" is deprecated since 2.1.0, and will be removed in future '
                             'versions.\n    Reason: Please use tensor.grad, which returns the tensor '
                             'value of the gradient. \x1b[0m'),
+    "batch_norm_training": (UserWarning, "When training, we now always track global mean and variance."),
+    "amp_guard_cpu": (UserWarning, "amp_guard can only be enabled on CUDAPlace, XPUPlace, and CustomPlace, "
+                                   "current place is Place(cpu), so it makes no effect."),
+    "amp_scaler_cpu": (UserWarning, "AmpScaler can only be enabled on CUDAPlace, XPUPlace and CustomPlace, "
+                                    "current place is Place(cpu), so it makes no effect."),
 }
 
 

@@ -118,6 +118,11 @@ DERIVATIVE_ORDER_LIMITS = {
     # Op mean_all_grad doesn't have any grad op", and so for sigmoid_cross_entropy_with_logits)
     "mean_all_kernel": (0, "mean_all_grad"),
     "binary_cross_entropy_with_logits": (0, "sigmoid_cross_entropy_with_logits_grad"),
+    # and the layer kernels (measured by the layer differential programs)
+    "layer_norm_kernel": (0, "layer_norm_grad"),
+    "dropout_kernel": (0, "dropout_grad"),
+    "embedding_kernel": (0, "embedding_grad"),
+    "nll_loss_kernel": (0, "nll_loss_grad"),
 }
 GRADIENT_NODE_NAMES = gradient_node_names(KERNELS)
 WITHOUT_DOUBLE_GRAD = {op for op, (limit, _) in DERIVATIVE_ORDER_LIMITS.items() if limit == 0}

@@ -41,6 +41,9 @@ class Rule:
     # a pass frees it even without saved tensors: torch's IndexBackward0 (its index tensors)
     # and CopySlices (the function of the copy it wraps)
     holds_state: bool = False
+    # its rules read which inputs the pass differentiates (``needed``), as a framework's kernel
+    # that is told which gradients to compute may compute the others differently
+    reads_needed: bool = False
     # inputs the node does not list (next_functions, what its hooks see): where's condition
     unlisted: tuple[str, ...] = ()
     uses: tuple[tuple[str, ...], ...] = field(init=False)
@@ -337,6 +340,12 @@ rule("add_scaled", "AddBackward0", lambda a, b, *, alpha: _np_fused(a, b, alpha)
 rule("sub_scaled", "SubBackward0", lambda a, b, *, alpha: _np_fused(a, b, -alpha),
      lambda g: g, lambda g, alpha: F.mul(F.neg(g), alpha), **AB)
 rule("mul", "MulBackward0", np.multiply, lambda g, b: F.mul(g, b), lambda g, a: F.mul(g, a), **AB)
+# paddle 3.3.1's layer_norm kernel scales the input's gradient by the weight only when the pass
+# computes the weight's gradient too (measured: with the weight stopping gradient, or left out
+# of paddle.grad's inputs, x's gradient is the unscaled normalisation's)
+rule("layer_norm_scale", "LayerNormGradNode", np.multiply,
+     lambda g, b, needed: F.mul(g, b) if needed[1] else g, lambda g, a: F.mul(g, a),
+     reads_needed=True, **AB)
 rule("div", "DivBackward0", np.divide, lambda g, b: F.div(g, b),
      lambda g, a, b: F.mul(F.neg(g), F.div(F.div(a, b), b)), **AB)
 rule("neg", "NegBackward0", np.negative, lambda g: F.neg(g))

@@ -51,6 +51,26 @@ def case(name: str, fn: Callable[..., Any], *inputs: np.ndarray, eps: float = EP
     CASES[name] = (fn, list(inputs), eps)
 
 
+# the layers, composed from the table's rules (reference_engine.layers); the class weights and
+# padding_idx are no calculus (constant weights, a row defined to get no gradient): the
+# differential programs pin them
+_nnf = torch.nn.functional
+_rows = torch.tensor([[0, 2, 1], [2, 2, 0]])
+case("layer_norm", lambda a, w, b: _nnf.layer_norm(a, (3,), w, b),
+     _distinct(2, 3), _positive(3), _distinct(3))
+case("batch_norm_training", lambda a, w: _nnf.batch_norm(a, None, None, w, None, training=True),
+     _distinct(4, 2, 3), _positive(2))
+case("batch_norm_eval", lambda a, m, v: _nnf.batch_norm(a, m, v),
+     _distinct(3, 2), _distinct(2), _positive(2))
+case("conv1d_padded_strided", lambda a, w, b: _nnf.conv1d(a, w, b, stride=2, padding=1, dilation=2),
+     _distinct(1, 2, 5), _distinct(3, 2, 2), _distinct(3))
+case("conv2d_groups", lambda a, w: _nnf.conv2d(a, w, groups=2, padding=1), _distinct(1, 4, 3, 3),
+     _distinct(2, 2, 2, 2))
+case("embedding", lambda w: _nnf.embedding(_rows, w) * w[0], _distinct(3, 2))
+case("cross_entropy_weighted",
+     lambda a: _nnf.cross_entropy(a, torch.tensor([1, 0, 2, 1]), weight=torch.tensor([0.5, 2.0, 1.5]),
+                                  ignore_index=2), _distinct(4, 3))
+case("dropout_eval", lambda a: _nnf.dropout(a * a, 0.4, training=False), _distinct(3))
 case("add_broadcast", lambda a, b: a + b, _distinct(3, 1), _distinct(4))
 case("sub_scalar", lambda a: 3.0 - a, _distinct(2, 3))
 case("mul_broadcast", lambda a, b: a * b, _distinct(2, 3), _distinct(3))
@@ -198,5 +218,6 @@ def test_torch_cases_reach_every_rule_but_paddle_only_ones():
     # refuses to be differentiated) and div_number only where the gradient a mean divides
     # requires grad (differentiating with respect to a seed), which the differential programs
     # check
+    # layer_norm_scale is paddle's layer_norm weight product
     assert set(RULES) - reached <= {"zero_link", "silu_backward", "grad_copy",
-                                    "once_differentiable_error", "div_number"}
+                                    "once_differentiable_error", "div_number", "layer_norm_scale"}

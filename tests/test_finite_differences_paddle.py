@@ -41,6 +41,16 @@ def _positive(*shape: int) -> np.ndarray:
 
 
 F = paddle.nn.functional
+
+
+def _zeros(n: int) -> Any:
+    return paddle.zeros([n], "float64")
+
+
+def _weights() -> Any:  # class weights: constants, as in paddle's kernel
+    return paddle.to_tensor([0.5, 2.0, 1.5], dtype="float64")
+
+
 CASES: dict[str, tuple[Callable[..., Any], list[np.ndarray], str]] = {
     "add": (lambda a, b: paddle.add(a, b), [_distinct(3, 1), _distinct(4)], "add"),
     "subtract": (lambda a, b: paddle.subtract(a, b), [_distinct(2, 3), _distinct(3)], "sub"),
@@ -101,6 +111,21 @@ CASES: dict[str, tuple[Callable[..., Any], list[np.ndarray], str]] = {
     "split_sections": (lambda a: paddle.concat([p * p for p in paddle.split(a, [1, -1], axis=1)], 1),
                        [_distinct(2, 3)], "split_with_sizes"),
     "unbind": (lambda a: paddle.unbind(a, 0)[1] * paddle.unbind(a, 0)[2], [_distinct(3, 2)], "unbind"),
+    # the layers, composed from the table's rules (reference_engine.layers); the weight's
+    # gradient is taken too, where paddle's layer_norm scales the input's by it
+    "layer_norm": (lambda a, w, b: F.layer_norm(a, [3], w, b),
+                   [_distinct(2, 3), _positive(3), _distinct(3)], "layer_norm_kernel"),
+    "batch_norm_training": (lambda a, w: F.batch_norm(a, _zeros(2), _zeros(2) + 1.0, w, None, training=True),
+                            [_distinct(4, 2, 3), _positive(2)], "batch_norm"),
+    "conv1d": (lambda a, w: F.conv1d(a, w, stride=2, padding=1, dilation=2),
+               [_distinct(1, 2, 5), _distinct(3, 2, 2)], "conv1d"),
+    "conv2d": (lambda a, w: F.conv2d(a, w, padding=1),
+               [_distinct(1, 2, 3, 3), _distinct(2, 2, 2, 2)], "conv2d"),
+    "embedding": (lambda w: F.embedding(paddle.to_tensor([[0, 2, 1], [2, 2, 0]]), w) * w[0],
+                  [_distinct(3, 2)], "embedding_kernel"),
+    "nll_loss_weighted": (lambda a: F.nll_loss(F.log_softmax(a, 1), paddle.to_tensor([1, 0, 2, 1]),
+                                               _weights(), ignore_index=2),
+                          [_distinct(4, 3)], "nll_loss_kernel"),
 }
 
 
@@ -130,3 +155,8 @@ def test_paddle_cases_reach_the_paddle_only_rules():
         if op not in WITHOUT_DOUBLE_GRAD:  # create_graph raises there, as in paddle
             reached |= rules_reached(PADDLE, fn, arrays)
     assert {"zero_link", "silu_backward"} <= reached
+    # layer_norm has no double grad: its weight product is found in its forward graph (under
+    # the bias's addition)
+    fn, arrays, _ = CASES["layer_norm"]
+    added = fn(*[PADDLE.leaf(a) for a in arrays])._grad_fn
+    assert "layer_norm_scale" in {edge.rule.op for edge in added.edges if edge is not None}

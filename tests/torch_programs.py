@@ -2505,3 +2505,107 @@ def a_float64_default_dtype(torch):
     finally:
         torch.set_default_dtype(before)
     return made + [str(torch.get_default_dtype()), torch.tensor([1.0])]
+
+
+# --- layers: normalisation, dropout, convolution, embedding, weighted losses ----------------
+
+def _set(torch, param, values):
+    with torch.no_grad():
+        param.copy_(torch.tensor(values))
+
+
+@program
+def layer_norm_and_batch_norm(torch):
+    """LayerNorm and BatchNorm1d/2d in training and in eval: values, first and second derivatives,
+    the running statistics a training step moves (momentum 0.1 and the cumulative average),
+    ``num_batches_tracked``, and the state_dict keys."""
+    nn = torch.nn
+    x = torch.tensor([[[0.5, -1.0, 2.0, 0.0], [1.5, 0.25, -0.5, 1.0], [0.0, 3.0, -2.0, 0.5]],
+                      [[1.0, 1.0, -1.0, 0.5], [0.0, -0.5, 2.5, 1.5], [2.0, 0.0, 1.0, -1.0]]],
+                     requires_grad=True)
+    ln = nn.LayerNorm(4)
+    _set(torch, ln.weight, [1.0, 0.5, -1.0, 2.0])
+    _set(torch, ln.bias, [0.0, 0.1, 0.2, 0.3])
+    y = ln(x)
+    (g,) = torch.autograd.grad((y * y * y).sum(), x, create_graph=True)
+    seen = [y, g, torch.autograd.grad(g.sum(), x, retain_graph=True)[0],
+            torch.autograd.grad(y.sum(), [ln.weight, ln.bias]),
+            nn.functional.layer_norm(x, (3, 4), eps=1e-3)]
+    bn = nn.BatchNorm1d(3)
+    _set(torch, bn.weight, [1.0, 2.0, 0.5])
+    out = bn(x)
+    (gb,) = torch.autograd.grad((out * out * torch.tensor([1.0, -1.0, 2.0, 0.5])).sum(), x,
+                                create_graph=True)
+    seen += [out, gb, torch.autograd.grad(gb.sum(), x)[0], bn.running_mean, bn.running_var,
+             bn.num_batches_tracked, list(bn.state_dict().keys())]
+    bn.eval()
+    seen += [bn(x), bn.training]
+    cumulative = nn.BatchNorm2d(2, momentum=None, affine=False)
+    image = x.reshape(2, 2, 3, 2)
+    for _ in range(2):
+        cumulative(image * 2)
+    seen += [cumulative.running_mean, cumulative.running_var, cumulative.num_batches_tracked,
+             attempt(lambda: cumulative(x))]
+    return seen
+
+
+@program
+def convolution_embedding_dropout(torch):
+    """Conv1d (padding, dilation, stride) and Conv2d (groups) values and gradients of input,
+    weight and bias, a second derivative through a convolution; Embedding with padding_idx (no
+    gradient to its row); dropout's identities (eval, p=0, p=1)."""
+    nn = torch.nn
+    x = torch.tensor([[[0.5, -1.0, 2.0, 0.0, 1.0], [1.5, 0.25, -0.5, 1.0, -2.0]]], requires_grad=True)
+    conv = nn.Conv1d(2, 3, 2, stride=2, padding=1, dilation=2)
+    _set(torch, conv.weight, [[[0.1, 0.2], [0.3, -0.4]], [[-0.5, 0.6], [0.7, 0.8]],
+                              [[0.9, -1.0], [0.0, 0.5]]])
+    _set(torch, conv.bias, [0.1, -0.1, 0.0])
+    y = conv(x)
+    (g,) = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    seen = [y, g, torch.autograd.grad(g.sum(), conv.weight, retain_graph=True)[0],
+            torch.autograd.grad(y.sum(), [conv.weight, conv.bias])]
+    image = torch.tensor([[[[1.0, 2.0, 0.0], [0.5, -1.0, 1.5], [2.0, 0.0, -0.5]],
+                           [[0.0, 1.0, 1.0], [-1.0, 0.5, 0.0], [1.0, 1.0, 2.0]]]], requires_grad=True)
+    conv2 = nn.Conv2d(2, 2, 2, groups=2, bias=False)
+    _set(torch, conv2.weight, [[[[1.0, -1.0], [0.5, 0.0]]], [[[0.0, 2.0], [1.0, -0.5]]]])
+    z = conv2(image)
+    z.sum().backward()
+    seen += [z, image.grad, conv2.weight.grad,
+             nn.functional.conv2d(image, conv2.weight, None, 1, 1, 1, 2)]
+    emb = nn.Embedding(4, 2, padding_idx=1)
+    _set(torch, emb.weight, [[0.1, 0.2], [0.0, 0.0], [0.5, -0.5], [1.0, 2.0]])
+    ids = torch.tensor([[0, 1, 3], [1, 1, 2]])
+    e = emb(ids)
+    (e * torch.tensor([1.0, 2.0])).sum().backward()
+    seen += [e, emb.weight.grad, nn.functional.embedding(torch.tensor([2, 2]), emb.weight)]
+    drop = nn.Dropout(0.5)
+    drop.eval()
+    h = x * 2
+    seen += [drop(h), nn.functional.dropout(h, 0.0), nn.functional.dropout(h, 1.0),
+             attempt(lambda: nn.Dropout(1.5))]
+    return seen
+
+
+@program
+def weighted_nll_and_cross_entropy(torch):
+    """nll_loss and cross_entropy with a class weight, ignore_index and each reduction (the mean
+    divides by the counted rows' weights), as functions and as modules with their weight
+    buffer; first and second derivatives."""
+    nn = torch.nn
+    logits = torch.tensor([[0.5, 1.0, -1.0], [2.0, 0.0, 0.5], [-0.5, 0.5, 1.5], [1.0, 1.0, 0.0]],
+                          requires_grad=True)
+    target = torch.tensor([1, 0, 2, 1])
+    weight = torch.tensor([1.0, 2.0, 0.5])
+    seen = []
+    for reduction in ("mean", "sum", "none"):
+        loss = nn.functional.cross_entropy(logits, target, weight=weight, ignore_index=2,
+                                           reduction=reduction)
+        (g,) = torch.autograd.grad(loss.sum(), logits, create_graph=True)
+        seen += [loss, g, torch.autograd.grad((g * g).sum(), logits)[0]]
+    log_p = torch.log_softmax(logits, 1)
+    seen += [nn.functional.nll_loss(log_p, target, weight),
+             nn.functional.nll_loss(log_p, target, ignore_index=0),
+             nn.NLLLoss(weight, reduction="sum")(log_p, target),
+             list(nn.CrossEntropyLoss(weight).state_dict().keys()),
+             nn.CrossEntropyLoss(ignore_index=1)(logits, target)]
+    return seen

@@ -24,8 +24,8 @@ from reference_engine.tensor import Tensor as _CoreTensor
 
 __all__ = [
     "CPUPlace", "disable_static", "enable_static", "in_dynamic_mode",
-    "Tensor", "abs", "add", "base", "device", "incubate", "is_compiled_with_cuda", "linalg", "optimizer",
-    "rand", "randn", "seed", "set_device",
+    "Tensor", "abs", "add", "amp", "base", "device", "incubate", "is_compiled_with_cuda", "linalg",
+    "optimizer", "rand", "randn", "seed", "set_device",
     "square",
     "amax", "amin", "autograd", "bool", "cast", "clip", "concat", "cos",
     "divide", "dtype", "enable_grad", "exp", "expand", "expand_as", "float32", "float64",
@@ -567,7 +567,15 @@ def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Opti
                        allow_unused, no_grad_vars)
 
 
-from reference_engine.paddle import autograd, base, device, incubate, nn, optimizer  # noqa: E402  (they need the names above)
+from reference_engine.paddle import (  # noqa: E402  (they need the names above)
+    amp,
+    autograd,
+    base,
+    device,
+    incubate,
+    nn,
+    optimizer,
+)
 
 set_device = device.set_device
 is_compiled_with_cuda = device.is_compiled_with_cuda

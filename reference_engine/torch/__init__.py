@@ -20,8 +20,8 @@ from reference_engine.tensor import Tensor as _CoreTensor
 from reference_engine.torch_policy import TORCH, torch_size
 
 __all__ = [
-    "Size", "Tensor", "abs", "cuda", "device", "equal", "inference_mode", "is_anomaly_enabled",
-    "linspace", "manual_seed", "mm", "optim", "rand", "randn",
+    "Size", "Tensor", "abs", "amp", "autocast", "cuda", "device", "equal", "inference_mode",
+    "is_anomaly_enabled", "linspace", "manual_seed", "mm", "optim", "rand", "randn",
     "add", "amax", "amin", "autograd", "bool", "cat", "ceil", "clamp", "clone",
     "cos", "detach", "div", "double", "dtype", "enable_grad", "exp", "expand_copy", "float",
     "float32", "float64", "floor", "int32", "int64", "is_grad_enabled", "is_tensor", "log",
@@ -855,11 +855,13 @@ def log_softmax(input: Tensor, dim: builtins.int) -> Tensor:  # noqa: A002
 
 
 from reference_engine.torch import (  # noqa: E402  (they need the names above)
+    amp,
     autograd,
     extras,  # noqa: E402
     nn,
     optim,
 )
+from reference_engine.torch.amp import autocast  # noqa: E402
 from reference_engine.torch.extras import *  # noqa: E402,F403
 
 # the same functions as Tensor methods (defined once, in extras.py)

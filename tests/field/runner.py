@@ -5,7 +5,8 @@
 The framework (or the reference facade standing in for it) is imported once; each program then
 runs in a forked child, so that programs share no state, with its printout captured. An
 exception a program does not catch is part of its printout (type and message), as a program
-run from a shell would show it.
+run from a shell would show it; so is a crash of the framework (the signal that ended the
+process) or a program that runs past ``TIMEOUT_S`` (killed).
 """
 
 from __future__ import annotations
@@ -15,9 +16,14 @@ import io
 import json
 import os
 import runpy
+import select
+import signal
 import sys
+import time
 import traceback
 from contextlib import redirect_stderr, redirect_stdout
+
+TIMEOUT_S = 120
 
 
 def _run_in_child(path: str) -> str:
@@ -37,11 +43,30 @@ def _run_in_child(path: str) -> str:
             pipe.write(out.getvalue())
         os._exit(0)
     os.close(write_end)
-    with os.fdopen(read_end) as pipe:
-        printed = pipe.read()
+    return _collect(pid, read_end)
+
+
+def _collect(pid: int, read_end: int) -> str:
+    """What the child wrote, and how it ended where that was not normally (a crash of the
+    framework, or no end within ``TIMEOUT_S``: then it is killed)."""
+    chunks, deadline = [], time.monotonic() + TIMEOUT_S
+    with os.fdopen(read_end, "rb") as pipe:
+        while True:
+            ready, _, _ = select.select([pipe], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                chunks.append(f"\n(killed after {TIMEOUT_S} s)\n".encode())
+                break
+            chunk = os.read(pipe.fileno(), 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
     _, status = os.waitpid(pid, 0)
-    if status != 0:
-        printed += f"\n(the process ended with status {status})\n"
+    printed = b"".join(chunks).decode("utf-8", "replace")
+    if os.WIFSIGNALED(status) and not printed.endswith(" s)\n"):
+        printed += f"\n(the process ended by signal {os.WTERMSIG(status)})\n"
+    elif os.WIFEXITED(status) and os.WEXITSTATUS(status) != 0:
+        printed += f"\n(the process ended with status {os.WEXITSTATUS(status)})\n"
     return printed
 
 

@@ -6,8 +6,10 @@ from reference_engine.paddle.nn.clip import *  # noqa: F403
 from reference_engine.paddle.nn.clip import __all__ as _clip
 from reference_engine.paddle.nn.layers import *  # noqa: F403
 from reference_engine.paddle.nn.layers import __all__ as _layers
+from reference_engine.paddle.nn.norm_conv import *  # noqa: F403
+from reference_engine.paddle.nn.norm_conv import __all__ as _norm_conv
 
-__all__ = [*_layers, *_clip, "functional", "initializer", "utils"]  # noqa: F405 (utils: on demand)
+__all__ = [*_layers, *_norm_conv, *_clip, "functional", "initializer", "utils"]  # noqa: F405 (utils: on demand)
 
 
 def __getattr__(name: str) -> object:

@@ -8,13 +8,16 @@ from typing import Any, Optional
 import numpy as np
 
 from reference_engine import composed as C
+from reference_engine import layers
 from reference_engine import ops as F
 from reference_engine import rules as R
+from reference_engine.graph import as_kernel
 from reference_engine.tensor import Tensor
 
-__all__ = ["binary_cross_entropy_with_logits",
-           "cross_entropy", "elu", "gelu", "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss",
-           "normalize", "relu", "sigmoid", "silu", "softmax", "softplus", "tanh"]
+__all__ = ["batch_norm", "binary_cross_entropy_with_logits", "conv1d", "conv2d", "cross_entropy",
+           "dropout", "elu", "embedding", "gelu", "l1_loss", "layer_norm", "leaky_relu", "linear",
+           "log_softmax", "mse_loss", "nll_loss", "normalize", "relu", "sigmoid", "silu", "softmax",
+           "softplus", "tanh"]
 
 sigmoid = F.sigmoid
 tanh = F.tanh
@@ -124,3 +127,88 @@ def _mean_all(loss: Tensor) -> Tensor:
     """The mean a paddle loss reduces with: its ``mean_all`` kernel (MeanAllGradNode), which
     has no double grad, unlike ``paddle.mean``'s."""
     return C.named(F.mean(loss, api="mean_all_kernel"), "MeanAllGradNode")
+
+
+def nll_loss(input: Tensor, label: Tensor, weight: Optional[Tensor] = None,  # noqa: A002
+             ignore_index: int = -100, reduction: str = "mean", name: Optional[str] = None) -> Tensor:
+    """Minus each row's log-probability at its label, times the class's ``weight``; rows whose
+    label is ``ignore_index`` count zero; the mean divides by the counted rows' weights."""
+    if reduction not in ("sum", "mean", "none"):
+        raise ValueError("The value of 'reduction' in nll_loss should be 'sum', 'mean' or 'none', "
+                         f"but received {reduction}, which is not allowed.")
+    with as_kernel("nll_loss_kernel"):
+        loss = layers.nll_loss(input, label, weight, ignore_index, reduction)
+    return C.named(loss, "NllLossGradNode", input)
+
+
+def layer_norm(x: Tensor, normalized_shape: Any, weight: Optional[Tensor] = None,
+               bias: Optional[Tensor] = None, epsilon: float = 1e-05, name: Optional[str] = None) -> Tensor:
+    """Normalise over the trailing ``normalized_shape`` (LayerNormGradNode)."""
+    dims = 1 if isinstance(normalized_shape, int) else len(normalized_shape)
+    with as_kernel("layer_norm_kernel"):
+        out = layers.layer_norm(x, dims, weight, bias, epsilon, scale=_layer_norm_scale)
+    return C.named(out, "LayerNormGradNode", x)
+
+
+def batch_norm(x: Tensor, running_mean: Tensor, running_var: Tensor, weight: Optional[Tensor] = None,
+               bias: Optional[Tensor] = None, training: bool = False, momentum: float = 0.9,
+               epsilon: float = 1e-05, data_format: str = "NCHW", use_global_stats: Any = None,
+               name: Optional[str] = None) -> Tensor:
+    """Per-channel normalisation (BatchNormGradNode); training keeps ``momentum`` of the running
+    statistics and takes the rest from the batch (its biased variance, as paddle's kernel)."""
+    if data_format not in ("NCHW", "NCL", "NC"):
+        raise NotImplementedError(f"reference_engine.paddle has no batch_norm data_format={data_format!r}")
+    out = layers.batch_norm(x, running_mean, running_var, weight, bias, training, 1.0 - momentum,
+                            epsilon, unbiased_running_var=False)
+    return C.named(out, "BatchNormGradNode", x)
+
+
+def dropout(x: Tensor, p: float = 0.5, axis: Any = None, training: bool = True,
+            mode: str = "upscale_in_train", name: Optional[str] = None) -> Tensor:
+    """Zero each element with probability ``p`` while training (DropoutGradNode); the mask is
+    the reference's own draw, or one given with ``reference_engine.layers.dropout_masks``."""
+    if axis is not None:
+        raise NotImplementedError("reference_engine.paddle has no dropout along an axis")
+    if mode not in ("upscale_in_train", "downscale_in_infer"):
+        raise ValueError("mode argument should be 'downscale_in_infer' or 'upscale_in_train'")
+    with as_kernel("dropout_kernel"):
+        out = layers.dropout(x, p, training, scale_in_train=mode == "upscale_in_train", always_runs=True)
+    return C.named(out, "DropoutGradNode", x)
+
+
+def embedding(x: Tensor, weight: Tensor, padding_idx: Optional[int] = None, max_norm: Any = None,
+              norm_type: float = 2.0, sparse: bool = False, scale_grad_by_freq: bool = False,
+              name: Optional[str] = None) -> Tensor:
+    """The rows of ``weight`` the ids pick (EmbeddingGradNode)."""
+    with as_kernel("embedding_kernel"):
+        out = layers.embedding(x, weight, padding_idx)
+    return C.named(out, "EmbeddingGradNode", weight)
+
+
+def _convolution(spatial: int, x: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any,
+                 padding: Any, dilation: Any, groups: int, data_format: str) -> Tensor:
+    def expanded(value: Any) -> tuple[int, ...]:
+        return tuple(value) if isinstance(value, (tuple, list)) else (value,) * spatial
+
+    if isinstance(padding, str) or data_format not in ("NCHW", "NCL"):
+        raise NotImplementedError("reference_engine.paddle models numeric padding, channels first")
+    out = layers.convolution(x, weight, bias, expanded(stride), expanded(padding), expanded(dilation),
+                             groups)
+    return C.named(out, "Conv2dGradNodeFinal" if spatial == 2 else "Conv1dGradNode", x)
+
+
+def conv1d(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0,
+           dilation: Any = 1, groups: int = 1, data_format: str = "NCL",
+           name: Optional[str] = None) -> Tensor:
+    return _convolution(1, x, weight, bias, stride, padding, dilation, groups, data_format)
+
+
+def conv2d(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0,
+           dilation: Any = 1, groups: int = 1, data_format: str = "NCHW",
+           name: Optional[str] = None) -> Tensor:
+    return _convolution(2, x, weight, bias, stride, padding, dilation, groups, data_format)
+
+
+def _layer_norm_scale(normalized: Tensor, weight: Tensor) -> Tensor:
+    """The weight's product in paddle's layer_norm kernel (see the ``layer_norm_scale`` rule)."""
+    return F.apply(R.RULES["layer_norm_scale"], (normalized, weight))

@@ -1,9 +1,12 @@
 """``torch.nn``: ``functional``, ``Parameter``, ``Module``, ``Sequential``, ``ModuleList``,
-``Linear``, the activation and loss modules and ``utils`` (gradient clipping)."""
+``Linear``, the activation and loss modules, normalisation, dropout, convolution and embedding
+modules, and ``utils`` (gradient clipping, parameters as a vector)."""
 
 from reference_engine.torch.nn import functional, init, utils
+from reference_engine.torch.nn.layers import *  # noqa: F403
+from reference_engine.torch.nn.layers import __all__ as _layers
 from reference_engine.torch.nn.modules import *  # noqa: F403
 from reference_engine.torch.nn.modules import __all__ as _modules
 from reference_engine.torch.nn.parameter import Parameter
 
-__all__ = [*_modules, "Parameter", "functional", "init", "utils"]
+__all__ = [*_modules, *_layers, "Parameter", "functional", "init", "utils"]

@@ -1,16 +1,18 @@
-"""``torch.nn.functional``: the activations the reference engine models."""
+"""``torch.nn.functional``: the activations, losses and layers the reference engine models."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional, Sequence
 
 from reference_engine import composed as C
+from reference_engine import layers
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.tensor import Tensor
 from reference_engine.torch_policy import torch_size
 
-__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "elu", "gelu",
+__all__ = ["batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
+           "cross_entropy", "dropout", "elu", "embedding", "gelu", "layer_norm",
            "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "relu",
            "sigmoid", "silu", "softmax", "softplus", "tanh"]
 
@@ -70,16 +72,94 @@ def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tens
     return F.linear(input, weight, bias)
 
 
-def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
+def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,  # noqa: A002
+             size_average: Any = None, ignore_index: int = -100, reduce: Any = None,
+             reduction: str = "mean") -> Tensor:
     """Minus the log-probability of each row's target class (``input``: (N, C) log-probabilities,
-    ``target``: N class indices)."""
+    ``target``: N class indices), times the class's ``weight``; rows whose target is
+    ``ignore_index`` count zero, and the mean divides by the counted rows' weights. One
+    NllLossBackward0."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
     classes = tuple(int(c) for c in target._data.reshape(-1))
-    return F.apply(R.RULES["nll_loss"], (input,), {"classes": classes, "reduction": reduction})
+    if weight is None and ignore_index not in classes:
+        return F.apply(R.RULES["nll_loss"], (input,), {"classes": classes, "reduction": reduction})
+    loss = layers.nll_loss(input, target, weight, ignore_index, reduction)
+    return C.named(loss, "NllLossBackward0", input)
 
 
-def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
-    """``nll_loss(log_softmax(input, 1), target)`` for class-index targets."""
-    return nll_loss(F.log_softmax(input, 1), target, reduction)
+def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,  # noqa: A002
+                  size_average: Any = None, ignore_index: int = -100, reduce: Any = None,
+                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+    """``nll_loss(log_softmax(input, 1), target, ...)`` for class-index targets."""
+    if label_smoothing:
+        raise NotImplementedError("reference_engine.torch has no cross_entropy label_smoothing")
+    return nll_loss(F.log_softmax(input, 1), target, weight, ignore_index=ignore_index,
+                    reduction=reduction)
+
+
+def layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Optional[Tensor] = None,  # noqa: A002
+               bias: Optional[Tensor] = None, eps: float = 1e-5) -> Tensor:
+    """Normalise over the trailing ``normalized_shape`` (NativeLayerNormBackward0)."""
+    shape = tuple(normalized_shape)
+    if tuple(input._data.shape[-len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*, {', '.join(map(str, shape))}], but got input of size"
+                           f"{torch_size(input._data.shape)}")
+    out = layers.layer_norm(input, len(shape), weight, bias, eps)
+    return C.named(out, "NativeLayerNormBackward0", input)
+
+
+def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optional[Tensor],  # noqa: A002
+               weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Per-channel normalisation (NativeBatchNormBackward0); training moves the running
+    statistics by ``momentum`` towards the batch's."""
+    if not training and (running_mean is None or running_var is None):
+        raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    out = layers.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+    return C.named(out, "NativeBatchNormBackward0", input)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
+    """Zero each element with probability ``p`` while training, scaling the rest by 1/(1-p)
+    (NativeDropoutBackward0). The mask is the reference's own draw, or one given with
+    ``reference_engine.layers.dropout_masks``."""
+    _not_in_place("dropout", inplace)
+    out = layers.dropout(input, p, training)
+    return C.named(out, "NativeDropoutBackward0", input)
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None,  # noqa: A002
+              max_norm: Optional[float] = None, norm_type: float = 2.0,
+              scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """The rows of ``weight`` the indices pick (EmbeddingBackward0)."""
+    if max_norm is not None or scale_grad_by_freq:
+        raise NotImplementedError("reference_engine.torch has no embedding max_norm or "
+                                  "scale_grad_by_freq")
+    return C.named(layers.embedding(input, weight, padding_idx), "EmbeddingBackward0", weight)
+
+
+def _convolution(spatial: int, input: Tensor, weight: Tensor, bias: Optional[Tensor],  # noqa: A002
+                 stride: Any, padding: Any, dilation: Any, groups: int) -> Tensor:
+    def expanded(value: Any) -> tuple[int, ...]:
+        return tuple(value) if isinstance(value, (tuple, list)) else (value,) * spatial
+
+    if isinstance(padding, str):
+        raise NotImplementedError(f"reference_engine.torch has no padding={padding!r}")
+    out = layers.convolution(input, weight, bias, expanded(stride), expanded(padding),
+                             expanded(dilation), groups)
+    return C.named(out, "ConvolutionBackward0", input)
+
+
+def conv1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,  # noqa: A002
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    return _convolution(1, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,  # noqa: A002
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    return _convolution(2, input, weight, bias, stride, padding, dilation, groups)
 
 
 def _check_target_size(input: Tensor, target: Tensor) -> None:  # noqa: A002

@@ -232,8 +232,36 @@ class Flatten(Module):
     LogSoftmax=functional.log_softmax)
 
 # the reduced losses, each the functional's node (MSELoss: MseLossBackward0)
-(MSELoss, L1Loss, BCELoss, BCEWithLogitsLoss, NLLLoss, CrossEntropyLoss) = shared.function_modules(
+(MSELoss, L1Loss, BCELoss, BCEWithLogitsLoss) = shared.function_modules(
     Module, shared.LossBase, MSELoss=functional.mse_loss, L1Loss=functional.l1_loss,
     BCELoss=functional.binary_cross_entropy,
-    BCEWithLogitsLoss=functional.binary_cross_entropy_with_logits,
-    NLLLoss=functional.nll_loss, CrossEntropyLoss=functional.cross_entropy)
+    BCEWithLogitsLoss=functional.binary_cross_entropy_with_logits)
+
+
+class NLLLoss(Module):
+    """``torch.nn.NLLLoss``: the class ``weight`` is a buffer, as torch's weighted losses keep it."""
+
+    function = staticmethod(functional.nll_loss)
+
+    def __init__(self, weight: Optional[Tensor] = None, size_average: Any = None,
+                 ignore_index: int = -100, reduce: Any = None, reduction: str = "mean") -> None:
+        super().__init__()
+        self.register_buffer("weight", weight)
+        self.ignore_index, self.reduction = ignore_index, reduction
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return type(self).function(input, target, self.weight, ignore_index=self.ignore_index,
+                                   reduction=self.reduction)
+
+
+class CrossEntropyLoss(NLLLoss):
+    """``torch.nn.CrossEntropyLoss``: ``NLLLoss`` of the log-softmax over dimension 1."""
+
+    function = staticmethod(functional.cross_entropy)
+
+    def __init__(self, weight: Optional[Tensor] = None, size_average: Any = None,
+                 ignore_index: int = -100, reduce: Any = None, reduction: str = "mean",
+                 label_smoothing: float = 0.0) -> None:
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
+        if label_smoothing:
+            raise NotImplementedError("reference_engine.torch has no cross_entropy label_smoothing")
