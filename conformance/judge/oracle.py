@@ -148,6 +148,9 @@ class _Program:
             if w in self.deltas)
 
 
+_UNRECORDED: dict[str, Any] = {"kind": "unrecorded"}
+
+
 class _OracleRun(Interpreter):
     """The interpreter with the oracle's substitutions: frozen values, moved and hooked tensors."""
 
@@ -166,7 +169,11 @@ class _OracleRun(Interpreter):
         return dtype, np.asarray(data)
 
     def constant(self, dtype: str, data: np.ndarray) -> Any:
-        return self.a.leaf(data.tolist(), dtype, False)
+        return self.a.leaf(data, dtype, False)
+
+    def describe(self, value: Any) -> dict[str, Any]:
+        """Nothing: the oracle reads values where it needs them, never its own trace."""
+        return _UNRECORDED
 
     def run_step(self, step: dict[str, Any], where: str) -> None:
         if "observe" in step:  # what a step prints changes nothing the oracle re-evaluates
@@ -252,13 +259,13 @@ class _Objective:
 
 def _shift(adapter: Adapter, delta: np.ndarray) -> Callable[[Any], Any]:
     def move(t: Any) -> Any:
-        return adapter.op("add", [t, adapter.leaf(delta.tolist(), "float64", False)], {})
+        return adapter.op("add", [t, adapter.leaf(delta, "float64", False)], {})
     return move
 
 
 def _hooked(adapter: Adapter, scale: float, base: np.ndarray) -> Callable[[Any], Any]:
     def move(t: Any) -> Any:
-        rest = adapter.leaf((base * (1.0 - scale)).tolist(), "float64", False)
+        rest = adapter.leaf(base * (1.0 - scale), "float64", False)
         return adapter.op("add", [adapter.op("mul", [t, scale], {}), rest], {})
     return move
 

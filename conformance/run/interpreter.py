@@ -141,9 +141,8 @@ class Interpreter:
     def step_leaf(self, step: dict[str, Any], where: str) -> None:
         name = step["leaf"]
         if name in self.leaf_values:  # the finite-difference oracle's perturbed float64 point
-            value = self.leaf_values[name]
-            self.env[name] = self.a.leaf(value.tolist(), str(value.dtype),
-                                         step.get("requires_grad", False))
+            value = self.leaf_values[name]  # an array: both frameworks take it as it is
+            self.env[name] = self.a.leaf(value, str(value.dtype), step.get("requires_grad", False))
             return
         self.env[name] = self.a.leaf(step["value"], step.get("dtype"),
                                      step.get("requires_grad", False),
