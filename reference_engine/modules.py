@@ -27,6 +27,7 @@ class ModuleBase:
         object.__setattr__(self, "_children", {})
         object.__setattr__(self, "_forward_pre_hooks", {})
         object.__setattr__(self, "_forward_hooks", {})
+        object.__setattr__(self, "_backward_hooks", {})
         object.__setattr__(self, "training", True)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -54,12 +55,21 @@ class ModuleBase:
             replaced = hook(self, args)
             if replaced is not None:
                 args = replaced if isinstance(replaced, tuple) else (replaced,)
+        backward_hook = self._backward_hook() if self._backward_hooks else None
+        if backward_hook is not None:
+            args = backward_hook.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks.values()):
             replaced = hook(self, args, output)
             if replaced is not None:
                 output = replaced
+        if backward_hook is not None:
+            output = backward_hook.setup_output_hook(output)
         return output
+
+    def _backward_hook(self) -> Any:
+        """The dialect's bookkeeping for this call's full backward hooks (torch only)."""
+        raise NotImplementedError(f"{type(self).__name__} has no full backward hooks")
 
     # --- registration ---------------------------------------------------------------------
 
@@ -82,7 +92,8 @@ class ModuleBase:
         object.__setattr__(self, name, module)
 
     def _hook(self, kind: str, hook: Callable[..., Any]) -> RemovableHandle:
-        """Register a forward ("forward") or forward pre-hook ("forward_pre")."""
+        """Register a forward ("forward"), forward pre- ("forward_pre") or full backward hook
+        ("backward")."""
         return RemovableHandle(getattr(self, f"_{kind}_hooks"), hook)
 
     # --- walking the tree -----------------------------------------------------------------

@@ -79,11 +79,22 @@ class Module(shared.ModuleBase):
         """``hook(module, args, output)`` after ``forward``; what it returns replaces the output."""
         return self._hook("forward", hook)
 
-    def register_full_backward_hook(self, hook: Callable[..., Any]) -> Any:
-        raise NotImplementedError("reference_engine.torch has no torch.nn.Module."
-                                  "register_full_backward_hook")
+    def register_full_backward_hook(self, hook: Callable[..., Any], prepend: bool = False) -> Any:
+        """``hook(module, grad_input, grad_output)`` once the gradients with respect to the
+        module's tensor arguments are computed; a tuple it returns replaces ``grad_input``."""
+        if prepend:
+            raise NotImplementedError("reference_engine.torch has no register_full_backward_hook("
+                                      "prepend=True)")
+        return self._hook("backward", hook)
 
-    register_backward_hook = register_full_backward_hook
+    def register_backward_hook(self, hook: Callable[..., Any]) -> Any:
+        raise NotImplementedError("reference_engine.torch has no torch.nn.Module.register_backward_hook "
+                                  "(deprecated): use register_full_backward_hook")
+
+    def _backward_hook(self) -> Any:
+        from reference_engine.torch.nn.backward_hook import BackwardHook  # needs torch.autograd
+
+        return BackwardHook(self, list(self._backward_hooks.values()))
 
     def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
         for _, param in self.named_parameters(recurse=recurse):
