@@ -328,6 +328,19 @@ PADDLE_WARNINGS: dict[str, tuple[type[Warning], str]] = {
 }
 
 
+class NotModelledError(AttributeError, NotImplementedError):
+    """A name of the framework's API that the reference engine does not model. An
+    ``AttributeError``, so that ``hasattr`` and ``getattr(..., default)`` answer as they do for
+    any absent name; its message says the reference lacks it, so a program never silently runs
+    something else."""
+
+
+def not_modelled(framework: str, name: str) -> NotModelledError:
+    """The error for ``framework.name`` (``torch.einsum``) on the reference facade."""
+    return NotModelledError(f"module '{framework}' has no attribute '{name}' (reference_engine."
+                       f"{framework} does not model {framework}.{name})")
+
+
 class UndefinedInFrameworkError(ValueError):
     """Raised by the reference engine where the framework's own result is undefined behaviour.
 

@@ -1972,3 +1972,21 @@ def weighted_nll_loss(paddle):
     seen += [F.nll_loss(log_p, target),
              attempt(lambda: paddle.grad(F.nll_loss(log_p, target), logits, create_graph=True))]
     return seen
+
+
+@program
+def missing_names_and_helpers(paddle):
+    """Helpers real programs reach for: masked_select (gradient to the picked entries),
+    meshgrid, argsort, nonzero (both forms), the random draws' shapes and dtypes; and a name
+    neither engine has is an AttributeError that hasattr answers."""
+    x = paddle.to_tensor([[1.0, 5.0], [3.0, -2.0]], stop_gradient=False)
+    picked = paddle.masked_select(x * 2, paddle.to_tensor([[True, False], [False, True]]))
+    picked.sum().backward()
+    a, b = paddle.meshgrid(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([3.0, 4.0, 5.0]))
+    v = paddle.to_tensor([3.0, 1.0, 2.0, 0.0])
+    drawn = [paddle.uniform([2, 3]), paddle.uniform([2], dtype="float64", min=0.0, max=2.0),
+             paddle.normal(shape=[3]), paddle.randint(0, 5, [2, 3]), paddle.randperm(4)]
+    return [picked, x.grad, a, b, paddle.argsort(v), v.argsort(descending=True), paddle.nonzero(v),
+            paddle.nonzero(v, as_tuple=True),
+            [(list(t.shape), str(t.dtype), t.stop_gradient) for t in drawn],
+            hasattr(paddle, "definitely_not_an_api")]

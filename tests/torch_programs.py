@@ -2609,3 +2609,27 @@ def weighted_nll_and_cross_entropy(torch):
              list(nn.CrossEntropyLoss(weight).state_dict().keys()),
              nn.CrossEntropyLoss(ignore_index=1)(logits, target)]
     return seen
+
+
+@program
+def missing_names_and_helpers(torch):
+    """Helpers real programs reach for: nan_to_num (no gradient to the replaced entries),
+    masked_select, meshgrid in both indexings, tile, argsort, nonzero, logical ops, the *_like
+    draws' shapes and dtypes, mT, bool(), nelement(); and a name neither engine has is an
+    AttributeError that hasattr answers."""
+    x = torch.tensor([[1.0, float("nan")], [float("inf"), -2.0]], requires_grad=True)
+    y = torch.nan_to_num(x, nan=0.5, posinf=9.0)
+    picked = torch.masked_select(x * 2, torch.tensor([[True, False], [False, True]]))
+    (y.sum() + picked.sum()).backward()
+    a, b = torch.meshgrid(torch.tensor([1.0, 2.0], requires_grad=True), torch.tensor([3.0, 4.0, 5.0]),
+                          indexing="xy")
+    c, d = torch.meshgrid(torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0, 5.0]), indexing="ij")
+    v = torch.tensor([3.0, 1.0, 2.0, 0.0])
+    drawn = [torch.randn_like(x), torch.rand_like(x, dtype=torch.float64), torch.empty_like(v),
+             torch.randint(0, 5, (2, 3)), torch.randperm(4)]
+    return [y, x.grad, picked, a, b, c, d, torch.tile(v, (2, 1)), v.tile((2,)),
+            torch.argsort(v), v.argsort(descending=True), torch.nonzero(v),
+            torch.nonzero(v, as_tuple=True), torch.logical_and(v > 0, v < 3), (v > 1).logical_not(),
+            [(tuple(t.shape), str(t.dtype), t.requires_grad) for t in drawn], x.detach().mT, v.bool(),
+            v.nelement(),
+            hasattr(torch, "definitely_not_an_api")]

@@ -19,6 +19,7 @@ from reference_engine import composed, grad_mode, rng
 from reference_engine import ops as F
 from reference_engine.dtypes import DialectDtype, by_numpy, standard_dtypes, to_numpy
 from reference_engine.graph import Node, shown_node
+from reference_engine.messages import not_modelled
 from reference_engine.paddle_policy import CLEARED, PADDLE, stopped
 from reference_engine.tensor import Tensor as _CoreTensor
 
@@ -601,3 +602,10 @@ from reference_engine.paddle.extras import *  # noqa: E402,F403
 for _method, _function in extras.TENSOR_METHODS.items():
     setattr(Tensor, _method, _function)
 __all__ += extras.__all__
+
+
+def __getattr__(name: str) -> Any:
+    """A name of paddle's API the facade lacks: an AttributeError that says so."""
+    if name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    raise not_modelled("paddle", name)

@@ -11,6 +11,7 @@ import numpy as np
 
 from reference_engine import composed as C
 from reference_engine import ops as F
+from reference_engine import rng
 from reference_engine.paddle import (
     _DEFAULT_FLOAT,
     Tensor,
@@ -27,7 +28,8 @@ def _made(array: Any) -> Tensor:
     """An op's output that needs no gradient: no node at all (unlike ``to_tensor``'s leaves)."""
     return Tensor._from_array(np.asarray(array))  # type: ignore[return-value]
 
-__all__ = ["add_n", "all", "allclose", "any", "arange", "argmax", "argmin", "assign", "bmm",
+__all__ = ["add_n", "all", "allclose", "any", "arange", "argmax", "argmin", "argsort", "assign", "bmm",
+           "masked_select", "meshgrid", "nonzero", "normal", "randint", "randperm", "uniform",
            "broadcast_to", "ceil", "chunk", "cumsum", "diag", "diagonal", "dot", "equal", "equal_all",
            "eye", "flatten", "flip", "floor", "full", "gather", "hypot", "index_select", "is_tensor",
            "isfinite", "isinf", "isnan", "lerp", "linspace", "logaddexp", "logsumexp", "masked_fill",
@@ -356,6 +358,63 @@ def all(x: Tensor, axis: Any = None, keepdim: builtins.bool = False,  # noqa: A0
                         keepdims=keepdim))
 
 
+def uniform(shape: Any, dtype: Any = None, min: float = -1.0, max: float = 1.0,  # noqa: A002
+            seed: int = 0, name: Optional[str] = None) -> Tensor:
+    """Uniform draws in [min, max) (numpy's generator, not paddle's: shapes and dtypes agree,
+    values do not)."""
+    values = rng.generator().uniform(min, max, list(shape))
+    return _made(values.astype(_np_dtype(dtype) or _DEFAULT_FLOAT[0]))
+
+
+def normal(mean: float = 0.0, std: float = 1.0, shape: Any = None, name: Optional[str] = None) -> Tensor:
+    """Normal draws (numpy's generator, not paddle's)."""
+    return _made(rng.generator().normal(mean, std, list(shape or [1])).astype(_DEFAULT_FLOAT[0]))
+
+
+def randint(low: int = 0, high: Any = None, shape: Any = (1,), dtype: Any = None,
+            name: Optional[str] = None) -> Tensor:
+    """Integers in [low, high) (``randint(high)`` from 0), int64 unless ``dtype``."""
+    if high is None:
+        low, high = 0, low
+    return _made(rng.generator().integers(low, high, list(shape)).astype(_np_dtype(dtype) or np.int64))
+
+
+def randperm(n: int, dtype: Any = "int64", name: Optional[str] = None) -> Tensor:
+    return _made(rng.generator().permutation(n).astype(_np_dtype(dtype) or np.int64))
+
+
+def argsort(x: Tensor, axis: int = -1, descending: bool = False, stable: bool = False,
+            name: Optional[str] = None) -> Tensor:
+    """The positions that sort ``x`` along ``axis`` (int64, outside any graph)."""
+    return _made(C.sorted_positions(x, axis, descending).astype(np.int64))
+
+
+def nonzero(x: Tensor, as_tuple: bool = False) -> Any:
+    """The positions of the non-zero entries: one row per entry, or one tensor per axis."""
+    found = np.nonzero(x._data if x._data.ndim else x._data.reshape(1))
+    if as_tuple:
+        return tuple(_made(f.astype(np.int64)) for f in found)
+    return _made(np.stack(found, axis=1).astype(np.int64))
+
+
+def masked_select(x: Tensor, mask: Tensor, name: Optional[str] = None) -> Tensor:
+    """The entries where ``mask`` (broadcast to ``x``) is true, as one vector."""
+    chosen = np.broadcast_to(mask._data.astype(bool), x._data.shape)
+    return C.named(F.getitem(x, np.nonzero(chosen)), "MaskedSelectGradNode", x)
+
+
+def meshgrid(*args: Any, name: Optional[str] = None) -> list[Tensor]:
+    """Each 1-D tensor expanded over the grid of all of them ("ij" indexing)."""
+    tensors = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
+    sizes = [t._data.size for t in tensors]
+    out = []
+    for i, t in enumerate(tensors):
+        shape = [1] * len(tensors)
+        shape[i] = sizes[i]
+        out.append(F.expand(F.reshape(t, shape), sizes))
+    return out
+
+
 # Tensor methods that are these functions (the facade attaches them)
 TENSOR_METHODS = {
     **{name: globals()[name] for name in (
@@ -363,7 +422,7 @@ TENSOR_METHODS = {
         "flatten", "flip", "floor", "gather", "index_select", "isfinite", "isinf", "isnan", "lerp",
         "logsumexp", "masked_fill", "chunk", "neg", "norm", "outer", "prod", "roll", "round",
         "scale", "sign", "sort", "split", "std", "t", "tile", "topk", "trace", "tril", "triu",
-        "unbind", "var")},
+        "unbind", "var", "argsort", "nonzero", "masked_select")},
     "T": property(t),
     "cast": cast,
     "square": square,

@@ -12,6 +12,7 @@ import numpy as np
 
 from reference_engine import composed as C
 from reference_engine import ops as F
+from reference_engine import rng
 from reference_engine.torch import (
     Tensor,
     _new,
@@ -24,7 +25,9 @@ from reference_engine.torch import (
     zeros,
 )
 
-__all__ = ["all", "allclose", "any", "eq", "ge", "gt", "le", "lt", "ne",
+__all__ = ["all", "allclose", "any", "eq", "ge", "gt", "le", "lt", "ne", "argsort", "empty_like",
+           "logical_and", "logical_not", "logical_or", "masked_select", "meshgrid", "nan_to_num",
+           "nonzero", "rand_like", "randint", "randn_like", "randperm", "tile",
             "argmax", "argmin", "as_tensor", "bmm", "broadcast_to", "cumsum", "diag",
            "diagonal", "dot", "eye", "flatten", "flip", "from_numpy", "full_like", "gather", "hypot",
            "index_select", "isclose", "isfinite", "isinf", "isnan", "lerp", "logaddexp", "logsumexp",
@@ -345,6 +348,97 @@ def _contiguous_copy(t: Tensor) -> Tensor:
     return out
 
 
+def _drawn_like(draw: Any) -> Any:
+    def like(input: Tensor, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False,  # noqa: A002
+             **_: Any) -> Tensor:
+        target = _np_dtype(dtype) or input._data.dtype
+        return _new(np.asarray(draw(input._data.shape)).astype(target), None, requires_grad)
+
+    return like
+
+
+# numpy's generator, not torch's: shapes and dtypes agree, values do not
+randn_like = _drawn_like(lambda shape: rng.generator().standard_normal(shape))
+rand_like = _drawn_like(lambda shape: rng.generator().random(shape))
+empty_like = _drawn_like(np.zeros)  # torch leaves the values unset; programs fill them
+
+
+def randint(low: builtins.int, high: Any = None, size: Any = None, dtype: Optional[dtype] = None,
+            requires_grad: builtins.bool = False) -> Tensor:
+    """Integers in [low, high) (``randint(high, size)`` from 0), int64 unless ``dtype``."""
+    if size is None:
+        low, high, size = 0, low, high
+    values = rng.generator().integers(low, high, tuple(size))
+    return _new(values.astype(_np_dtype(dtype) or np.int64), None, requires_grad)
+
+
+def randperm(n: builtins.int, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
+    return _new(rng.generator().permutation(n).astype(_np_dtype(dtype) or np.int64), None, requires_grad)
+
+
+def argsort(input: Tensor, dim: builtins.int = -1, descending: builtins.bool = False,  # noqa: A002
+            stable: builtins.bool = False) -> Tensor:
+    """The positions that sort ``input`` along ``dim`` (int64, outside any graph)."""
+    return Tensor._from_array(C.sorted_positions(input, dim, descending).astype(np.int64))
+
+
+def nonzero(input: Tensor, *, as_tuple: builtins.bool = False) -> Any:  # noqa: A002
+    """The positions of the non-zero entries: one row per entry, or one tensor per dimension."""
+    found = np.nonzero(input._data if input._data.ndim else input._data.reshape(1))
+    if as_tuple:
+        return tuple(Tensor._from_array(f.astype(np.int64)) for f in found)
+    return Tensor._from_array(np.stack(found, axis=1).astype(np.int64))
+
+
+def masked_select(input: Tensor, mask: Tensor) -> Tensor:  # noqa: A002
+    """The entries where ``mask`` (broadcast to ``input``) is true, as one vector."""
+    chosen = np.broadcast_to(mask._data.astype(bool), input._data.shape)
+    return C.named(F.getitem(input, np.nonzero(chosen)), "MaskedSelectBackward0", input)
+
+
+def nan_to_num(input: Tensor, nan: float = 0.0, posinf: Optional[float] = None,  # noqa: A002
+               neginf: Optional[float] = None) -> Tensor:
+    """NaN and infinities replaced by numbers (the largest finite ones by default); no gradient
+    reaches the replaced entries."""
+    replaced = np.nan_to_num(input._data, nan=nan, posinf=posinf, neginf=neginf)
+    finite = F.constant_like(input, np.isfinite(input._data))
+    return C.named(F.where(finite, input, F.constant_like(input, replaced)), "NanToNumBackward0", input)
+
+
+def tile(input: Tensor, dims: Any) -> Tensor:  # noqa: A002
+    """``repeat`` with ``dims`` padded with ones at the front to the tensor's rank."""
+    dims = tuple(dims)
+    dims = (1,) * (input._data.ndim - len(dims)) + dims
+    return repeat(input, *dims)
+
+
+def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:
+    """Each 1-D tensor expanded over the grid of all of them (``"xy"``: the first two swapped)."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    sizes = [t._data.size for t in tensors]
+    if indexing == "xy" and len(tensors) >= 2:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    out = []
+    for i, t in enumerate(tensors):
+        axis = (1 - i if i < 2 else i) if indexing == "xy" and len(tensors) >= 2 else i
+        shape = [1] * len(tensors)
+        shape[axis] = t._data.size
+        out.append(F.expand(F.reshape(t, shape), sizes))
+    return tuple(out)
+
+
+def _logical(test: Any) -> Any:
+    def logical(input: Tensor, other: Any = None) -> Tensor:  # noqa: A002
+        values = test(input._data) if other is None else test(input._data, getattr(other, "_data", other))
+        return Tensor._from_array(np.asarray(values, dtype=bool))
+
+    return logical
+
+
+logical_not, logical_and, logical_or = (_logical(t) for t in (np.logical_not, np.logical_and, np.logical_or))
+
+
 TENSOR_METHODS = {
     **{name: globals()[name] for name in (
         "all", "allclose", "any", "argmax", "argmin", "bmm", "broadcast_to", "cumsum", "diag",
@@ -352,7 +446,12 @@ TENSOR_METHODS = {
         "isfinite", "isinf", "isnan", "lerp", "logaddexp", "logsumexp", "masked_fill", "mv",
         "narrow", "new_full", "new_ones", "new_tensor", "new_zeros", "norm", "chunk", "outer",
         "prod", "repeat", "roll", "select", "sort", "split", "square", "std", "topk", "trace",
-        "tril", "triu", "unbind", "var", "eq", "ne", "lt", "le", "gt", "ge")},
+        "tril", "triu", "unbind", "var", "eq", "ne", "lt", "le", "gt", "ge", "argsort",
+        "logical_and", "logical_not", "logical_or", "masked_select", "nan_to_num", "tile")},
+    "bool": lambda self: _integral(self, np.bool_),
+    "nelement": lambda self: builtins.int(self._data.size),
+    "mT": property(lambda self: F.transpose(self, -2, -1)),
+    "new_empty": lambda self, *size, dtype=None: new_zeros(self, *size, dtype=dtype),
     "contiguous": lambda self, memory_format=None: self if self._data.flags.c_contiguous
     else _contiguous_copy(self),
     "is_contiguous": lambda self, memory_format=None: bool(self._data.flags.c_contiguous),
