@@ -21,7 +21,7 @@ from reference_engine.tensor import Tensor as _CoreTensor
 from reference_engine.torch_policy import TORCH, torch_size
 
 __all__ = [
-    "Size", "Tensor", "abs", "amp", "autocast", "cuda", "device", "equal", "inference_mode",
+    "Size", "Tensor", "abs", "amp", "autocast", "cuda", "device", "equal", "func", "inference_mode",
     "is_anomaly_enabled", "linspace", "manual_seed", "mm", "optim", "rand", "randn",
     "add", "amax", "amin", "autograd", "bool", "cat", "ceil", "clamp", "clone",
     "cos", "detach", "div", "double", "dtype", "enable_grad", "exp", "expand_copy", "float",
@@ -859,6 +859,7 @@ from reference_engine.torch import (  # noqa: E402  (they need the names above)
     amp,
     autograd,
     extras,  # noqa: E402
+    func,
     nn,
     optim,
 )

@@ -1,0 +1,253 @@
+"""``torch.func``: function transforms (``grad``, ``vjp``, ``jvp``, ``jacrev``, ``jacfwd``,
+``hessian``, ``vmap``, ``functional_call``) built on the engine's own ``autograd.grad``.
+
+Each transform differentiates with respect to fresh stand-ins for its inputs: a detached copy
+that requires grad at the top level (so the result is a plain tensor, as torch.func returns it),
+or a view of the input where the input itself is being differentiated (inside another
+transform, or by a later ``backward``), so that transforms nest and compose with autograd. A
+transform inside another records its derivative (``create_graph``). ``jvp`` is the
+double-vjp trick, and ``jacfwd`` takes one ``jvp`` per input element; ``vmap`` maps the function
+over the batch dimension one slice at a time and stacks the results, which is what it computes
+for functions without randomness or in-place writes to their inputs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator, Sequence, Union
+
+from reference_engine import grad_mode
+from reference_engine.torch import Tensor, autograd, stack, zeros_like
+
+__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "vjp", "vmap"]
+
+_DEPTH = [0]  # how many transforms are running now
+
+
+def _argnums(argnums: Union[int, Sequence[int]]) -> tuple[int, ...]:
+    return (argnums,) if isinstance(argnums, int) else tuple(argnums)
+
+
+def _stand_in(x: Tensor) -> Tensor:
+    """What a transform differentiates with respect to: a view of an input that is itself being
+    differentiated (so the result stays connected to it), a detached copy otherwise."""
+    return x.view_as(x) if x.requires_grad else x.detach().requires_grad_(True)
+
+
+def _differentiate(outputs: Sequence[Tensor], inputs: Sequence[Tensor],
+                   seeds: Sequence[Any]) -> tuple[Any, ...]:
+    """``autograd.grad`` with zeros for unused inputs, recording the derivative (an outer
+    transform, a later call of the same ``vjp_fn`` or row of a Jacobian may need the graph)."""
+    found = autograd.grad(list(outputs), list(inputs), list(seeds), create_graph=True, allow_unused=True)
+    return tuple(zeros_like(x) if g is None else g for g, x in zip(found, inputs))
+
+
+def _shown(value: Any, connected: bool) -> Any:
+    """What a transform returns: plain tensors at the top level, as torch.func gives them,
+    unless its inputs are being differentiated themselves."""
+    if connected or _DEPTH[0] > 0 or value is None:
+        return value
+    return _rebuild(value, iter([leaf.detach() if isinstance(leaf, Tensor) else leaf
+                                 for leaf in _leaves(value)]))
+
+
+def _leaves(tree: Any) -> list[Tensor]:
+    """The tensors of a nest of dicts, lists and tuples, in order (torch.func's pytrees)."""
+    if isinstance(tree, dict):
+        return [leaf for value in tree.values() for leaf in _leaves(value)]
+    if isinstance(tree, (list, tuple)):
+        return [leaf for value in tree for leaf in _leaves(value)]
+    return [tree]
+
+
+def _rebuild(tree: Any, leaves: Iterator[Any]) -> Any:
+    """``tree`` with its tensors replaced, in order, by ``leaves``."""
+    if isinstance(tree, dict):
+        return {key: _rebuild(value, leaves) for key, value in tree.items()}
+    if isinstance(tree, (list, tuple)):
+        return type(tree)(_rebuild(value, leaves) for value in tree)
+    return next(leaves)
+
+
+class _Transform:
+    """Counts the transforms running, with recording on inside them."""
+
+    def __enter__(self) -> None:
+        _DEPTH[0] += 1
+        self.mode = grad_mode.enable_grad()
+        self.mode.__enter__()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.mode.__exit__(*exc_info)
+        _DEPTH[0] -= 1
+
+
+def grad_and_value(func: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0,
+                   has_aux: bool = False) -> Callable[..., Any]:
+    """The gradient of a function with a one-element output with respect to ``argnums``, and
+    the output (and its auxiliary value with ``has_aux``)."""
+    def transformed(*args: Any, **kwargs: Any) -> Any:
+        positions = _argnums(argnums)
+        with _Transform():
+            args = list(args)
+            connected = any(leaf.requires_grad for i in positions for leaf in _leaves(args[i]))
+            for i in positions:
+                args[i] = _rebuild(args[i], iter([_stand_in(t) for t in _leaves(args[i])]))
+            result = func(*args, **kwargs)
+            out, aux = result if has_aux else (result, None)
+            if out.numel() != 1:
+                raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a scalar "
+                                   f"Tensor, got tensor with {out.dim()} dims. Maybe you wanted to use "
+                                   "the vjp or jacrev APIs instead?")
+            inputs = [leaf for i in positions for leaf in _leaves(args[i])]
+            flat = iter(_differentiate([out], inputs, [None]))
+            grads = tuple(_rebuild(args[i], flat) for i in positions)
+        found = _shown(grads[0] if isinstance(argnums, int) else grads, connected)
+        value = _shown(out, connected)
+        return (found, (value, aux)) if has_aux else (found, value)
+
+    return transformed
+
+
+def grad(func: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0,
+         has_aux: bool = False) -> Callable[..., Any]:
+    """The gradient of a function with a one-element output with respect to ``argnums``."""
+    both = grad_and_value(func, argnums, has_aux)
+
+    def transformed(*args: Any, **kwargs: Any) -> Any:
+        found, value = both(*args, **kwargs)
+        return (found, value[1]) if has_aux else found
+
+    return transformed
+
+
+def vjp(func: Callable[..., Any], *primals: Tensor, has_aux: bool = False) -> Any:
+    """The function's output and a function of cotangents giving the vector-Jacobian products
+    with respect to every primal."""
+    connected = any(p.requires_grad for p in primals)
+    with _Transform():
+        inputs = [_stand_in(p) for p in primals]
+        result = func(*inputs)
+    out, aux = result if has_aux else (result, None)
+    outputs = list(out) if isinstance(out, (tuple, list)) else [out]
+
+    def vjp_fn(*cotangents: Any) -> tuple[Any, ...]:
+        seeds = list(cotangents[0]) if len(cotangents) == 1 and isinstance(cotangents[0], (tuple, list)) \
+            else list(cotangents)
+        with _Transform():
+            found = _differentiate(outputs, inputs, seeds)
+        return _shown(found, connected)
+
+    return (_shown(out, connected), vjp_fn, aux) if has_aux else (_shown(out, connected), vjp_fn)
+
+
+def jvp(func: Callable[..., Any], primals: Sequence[Tensor], tangents: Sequence[Tensor],
+        has_aux: bool = False) -> Any:
+    """The function's output and its Jacobian times the tangents (the double-vjp trick)."""
+    connected = any(p.requires_grad for p in primals)
+    with _Transform():
+        inputs = [_stand_in(p) for p in primals]
+        result = func(*inputs)
+        out, aux = result if has_aux else (result, None)
+        outputs = list(out) if isinstance(out, (tuple, list)) else [out]
+        cotangents = [zeros_like(o).requires_grad_(True) for o in outputs]
+        pulled = _differentiate(outputs, inputs, cotangents)
+        pushed = _differentiate(pulled, cotangents, list(tangents))
+    tangent_out = pushed if isinstance(out, (tuple, list)) else pushed[0]
+    shown = (_shown(out, connected), _shown(tangent_out, connected))
+    return (*shown, aux) if has_aux else shown
+
+
+def jacrev(func: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0,
+           has_aux: bool = False) -> Callable[..., Any]:
+    """The Jacobian, one vector-Jacobian product per output element: shape output + input."""
+    def transformed(*args: Any) -> Any:
+        positions = _argnums(argnums)
+        with _Transform():
+            args = list(args)
+            connected = any(args[i].requires_grad for i in positions)
+            for i in positions:
+                args[i] = _stand_in(args[i])
+            result = func(*args)
+            out, aux = result if has_aux else (result, None)
+            flat = out.reshape(-1)
+            rows = [_differentiate([flat[k]], [args[i] for i in positions], [None])
+                    for k in range(flat.numel())]
+            jacobians = tuple(stack([row[j] for row in rows]).reshape(*out.shape, *args[i].shape)
+                              if rows else zeros_like(out)
+                              for j, i in enumerate(positions))
+        found = _shown(jacobians[0] if isinstance(argnums, int) else jacobians, connected)
+        return (found, aux) if has_aux else found
+
+    return transformed
+
+
+def jacfwd(func: Callable[..., Any], argnums: int = 0, has_aux: bool = False,
+           randomness: str = "error") -> Callable[..., Any]:
+    """The Jacobian, one Jacobian-vector product per input element (columns, as forward mode
+    computes them, so that even the signs of its zeros are forward mode's)."""
+    if not isinstance(argnums, int) or has_aux:
+        raise NotImplementedError("reference_engine.torch has no jacfwd over several argnums or "
+                                  "with has_aux")
+
+    def transformed(*args: Any) -> Any:
+        x = args[argnums]
+
+        def of_x(value: Tensor) -> Any:
+            return func(*args[:argnums], value, *args[argnums + 1:])
+
+        columns = []
+        for k in range(x.numel()):
+            tangent = zeros_like(x).reshape(-1)
+            tangent[k] = 1.0
+            out, column = jvp(of_x, (x,), (tangent.reshape(x.shape),))
+            columns.append(column.reshape(-1))
+        return stack(columns, -1).reshape(*out.shape, *x.shape)
+
+    return transformed
+
+
+def hessian(func: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0) -> Callable[..., Any]:
+    """The Jacobian of the Jacobian."""
+    return jacfwd(jacrev(func, argnums), argnums)
+
+
+def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0, randomness: str = "error",
+         *, chunk_size: Any = None) -> Callable[..., Any]:
+    """The function over each slice of the batch dimension, the results stacked."""
+    def transformed(*args: Any) -> Any:
+        dims = in_dims if isinstance(in_dims, (tuple, list)) else (in_dims,) * len(args)
+        sizes = {leaf.shape[d] for a, d in zip(args, dims) if d is not None for leaf in _leaves(a)}
+        if len(sizes) != 1:
+            raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
+                             f"dimension, got sizes {sorted(sizes)} for the mapped dimension")
+        results = [func(*[a if d is None else _rebuild(a, iter([t.select(d, k) for t in _leaves(a)]))
+                          for a, d in zip(args, dims)])
+                   for k in range(sizes.pop())]
+        stacked = iter([stack(list(column), out_dims) for column in zip(*[_leaves(r) for r in results])])
+        return _rebuild(results[0], stacked)
+
+    return transformed
+
+
+def functional_call(module: Any, parameter_and_buffer_dicts: Any, args: Any = None,
+                    kwargs: Any = None, *, tie_weights: bool = True, strict: bool = False) -> Any:
+    """Call ``module`` with some of its parameters and buffers (by dotted name) replaced by the
+    given tensors, putting its own back afterwards."""
+    dicts = parameter_and_buffer_dicts if isinstance(parameter_and_buffer_dicts, (tuple, list)) \
+        else (parameter_and_buffer_dicts,)
+    replaced = {name: value for d in dicts for name, value in d.items()}
+    saved = []
+    for name, value in replaced.items():
+        owner_path, _, attr = name.rpartition(".")
+        owner = module.get_submodule(owner_path) if owner_path else module
+        table = owner._parameters if attr in owner._parameters else owner._buffers
+        saved.append((owner, table, attr, table.get(attr)))
+        table[attr] = value
+        object.__setattr__(owner, attr, value)
+    try:
+        call_args = args if isinstance(args, tuple) else (args,) if args is not None else ()
+        return module(*call_args, **(kwargs or {}))
+    finally:
+        for owner, table, attr, value in reversed(saved):
+            table[attr] = value
+            object.__setattr__(owner, attr, value)
