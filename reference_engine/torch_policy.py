@@ -240,7 +240,8 @@ class TorchPolicy(Policy):
         if not only_inputs:
             self.warn("only_inputs", stacklevel=4)
         if is_grads_batched:
-            raise NotImplementedError("is_grads_batched is not modelled by the reference engine")
+            return self._batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph,
+                                      allow_unused, materialize_grads)
         outs, seeds = self.outputs_and_seeds(outputs, grad_outputs)
         if not inputs:
             raise self.error("grad_inputs_empty")
@@ -260,6 +261,24 @@ class TorchPolicy(Policy):
                 g._requires_grad = create_graph
             result.append(g)
         return tuple(result)
+
+
+    def _batched_grad(self, outputs: Any, inputs: list[Tensor], grad_outputs: Any,
+                      retain_graph: Optional[bool], create_graph: bool, allow_unused: bool,
+                      materialize_grads: bool) -> tuple[Optional[Tensor], ...]:
+        """``grad(..., is_grads_batched=True)``: each seed's first dimension is a batch, and
+        each gradient is the stack of the passes over it (torch vmaps the backward; the values
+        are those of one pass per batch entry)."""
+        base = F._tensor_type()
+        seeds = [grad_outputs] if isinstance(grad_outputs, base) else list(grad_outputs)
+        count = seeds[0]._data.shape[0]
+        passes = []
+        for k in range(count):
+            keep = True if k < count - 1 else retain_graph
+            passes.append(self.grad(outputs, inputs, [s[k] for s in seeds], retain_graph=keep,
+                                    create_graph=create_graph, allow_unused=allow_unused,
+                                    materialize_grads=materialize_grads))
+        return tuple(None if column[0] is None else F.stack(list(column), 0) for column in zip(*passes))
 
 
 def torch_size(shape: Sequence[int]) -> str:

@@ -2633,3 +2633,16 @@ def missing_names_and_helpers(torch):
             [(tuple(t.shape), str(t.dtype), t.requires_grad) for t in drawn], x.detach().mT, v.bool(),
             v.nelement(),
             hasattr(torch, "definitely_not_an_api")]
+
+
+@program
+def grads_batched(torch):
+    """``autograd.grad(..., is_grads_batched=True)``: a batch of seeds gives a batch of
+    gradients (a Jacobian from the identity's rows), with create_graph and retain_graph."""
+    x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    y = x.sin() * x
+    (jac,) = torch.autograd.grad(y, x, torch.eye(3), retain_graph=True, is_grads_batched=True)
+    (twice,) = torch.autograd.grad(y, x, torch.eye(3) * 2, create_graph=True, is_grads_batched=True)
+    (second,) = torch.autograd.grad(twice.sum(), x)
+    return [jac, twice, second,
+            attempt(lambda: torch.autograd.grad(y, x, torch.eye(3), is_grads_batched=True))]
