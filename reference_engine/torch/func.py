@@ -120,15 +120,22 @@ def grad(func: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0,
     return transformed
 
 
-def vjp(func: Callable[..., Any], *primals: Tensor, has_aux: bool = False) -> Any:
-    """The function's output and a function of cotangents giving the vector-Jacobian products
-    with respect to every primal."""
+def _traced(func: Callable[..., Any], primals: Sequence[Tensor], has_aux: bool
+            ) -> tuple[bool, list[Tensor], Any, Any, list[Tensor]]:
+    """The function run on stand-ins of ``primals`` (in a transform): whether the primals are
+    differentiated themselves, the stand-ins, the output, its auxiliary value, the outputs."""
     connected = any(p.requires_grad for p in primals)
     with _Transform():
         inputs = [_stand_in(p) for p in primals]
         result = func(*inputs)
     out, aux = result if has_aux else (result, None)
-    outputs = list(out) if isinstance(out, (tuple, list)) else [out]
+    return connected, inputs, out, aux, list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+def vjp(func: Callable[..., Any], *primals: Tensor, has_aux: bool = False) -> Any:
+    """The function's output and a function of cotangents giving the vector-Jacobian products
+    with respect to every primal."""
+    connected, inputs, out, aux, outputs = _traced(func, primals, has_aux)
 
     def vjp_fn(*cotangents: Any) -> tuple[Any, ...]:
         seeds = list(cotangents[0]) if len(cotangents) == 1 and isinstance(cotangents[0], (tuple, list)) \
@@ -143,12 +150,8 @@ def vjp(func: Callable[..., Any], *primals: Tensor, has_aux: bool = False) -> An
 def jvp(func: Callable[..., Any], primals: Sequence[Tensor], tangents: Sequence[Tensor],
         has_aux: bool = False) -> Any:
     """The function's output and its Jacobian times the tangents (the double-vjp trick)."""
-    connected = any(p.requires_grad for p in primals)
+    connected, inputs, out, aux, outputs = _traced(func, primals, has_aux)
     with _Transform():
-        inputs = [_stand_in(p) for p in primals]
-        result = func(*inputs)
-        out, aux = result if has_aux else (result, None)
-        outputs = list(out) if isinstance(out, (tuple, list)) else [out]
         cotangents = [zeros_like(o).requires_grad_(True) for o in outputs]
         pulled = _differentiate(outputs, inputs, cotangents)
         pushed = _differentiate(pulled, cotangents, list(tangents))
