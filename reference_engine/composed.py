@@ -181,3 +181,44 @@ def elementwise_test(test: Callable[[np.ndarray], np.ndarray]) -> Callable[..., 
         return type(x)._from_array(np.asarray(test(x._data)))
     tested.__name__ = tested.__qualname__ = test.__name__
     return tested
+
+
+def einsum(equation: str, operands: Sequence[Tensor]) -> tuple[Tensor, bool]:
+    """Einstein summation, composed: each operand's repeated letters taken as diagonals, its
+    dimensions permuted into one order (the output's letters, then the summed ones) and
+    broadcast, the product taken, the summed letters reduced. Returns the result and whether
+    the equation contracts anything (for the node's name)."""
+    lhs, arrow, rhs = equation.replace(" ", "").partition("->")
+    specs = lhs.split(",")
+    if "..." in equation:
+        raise NotImplementedError("einsum with an ellipsis is not modelled by the reference engine")
+    if len(specs) != len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation"
+                           if len(operands) > len(specs) else
+                           "einsum(): fewer operands were provided than specified in the equation")
+    letters = "".join(specs)
+    if not arrow:
+        rhs = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    order = list(rhs) + [c for c in dict.fromkeys(letters) if c not in rhs]
+    sizes: dict[str, int] = {}
+    aligned = []
+    for spec, t in zip(specs, operands):
+        spec = list(spec)
+        while len(set(spec)) < len(spec):  # a repeated letter: its diagonal
+            first = next(c for c in spec if spec.count(c) > 1)
+            p, q = (i for i, c in enumerate(spec) if c == first)
+            t = diagonal(t, 0, p, q)
+            spec = [c for i, c in enumerate(spec) if i not in (p, q)] + [first]
+        sizes.update({c: n for c, n in zip(spec, t._data.shape) if n != 1 or c not in sizes})
+        present = [c for c in order if c in spec]
+        t = F.permute(t, [spec.index(c) for c in present]) if present != spec else t
+        aligned.append(F.reshape(t, [t._data.shape[present.index(c)] if c in spec else 1 for c in order]))
+    out = aligned[0]
+    for t in aligned[1:]:
+        out = F.mul(out, t)
+    summed = tuple(range(len(rhs), len(order)))
+    if summed:
+        out = F.sum(out, summed)
+    if len(aligned) == 1 and out._data.shape != tuple(sizes[c] for c in rhs):
+        out = F.expand(out, [sizes[c] for c in rhs])
+    return out, bool(summed)

@@ -123,6 +123,7 @@ DERIVATIVE_ORDER_LIMITS = {
     "dropout_kernel": (0, "dropout_grad"),
     "embedding_kernel": (0, "embedding_grad"),
     "nll_loss_kernel": (0, "nll_loss_grad"),
+    "einsum_kernel": (0, "einsum_grad"),
 }
 GRADIENT_NODE_NAMES = gradient_node_names(KERNELS)
 WITHOUT_DOUBLE_GRAD = {op for op, (limit, _) in DERIVATIVE_ORDER_LIMITS.items() if limit == 0}

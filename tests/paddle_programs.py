@@ -1990,3 +1990,21 @@ def missing_names_and_helpers(paddle):
             paddle.nonzero(v, as_tuple=True),
             [(list(t.shape), str(t.dtype), t.stop_gradient) for t in drawn],
             hasattr(paddle, "definitely_not_an_api")]
+
+
+@program
+def einsum_equations(paddle):
+    """paddle.einsum: values, the EinsumGradNode, gradients of every operand, and its missing
+    double grad."""
+    a = paddle.to_tensor([[1.0, 2.0, 0.5], [-1.0, 0.0, 3.0]], stop_gradient=False)
+    b = paddle.to_tensor([[0.5, 1.0], [2.0, -1.0], [1.0, 1.0]], stop_gradient=False)
+    v = paddle.to_tensor([1.0, -2.0, 0.5], stop_gradient=False)
+    seen = []
+    for equation, operands in (("ij,jk->ik", (a, b)), ("ij,j->i", (a, v)), ("i,i->", (v, v)),
+                               ("ij->ji", (a,)), ("ij->", (a,)), ("i,j->ij", (v, v)), ("ij,jk", (a, b))):
+        out = paddle.einsum(equation, *operands)
+        seen += [equation, out, out.grad_fn.name(),
+                 paddle.grad(out.sum(), [a, b, v], allow_unused=True)]
+    out = paddle.einsum("ij,jk->ik", a, b)
+    seen.append(attempt(lambda: paddle.grad(out.sum(), a, create_graph=True)))
+    return seen

@@ -2646,3 +2646,25 @@ def grads_batched(torch):
     (second,) = torch.autograd.grad(twice.sum(), x)
     return [jac, twice, second,
             attempt(lambda: torch.autograd.grad(y, x, torch.eye(3), is_grads_batched=True))]
+
+
+@program
+def einsum_equations(torch):
+    """einsum for matrix products, matrix-vector, dot, transpose, full sum, batched products,
+    outer products, diagonals and traces, with an implicit output: values, the result's node
+    name and the gradients of every operand."""
+    a = torch.tensor([[1.0, 2.0, 0.5], [-1.0, 0.0, 3.0]], requires_grad=True)
+    b = torch.tensor([[0.5, 1.0], [2.0, -1.0], [1.0, 1.0]], requires_grad=True)
+    v = torch.tensor([1.0, -2.0, 0.5], requires_grad=True)
+    m = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]], requires_grad=True)
+    batch_a, batch_b = a.unsqueeze(0) * torch.tensor([[[1.0]], [[2.0]]]), b.unsqueeze(0).expand(2, 3, 2)
+    seen = []
+    for equation, operands in (("ij,jk->ik", (a, b)), ("ij,j->i", (a, v)), ("i,i->", (v, v)),
+                               ("ij->ji", (a,)), ("ij->", (a,)), ("bij,bjk->bik", (batch_a, batch_b)),
+                               ("i,j->ij", (v, v)), ("ii->i", (m,)), ("ii", (m,)), ("ij,jk", (a, b)),
+                               ("ik,jk->ij", (a, m))):
+        out = torch.einsum(equation, *operands)
+        grads = torch.autograd.grad(out.sum(), [a, b, v, m], allow_unused=True)
+        seen += [equation, out, out.grad_fn.name(), grads]
+    seen.append(torch.einsum("ij,jk->ik", [a, b]))
+    return seen

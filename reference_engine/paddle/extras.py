@@ -12,6 +12,7 @@ import numpy as np
 from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine import rng
+from reference_engine.graph import as_kernel
 from reference_engine.paddle import (
     _DEFAULT_FLOAT,
     Tensor,
@@ -29,6 +30,7 @@ def _made(array: Any) -> Tensor:
     return Tensor._from_array(np.asarray(array))  # type: ignore[return-value]
 
 __all__ = ["add_n", "all", "allclose", "any", "arange", "argmax", "argmin", "argsort", "assign", "bmm",
+           "einsum",
            "masked_select", "meshgrid", "nonzero", "normal", "randint", "randperm", "uniform",
            "broadcast_to", "ceil", "chunk", "cumsum", "diag", "diagonal", "dot", "equal", "equal_all",
            "eye", "flatten", "flip", "floor", "full", "gather", "hypot", "index_select", "is_tensor",
@@ -356,6 +358,15 @@ def all(x: Tensor, axis: Any = None, keepdim: builtins.bool = False,  # noqa: A0
         name: Optional[str] = None) -> Tensor:
     return _made(np.all(x._data, axis=None if axis is None else tuple(C.dims_list(x, axis)),
                         keepdims=keepdim))
+
+
+def einsum(equation: str, *operands: Any) -> Tensor:
+    """Einstein summation (composed), one EinsumGradNode, without a double grad as paddle's."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    with as_kernel("einsum_kernel"):
+        out, _ = C.einsum(equation, operands)
+    return C.named(out, "EinsumGradNode", *operands)
 
 
 def uniform(shape: Any, dtype: Any = None, min: float = -1.0, max: float = 1.0,  # noqa: A002

@@ -25,7 +25,7 @@ from reference_engine.torch import (
     zeros,
 )
 
-__all__ = ["all", "allclose", "any", "eq", "ge", "gt", "le", "lt", "ne", "argsort", "empty_like",
+__all__ = ["all", "allclose", "any", "eq", "ge", "gt", "le", "lt", "ne", "argsort", "einsum", "empty_like",
            "logical_and", "logical_not", "logical_or", "masked_select", "meshgrid", "nan_to_num",
            "nonzero", "rand_like", "randint", "randn_like", "randperm", "tile",
             "argmax", "argmin", "as_tensor", "bmm", "broadcast_to", "cumsum", "diag",
@@ -346,6 +346,20 @@ def _contiguous_copy(t: Tensor) -> Tensor:
     out = F.clone(t)
     out._data = np.ascontiguousarray(out._data)
     return out
+
+
+def einsum(equation: str, *operands: Any) -> Tensor:
+    """Einstein summation (composed; the result's node named as torch's einsum names it: a
+    view after a contraction of several operands, a product without one, a sum or a permute
+    of one operand)."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    out, contracts = C.einsum(equation, operands)
+    if len(operands) > 1:
+        name = "ViewBackward0" if contracts else "MulBackward0"
+    else:
+        name = "SumBackward1" if contracts else "PermuteBackward0"
+    return C.named(out, name, *operands)
 
 
 def _drawn_like(draw: Any) -> Any:
