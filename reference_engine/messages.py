@@ -277,6 +277,10 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
 }
 
 TORCH_WARNINGS: dict[str, tuple[type[Warning], str]] = {
+    "full_backward_hook_no_inputs": (
+        UserWarning, "Full backward hook is firing when gradients are computed with respect to module "
+        "outputs since no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
+        "torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more details."),
     "list_of_arrays": (UserWarning,
                        "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please "
                        "consider converting the list to a single numpy.ndarray with numpy.array() "

@@ -28,6 +28,7 @@ class ModuleBase:
         object.__setattr__(self, "_forward_pre_hooks", {})
         object.__setattr__(self, "_forward_hooks", {})
         object.__setattr__(self, "_backward_hooks", {})
+        object.__setattr__(self, "_backward_pre_hooks", {})
         object.__setattr__(self, "training", True)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -55,7 +56,7 @@ class ModuleBase:
             replaced = hook(self, args)
             if replaced is not None:
                 args = replaced if isinstance(replaced, tuple) else (replaced,)
-        backward_hook = self._backward_hook() if self._backward_hooks else None
+        backward_hook = self._backward_hook() if self._backward_hooks or self._backward_pre_hooks else None
         if backward_hook is not None:
             args = backward_hook.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
@@ -92,8 +93,8 @@ class ModuleBase:
         object.__setattr__(self, name, module)
 
     def _hook(self, kind: str, hook: Callable[..., Any]) -> RemovableHandle:
-        """Register a forward ("forward"), forward pre- ("forward_pre") or full backward hook
-        ("backward")."""
+        """Register a forward ("forward"), forward pre- ("forward_pre"), full backward
+        ("backward") or backward pre-hook ("backward_pre")."""
         return RemovableHandle(getattr(self, f"_{kind}_hooks"), hook)
 
     # --- walking the tree -----------------------------------------------------------------

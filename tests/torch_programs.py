@@ -2668,3 +2668,36 @@ def einsum_equations(torch):
         seen += [equation, out, out.grad_fn.name(), grads]
     seen.append(torch.einsum("ij,jk->ik", [a, b]))
     return seen
+
+
+@program
+def module_backward_hooks(torch):
+    """Full backward hooks and backward pre-hooks on modules: what they are handed (grad_input
+    None where an argument needs no gradient), replacing grad_output and grad_input, the order
+    they run in, a module none of whose arguments require grad, and removal."""
+    nn = torch.nn
+    seen = []
+    lin = nn.Linear(2, 2)
+    with torch.no_grad():
+        lin.weight.copy_(torch.tensor([[1.0, -1.0], [0.5, 2.0]]))
+        lin.bias.zero_()
+    pre = lin.register_full_backward_pre_hook(
+        lambda m, go: (seen.append(("pre", go[0])), (go[0] * 2,))[1])
+    post = lin.register_full_backward_hook(lambda m, gi, go: seen.append(("post", gi, go)))
+    x = torch.tensor([[1.0, 2.0]], requires_grad=True)
+    lin(x).sum().backward()
+    seen += [x.grad, lin.weight.grad]
+    const = torch.tensor([[3.0, -1.0]])
+    lin.zero_grad()
+    lin(const).sum().backward()
+    seen.append(lin.weight.grad)
+    pre.remove()
+    post.remove()
+    replacing = lin.register_full_backward_hook(lambda m, gi, go: (gi[0] * 0 + 1,))
+    x2 = torch.tensor([[1.0, 2.0]], requires_grad=True)
+    lin(x2).sum().backward()
+    seen.append(x2.grad)
+    replacing.remove()
+    seen.append(attempt(lambda: lin.register_full_backward_hook(lambda m, gi, go: (gi[0], gi[0]))
+                        and lin(x2).sum().backward()))
+    return seen

@@ -5,6 +5,8 @@ The module's tensor arguments and its outputs each pass through one identity cus
 reach them (``grad_output``); the node on the arguments, once it ran, hands the user's hooks
 ``(module, grad_input, grad_output)``, and a tuple a hook returns replaces ``grad_input``. Where
 no argument requires grad, the hooks run at the outputs' node with ``grad_input`` all None.
+Backward pre-hooks run at the outputs' node, ``(module, grad_output)``, and may replace the
+gradients that go on into the module.
 Everything is recorded by the engine's own custom-function and node-hook machinery, so the
 hooks run in the order and with the values torch's do.
 """
@@ -16,6 +18,7 @@ from typing import Any, Callable, Optional, Sequence
 from reference_engine import grad_mode
 from reference_engine.torch import Tensor
 from reference_engine.torch.autograd import Function
+from reference_engine.torch_policy import TORCH
 
 
 class BackwardHookFunction(Function):
@@ -42,8 +45,10 @@ class BackwardHook:
     """One call's bookkeeping: which arguments and outputs are tensors, and the gradients that
     reached the outputs."""
 
-    def __init__(self, module: Any, user_hooks: Sequence[Callable[..., Any]]) -> None:
+    def __init__(self, module: Any, user_hooks: Sequence[Callable[..., Any]],
+                 user_pre_hooks: Sequence[Callable[..., Any]] = ()) -> None:
         self.module, self.user_hooks = module, list(user_hooks)
+        self.user_pre_hooks = list(user_pre_hooks)
         self.grad_outputs: Optional[tuple[Any, ...]] = None
         self.n_inputs = self.n_outputs = -1
         self.input_tensors_index: Optional[list[int]] = None
@@ -94,7 +99,17 @@ class BackwardHook:
             def hook(_: Any, grad_output: tuple[Any, ...]) -> Any:
                 assert self.output_tensors_index is not None
                 self.grad_outputs = _pack_with_none(self.output_tensors_index, grad_output, self.n_outputs)
+                for pre_hook in self.user_pre_hooks:  # each may replace grad_output
+                    replaced = pre_hook(self.module, self.grad_outputs)
+                    if replaced is None:
+                        continue
+                    if len(replaced) != len(self.grad_outputs):
+                        raise RuntimeError("Backward pre hook returned an invalid number of grad_output, "
+                                           f"got {len(replaced)}, but expected {len(self.grad_outputs)}")
+                    self.grad_outputs = tuple(replaced)
+                local_grad_outputs = self.grad_outputs
                 if self.input_tensors_index is None:  # no argument requires grad: run them here
+                    TORCH.warn("full_backward_hook_no_inputs", stacklevel=5)
                     grad_inputs = _pack_with_none([], [], self.n_inputs)
                     for user_hook in self.user_hooks:
                         out = user_hook(self.module, grad_inputs, self.grad_outputs)
@@ -103,7 +118,9 @@ class BackwardHook:
                                                "gradient should always return None or None for all "
                                                "gradients.")
                     self.grad_outputs = None
-                return None
+                if not self.user_pre_hooks:
+                    return None
+                return tuple(local_grad_outputs[i] for i in self.output_tensors_index)
 
             grad_fn.register_hook(hook)
 

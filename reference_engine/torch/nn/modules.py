@@ -87,6 +87,14 @@ class Module(shared.ModuleBase):
                                       "prepend=True)")
         return self._hook("backward", hook)
 
+    def register_full_backward_pre_hook(self, hook: Callable[..., Any], prepend: bool = False) -> Any:
+        """``hook(module, grad_output)`` when the gradients of the module's outputs are known; a
+        tuple it returns replaces them."""
+        if prepend:
+            raise NotImplementedError("reference_engine.torch has no register_full_backward_pre_hook("
+                                      "prepend=True)")
+        return self._hook("backward_pre", hook)
+
     def register_backward_hook(self, hook: Callable[..., Any]) -> Any:
         raise NotImplementedError("reference_engine.torch has no torch.nn.Module.register_backward_hook "
                                   "(deprecated): use register_full_backward_hook")
@@ -94,7 +102,8 @@ class Module(shared.ModuleBase):
     def _backward_hook(self) -> Any:
         from reference_engine.torch.nn.backward_hook import BackwardHook  # needs torch.autograd
 
-        return BackwardHook(self, list(self._backward_hooks.values()))
+        return BackwardHook(self, list(self._backward_hooks.values()),
+                            list(self._backward_pre_hooks.values()))
 
     def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
         for _, param in self.named_parameters(recurse=recurse):
