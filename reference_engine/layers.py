@@ -22,6 +22,11 @@ if TYPE_CHECKING:
     from reference_engine.tensor import Tensor
 
 
+def as_tuple(value: Any, n: int) -> tuple[int, ...]:
+    """A size, stride or padding argument as one number per dimension (a number repeated)."""
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+
+
 def _affine(out: Tensor, weight: Optional[Tensor], bias: Optional[Tensor], shape: Sequence[int],
             scale: Callable[[Tensor, Tensor], Tensor] = F.mul) -> Tensor:
     """``scale(out, weight) + bias``, each broadcast from ``shape``."""
@@ -91,19 +96,20 @@ def dropout_masks(masks: Sequence[Any]) -> Iterator[None]:
 
 
 def dropout(x: Tensor, p: float, training: bool, scale_in_train: bool = True,
-            always_runs: bool = False) -> Tensor:
+            eval_runs_kernel: bool = False) -> Tensor:
     """Zero each element with probability ``p`` and scale the kept ones by ``1 / (1 - p)``
     (``scale_in_train=False``: paddle's ``downscale_in_infer``, which scales nothing while
-    training and multiplies by ``1 - p`` otherwise). ``always_runs``: the kernel runs (and is
-    recorded) even where it changes nothing, as paddle's does."""
+    training and multiplies by ``1 - p`` otherwise). ``p = 0`` while training returns ``x``
+    itself; out of training it does too, unless ``eval_runs_kernel`` (paddle's kernel runs, and
+    is recorded, even where it changes nothing)."""
     if not 0 <= p <= 1:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training:
         if not scale_in_train:
             return F.mul(x, 1.0 - p)
-        return F.mul(x, 1.0) if always_runs else x
+        return F.mul(x, 1.0) if eval_runs_kernel else x
     if p == 0:
-        return F.mul(x, 1.0) if always_runs else x
+        return x
     if _GIVEN_MASKS and _GIVEN_MASKS[-1]:
         keep = _GIVEN_MASKS[-1].pop(0)
     else:
@@ -124,12 +130,13 @@ def embedding(ids: Tensor, weight: Tensor, padding_idx: Optional[int]) -> Tensor
     return F.where(padded, F.constant_like(out, out._data.copy()), out)
 
 
-def convolution(x: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Sequence[int],
-                padding: Sequence[int], dilation: Sequence[int], groups: int) -> Tensor:
+def convolution(x: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any,
+                padding: Any, dilation: Any, groups: int) -> Tensor:
     """N-d convolution (cross-correlation) of ``x`` (N, C, *spatial) with ``weight``
     (O, C / groups, *kernel): zero padding, the patches gathered by one index, then a matrix
-    product per group."""
-    spatial = len(stride)
+    product per group. ``stride``, ``padding`` and ``dilation``: a number or one per dimension."""
+    spatial = weight._data.ndim - 2
+    stride, padding, dilation = (as_tuple(v, spatial) for v in (stride, padding, dilation))
     if padding and any(padding):
         x = _zero_pad(x, padding)
     in_shape, kernel = x._data.shape[2:], weight._data.shape[2:]

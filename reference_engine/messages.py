@@ -8,6 +8,12 @@ paddlepaddle 3.3.1; paddle's trailing ``[Hint: …] (at /paddle/…)`` is not re
 from __future__ import annotations
 
 TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    # torch.nn.Module.register_buffer
+    "buffer_name_dot": (KeyError, 'buffer name can\'t contain "."'),
+    "buffer_name_empty": (KeyError, 'buffer name can\'t be empty string ""'),
+    "buffer_name_taken": (KeyError, "attribute '{name}' already exists"),
+    "buffer_type": (TypeError, "cannot assign '{type_name}' object to buffer '{name}' (torch Tensor or None "
+                               "required)"),
     # seeds and outputs
     "implicit_seed": (RuntimeError, "grad can be implicitly created only for scalar outputs"),
     "implicit_seed_dtype": (RuntimeError,
@@ -355,6 +361,13 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    # paddle.nn.Layer.register_buffer
+    "buffer_name_dot": (KeyError, "The name of buffer can not contain `.`, because when you access the "
+                                  "newly added buffer in the form of `self.**.**`, it will cause "
+                                  "AttributeError."),
+    "buffer_name_empty": (KeyError, "The name of buffer can not be empty."),
+    "buffer_name_taken": (KeyError, "attribute '{name}' already exists."),
+    "buffer_type": (TypeError, "The registered buffer should be a Paddle.Tensor, but received {type_name}."),
     "hook_replaced_none": (RuntimeError, "(PermissionDenied) The tensor in before and after hook "
                                          "are not consistent"),
     "equal_all_argument": (ValueError, "(InvalidArgument) equal_all(): argument '{arg}' (position "

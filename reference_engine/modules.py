@@ -75,12 +75,17 @@ class ModuleBase:
     # --- registration ---------------------------------------------------------------------
 
     def _add_buffer(self, name: str, tensor: Any, persistent: bool) -> None:
-        if "." in name or name == "":
-            raise KeyError(f'buffer name can\'t contain ".", got: {name}' if name
-                           else 'buffer name can\'t be empty string ""')
+        """``register_buffer``, with the checks both frameworks make in the same order (each
+        with its own message)."""
+        policy = self.tensor_type._policy
+        if "." in name:
+            raise policy.error("buffer_name_dot")
+        if name == "":
+            raise policy.error("buffer_name_empty")
+        if hasattr(self, name) and name not in self._buffers:
+            raise policy.error("buffer_name_taken", name=name)
         if tensor is not None and not isinstance(tensor, self.tensor_type):
-            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
-                            "(torch Tensor or None required)")
+            raise policy.error("buffer_type", type_name=type(tensor).__name__, name=name)
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent.discard(name)

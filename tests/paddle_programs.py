@@ -1910,6 +1910,7 @@ def layer_norm_and_batch_norm(paddle):
     for _ in range(2):
         two(image * 2)
     seen += [two._mean, two._variance, attempt(lambda: two(x))]
+    seen.append([t.grad_fn.name() for t in (y, out, nn.functional.layer_norm(x, [4]))])
     return seen
 
 
@@ -1952,6 +1953,9 @@ def convolution_embedding_dropout(paddle):
     seen += [drop(h), nn.functional.dropout(h, 0.0), nn.functional.dropout(h, 1.0),
              nn.functional.dropout(h, 0.25, training=False, mode="downscale_in_infer"),
              attempt(lambda: paddle.grad(drop(h).sum(), x, create_graph=True))]
+    seen.append([t.grad_fn.name() for t in (y, z, e, drop(h), nn.functional.dropout(h, 0.0),
+                                             nn.functional.dropout(h, 0.25, training=False,
+                                                                   mode="downscale_in_infer"))])
     return seen
 
 
@@ -1970,7 +1974,11 @@ def weighted_nll_loss(paddle):
         loss = F.nll_loss(log_p, target, weight=weight, ignore_index=2, reduction=reduction)
         seen += [loss, paddle.grad(loss.sum(), logits, retain_graph=True)[0]]
     seen += [F.nll_loss(log_p, target),
-             attempt(lambda: paddle.grad(F.nll_loss(log_p, target), logits, create_graph=True))]
+             attempt(lambda: paddle.grad(F.nll_loss(log_p, target), logits, create_graph=True)),
+             [F.nll_loss(log_p, target).grad_fn.name(),
+              F.binary_cross_entropy_with_logits(logits, logits.detach() * 0,
+                                                 reduction="none").grad_fn.name(),
+              F.binary_cross_entropy_with_logits(logits, logits.detach() * 0).grad_fn.name()]]
     return seen
 
 
@@ -2008,3 +2016,16 @@ def einsum_equations(paddle):
     out = paddle.einsum("ij,jk->ik", a, b)
     seen.append(attempt(lambda: paddle.grad(out.sum(), a, create_graph=True)))
     return seen
+
+
+@program
+def register_buffer_refusals(paddle):
+    """register_buffer's checks, in paddle's order and words: a dotted name, an empty one, a
+    name an attribute holds, a value that is no tensor."""
+    m = paddle.nn.Layer()
+    m.weight_like = 3
+    return [attempt(lambda: m.register_buffer("a.b", paddle.ones([1]))),
+            attempt(lambda: m.register_buffer("", paddle.ones([1]))),
+            attempt(lambda: m.register_buffer("weight_like", paddle.ones([1]))),
+            attempt(lambda: m.register_buffer("b", [1.0])),
+            list(m.state_dict().keys())]

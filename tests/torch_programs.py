@@ -2546,6 +2546,8 @@ def layer_norm_and_batch_norm(torch):
         cumulative(image * 2)
     seen += [cumulative.running_mean, cumulative.running_var, cumulative.num_batches_tracked,
              attempt(lambda: cumulative(x))]
+    seen.append([t.grad_fn.name() for t in (y, out, nn.functional.layer_norm(x, (4,)),
+                                             nn.functional.batch_norm(x, None, None, training=True))])
     return seen
 
 
@@ -2583,6 +2585,8 @@ def convolution_embedding_dropout(torch):
     h = x * 2
     seen += [drop(h), nn.functional.dropout(h, 0.0), nn.functional.dropout(h, 1.0),
              attempt(lambda: nn.Dropout(1.5))]
+    seen.append([t.grad_fn.name() for t in (y, z, e, nn.functional.dropout(h, 1.0),
+                                             nn.functional.dropout(h, 0.0), drop(h))])
     return seen
 
 
@@ -2608,6 +2612,9 @@ def weighted_nll_and_cross_entropy(torch):
              nn.NLLLoss(weight, reduction="sum")(log_p, target),
              list(nn.CrossEntropyLoss(weight).state_dict().keys()),
              nn.CrossEntropyLoss(ignore_index=1)(logits, target)]
+    seen.append([t.grad_fn.name() for t in (nn.functional.nll_loss(log_p, target, weight),
+                                             nn.functional.nll_loss(log_p, target, ignore_index=0),
+                                             nn.functional.nll_loss(log_p, target))])
     return seen
 
 
@@ -2701,3 +2708,17 @@ def module_backward_hooks(torch):
     seen.append(attempt(lambda: lin.register_full_backward_hook(lambda m, gi, go: (gi[0], gi[0]))
                         and lin(x2).sum().backward()))
     return seen
+
+
+@program
+def register_buffer_refusals(torch):
+    """register_buffer's checks, in torch's order and words: a dotted name, an empty one, a
+    name an attribute holds, a value that is no tensor; None is a buffer that state_dict skips."""
+    m = torch.nn.Module()
+    m.weight_like = 3
+    m.register_buffer("empty", None)
+    return [attempt(lambda: m.register_buffer("a.b", torch.ones(1))),
+            attempt(lambda: m.register_buffer("", torch.ones(1))),
+            attempt(lambda: m.register_buffer("weight_like", torch.ones(1))),
+            attempt(lambda: m.register_buffer("b", [1.0])),
+            list(m.state_dict().keys()), [n for n, _ in m.named_buffers()]]

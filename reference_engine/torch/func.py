@@ -68,6 +68,16 @@ def _rebuild(tree: Any, leaves: Iterator[Any]) -> Any:
     return next(leaves)
 
 
+def _with_stand_ins(args: tuple[Any, ...], positions: tuple[int, ...]) -> tuple[list[Any], bool]:
+    """The arguments with the tensors at ``positions`` (pytrees of them) replaced by stand-ins,
+    and whether any of those tensors is being differentiated itself."""
+    out = list(args)
+    connected = any(leaf.requires_grad for i in positions for leaf in _leaves(out[i]))
+    for i in positions:
+        out[i] = _rebuild(out[i], iter([_stand_in(t) for t in _leaves(out[i])]))
+    return out, connected
+
+
 class _Transform:
     """Counts the transforms running, with recording on inside them."""
 
@@ -88,10 +98,7 @@ def grad_and_value(func: Callable[..., Any], argnums: Union[int, Sequence[int]] 
     def transformed(*args: Any, **kwargs: Any) -> Any:
         positions = _argnums(argnums)
         with _Transform():
-            args = list(args)
-            connected = any(leaf.requires_grad for i in positions for leaf in _leaves(args[i]))
-            for i in positions:
-                args[i] = _rebuild(args[i], iter([_stand_in(t) for t in _leaves(args[i])]))
+            args, connected = _with_stand_ins(args, positions)
             result = func(*args, **kwargs)
             out, aux = result if has_aux else (result, None)
             if out.numel() != 1:
@@ -166,10 +173,7 @@ def jacrev(func: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0,
     def transformed(*args: Any) -> Any:
         positions = _argnums(argnums)
         with _Transform():
-            args = list(args)
-            connected = any(args[i].requires_grad for i in positions)
-            for i in positions:
-                args[i] = _stand_in(args[i])
+            args, connected = _with_stand_ins(args, positions)
             result = func(*args)
             out, aux = result if has_aux else (result, None)
             flat = out.reshape(-1)

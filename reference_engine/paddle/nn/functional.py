@@ -172,7 +172,8 @@ def dropout(x: Tensor, p: float = 0.5, axis: Any = None, training: bool = True,
     if mode not in ("upscale_in_train", "downscale_in_infer"):
         raise ValueError("mode argument should be 'downscale_in_infer' or 'upscale_in_train'")
     with as_kernel("dropout_kernel"):
-        out = layers.dropout(x, p, training, scale_in_train=mode == "upscale_in_train", always_runs=True)
+        out = layers.dropout(x, p, training, scale_in_train=mode == "upscale_in_train",
+                             eval_runs_kernel=True)
     return C.named(out, "DropoutGradNode", x)
 
 
@@ -187,14 +188,16 @@ def embedding(x: Tensor, weight: Tensor, padding_idx: Optional[int] = None, max_
 
 def _convolution(spatial: int, x: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any,
                  padding: Any, dilation: Any, groups: int, data_format: str) -> Tensor:
-    def expanded(value: Any) -> tuple[int, ...]:
-        return tuple(value) if isinstance(value, (tuple, list)) else (value,) * spatial
-
     if isinstance(padding, str) or data_format not in ("NCHW", "NCL"):
         raise NotImplementedError("reference_engine.paddle models numeric padding, channels first")
-    out = layers.convolution(x, weight, bias, expanded(stride), expanded(padding), expanded(dilation),
-                             groups)
-    return C.named(out, "Conv2dGradNodeFinal" if spatial == 2 else "Conv1dGradNode", x)
+    out = layers.convolution(x, weight, bias, stride, padding, dilation, groups)
+    # paddle's conv1d is conv2d between an unsqueeze and a squeeze; a conv2d with one group per
+    # input channel runs the depthwise kernel
+    channels, filters = x._data.shape[1], weight._data.shape[0]
+    depthwise = groups > 1 and groups == channels and filters % channels == 0
+    name = "SqueezeGradNode" if spatial == 1 else \
+        "DepthwiseConv2dGradNode" if depthwise else "Conv2dGradNodeFinal"
+    return C.named(out, name, x)
 
 
 def conv1d(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0,

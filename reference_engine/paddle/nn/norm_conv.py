@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from reference_engine import rng
+from reference_engine import layers, rng
 from reference_engine.paddle import Tensor, get_default_dtype, to_tensor
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, Parameter
@@ -24,17 +24,13 @@ def _parameter(values: np.ndarray, name: str) -> Parameter:
     return Parameter.of(values.astype(get_default_dtype()), name)
 
 
-def _tuple(value: Any, n: int) -> tuple[int, ...]:
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
-
-
 class LayerNorm(Layer):
     """``paddle.nn.LayerNorm``: normalise over the trailing ``normalized_shape``."""
 
     def __init__(self, normalized_shape: Any, epsilon: float = 1e-05, weight_attr: Any = None,
                  bias_attr: Any = None, name: Optional[str] = None) -> None:
         super().__init__()
-        self._normalized_shape = _tuple(normalized_shape, 1)
+        self._normalized_shape = layers.as_tuple(normalized_shape, 1)
         self._epsilon = epsilon
         size = int(np.prod(self._normalized_shape))
         self.weight = None if weight_attr is False else _parameter(np.ones(size), "layer_norm.w_0")
@@ -101,9 +97,9 @@ class _ConvNd(Layer):
         if padding_mode != "zeros" or not isinstance(padding, (int, list, tuple)):
             raise NotImplementedError("reference_engine.paddle models zero padding given as numbers")
         n = self.spatial
-        self._stride, self._padding = _tuple(stride, n), _tuple(padding, n)
-        self._dilation, self._groups = _tuple(dilation, n), groups
-        shape = (out_channels, in_channels // groups, *_tuple(kernel_size, n))
+        self._stride, self._padding = layers.as_tuple(stride, n), layers.as_tuple(padding, n)
+        self._dilation, self._groups = layers.as_tuple(dilation, n), groups
+        shape = (out_channels, in_channels // groups, *layers.as_tuple(kernel_size, n))
         std = math.sqrt(2.0 / math.prod(shape[1:]))
         self.weight = _parameter(rng.generator().normal(0.0, std, shape), "conv.w_0")
         self.bias = None if bias_attr is False else _parameter(np.zeros(out_channels), "conv.b_0")

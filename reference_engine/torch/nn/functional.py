@@ -123,11 +123,10 @@ def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optio
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
     """Zero each element with probability ``p`` while training, scaling the rest by 1/(1-p)
-    (NativeDropoutBackward0). The mask is the reference's own draw, or one given with
-    ``reference_engine.layers.dropout_masks``."""
+    (products: MulBackward0, as torch's CPU dropout records it). The mask is the reference's
+    own draw, or one given with ``reference_engine.layers.dropout_masks``."""
     _not_in_place("dropout", inplace)
-    out = layers.dropout(input, p, training)
-    return C.named(out, "NativeDropoutBackward0", input)
+    return layers.dropout(input, p, training)
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None,  # noqa: A002
@@ -140,26 +139,22 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None, 
     return C.named(layers.embedding(input, weight, padding_idx), "EmbeddingBackward0", weight)
 
 
-def _convolution(spatial: int, input: Tensor, weight: Tensor, bias: Optional[Tensor],  # noqa: A002
+def _convolution(input: Tensor, weight: Tensor, bias: Optional[Tensor],  # noqa: A002
                  stride: Any, padding: Any, dilation: Any, groups: int) -> Tensor:
-    def expanded(value: Any) -> tuple[int, ...]:
-        return tuple(value) if isinstance(value, (tuple, list)) else (value,) * spatial
-
     if isinstance(padding, str):
         raise NotImplementedError(f"reference_engine.torch has no padding={padding!r}")
-    out = layers.convolution(input, weight, bias, expanded(stride), expanded(padding),
-                             expanded(dilation), groups)
+    out = layers.convolution(input, weight, bias, stride, padding, dilation, groups)
     return C.named(out, "ConvolutionBackward0", input)
 
 
 def conv1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,  # noqa: A002
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
-    return _convolution(1, input, weight, bias, stride, padding, dilation, groups)
+    return _convolution(input, weight, bias, stride, padding, dilation, groups)
 
 
 def conv2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,  # noqa: A002
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
-    return _convolution(2, input, weight, bias, stride, padding, dilation, groups)
+    return _convolution(input, weight, bias, stride, padding, dilation, groups)
 
 
 def _check_target_size(input: Tensor, target: Tensor) -> None:  # noqa: A002

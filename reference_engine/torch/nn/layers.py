@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from reference_engine import rng
+from reference_engine import layers, rng
 from reference_engine.torch import Tensor, _np_dtype, get_default_dtype, no_grad, tensor
 from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.modules import Module
@@ -25,17 +25,13 @@ def _parameter(values: np.ndarray) -> Parameter:
         return Parameter(tensor(values.astype(_np_dtype(get_default_dtype()))))
 
 
-def _tuple(value: Any, n: int) -> tuple[int, ...]:
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
-
-
 class LayerNorm(Module):
     """``torch.nn.LayerNorm``: normalise over the trailing ``normalized_shape``."""
 
     def __init__(self, normalized_shape: Any, eps: float = 1e-5, elementwise_affine: bool = True,
                  bias: bool = True) -> None:
         super().__init__()
-        self.normalized_shape = _tuple(normalized_shape, 1)
+        self.normalized_shape = layers.as_tuple(normalized_shape, 1)
         self.eps, self.elementwise_affine = eps, elementwise_affine
         self.weight = _parameter(np.ones(self.normalized_shape)) if elementwise_affine else None
         self.bias = _parameter(np.zeros(self.normalized_shape)) if elementwise_affine and bias else None
@@ -112,8 +108,8 @@ class _ConvNd(Module):
             raise NotImplementedError(f"reference_engine.torch has no padding_mode={padding_mode!r}")
         n = self.spatial
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
-        self.kernel_size, self.stride = _tuple(kernel_size, n), _tuple(stride, n)
-        self.padding, self.dilation = _tuple(padding, n), _tuple(dilation, n)
+        self.kernel_size, self.stride = layers.as_tuple(kernel_size, n), layers.as_tuple(stride, n)
+        self.padding, self.dilation = layers.as_tuple(padding, n), layers.as_tuple(dilation, n)
         shape = (out_channels, in_channels // groups, *self.kernel_size)
         bound = 1 / math.sqrt(math.prod(shape[1:])) if math.prod(shape[1:]) else 0.0
         self.weight = _parameter(rng.generator().uniform(-bound, bound, shape))
