@@ -59,8 +59,10 @@ def _generator_arg(p: argparse.ArgumentParser) -> None:
     from conformance.corpus.generator import DEFAULT_VERSION, VERSIONS
 
     p.add_argument("--generator", type=int, default=DEFAULT_VERSION, choices=sorted(VERSIONS),
-                   help="generator version: 2 (the default corpus) reaches the whole feature "
-                        "matrix, 1 is the first corpus")
+                   help="generator version: 4 (the default corpus) ends one case in two with a "
+                        "section reaching every pair of argument value x state; 3 adds custom "
+                        "functions and torch's other hooks to 2, which reaches the feature "
+                        "matrix; 1 is the first corpus")
 
 
 def _corpus_args(p: argparse.ArgumentParser) -> None:
@@ -580,6 +582,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 def cmd_coverage(args: argparse.Namespace) -> int:
     from conformance.corpus.coverage import bucket_counts, cell_counts, format_cells, format_counts
     from conformance.corpus.loader import CaseError
+    from conformance.corpus.pairs import format_pairs, pair_counts
     from conformance.pytest_plugin import load_corpus
 
     if args.cases:
@@ -599,6 +602,8 @@ def cmd_coverage(args: argparse.Namespace) -> int:
         print(format_cells(cells["steps"], "step cell"))
         print(f"\ngenerated cases alone ({len(generated)}): op x feature")
         print(format_cells(cells["ops"], "op cell"))
+        print(f"\ngenerated cases alone ({len(generated)}): argument value x state")
+        print(format_pairs(pair_counts(generated), len(generated)))
     return 0
 
 
@@ -715,7 +720,8 @@ def parser() -> argparse.ArgumentParser:
                          "or uv (faster; needs uv)")
     sw.add_argument("--reuse", action="store_true",
                     help="do not run again a version whose complete run is already in --out; diff anew")
-    cov = command("coverage", "cases per feature bucket, step kind x argument and op x feature")
+    cov = command("coverage", "cases per feature bucket, step kind x argument, op x feature and "
+                              "argument value x state")
     _corpus_args(cov)
     val = command("validate", "check case files and list every error (exit 2 on any)")
     val.add_argument("paths", nargs="+", help="case files or folders of them")

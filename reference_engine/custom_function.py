@@ -169,9 +169,14 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
 
 
 def _check_dirty(dirty: list[Any], outputs: tuple[Any, ...], differentiable: list[bool]) -> None:
-    """torch: a tensor marked dirty was written in place, so its version grows; it must be an
-    output (the input a forward modified is returned) and, when differentiable, no leaf that
-    requires grad."""
+    """torch: a tensor marked dirty was written in place, so its version grows (counted before
+    the checks, measured); it must be an output (the input a forward modified is returned)
+    and, when differentiable, no leaf that requires grad."""
+    for t in dict.fromkeys(dirty):
+        if t._view_base is not None:
+            raise NotImplementedError("a view marked dirty by a custom function: the reference "
+                                      "engine does not rewrite the view's base")
+        t._counter.value += 1
     for t in dict.fromkeys(dirty):
         for o, diff in zip(outputs, differentiable):
             if t is o and diff and grad_mode.is_grad_enabled() and t._grad_fn is None \
@@ -179,11 +184,6 @@ def _check_dirty(dirty: list[Any], outputs: tuple[Any, ...], differentiable: lis
                 raise t._policy.error("dirty_leaf")
     if any(all(t is not o for o in outputs) for t in dirty):
         raise outputs[0]._policy.error("dirty_not_returned")
-    for t in dict.fromkeys(dirty):
-        if t._view_base is not None:
-            raise NotImplementedError("a view marked dirty by a custom function: the reference "
-                                      "engine does not rewrite the view's base")
-        t._counter.value += 1
 
 
 def torch_gradients(name: str, returned: tuple[Any, ...], args: tuple[Any, ...],

@@ -10,6 +10,7 @@ node, as in PyTorch, so the backward run treats leaves and operations alike.
 from __future__ import annotations
 
 import itertools
+import re
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 if TYPE_CHECKING:
@@ -266,3 +267,12 @@ class RemovableHandle:
 
     def __exit__(self, *exc_info: object) -> None:
         self.remove()
+
+
+def node_base_name(node: Optional[Node]) -> str:
+    """How torch names a node in its version error: ``MulBackward0`` → ``Mul``,
+    ``PowBackward1`` → ``Pow1``; a node outside the generated ones keeps its full name."""
+    if node is None:
+        return ""
+    name = node.name()
+    return name if "::" in name else re.sub(r"Backward0$", "", name).replace("Backward", "")

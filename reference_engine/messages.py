@@ -178,6 +178,13 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                         "created in inference mode in computation tracked by autograd. To work "
                         "around this, you can make a clone to get a normal tensor and use it in "
                         "autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`."),
+    "detach_view": (RuntimeError,
+                    "Can't detach views in-place. Use detach() instead. If you are using "
+                    "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                    "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                    "called on these gradients. To fix this error, please refer to the "
+                    "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."),
+    "inference_version": (RuntimeError, "Inference tensors do not track version counter."),
     "inference_in_place": (RuntimeError,
                            "Inplace update to inference tensor outside InferenceMode is not "
                            "allowed.You can make a clone to get a normal tensor before doing "

@@ -17,7 +17,7 @@ import numpy as np
 
 from reference_engine import fp_errors, grad_mode
 from reference_engine import rules as R
-from reference_engine.graph import Node, SavedTensor
+from reference_engine.graph import Node, SavedTensor, node_base_name
 
 if TYPE_CHECKING:
     from reference_engine.tensor import Tensor
@@ -70,6 +70,8 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
             out._probe = probe
             out._no_grad_view = source._no_grad_view  # a view of such a view is refused alike
             out._untracked_view = source._untracked_view
+            if source._split_piece is not None:  # ... as is a view of a piece of split
+                out._split_piece = (out._counter.value, 0, "")  # named by its own node
         # else: a reshape that cannot view an expanded tensor copies it, in torch as in numpy
     if inputs[0]._inference and not grad_mode._State.inference and \
             all(t._inference for t in inputs):
@@ -82,13 +84,11 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
                 out._requires_grad = True
                 out._no_grad_view = (out._counter.value,)  # the version it was made at
             else:
-                out._untracked_view = True
+                out._untracked_view = (out._counter.value,)  # the version it was made at
         return out
     for t in inputs:
-        if t._no_grad_view:
-            t._follow_base()
-            if t._no_grad_view and t._no_grad_view[0] != t._counter.value:
-                raise t._policy.error("no_grad_view_base_modified")
+        if t._no_grad_view or t._untracked_view:
+            check_no_grad_view(t)
         if t._split_piece is not None:
             check_split_piece(t)
     flags = rule.differentiable * len(inputs) if rule.variadic else rule.differentiable
@@ -884,6 +884,7 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
                                 x_axis=len(sa) - 1, y_axis=0 if len(sb) == 1 else len(sb) - 2)
     cls._policy.check_product_dtypes(a._data.dtype, b._data.dtype, sa, sb)
     out = apply(R.RULES[kind], (a, b), {"a_shape": sa, "b_shape": sb})
+    out._counter.value += cls._policy.matmul_result_writes.get(kind, 0)
     if out._grad_fn is not None:
         # a framework may save its operands reshaped: as views, or as copies that later writes
         # to the operands do not reach
@@ -910,7 +911,12 @@ def reshape(a: Tensor, shape: Sequence[int]) -> Tensor:
                               capacity=math.prod(shape))
     if -1 in shape:
         shape = tuple(size // known if s == -1 else s for s in shape)
-    return apply(R.RULES["reshape"], (a,), {"shape": shape, "in_shape": a._data.shape})
+    attrs = {"shape": shape, "in_shape": a._data.shape}
+    if a._policy.reshape_copies_are_new and a._data.size and \
+            not np.may_share_memory(np.reshape(a._data, shape), a._data):
+        # torch: no view has that layout (a transposed input): a copy, then a view of it
+        return apply(R.RULES["unsafe_view"], (clone(a),), attrs)
+    return apply(R.RULES["reshape"], (a,), attrs)
 
 
 def t(a: Tensor) -> Tensor:
@@ -1113,11 +1119,11 @@ def unbind(a: Tensor, dim: int) -> list[Tensor]:
 def several_outputs(rule: R.Rule, a: Tensor, attrs: dict[str, Any],
                     indices: Sequence[tuple[Any, ...]]) -> list[Tensor]:
     """Record one node of ``rule`` for ``a`` whose outputs are ``a`` at ``indices``: each is an
-    output slot of the node (see :func:`output_slot`). In torch the pieces are views of ``a``
-    (they share its memory and version counter); in paddle they are copies. Made without
-    recording, torch's pieces are views as any basic index makes them."""
+    output slot of the node (see :func:`output_slot`). The pieces are views of ``a`` (sharing
+    its memory and version counter) where the policy says so (torch's split / chunk / unbind,
+    paddle's unbind), else copies. Made without recording, views are what a basic index makes."""
     cls = type(a)
-    views = cls._policy.split_outputs_are_views
+    views = rule.op in cls._policy.split_ops_making_views
     node = apply(rule, (a,), attrs)._grad_fn
     if node is None:
         return [getitem(a, index) if views else cls._from_array(a._data[index].copy())
@@ -1129,8 +1135,18 @@ def several_outputs(rule: R.Rule, a: Tensor, attrs: dict[str, Any],
         for i, out in enumerate(outputs):
             out._counter = a._counter
             out._view_base = a._view_base if a._view_base is not None else a
-            out._split_piece = (a._counter.value, i, name)
+            if cls._policy.split_views_refuse_rebuild:
+                out._split_piece = (a._counter.value, i, name)
     return outputs
+
+
+def check_no_grad_view(t: Tensor) -> None:
+    """torch rebuilds the history of a view whose base was written to in place since; a view
+    made without recording of a tensor that requires grad cannot be rebuilt, so using it (or
+    reading its grad_fn or is_leaf) fails."""
+    t._follow_base()
+    if t._no_grad_view and t._no_grad_view[0] != t._counter.value:
+        raise t._policy.error("no_grad_view_base_modified")
 
 
 def check_split_piece(t: Tensor) -> None:
@@ -1138,7 +1154,8 @@ def check_split_piece(t: Tensor) -> None:
     of split / unbind cannot be rebuilt, so using it (or reading its grad_fn) fails."""
     version, index, name = t._split_piece  # type: ignore[misc]
     if t._counter.value != version and t._grad_fn is not None:
-        raise t._policy.error("split_view_base_modified", index=index, name=name)
+        raise t._policy.error("split_view_base_modified", index=index,
+                              name=name or node_base_name(t._grad_fn))
 
 
 def output_slot(node: Node, data: np.ndarray, index: int, count: int, cls: type) -> Tensor:

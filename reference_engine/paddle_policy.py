@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import engine
+from reference_engine import engine, grad_mode
 from reference_engine import ops as F
 from reference_engine.formatting import paddle_repr
 from reference_engine.graph import AccumulateGrad, Node
@@ -199,6 +199,10 @@ class PaddlePolicy(Policy):
     masks_by_multiplying = True
     norm_grad_masks_zeros = False
     expand_copies = True
+    split_ops_making_views = frozenset({"unbind"})  # measured: its split copies, unbind views
+    in_place_takes_promoted_dtype = True  # measured: float32 x.add_(float64 y) is float64
+    unrecorded_setitem_takes_flag = True  # measured: add_ and the others leave the flag
+    written_leaves_collect_gradients = True
     where_numbers_are_float32 = True
     operand_labels = (("x", 0), ("y", 1))
     leaf_hooks_apply_to_grad = False
@@ -424,8 +428,6 @@ class PaddlePolicy(Policy):
 
     @staticmethod
     def _writes_to_grad_leaf(tensor: Tensor) -> bool:
-        from reference_engine import grad_mode
-
         return grad_mode.is_grad_enabled() and tensor._grad_fn is None and tensor._requires_grad
 
     def format_tensor(self, tensor: Tensor) -> str:
@@ -553,9 +555,11 @@ class PaddlePolicy(Policy):
         for i, t in enumerate(ins):
             if not t._requires_grad and t._grad_fn is None and t._accumulator is None:
                 raise self.error("no_grad_op_input", index=i)  # made under no_grad: no node
-        live = [(t, s) for t, s in zip(outs, self._seeds(outs, seeds, "paddle.grad", create_graph))
+        # under no_grad the pass records nothing: its results are leaves that require grad
+        recording = create_graph and grad_mode.is_grad_enabled()
+        live = [(t, s) for t, s in zip(outs, self._seeds(outs, seeds, "paddle.grad", recording))
                 if t._requires_grad]
-        if create_graph:  # paddle records the whole backward pass: its seeds take part too
+        if recording:  # paddle records the whole backward pass: its seeds take part too
             live = [(t, s if s._requires_grad else _recording_copy(s)) for t, s in live]
         # a tensor whose stop_gradient was set after it was used is still reached through the
         # nodes recorded before (its own node, or a leaf's accumulation node)
@@ -564,7 +568,7 @@ class PaddlePolicy(Policy):
         self._check_cut_nodes([t for t, _ in live], cut)
         captured = engine.run_backward(
             self, [t for t, _ in live], [s for _, s in live], retain_graph=True,
-            create_graph=create_graph, inputs=[t for t in reachable if t is not None],
+            create_graph=recording, inputs=[t for t in reachable if t is not None],
             accumulate=False, cut=cut)
         found = iter(captured)
         # "does not appear in the backward graph" is a walk of the graph, not a gradient that
@@ -581,7 +585,7 @@ class PaddlePolicy(Policy):
                     raise self.error("unused_input", index=i)
                 result.append(None)
                 continue
-            if not create_graph or (g._grad_fn is None and g._accumulator is None):
+            if not recording or (g._grad_fn is None and g._accumulator is None):
                 g = type(g)._from_array(g._data.copy())
                 g._requires_grad = create_graph  # stop_gradient = not create_graph, always
             result.append(g)

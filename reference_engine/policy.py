@@ -8,7 +8,6 @@ subclasses it and overrides only what its framework does differently.
 from __future__ import annotations
 
 import functools
-import re
 import warnings
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 
@@ -16,7 +15,7 @@ import numpy as np
 
 from reference_engine import fp_errors
 from reference_engine import ops as F
-from reference_engine.graph import Node, SavedTensor, shown_node
+from reference_engine.graph import Node, SavedTensor, node_base_name, shown_node
 
 if TYPE_CHECKING:
     from reference_engine.rules import Rule
@@ -57,7 +56,25 @@ class Policy:
     refuses_leaves_moved_into_graph = False  # torch: no accumulating into a leaf now written to
     no_grad_views_require_grad = False     # torch: a view made under no_grad still requires grad
     expand_copies = False                  # paddle: expand makes a new tensor, not a view
-    split_outputs_are_views = False        # torch: split / chunk / unbind pieces view the input
+    # the several-output ops whose pieces view the input (share its memory and version
+    # counter): torch's split / chunk / unbind, paddle's unbind (its split copies)
+    split_ops_making_views: frozenset[str] = frozenset()
+    split_views_refuse_rebuild = False     # torch: a piece may not be used once its base changed
+    # torch: a reshape that must copy (a transposed input) clones and views the copy
+    # (UnsafeViewBackward0), a new tensor; paddle's shares the input's version counter all the
+    # same (measured)
+    reshape_copies_are_new = False
+    # how often a matmul kind writes its own result in place (torch's vector @ matrix squeezes
+    # it with squeeze_: version 1)
+    matmul_result_writes: dict[str, int] = {}
+    refuses_detaching_views = False        # torch: no detach_() of a view
+    # paddle: a tensor needing no grad, written in place with one that does, collects in its
+    # .grad the gradient that reaches its value before the write
+    written_leaves_collect_gradients = False
+    # paddle: ``x[i] = y`` under no_grad with y requiring grad makes x a leaf requiring grad
+    unrecorded_setitem_takes_flag = False
+    # paddle: ``x.add_(y)`` with y of a wider float dtype gives x that dtype (torch casts back)
+    in_place_takes_promoted_dtype = False
     refuses_writes_to_split_views = False  # torch: ... and may not be written in place
     prod_grad_divides = False              # paddle: prod's gradient is g * result / x (nan at 0)
     leaky_relu_passes_at_zero = False      # paddle: leaky_relu's gradient at 0 is the gradient
@@ -282,7 +299,7 @@ class Policy:
             # the leaf was written in place by a recorded op after the graph was built
             raise self.error("leaf_moved_into_graph")
         if leaf._grad is None:
-            leaf._grad = self.first_recorded_grad(grad) if create_graph else _copy(grad)
+            leaf._grad = self.first_recorded_grad(grad) if create_graph else plain_copy(grad)
         elif create_graph or not self.accumulate_in_place:
             leaf._grad = self.sum_gradients(leaf._grad, grad)
         else:
@@ -312,7 +329,7 @@ class Policy:
         if grad is None:
             return
         if tensor._grad is None or not self.retained_grads_accumulate:
-            tensor._grad = F.clone(grad) if create_graph else _copy(grad)
+            tensor._grad = F.clone(grad) if create_graph else plain_copy(grad)
         else:
             tensor._grad = self.sum_gradients(tensor._grad, grad)
 
@@ -409,17 +426,9 @@ def _in_place_of(unpacked: Any, slot: SavedTensor) -> Any:
     return out
 
 
-def _copy(grad: Tensor) -> Tensor:
+def plain_copy(grad: Tensor) -> Tensor:
+    """A new tensor holding a copy of the values: no view, no history, its own version."""
     return type(grad)._from_array(grad._data.copy())
-
-
-def node_base_name(node: Optional[Node]) -> str:
-    """How torch names a node in its version error: ``MulBackward0`` → ``Mul``,
-    ``PowBackward1`` → ``Pow1``; a node outside the generated ones keeps its full name."""
-    if node is None:
-        return ""
-    name = node.name()
-    return name if "::" in name else re.sub(r"Backward0$", "", name).replace("Backward", "")
 
 
 def index_view_name(index: Any, shape: tuple[int, ...]) -> str:

@@ -584,6 +584,9 @@ rule("log_softmax_backward", "LogSoftmaxBackwardDataBackward0",
 
 rule("reshape", "ViewBackward0", lambda a, *, shape: np.reshape(a, shape),
      lambda g, in_shape: F.reshape(g, in_shape), view=True)
+# torch's reshape of a layout no view has: of a contiguous copy (a new tensor, not a view)
+rule("unsafe_view", "UnsafeViewBackward0", lambda a, *, shape: np.reshape(a, shape),
+     lambda g, in_shape: F.reshape(g, in_shape))
 rule("transpose", "TransposeBackward0", lambda a, *, dim0, dim1: np.swapaxes(a, dim0, dim1),
      lambda g, dim0, dim1: F.transpose(g, dim0, dim1), view=True)
 rule("t", "TBackward0", lambda a: a.T, lambda g: F.t(g), view=True)

@@ -60,7 +60,9 @@ class Tensor:
         t._name = None
         # torch: a view made without recording of a tensor requiring grad, (its version then,)
         t._no_grad_view: Optional[tuple[int]] = None
-        t._untracked_view = False  # torch: a view made without recording of one needing no grad
+        # torch: a view made without recording of one needing no grad: (the version it was made
+        # at,), or True once it stays untracked
+        t._untracked_view: bool | tuple[int] = False
         t._view_base: Optional[Tensor] = None  # the tensor this one is a view of (its root)
         t._probe: Optional[np.ndarray] = None  # its memory layout, for views of expanded tensors
         # torch: a view that is one output of split / unbind: (the version it was made at, its
@@ -81,12 +83,19 @@ class Tensor:
 
     def _follow_base(self) -> None:
         """torch: a view made without recording requires grad while its base does. Once the
-        base no longer does, the view is an untracked one (kept so from then on)."""
-        if self._no_grad_view and self._grad_fn is None and self._view_base is not None \
-                and not self._view_base._requires_grad:
+        base no longer does, the view is an untracked one (kept so from then on). An untracked
+        view whose base was written to with recording since (so it requires grad now) is a
+        view made without recording of a tensor that requires grad, already out of date."""
+        base = self._view_base
+        if self._no_grad_view and self._grad_fn is None and base is not None \
+                and not base._requires_grad:
             self._requires_grad = False
             self._no_grad_view = None
             self._untracked_view = True
+        elif isinstance(self._untracked_view, tuple) and base is not None and base._requires_grad \
+                and self._untracked_view[0] != self._counter.value:
+            self._requires_grad = True
+            self._no_grad_view, self._untracked_view = self._untracked_view, False
 
     def _accumulator_node(self) -> AccumulateGrad:
         if self._accumulator is None:
@@ -120,6 +129,7 @@ class Tensor:
 
     def _detach_in_place(self) -> Tensor:
         self._grad_fn = None
+        self._accumulator = None  # paddle's leaf shows no accumulation node after it
         self._requires_grad = False
         self._retains_grad = False
         return self
@@ -132,6 +142,12 @@ class Tensor:
         old = type(self)._from_array(self._data.copy())
         old._requires_grad, old._grad_fn, old._accumulator = (
             self._requires_grad, self._grad_fn, self._accumulator)
+        if self._policy.written_leaves_collect_gradients and self._grad_fn is None and \
+                not self._requires_grad and grad_mode._State.enabled and \
+                any(getattr(o, "_requires_grad", False) for o in others):
+            # paddle: the tensor the write starts from stays the node's input, and collects
+            # in its .grad the gradient that reaches it there
+            old._requires_grad, old._accumulator = True, self._accumulator_node()
         if op in ("add", "sub", "mul", "div", "pow"):  # a number operand is an attribute
             result = getattr(F, op)(old, *others)
         else:
@@ -141,10 +157,15 @@ class Tensor:
         if op == "setitem":  # only the indexed elements: others may share their memory
             index = attrs["index"]
             self._data[index] = result._data[index]
+        elif result._data.dtype != self._data.dtype and self._policy.in_place_takes_promoted_dtype:
+            self._data = result._data.copy()
         else:
             np.copyto(self._data, result._data, casting="unsafe")
         self._policy.check_in_place_written(self, op)
         self._counter.value += 1
+        if op == "setitem" and self._policy.unrecorded_setitem_takes_flag and \
+                not grad_mode._State.enabled and any(getattr(o, "_requires_grad", False) for o in others):
+            self._requires_grad = True  # paddle: a leaf that requires grad from then on
         if result._grad_fn is not None:
             self._rebase(result._grad_fn)
             slot = result._grad_fn.saved.get("result")
@@ -175,7 +196,9 @@ class Tensor:
         return self._detached()
 
     def detach_(self) -> Tensor:
-        """Make this tensor a leaf outside the graph, in place."""
+        """Make this tensor a leaf outside the graph, in place (torch: not a view)."""
+        if self._view_base is not None and self._policy.refuses_detaching_views:
+            raise self._policy.error("detach_view")
         return self._detach_in_place()
 
     @property

@@ -17,7 +17,7 @@ from reference_engine import rules as R
 from reference_engine.formatting import tensor_body, with_suffixes
 from reference_engine.graph import Node
 from reference_engine.messages import TORCH_ERRORS, TORCH_WARNINGS
-from reference_engine.policy import Policy, node_base_name
+from reference_engine.policy import Policy, node_base_name, plain_copy
 
 if TYPE_CHECKING:
     from reference_engine.tensor import Tensor
@@ -74,7 +74,11 @@ class TorchPolicy(Policy):
     backward_runs_input_nodes = True
     refuses_writes_to_leaf_views = True
     refuses_saved_inputs_detached_in_place = True
-    split_outputs_are_views = True
+    split_ops_making_views = frozenset({"split", "split_with_sizes", "unbind"})
+    split_views_refuse_rebuild = True
+    reshape_copies_are_new = True
+    refuses_detaching_views = True
+    matmul_result_writes = {"vm": 1}  # measured for every rank pair 1-3: only 1-d @ 2-d
     double_backward_thresholds_inclusive = True
     output_hooks_run_at_node = True
     fuses_linear = True
@@ -89,9 +93,10 @@ class TorchPolicy(Policy):
     zero_derivative_links = frozenset({"relu", "abs", "leaky_relu", "nll_loss"})
 
     def first_recorded_grad(self, grad: Tensor) -> Tensor:
-        """AccumulateGrad deep-copies a first gradient that requires grad (``CopyBackwards``)."""
+        """AccumulateGrad deep-copies a first gradient in a create_graph pass: a new tensor (no
+        view of another), recorded as ``CopyBackwards`` where the gradient requires grad."""
         if not grad._requires_grad:
-            return grad
+            return plain_copy(grad)
         return F.apply(R.RULES["grad_copy"], (grad,))
 
     def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:

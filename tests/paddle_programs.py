@@ -1364,9 +1364,9 @@ def the_norm_and_its_gradient_at_zero(paddle):
 @program
 def split_chunk_and_unbind_make_copies_of_one_node(paddle):
     """split (into a number of pieces or by sections, -1 for the rest), chunk and unbind: every
-    piece is an output of one node (SplitWithNumGradNode, SplitGradNode, UnbindGradNode) and a
-    new tensor; a piece no gradient reached gets zeros, which its hooks and retained gradient
-    see (stopping gradient)."""
+    piece is an output of one node (SplitWithNumGradNode, SplitGradNode, UnbindGradNode), a
+    new tensor for split and chunk (unbind's pieces view the input); a piece no gradient
+    reached gets zeros, which its hooks and retained gradient see (stopping gradient)."""
     x = paddle.to_tensor([0.0, 1, 2, 3, 4, 5], stop_gradient=False)
     a, b, c = paddle.split(x, 3)
     result = [a.grad_fn.name(), a.shape]
@@ -2029,3 +2029,92 @@ def register_buffer_refusals(paddle):
             attempt(lambda: m.register_buffer("weight_like", paddle.ones([1]))),
             attempt(lambda: m.register_buffer("b", [1.0])),
             list(m.state_dict().keys())]
+
+
+@program
+def unbind_pieces_view_and_in_place_promotion(paddle):
+    """Found by observing every tensor's version: unbind's pieces are views of the input (its
+    version counter and memory, so a write to the input reaches a saved piece and the pass
+    refuses), split's are copies, a reshape shares the counter; and an in-place add, subtract,
+    multiply or divide by a float64 tensor turns a float32 tensor into a float64 one (setitem
+    keeps it float32)."""
+    a = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+    b = a * 2
+    d = b.detach()
+    d.add_(paddle.to_tensor(1.0))
+    p, q = paddle.unbind(b, axis=0)
+    s = paddle.split(b, 2, axis=0)
+    r = b.reshape([4])
+    result = [b.inplace_version, p.inplace_version, s[0].inplace_version, r.inplace_version]
+    b.add_(paddle.to_tensor(10.0))
+    result += [p, p.inplace_version, s[0], r.inplace_version]
+    z = (q * q).sum()
+    b.add_(paddle.to_tensor(1.0))
+    result.append(attempt(lambda: z.backward()))
+    wide = paddle.to_tensor([0.5, 0.25], dtype="float64", stop_gradient=False)
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    for op in ("add_", "subtract_", "multiply_", "divide_"):
+        y = x * 3
+        getattr(y, op)(wide)
+        result += [op, str(y.dtype), y.inplace_version, y.grad_fn.name()]
+    y = x * 3
+    y.multiply_(wide)
+    (y * y).sum().backward()
+    result += [x.grad, wide.grad]
+    kept = paddle.to_tensor([1.0, 2.0])
+    kept[0] = wide[0]
+    result.append(str(kept.dtype))
+    return result
+
+
+@program
+def setitem_without_recording_takes_the_flag(paddle):
+    """Under no_grad, writing a tensor that requires grad into one that does not with setitem
+    makes it a leaf that requires grad (it collects its own gradient; the value gets none); an
+    in-place add leaves the flag."""
+    x = paddle.to_tensor([-1.5, 1.0, 2.0], stop_gradient=False)
+    d = paddle.to_tensor([[1.0, 2.0, 3.0]])
+    with paddle.no_grad():
+        d[0] = x
+    c = paddle.to_tensor([1.0, 2.0, 3.0])
+    w = x * 1
+    with paddle.no_grad():
+        c.add_(w)
+    (d * 2).sum().backward()
+    return [d.stop_gradient, d.is_leaf, c.stop_gradient, d.grad, x.grad]
+
+
+@program
+def written_leaves_collect_and_unrecorded_create_graph(paddle):
+    """Found by the pairs of argument value × state: a tensor that needs no grad, written in
+    place with one that does (add, subtract, multiply, setitem), collects in its .grad the
+    gradient reaching its value before the write; detach_() clears a leaf's accumulation node;
+    paddle.grad(create_graph=True) under no_grad records nothing, its results leaves that
+    require grad."""
+    x = paddle.to_tensor([0.5, 0.25, 1.0], stop_gradient=False)
+    result = []
+    for op in ("add_", "subtract_", "multiply_"):
+        t = paddle.to_tensor([1.0, 2.0, 3.0]) * 1
+        getattr(t, op)(x)
+        (t * 3).sum().backward()
+        result += [op, t.stop_gradient, t.is_leaf, t.grad]
+    s = paddle.to_tensor([1.0, 2.0, 3.0])
+    s[0] = x[1]
+    e = paddle.to_tensor([1.0, 2.0, 3.0])
+    e.add_(x)
+    e.exp_()
+    ((s * 2).sum() + e.sum()).backward()
+    result += [s.grad, e.grad, x.grad]
+    plain = paddle.to_tensor([1.0, 2.0])
+    had = plain.grad_fn is not None
+    plain.detach_()
+    result += [had, plain.grad_fn is None, plain.stop_gradient]
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    b = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+    product = (a * b * a).sum()
+    with paddle.no_grad():
+        g = paddle.grad(product, [a, b], create_graph=True)
+    result.append([(t.stop_gradient, t.grad_fn is None, t.is_leaf) for t in g])
+    (g[0] * g[0]).sum().backward()
+    result += [a.grad, g[0].grad]
+    return result

@@ -166,6 +166,26 @@ def test_version_3_is_version_2_where_it_added_nothing():
             assert new == {**old, "id": old["id"].replace("gen2/", "gen3/", 1)}
 
 
+def test_version_3_stays_its_corpus_byte_for_byte():
+    """The default corpus before version 4, as its manifest pinned it."""
+    third = generate(0, 10000, version=3)
+    assert corpus_sha256(third) == "f652fb67db2723e798f187c67bec5bae89ec5d8c2d8a284a5e0a321b90b29066"
+
+
+def test_version_4_is_version_3_with_a_pairs_section_in_every_other_case():
+    third, fourth = generate(0, 300, version=3), generate(0, 300, version=4)
+    extended = 0
+    for index, (old, new) in enumerate(zip(third, fourth)):
+        assert new["id"] == old["id"].replace("gen3/", "gen4/", 1)
+        if new["steps"] == old["steps"]:
+            assert new == {**old, "id": new["id"]}
+            continue
+        extended += 1
+        assert index % 2 == 1 and new["steps"][:len(old["steps"])] == old["steps"]
+        assert set(new.get("dialects", ("torch", "paddle"))) <= set(old.get("dialects", ("torch", "paddle")))
+    assert extended >= 145  # a section in every odd case, but where the dialects left none
+
+
 def test_generation_is_deterministic_and_sliceable():
     assert corpus_bytes(generate(7, 50)) == corpus_bytes(generate(7, 50))
     assert generate(7, 50)[31] == generate_case(7, 31) == generate(7, 10, start=31)[0]

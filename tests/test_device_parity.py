@@ -58,7 +58,7 @@ def test_the_cuda_check_dry_runs_on_a_cpu_machine(tmp_path):
     done = subprocess.run(["bash", str(ROOT / "benchmarks" / "cuda_check.sh"), str(out)],
                           cwd=ROOT, capture_output=True, text=True, timeout=600,
                           env={**os.environ, "CUDA_CHECK_COUNT": "20",
-                               "CUDA_CHECK_SELECT": "seeds/*,gen3/*", "PYTHON": sys.executable})
+                               "CUDA_CHECK_SELECT": "seeds/*,gen4/*", "PYTHON": sys.executable})
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     report = (out / "report.md").read_text()
     assert "## Device parity (torch-cuda against torch-cpu)" in report

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "conformance" / "report" / "schemas"
 BACKENDS = "reference-torch,torch-cpu,reference-paddle,paddle-cpu"
 CREATE_GRAPH_WARNING = "Using backward() with create_graph=True"
-SMALL = ["--corpus", "all", "--count", "30", "--backends", BACKENDS, "--select", "seeds/*,gen3/*",
+SMALL = ["--corpus", "all", "--count", "30", "--backends", BACKENDS, "--select", "seeds/*,gen4/*",
          "-n", "0"]
 
 

@@ -2722,3 +2722,102 @@ def register_buffer_refusals(torch):
             attempt(lambda: m.register_buffer("weight_like", torch.ones(1))),
             attempt(lambda: m.register_buffer("b", [1.0])),
             list(m.state_dict().keys()), [n for n, _ in m.named_buffers()]]
+
+
+@program
+def versions_a_program_can_read(torch):
+    """Found by observing every tensor's version: a new module's parameters and buffers are at
+    version 1 (reset_parameters fills them in place; 2 for an Embedding's padded weight), a
+    vector @ matrix product at 1 (squeeze_), a reshape that must copy is a new tensor (a clone,
+    then UnsafeViewBackward0), inference tensors refuse to say, and mark_dirty counts the
+    write before refusing a leaf."""
+    result = []
+    for module in (torch.nn.Linear(3, 2), torch.nn.LayerNorm(3), torch.nn.BatchNorm1d(3),
+                   torch.nn.Embedding(4, 3), torch.nn.Embedding(4, 3, padding_idx=0)):
+        result.append([t._version for t in [*module.parameters(), *module.buffers()]])
+    v = torch.tensor([1.0, 2.0], requires_grad=True)
+    m = torch.tensor([[1.0, 0.5], [2.0, -1.0]])
+    result += [torch.matmul(v, m)._version, torch.matmul(m, v)._version,
+               torch.matmul(m, m)._version]
+    x = torch.tensor([[[1.0, 2.0, 3.0]], [[4.0, 5.0, 6.0]]], requires_grad=True) * 1
+    copied, viewed = x.transpose(-1, 0).reshape(6), x.reshape(6)
+    with torch.no_grad():
+        x.mul_(2)
+    result += [copied._version, viewed._version, copied, copied.grad_fn.name(),
+               copied.grad_fn.next_functions[0][0].name()]
+    with torch.inference_mode():
+        made = torch.ones(2)
+    result.append(attempt(lambda: made._version))
+    leaf = torch.tensor([0.5, -1.5], requires_grad=True)
+
+    class Triple(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            a.mul_(3.0)
+            ctx.mark_dirty(a)
+            return a
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    result += [attempt(lambda: Triple.apply(leaf)), leaf._version]
+    return result
+
+
+@program
+def views_made_without_recording_whose_base_changed(torch):
+    """A view made under no_grad refuses to show is_leaf or grad_fn once its base was written
+    to with recording, as it refuses to be used; one of a tensor that needed no grad then
+    requires grad and refuses alike."""
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = x * 2
+    with torch.no_grad():
+        v = b[:2]
+    b.mul_(2)
+    y = torch.tensor([1.0, 2.0, 3.0]) * 1
+    with torch.no_grad():
+        u = y[:2]
+    y.mul_(x)
+    return [v.requires_grad, attempt(lambda: v.is_leaf), attempt(lambda: v.grad_fn), v._version,
+            attempt(lambda: v * 2), u.requires_grad, attempt(lambda: u.is_leaf),
+            attempt(lambda: u.grad_fn), attempt(lambda: u * 2)]
+
+
+@program
+def views_of_split_pieces_refuse_use_once_the_base_changed(torch):
+    """A view of a piece of split is refused like the piece once the base was written to,
+    named by its own node ("Output 0 of Squeeze")."""
+    x = torch.tensor([[[0.8, 0.7, 1.2], [0.8, 1.8, 1.2]]], requires_grad=True)
+    a, b = (x[0:] * 1).split([1, 2], dim=2)
+    view = a.squeeze()
+    with torch.no_grad():
+        x.mul_(2)
+    base = x * 1
+    a2, _ = base.split([1, 2], dim=2)
+    view2 = a2.squeeze()
+    base.mul_(2)
+    return [view, attempt(lambda: view2.is_leaf), attempt(lambda: view2 * 2),
+            attempt(lambda: view2.grad_fn)]
+
+
+@program
+def detach_in_place_refuses_views_and_a_first_create_graph_grad_is_none(torch):
+    """Found by the pairs of argument value × state: detach_() refuses any view (of a leaf, of
+    a result, a piece of unbind), the refused tensor keeps its history; a first .grad that a
+    create_graph pass stores is a copy, never a view of the gradient (so an optimizer's
+    zero_grad can detach it in place)."""
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    viewed = (x * 1.0).reshape(3, 2)
+    result = [attempt(lambda: viewed.detach_()), viewed.requires_grad, viewed.grad_fn is not None,
+              attempt(lambda: torch.ones(3)[0:2].detach_()),
+              attempt(lambda: torch.ones(2, 3).unbind(0)[0].detach_())]
+    (viewed * 2).sum().backward()
+    result.append(x.grad)
+    leaf = torch.tensor([[1.0, 2.0, 3.0]], requires_grad=True)
+    leaf.sum().backward(create_graph=True)
+    result += [leaf.grad._base is None, leaf.grad.requires_grad, attempt(lambda: leaf.grad.detach_())]
+    optimizer = torch.optim.SGD([leaf], lr=0.1)
+    optimizer.zero_grad(set_to_none=False)
+    result.append(leaf.grad)
+    return result

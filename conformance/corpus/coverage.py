@@ -135,17 +135,23 @@ def _label(value: Any) -> str:
 def step_cells_of(case: Case) -> set[Cell]:
     found: set[Cell] = set()
     for _, step, _ in walk(case.steps):
-        key = next(k for k in step if k in STEPS_BY_KEY)
-        spec = STEPS_BY_KEY[key]
-        found.add((key, "", ""))
-        for field, kind in {**spec.required, **spec.optional}.items():
-            if field == key or field not in step:
-                continue
-            enumerated = (key, field) in _ENUMERATED or kind in (BOOL, BOOL_OR_NULL)
-            if kind == NAME_OR_NAMES:
-                found.add((key, field, "list" if isinstance(step[field], list) else "name"))
-                continue
-            found.add((key, field, _label(step[field]) if enumerated else "given"))
+        found |= step_cells_of_step(step)
+    return found
+
+
+def step_cells_of_step(step: dict[str, Any]) -> set[Cell]:
+    """The (step kind, argument, value) cells one step reaches."""
+    key = next(k for k in step if k in STEPS_BY_KEY)
+    spec = STEPS_BY_KEY[key]
+    found: set[Cell] = {(key, "", "")}
+    for field, kind in {**spec.required, **spec.optional}.items():
+        if field == key or field not in step:
+            continue
+        enumerated = (key, field) in _ENUMERATED or kind in (BOOL, BOOL_OR_NULL)
+        if kind == NAME_OR_NAMES:
+            found.add((key, field, "list" if isinstance(step[field], list) else "name"))
+            continue
+        found.add((key, field, _label(step[field]) if enumerated else "given"))
     return found
 
 

@@ -6,13 +6,16 @@ Python hashes with SHA-512 on every platform, and values are rounded to three de
 same triple gives byte-identical JSON on any machine, and any slice of a corpus can be
 regenerated alone.
 
-Three versions: 3 (``conformance/corpus/generators/v3.py``) makes the default corpus: version 2's
-programs, about one in eight passing through a custom function (``torch.autograd.Function`` /
-``paddle.autograd.PyLayer``) before its autograd scenario. 2 (``conformance/corpus/generators/v2.py``)
-reaches the whole feature matrix of the rest of the vocabulary (hooks, grad-mode blocks, detach,
-in-place ops on leaves, views and saved tensors, every keyword, every op's argument forms and
-special points). 1 (``conformance/corpus/generators/v1.py``), the first corpus. Versions 1 and 2 stay
-available byte for byte (``autograd-oracle run --generator 1``).
+Four versions: 4 (``conformance/corpus/generators/v4.py``) makes the default corpus: version 3's
+programs, one in two followed by a section that reaches every pair of argument value × state
+(``conformance/corpus/pairs.py``). 3 (``generators/v3.py``): version 2's programs, about one in
+eight passing through a custom function (``torch.autograd.Function`` /
+``paddle.autograd.PyLayer``) before its autograd scenario, with torch's other hooks, modules,
+optimizers and the functional API. 2 (``generators/v2.py``) reaches the whole feature matrix of
+the rest of the vocabulary (hooks, grad-mode blocks, detach, in-place ops on leaves, views and
+saved tensors, every keyword, every op's argument forms and special points). 1
+(``generators/v1.py``), the first corpus. Earlier versions stay available byte for byte
+(``autograd-oracle run --generator 3``).
 """
 
 from __future__ import annotations
@@ -23,10 +26,10 @@ import json
 from pathlib import Path
 from typing import Any, Sequence
 
-from conformance.corpus.generators import v1, v2, v3
+from conformance.corpus.generators import v1, v2, v3, v4
 
-VERSIONS = {1: v1, 2: v2, 3: v3}
-DEFAULT_VERSION = 3
+VERSIONS = {1: v1, 2: v2, 3: v3, 4: v4}
+DEFAULT_VERSION = 4
 GENERATOR_VERSION = DEFAULT_VERSION  # the default corpus's
 
 

@@ -18,8 +18,7 @@ from typing import Any, Iterable, Optional
 
 from conformance.corpus.case import Case, walk
 from conformance.corpus.vocabulary import BLOCKS, STEPS_BY_KEY
-from conformance.judge.compare import compare_traces
-from conformance.run.trace import Trace
+from conformance.judge.compare import compare_runs
 
 FAILING = ("fail", "crashed", "timeout")
 
@@ -173,8 +172,7 @@ def change_signature(base: dict[str, Any], new: dict[str, Any], case: Optional[C
     its two traces (``X vs Y`` reads old vs new), or, where a run has no trace (a crash), the
     verdicts."""
     if base.get("observations") is not None and new.get("observations") is not None:
-        comparison = compare_traces(Trace(base["case"], "base", base["observations"]),
-                                    Trace(new["case"], "new", new["observations"]))
+        comparison = compare_runs(base["case"], base["observations"], new["observations"])
         if not comparison.same:
             d = comparison.differences[0]
             name = difference_name(d.what, d.expected, d.actual, True)

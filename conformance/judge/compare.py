@@ -19,7 +19,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from conformance.run.trace import Trace, json_to_array
+from conformance.run.trace import STATE_FIELDS, Trace, full_states, json_to_array, printed
 
 # (rtol, atol) per dtype. float32 and the half types keep torch.testing.assert_close's defaults.
 # float64 is set from measurement (`python benchmarks/float64_agreement.py RUN` over the default
@@ -115,6 +115,8 @@ def compare_observation(e: dict[str, Any], a: dict[str, Any], notes: list[str],
             if what:
                 return f"item {i} {what}"
         return None
+    if kind == "state":
+        return _state_difference(e["tensors"], a["tensors"])
     if kind in ("error", "warning"):
         if e[kind] != a[kind]:
             return f"{kind} class"
@@ -128,6 +130,19 @@ def compare_observation(e: dict[str, Any], a: dict[str, Any], notes: list[str],
     strip = {"step", "message"}
     return None if {k: v for k, v in e.items() if k not in strip} == {
         k: v for k, v in a.items() if k not in strip} else kind
+
+
+def _state_difference(expected: dict[str, list[Any]], actual: dict[str, list[Any]]) -> Optional[str]:
+    """The first named tensor whose state differs, and in what: ``y version``. A field one side
+    has no attribute for (None: a module without torch's private ``_version``) is not compared."""
+    for name in [*expected, *(n for n in actual if n not in expected)]:
+        e, a = expected.get(name), actual.get(name)
+        if e is None or a is None:
+            return f"{name} named"
+        for what, x, y in zip(STATE_FIELDS, e, a):
+            if x is not None and y is not None and x != y:
+                return f"{name} {what}"
+    return None
 
 
 def _before(step: str, other: str) -> bool:
@@ -160,7 +175,7 @@ def compare_traces(expected: Trace, actual: Trace, messages: str = "text",
     ``computed_in``: the dtypes the case computes in (values agree within the loosest).
     """
     result = Comparison()
-    exp, act = expected.observations, actual.observations
+    exp, act = full_states(expected.observations), full_states(actual.observations)
     cut = next((i for i, o in enumerate(exp) if o["kind"] == "undefined"), None)
     if cut is not None:  # everything from an undefined result on is undefined too
         step = exp[cut]["step"]
@@ -181,6 +196,15 @@ def compare_traces(expected: Trace, actual: Trace, messages: str = "text",
             if what:
                 result.differences.append(Difference(index, step, what, e, a))
     return result
+
+
+def compare_runs(case: str, old: list[dict[str, Any]], new: list[dict[str, Any]]) -> Comparison:
+    """Two runs of one backend on a case (``diff``): a run recorded before the interpreter
+    observed states (no ``state`` observation) is compared with the other on what both
+    observed, the prints."""
+    if any(o["kind"] == "state" for o in old) != any(o["kind"] == "state" for o in new):
+        old, new = printed(old), printed(new)
+    return compare_traces(Trace(case, "base", old), Trace(case, "new", new))
 
 
 def signature_matches(pinned: dict[str, Any], found: Difference) -> bool:

@@ -175,6 +175,9 @@ class _OracleRun(Interpreter):
         """Nothing: the oracle reads values where it needs them, never its own trace."""
         return _UNRECORDED
 
+    def record_state(self, where: str) -> None:
+        """Nothing: states are compared against the framework, not differentiated."""
+
     def run_step(self, step: dict[str, Any], where: str) -> None:
         if "observe" in step:  # what a step prints changes nothing the oracle re-evaluates
             return
@@ -294,6 +297,7 @@ class _Checker:
         retained: set[str] = set()
         since_clear: dict[str, list[_Event]] = {}   # point -> events reaching its .grad
         broken: set[str] = set()                     # points a mid-pass error left unknowable
+        set_by_grad: set[str] = set()                # retained gradients a grad step set
         pending: list[tuple[str, dict[str, Any]]] = []
         for index, step in enumerate(case.steps):
             where = str(index)
@@ -302,7 +306,7 @@ class _Checker:
                 continue
             if pending:
                 yield from self._grad_observations(pending, since_clear, broken, retained,
-                                                   hooked_names)
+                                                   hooked_names, set_by_grad)
                 pending = []
             observed = self.by_step.get(where, [])
             raised = [o for o in observed if o["kind"] in ("error", "undefined", "skipped",
@@ -318,12 +322,18 @@ class _Checker:
             elif "clear_grad" in step and not raised:
                 since_clear.pop(step["clear_grad"], None)
                 broken.discard(step["clear_grad"])
+                set_by_grad.discard(step["clear_grad"])
             if "backward" in step or "grad" in step:
                 event = _Event(index, step, _active(hooks))
                 if "grad" in step:
+                    # both frameworks set a retained gradient in a grad step too, where the
+                    # pass runs its node (on a path to the inputs): not modelled here
+                    set_by_grad.update(retained)
                     yield from self._grad_step(where, event, raised)
                     continue
                 reached = step.get("inputs") or sorted(program.float_leaves | retained)
+                if step.get("inputs"):  # its retained gradients set where the pass runs them
+                    set_by_grad.update(retained - set(step["inputs"]))
                 if raised:
                     if any(o.get("category") in _MID_PASS_ERRORS for o in raised):
                         broken.update(reached)
@@ -331,7 +341,8 @@ class _Checker:
                 for name in reached:
                     since_clear.setdefault(name, []).append(event)
         if pending:
-            yield from self._grad_observations(pending, since_clear, broken, retained, hooked_names)
+            yield from self._grad_observations(pending, since_clear, broken, retained,
+                                               hooked_names, set_by_grad)
 
     def _grad_step(self, where: str, event: _Event, raised: list[dict[str, Any]]) -> Iterator[_Check]:
         step = event.step
@@ -356,7 +367,8 @@ class _Checker:
 
     def _grad_observations(self, pending: list[tuple[str, dict[str, Any]]],
                            since_clear: dict[str, list[_Event]], broken: set[str],
-                           retained: set[str], hooked: set[str]) -> Iterator[_Check]:
+                           retained: set[str], hooked: set[str],
+                           set_by_grad: set[str]) -> Iterator[_Check]:
         groups: dict[tuple[int, ...], _Check] = {}
         for where, step in pending:
             name = step["of"]
@@ -374,6 +386,10 @@ class _Checker:
                 continue
             if name in broken:
                 self.result.skip("a backward failed part-way after the last clearing")
+                continue
+            if name in set_by_grad and name not in self.program.leaves:
+                self.result.skip("a grad step or a backward with inputs set its retained gradient "
+                                 "(where the pass runs its node: not modelled)")
                 continue
             if name in self.program.assigned_grads:
                 self.result.skip("its .grad was assigned (set_grad)")
@@ -396,7 +412,7 @@ class _Checker:
         """paddle: a maximum or minimum whose operands tie somewhere, after a pass that recorded
         its gradient. Its double-grad kernel differentiates the half-and-half gradient by whole
         masks (``tests/paddle_programs.py``), which no function has as its derivative."""
-        if self.adapter.dialect != "paddle":
+        if self.adapter.dialect != "paddle" or not events:
             return False
         last = max(e.index for e in events)
         if not any(s.get("create_graph") for s in self.case.steps[:last]):

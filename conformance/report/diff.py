@@ -14,13 +14,12 @@ from typing import Any, Optional
 
 from conformance.corpus.case import Case
 from conformance.judge.classes import FAILING, change_signature, group
-from conformance.judge.compare import compare_traces
+from conformance.judge.compare import compare_runs
 from conformance.report.divergence import show
 from conformance.report.escape import html_text, markdown_block, markdown_code, markdown_text
 from conformance.report.model import plural as _plural
 from conformance.report.repro import program
 from conformance.report.results import load_results
-from conformance.run.trace import Trace
 
 GOOD = ("pass", "known")
 BAD = FAILING
@@ -48,8 +47,7 @@ def diff_runs(base_dir: Path, new_dir: Path, cases: Optional[dict[str, Case]] = 
         elif b["verdict"] in BAD and n["verdict"] in GOOD:
             out["fixed"].append(entry)
         if b.get("observations") is not None and n.get("observations") is not None:
-            comparison = compare_traces(Trace(case, backend, b["observations"]),
-                                        Trace(case, backend, n["observations"]))
+            comparison = compare_runs(case, b["observations"], n["observations"])
             if not comparison.same:
                 out["drift"].append({**entry, "difference": comparison.differences[0].describe()})
     out["regressed"] = bool(out["regressions"] or out["drift"])
@@ -72,7 +70,7 @@ def change_classes(d: dict[str, Any], base: Results, new: Results,
         old_obs, new_obs = base[key].get("observations"), new[key].get("observations")
         first = None
         if old_obs is not None and new_obs is not None:
-            comparison = compare_traces(Trace(key[0], "base", old_obs), Trace(key[0], "new", new_obs))
+            comparison = compare_runs(key[0], old_obs, new_obs)
             first = comparison.differences[0] if comparison.differences else None
         case = cases.get(cls.example or "")
         out.append({"backend": cls.backend, "signature": cls.signature, "count": len(cls.cases),

@@ -16,7 +16,7 @@ from conformance.corpus.case import Case
 from conformance.judge.classes import difference_name
 from conformance.judge.compare import compare_traces
 from conformance.report.repro import program
-from conformance.run.trace import Trace
+from conformance.run.trace import Trace, printed
 
 EXPLANATIONS = {
     "requires_grad differs":
@@ -160,8 +160,8 @@ def classify(torch_obs: list[dict[str, Any]], paddle_obs: list[dict[str, Any]]
              ) -> Optional[tuple[str, str]]:
     """The divergence class of two traces and the first difference, worded as "torch: … /
     paddle: …"."""
-    comparison = compare_traces(Trace("", "torch-cpu", torch_obs), Trace("", "paddle-cpu", paddle_obs),
-                                messages="category")
+    comparison = compare_traces(Trace("", "torch-cpu", printed(torch_obs)),
+                                Trace("", "paddle-cpu", printed(paddle_obs)), messages="category")
     if comparison.same:
         return None
     d = comparison.differences[0]

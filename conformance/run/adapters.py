@@ -14,6 +14,7 @@ from typing import Any, Callable, Optional, Sequence
 import numpy as np
 
 from conformance.corpus.vocabulary import DIALECT_LACKS
+from conformance.run.trace import clean_message
 
 
 class Unsupported(Exception):  # noqa: N818 - an outcome, not an error of the program
@@ -39,6 +40,20 @@ def first_seed(seeds: list[Any]) -> list[Any]:
     if not seeds:
         return []
     return [seeds[0][0] if seeds[0] else None]
+
+
+def _read(value: Callable[[], Any], attribute: str = "") -> Any:
+    """``value()``, or ``"Error: message"`` where reading it raised; None where the tensor has no
+    such ``attribute`` at all (a torch-shaped module without torch's private ``_version``): no
+    program of that module can read it, and it is not compared."""
+    try:
+        return value()
+    except AttributeError as exc:
+        if attribute and getattr(exc, "name", None) == attribute:
+            return None
+        return f"{type(exc).__name__}: {clean_message(str(exc))}"
+    except Exception as exc:  # noqa: BLE001 - the framework's refusal is what a program sees
+        return f"{type(exc).__name__}: {clean_message(str(exc))}"
 
 
 class Adapter:
@@ -70,6 +85,26 @@ class Adapter:
 
     def dialect_ops(self) -> dict[str, Callable[..., Any]]:
         return {}
+
+    def is_tensor(self, value: Any) -> bool:
+        return isinstance(value, self.m.Tensor)
+
+    def state(self, tensor: Any) -> list[Any]:
+        """What a program can read of a tensor besides its values, in ``STATE_FIELDS`` order:
+        dtype, shape, its flags, in-place version and whether it holds a gradient. A read the
+        framework refuses (torch's inference tensors have no version, a no_grad view of a base
+        written since shows no flags) is recorded as its error."""
+        flags = _read(lambda: self.flags(tensor))
+        flag_values = [flags[k] for k in ("requires_grad", "is_leaf", "has_grad_fn")] \
+            if isinstance(flags, dict) else [flags] * 3
+        return [str(tensor.dtype).split(".")[-1], list(tensor.shape), *flag_values,
+                _read(lambda: self.version(tensor), self.version_attribute),
+                _read(lambda: tensor.grad is not None)]
+
+    version_attribute = ""
+
+    def version(self, tensor: Any) -> int:
+        raise NotImplementedError
 
     def op(self, name: str, args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
         return self.ops[name](*args, **kwargs)
@@ -368,6 +403,11 @@ class TorchAdapter(Adapter):
     def arithmetic_in_place(self, tensor: Any, op: str, other: Any) -> None:
         getattr(tensor, op + "_")(other)
 
+    version_attribute = "_version"
+
+    def version(self, tensor: Any) -> int:
+        return tensor._version
+
     def flags(self, tensor: Any) -> dict[str, Any]:
         return {"requires_grad": bool(tensor.requires_grad), "is_leaf": bool(tensor.is_leaf),
                 "has_grad_fn": tensor.grad_fn is not None}
@@ -520,6 +560,11 @@ class PaddleAdapter(Adapter):
         if not hasattr(other, "shape"):  # paddle's in-place ops take tensors only
             other = self.m.full_like(tensor, other)
         getattr(tensor, {"add": "add_", "sub": "subtract_", "mul": "multiply_", "div": "divide_"}[op])(other)
+
+    version_attribute = "inplace_version"
+
+    def version(self, tensor: Any) -> int:
+        return tensor.inplace_version
 
     def flags(self, tensor: Any) -> dict[str, Any]:
         return {"requires_grad": not tensor.stop_gradient, "is_leaf": bool(tensor.is_leaf),

@@ -13,14 +13,17 @@ from typing import Any, Optional
 
 import numpy as np
 
-from conformance.corpus.case import Case
+from conformance.corpus.case import Case, names_in
 from conformance.corpus.vocabulary import IN_PLACE_OPS, NUMBER_OR_NAME, OPS, OpSpec
 from conformance.run.adapters import Adapter, Unsupported
 from conformance.run.calls import call_keywords
 from conformance.run.memory import OutOfMemory, is_out_of_memory
-from conformance.run.trace import Trace, array_to_json, categorize, clean_message
+from conformance.run.trace import STATE_FIELDS, Trace, array_to_json, categorize, clean_message
 
 _UNDEFINED = "UndefinedInFrameworkError"
+# steps after which the state of every named tensor is observed: they change flags, gradients
+# and versions of tensors the case may never print
+STATE_AFTER = ("backward", "grad", "functional", "optimizer_step")
 
 
 class _Missing(Exception):  # noqa: N818 - control flow: a name an earlier failed step did not bind
@@ -59,6 +62,11 @@ class Interpreter:
         self.case, self.a, self.trace = case, adapter, trace
         self.env: dict[str, Any] = {}
         self.leaf_values = leaf_values or {}
+        # names of gradients (grad results, held .grad) and of what ops made from them: their
+        # versions count torch's in-place sums inside the backward pass, which follow its
+        # reference counts, so a state shows no version for them
+        self.from_gradients: set[str] = set()
+        self.last_state: dict[str, list[Any]] = {}  # name -> its STATE_FIELDS, as last recorded
 
     # --- values -----------------------------------------------------------------------------
 
@@ -137,6 +145,32 @@ class Interpreter:
             message = clean_message(str(w.message))
             self.trace.add(where, "warning", warning=w.category.__name__,
                            category=categorize(message), message=message)
+        if kind in STATE_AFTER:
+            self.record_state(f"{where}.after")
+
+    def record_state(self, where: str) -> None:
+        """Observe what a program could read of every named tensor without printing it
+        (``STATE_FIELDS``: flags, dtype, shape, version, whether it holds a gradient): a bug
+        that changes state the case never prints still shows. Only the tensors whose state
+        changed since the last such observation are recorded (``trace.full_states`` replays
+        them). Reading it warns in places (torch's ``.grad`` of a non-leaf); those warnings are
+        not the program's."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            now = {name: self._state_of(value, name in self.from_gradients)
+                   for name, value in self.env.items() if self.a.is_tensor(value)}
+        changed = {name: entry for name, entry in now.items() if self.last_state.get(name) != entry}
+        self.last_state = now
+        self.trace.add(where, "state", tensors=changed)
+
+    def _state_of(self, tensor: Any, from_gradients: bool) -> list[Any]:
+        try:
+            entry = self.a.state(tensor)
+        except Exception as exc:  # noqa: BLE001 - a module's refusal is its observation
+            return [f"{type(exc).__name__}: {clean_message(str(exc))}"] * len(STATE_FIELDS)
+        if from_gradients:
+            entry[STATE_FIELDS.index("version")] = None
+        return entry
 
     def step_leaf(self, step: dict[str, Any], where: str) -> None:
         name = step["leaf"]
@@ -157,6 +191,8 @@ class Interpreter:
         args = [self.arg(v) for v in step["args"]]
         kwargs = self.kwargs(OPS[step["op"]], step.get("kwargs", {}))
         made = self.a.op(step["op"], args, kwargs)
+        if self.from_gradients.intersection(names_in(step["args"])):
+            self.from_gradients.update(_as_list(step["let"]))
         if not isinstance(step["let"], list):
             self.env[step["let"]] = made
             return
@@ -184,6 +220,7 @@ class Interpreter:
         wrt = [self.get(n) for n in step["wrt"]]
         seeds, keywords = self.call_arguments(step, "grad")
         results = self.a.grad(outputs, wrt, seeds, keywords)
+        self.from_gradients.update(step.get("into", []))
         for name, value in zip(step.get("into", []), results):
             self.env[name] = value
         self.trace.add(where, **self.describe(results))
@@ -308,6 +345,7 @@ class Interpreter:
 
     def step_hold_grad(self, step: dict[str, Any], where: str) -> None:
         self.env[step["as"]] = self.a.grad_of(self.get(step["hold_grad"]))
+        self.from_gradients.add(step["as"])
 
     def step_remove_hook(self, step: dict[str, Any], where: str) -> None:
         self.get(step["remove_hook"]).remove()
@@ -385,5 +423,7 @@ def run_case(case: Case, adapter: Adapter, backend_name: str) -> Trace:
     if not case.runs_on(adapter.dialect):
         trace.add("-", "unsupported", what=f"case is not written for {adapter.dialect}")
         return trace
-    Interpreter(case, adapter, trace).run_steps(case.steps, "")
+    interpreter = Interpreter(case, adapter, trace)
+    interpreter.run_steps(case.steps, "")
+    interpreter.record_state(f"{len(case.steps)}.end")
     return trace

@@ -4,8 +4,10 @@ An observation is a dict with ``step`` (the step's index, ``"3.1"`` inside a blo
 ``kind``: ``tensor`` (dtype, shape, values, requires_grad, has_grad_fn), ``array`` (a gradient
 handed out as a numpy array), ``equal`` (whether two tensors are equal), ``none``, ``flags``,
 ``list`` (the results of a grad step), ``error`` (class, normalised category, raw message),
-``warning``, ``unsupported`` (the dialect has no such step) or ``undefined`` (the framework's
-own result is undefined behaviour; the reference refuses to guess).
+``warning``, ``unsupported`` (the dialect has no such step), ``undefined`` (the framework's
+own result is undefined behaviour; the reference refuses to guess) or ``state`` (after each
+autograd step, at ``3.after``, and at the end, at ``N.end``: the named tensors whose
+``STATE_FIELDS`` changed since the last state observation, each a list of those fields).
 """
 
 from __future__ import annotations
@@ -61,6 +63,31 @@ def categorize(message: str) -> str:
         if re.search(pattern, message):
             return category
     return "other"
+
+
+# what a ``state`` observation holds of each named tensor, in this order
+STATE_FIELDS = ("dtype", "shape", "requires_grad", "is_leaf", "has_grad_fn", "version", "has_grad")
+
+
+def full_states(observations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The observations with every ``state`` one holding every named tensor: a trace records
+    only the tensors whose state changed since the last one (a run's traces stay small); this
+    replays them."""
+    state: dict[str, Any] = {}
+    out = []
+    for o in observations:
+        if o["kind"] == "state":
+            state = {**state, **o["tensors"]}
+            o = {**o, "tensors": state}
+        out.append(o)
+    return out
+
+
+def printed(observations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The observations a program prints: without the ``state`` ones the interpreter adds after
+    autograd steps and at the end (they judge a backend against its reference; torch and paddle
+    keep different version counters and flags on purpose)."""
+    return [o for o in observations if o["kind"] != "state"]
 
 
 def recategorize(observations: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -174,9 +174,26 @@ class Tensor(_CoreTensor):
 
     @property
     def grad_fn(self) -> Optional[Node]:
+        self._check_history()
+        return shown_node(self._grad_fn)
+
+    @property
+    def _base(self) -> Optional[Tensor]:
+        """The tensor this one is a view of (None for a tensor that is no view)."""
+        return self._view_base
+
+    @property
+    def is_leaf(self) -> builtins.bool:
+        self._check_history()
+        return self._grad_fn is None
+
+    def _check_history(self) -> None:
+        """A view torch cannot rebuild the history of (a piece of split or a view made without
+        recording, its base written to since) refuses to show it."""
         if self._split_piece is not None:
             F.check_split_piece(self)
-        return shown_node(self._grad_fn)
+        if self._no_grad_view or self._untracked_view:
+            F.check_no_grad_view(self)
 
     @property
     def retains_grad(self) -> builtins.bool:
@@ -247,7 +264,9 @@ class Tensor(_CoreTensor):
 
     @property
     def _version(self) -> builtins.int:
-        """torch's in-place version counter, as programs inspect it."""
+        """torch's in-place version counter, as programs inspect it (inference tensors have none)."""
+        if self._inference:
+            raise self._policy.error("inference_version")
         return self._counter.value
 
     def is_inference(self) -> builtins.bool:

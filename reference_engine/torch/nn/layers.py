@@ -14,15 +14,15 @@ import numpy as np
 from reference_engine import layers, rng
 from reference_engine.torch import Tensor, _np_dtype, get_default_dtype, no_grad, tensor
 from reference_engine.torch.nn import functional
-from reference_engine.torch.nn.modules import Module
+from reference_engine.torch.nn.modules import Module, initialised
 from reference_engine.torch.nn.parameter import Parameter
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d", "Dropout", "Embedding", "LayerNorm"]
 
 
-def _parameter(values: np.ndarray) -> Parameter:
+def _parameter(values: np.ndarray, writes: int = 1) -> Parameter:
     with no_grad():
-        return Parameter(tensor(values.astype(_np_dtype(get_default_dtype()))))
+        return initialised(Parameter(tensor(values.astype(_np_dtype(get_default_dtype())))), writes)
 
 
 class LayerNorm(Module):
@@ -53,9 +53,9 @@ class _BatchNorm(Module):
         self.weight = _parameter(np.ones(num_features)) if affine else None
         self.bias = _parameter(np.zeros(num_features)) if affine else None
         if track_running_stats:
-            self.register_buffer("running_mean", tensor(np.zeros(num_features, np.float32)))
-            self.register_buffer("running_var", tensor(np.ones(num_features, np.float32)))
-            self.register_buffer("num_batches_tracked", tensor(0))
+            self.register_buffer("running_mean", initialised(tensor(np.zeros(num_features, np.float32))))
+            self.register_buffer("running_var", initialised(tensor(np.ones(num_features, np.float32))))
+            self.register_buffer("num_batches_tracked", initialised(tensor(0)))
         else:
             self.running_mean = self.running_var = None
 
@@ -139,7 +139,8 @@ class Embedding(Module):
         values = rng.generator().standard_normal((num_embeddings, embedding_dim))
         if padding_idx is not None:
             values[padding_idx] = 0.0
-        self.weight = Parameter(_weight) if _weight is not None else _parameter(values)
+        self.weight = Parameter(_weight) if _weight is not None else _parameter(
+            values, 1 if padding_idx is None else 2)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return functional.embedding(input, self.weight, self.padding_idx)

@@ -216,7 +216,16 @@ class Linear(Module):
 
 def _uniform(shape: tuple[int, ...], bound: float) -> Tensor:
     with no_grad():
-        return tensor(rng.generator().uniform(-bound, bound, shape).astype(_np_dtype(get_default_dtype())))
+        return initialised(tensor(rng.generator().uniform(-bound, bound, shape).astype(
+            _np_dtype(get_default_dtype()))))
+
+
+def initialised(t: Tensor, writes: int = 1) -> Tensor:
+    """``t`` as torch's modules hand out their new parameters and buffers: filled in place by
+    ``reset_parameters`` (``kaiming_uniform_``, ``ones_``, ``zero_``, …), so at version 1, and
+    2 for an Embedding whose padding row is zeroed after (measured)."""
+    t._counter.value += writes
+    return t
 
 
 class Sequential(shared.SequentialBase, Module):
