@@ -23,12 +23,15 @@ A case is version 3's case of the same seed and index (ids ``gen4/...``). Case `
   (function or method, seeds, ``retain_graph`` true / false / null / absent, torch's
   ``create_graph`` and ``inputs``) or ``grad`` (seeds, ``retain_graph``, ``create_graph``,
   ``allow_unused``, ``only_inputs``, torch's ``materialize_grads``, paddle's
-  ``no_grad_vars``), the gradients observed after. One call in three keeps to the arguments
-  both frameworks have, one may use torch's own, one paddle's own, so that each dialect meets
-  every pair.
+  ``no_grad_vars``), the gradients of its leaves (and of a retained non-leaf) observed
+  after; the other parts' gradients show in the state observed after each pass.
 
-A section that uses an API one framework lacks makes the case the other's only; paddle 3.3.1
-crashes running a PyLayer node twice, so a custom function before a second pass is torch's.
+A section never takes a program of both frameworks from torch (whose cells are the rarer in
+paddle): its call uses torch's own arguments where the program before is torch's only,
+paddle's own where it is paddle's only and in every other section of a program of both (which
+then becomes paddle's), and otherwise only the arguments both have. paddle 3.3.1 crashes
+running a PyLayer node twice, so a custom function before a second pass is only in torch's
+programs.
 """
 
 from __future__ import annotations
@@ -111,8 +114,10 @@ def _call(p: Program, k: int) -> None:
     if "a hooked tensor" in states:
         p.emit({"hook": h, "scale": 2.0, "record": True})
         p.tags.add("hook")
+    retained = []
     if "a retained non-leaf" in states:
         p.emit({"retain_grad": h})
+        retained.append(h)
     if "a tensor written in place" in states:
         h = p.let("mul", [h, 1.5], p.nodes[h].shape)
         p.emit({"inplace": h, "op": "add", "args": [0.5]})
@@ -147,7 +152,8 @@ def _call(p: Program, k: int) -> None:
         p.tags.add("grad_mode")
     else:
         p.emit(call)
-    v2.observe_grads(p)
+    for name in (a, b, *retained):
+        p.emit({"observe": "grad", "of": name})
 
 
 def _arguments(p: Program, kind: str, count: int, flavour: str, loss: str,
@@ -271,8 +277,7 @@ def _write(p: Program, op: str, target: str, value_kind: int, unrecorded: bool) 
         step["kwargs"] = {"value": 0.5}
     p.emit({"no_grad": [step]} if unrecorded else step)
     after = p.let("mul", [name, 2.0], shape)
-    p.emit({"backward": v2.scalar_loss(p, after)})
-    v2.observe_grads(p)
+    p.emit({"backward": v2.scalar_loss(p, after)})  # the state after it shows who got a .grad
 
 
 def _op_on_written(p: Program, op: str) -> None:
