@@ -137,7 +137,6 @@ def pairs_of(case: Case) -> set[Pair]:
 
 def _walk(steps: Any, model: _Model, recording: bool, found: set[Pair]) -> None:
     for step in steps:
-        kind = next(iter(step))
         held = next((BLOCKS[k] for k in BLOCKS if k in step), None)
         if held is not None:
             _walk(step[held], model, block_mode(step, recording), found)
@@ -175,7 +174,6 @@ def _walk(steps: Any, model: _Model, recording: bool, found: set[Pair]) -> None:
                 model.names[name] = _Name(requires_grad=True)
         elif "hold_grad" in step:
             model.names[step["as"]] = _Name(from_gradients=True)
-        del kind
 
 
 def _let(step: dict[str, Any], model: _Model, recording: bool, found: set[Pair]) -> None:
