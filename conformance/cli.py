@@ -413,7 +413,8 @@ def cmd_compat(args: argparse.Namespace) -> int:
     _note_rebuild(directory, args.argv)
     model = build_reports(directory, complete=bool(read_run(directory).get("complete")))
     write_compat(model, Path(args.out))
-    print(f"{len(model.divergences)} divergence classes written to {args.out}")
+    print(f"porting guide: {len(model.guide)} classes of {model.guide.diverging} diverging cases "
+          f"written to {args.out}")
     return 0
 
 

@@ -206,4 +206,6 @@ def test_reports_list_known_and_unsupported_results_and_word_divergences(run_dir
     page = (run_dir / "report.html").read_text()
     assert "## Unsupported (" in markdown and "Unsupported (" in page
     assert " 1 cases" not in markdown and "expected {" not in markdown
-    assert "torch: " in markdown and " / paddle: " in markdown
+    guide = (run_dir / "guide.html").read_text()
+    assert "torch ↔ paddle divergences" in markdown and "guide.html" in page
+    assert "torch: " in guide and " / paddle: " in guide  # each class's example, worded

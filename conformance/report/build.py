@@ -1,4 +1,5 @@
-"""Write a report directory's files from its ``results.jsonl``."""
+"""Write a report directory's files from its ``results.jsonl``: summary.json, junit.xml,
+report.md, report.html and guide.html (the porting guide)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from conformance.corpus.generator import DEFAULT_VERSION, generated_corpus
 from conformance.judge.classes import failure_classes
 from conformance.judge.known import stale_entries
 from conformance.pytest_plugin import load_corpus
+from conformance.report.guide import render_guide_html, render_guide_markdown
 from conformance.report.html import render_html
 from conformance.report.junit import write_junit
-from conformance.report.markdown import render_compat, render_markdown
+from conformance.report.markdown import render_markdown
 from conformance.report.model import ReportModel, build_model
 from conformance.report.results import load_results
 from conformance.report.summary import build_summary, corpus_manifest
@@ -57,9 +59,10 @@ def build_reports(directory: Path, complete: bool, known_dir: Optional[Path] = N
     model = build_model(summary, results, cases, classes)
     (directory / "report.md").write_text(render_markdown(model), encoding="utf-8")
     (directory / "report.html").write_text(render_html(model, results), encoding="utf-8")
+    (directory / "guide.html").write_text(render_guide_html(model.guide, summary), encoding="utf-8")
     return model
 
 
 def write_compat(model: ReportModel, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_compat(model), encoding="utf-8")
+    path.write_text(render_guide_markdown(model.guide, model.summary), encoding="utf-8")

@@ -1,132 +1,29 @@
-"""torch ↔ paddle divergences: where torch-cpu and paddle-cpu observe differently.
+"""torch ↔ paddle divergences, as a porting guide: the classes of ``porting_classes`` counted
+over a run.
 
-For every case run on both, the two traces are compared (torch as the baseline) and the first
-difference is given a class: what differs and how — ``error:implicit-seed vs tensor``,
-``values``, ``requires_grad`` … Classes are reported with their count and one minimal repro pair
-(the shortest case of the class, as a torch program and a paddle program).
+Only cases both dialects run are compared (a case written for one framework is no difference a
+porter meets), and torch-cpu's trace is the baseline. Each case's findings
+(``conformance.judge.causes``) are given the first class whose patterns match; a case counts
+once in each class it shows. A finding no class explains is listed by its signature, flagged
+for writing. A step one framework has no API for is counted once per API, over every case that
+uses it, in ``no_counterpart``.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from conformance.corpus.case import Case
-from conformance.judge.classes import difference_name
-from conformance.judge.compare import compare_traces
+from conformance.corpus.case import Case, walk
+from conformance.corpus.vocabulary import DIALECT_LACKS
+from conformance.judge.causes import Finding, findings
+from conformance.judge.classes import case_size
+from conformance.report.porting_classes import CLASSES, NO_COUNTERPART, NoCounterpart, PortingClass
 from conformance.report.repro import program
-from conformance.run.trace import Trace, printed
 
-EXPLANATIONS = {
-    "requires_grad differs":
-        "Flags of gradients: torch's .grad and grad() results do not require grad (with "
-        "create_graph they do only when they depend on an input); paddle's .grad has "
-        "stop_gradient=False, and grad() results have stop_gradient = not create_graph.",
-    "has_grad_fn differs":
-        "grad_fn: a paddle tensor made by to_tensor has a GradNodeAccumulation grad_fn, a torch "
-        "leaf has none; with create_graph paddle records the whole backward pass.",
-    "unused-input: RuntimeError vs ValueError":
-        "Unused inputs: both refuse without allow_unused — torch with a RuntimeError ('... "
-        "appears to not have been used in the graph'), paddle with a ValueError ('(Invalid"
-        "Argument) The i-th input does not appear in the backward graph').",
-    "seed-shape: RuntimeError vs AssertionError":
-        "Seed shapes: torch's RuntimeError 'Mismatch in shape', paddle's Tensor.backward "
-        "AssertionError 'Tensor shape not match'.",
-    "seed-count: RuntimeError vs AssertionError":
-        "Seed count: torch 'got N tensors and M gradients'; paddle's AssertionError 'The length "
-        "of grad_outputs must be equal to outputs'.",
-    "seed-type: TypeError vs AssertionError":
-        "A seed that is not a tensor: torch's TypeError, paddle's AssertionError.",
-    "leaf-in-place: RuntimeError vs ValueError":
-        "In-place on a leaf that requires grad: torch's RuntimeError, paddle's ValueError.",
-    "empty-list: RuntimeError vs AssertionError":
-        "Empty inputs or outputs: torch's RuntimeError, paddle's AssertionError.",
-    "list vs error:no-double-grad":
-        "Higher orders: paddle 3.3.1 has no double-grad kernel for softmax, log_softmax, max/min "
-        "and elementwise pow, none past the second order for divide and sqrt, none past the "
-        "third for sin, cos, sigmoid and pow; torch differentiates them to any order.",
-    "error:implicit-seed vs tensor":
-        "Seeds: torch fills a seed only for one-element outputs and refuses the rest; paddle "
-        "fills ones of any shape, so the same backward succeeds.",
-    "error:implicit-seed vs list":
-        "Seeds: grad() of a non-scalar output without grad_outputs fails in torch; paddle fills "
-        "ones.",
-    "error:implicit-seed vs none":
-        "Seeds: torch refuses the backward (so .grad stays None); paddle fills ones.",
-    "error:input-no-grad vs list":
-        "An input that does not require grad: torch refuses ('One of the differentiated Tensors "
-        "does not require grad'); paddle treats it as unused (None with allow_unused).",
-    "error:input-no-grad vs error:unused-input":
-        "An input that does not require grad: torch's 'does not require grad' error, paddle's "
-        "'does not appear in the backward graph'.",
-    "error:freed-graph vs list":
-        "retain_graph: paddle.grad runs on a copy of the graph and frees nothing; torch's grad "
-        "frees the saved tensors.",
-    "error:freed-graph vs tensor":
-        "retain_graph: a second pass fails in torch (saved tensors freed) where paddle's earlier "
-        "paddle.grad freed nothing.",
-    "tensor vs error:freed-graph":
-        "retain_graph: torch re-runs a node that saved nothing ((x + 1).sum()); paddle clears "
-        "every node a backward ran.",
-    "list vs unsupported": "materialize_grads exists only in torch.",
-    "unsupported vs list": "no_grad_vars exists only in paddle.",
-    "list vs error:duplicate":
-        "The same tensor twice among grad's inputs or outputs: torch allows it, paddle refuses "
-        "(AlreadyExists).",
-    "error:output-no-grad vs nothing":
-        "backward on an output that does not require grad: torch's error, paddle's silent "
-        "no-op.",
-    "error:integer-requires-grad vs flags":
-        "Integer tensors: torch refuses them requiring grad; paddle allows them.",
-    "error:implicit-seed vs error:unused-input":
-        "Seeds before inputs: torch refuses the missing seed of a non-scalar output first; paddle "
-        "fills it and then reports the input that is not in the graph.",
-    "error:freed-graph vs nothing":
-        "grad() then backward(): torch's grad freed the saved tensors, so the backward fails; "
-        "paddle.grad ran on a copy of the graph and the backward succeeds.",
-    "none vs error:shape":
-        "Batched matmul: paddle 3.3.1 cannot reduce the gradient of a batched operand of lower "
-        "rank than the other ((2, 1, 2, 3) @ (3, 3, 2)) and fails in backward; torch does it.",
-    "list vs error:shape":
-        "Batched matmul: paddle's backward fails for a lower-rank batched operand (see above).",
-    "none vs tensor (in grad results)":
-        "Second-order connectivity: paddle's multiply, divide and matmul grad kernels read both "
-        "operands, so a gradient of a gradient is zeros where torch says the input is unused "
-        "(None).",
-    "tensor vs none (in grad results)":
-        "Second-order connectivity: torch's relu and abs backward kernels read their input, so a "
-        "gradient of a gradient is zeros where paddle says the input is unused (None).",
-    "error:unused-input vs error:duplicate":
-        "The same input twice: torch checks the graph first (unused input); paddle rejects the "
-        "duplicate first.",
-    "none vs tensor":
-        "Turning the flag off after the forward: torch stops accumulating into that leaf, paddle "
-        "still accumulates.",
-}
-
-
-@dataclass
-class DivergenceClass:
-    name: str
-    cases: list[str] = field(default_factory=list)
-    example: Optional[str] = None
-    example_steps: int = 10 ** 9
-    torch_program: str = ""
-    paddle_program: str = ""
-    difference: str = ""
-
-    @property
-    def explanation(self) -> str:
-        return EXPLANATIONS.get(self.name, _generic(self.name))
-
-
-def _generic(name: str) -> str:
-    left, _, right = name.partition(" vs ")
-    if not right:
-        return ("Both frameworks produce the same kind of result, but its "
-                f"{name.replace(' differs', '')} differs.")
-    return f"torch observes {left} where paddle observes {right}."
+BASELINE, OTHER = "torch-cpu", "paddle-cpu"
 
 
 def show(o: Any) -> str:
@@ -156,38 +53,123 @@ def show(o: Any) -> str:
     return kind
 
 
-def classify(torch_obs: list[dict[str, Any]], paddle_obs: list[dict[str, Any]]
-             ) -> Optional[tuple[str, str]]:
-    """The divergence class of two traces and the first difference, worded as "torch: … /
-    paddle: …"."""
-    comparison = compare_traces(Trace("", "torch-cpu", printed(torch_obs)),
-                                Trace("", "paddle-cpu", printed(paddle_obs)), messages="category")
-    if comparison.same:
-        return None
-    d = comparison.differences[0]
-    worded = f"step {d.step}: torch: {show(d.expected)} / paddle: {show(d.actual)}"
-    return difference_name(d.what, d.expected, d.actual), worded
+@dataclass
+class GuideClass:
+    """A class of the guide with the cases of a run that show it; ``entry`` None: a signature
+    no class explains yet."""
+
+    entry: Optional[PortingClass]
+    signature: str
+    cases: list[str] = field(default_factory=list)
+    example: Optional[str] = None
+    example_size: int = 10 ** 9
+    difference: str = ""           # the example's finding: "step 3: torch: … / paddle: …"
+    torch_program: str = ""
+    paddle_program: str = ""
+
+    @property
+    def key(self) -> str:
+        return self.entry.key if self.entry else self.signature
+
+    @property
+    def title(self) -> str:
+        return self.entry.title if self.entry else self.signature
 
 
-def torch_paddle_divergences(results: list[dict[str, Any]], cases: dict[str, Case]
-                             ) -> list[DivergenceClass]:
-    by_case: dict[str, dict[str, dict[str, Any]]] = {}
+@dataclass
+class MissingApi:
+    """An API of one framework that the other lacks, with the cases of the run that use it."""
+
+    entry: NoCounterpart
+    cases: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Guide:
+    compared: int = 0                                  # cases both frameworks ran
+    diverging: int = 0                                 # of them, those with a finding
+    classes: list[GuideClass] = field(default_factory=list)      # in the table's order
+    unexplained: list[GuideClass] = field(default_factory=list)  # largest first
+    missing: list[MissingApi] = field(default_factory=list)
+    one_framework: int = 0                             # cases written for one framework only
+
+    def __len__(self) -> int:
+        return len(self.classes) + len(self.unexplained)
+
+    def class_of(self, case_id: str) -> list[GuideClass]:
+        return [c for c in self.classes + self.unexplained if case_id in c.cases]
+
+
+def explain(signature: str) -> Optional[PortingClass]:
+    """The first class whose patterns match a finding's signature."""
+    return next((c for c in CLASSES if any(fnmatch.fnmatchcase(signature, p) for p in c.patterns)),
+                None)
+
+
+def _unsupported(observations: list[dict[str, Any]]) -> bool:
+    return any(o["kind"] == "unsupported" for o in observations)
+
+
+def _worded(f: Finding) -> str:
+    d = f.difference
+    return f"step {f.step}: torch: {show(d.expected)} / paddle: {show(d.actual)}"
+
+
+def uses(case: Case, lacked: tuple[str, str]) -> bool:
+    """Whether a case calls an API at ``(step kind, field)`` of ``DIALECT_LACKS``, at a value
+    that asks something of it (``create_graph=False`` asks nothing)."""
+    kind, name = lacked
+    return any(kind in step and (not name or (step.get(name) is not None and step.get(name) is not False))
+               for _, step, _ in walk(case.steps))
+
+
+def porting_guide(results: list[dict[str, Any]], cases: dict[str, Case]) -> Guide:
+    """The guide's classes counted over a run's torch-cpu and paddle-cpu results."""
+    pairs: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for r in results:
-        if r["backend"] in ("torch-cpu", "paddle-cpu") and r.get("observations") is not None:
-            by_case.setdefault(r["case"], {})[r["backend"]] = r
-    classes: dict[str, DivergenceClass] = {}
-    for case_id, pair in sorted(by_case.items()):
+        if r["backend"] in (BASELINE, OTHER) and r.get("observations") is not None:
+            pairs.setdefault(r["case"], {})[r["backend"]] = r["observations"]
+    guide = Guide()
+    by_key: dict[str, GuideClass] = {c.key: GuideClass(c, c.key) for c in CLASSES}
+    unexplained: dict[str, GuideClass] = {}
+    for case_id, pair in sorted(pairs.items()):
         if len(pair) != 2:
             continue
-        found = classify(pair["torch-cpu"]["observations"], pair["paddle-cpu"]["observations"])
-        if found is None:
+        if any(o["step"] == "-" for o in pair[BASELINE] + pair[OTHER] if o["kind"] == "unsupported"):
+            guide.one_framework += 1
             continue
-        name, difference = found
-        cls = classes.setdefault(name, DivergenceClass(name))
-        cls.cases.append(case_id)
+        guide.compared += 1
         case = cases.get(case_id)
-        if case is not None and len(case.steps) < cls.example_steps:
-            cls.example, cls.example_steps, cls.difference = case_id, len(case.steps), difference
-            cls.torch_program = program(case, "torch")
-            cls.paddle_program = program(case, "paddle")
-    return sorted(classes.values(), key=lambda c: (-len(c.cases), c.name))
+        found = [f for f in findings(case, pair[BASELINE], pair[OTHER])
+                 if "unsupported" not in f.signature]  # a missing API: counted in ``missing``
+        guide.diverging += bool(found)
+        for f in found:
+            entry = explain(f.signature)
+            cls = by_key[entry.key] if entry else unexplained.setdefault(
+                f.signature, GuideClass(None, f.signature))
+            if case_id in cls.cases:
+                continue
+            cls.cases.append(case_id)
+            size = case_size(case)
+            if case is not None and size < cls.example_size:
+                cls.example, cls.example_size, cls.difference = case_id, size, _worded(f)
+    for cls in [*by_key.values(), *unexplained.values()]:
+        if cls.example is not None:
+            cls.torch_program = program(cases[cls.example], "torch")
+            cls.paddle_program = program(cases[cls.example], "paddle")
+    guide.classes = [c for c in by_key.values() if c.cases]
+    guide.unexplained = sorted(unexplained.values(), key=lambda c: (-len(c.cases), c.signature))
+    ran = {case_id for case_id, pair in pairs.items()}
+    for entry in NO_COUNTERPART:
+        lacking = next(d for d in DIALECT_LACKS if d != entry.dialect)
+        assert entry.lacked in DIALECT_LACKS[lacking], entry.key
+        guide.missing.append(MissingApi(entry, sorted(
+            c for c in ran if c in cases and uses(cases[c], entry.lacked))))
+    return guide
+
+
+def undescribed_lacks() -> list[tuple[str, str, str]]:
+    """``DIALECT_LACKS`` entries no ``NO_COUNTERPART`` entry describes (a test keeps it empty)."""
+    described = {(next(d for d in DIALECT_LACKS if d != e.dialect), *e.lacked) for e in NO_COUNTERPART}
+    return sorted((d, k, f) for d, lacks in DIALECT_LACKS.items() for k, f in lacks
+                  if (d, k, f) not in described)

@@ -200,11 +200,13 @@ def render_html(model: ReportModel, results: Optional[list[dict]] = None) -> str
                               model.known, "known_reason"))
     parts.append(_result_list(f"Unsupported ({plural(len(model.unsupported), 'result')})",
                               model.unsupported, "detail"))
-    parts.append(f"<h2>torch ↔ paddle divergences ({plural(len(model.divergences), 'class')})</h2>")
-    for c in model.divergences:
-        parts.append(f"<details><summary>{_e(c.name)} — {plural(len(c.cases), 'case')}</summary>"
-                     f"<p>{_e(c.explanation)}</p><p>Minimal example <code>{_e(c.example)}</code>: "
-                     f"{_e(c.difference)}</p><h4>torch</h4><pre>{_e(c.torch_program)}</pre>"
-                     f"<h4>paddle</h4><pre>{_e(c.paddle_program)}</pre></details>")
+    guide = model.guide
+    parts.append(f"<h2>torch ↔ paddle divergences ({plural(len(guide), 'class')})</h2>"
+                 f"<p>{guide.diverging} of {guide.compared} cases both frameworks run observe "
+                 f"something different. <a href='guide.html'>The porting guide</a> explains each "
+                 f"class, with a checked rewrite and the shortest case side by side.</p><ul>")
+    parts += [f"<li><a href='guide.html#{_e(c.key)}'>{_e(c.title)}</a> — {plural(len(c.cases), 'case')}</li>"
+              for c in sorted(guide.classes + guide.unexplained, key=lambda c: -len(c.cases))]
+    parts.append("</ul>")
     parts.append(f"<script>{SCRIPT}</script></body></html>")
     return "\n".join(parts)

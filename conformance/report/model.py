@@ -9,7 +9,7 @@ from conformance.corpus.case import Case
 from conformance.corpus.coverage import buckets_of
 from conformance.corpus.vocabulary import BUCKETS
 from conformance.judge.classes import FAILING, FailureClass, failure_classes
-from conformance.report.divergence import DivergenceClass, torch_paddle_divergences
+from conformance.report.divergence import Guide, porting_guide
 
 
 @dataclass
@@ -18,7 +18,7 @@ class ReportModel:
     backends: list[str]
     heatmap: dict[str, dict[str, tuple[int, int]]]  # bucket -> backend -> (passed, ran)
     failures: list[dict[str, Any]]
-    divergences: list[DivergenceClass]
+    guide: Guide                        # torch ↔ paddle divergences by root cause
     known: list[dict[str, Any]]         # results a known-divergence entry excuses
     unsupported: list[dict[str, Any]]   # results a backend could not observe
     classes: list[FailureClass]         # the failures by how they fail, largest first
@@ -54,5 +54,5 @@ def build_model(summary: dict[str, Any], results: list[dict[str, Any]],
     known = [r for r in results if r["verdict"] == "known"]
     unsupported = [r for r in results if r["verdict"] == "unsupported"]
     return ReportModel(summary, backends, heatmap(results, cases), failures,
-                       torch_paddle_divergences(results, cases), known, unsupported,
+                       porting_guide(results, cases), known, unsupported,
                        failure_classes(results, cases) if classes is None else classes)
