@@ -144,3 +144,13 @@ def test_a_step_seen_first_in_paddle_sorts_where_it_ran():
     found = findings(None, torch, paddle)
     assert [f.step for f in found] == ["3"]  # the error first; the values after it follow from it
     assert explain("autograd.backward: nothing vs error:freed-graph").key == "backward-frees-every-node"
+
+
+def test_a_hook_run_before_a_shared_error_names_the_error_raised_at_another_node():
+    # torch's hook (step 1) prints while step 3 runs, before step 3 raises; paddle raises first
+    torch = [_tensor("2", [2.0]), _tensor("1", [1.0]), _error("3", "RuntimeError", "version-counter"),
+             _after("3")]
+    paddle = [_tensor("2", [2.0]), _error("3", "RuntimeError", "version-counter"), _after("3")]
+    found = findings(None, torch, paddle)
+    assert [f.signature for f in found] == ["a step: error:version-counter raised at another node"]
+    assert explain(found[0].signature).key == "version-error-node"

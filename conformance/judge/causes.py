@@ -34,6 +34,8 @@ from conformance.run.trace import Trace
 FLAG_FIELDS = ("requires_grad", "is_leaf", "has_grad_fn")
 # steps whose observations are made later, while an autograd call runs them
 DEFERRED_STEPS = ("hook", "node_hook", "post_accumulate_hook", "saved_tensors_hooks")
+# a deferred step that printed a gradient in one framework only (or more often in one)
+ONE_SIDED_HOOK = ("tensor vs nothing", "nothing vs tensor", "tensor: more in torch", "tensor: fewer in torch")
 
 
 @dataclass(frozen=True)
@@ -205,12 +207,29 @@ def _named(d: Difference) -> list[tuple[str, bool]]:
     return parts
 
 
+def _shared_error(step: str, torch_obs: list[dict[str, Any]],
+                  paddle_obs: list[dict[str, Any]]) -> Optional[str]:
+    """The error category both frameworks raised at the autograd step that ran a deferred
+    observation (``12`` of ``12>4``), or None when they did not both raise one."""
+    trigger, _, inner = step.partition(">")
+    if not inner:
+        return None
+    categories = [{o.get("category") for o in obs if o["step"] == trigger and o["kind"] == "error"}
+                  for obs in (torch_obs, paddle_obs)]
+    shared = categories[0] & categories[1]
+    return next(iter(shared)) if len(shared) == 1 else None
+
+
 def findings(case: Optional[Case], torch_obs: list[dict[str, Any]],
              paddle_obs: list[dict[str, Any]]) -> list[Finding]:
     """Every independent difference and the first flow difference of a case, in the order
-    they happened."""
-    comparison = compare_traces(Trace("", "torch-cpu", chronological(torch_obs, case)),
-                                Trace("", "paddle-cpu", chronological(paddle_obs, case)),
+    they happened.
+
+    A hook that received a gradient in one framework only, inside an autograd call both
+    frameworks refused with the same error, shows that they raised it at different nodes: its finding says so
+    (``autograd.backward: error:version-counter raised at another node``)."""
+    torch_obs, paddle_obs = chronological(torch_obs, case), chronological(paddle_obs, case)
+    comparison = compare_traces(Trace("", "torch-cpu", torch_obs), Trace("", "paddle-cpu", paddle_obs),
                                 messages="category")
     found: list[Finding] = []
     flowed = False
@@ -218,6 +237,12 @@ def findings(case: Optional[Case], torch_obs: list[dict[str, Any]],
         for description, independent in _named(d):
             if not independent and flowed:
                 continue
-            found.append(Finding(f"{location(case, d.step)}: {description}", d.step, independent, d))
+            where = location(case, d.step)
+            ran_in_one = description in ONE_SIDED_HOOK
+            shared = _shared_error(d.step, torch_obs, paddle_obs) if ran_in_one else None
+            if shared is not None:
+                where, description = location(case, d.step.partition(">")[0]), \
+                    f"error:{shared} raised at another node"
+            found.append(Finding(f"{where}: {description}", d.step, independent, d))
             flowed |= not independent
     return found

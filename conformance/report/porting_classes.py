@@ -1244,6 +1244,41 @@ z.backward()
 print(x.grad.tolist())
 """,
         documented=("In-place: saved tensor modified in place",)),
+    PortingClass(
+        key="version-error-node", topic="inplace",
+        title="Both refuse a tensor written in place, but paddle at an earlier node: hooks torch "
+              "runs before the error do not run in paddle",
+        explanation="paddle's kernels save operands torch's do not need (both operands of a "
+                    "multiply, whether or not they require grad), so its version check fires at "
+                    "the first node that used the tensor; torch's fires at the node that saved "
+                    "it, after the hooks between have run.",
+        porting="Check the version yourself before calling backward (`t._version` in torch, "
+                "`t.inplace_version` in paddle), so no hook runs on a graph that will be refused.",
+        patterns=("*: error:version-counter raised at another node",),
+        source="paddle",
+        original="""import paddle
+x = paddle.to_tensor([0.5, 1.0], stop_gradient=False)
+y = paddle.tanh(x)
+z = (y * paddle.to_tensor([2.0, 3.0])).sum()
+y.register_hook(lambda g: print("hook on y:", g.tolist()))
+y.add_(paddle.to_tensor(1.0))
+try:
+    z.backward()
+except RuntimeError:
+    print("refused")
+""",
+        rewrite="""import torch
+x = torch.tensor([0.5, 1.0], requires_grad=True)
+y = torch.tanh(x)
+saved_version = y._version
+z = (y * torch.tensor([2.0, 3.0])).sum()
+y.register_hook(lambda g: print("hook on y:", g.tolist()))
+y.add_(1.0)
+if y._version != saved_version:
+    print("refused")
+else:
+    z.backward()
+"""),
     # --- custom functions --------------------------------------------------------------------
     PortingClass(
         key="custom-gradient-count", topic="custom",
