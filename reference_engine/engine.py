@@ -15,6 +15,7 @@ import numpy as np
 
 from reference_engine import grad_mode
 from reference_engine import ops as F
+from reference_engine.dtypes import is_floating
 from reference_engine.graph import AccumulateGrad, Node, derivative_of
 
 if TYPE_CHECKING:
@@ -231,7 +232,7 @@ def _label_gradient_nodes(policy: Policy, node: Node, grads: Sequence[Any]) -> N
 def _check_nan(policy: Policy, node: Node, grads: Sequence[Any]) -> None:
     """torch's anomaly detection: a backward function that returned nan fails, naming itself."""
     for index, g in enumerate(grads):
-        if g is not None and g._data.dtype.kind in "fc" and np.isnan(g._data).any():
+        if g is not None and is_floating(g._data.dtype) and np.isnan(g._data).any():
             policy.warn_anomaly(node)
             raise policy.error("anomaly_nan", name=node.name(), index=index)
 

@@ -12,6 +12,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from reference_engine.dtypes import is_floating
+
 PRECISION = 4
 LINEWIDTH = 80
 THRESHOLD = 1000
@@ -20,7 +22,9 @@ EDGEITEMS = 3
 
 class _Formatter:
     def __init__(self, values: np.ndarray) -> None:
-        self.floating = values.dtype.kind == "f"
+        self.floating = is_floating(values.dtype)
+        if self.floating and values.dtype.kind != "f":  # bfloat16: formatted from its float32 values
+            values = values.astype(np.float32)
         self.int_mode = True
         self.sci_mode = False
         self.max_width = 1

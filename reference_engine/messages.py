@@ -8,6 +8,17 @@ paddlepaddle 3.3.1; paddle's trailing ``[Hint: …] (at /paddle/…)`` is not re
 from __future__ import annotations
 
 TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "autocast_device_type": (ValueError, "Expected `device_type` of type `str`, got: `{type_name}`"),
+    "invalid_device": (RuntimeError, "Invalid device string: '{device}'"),
+    "conv_input_rank": (RuntimeError, "Expected {unbatched}D (unbatched) or {batched}D (batched) input to "
+                                      "{api}, but got input of size: {shape}"),
+    "conv_weight_rank": (RuntimeError, "weight should have at least three dimensions"),
+    "conv_groups": (RuntimeError, "Given groups={groups}, expected weight to be divisible by {groups} at "
+                                  "dimension 0, but got weight of size {weight} instead"),
+    "conv_channels": (RuntimeError, "Given groups={groups}, weight of size {weight}, expected input{input} "
+                                    "to have {expected} channels, but got {got} channels instead"),
+    "conv_kernel_size": (RuntimeError, "Calculated padded input size per channel: ({input}). Kernel size: "
+                                       "({kernel}). Kernel size can't be greater than actual input size"),
     # torch.nn.Module.register_buffer
     "buffer_name_dot": (KeyError, 'buffer name can\'t contain "."'),
     "buffer_name_empty": (KeyError, 'buffer name can\'t be empty string ""'),
@@ -290,6 +301,10 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
 }
 
 TORCH_WARNINGS: dict[str, tuple[type[Warning], str]] = {
+    "autocast_no_cuda": (UserWarning, "CUDA is not available or torch_xla is imported. Disabling autocast."),
+    "autocast_cpu_dtype": (UserWarning, "In CPU autocast, but the target dtype is not supported. Disabling "
+                                        "autocast.\nCPU Autocast only supports dtypes of torch.bfloat16, "
+                                        "torch.float16 currently."),
     "full_backward_hook_no_inputs": (
         UserWarning, "Full backward hook is firing when gradients are computed with respect to module "
         "outputs since no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"

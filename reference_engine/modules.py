@@ -9,6 +9,7 @@ from typing import Any, Callable, ClassVar, Iterable, Iterator, Optional
 
 import numpy as np
 
+from reference_engine.dtypes import is_floating
 from reference_engine.grad_mode import no_grad
 from reference_engine.graph import RemovableHandle
 
@@ -206,7 +207,7 @@ class ModuleBase:
         for _, module in self._named_modules():
             for table in (module._parameters, module._buffers):
                 for tensor in table.values():
-                    if tensor is None or tensor._data.dtype.kind != "f":
+                    if tensor is None or not is_floating(tensor._data.dtype):
                         continue
                     tensor._data = tensor._data.astype(dtype)
                     if tensor._grad is not None:

@@ -17,6 +17,7 @@ import numpy as np
 
 from reference_engine import fp_errors, grad_mode
 from reference_engine import rules as R
+from reference_engine.dtypes import _Reduced, is_floating, is_reduced, note_dtype
 from reference_engine.graph import Node, SavedTensor, node_base_name
 
 if TYPE_CHECKING:
@@ -54,7 +55,10 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     else:
         token = fp_errors.ignored()
         try:
-            data = _forward(rule, arrays, attrs)
+            if _Reduced.seen and any(is_reduced(a.dtype) for a in arrays):
+                data = _reduced_forward(rule, arrays, attrs)
+            else:
+                data = _forward(rule, arrays, attrs)
         finally:
             fp_errors.restore(token)
     if type(data) is not np.ndarray:
@@ -154,6 +158,18 @@ def _forward(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str, Any]) 
     if rule.forward_attrs:
         return rule.forward(*arrays, **{k: attrs[k] for k in rule.forward_attrs})
     return rule.forward(*arrays)
+
+
+def _reduced_forward(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
+    """``rule``'s forward on float16 / bfloat16 operands as the frameworks' CPU kernels run it:
+    computed in float32, the result rounded to the operands' precision (a cast keeps its own
+    target dtype)."""
+    reduced = next(a.dtype for a in arrays if is_reduced(a.dtype))
+    wide = [a.astype(np.float32) if is_reduced(a.dtype) else a for a in arrays]
+    data = np.asarray(_forward(rule, wide, attrs))
+    if rule.op == "cast" or not is_floating(data.dtype):
+        return data.astype(attrs["dtype"]) if rule.op == "cast" else data
+    return data.astype(attrs.get("dtype") or reduced)
 
 
 def _graph_copy(t: Tensor) -> Tensor:
@@ -290,10 +306,10 @@ def _binary(op: str, a: Operand, b: Operand, extra: dict[str, Any] = _EMPTY) -> 
         if a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
             broadcast_shape(type(a), a._data.shape, b._data.shape)
         return apply(R.RULES[op], (a, b), extra)
-    if a_tensor and type(b) is float and a._data.dtype.kind == "f":
+    if a_tensor and type(b) is float and is_floating(a._data.dtype):
         return apply(R.RULES[op], (a, type(a)._from_array(np.array(b, a._data.dtype))),
                      {**_SCALAR_RIGHT, **extra})
-    if b_tensor and type(a) is float and b._data.dtype.kind == "f":
+    if b_tensor and type(a) is float and is_floating(b._data.dtype):
         return apply(R.RULES[op], (type(b)._from_array(np.array(a, b._data.dtype)), b),
                      {**_SCALAR_LEFT, **extra})
     cls = _cls_of(a, b)
@@ -422,7 +438,7 @@ def _unary(op: str, a: Tensor) -> Tensor:
 
 
 def _floating(a: Tensor) -> Tensor:
-    return a if a._data.dtype.kind == "f" else cast(a, a._policy.default_float)
+    return a if is_floating(a._data.dtype) else cast(a, a._policy.default_float)
 
 
 def neg(a: Tensor) -> Tensor:
@@ -656,7 +672,7 @@ def where(condition: Tensor, a: Operand, b: Operand) -> Tensor:
 
 
 def cast(a: Tensor, dtype: Any) -> Tensor:
-    dtype = np.dtype(dtype)
+    dtype = note_dtype(np.dtype(dtype))
     if a._data.dtype == dtype:
         return a
     if dtype.kind in "biu" and not a._policy.integer_casts_record:

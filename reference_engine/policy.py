@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from reference_engine.rules import Rule
     from reference_engine.tensor import Tensor
 
-_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2}
+_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "V": 2}  # "V": bfloat16 (``ml_dtypes``)
 
 
 class Policy:
@@ -173,7 +173,7 @@ class Policy:
         return result
 
     def _default_of(self, dtype: np.dtype) -> np.dtype:
-        return {"b": np.dtype(np.bool_), "f": self.default_float}.get(dtype.kind,
+        return {"b": np.dtype(np.bool_), "f": self.default_float, "V": self.default_float}.get(dtype.kind,
                                                                      np.dtype(np.int64))
 
     def check_bool_operands(self, op: str, a: Any, b: Any) -> None:

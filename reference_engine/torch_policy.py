@@ -14,6 +14,7 @@ import numpy as np
 from reference_engine import engine, torch_matmul
 from reference_engine import ops as F
 from reference_engine import rules as R
+from reference_engine.dtypes import is_floating
 from reference_engine.formatting import tensor_body, with_suffixes
 from reference_engine.graph import Node
 from reference_engine.messages import TORCH_ERRORS, TORCH_WARNINGS
@@ -26,10 +27,10 @@ TENSOR_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "int64
                      "int32": "IntTensor", "bool": "BoolTensor", "float16": "HalfTensor",
                      "int16": "ShortTensor", "int8": "CharTensor", "uint8": "ByteTensor"}
 C_TYPE_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
-                "bool": "bool"}
+                "bool": "bool", "float16": "c10::Half", "bfloat16": "c10::BFloat16"}
 SCALAR_TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
                      "bool": "Bool", "float16": "Half", "int16": "Short", "int8": "Char",
-                     "uint8": "Byte"}
+                     "uint8": "Byte", "bfloat16": "BFloat16"}
 
 
 _FULL = slice(None)
@@ -196,7 +197,7 @@ class TorchPolicy(Policy):
                 if out._requires_grad:
                     if out._data.size != 1:
                         raise self.error("implicit_seed")
-                    if out._data.dtype.kind != "f":
+                    if not is_floating(out._data.dtype):
                         raise self.error("implicit_seed_dtype", dtype=f"torch.{out._data.dtype}")
                     seeds.append(F.ones_like(out))
                 else:

@@ -23,7 +23,8 @@ def _is_tensor(x: Any) -> bool:
 
 def describe(x: Any) -> Any:
     if _is_tensor(x):
-        data = x.detach().numpy()
+        reduced = str(x.dtype).endswith("bfloat16")  # numpy has no bfloat16: its float32 values
+        data = (x.detach().float() if reduced else x.detach()).numpy()
         return {"dtype": str(x.dtype), "shape": tuple(x.shape), "values": np.array(data),
                 "requires_grad": bool(x.requires_grad), "grad_fn": x.grad_fn is not None}
     if isinstance(x, (list, tuple)):

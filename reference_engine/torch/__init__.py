@@ -14,10 +14,19 @@ import numpy as np
 
 from reference_engine import composed, grad_mode, rng
 from reference_engine import ops as F
-from reference_engine.dtypes import DialectDtype, by_numpy, standard_dtypes, to_numpy
+from reference_engine.dtypes import (
+    REDUCED_NAMES,
+    STANDARD,
+    DialectDtype,
+    by_numpy,
+    is_floating,
+    standard_dtypes,
+    to_numpy,
+)
 from reference_engine.graph import Node, RemovableHandle, shown_node
 from reference_engine.messages import not_modelled
 from reference_engine.tensor import Tensor as _CoreTensor
+from reference_engine.torch import autocast_ops
 from reference_engine.torch_policy import TORCH, torch_size
 
 __all__ = [
@@ -25,7 +34,8 @@ __all__ = [
     "is_anomaly_enabled", "linspace", "manual_seed", "mm", "optim", "rand", "randn",
     "add", "amax", "amin", "autograd", "bool", "cat", "ceil", "clamp", "clone",
     "cos", "detach", "div", "double", "dtype", "enable_grad", "exp", "expand_copy", "float",
-    "float32", "float64", "floor", "int32", "int64", "is_grad_enabled", "is_tensor", "log",
+    "bfloat16", "float16", "float32", "float64", "floor", "half", "int32", "int64", "is_grad_enabled",
+    "is_tensor", "log",
     "log_softmax", "long", "matmul", "max", "maximum", "mean", "min", "minimum", "mul", "neg",
     "nn", "no_grad", "ones", "ones_like", "permute", "pow", "relu", "reshape", "round",
     "set_grad_enabled", "sigmoid", "sign", "sin", "softmax", "sqrt", "squeeze", "stack", "sub", "sum",
@@ -47,9 +57,11 @@ class dtype(DialectDtype):  # noqa: N801 - torch's name
     prefix = "torch"
 
 
-_NAMED = standard_dtypes(dtype)
+_NAMED = standard_dtypes(dtype, (*STANDARD, *REDUCED_NAMES))
 float32 = float = _NAMED["float32"]  # noqa: A001 - torch's names
 float64 = double = _NAMED["float64"]
+float16 = half = _NAMED["float16"]
+bfloat16 = _NAMED["bfloat16"]
 int64 = long = _NAMED["int64"]
 int32 = int = _NAMED["int32"]  # noqa: A001
 bool = _NAMED["bool"]  # noqa: A001
@@ -70,6 +82,9 @@ class Size(tuple):
         return builtins.int(np.prod(self, dtype=np.int64))
 
 
+Size.__name__ = "torch.Size"  # the type's name in messages ("'torch.Size' object has no attribute")
+
+
 ReturnTypesMax = namedtuple("max", ["values", "indices"])
 ReturnTypesMin = namedtuple("min", ["values", "indices"])
 
@@ -81,7 +96,7 @@ def _shape_args(shape: tuple[Any, ...]) -> tuple[builtins.int, ...]:
 
 
 def _float_on_float(number: Any, t: Any) -> builtins.bool:
-    return type(number) in (builtins.int, builtins.float) and t._data.dtype.kind == "f"
+    return type(number) in (builtins.int, builtins.float) and is_floating(t._data.dtype)
 
 
 def _in_place_method(op: str) -> Any:
@@ -140,14 +155,14 @@ class Tensor(_CoreTensor):
     def requires_grad(self, value: builtins.bool) -> None:
         if self._grad_fn is not None:
             raise TORCH.error("non_leaf_flag_on" if value else "non_leaf_flag")
-        if value and self._data.dtype.kind != "f":
+        if value and not is_floating(self._data.dtype):
             raise TORCH.error("int_requires_grad_setter")
         self._requires_grad = builtins.bool(value)
 
     def requires_grad_(self, requires_grad: builtins.bool = True) -> Tensor:
         if self._grad_fn is not None and not requires_grad:
             raise TORCH.error("non_leaf_flag")
-        if requires_grad and self._data.dtype.kind != "f":
+        if requires_grad and not is_floating(self._data.dtype):
             raise TORCH.error("int_requires_grad_method")
         if self._grad_fn is None:
             self._requires_grad = builtins.bool(requires_grad)
@@ -275,6 +290,10 @@ class Tensor(_CoreTensor):
     def mm(self, mat2: Tensor) -> Tensor:
         return mm(self, mat2)
 
+    __matmul__ = autocast_ops.lower_precision(_CoreTensor.__matmul__)
+    __rmatmul__ = autocast_ops.lower_precision(_CoreTensor.__rmatmul__)
+    matmul = autocast_ops.lower_precision(F.matmul)
+
     def exp_(self) -> Tensor:
         return self._in_place("exp")
 
@@ -324,6 +343,12 @@ class Tensor(_CoreTensor):
 
     def double(self) -> Tensor:
         return F.cast(self, np.float64)
+
+    def half(self) -> Tensor:
+        return F.cast(self, np.float16)
+
+    def bfloat16(self) -> Tensor:
+        return F.cast(self, bfloat16.numpy)
 
     # --- operations -----------------------------------------------------------------------
 
@@ -495,7 +520,7 @@ def _element_dtype(data: Any) -> Optional[np.dtype]:
     walk(data)
     if not carried:
         return None
-    floats = [d for d in found if d.kind == "f"]
+    floats = [d for d in found if is_floating(d)]
     if floats:
         return builtins.max(floats, key=lambda d: d.itemsize)
     ints = [d for d in found if d.kind in "iu"]
@@ -554,7 +579,7 @@ def _new(array: np.ndarray, dtype_: Any, requires_grad: builtins.bool) -> Tensor
         array = array.astype(np.float32 if array.dtype.kind == "f" else np.int64)
     out = Tensor._from_array(array)
     if requires_grad:
-        if array.dtype.kind != "f":
+        if not is_floating(array.dtype):
             raise TORCH.error("int_requires_grad_ctor")
         out._requires_grad = True
     return out  # type: ignore[return-value]
@@ -727,7 +752,7 @@ mul = multiply = F.mul
 div = divide = F.div
 neg = TORCH.tensor_function(F.neg, "neg")
 pow = F.pow  # noqa: A001
-matmul = F.matmul
+matmul = autocast_ops.lower_precision(F.matmul)
 exp = TORCH.tensor_function(F.exp, "exp")
 log = TORCH.tensor_function(F.log, "log")
 sqrt = TORCH.tensor_function(F.sqrt, "sqrt")
@@ -837,6 +862,7 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:  # noqa: A002
 
 
 @_tensor_first
+@autocast_ops.lower_precision
 def mm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
     """``torch.mm``: matrices only."""
     if input._data.ndim != 2 or mat2._data.ndim != 2:
@@ -882,13 +908,13 @@ from reference_engine.torch import (  # noqa: E402  (they need the names above)
     nn,
     optim,
 )
-from reference_engine.torch.amp import autocast  # noqa: E402
+from reference_engine.torch.amp import autocast, get_autocast_dtype, is_autocast_enabled  # noqa: E402
 from reference_engine.torch.extras import *  # noqa: E402,F403
 
 # the same functions as Tensor methods (defined once, in extras.py)
 for _method, _function in extras.TENSOR_METHODS.items():
     setattr(Tensor, _method, _function)
-__all__ += extras.__all__
+__all__ += [*extras.__all__, "get_autocast_dtype", "is_autocast_enabled"]
 
 
 def __getattr__(name: str) -> Any:

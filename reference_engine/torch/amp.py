@@ -1,25 +1,31 @@
-"""``torch.amp``: ``GradScaler`` as a CPU training loop sees it, and ``autocast`` where it
-changes nothing.
+"""``torch.amp``: ``GradScaler`` as a CPU training loop sees it, and ``autocast`` on the
+CPU.
 
 The scaler multiplies the loss by its scale (one MulBackward0 with a 0-d float32 tensor),
 ``unscale_`` multiplies each gradient in place by the reciprocal and records whether any is not
 finite, ``step`` runs the optimizer only when all were finite, and ``update`` halves the scale
 after an overflow and doubles it after ``growth_interval`` clean steps. A scaler for "cuda" on a
-machine without CUDA warns and does nothing, as torch's does. ``autocast`` with
-``enabled=False`` is a no-op; the reference engine has no reduced-precision kernels, so an
-enabled one is refused, naming it.
+machine without CUDA warns and does nothing, as torch's does. ``autocast("cpu")`` casts the
+inputs of the ops torch lists (``reference_engine.torch.autocast_ops``).
 """
 
 from __future__ import annotations
 
+import functools
 import warnings
 from typing import Any, Optional
 
 import numpy as np
 
-from reference_engine.torch import Tensor, no_grad, tensor
+from reference_engine.messages import NotModelledError
+from reference_engine.torch import _DTYPES, TORCH, Tensor, bfloat16, float16, no_grad, tensor
+from reference_engine.torch import autocast_ops as region
 
-__all__ = ["GradScaler", "autocast"]
+__all__ = ["GradScaler", "autocast", "get_autocast_dtype", "is_autocast_enabled"]
+
+# torch's device types: any other string is an invalid device
+KNOWN_DEVICES = ("cpu", "cuda", "mps", "xpu", "xla", "meta", "hpu", "mtia", "ipu", "mkldnn", "opengl",
+                 "opencl", "ideep", "hip", "ve", "fpga", "maia", "vulkan", "metal", "lazy", "privateuseone")
 
 _READY, _UNSCALED, _STEPPED = "ready", "unscaled", "stepped"
 
@@ -160,25 +166,60 @@ class GradScaler:
 
 
 class autocast:  # noqa: N801 - torch's name
-    """``torch.autocast`` / ``torch.amp.autocast``: a no-op when disabled; refused when enabled
-    (the reference engine has no reduced-precision kernels)."""
+    """``torch.autocast`` / ``torch.amp.autocast``, as a context manager or a decorator: on the
+    CPU, listed ops run in bfloat16 or float16 (``reference_engine.torch.autocast_ops``); "cuda" on
+    this CPU-only engine warns and does nothing, as torch does without CUDA."""
 
-    def __init__(self, device_type: str = "cpu", dtype: Any = None, enabled: bool = True,
-                 cache_enabled: Any = None) -> None:
-        self.enabled = enabled
+    def __init__(self, device_type: str, dtype: Any = None, enabled: bool = True,
+                 cache_enabled: Optional[bool] = None) -> None:
+        if not isinstance(device_type, str):
+            raise TORCH.error("autocast_device_type", type_name=type(device_type))
+        if device_type not in ("cpu", "cuda"):
+            if device_type.split(":")[0] not in KNOWN_DEVICES:
+                raise TORCH.error("invalid_device", device=device_type)
+            raise NotModelledError(f"reference_engine.torch has no torch.autocast for {device_type!r}")
+        self.device = device_type
+        self.fast_dtype = dtype if dtype is not None else get_autocast_dtype(device_type)
+        if enabled and device_type == "cuda":
+            TORCH.warn("autocast_no_cuda", stacklevel=2)
+            enabled = False
+        if enabled and self.fast_dtype not in (bfloat16, float16):
+            TORCH.warn("autocast_cpu_dtype", stacklevel=2)
+            enabled = False
+        self._enabled = enabled
+        self._cache_enabled = True if cache_enabled is None else cache_enabled
+        self._previous: list[Any] = []
 
     def __enter__(self) -> autocast:
-        if self.enabled:
-            raise NotImplementedError("reference_engine.torch has no torch.autocast (no "
-                                      "reduced-precision kernels); use enabled=False")
+        if self.device == "cuda":  # disabled: the CPU region stays as it is
+            self._previous.append(None)
+        else:
+            self._previous.append(region.enter(self._enabled, self.fast_dtype.numpy, self._cache_enabled))
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        return None
+        previous = self._previous.pop()
+        if previous is not None:
+            region.leave(previous)
 
     def __call__(self, func: Any) -> Any:
+        @functools.wraps(func)
         def wrapped(*args: Any, **kwargs: Any) -> Any:
             with self:
                 return func(*args, **kwargs)
 
         return wrapped
+
+
+def is_autocast_enabled(device_type: Optional[str] = None) -> bool:
+    """``torch.is_autocast_enabled``: for "cpu", whether a region is on; without an argument
+    (CUDA's), False on this engine."""
+    return device_type == "cpu" and region.enabled()
+
+
+def get_autocast_dtype(device_type: str) -> Any:
+    """``torch.get_autocast_dtype``: the dtype lower-precision ops use in a region."""
+    if device_type == "cuda":
+        return float16
+    current = region.region_dtype()
+    return bfloat16 if current is None else _DTYPES[current]

@@ -17,9 +17,9 @@ from reference_engine.torch import (
     Tensor,
     _new,
     _np_dtype,
+    autocast_ops,
     dtype,
     full,
-    matmul,
     ones,
     tensor,
     zeros,
@@ -99,15 +99,16 @@ def argmin(input: Tensor, dim: Optional[builtins.int] = None,  # noqa: A002
 
 
 def dot(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    return matmul(input, other)
+    return F.matmul(input, other)
 
 
 def mv(input: Tensor, vec: Tensor) -> Tensor:  # noqa: A002
-    return matmul(input, vec)
+    return F.matmul(input, vec)
 
 
+@autocast_ops.lower_precision
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
-    return C.named(matmul(input, mat2), "BmmBackward0", input, mat2)
+    return C.named(F.matmul(input, mat2), "BmmBackward0", input, mat2)
 
 
 def square(input: Tensor) -> Tensor:  # noqa: A002
@@ -129,6 +130,7 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None,  # noqa: A002
     return F.norm(input, p, dim, keepdim)
 
 
+@autocast_ops.float32
 def prod(input: Tensor, dim: Optional[builtins.int] = None,  # noqa: A002
          keepdim: builtins.bool = False) -> Tensor:
     """The product of every element (ProdBackward0), or along ``dim`` (ProdBackward1)."""
@@ -348,6 +350,7 @@ def _contiguous_copy(t: Tensor) -> Tensor:
     return out
 
 
+@autocast_ops.lower_precision
 def einsum(equation: str, *operands: Any) -> Tensor:
     """Einstein summation (composed; the result's node named as torch's einsum names it: a
     view after a contraction of several operands, a product without one, a sum or a permute

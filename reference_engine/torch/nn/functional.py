@@ -9,6 +9,7 @@ from reference_engine import layers
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.tensor import Tensor
+from reference_engine.torch import autocast_ops
 from reference_engine.torch_policy import torch_size
 
 __all__ = ["batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
@@ -61,17 +62,20 @@ def log_softmax(input: Tensor, dim: Optional[int] = None) -> Tensor:  # noqa: A0
     return F.log_softmax(input, -1 if dim is None else dim)
 
 
+@autocast_ops.float32
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
     """The reduced squared difference: one MseLossBackward0 (input, target)."""
     _check_target_size(input, target)
     return _loss("mse_loss", input, target, reduction)
 
 
+@autocast_ops.lower_precision
 def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:  # noqa: A002
     """``input @ weight.T + bias`` (with a bias: one AddmmBackward0 over the input's rows)."""
     return F.linear(input, weight, bias)
 
 
+@autocast_ops.float32
 def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,  # noqa: A002
              size_average: Any = None, ignore_index: int = -100, reduce: Any = None,
              reduction: str = "mean") -> Tensor:
@@ -88,6 +92,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,  # 
     return C.named(loss, "NllLossBackward0", input)
 
 
+@autocast_ops.float32
 def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,  # noqa: A002
                   size_average: Any = None, ignore_index: int = -100, reduce: Any = None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
@@ -139,22 +144,54 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None, 
     return C.named(layers.embedding(input, weight, padding_idx), "EmbeddingBackward0", weight)
 
 
-def _convolution(input: Tensor, weight: Tensor, bias: Optional[Tensor],  # noqa: A002
+def _check_convolution(api: str, input: Tensor, weight: Tensor, padding: Any,  # noqa: A002
+                       dilation: Any, groups: int) -> None:
+    """torch's argument checks, in its order: the input's rank, the weight's, the groups, the
+    channels, then a kernel larger than the padded input."""
+    spatial = int(api[-2])
+    shape, w_shape = input._data.shape, weight._data.shape
+    policy = input._policy
+    if len(shape) not in (spatial + 1, spatial + 2):
+        raise policy.error("conv_input_rank", api=api, unbatched=spatial + 1, batched=spatial + 2,
+                           shape=list(shape))
+    if len(w_shape) < 3:
+        raise policy.error("conv_weight_rank")
+    batched = shape if len(shape) == spatial + 2 else (1, *shape)
+    if w_shape[0] % groups:
+        raise policy.error("conv_groups", groups=groups, weight=[list(w_shape)])
+    if batched[1] != w_shape[1] * groups:
+        raise policy.error("conv_channels", groups=groups, weight=list(w_shape), input=list(batched),
+                           expected=w_shape[1] * groups, got=batched[1])
+    padding, dilation = (layers.as_tuple(v, spatial) for v in (padding, dilation))
+    padded = [n + 2 * p for n, p in zip(batched[2:], padding)]
+    kernel = [d * (k - 1) + 1 for k, d in zip(w_shape[2:], dilation)]
+    if any(k > n for k, n in zip(kernel, padded)):
+        raise policy.error("conv_kernel_size", input=" x ".join(map(str, padded)),
+                           kernel=" x ".join(map(str, kernel)))
+
+
+def _convolution(api: str, input: Tensor, weight: Tensor, bias: Optional[Tensor],  # noqa: A002
                  stride: Any, padding: Any, dilation: Any, groups: int) -> Tensor:
     if isinstance(padding, str):
         raise NotImplementedError(f"reference_engine.torch has no padding={padding!r}")
-    out = layers.convolution(input, weight, bias, stride, padding, dilation, groups)
-    return C.named(out, "ConvolutionBackward0", input)
+    _check_convolution(api, input, weight, padding, dilation, groups)
+    unbatched = input._data.ndim == weight._data.ndim - 1
+    batch = F.unsqueeze(input, 0) if unbatched else input
+    out = C.named(layers.convolution(batch, weight, bias, stride, padding, dilation, groups),
+                  "ConvolutionBackward0", batch)
+    return F.squeeze(out, 0) if unbatched else out
 
 
+@autocast_ops.lower_precision
 def conv1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,  # noqa: A002
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
-    return _convolution(input, weight, bias, stride, padding, dilation, groups)
+    return _convolution("conv1d", input, weight, bias, stride, padding, dilation, groups)
 
 
+@autocast_ops.lower_precision
 def conv2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,  # noqa: A002
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
-    return _convolution(input, weight, bias, stride, padding, dilation, groups)
+    return _convolution("conv2d", input, weight, bias, stride, padding, dilation, groups)
 
 
 def _check_target_size(input: Tensor, target: Tensor) -> None:  # noqa: A002
@@ -170,18 +207,21 @@ def _loss(op: str, input: Tensor, target: Tensor, reduction: str) -> Tensor:  # 
     return F.apply(R.RULES[op], (input, target), {"reduction": reduction})
 
 
+@autocast_ops.float32
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A002
                                      reduction: str = "mean") -> Tensor:
     """``max(x, 0) - x·y + log(1 + exp(-|x|))``, torch's stable form: one node."""
     return _loss("binary_cross_entropy_with_logits", input, target, reduction)
 
 
+@autocast_ops.float32
 def binary_cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
     """``-(y·log(p) + (1 - y)·log(1 - p))``, logs clamped at -100 as torch clamps them: one
     node."""
     return _loss("binary_cross_entropy", input, target, reduction)
 
 
+@autocast_ops.float32
 def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
     """``|input - target|``, reduced: composed (AbsBackward0, then MeanBackward0 or SumBackward0)."""
     _check_target_size(input, target)

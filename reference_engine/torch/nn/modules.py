@@ -12,7 +12,6 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Optional
 import numpy as np
 
 from reference_engine import modules as shared
-from reference_engine import ops as F
 from reference_engine import rng
 from reference_engine.torch import Tensor, _np_dtype, get_default_dtype, no_grad, sigmoid, tanh, tensor
 from reference_engine.torch import dtype as torch_dtype
@@ -207,7 +206,7 @@ class Linear(Module):
         self.bias = Parameter(_uniform((out_features,), bound)) if bias else None
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return F.linear(input, self.weight, self.bias)
+        return functional.linear(input, self.weight, self.bias)
 
     def __repr__(self) -> str:
         return (f"Linear(in_features={self.in_features}, out_features={self.out_features}, "
