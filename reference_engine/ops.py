@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 import numpy as np
 
 from reference_engine import fp_errors, grad_mode
-from reference_engine import rules as R
+from reference_engine import rule as R
 from reference_engine.dtypes import _Reduced, is_floating, is_reduced, note_dtype
 from reference_engine.graph import Node, SavedTensor, node_base_name
 

@@ -6,6 +6,7 @@ from typing import Any, Optional
 
 from reference_engine import custom_function
 from reference_engine.graph import saved_tensors_hooks
+from reference_engine.paddle import _core as paddle
 from reference_engine.paddle_policy import PADDLE, stopped
 
 __all__ = ["Hessian", "Jacobian", "PyLayer", "PyLayerContext", "backward", "hessian", "jacobian",
@@ -76,8 +77,6 @@ class Jacobian:
 
     def _matrix(self) -> Any:
         """The whole Jacobian: (len(ys), len(xs)), or (batch, m, n) with a batch axis."""
-        from reference_engine import paddle
-
         if self._full is None:
             ys, xs = self._ys, self._xs
             if self._batched:
@@ -114,8 +113,6 @@ class Hessian(Jacobian):
 
 def _row(y: Any, xs: Any) -> Any:
     """The gradient of one output with respect to ``xs`` (zeros where it does not depend)."""
-    from reference_engine import paddle
-
     (found,) = paddle.grad(y, xs, create_graph=True, allow_unused=True)
     return paddle.zeros_like(xs) if found is None else found
 
@@ -138,8 +135,6 @@ def jacobian(ys: Any, xs: Any, batch_axis: Optional[int] = None) -> Any:
 def hessian(ys: Any, xs: Any, batch_axis: Optional[int] = None) -> Any:
     """``paddle.autograd.hessian``: the Jacobian of the gradient of a scalar (per batch) ``ys``,
     with paddle's checks in paddle's order (``ys[0]`` of a 0-D ``ys`` is its index error)."""
-    from reference_engine import paddle
-
     if batch_axis is None:
         if ys.size > 1:
             raise ValueError(f"Only support ys.numel()({ys.size})==1 when batch_axis is None.")

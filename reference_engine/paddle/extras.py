@@ -13,7 +13,7 @@ from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine import rng
 from reference_engine.graph import as_kernel
-from reference_engine.paddle import (
+from reference_engine.paddle._core import (
     _DEFAULT_FLOAT,
     Tensor,
     _filled,

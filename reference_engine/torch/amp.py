@@ -18,8 +18,8 @@ from typing import Any, Optional
 import numpy as np
 
 from reference_engine.messages import NotModelledError
-from reference_engine.torch import _DTYPES, TORCH, Tensor, bfloat16, float16, no_grad, tensor
 from reference_engine.torch import autocast_ops as region
+from reference_engine.torch._core import _DTYPES, TORCH, Tensor, bfloat16, float16, no_grad, tensor
 
 __all__ = ["GradScaler", "autocast", "get_autocast_dtype", "is_autocast_enabled"]
 

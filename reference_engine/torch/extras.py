@@ -13,17 +13,8 @@ import numpy as np
 from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine import rng
-from reference_engine.torch import (
-    Tensor,
-    _new,
-    _np_dtype,
-    autocast_ops,
-    dtype,
-    full,
-    ones,
-    tensor,
-    zeros,
-)
+from reference_engine.torch import autocast_ops
+from reference_engine.torch._core import Tensor, _new, _np_dtype, dtype, full, ones, tensor, zeros
 
 __all__ = ["all", "allclose", "any", "eq", "ge", "gt", "le", "lt", "ne", "argsort", "einsum", "empty_like",
            "logical_and", "logical_not", "logical_or", "masked_select", "meshgrid", "nan_to_num",

@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator, Sequence, Union
 
 from reference_engine import grad_mode
-from reference_engine.torch import Tensor, autograd, stack, zeros_like
+from reference_engine.torch import autograd
+from reference_engine.torch._core import Tensor, stack, zeros_like
 
 __all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "vjp", "vmap"]
 

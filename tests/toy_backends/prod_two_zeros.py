@@ -4,7 +4,7 @@
 import dataclasses
 
 from reference_engine import ops as F
-from reference_engine import rules
+from reference_engine import rule_helpers, rules
 from reference_engine.torch import *  # noqa: F403
 
 _original = rules.RULES["prod"].vjps[0]
@@ -13,8 +13,8 @@ _original = rules.RULES["prod"].vjps[0]
 def _prod_grad(g, a, result, dims, keepdim):
     if (a._data == 0).sum() == 2 and a._data.ndim:
         if not keepdim:
-            g, result = rules.restore_reduced(g, a._data.shape, dims), \
-                rules.restore_reduced(result, a._data.shape, dims)
+            g, result = rule_helpers.restore_reduced(g, a._data.shape, dims), \
+                rule_helpers.restore_reduced(result, a._data.shape, dims)
         return F.mul(g, F.div(result, a))
     return _original(g, a, result, dims, keepdim)
 

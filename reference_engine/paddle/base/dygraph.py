@@ -1,5 +1,5 @@
 """``paddle.base.dygraph``: ``grad`` is ``paddle.grad``."""
 
-from reference_engine.paddle import grad
+from reference_engine.paddle._core import grad
 
 __all__ = ["grad"]

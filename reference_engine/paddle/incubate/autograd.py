@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
+from reference_engine.paddle import _core as paddle
+
 __all__ = ["Hessian", "Jacobian", "jvp", "vjp"]
 
-
-def _paddle() -> Any:
-    from reference_engine import paddle
-
-    return paddle
 
 
 def _listed(xs: Any) -> list[Any]:
@@ -39,7 +36,6 @@ def _call(func: Callable[..., Any], xs: Any) -> Any:
 def _grads(ys: Any, xs: Any, v: Any) -> Any:
     """``paddle.grad(ys, xs, v, create_graph=True)``, zeros where an input is unused, in the
     structure of ``xs``."""
-    paddle = _paddle()
     found = paddle.grad(_listed(ys), _listed(xs), None if v is None else _listed(v),
                         create_graph=True, allow_unused=True)
     found = [paddle.zeros_like(x) if g is None else g for g, x in zip(found, _listed(xs))]
@@ -56,7 +52,6 @@ def vjp(func: Callable[..., Any], xs: Any, v: Any = None) -> tuple[Any, Any]:
 def jvp(func: Callable[..., Any], xs: Any, v: Any = None) -> tuple[Any, Any]:
     """The function's value and J·``v`` (``v`` defaults to ones), by differentiating the
     vector-Jacobian product with respect to its (zero) cotangent."""
-    paddle = _paddle()
     xs = _separate(xs)
     ys = _call(func, xs)
     cotangents = tuple(paddle.zeros_like(y) for y in _listed(ys))
@@ -80,7 +75,6 @@ class Jacobian:
         self._full: Optional[Any] = None
 
     def _flat(self, tensors: Sequence[Any]) -> Any:
-        paddle = _paddle()
         if self._batched:
             return paddle.concat([t.reshape([t.shape[0], -1]) for t in tensors], axis=1)
         return paddle.concat([t.reshape([-1]) for t in tensors])
@@ -89,7 +83,6 @@ class Jacobian:
         return self._flat(_listed(self._ys))
 
     def _matrix(self) -> Any:
-        paddle = _paddle()
         if self._full is None:
             ys, xs = self._outputs(), _listed(self._xs)
             count = ys.shape[1] if self._batched else ys.shape[0]

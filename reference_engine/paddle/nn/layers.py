@@ -15,7 +15,7 @@ import numpy as np
 
 from reference_engine import modules as shared
 from reference_engine import rng
-from reference_engine.paddle import Tensor, get_default_dtype, matmul, no_grad, tanh, to_tensor
+from reference_engine.paddle._core import Tensor, get_default_dtype, matmul, no_grad, tanh, to_tensor
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.initializer import Constant
 

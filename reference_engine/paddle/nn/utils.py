@@ -7,7 +7,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from reference_engine import modules as shared
-from reference_engine.paddle import Tensor, concat, to_tensor
+from reference_engine.paddle._core import Tensor, concat, to_tensor
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
 

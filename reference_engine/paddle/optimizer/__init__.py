@@ -9,7 +9,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from reference_engine.paddle import no_grad
+from reference_engine.paddle._core import no_grad
 from reference_engine.paddle.optimizer import lr
 
 __all__ = ["SGD", "Adam", "AdamW", "Momentum", "lr"]
@@ -53,7 +53,7 @@ class SGD:
 
     def minimize(self, loss: Any) -> None:
         """Applies the gradients the last backward left (it does not run backward itself)."""
-        from reference_engine.paddle import Tensor
+        from reference_engine.paddle._core import Tensor
 
         if not isinstance(loss, Tensor):
             raise AssertionError("The loss should be an Tensor.")

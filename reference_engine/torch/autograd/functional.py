@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from reference_engine import grad_mode
-from reference_engine.torch import Tensor, stack, zeros_like
-from reference_engine.torch.autograd import grad
+from reference_engine.torch._core import Tensor, stack, zeros_like
+from reference_engine.torch.autograd._core import grad
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 

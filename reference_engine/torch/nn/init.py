@@ -11,7 +11,7 @@ from typing import Any, Optional
 import numpy as np
 
 from reference_engine import rng
-from reference_engine.torch import Tensor, no_grad, tensor
+from reference_engine.torch._core import Tensor, no_grad, tensor
 
 __all__ = ["calculate_gain", "constant_", "eye_", "kaiming_normal_", "kaiming_uniform_",
            "normal_", "ones_", "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_"]

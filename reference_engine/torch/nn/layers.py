@@ -12,7 +12,7 @@ from typing import Any, Optional
 import numpy as np
 
 from reference_engine import layers, rng
-from reference_engine.torch import Tensor, _np_dtype, get_default_dtype, no_grad, tensor
+from reference_engine.torch._core import Tensor, _np_dtype, get_default_dtype, no_grad, tensor
 from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.modules import Module, initialised
 from reference_engine.torch.nn.parameter import Parameter

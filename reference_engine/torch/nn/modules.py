@@ -13,8 +13,8 @@ import numpy as np
 
 from reference_engine import modules as shared
 from reference_engine import rng
-from reference_engine.torch import Tensor, _np_dtype, get_default_dtype, no_grad, sigmoid, tanh, tensor
-from reference_engine.torch import dtype as torch_dtype
+from reference_engine.torch._core import Tensor, _np_dtype, get_default_dtype, no_grad, sigmoid, tanh, tensor
+from reference_engine.torch._core import dtype as torch_dtype
 from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.parameter import Parameter
 

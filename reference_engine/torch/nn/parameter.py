@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from reference_engine.torch import Tensor
+from reference_engine.torch._core import Tensor
 
 __all__ = ["Parameter"]
 

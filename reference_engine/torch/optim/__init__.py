@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from reference_engine import ops as F
-from reference_engine.torch import no_grad
+from reference_engine.torch._core import no_grad
 from reference_engine.torch.optim import lr_scheduler
 from reference_engine.torch.optim.optimizer import Optimizer, Params, required
 
@@ -17,7 +17,7 @@ def _closure_loss(closure: Optional[Callable[[], Any]]) -> Any:
     """What ``step(closure)`` returns: the closure's loss, computed with recording on."""
     if closure is None:
         return None
-    from reference_engine.torch import enable_grad
+    from reference_engine.torch._core import enable_grad
 
     with enable_grad():
         return closure()

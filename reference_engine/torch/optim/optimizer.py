@@ -9,7 +9,7 @@ import warnings
 from collections import defaultdict
 from typing import Any, Callable, Iterable, Optional, Union
 
-from reference_engine.torch import Tensor
+from reference_engine.torch._core import Tensor
 from reference_engine.torch.nn.modules import clear_grads
 
 __all__ = ["Optimizer", "required"]

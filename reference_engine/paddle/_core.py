@@ -1,0 +1,579 @@
+"""The core of the paddle facade: its Tensor, dtypes, constructors and top-level functions.
+
+A thin layer like ``reference_engine.torch._core``: the same engine and derivative table, with
+``PaddlePolicy`` answering wherever paddle's semantics differ from torch's. The package
+(``reference_engine.paddle``) adds the submodules; they import from here, never from the
+package, so no import goes round in a circle.
+"""
+
+from __future__ import annotations
+
+import builtins
+import itertools
+import weakref
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from reference_engine import composed, grad_mode, rng
+from reference_engine import ops as F
+from reference_engine.dtypes import DialectDtype, by_numpy, standard_dtypes, to_numpy
+from reference_engine.graph import Node, shown_node
+from reference_engine.paddle_policy import CLEARED, PADDLE, stopped
+from reference_engine.tensor import Tensor as _CoreTensor
+
+__all__ = [
+    "disable_static", "enable_static", "in_dynamic_mode",
+    "Tensor", "abs", "add", "rand", "randn", "seed",
+    "square", "full_like",
+    "amax", "amin", "bool", "cast", "clip", "concat", "cos",
+    "divide", "dtype", "enable_grad", "exp", "expand", "expand_as", "float32", "float64",
+    "get_default_dtype", "grad", "int32", "set_default_dtype",
+    "int64", "is_grad_enabled", "log", "matmul", "max", "maximum", "mean", "min", "minimum",
+    "multiply", "no_grad", "ones", "ones_like", "pow", "reshape", "set_grad_enabled", "sin",
+    "sqrt", "squeeze", "stack", "subtract", "sum", "tanh", "to_tensor", "transpose", "unsqueeze",
+    "where", "zeros", "zeros_like",
+    "tan", "sinh", "cosh", "atan", "asin", "acos", "log1p", "expm1", "log2", "log10",
+    "reciprocal", "rsqrt", "erf",
+]
+
+no_grad = grad_mode.no_grad
+enable_grad = grad_mode.enable_grad
+set_grad_enabled = grad_mode.set_grad_enabled
+is_grad_enabled = grad_mode.is_grad_enabled
+
+_generated = itertools.count()
+_eager_tmp = itertools.count()
+
+
+class dtype(DialectDtype):  # noqa: N801 - paddle's name
+    """A paddle dtype object (``paddle.float32``); it never equals its name as a string."""
+
+    prefix = "paddle"
+
+    def __eq__(self, other: object) -> builtins.bool:
+        return self is other
+
+    __hash__ = object.__hash__
+
+
+_NAMED = standard_dtypes(dtype)
+float32 = _NAMED["float32"]
+float64 = _NAMED["float64"]
+int64 = _NAMED["int64"]
+int32 = _NAMED["int32"]
+bool = _NAMED["bool"]  # noqa: A001
+_DTYPES = by_numpy(_NAMED)
+
+
+def _np_dtype(d: Any) -> Optional[np.dtype]:
+    return to_numpy(d, dtype, accept_strings=True)
+
+
+# the dtype of Python floats and float constructors (paddle.set_default_dtype); promotion does
+# not follow it (an integer division stays float32, as in paddle)
+_DEFAULT_FLOAT = [np.dtype(np.float32)]
+
+
+def get_default_dtype() -> str:
+    return str(_DEFAULT_FLOAT[0])
+
+
+def set_default_dtype(d: Any) -> None:
+    target = _np_dtype(d)
+    if target is None or target.kind != "f":
+        raise TypeError("set_default_dtype only supports [float16, float32, float64, bfloat16] , "
+                        f"but received {str(d).split('.')[-1]}")
+    _DEFAULT_FLOAT[0] = np.dtype(target)
+
+
+class Size(list):
+    """``paddle.Size``: a list that prints as ``paddle.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"paddle.Size({list(self)})"
+
+
+def _axes(axis: Any) -> Any:
+    return tuple(axis) if isinstance(axis, (list, tuple)) else axis
+
+
+# storage paddle released (a gradient cleared to None): tensors still viewing it are
+# uninitialized
+_RELEASED: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
+
+
+class Tensor(_CoreTensor):
+    """``paddle.Tensor`` over the reference engine."""
+
+    __slots__ = ("_dropped_grad",)  # the gradient last cleared to None (unset: none)
+    _size_type = Size
+    _policy = PADDLE
+    _dtype_objects = _DTYPES
+
+    # --- autograd state -------------------------------------------------------------------
+
+    @property
+    def stop_gradient(self) -> builtins.bool:
+        return not self._requires_grad
+
+    @stop_gradient.setter
+    def stop_gradient(self, value: builtins.bool) -> None:
+        self.requires_grad = not value  # paddle allows it on non-leaves too
+
+    @property
+    def requires_grad(self) -> builtins.bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: builtins.bool) -> None:
+        """Setting the flag (either way) on a tensor no node made gives it its accumulation
+        node, which ``grad_fn`` shows from then on (``linspace``, ``eye``, ``detach`` make none)."""
+        self._requires_grad = builtins.bool(value)
+        if self._grad_fn is None:
+            self._accumulator_node()
+
+    @property
+    def grad(self) -> Optional[Tensor]:
+        """A new tensor sharing the gradient's storage on each access, as paddle hands out."""
+        if self._grad is None:
+            return None
+        view = Tensor._from_array(self._grad._data)
+        view._requires_grad = not stopped(self._grad)  # a PyLayer's gradient stops gradient
+        view._grad_fn = self._grad._grad_fn  # a gradient a hook recorded keeps its history
+        view._accumulator = self._grad._accumulator  # a seed stored unchanged keeps its node
+        return view  # type: ignore[return-value]
+
+    @grad.setter
+    def grad(self, value: Optional[Tensor]) -> None:
+        """Assigning copies the values: into the gradient there is, or into a new one with the
+        flag and history of the gradient held before (dropped by ``clear_gradient(False)`` or by assigning
+        None), or, for a tensor that never had one, a new one that stops gradient; later passes
+        accumulate into them."""
+        if value is None:
+            self._drop_grad()
+        elif self._grad is not None and self._grad._data.shape == value._data.shape:
+            np.copyto(self._grad._data, value._data, casting="unsafe")
+        else:
+            previous = self._grad if self._grad is not None else getattr(
+                self, "_dropped_grad", None)
+            self._grad = Tensor._from_array(value._data.copy())
+            if previous is None or stopped(previous):
+                PADDLE.mark_stopped(self._grad)
+            if previous is not None:  # and its history, as clear_gradient(True) keeps it
+                self._grad._grad_fn, self._grad._accumulator = (previous._grad_fn,
+                                                                previous._accumulator)
+
+    def _drop_grad(self) -> None:
+        """paddle keeps the gradient's tensor (its flag) while it holds no value, and releases
+        its storage: a gradient tensor handed out before is left uninitialized."""
+        if self._grad is not None:
+            self._dropped_grad = self._grad
+            _RELEASED[id(self._grad._data)] = self._grad._data
+        self._grad = None
+
+    def gradient(self) -> Optional[np.ndarray]:
+        """``Tensor.gradient()`` (deprecated in paddle, which warns on every call): the
+        gradient's values as numpy."""
+        PADDLE.warn("gradient_deprecated")
+        return None if self._grad is None else self._grad._data.copy()
+
+    @property
+    def grad_fn(self) -> Optional[Node]:
+        """The creating node; a tensor made by ``to_tensor`` shows its accumulation node."""
+        return shown_node(self._grad_fn) if self._grad_fn is not None else self._accumulator
+
+    @property
+    def name(self) -> str:
+        if self._name is None:
+            self._name = f"eager_tmp_{next(_eager_tmp)}"
+        return self._name
+
+    def backward(self, grad_tensor: Optional[Tensor] = None, retain_graph: builtins.bool = False) -> None:
+        PADDLE.tensor_backward(self, grad_tensor, retain_graph)
+
+    def clear_grad(self) -> None:
+        self.clear_gradient(True)
+
+    def set_value(self, value: Any) -> None:
+        """Write ``value`` into the tensor's storage: no version change and no record, so
+        saved references to it see the new values in a later backward."""
+        data = value._data if isinstance(value, _CoreTensor) else np.asarray(value)
+        if data.shape != self._data.shape:
+            raise AssertionError(f"Variable Shape not match, Variable [ {self.name} ] need tensor "
+                                 f"with shape {Size(self._data.shape)!r} but load set tensor with "
+                                 f"shape {tuple(data.shape)}")
+        np.copyto(self._data, data, casting="unsafe")
+
+    def clear_gradient(self, set_to_zero: builtins.bool = True) -> None:
+        """Zero the gradient (the storage handed out so far sees the zeros); the next backward
+        accumulates into fresh storage. ``set_to_zero=False`` drops the gradient."""
+        if self._grad is not None and set_to_zero:
+            old = self._grad
+            old._data[...] = 0
+            self._grad = Tensor._from_array(np.zeros_like(old._data))
+            # the gradient keeps the history a hook recorded on it: only its storage is new
+            self._grad._grad_fn, self._grad._accumulator = old._grad_fn, old._accumulator
+            CLEARED[id(self._grad)] = self._grad
+            if stopped(old):  # and its flag: zeros from a PyLayer's gradient stop gradient
+                PADDLE.mark_stopped(self._grad)
+        elif not set_to_zero:
+            self._drop_grad()
+
+    def retain_grads(self) -> None:
+        self._retain_grad()
+
+    # --- metadata -------------------------------------------------------------------------
+
+    @property
+    def inplace_version(self) -> builtins.int:
+        """How many in-place ops have changed this tensor's data (paddle's version counter)."""
+        return self._counter.value
+
+    @property
+    def place(self) -> str:
+        return "Place(cpu)"
+
+    @property
+    def size(self) -> builtins.int:
+        return builtins.int(self._data.size)
+
+    def numpy(self) -> np.ndarray:
+        if _RELEASED.get(id(self._data)) is self._data:  # paddle reads no values: none left
+            return np.empty((*self._data.shape, 0), dtype=self._data.dtype)
+        return self._data
+
+    equal, not_equal, less_than, less_equal, greater_than, greater_equal = (
+        F.eq, F.ne, F.lt, F.le, F.gt, F.ge)
+
+    def all(self, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return F.truth(self, np.all, axis, keepdim)
+
+    def any(self, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return F.truth(self, np.any, axis, keepdim)
+
+    def astype(self, dtype: Any) -> Tensor:
+        return cast(self, dtype)
+
+    # --- operations -----------------------------------------------------------------------
+
+    add = F.add
+    subtract = F.sub
+    multiply = F.mul
+    divide = F.div
+
+    def pow(self, y: Any) -> Tensor:
+        return F.pow(self, y)
+
+    def sum(self, axis: Any = None, dtype: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return sum(self, axis, dtype, keepdim)
+
+    def mean(self, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return mean(self, axis, keepdim)
+
+    def max(self, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return max(self, axis, keepdim)
+
+    def min(self, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return min(self, axis, keepdim)
+
+    def clip(self, min: Optional[builtins.float] = None, max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
+        return F.clamp(self, min, max)
+
+    def amax(self, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return amax(self, axis, keepdim)
+
+    def amin(self, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return amin(self, axis, keepdim)
+
+    def maximum(self, y: Tensor) -> Tensor:
+        return F.maximum(self, y)
+
+    def minimum(self, y: Tensor) -> Tensor:
+        return F.minimum(self, y)
+
+    def reshape(self, shape: Sequence[builtins.int]) -> Tensor:
+        return reshape(self, shape)
+
+    def transpose(self, perm: Sequence[builtins.int]) -> Tensor:
+        return F.permute(self, perm)
+
+    def squeeze(self, axis: Any = None) -> Tensor:
+        return F.squeeze(self, _axes(axis))
+
+    def unsqueeze(self, axis: builtins.int) -> Tensor:
+        return F.unsqueeze(self, axis)
+
+    def expand(self, shape: Sequence[builtins.int]) -> Tensor:
+        return F.expand(self, shape)
+
+    def expand_as(self, y: Tensor) -> Tensor:
+        return expand_as(self, y)
+
+    # --- in-place operations --------------------------------------------------------------
+
+    def add_(self, y: Any) -> Tensor:
+        return self._in_place("add", y)  # type: ignore[return-value]
+
+    def subtract_(self, y: Any) -> Tensor:
+        return self._in_place("sub", y)  # type: ignore[return-value]
+
+    def multiply_(self, y: Any) -> Tensor:
+        return self._in_place("mul", y)  # type: ignore[return-value]
+
+    def divide_(self, y: Any) -> Tensor:
+        return self._in_place("div", y)  # type: ignore[return-value]
+
+    def fill_(self, value: builtins.float) -> Tensor:
+        return self._in_place("fill", value=value)  # type: ignore[return-value]
+
+    def scale_(self, scale: builtins.float = 1.0, bias: builtins.float = 0.0) -> Tensor:
+        self._in_place("mul", scale)
+        return self._in_place("add", bias) if bias else self  # type: ignore[return-value]
+
+    def exp_(self) -> Tensor:
+        return self._in_place("exp")  # type: ignore[return-value]
+
+    def sqrt_(self) -> Tensor:
+        return self._in_place("sqrt")  # type: ignore[return-value]
+
+    def tanh_(self) -> Tensor:
+        return self._in_place("tanh")  # type: ignore[return-value]
+
+    def reciprocal_(self) -> Tensor:
+        return self._in_place("reciprocal")  # type: ignore[return-value]
+
+    def clip_(self, min: Optional[builtins.float] = None,  # noqa: A002
+              max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
+        return self._in_place("clamp", low=min, high=max)  # type: ignore[return-value]
+
+    def zero_(self) -> Tensor:
+        return self._in_place("fill", value=0)  # type: ignore[return-value]
+
+
+# --- creation -----------------------------------------------------------------------------
+
+def to_tensor(data: Any, dtype: Any = None, place: Any = None,
+              stop_gradient: builtins.bool = True) -> Tensor:
+    """``paddle.to_tensor``: a new leaf (``stop_gradient=True`` unless asked otherwise)."""
+    if isinstance(data, _CoreTensor):
+        array = data._data.copy()
+    elif isinstance(data, np.ndarray):
+        array = data.copy()
+    else:
+        array = np.array(data)
+        if array.dtype.kind == "f" and dtype is None:
+            array = array.astype(_DEFAULT_FLOAT[0])
+    target = _np_dtype(dtype)
+    if target is not None:
+        array = array.astype(target)
+    out = Tensor._from_array(array)
+    out._requires_grad = not stop_gradient
+    out._name = f"generated_tensor_{next(_generated)}"
+    out._accumulator_node()  # paddle gives a created tensor its GradNodeAccumulation at once
+    return out  # type: ignore[return-value]
+
+
+def _filled(value: builtins.float, shape: Any, dtype_: Any) -> Tensor:
+    shape = [shape] if isinstance(shape, builtins.int) else list(shape)
+    return to_tensor(np.full(shape, value, dtype=_np_dtype(dtype_) or _DEFAULT_FLOAT[0]))
+
+
+def zeros(shape: Any, dtype: Any = None) -> Tensor:
+    return _filled(0, shape, dtype)
+
+
+def ones(shape: Any, dtype: Any = None) -> Tensor:
+    return _filled(1, shape, dtype)
+
+
+def zeros_like(x: Tensor, dtype: Any = None) -> Tensor:
+    return to_tensor(np.zeros(x._data.shape, _np_dtype(dtype) or x._data.dtype))
+
+
+def ones_like(x: Tensor, dtype: Any = None) -> Tensor:
+    return to_tensor(np.ones(x._data.shape, _np_dtype(dtype) or x._data.dtype))
+
+
+def full_like(x: Tensor, fill_value: builtins.float, dtype: Any = None) -> Tensor:
+    return to_tensor(np.full(x._data.shape, fill_value, _np_dtype(dtype) or x._data.dtype))
+
+
+# --- operations ---------------------------------------------------------------------------
+
+def _tensor_first(fn: Any) -> Any:
+    return PADDLE.tensor_function(fn, fn.__name__)
+
+
+add = F.add
+subtract = F.sub
+multiply = F.mul
+divide = F.div
+exp = PADDLE.tensor_function(F.exp, "exp")
+log = PADDLE.tensor_function(F.log, "log")
+sqrt = PADDLE.tensor_function(F.sqrt, "sqrt")
+abs = PADDLE.tensor_function(F.abs, "abs")  # noqa: A001
+sin = PADDLE.tensor_function(F.sin, "sin")
+cos = PADDLE.tensor_function(F.cos, "cos")
+tanh = PADDLE.tensor_function(F.tanh, "tanh")
+tan = PADDLE.tensor_function(F.tan, "tan")
+sinh = PADDLE.tensor_function(F.sinh, "sinh")
+cosh = PADDLE.tensor_function(F.cosh, "cosh")
+atan = PADDLE.tensor_function(F.atan, "atan")
+asin = PADDLE.tensor_function(F.asin, "asin")
+acos = PADDLE.tensor_function(F.acos, "acos")
+log1p = PADDLE.tensor_function(F.log1p, "log1p")
+expm1 = PADDLE.tensor_function(F.expm1, "expm1")
+log2 = PADDLE.tensor_function(F.log2, "log2")
+log10 = PADDLE.tensor_function(F.log10, "log10")
+reciprocal = PADDLE.tensor_function(F.reciprocal, "reciprocal")
+rsqrt = PADDLE.tensor_function(F.rsqrt, "rsqrt")
+erf = PADDLE.tensor_function(F.erf, "erf")
+maximum = F.maximum
+minimum = F.minimum
+where = F.where
+
+
+def seed(value: builtins.int) -> None:
+    """Seeds the reference engine's own generator (see ``reference_engine.rng``)."""
+    rng.seed(value)
+
+
+def randn(shape: Sequence[builtins.int], dtype: Any = None) -> Tensor:
+    """Standard normal draws (numpy's generator, not paddle's: shapes and dtypes agree, values
+    do not)."""
+    return to_tensor(rng.generator().standard_normal(list(shape)).astype(_DEFAULT_FLOAT[0]),
+                     dtype=dtype)
+
+
+def rand(shape: Sequence[builtins.int], dtype: Any = None) -> Tensor:
+    """Uniform draws in [0, 1) (numpy's generator, not paddle's)."""
+    return to_tensor(rng.generator().random(list(shape)).astype(_DEFAULT_FLOAT[0]), dtype=dtype)
+
+
+@_tensor_first
+def square(x: Tensor) -> Tensor:
+    """``paddle.square``: ``x ** 2`` (SquareGradNode)."""
+    return composed.named(pow(x, 2.0), "SquareGradNode", x)
+
+
+def pow(x: Tensor, y: Any) -> Tensor:  # noqa: A001
+    return F.pow(x, y)
+
+
+@_tensor_first
+def matmul(x: Tensor, y: Tensor, transpose_x: builtins.bool = False,
+           transpose_y: builtins.bool = False) -> Tensor:
+    if transpose_x and x._data.ndim > 1:
+        x = F.transpose(x, -1, -2)
+    if transpose_y and y._data.ndim > 1:
+        y = F.transpose(y, -1, -2)
+    return F.matmul(x, y)
+
+
+@_tensor_first
+def sum(x: Tensor, axis: Any = None, dtype: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A001
+    out = F.sum(x, _axes(axis), keepdim)
+    return out if dtype is None else cast(out, dtype)
+
+
+@_tensor_first
+def mean(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+    return F.mean(x, _axes(axis), keepdim)
+
+
+@_tensor_first
+def max(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A001
+    """Paddle splits the gradient evenly between ties, with or without an axis."""
+    return F.amax(x, _axes(axis), keepdim, api="max")
+
+
+@_tensor_first
+def min(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A001
+    return F.amin(x, _axes(axis), keepdim, api="min")
+
+
+@_tensor_first
+def amax(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+    """paddle.max's kernel under its own node name (AmaxGradNode, amax_grad)."""
+    return F.amax(x, _axes(axis), keepdim, api="amax")
+
+
+@_tensor_first
+def amin(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
+    return F.amin(x, _axes(axis), keepdim, api="amin")
+
+
+@_tensor_first
+def clip(x: Tensor, min: Optional[builtins.float] = None,  # noqa: A002
+         max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
+    return F.clamp(x, min, max)
+
+
+@_tensor_first
+def reshape(x: Tensor, shape: Sequence[builtins.int]) -> Tensor:
+    """paddle 3.3.1 hands back ``x`` itself when the shape is already ``shape``."""
+    if list(shape) == list(x._data.shape):
+        return x
+    return F.reshape(x, shape)
+
+
+@_tensor_first
+def transpose(x: Tensor, perm: Sequence[builtins.int]) -> Tensor:
+    """A ``perm`` shorter than the rank permutes the leading axes (paddle 3.3.1 accepts it)."""
+    perm = list(perm) + list(range(len(perm), x.ndim))
+    return F.permute(x, perm)
+
+
+@_tensor_first
+def squeeze(x: Tensor, axis: Any = None) -> Tensor:
+    return F.squeeze(x, _axes(axis))
+
+
+@_tensor_first
+def unsqueeze(x: Tensor, axis: builtins.int) -> Tensor:
+    return F.unsqueeze(x, axis)
+
+
+@_tensor_first
+def expand(x: Tensor, shape: Sequence[builtins.int]) -> Tensor:
+    return F.expand(x, shape)
+
+
+def expand_as(x: Tensor, y: Tensor) -> Tensor:
+    """``x`` expanded to ``y``'s shape (ExpandAsGradNode)."""
+    return composed.named(F.expand(x, y._data.shape), "ExpandAsGradNode", x)
+
+
+def concat(x: Sequence[Tensor], axis: builtins.int = 0) -> Tensor:
+    return F.cat(x, axis)
+
+
+def stack(x: Sequence[Tensor], axis: builtins.int = 0) -> Tensor:
+    return F.stack(x, axis)
+
+
+@_tensor_first
+def cast(x: Tensor, dtype: Any) -> Tensor:
+    return F.cast(x, _np_dtype(dtype))
+
+
+def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Optional[builtins.bool] = None,
+         create_graph: builtins.bool = False, only_inputs: builtins.bool = True,
+         allow_unused: builtins.bool = False, no_grad_vars: Any = None) -> list[Optional[Tensor]]:
+    """``paddle.grad``: gradients of ``outputs`` with respect to ``inputs``, as a list."""
+    return PADDLE.grad(outputs, inputs, grad_outputs, retain_graph, create_graph, only_inputs,
+                       allow_unused, no_grad_vars)
+
+
+def in_dynamic_mode() -> builtins.bool:
+    """The reference engine is dygraph (eager) only."""
+    return True
+
+
+def disable_static(place: Any = None) -> None:
+    """Dygraph is already on."""
+
+
+def enable_static() -> None:
+    raise NotImplementedError("the reference engine models paddle's dygraph mode only")

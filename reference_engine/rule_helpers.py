@@ -1,0 +1,486 @@
+"""Helpers the derivative table's rules share: numpy forwards and gradient pieces.
+
+The gradient pieces are written in engine operations (``reference_engine.ops``), so a backward
+pass run with ``create_graph=True`` records them and can be differentiated again. The table
+(``reference_engine.rules``) refers to them as ``H.name``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from reference_engine import ops as F
+from reference_engine.rule import RULES
+
+
+def kept_shape(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape a reduction over ``dims`` gives with ``keepdim=True``."""
+    return tuple(1 if i in dims else s for i, s in enumerate(shape))
+
+
+def restore_reduced(t: Any, in_shape: tuple[int, ...], dims: tuple[int, ...]) -> Any:
+    """Give a reduced tensor its reduced dimensions back (as size 1), ready to broadcast."""
+    return F.reshape(t, kept_shape(in_shape, dims))
+
+
+def reduce_count(in_shape: tuple[int, ...], dims: tuple[int, ...]) -> int:
+    return math.prod(in_shape[d] for d in dims)
+
+
+def tanh(a: np.ndarray, saturation: Optional[float]) -> np.ndarray:
+    """tanh; with ``saturation``, float32 values at or beyond it are exactly ±1, as paddle's CPU
+    kernel (Eigen's fast float tanh) gives them."""
+    out = np.tanh(a)
+    if saturation is not None and a.dtype == np.float32:
+        out = np.where(np.abs(a) >= saturation, np.sign(a), out).astype(a.dtype)
+    return out
+
+
+def one_minus_square(b: np.ndarray) -> np.ndarray:
+    """``1 - b * b`` rounded once, as torch's CPU tanh_backward kernel computes it (a fused
+    multiply-add; exact in float64 for float32 values, then rounded to float32)."""
+    if b.dtype == np.float32:
+        return (1.0 - b.astype(np.float64) ** 2).astype(np.float32)
+    return 1 - b * b
+
+
+def where_zero(mask: Any, g: Any) -> Any:
+    return F.where(mask, g, 0)
+
+
+def evenly_to_ties(g: Any, a: Any, result: Any, in_shape: tuple[int, ...],
+                    dims: tuple[int, ...]) -> Any:
+    """Split the gradient of a max/min evenly between the entries equal to the extremum: the
+    mask times the gradient over the count of ties, as the kernels compute it, so where no entry
+    equals it any more (paddle: a saved input written without a version change) the gradient
+    is NaN, or zero over reduced dims of size 1, which divide by nothing."""
+    mask = F.cast(F.eq(a, restore_reduced(result, in_shape, dims)), g._data.dtype)
+    share = restore_reduced(g, in_shape, dims)
+    if reduce_count(in_shape, dims) > 1:
+        share = F.div(share, F.sum(mask, dims, True))
+    return F.mul(mask, share)
+
+
+def to_index(g: Any, in_shape: tuple[int, ...], dims: tuple[int, ...], indices: Any) -> Any:
+    """Send the gradient of ``max(dim)`` / ``min(dim)`` to the index each slice selected."""
+    dim = dims[0]
+    positions = np.arange(in_shape[dim]).reshape([-1 if i == dim else 1 for i in range(len(in_shape))])
+    mask = F.constant_like(g, positions == indices._data)
+    return where_zero(mask, F.expand(restore_reduced(g, in_shape, dims), in_shape))
+
+
+def matmul_grad_a(g: Any, b: Any, a_shape: tuple[int, ...]) -> Any:
+    if len(a_shape) == 1 and b.ndim == 1:
+        return F.mul(g, b)
+    if b.ndim == 1:
+        g, b = F.unsqueeze(g, -1), F.unsqueeze(b, -1)
+    if len(a_shape) == 1:
+        g = F.unsqueeze(g, -2)
+    grad = F.matmul(g, F.transpose(b, -1, -2))
+    if len(a_shape) == 1:
+        grad = F.reshape(F.sum_to_shape(grad, (1, a_shape[0])), a_shape)
+    return grad
+
+
+def matmul_grad_b(g: Any, a: Any, b_shape: tuple[int, ...]) -> Any:
+    if a.ndim == 1 and len(b_shape) == 1:
+        return F.mul(g, a)
+    if a.ndim == 1:
+        g, a = F.unsqueeze(g, -2), F.unsqueeze(a, 0)
+    if len(b_shape) == 1:
+        g = F.unsqueeze(g, -1)
+    grad = F.matmul(F.transpose(a, -1, -2), g)
+    if len(b_shape) == 1:
+        grad = F.reshape(F.sum_to_shape(grad, (b_shape[0], 1)), b_shape)
+    return grad
+
+
+def np_fused(a: np.ndarray, b: np.ndarray, alpha: Any) -> np.ndarray:
+    """``a + alpha * b`` rounded once, as torch's kernel computes it (a fused multiply-add with
+    ``alpha`` in the operands' dtype). float64 holds the product of two float32 exactly, so
+    float32 is computed there; other dtypes round twice."""
+    if a.dtype == np.float32 and b.dtype == np.float32:
+        scale = np.float64(np.float32(alpha))
+        return (a.astype(np.float64) + scale * b.astype(np.float64)).astype(np.float32)
+    return a + np.asarray(alpha, b.dtype) * b
+
+
+def np_sum(a: np.ndarray, *, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
+    return np.add.reduce(a, axis=dims, keepdims=keepdim)
+
+
+def np_mean(a: np.ndarray, *, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
+    return np.mean(a, axis=dims, keepdims=keepdim)
+
+
+def np_expand(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """A view of ``a`` with stride 0 along the expanded dimensions, as torch's expand: later
+    writes to ``a`` show in it, and a write through it reaches ``a`` (elements that share
+    memory hold the last value written). Writeable, unlike numpy's ``broadcast_to``."""
+    lead = len(shape) - a.ndim
+    strides = (0,) * lead + tuple(0 if n == 1 and s != 1 else st
+                                  for n, s, st in zip(a.shape, shape[lead:], a.strides))
+    if a.flags.c_contiguous and a.size:  # over its buffer: the quick way
+        return np.ndarray(shape, a.dtype, a, 0, strides)
+    return np.lib.stride_tricks.as_strided(a, shape, strides, writeable=a.flags.writeable)
+
+
+def np_prod_others(a: np.ndarray, *, dim: int) -> np.ndarray:
+    """Each element's product of the other elements along ``dim`` (exact where ``a`` has zeros):
+    the running product before it times the running product after it."""
+    before = np.cumprod(np.concatenate([np.ones_like(np.take(a, [0], dim)),
+                                        np.take(a, range(a.shape[dim] - 1), dim)], dim), dim)
+    reversed_rest = np.flip(np.take(a, range(1, a.shape[dim]), dim), dim)
+    after = np.flip(np.cumprod(np.concatenate([np.ones_like(np.take(a, [0], dim)), reversed_rest],
+                                              dim), dim), dim)
+    return before * after
+
+
+ERF = np.frompyfunc(math.erf, 1, 1)
+
+
+def np_erf(a: np.ndarray) -> np.ndarray:
+    """The error function elementwise (numpy has none), in ``a``'s dtype."""
+    return np.asarray(ERF(a), dtype=a.dtype)
+
+
+def shifted_by_max(a: np.ndarray, dim: int, floor: Optional[float]) -> np.ndarray:
+    """``a`` minus its maximum along ``dim``; paddle's kernels clip it from below at ``floor``."""
+    shifted = a - np.max(a, axis=dim, keepdims=True)
+    return shifted if floor is None else np.maximum(shifted, np.asarray(floor, a.dtype))
+
+
+def np_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None) -> np.ndarray:
+    shifted = np.exp(shifted_by_max(a, dim, floor))
+    return shifted / np.sum(shifted, axis=dim, keepdims=True)
+
+
+def np_log_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None) -> np.ndarray:
+    shifted = shifted_by_max(a, dim, floor)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+
+
+def np_index_backward(g: np.ndarray, *, shape: tuple[int, ...], index: Any) -> np.ndarray:
+    out = np.zeros(shape, dtype=g.dtype)
+    np.add.at(out, index, g)
+    return out
+
+
+def np_clamp(a: np.ndarray, *, low: Optional[float], high: Optional[float]) -> np.ndarray:
+    out = a if low is None else np.maximum(a, np.asarray(low, a.dtype))
+    return out if high is None else np.minimum(out, np.asarray(high, a.dtype))
+
+
+def clamp_mask(a: Any, low: Optional[float], high: Optional[float]) -> Any:
+    masks = ([F.ge(a, low)] if low is not None else []) + ([F.le(a, high)] if high is not None else [])
+    return masks[0] if len(masks) == 1 else F.logical_and(*masks)
+
+
+def pow_grad_base(g: Any, a: Any, b: Any) -> Any:
+    return F.where(F.eq(b, 0), 0, F.mul(g, F.mul(b, F.pow(a, F.sub(b, 1)))))
+
+
+def rpow_grad(g: Any, a: Any, result: Any, base: float) -> Any:
+    """``base ** a`` by its exponent. With base 0 both frameworks give 0 where the exponent is
+    not negative and ``-inf`` (``inf * log 0``) where it is, so the exponent is saved as well."""
+    if base == 0:
+        return F.where(F.ge(a, 0), 0, F.mul(g, F.mul(result, -math.inf)))
+    return F.mul(g, F.mul(result, math.log(base)))
+
+
+def pow_grad_exponent(g: Any, a: Any, b: Any, result: Any) -> Any:
+    at_zero = F.logical_and(F.eq(a, 0), F.ge(b, 0))
+    return F.where(at_zero, 0, F.mul(g, F.mul(result, F.log(a))))
+
+
+def maximum_grad(g: Any, mine: Any, other: Any, loses: Callable[[Any, Any], Any],
+                  first: bool) -> Any:
+    """The winner's gradient, half each at a tie; paddle's kernel multiplies by the weights (a
+    nan gradient reaches the loser too), torch's selects.
+
+    paddle's double-grad kernel differentiates that gradient by the seed with whole masks, not
+    the halves: at a tie the first operand's gradient has derivative 0 and the second's 1
+    (``maximum_double_grad``: ``ddout = ddx * (x > y) + ddy * (x <= y)``). The recorded gradient
+    keeps the halves' values and the masks' derivative: ``g * mask`` plus the difference as a
+    constant."""
+    if g._policy.masks_by_multiplying:
+        lost, tied = loses(mine, other)._data, mine._data == other._data
+        weights = np.where(lost, 0.0, np.where(tied, 0.5, 1.0)).astype(g._data.dtype)
+        if not (g._requires_grad and tied.any()):
+            return F.mul(g, F.constant_like(g, weights))
+        mask = np.where(lost | tied, 0.0, 1.0) if first else np.where(lost, 0.0, 1.0)
+        recorded = F.mul(g, F.constant_like(g, mask.astype(g._data.dtype)))
+        return F.add(recorded, F.constant_like(g, (g._data * (weights - mask)).astype(g._data.dtype)))
+    split = F.where(F.eq(mine, other), F.div_number(g, 2), g)
+    return F.masked_fill(split, loses(mine, other), 0)
+
+
+def cat_grads(g: Any, sizes: tuple[int, ...], dim: int) -> list[Any]:
+    starts = np.cumsum((0,) + sizes)
+    lead = (slice(None),) * dim
+    return [F.getitem(g, lead + (slice(int(s), int(s) + n),)) for s, n in zip(starts, sizes)]
+
+
+def stack_grads(g: Any, sizes: tuple[int, ...], dim: int) -> list[Any]:
+    lead = (slice(None),) * dim
+    return [F.getitem(g, lead + (i,)) for i in range(len(sizes))]
+
+
+def inverse(perm: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.argsort(perm))
+
+
+def np_getitem(a: np.ndarray, index: Any) -> np.ndarray:
+    """``a[index]``; integers on every dimension give a 0-d view (numpy would give a scalar
+    copy), so a write to the selected element reaches ``a`` as it does in the frameworks."""
+    if isinstance(index, (int, np.integer)) or (
+            isinstance(index, tuple) and all(isinstance(p, (int, np.integer)) for p in index)):
+        return a[(*(index if isinstance(index, tuple) else (index,)), Ellipsis)]
+    return a[index]
+
+
+def norm_grad(g: Any, a: Any, result: Any, dims: Any, keepdim: bool) -> Any:
+    shape = a._data.shape
+    axes = tuple(range(len(shape))) if dims is None else dims
+    if not keepdim:
+        g, result = restore_reduced(g, shape, axes), restore_reduced(result, shape, axes)
+    zero = F.constant_like(result, result._data == 0)
+    return F.mul(F.expand(g, shape), F.where(zero, 0.0, F.div(a, result)))
+
+
+def prod_others_grad(g: Any, a: Any, dim: int) -> Any:
+    """The derivative of ``prod_others``, recorded: element j receives the sum over i != j of
+    g_i times the product of the elements other than i and j, which is ``prod_others`` of
+    ``a`` with a_j set to 1 (so it differentiates again, to any order)."""
+    pieces = []
+    for j in range(a._data.shape[dim]):
+        others = np.ones(a._data.shape, a._data.dtype)
+        np.moveaxis(others, dim, 0)[j] = 0  # 0 at j along dim, 1 elsewhere
+        without_j = F.add(F.mul(a, F.constant_like(a, others)), F.constant_like(a, 1 - others))
+        products = F.apply(RULES["prod_others"], (without_j,), {"dim": dim})
+        pieces.append(F.sum(F.mul(F.mul(g, products), F.constant_like(a, others)), (dim,), True))
+    return F.cat(pieces, dim)
+
+
+def prod_grad(g: Any, a: Any, result: Any, dims: Optional[tuple[int, ...]], keepdim: bool) -> Any:
+    """torch's prod_backward: ``g * (result / a)`` when no element is zero; otherwise each
+    element's gradient is g times the product of the others (exact at zeros). paddle's kernel
+    always divides (``g * result / a``), which gives nan where an element is zero."""
+    shape = a._data.shape
+    if not shape:
+        return g
+    zeros = not a._policy.prod_grad_divides and (a._data == 0).any()
+    if zeros and dims is None:  # torch takes the products along the flattened input
+        flat = F.reshape(a, (a._data.size,))
+        return F.reshape(F.mul(g, products_of_others(flat, 0)), shape)
+    axes = tuple(range(len(shape))) if dims is None else dims
+    if not keepdim:
+        g, result = restore_reduced(g, shape, axes), restore_reduced(result, shape, axes)
+    if zeros:
+        return F.mul(g, products_of_others(a, dims[0]))
+    if a._policy.prod_grad_divides:
+        return F.div(F.mul(g, result), a)
+    return F.mul(g, F.div(result, a))
+
+
+def products_of_others(a: Any, dim: int) -> Any:
+    """Each element's product of the others along ``dim``; along a dimension of one element,
+    the empty product: ones that no input reaches (torch's cumulative products of nothing)."""
+    if a._data.shape[dim] == 1:
+        return F.constant_like(a, np.ones(a._data.shape, a._data.dtype))
+    return F.apply(RULES["prod_others"], (a,), {"dim": dim})
+
+
+def split_grad(grads: list[Any], in_shape: tuple[int, ...], sizes: tuple[int, ...],
+                dim: int) -> Any:
+    """The gradient of the input of a split: the pieces' gradients joined again along ``dim``,
+    zeros for a piece no gradient reached."""
+    pieces = [piece_grad(g, grads, in_shape[:dim] + (n,) + in_shape[dim + 1:])
+              for g, n in zip(grads, sizes)]
+    return F.cat(pieces, dim)
+
+
+def unbind_grad(grads: list[Any], in_shape: tuple[int, ...], dim: int) -> Any:
+    """The gradient of the input of unbind: the slices' gradients stacked again along ``dim``."""
+    piece = in_shape[:dim] + in_shape[dim + 1:]
+    return F.stack([piece_grad(g, grads, piece) for g in grads], dim)
+
+
+def piece_grad(g: Any, grads: list[Any], shape: tuple[int, ...]) -> Any:
+    """One output's gradient, or zeros of its shape where none (or an undefined one) arrived."""
+    if isinstance(g, F._tensor_type()):
+        return g
+    like = next(t for t in grads if isinstance(t, F._tensor_type()))
+    return F.constant_like(like, np.zeros(shape, like._data.dtype))
+
+
+GELU_K = math.sqrt(2.0 / math.pi)  # the tanh approximation: tanh(k (x + c x^3))
+
+
+GELU_C = 0.044715
+
+
+def np_gelu(a: np.ndarray, approximate: str) -> tuple[np.ndarray, np.ndarray]:
+    """gelu's value and slope at ``a``: exact (``x Phi(x)``) or by tanh ("tanh")."""
+    if approximate == "tanh":
+        t = np.tanh(GELU_K * (a + GELU_C * a ** 3))
+        slope = 0.5 * (1 + t) + 0.5 * a * (1 - t * t) * GELU_K * (1 + 3 * GELU_C * a * a)
+        return (0.5 * a * (1 + t)).astype(a.dtype), slope.astype(a.dtype)
+    cdf = 0.5 * (1 + np_erf(a / math.sqrt(2.0)))
+    pdf = np.exp(-0.5 * a * a) / math.sqrt(2 * math.pi)
+    return (a * cdf).astype(a.dtype), (cdf + a * pdf).astype(a.dtype)
+
+
+def gelu_curvature(x: Any, approximate: str) -> Any:
+    """gelu's second derivative at ``x``, recorded."""
+    square = F.mul(x, x)
+    if approximate == "tanh":
+        du = F.mul(F.add(F.mul(square, 3 * GELU_C), 1.0), GELU_K)
+        t = F.tanh(F.mul(F.add(x, F.mul(F.mul(square, x), GELU_C)), GELU_K))
+        inner = F.add(F.sub(du, F.mul(F.mul(x, t), F.mul(du, du))),
+                      F.mul(F.mul(x, x), 3 * GELU_C * GELU_K))
+        return F.mul(F.sub(1.0, F.mul(t, t)), inner)
+    pdf = F.mul(F.exp(F.mul(square, -0.5)), 1 / math.sqrt(2 * math.pi))
+    return F.mul(pdf, F.sub(2.0, square))
+
+
+def softplus_curvature(x: Any, beta: float, threshold: float) -> Any:
+    """softplus's second derivative at ``x`` (0 above the threshold; torch's double backward
+    counts the threshold itself as above it, unlike its backward and paddle), recorded."""
+    s = F.sigmoid(F.mul(x, beta))
+    below = F.lt if x._policy.double_backward_thresholds_inclusive else F.le
+    return F.where(below(F.mul(x, beta), threshold), F.mul(F.mul(s, F.sub(1.0, s)), beta), 0.0)
+
+
+def elu_curvature(x: Any, alpha: float) -> Any:
+    """elu's second derivative at ``x`` (torch's double backward counts 0 with the positive
+    side, its backward with the negative), recorded."""
+    negative = F.lt if x._policy.double_backward_thresholds_inclusive else F.le
+    return F.where(negative(x, 0), F.mul(F.exp(x), alpha), 0.0)
+
+
+def unsqueezed(g: Any, dims: tuple[int, ...]) -> Any:
+    """The squeezed dimensions given back, one unsqueeze each (torch's unsqueeze_to)."""
+    for d in sorted(dims):
+        g = F.unsqueeze(g, d)
+    return g
+
+
+def np_silu_slope(x: np.ndarray) -> np.ndarray:
+    s = 1 / (1 + np.exp(-x))
+    return s * (1 + x * (1 - s))
+
+
+def silu_curvature(x: Any) -> Any:
+    """silu's second derivative ``s (1 - s) (2 + x (1 - 2 s))`` at ``x``, recorded."""
+    s = F.sigmoid(x)
+    return F.mul(F.mul(s, F.sub(1.0, s)), F.add(F.mul(x, F.sub(1.0, F.mul(s, 2.0))), 2.0))
+
+
+def np_norm_p(a: np.ndarray, p: float, dims: Any, keepdim: bool) -> np.ndarray:
+    magnitude = np.abs(a)
+    if math.isinf(p):
+        reduce = np.amax if p > 0 else np.amin
+        return reduce(magnitude, axis=dims, keepdims=keepdim)
+    return np.sum(magnitude ** p, axis=dims, keepdims=keepdim) ** (1 / p)
+
+
+def norm_p_grad(g: Any, a: Any, result: Any, p: float, dims: Any, keepdim: bool) -> Any:
+    """torch's norm_backward for p other than 2. paddle's p_norm_grad is alike, except that it
+    does not mask the zeros (nan there for p < 1) and does not share among ties (inf)."""
+    shape = a._data.shape
+    axes = tuple(range(len(shape))) if dims is None else dims
+    if not keepdim:
+        g, result = restore_reduced(g, shape, axes), restore_reduced(result, shape, axes)
+    if p == 1:
+        return F.mul(F.sign(a), g)
+    if math.isinf(p):  # torch shares the gradient among ties, paddle gives each all of it
+        at_extreme = F.cast(F.eq(F.abs(a), result), a._data.dtype)
+        if a._policy.norm_grad_masks_zeros:
+            g = F.div(g, F.sum(at_extreme, axes, True))
+        return F.mul(F.mul(F.sign(a), at_extreme), g)
+    if p < 2:
+        scaled = F.mul(F.sign(a), F.pow(F.abs(a), p - 1))
+        if p < 1 and a._policy.norm_grad_masks_zeros:
+            scaled = F.where(F.constant_like(a, a._data == 0), 0.0, scaled)
+    else:
+        scaled = F.mul(a, F.pow(F.abs(a), p - 2))
+    scale = F.div(g, F.pow(result, p - 1))
+    if a._policy.norm_grad_masks_zeros:
+        scale = F.where(F.constant_like(result, result._data == 0), 0.0, scale)
+    return F.mul(scaled, scale)
+
+
+def np_reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
+    if reduction == "none":
+        return loss
+    return (np.sum(loss) if reduction == "sum" else np.mean(loss)).astype(loss.dtype)
+
+
+def loss_grad(g: Any, like: Any, reduction: str) -> Any:
+    """A reduced loss's gradient spread over the elements of ``like`` (divided by their count
+    for "mean")."""
+    if reduction == "none":
+        return g
+    spread = F.expand(g, like._data.shape)
+    return spread if reduction == "sum" else F.div_number(spread, like._data.size)
+
+
+def mse_grad(g: Any, difference: Any, reduction: str) -> Any:
+    """torch's ``mse_loss_backward``: ``norm * (a - b) * grad``, with ``norm`` 2 divided by the
+    count for "mean" (one number in the tensors' dtype), in that order, as its kernel rounds."""
+    norm = 2.0 / difference._data.size if reduction == "mean" else 2.0
+    spread = g if reduction == "none" else F.expand(g, difference._data.shape)
+    return F.mul(F.mul(difference, norm), spread)
+
+
+def nll_grad(g: Any, a: Any, classes: tuple[int, ...], reduction: str) -> Any:
+    """Minus the gradient at each row's class, zeros elsewhere."""
+    rows = len(classes)
+    picked = np.zeros(a._data.shape, a._data.dtype)
+    picked[np.arange(rows), list(classes)] = -1
+    per_row = g if reduction == "none" else F.expand(g, (rows,))
+    if reduction == "mean":
+        per_row = F.div_number(per_row, rows)
+    grad = F.mul(F.unsqueeze(per_row, 1), F.constant_like(a, picked))
+    # torch's kernel reads the input: the gradient stays connected to it, a zero derivative
+    return F.link(grad, a) if "nll_loss" in a._policy.zero_derivative_links else grad
+
+
+def var_grad(g: Any, a: Any, dims: tuple[int, ...], correction: int, keepdim: bool) -> Any:
+    """torch's var_backward: ``2 / (n - correction) * g * (a - mean(a))``."""
+    shape = a._data.shape
+    if not keepdim:
+        g = restore_reduced(g, shape, dims)
+    count = reduce_count(shape, dims)
+    return F.mul(F.mul(g, 2.0 / (count - correction)), F.sub(a, F.mean(a, dims, True)))
+
+
+def np_scatter_add(a: np.ndarray, shape: tuple[int, ...], dim: int,
+                    index: np.ndarray) -> np.ndarray:
+    out = np.zeros(shape, a.dtype)
+    grids = np.indices(index.shape)
+    np.add.at(out, tuple(index if d == dim else grids[d] for d in range(len(shape))), a)
+    return out
+
+
+def differentiated_twice(g: Any) -> Any:
+    raise g._policy.error("differentiated_twice")
+
+
+def np_setitem(a: np.ndarray, b: np.ndarray, index: Any) -> np.ndarray:
+    out = a.copy()
+    slot = out[index]
+    while b.ndim > np.ndim(slot) and b.shape[0] == 1:  # both frameworks drop leading 1s
+        b = b[0]
+    out[index] = b
+    return out
+
+
+def setitem_mask(shape: tuple[int, ...], index: Any) -> np.ndarray:
+    mask = np.ones(shape, dtype=bool)
+    mask[index] = False
+    return mask

@@ -1,0 +1,902 @@
+"""The core of the torch facade: its Tensor, dtypes, constructors and top-level functions.
+
+A thin layer: every function here validates torch's argument conventions and calls the shared
+engine (``reference_engine.ops`` for operations, ``TorchPolicy`` for backward/grad semantics).
+The package (``reference_engine.torch``) adds the submodules; they import from here, never from
+the package, so no import goes round in a circle.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections import namedtuple
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+
+from reference_engine import composed, grad_mode, rng
+from reference_engine import ops as F
+from reference_engine.dtypes import (
+    REDUCED_NAMES,
+    STANDARD,
+    DialectDtype,
+    by_numpy,
+    is_floating,
+    standard_dtypes,
+    to_numpy,
+)
+from reference_engine.graph import Node, RemovableHandle, shown_node
+from reference_engine.tensor import Tensor as _CoreTensor
+from reference_engine.torch import autocast_ops
+from reference_engine.torch_policy import TORCH, torch_size
+
+__all__ = [
+    "Size", "Tensor", "abs", "cuda", "device", "equal", "inference_mode",
+    "is_anomaly_enabled", "linspace", "manual_seed", "mm", "rand", "randn",
+    "add", "amax", "amin", "bool", "cat", "ceil", "clamp", "clone",
+    "cos", "detach", "div", "double", "dtype", "enable_grad", "exp", "expand_copy", "float",
+    "bfloat16", "float16", "float32", "float64", "floor", "half", "int", "int32", "int64", "is_grad_enabled",
+    "is_tensor", "log", "arange", "clip", "concat", "divide", "full", "multiply", "subtract",
+    "is_inference_mode_enabled",
+    "log_softmax", "long", "matmul", "max", "maximum", "mean", "min", "minimum", "mul", "neg",
+    "no_grad", "ones", "ones_like", "permute", "pow", "relu", "reshape", "round",
+    "set_grad_enabled", "sigmoid", "sign", "sin", "softmax", "sqrt", "squeeze", "stack", "sub", "sum",
+    "t", "tanh", "tensor", "transpose", "unsqueeze", "where", "zeros", "zeros_like", "empty",
+    "get_default_dtype", "set_default_dtype",
+    "tan", "sinh", "cosh", "atan", "asin", "acos", "log1p", "expm1", "log2", "log10",
+    "reciprocal", "rsqrt", "erf",
+]
+
+no_grad = grad_mode.no_grad
+enable_grad = grad_mode.enable_grad
+set_grad_enabled = grad_mode.set_grad_enabled
+is_grad_enabled = grad_mode.is_grad_enabled
+
+
+class dtype(DialectDtype):  # noqa: N801 - torch's name
+    """A torch dtype object (``torch.float32``)."""
+
+    prefix = "torch"
+
+
+_NAMED = standard_dtypes(dtype, (*STANDARD, *REDUCED_NAMES))
+float32 = float = _NAMED["float32"]  # noqa: A001 - torch's names
+float64 = double = _NAMED["float64"]
+float16 = half = _NAMED["float16"]
+bfloat16 = _NAMED["bfloat16"]
+int64 = long = _NAMED["int64"]
+int32 = int = _NAMED["int32"]  # noqa: A001
+bool = _NAMED["bool"]  # noqa: A001
+_DTYPES = by_numpy(_NAMED)
+
+
+def _np_dtype(d: Any) -> Optional[np.dtype]:
+    return to_numpy(d, dtype, accept_strings=False)
+
+
+class Size(tuple):
+    """``torch.Size``: a tuple that prints as ``torch.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return torch_size(self)
+
+    def numel(self) -> builtins.int:
+        return builtins.int(np.prod(self, dtype=np.int64))
+
+
+Size.__name__ = "torch.Size"  # the type's name in messages ("'torch.Size' object has no attribute")
+
+
+ReturnTypesMax = namedtuple("max", ["values", "indices"])
+ReturnTypesMin = namedtuple("min", ["values", "indices"])
+
+
+def _shape_args(shape: tuple[Any, ...]) -> tuple[builtins.int, ...]:
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        return tuple(shape[0])
+    return tuple(shape)
+
+
+def _float_on_float(number: Any, t: Any) -> builtins.bool:
+    return type(number) in (builtins.int, builtins.float) and is_floating(t._data.dtype)
+
+
+def _in_place_method(op: str) -> Any:
+    """``Tensor.<op>_``: ``op`` applied in place."""
+    def method(self: Tensor) -> Tensor:
+        return self._in_place(op)
+    method.__name__ = f"{op}_"
+    return method
+
+
+class Tensor(_CoreTensor):
+    """``torch.Tensor`` over the reference engine."""
+
+    __slots__ = ()
+    _size_type = Size
+    _policy = TORCH
+    _dtype_objects = _DTYPES
+
+    def __new__(cls, *args: Any) -> Tensor:
+        """``torch.Tensor(data)``: a float32 leaf holding ``data``; ``torch.Tensor(*sizes)``: one
+        of those sizes (torch leaves the values uninitialised; here they are zeros)."""
+        if len(args) == 1 and isinstance(args[0], (builtins.bool, builtins.float, np.floating)):
+            raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
+        if len(args) == 1 and not isinstance(args[0], (builtins.int, np.integer)):
+            return _new(_infer(args[0], get_default_dtype()), get_default_dtype(), False)
+        return zeros(*args)
+
+    # --- a Python float on the left: torch calls the tensor's own operation ------------------
+
+    def __radd__(self, other: Any) -> Tensor:
+        """``n + t`` is ``t + n``: the node's inputs are (t, n)."""
+        return F.add(self, other) if _float_on_float(other, self) else super().__radd__(other)
+
+    def __rmul__(self, other: Any) -> Tensor:
+        """``n * t`` is ``t * n``."""
+        return F.mul(self, other) if _float_on_float(other, self) else super().__rmul__(other)
+
+    def __rsub__(self, other: Any) -> Tensor:
+        """``n - t`` is ``rsub(t, n)``: a node with one input."""
+        return F.rsub(self, other) if _float_on_float(other, self) else super().__rsub__(other)
+
+    def __rtruediv__(self, other: Any) -> Tensor:
+        """``n / t`` is ``t.reciprocal() * n``: two nodes."""
+        if _float_on_float(other, self):
+            return F.mul(F.reciprocal(self), other)
+        return super().__rtruediv__(other)
+
+    # --- autograd state -------------------------------------------------------------------
+
+    @property
+    def requires_grad(self) -> builtins.bool:
+        self._follow_base()
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: builtins.bool) -> None:
+        if self._grad_fn is not None:
+            raise TORCH.error("non_leaf_flag_on" if value else "non_leaf_flag")
+        if value and not is_floating(self._data.dtype):
+            raise TORCH.error("int_requires_grad_setter")
+        self._requires_grad = builtins.bool(value)
+
+    def requires_grad_(self, requires_grad: builtins.bool = True) -> Tensor:
+        if self._grad_fn is not None and not requires_grad:
+            raise TORCH.error("non_leaf_flag")
+        if requires_grad and not is_floating(self._data.dtype):
+            raise TORCH.error("int_requires_grad_method")
+        if self._grad_fn is None:
+            self._requires_grad = builtins.bool(requires_grad)
+        return self
+
+    @property
+    def grad(self) -> Optional[Tensor]:
+        if self._grad_fn is not None and not self._retains_grad:
+            TORCH.warn("non_leaf_grad")
+        return self._grad  # type: ignore[return-value]
+
+    @grad.setter
+    def grad(self, value: Optional[Tensor]) -> None:
+        if value is not None:
+            if not isinstance(value, _CoreTensor):
+                raise TORCH.error("grad_assign_type", type_name=type(value).__name__)
+            if value._data.dtype != self._data.dtype:
+                raise TORCH.error("grad_assign_dtype", grad_dtype=value._data.dtype.name,
+                                  dtype=TORCH.dtype_name(self._data.dtype))
+            if value._data.shape != self._data.shape:
+                raise TORCH.error("grad_assign_shape", grad_shape=list(value._data.shape),
+                                  shape=list(self._data.shape))
+        self._grad = value
+
+    @property
+    def grad_fn(self) -> Optional[Node]:
+        self._check_history()
+        return shown_node(self._grad_fn)
+
+    @property
+    def _base(self) -> Optional[Tensor]:
+        """The tensor this one is a view of (None for a tensor that is no view)."""
+        return self._view_base
+
+    @property
+    def is_leaf(self) -> builtins.bool:
+        self._check_history()
+        return self._grad_fn is None
+
+    def _check_history(self) -> None:
+        """A view torch cannot rebuild the history of (a piece of split or a view made without
+        recording, its base written to since) refuses to show it."""
+        if self._split_piece is not None:
+            F.check_split_piece(self)
+        if self._no_grad_view or self._untracked_view:
+            F.check_no_grad_view(self)
+
+    @property
+    def retains_grad(self) -> builtins.bool:
+        return self._retains_grad
+
+    @property
+    def data(self) -> Tensor:
+        return self._detached()  # type: ignore[return-value]
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        """``x.data = y``: ``x`` holds ``y``'s storage from now on; it keeps its autograd state
+        and its own version counter."""
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        self._data = value._data
+
+    def backward(self, gradient: Optional[Tensor] = None, retain_graph: Optional[builtins.bool] = None,
+                 create_graph: builtins.bool = False, inputs: Any = None) -> None:
+        """``Tensor.backward``: accumulate the gradient of this tensor into the leaves."""
+        TORCH.backward(self, gradient, retain_graph, create_graph, inputs)
+
+    def register_post_accumulate_grad_hook(self, hook: Any) -> Any:
+        """``hook(tensor)`` after a backward pass accumulated into this leaf's ``.grad``."""
+        if self._grad_fn is not None:
+            raise TORCH.error("post_accumulate_non_leaf")
+        if not self._requires_grad:
+            raise TORCH.error("hook_no_grad")
+        return RemovableHandle(self._accumulator_node().hooks("post_accumulate"), hook)
+
+    def retain_grad(self) -> None:
+        if not self._requires_grad:
+            raise TORCH.error("retain_no_grad")
+        self._retain_grad()
+
+    # --- metadata -------------------------------------------------------------------------
+
+    def size(self, dim: Optional[builtins.int] = None) -> Union[Size, builtins.int]:
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[F.normalize_dim(Tensor, dim, self._data.ndim)]
+
+    @property
+    def device(self) -> device:
+        return _CPU
+
+    def cpu(self) -> Tensor:
+        return self
+
+    def numpy(self) -> np.ndarray:
+        if self._requires_grad:
+            raise TORCH.error("numpy_requires_grad")
+        return self._data
+
+    def to(self, target: Any) -> Tensor:
+        """A device (``"cpu"``, ``torch.device("cpu")``): the tensor itself; a dtype, or another
+        tensor (its dtype): a cast, recorded (the tensor itself where the dtype is the same)."""
+        if isinstance(target, (str, device)):
+            return self
+        if isinstance(target, _CoreTensor):
+            target = _DTYPES[target._data.dtype]
+        return F.cast(self, _np_dtype(target))
+
+    def copy_(self, src: Any) -> Tensor:
+        """Write ``src``'s values (broadcast) into this tensor, in place."""
+        self[...] = src
+        return self
+
+    @property
+    def _version(self) -> builtins.int:
+        """torch's in-place version counter, as programs inspect it (inference tensors have none)."""
+        if self._inference:
+            raise self._policy.error("inference_version")
+        return self._counter.value
+
+    def is_inference(self) -> builtins.bool:
+        return self._inference
+
+    def mm(self, mat2: Tensor) -> Tensor:
+        return mm(self, mat2)
+
+    __matmul__ = autocast_ops.lower_precision(_CoreTensor.__matmul__)
+    __rmatmul__ = autocast_ops.lower_precision(_CoreTensor.__rmatmul__)
+    matmul = autocast_ops.lower_precision(F.matmul)
+
+    def exp_(self) -> Tensor:
+        return self._in_place("exp")
+
+    abs_, neg_, log_, sqrt_, sin_, cos_, tanh_, sigmoid_, relu_ = (
+        _in_place_method(op) for op in ("abs", "neg", "log", "sqrt", "sin", "cos", "tanh",
+                                        "sigmoid", "relu"))
+
+    def pow_(self, exponent: Any) -> Tensor:
+        return self._in_place("pow", exponent)
+
+    def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
+        return self._in_place("masked_fill", mask=mask._data, value=value)
+
+    def clamp_min(self, min: Any) -> Tensor:  # noqa: A002
+        return composed.named(F.clamp(self, min, None), "ClampMinBackward0", self)
+
+    def clamp_max(self, max: Any) -> Tensor:  # noqa: A002
+        return composed.named(F.clamp(self, None, max), "ClampMaxBackward0", self)
+
+    def view_as(self, other: Tensor) -> Tensor:
+        return F.reshape(self, other._data.shape)
+
+    reshape_as = view_as
+
+    def maximum(self, other: Tensor) -> Tensor:
+        return F.maximum(self, other)
+
+    def minimum(self, other: Tensor) -> Tensor:
+        return F.minimum(self, other)
+
+    def equal(self, other: Tensor) -> builtins.bool:
+        if not isinstance(other, Tensor):
+            raise TORCH.error("equal_argument", arg="other", position=1,
+                              type_name=type(other).__name__)
+        return equal(self, other)
+
+    eq, ne, lt, le, gt, ge = F.eq, F.ne, F.lt, F.le, F.gt, F.ge
+
+    def all(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return F.truth(self, np.all, dim, keepdim)
+
+    def any(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return F.truth(self, np.any, dim, keepdim)
+
+    def float(self) -> Tensor:
+        return F.cast(self, np.float32)
+
+    def double(self) -> Tensor:
+        return F.cast(self, np.float64)
+
+    def half(self) -> Tensor:
+        return F.cast(self, np.float16)
+
+    def bfloat16(self) -> Tensor:
+        return F.cast(self, bfloat16.numpy)
+
+    # --- operations -----------------------------------------------------------------------
+
+    def add(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        return add(self, other, alpha=alpha)
+
+    def sub(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        return sub(self, other, alpha=alpha)
+    mul = F.mul
+    div = F.div
+    neg = F.neg
+    pow = F.pow
+    sigmoid = F.sigmoid
+    relu = F.relu
+    sign = F.sign
+    floor, ceil, round = F.floor, F.ceil, F.rint
+    transpose = F.transpose
+    unsqueeze = F.unsqueeze
+
+    def sum(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return sum(self, dim, keepdim)
+
+    def mean(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+        return mean(self, dim, keepdim)
+
+    def max(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+        return max(self, dim, keepdim)
+
+    def min(self, dim: Any = None, keepdim: builtins.bool = False) -> Any:
+        return min(self, dim, keepdim)
+
+    def amax(self, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:
+        return amax(self, dim, keepdim)
+
+    def amin(self, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:
+        return amin(self, dim, keepdim)
+
+    def clamp(self, min: Optional[builtins.float] = None, max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
+        return F.clamp(self, min, max)
+
+    clip = clamp
+
+    def clamp_(self, min: Optional[builtins.float] = None,  # noqa: A002
+               max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
+        return self._in_place("clamp", low=min, high=max)  # type: ignore[return-value]
+
+    def where(self, condition: Tensor, other: Any) -> Tensor:
+        """``t.where(condition, other)`` is ``torch.where(condition, t, other)``."""
+        return F.where(condition, self, other)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        """This tensor in ``other``'s dtype: itself when it already is."""
+        return self if self._data.dtype == other._data.dtype else F.cast(self, other._data.dtype)
+
+    def reshape(self, *shape: Any) -> Tensor:
+        return F.reshape(self, _shape_args(shape))
+
+    view = reshape
+
+    def permute(self, *dims: Any) -> Tensor:
+        return F.permute(self, _shape_args(dims))
+
+    def expand(self, *sizes: Any) -> Tensor:
+        return F.expand(self, _shape_args(sizes))
+
+    def expand_as(self, other: Tensor) -> Tensor:
+        return F.expand(self, other._data.shape)
+
+    def squeeze(self, dim: Any = None) -> Tensor:
+        return F.squeeze(self, dim)
+
+    def t(self) -> Tensor:
+        return t(self)
+
+    @property
+    def T(self) -> Tensor:  # noqa: N802 - torch's name
+        return F.permute(self, tuple(reversed(range(self._data.ndim))))
+
+    def softmax(self, dim: builtins.int) -> Tensor:
+        return F.softmax(self, dim)
+
+    def log_softmax(self, dim: builtins.int) -> Tensor:
+        return F.log_softmax(self, dim)
+
+    # --- in-place operations --------------------------------------------------------------
+
+    # ``x += y`` and friends are in-place in torch (paddle has none: they rebind the name)
+    def __iadd__(self, other: Any) -> Tensor:
+        return self.add_(other)
+
+    def __isub__(self, other: Any) -> Tensor:
+        return self.sub_(other)
+
+    def __imul__(self, other: Any) -> Tensor:
+        return self.mul_(other)
+
+    def __itruediv__(self, other: Any) -> Tensor:
+        return self.div_(other)
+
+    def add_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha != 1:
+            return self._in_place("add_scaled", other, alpha=alpha)  # type: ignore[return-value]
+        return self._in_place("add", other)  # type: ignore[return-value]
+
+    def sub_(self, other: Any, *, alpha: Any = 1) -> Tensor:
+        if alpha != 1:
+            return self._in_place("sub_scaled", other, alpha=alpha)  # type: ignore[return-value]
+        return self._in_place("sub", other)  # type: ignore[return-value]
+
+    def mul_(self, other: Any) -> Tensor:
+        return self._in_place("mul", other)  # type: ignore[return-value]
+
+    def div_(self, other: Any) -> Tensor:
+        return self._in_place("div", other)  # type: ignore[return-value]
+
+    def zero_(self) -> Tensor:
+        return self._in_place("fill", value=0, api="zero")  # type: ignore[return-value]
+
+    def fill_(self, value: Any) -> Tensor:
+        return self._in_place("fill", value=value)  # type: ignore[return-value]
+
+
+# --- creation -----------------------------------------------------------------------------
+
+def _infer(data: Any, dtype_: Any) -> np.ndarray:
+    """The array for ``torch.tensor(data, dtype)``: Python floats become float32 unless a dtype
+    is given (then they are converted once, straight to it)."""
+    target = _np_dtype(dtype_)
+    if isinstance(data, _CoreTensor):
+        array = data._data.copy()
+    elif isinstance(data, np.ndarray):
+        array = data.copy()
+    else:
+        if isinstance(data, (list, tuple)) and data and isinstance(data[0], np.ndarray) \
+                and not TORCH.warned_list_of_arrays:
+            type(TORCH).warned_list_of_arrays = True  # torch warns once per process
+            TORCH.warn("list_of_arrays", stacklevel=4)
+        carriers: list[Any] = []
+        array = _regular_array(data, carriers)
+        if target is None:
+            # numpy scalars and arrays carry their own dtype
+            typed = _element_dtype(data) if carriers else None
+            array = array.astype(TORCH.default_float if array.dtype.kind == "f" and typed is None
+                                 else typed if typed is not None else array.dtype)
+    return array if target is None else array.astype(target)
+
+
+def _element_dtype(data: Any) -> Optional[np.dtype]:
+    """The dtype torch infers for a sequence holding numpy scalars, arrays or tensors (each
+    carries its dtype; a Python float is the default float): the widest float among them where
+    one is a float, else the widest integer. None where no element carries a dtype."""
+    found: list[np.dtype] = []
+    carried = False
+
+    def walk(x: Any) -> None:
+        nonlocal carried
+        if isinstance(x, (list, tuple)):
+            for item in x:
+                walk(item)
+        elif isinstance(x, (np.ndarray, np.generic, _CoreTensor)):
+            carried = True
+            found.append(x._data.dtype if isinstance(x, _CoreTensor) else np.asarray(x).dtype)
+        elif isinstance(x, builtins.float):
+            found.append(TORCH.default_float)
+        elif isinstance(x, builtins.bool):
+            found.append(np.dtype(np.bool_))
+        elif isinstance(x, builtins.int):
+            found.append(np.dtype(np.int64))
+    walk(data)
+    if not carried:
+        return None
+    floats = [d for d in found if is_floating(d)]
+    if floats:
+        return builtins.max(floats, key=lambda d: d.itemsize)
+    ints = [d for d in found if d.kind in "iu"]
+    return builtins.max(ints, key=lambda d: d.itemsize) if ints else np.dtype(np.bool_)
+
+
+def _regular_array(data: Any, carriers: Optional[list[Any]] = None) -> np.ndarray:
+    """A numpy array from nested sequences, with torch's error for ragged ones; the elements
+    that carry a dtype of their own are appended to ``carriers``."""
+    _check_regular(data, 0, [] if carriers is None else carriers)
+    try:
+        holds_tensors = isinstance(data, (list, tuple)) and builtins.any(
+            isinstance(x, _CoreTensor) for x in data)
+        return np.array([x._data if isinstance(x, _CoreTensor) else x for x in data]
+                        if holds_tensors else data)
+    except (ValueError, TypeError) as exc:
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'") from exc
+
+
+_PYTHON_NUMBERS = (builtins.float, builtins.int, builtins.bool)
+
+
+def _check_regular(data: Any, depth: builtins.int, carriers: list[Any]
+                   ) -> Optional[tuple[builtins.int, ...]]:
+    if isinstance(data, _CoreTensor):
+        carriers.append(data)
+        return data._data.shape
+    if isinstance(data, np.ndarray):
+        carriers.append(data)
+        return data.shape
+    if not isinstance(data, (list, tuple)):
+        if type(data) in _PYTHON_NUMBERS:
+            return ()
+        if not isinstance(data, (builtins.int, builtins.float, builtins.bool, np.number, np.bool_)):
+            raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        if isinstance(data, np.generic):
+            carriers.append(data)
+        return ()
+    if builtins.all(type(x) in _PYTHON_NUMBERS for x in data):
+        return (len(data),)
+    shapes = [_check_regular(x, depth + 1, carriers) for x in data]
+    for s in shapes[1:]:
+        if s != shapes[0]:
+            expected = len(shapes[0]) if shapes[0] else 0
+            got = len(s) if s else 0
+            raise ValueError(f"expected sequence of length {shapes[0][0] if shapes[0] else expected}"
+                             f" at dim {depth + 1} (got {s[0] if s else got})")
+    return (len(data),) + (shapes[0] if shapes else ())
+
+
+def _new(array: np.ndarray, dtype_: Any, requires_grad: builtins.bool) -> Tensor:
+    target = _np_dtype(dtype_)
+    if target is not None:
+        array = array.astype(target)
+    if array.dtype not in _DTYPES:
+        array = array.astype(np.float32 if array.dtype.kind == "f" else np.int64)
+    out = Tensor._from_array(array)
+    if requires_grad:
+        if not is_floating(array.dtype):
+            raise TORCH.error("int_requires_grad_ctor")
+        out._requires_grad = True
+    return out  # type: ignore[return-value]
+
+
+def tensor(data: Any, dtype: Optional[dtype] = None, device: Any = None,
+           requires_grad: builtins.bool = False) -> Tensor:
+    """``torch.tensor``: a new leaf holding a copy of ``data``."""
+    return _new(_infer(data, dtype), None, requires_grad)
+
+
+def is_tensor(obj: Any) -> builtins.bool:
+    return isinstance(obj, Tensor)
+
+
+def _filled(value: builtins.float, size: tuple[Any, ...], dtype_: Any,
+            requires_grad: builtins.bool) -> Tensor:
+    shape = _shape_args(size)
+    return _new(np.full(shape, value, dtype=_np_dtype(dtype_) or TORCH.default_float), None,
+                requires_grad)
+
+
+def zeros(*size: Any, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
+    return _filled(0, size, dtype, requires_grad)
+
+
+def ones(*size: Any, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
+    return _filled(1, size, dtype, requires_grad)
+
+
+def empty(*size: Any, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
+    """torch leaves the values unset; programs fill them before reading them. Zeros here."""
+    return _filled(0, size, dtype, requires_grad)
+
+
+def full(size: Sequence[builtins.int], fill_value: builtins.float, dtype: Optional[dtype] = None,
+         requires_grad: builtins.bool = False) -> Tensor:
+    return _filled(fill_value, (tuple(size),), dtype, requires_grad)
+
+
+def _like(value: builtins.float, input: Tensor, dtype_: Any, requires_grad: builtins.bool) -> Tensor:
+    target = _np_dtype(dtype_) or input._data.dtype
+    return _new(np.full(input._data.shape, value, dtype=target), None, requires_grad)
+
+
+def zeros_like(input: Tensor, dtype: Optional[dtype] = None,  # noqa: A002
+               requires_grad: builtins.bool = False) -> Tensor:
+    return _like(0, input, dtype, requires_grad)
+
+
+def ones_like(input: Tensor, dtype: Optional[dtype] = None,  # noqa: A002
+              requires_grad: builtins.bool = False) -> Tensor:
+    return _like(1, input, dtype, requires_grad)
+
+
+def arange(start: builtins.float, end: Optional[builtins.float] = None, step: builtins.float = 1,
+           dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
+    values = np.arange(start, end, step) if end is not None else np.arange(start)
+    if values.dtype.kind == "f":
+        values = values.astype(TORCH.default_float)
+    return _new(values, dtype, requires_grad)
+
+
+def linspace(start: builtins.float, end: builtins.float, steps: builtins.int,
+             dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
+    values = F.linspace_values(start, end, steps, _np_dtype(dtype) or TORCH.default_float)
+    return _new(values, None, requires_grad)
+
+
+def get_default_dtype() -> dtype:
+    """The dtype Python floats and float constructors make (float32 unless set)."""
+    return _NAMED[str(TORCH.default_float)]
+
+
+def set_default_dtype(d: dtype) -> None:
+    """``torch.set_default_dtype``: float32 or float64 (the reference engine's float dtypes)."""
+    target = _np_dtype(d)
+    if target is None or target.kind != "f":
+        raise TypeError("only floating-point types are supported as the default type")
+    TORCH.default_float = np.dtype(target)
+
+
+def manual_seed(seed: builtins.int) -> None:
+    """Seeds the reference engine's own generator (see ``reference_engine.rng``)."""
+    rng.seed(seed)
+
+
+def randn(*size: Any, dtype: Optional[dtype] = None,
+          requires_grad: builtins.bool = False) -> Tensor:
+    """Standard normal draws (numpy's generator, not torch's: shapes and dtypes agree, values
+    do not)."""
+    return _new(rng.generator().standard_normal(_shape_args(size)).astype(TORCH.default_float),
+                dtype, requires_grad)
+
+
+def rand(*size: Any, dtype: Optional[dtype] = None,
+         requires_grad: builtins.bool = False) -> Tensor:
+    """Uniform draws in [0, 1) (numpy's generator, not torch's)."""
+    return _new(rng.generator().random(_shape_args(size)).astype(TORCH.default_float), dtype,
+                requires_grad)
+
+
+class device:  # noqa: N801 - torch's name
+    """``torch.device``: the reference engine runs on the CPU only."""
+
+    def __init__(self, type: str) -> None:  # noqa: A002 - torch's keyword
+        self.type = str(type).split(":")[0]
+
+    def __eq__(self, other: object) -> builtins.bool:
+        return isinstance(other, device) and other.type == self.type
+
+    def __hash__(self) -> builtins.int:
+        return hash(self.type)
+
+    def __str__(self) -> str:
+        return self.type
+
+    def __repr__(self) -> str:
+        return f"device(type='{self.type}')"
+
+
+_CPU = device("cpu")
+
+
+class cuda:  # noqa: N801 - torch.cuda, as far as a CPU-only engine answers it
+    @staticmethod
+    def is_available() -> builtins.bool:
+        return False
+
+    @staticmethod
+    def device_count() -> builtins.int:
+        return 0
+
+
+inference_mode = grad_mode.inference_mode
+is_inference_mode_enabled = grad_mode.is_inference_mode_enabled
+
+
+def is_anomaly_enabled() -> builtins.bool:
+    return grad_mode._State.anomaly
+
+
+def equal(input: Tensor, other: Tensor) -> builtins.bool:  # noqa: A002
+    for position, (arg, value) in enumerate((("input", input), ("other", other)), 1):
+        if not isinstance(value, Tensor):
+            raise TORCH.error("equal_argument", arg=arg, position=position,
+                              type_name=type(value).__name__)
+    return input._data.shape == other._data.shape and builtins.bool(
+        np.array_equal(input._data, other._data))
+
+
+# --- operations ---------------------------------------------------------------------------
+
+def _tensor_first(fn: Any) -> Any:
+    return TORCH.tensor_function(fn, fn.__name__)
+
+
+def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:  # noqa: A002
+    """``input + alpha * other``."""
+    return F.add(input, other) if alpha == 1 else F.scaled("add", input, other, alpha)
+
+
+def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:  # noqa: A002
+    """``input - alpha * other``."""
+    return F.sub(input, other) if alpha == 1 else F.scaled("sub", input, other, alpha)
+
+
+subtract = sub
+mul = multiply = F.mul
+div = divide = F.div
+neg = TORCH.tensor_function(F.neg, "neg")
+pow = F.pow  # noqa: A001
+matmul = autocast_ops.lower_precision(F.matmul)
+exp = TORCH.tensor_function(F.exp, "exp")
+log = TORCH.tensor_function(F.log, "log")
+sqrt = TORCH.tensor_function(F.sqrt, "sqrt")
+abs = TORCH.tensor_function(F.abs, "abs")
+sin = TORCH.tensor_function(F.sin, "sin")
+cos = TORCH.tensor_function(F.cos, "cos")
+tanh = TORCH.tensor_function(F.tanh, "tanh")
+tan = TORCH.tensor_function(F.tan, "tan")
+sinh = TORCH.tensor_function(F.sinh, "sinh")
+cosh = TORCH.tensor_function(F.cosh, "cosh")
+atan = TORCH.tensor_function(F.atan, "atan")
+asin = TORCH.tensor_function(F.asin, "asin")
+acos = TORCH.tensor_function(F.acos, "acos")
+log1p = TORCH.tensor_function(F.log1p, "log1p")
+expm1 = TORCH.tensor_function(F.expm1, "expm1")
+log2 = TORCH.tensor_function(F.log2, "log2")
+log10 = TORCH.tensor_function(F.log10, "log10")
+reciprocal = TORCH.tensor_function(F.reciprocal, "reciprocal")
+rsqrt = TORCH.tensor_function(F.rsqrt, "rsqrt")
+erf = TORCH.tensor_function(F.erf, "erf")
+sigmoid = TORCH.tensor_function(F.sigmoid, "sigmoid")
+relu = TORCH.tensor_function(F.relu, "relu")
+sign = TORCH.tensor_function(F.sign, "sign")
+floor = TORCH.tensor_function(F.floor, "floor")
+ceil = TORCH.tensor_function(F.ceil, "ceil")
+round = TORCH.tensor_function(F.rint, "round")  # noqa: A001 - torch's name
+maximum = F.maximum
+minimum = F.minimum
+where = F.where
+clone = TORCH.tensor_function(F.clone, "clone")
+transpose = TORCH.tensor_function(F.transpose, "transpose")
+unsqueeze = TORCH.tensor_function(F.unsqueeze, "unsqueeze")
+
+
+@_tensor_first
+def detach(input: Tensor) -> Tensor:  # noqa: A002
+    return input.detach()
+
+
+@_tensor_first
+def sum(input: Tensor, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A001,A002
+    return F.sum(input, dim, keepdim)
+
+
+@_tensor_first
+def mean(input: Tensor, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:  # noqa: A002
+    return F.mean(input, dim, keepdim)
+
+
+def _extremum(kind: str, input: Tensor, dim: Any, keepdim: builtins.bool) -> Any:  # noqa: A002
+    if not isinstance(input, _CoreTensor):
+        raise TORCH.error("not_tensor", fn=kind, type_name=type(input).__name__)
+    if isinstance(dim, _CoreTensor):
+        return (F.maximum if kind == "max" else F.minimum)(input, dim)
+    if dim is None:
+        return F.max_all(input) if kind == "max" else F.min_all(input)
+    values, indices = (F.max_dim if kind == "max" else F.min_dim)(input, dim, keepdim)
+    return (ReturnTypesMax if kind == "max" else ReturnTypesMin)(values, indices)
+
+
+def max(input: Tensor, dim: Any = None, keepdim: builtins.bool = False) -> Any:  # noqa: A001,A002
+    """``torch.max(input)``, ``torch.max(input, dim, keepdim)`` or ``torch.max(input, other)``."""
+    return _extremum("max", input, dim, keepdim)
+
+
+def min(input: Tensor, dim: Any = None, keepdim: builtins.bool = False) -> Any:  # noqa: A001,A002
+    """``torch.min(input)``, ``torch.min(input, dim, keepdim)`` or ``torch.min(input, other)``."""
+    return _extremum("min", input, dim, keepdim)
+
+
+def _all_if_empty(input: Tensor, dim: Any) -> Any:  # noqa: A002
+    return tuple(range(input._data.ndim)) if dim == () or dim == [] else dim
+
+
+@_tensor_first
+def amax(input: Tensor, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:  # noqa: A002
+    return F.amax(input, _all_if_empty(input, dim), keepdim)
+
+
+@_tensor_first
+def amin(input: Tensor, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:  # noqa: A002
+    return F.amin(input, _all_if_empty(input, dim), keepdim)
+
+
+@_tensor_first
+def clamp(input: Tensor, min: Optional[builtins.float] = None,  # noqa: A002
+          max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
+    return F.clamp(input, min, max)
+
+
+clip = clamp
+
+
+@_tensor_first
+def reshape(input: Tensor, shape: Sequence[builtins.int]) -> Tensor:  # noqa: A002
+    return F.reshape(input, shape)
+
+
+@_tensor_first
+def permute(input: Tensor, dims: Sequence[builtins.int]) -> Tensor:  # noqa: A002
+    return F.permute(input, dims)
+
+
+@_tensor_first
+def squeeze(input: Tensor, dim: Any = None) -> Tensor:  # noqa: A002
+    return F.squeeze(input, dim)
+
+
+@_tensor_first
+@autocast_ops.lower_precision
+def mm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
+    """``torch.mm``: matrices only."""
+    if input._data.ndim != 2 or mat2._data.ndim != 2:
+        raise RuntimeError("self must be a matrix" if input._data.ndim != 2
+                           else "mat2 must be a matrix")
+    return F.matmul(input, mat2)
+
+
+def t(input: Tensor) -> Tensor:  # noqa: A002
+    return F.t(input)
+
+
+def expand_copy(input: Tensor, size: Sequence[builtins.int]) -> Tensor:  # noqa: A002
+    return F.clone(F.expand(input, size))
+
+
+def cat(tensors: Sequence[Tensor], dim: builtins.int = 0) -> Tensor:
+    return F.cat(tensors, dim)
+
+
+concat = cat
+
+
+def stack(tensors: Sequence[Tensor], dim: builtins.int = 0) -> Tensor:
+    return F.stack(tensors, dim)
+
+
+@_tensor_first
+def softmax(input: Tensor, dim: builtins.int) -> Tensor:  # noqa: A002
+    return F.softmax(input, dim)
+
+
+@_tensor_first
+def log_softmax(input: Tensor, dim: builtins.int) -> Tensor:  # noqa: A002
+    return F.log_softmax(input, dim)
