@@ -98,7 +98,7 @@ def main() -> None:
 
 
 def _items(count: int) -> int:
-    from conformance.pytest_plugin import load_corpus
+    from conformance.corpus.assembly import load_corpus
 
     return len(load_corpus("all", 0, count, None)) * len(BACKENDS.split(","))
 
@@ -111,8 +111,8 @@ def backend_work(count: int) -> dict[str, float]:
         "warnings.simplefilter('ignore')\n"
         "from conformance.run.backends import BUILT_IN\n"
         "from conformance.run.interpreter import run_case\n"
-        "from conformance.judge.oracle import check_gradients\n"
-        "from conformance.pytest_plugin import load_corpus\n"
+        "from conformance.run.gradient_check import check_gradients\n"
+        "from conformance.corpus.assembly import load_corpus\n"
         "cases = load_corpus('all', 0, int(sys.argv[2]), None)\n"
         "backend = BUILT_IN[sys.argv[1]]\n"
         "adapter = backend.load()\n"

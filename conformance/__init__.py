@@ -1,9 +1,10 @@
 """Runs autograd programs on several backends and compares what they observe.
 
-The package is grouped by job: ``corpus`` (the case format, loading, the generator),
-``run`` (backends, the interpreter, isolated processes), ``judge`` (comparison, the
-finite-difference oracle, verdicts, known divergences) and ``report``; ``cli`` and
-``pytest_plugin`` are the entry points. The modules' earlier flat paths
+The package is grouped by job, each layer importing only the ones before it: ``corpus`` (the
+case format, loading, the generator), ``run`` (backends, the interpreter, isolated processes,
+the finite-difference gradient check, repro programs), ``judge`` (comparison, verdicts, known
+divergences) and ``report``; ``cli``, ``pytest_plugin``, ``sweep`` and ``fuzz`` are the jobs on
+top. The modules' earlier flat paths
 (``conformance.compare``, ``conformance.loader``, …) still import, as the same modules.
 """
 
@@ -24,8 +25,8 @@ MOVED = {
     "seed_examples": "corpus.seed_examples", "vocabulary": "corpus.vocabulary",
     "adapters": "run.adapters", "backends": "run.backends", "interpreter": "run.interpreter",
     "isolation": "run.isolation", "lookahead": "run.lookahead", "trace": "run.trace",
-    "compare": "judge.compare", "known": "judge.known", "oracle": "judge.oracle",
-    "verdict": "judge.verdict", "repro": "report.repro",
+    "compare": "judge.compare", "known": "judge.known", "oracle": "run.gradient_check",
+    "verdict": "judge.verdict", "repro": "run.repro",
 }
 
 

@@ -152,8 +152,9 @@ def validate_run(args: argparse.Namespace) -> int:
     in one process starts its backends' processes before making the corpus, to load meanwhile."""
     import fnmatch
 
+    from conformance.corpus.assembly import load_corpus
     from conformance.corpus.loader import CaseError
-    from conformance.pytest_plugin import launch_backends, load_corpus, memory_cap
+    from conformance.pytest_plugin import launch_backends, memory_cap
 
     backends_named(args.backends)
     known_files(args)
@@ -498,7 +499,7 @@ def cmd_subject(args: argparse.Namespace) -> int:
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from conformance.fuzz.explore import explore
-    from conformance.report.fuzz import write_fuzz
+    from conformance.fuzz.report import write_fuzz
 
     if (args.seconds is None) == (args.count is None):
         raise UsageError("fuzz needs a budget: --seconds N or --count N (one of them)")
@@ -527,7 +528,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from conformance.run.sweep import SweepError, sweep
+    from conformance.sweep import SweepError, sweep
 
     if args.count < 0:
         raise UsageError("--count must be >= 0")
@@ -581,10 +582,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
+    from conformance.corpus.assembly import load_corpus
     from conformance.corpus.coverage import bucket_counts, cell_counts, format_cells, format_counts
     from conformance.corpus.loader import CaseError
     from conformance.corpus.pairs import format_pairs, pair_counts
-    from conformance.pytest_plugin import load_corpus
 
     if args.cases:
         _existing_dir(args.cases, "--cases")

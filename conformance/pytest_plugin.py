@@ -20,9 +20,9 @@ from typing import Any, Iterator, Optional, Sequence
 
 import pytest
 
+from conformance.corpus.assembly import load_corpus
 from conformance.corpus.case import Case
-from conformance.corpus.generator import DEFAULT_VERSION, VERSIONS, generated_corpus, shared_corpus
-from conformance.corpus.loader import hand_written_dir, load_directory
+from conformance.corpus.generator import DEFAULT_VERSION, VERSIONS, shared_corpus
 from conformance.judge import known as known_divergences
 from conformance.judge.verdict import judge_framework, judge_reference
 from conformance.run.backends import BUILT_IN, REFERENCES, Backend, resolve
@@ -81,24 +81,6 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Optional[p
 def _option(config: pytest.Config, defaults: dict[str, Any], name: str, fallback: Any) -> Any:
     value = config.getoption("--oracle-" + name.replace("_", "-"))
     return value if value is not None else defaults.get(name, fallback)
-
-
-def load_corpus(kind: str, seed: int, count: int, cases_dir: Optional[str],
-                generated: Optional[list[dict[str, Any]]] = None,
-                version: int = DEFAULT_VERSION) -> list[Case]:
-    """The hand-written cases (validated) and the generated ones.
-
-    Generated cases are well-formed by construction (a test validates every case of the default
-    corpus), so they are wrapped without validating them again in every test process.
-    """
-    cases: list[Case] = []
-    if kind in ("hand", "all"):
-        cases += load_directory(cases_dir or hand_written_dir())
-    if kind in ("generated", "all") and count:
-        source = f"<generated seed={seed} count={count} version={version}>"
-        cases += [Case.trusted(raw, source)
-                  for raw in (generated or generated_corpus(seed, count, version))]
-    return cases
 
 
 class OracleFile(pytest.File):

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.corpus.assembly import load_corpus
 from conformance.corpus.case import Case, walk
 from conformance.corpus.generator import generated_corpus
-from conformance.pytest_plugin import load_corpus
-from conformance.report.repro import program
 from conformance.run.backends import resolve
 from conformance.run.interpreter import run_case
+from conformance.run.repro import program
 from tests.strict_frameworks import repro_calls, strict_calls
 
 AUTOGRAD_STEPS = ("backward", "grad")

@@ -22,7 +22,7 @@ from conformance.cli import main
 from conformance.corpus.loader import CaseError, load_directory, parse_case
 from conformance.corpus.text import ID_MAX_LENGTH, id_problem, visible
 from conformance.report.escape import markdown_block, markdown_code, markdown_text
-from conformance.report.repro import program
+from conformance.run.repro import program
 
 CODE = "\nimport os; os.system('echo injected')\n#"
 FENCE = "\n```\n# heading\n````python\nimport os\n````\n"

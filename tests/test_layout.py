@@ -51,6 +51,6 @@ def test_a_fresh_interpreter_imports_an_earlier_path_first():
     assert done.stdout.strip() == "conformance.corpus.loader"
 
 
-def test_the_top_level_holds_only_the_entry_points():
+def test_the_top_level_holds_only_the_jobs():
     top = sorted(p.name for p in (ROOT / "conformance").glob("*.py"))
-    assert top == ["__init__.py", "cli.py", "pytest_plugin.py"]
+    assert top == ["__init__.py", "cli.py", "pytest_plugin.py", "sweep.py"]

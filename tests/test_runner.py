@@ -11,10 +11,10 @@ import pytest
 
 from conformance.corpus.loader import hand_written_dir, load_directory, parse_document
 from conformance.judge.known import KnownDivergences
-from conformance.judge.oracle import check_gradients
 from conformance.judge.verdict import judge_framework
 from conformance.pytest_plugin import format_failure
 from conformance.run.backends import resolve
+from conformance.run.gradient_check import check_gradients
 from conformance.run.interpreter import run_case
 from conformance.run.isolation import IsolatedBackend, Pool
 from conformance.run.trace import printed

@@ -40,3 +40,10 @@ def id_problem(case_id: str) -> Optional[str]:
     if case_id != case_id.strip(" "):
         return f"the id starts or ends with a space; ids are {ID_GRAMMAR}"
     return None
+
+
+def comment_lines(text: str) -> list[str]:
+    """``text`` as Python comment lines: one per line of the text, each starting with ``#``,
+    anything else that could end a line or hide a character shown escaped."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    return [f"# {visible(line)}".rstrip() for line in lines]

@@ -16,9 +16,9 @@ import numpy as np
 from conformance.corpus.case import Case
 from conformance.judge.compare import compare_traces
 from conformance.judge.known import KnownDivergences, describe_entry
-from conformance.report.repro import program
 from conformance.run.backends import Backend, framework_versions
 from conformance.run.isolation import Outcome
+from conformance.run.repro import program
 from conformance.run.trace import Trace, json_to_array
 
 VERDICTS = ("pass", "fail", "known", "crashed", "timeout", "unsupported", "unavailable")

@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 from typing import Any, Optional
 
+from conformance.corpus.assembly import load_corpus
 from conformance.corpus.case import Case
 from conformance.corpus.generator import DEFAULT_VERSION, generated_corpus
 from conformance.judge.classes import failure_classes
 from conformance.judge.known import stale_entries
-from conformance.pytest_plugin import load_corpus
 from conformance.report.guide import render_guide_html, render_guide_markdown
 from conformance.report.html import render_html
 from conformance.report.junit import write_junit

@@ -18,8 +18,8 @@ from conformance.judge.compare import compare_runs
 from conformance.report.divergence import show
 from conformance.report.escape import html_text, markdown_block, markdown_code, markdown_text
 from conformance.report.model import plural as _plural
-from conformance.report.repro import program
 from conformance.report.results import load_results
+from conformance.run.repro import program
 
 GOOD = ("pass", "known")
 BAD = FAILING

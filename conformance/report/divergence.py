@@ -21,7 +21,7 @@ from conformance.corpus.vocabulary import DIALECT_LACKS
 from conformance.judge.causes import Finding, findings
 from conformance.judge.classes import case_size
 from conformance.report.porting_classes import CLASSES, NO_COUNTERPART, NoCounterpart, PortingClass
-from conformance.report.repro import program
+from conformance.run.repro import program
 
 BASELINE, OTHER = "torch-cpu", "paddle-cpu"
 

@@ -20,13 +20,6 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!&])")
 _BACKTICK_RUN = re.compile(r"`+")
 
 
-def comment_lines(text: str) -> list[str]:
-    """``text`` as Python comment lines: one per line of the text, each starting with ``#``,
-    anything else that could end a line or hide a character shown escaped."""
-    lines = text.replace("\r\n", "\n").split("\n")
-    return [f"# {visible(line)}".rstrip() for line in lines]
-
-
 def markdown_text(text: str) -> str:
     """``text`` as one line of Markdown prose, every character shown as itself."""
     return _MARKDOWN_SPECIAL.sub(r"\\\1", visible(text))

@@ -75,8 +75,8 @@ def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool,
     # paddle's import warns that the C++ extension builder finds no ccache: nothing a run uses
     warnings.filterwarnings("ignore", message="No ccache found", category=UserWarning)
     from conformance.corpus.case import Case
-    from conformance.judge.oracle import check_gradients
     from conformance.run.backends import describe_module
+    from conformance.run.gradient_check import check_gradients
     from conformance.run.interpreter import run_case
 
     backend = Backend(*spec)

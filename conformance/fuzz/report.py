@@ -13,7 +13,7 @@ from conformance.report.escape import markdown_block as _fence
 from conformance.report.escape import markdown_code as _code
 from conformance.report.escape import markdown_text as _text
 from conformance.report.model import plural
-from conformance.report.repro import program
+from conformance.run.repro import program
 
 
 def fuzz_summary(run: FuzzRun) -> dict[str, Any]:

@@ -10,8 +10,8 @@ import json
 from typing import Any
 
 from conformance.corpus.case import Case
+from conformance.corpus.text import comment_lines
 from conformance.corpus.vocabulary import DIALECT_LACKS, STEPS_BY_KEY
-from conformance.report.escape import comment_lines
 from conformance.run.adapters import Unsupported
 from conformance.run.calls import KEYWORDS, call_keywords
 

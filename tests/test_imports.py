@@ -1,4 +1,5 @@
-"""No circle of imports among the files of ``reference_engine`` and of ``conformance``.
+"""The import structure: no circle among the files of ``reference_engine`` and of
+``conformance``, and ``conformance``'s layers importing in one direction only.
 
 Every import statement counts, at module level or inside a function, except those under
 ``if TYPE_CHECKING:`` (annotations only). ``from package import name`` is an edge to the
@@ -89,6 +90,34 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 @pytest.mark.parametrize("package", ["reference_engine", "conformance"])
 def test_no_import_cycles(package):
     assert cycles(import_graph(package)) == []
+
+
+# conformance's layers, each importing only the ones before it (and the data files); the jobs
+# on top (cli, pytest_plugin, sweep, fuzz, subjects, probes) may import any of them
+LAYERS = ("corpus", "run", "judge", "report")
+
+
+def layer_violations(graph: dict[str, set[str]]) -> list[str]:
+    """``importer -> imported`` for each import of a later layer or of a job on top."""
+    def layer(module: str) -> int:
+        part = module.split(".")[1] if "." in module else ""
+        if part == "data" or module == "conformance":
+            return -1
+        return LAYERS.index(part) if part in LAYERS else len(LAYERS)
+
+    return [f"{m} -> {d}" for m, deps in sorted(graph.items()) if layer(m) < len(LAYERS)
+            for d in sorted(deps) if layer(d) > layer(m)]
+
+
+def test_conformance_layers_import_in_one_direction():
+    assert layer_violations(import_graph("conformance")) == []
+
+
+def test_a_planted_layer_violation_is_found():
+    graph = {"conformance.judge.verdict": {"conformance.report.repro", "conformance.run.trace"},
+             "conformance.run.isolation": {"conformance.data", "conformance.corpus.case"},
+             "conformance.cli": {"conformance.report.build"}}
+    assert layer_violations(graph) == ["conformance.judge.verdict -> conformance.report.repro"]
 
 
 def test_a_planted_cycle_is_found():
