@@ -63,8 +63,8 @@ def _scale_rule(op: str, index: str) -> None:
 
 
 def _policy_classes() -> dict[str, type]:
-    from reference_engine.paddle_policy import PaddlePolicy
-    from reference_engine.torch_policy import TorchPolicy
+    from reference_engine.dialects.paddle_policy import PaddlePolicy
+    from reference_engine.dialects.torch_policy import TorchPolicy
 
     return {"TorchPolicy": TorchPolicy, "PaddlePolicy": PaddlePolicy}
 

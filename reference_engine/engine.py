@@ -19,7 +19,7 @@ from reference_engine.dtypes import is_floating
 from reference_engine.graph import AccumulateGrad, Node, derivative_of
 
 if TYPE_CHECKING:
-    from reference_engine.policy import Policy
+    from reference_engine.dialects.policy import Policy
     from reference_engine.tensor import Tensor
 
 

@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 if TYPE_CHECKING:
-    from reference_engine.policy import Policy
+    from reference_engine.dialects.policy import Policy
     from reference_engine.rules import Rule
     from reference_engine.tensor import Tensor
 

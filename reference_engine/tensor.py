@@ -4,7 +4,7 @@ The state is the same in both dialects — whether the tensor takes part in diff
 accumulated gradient, the node that made it, a version counter for in-place checks, retained
 gradients and hooks. What a dialect calls these (``requires_grad`` or ``stop_gradient``) and how
 its methods are spelled lives in the dialect's facade, which subclasses this class and names its
-:class:`~reference_engine.policy.Policy`.
+:class:`~reference_engine.dialects.policy.Policy`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from reference_engine import rules as R
 from reference_engine.graph import AccumulateGrad, Hook, Node, RemovableHandle
 
 if TYPE_CHECKING:
-    from reference_engine.policy import Policy
+    from reference_engine.dialects.policy import Policy
 
 
 class VersionCounter:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import reference_engine.paddle as paddle
-from reference_engine.paddle_policy import DERIVATIVE_ORDER_LIMITS, WITHOUT_DOUBLE_GRAD
+from reference_engine.dialects.paddle_policy import DERIVATIVE_ORDER_LIMITS, WITHOUT_DOUBLE_GRAD
 from tests.finite_differences import Dialect, check_first_order, check_second_order, rules_reached
 
 PADDLE = Dialect(

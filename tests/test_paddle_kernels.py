@@ -1,7 +1,7 @@
 """paddle's higher-order kernels: the committed table is what paddle measures, and the reference's
 paddle dialect, driven by that table, measures the same.
 
-The table (``reference_engine/paddle_kernels.py``) is written by
+The table (``reference_engine/dialects/paddle_kernels.json``) is written by
 ``python -m conformance.probes.paddle_kernels --write``; see that module for its meaning.
 """
 
@@ -14,8 +14,7 @@ import pytest
 
 import reference_engine.paddle as reference_paddle
 from conformance.probes import paddle_kernels as probe
-from reference_engine.paddle_kernels import KERNELS, MEASURED_ON
-from reference_engine.paddle_policy import form_origin
+from reference_engine.dialects.paddle_policy import KERNELS, MEASURED_ON, form_origin
 
 # paths the reference deliberately answers otherwise, with the outcome it gives and why
 NOT_MODELLED = {

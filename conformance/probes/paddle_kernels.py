@@ -28,7 +28,7 @@ measured the same way::
     python -m conformance.probes.paddle_kernels reference_engine.paddle  # the reference
     python -m conformance.probes.paddle_kernels --write                  # refresh the table
 
-The reference's paddle policy reads the committed table (``reference_engine/paddle_kernels.py``);
+The reference's paddle policy reads the committed table (``reference_engine/dialects/paddle_kernels.json``);
 ``tests/test_paddle_kernels.py`` checks that the table is what paddle measures, whenever paddle is
 installed, and what the reference measures, always.
 """
@@ -49,7 +49,7 @@ import numpy as np
 import reference_engine
 
 CONNECTIVITY_ORDERS = 3  # every path up to this order; one order more for which orders exist
-TABLE_FILE = Path(reference_engine.__file__).resolve().parent / "paddle_kernels.py"
+TABLE_FILE = Path(reference_engine.__file__).resolve().parent / "dialects" / "paddle_kernels.json"
 
 # generic values: no ties, no zeros, away from every op's special points
 _X = [[0.5, 1.2, 0.8], [1.5, 0.3, 0.9]]
@@ -227,14 +227,11 @@ def probe(module: ModuleType) -> dict[str, dict[str, str]]:
 
 
 def render(table: dict[str, dict[str, str]], version: str) -> str:
-    """The table as the source of ``reference_engine/paddle_kernels.py``."""
-    return (
-        f'"""paddle {version}\'s higher-order gradient kernels, as measured by\n'
-        "``python -m conformance.probes.paddle_kernels --write`` (see that module for what a path\n"
-        "and an outcome mean). The reference's paddle policy reads it; do not edit by hand.\"\"\"\n\n"
-        f"MEASURED_ON = {json.dumps(version)}\n\n"
-        f"KERNELS: dict[str, dict[str, str]] = {json.dumps(table, indent=4)}\n"
-    )
+    """The table as the text of ``reference_engine/dialects/paddle_kernels.json``."""
+    about = ("paddle's higher-order gradient kernels, as measured by `python -m "
+             "conformance.probes.paddle_kernels --write` (see that module for what a path and an "
+             "outcome mean). The reference's paddle policy reads it; do not edit by hand.")
+    return json.dumps({"measured_on": version, "about": about, "kernels": table}, indent=2) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,9 +17,9 @@ import numpy as np
 
 from reference_engine import composed, grad_mode, rng
 from reference_engine import ops as F
+from reference_engine.dialects.paddle_policy import CLEARED, PADDLE, stopped
 from reference_engine.dtypes import DialectDtype, by_numpy, standard_dtypes, to_numpy
 from reference_engine.graph import Node, shown_node
-from reference_engine.paddle_policy import CLEARED, PADDLE, stopped
 from reference_engine.tensor import Tensor as _CoreTensor
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.paddle_policy import PADDLE
+from reference_engine.dialects.paddle_policy import PADDLE
 
 __all__ = ["GradScaler", "auto_cast", "decorate"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from reference_engine import custom_function
+from reference_engine.dialects.paddle_policy import PADDLE, stopped
 from reference_engine.graph import saved_tensors_hooks
 from reference_engine.paddle import _core as paddle
-from reference_engine.paddle_policy import PADDLE, stopped
 
 __all__ = ["Hessian", "Jacobian", "PyLayer", "PyLayerContext", "backward", "hessian", "jacobian",
            "saved_tensors_hooks"]

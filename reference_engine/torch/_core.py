@@ -16,6 +16,7 @@ import numpy as np
 
 from reference_engine import composed, grad_mode, rng
 from reference_engine import ops as F
+from reference_engine.dialects.torch_policy import TORCH, torch_size
 from reference_engine.dtypes import (
     REDUCED_NAMES,
     STANDARD,
@@ -28,7 +29,6 @@ from reference_engine.dtypes import (
 from reference_engine.graph import Node, RemovableHandle, shown_node
 from reference_engine.tensor import Tensor as _CoreTensor
 from reference_engine.torch import autocast_ops
-from reference_engine.torch_policy import TORCH, torch_size
 
 __all__ = [
     "Size", "Tensor", "abs", "cuda", "device", "equal", "inference_mode",

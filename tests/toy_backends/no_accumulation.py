@@ -1,7 +1,7 @@
 """backward overwrites .grad instead of adding to it."""
 
+from reference_engine.dialects.torch_policy import TorchPolicy
 from reference_engine.torch import *  # noqa: F403
-from reference_engine.torch_policy import TorchPolicy
 
 
 def _overwrite(self, leaf, grad, create_graph):

@@ -1,8 +1,8 @@
 """Explicit seeds are replaced by ones."""
 
 from reference_engine import ops as F
+from reference_engine.dialects.torch_policy import TorchPolicy
 from reference_engine.torch import *  # noqa: F403
-from reference_engine.torch_policy import TorchPolicy
 
 _original = TorchPolicy.outputs_and_seeds
 

@@ -12,10 +12,10 @@ from typing import Any, Optional
 import numpy as np
 
 from reference_engine import layers, rng
+from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.paddle._core import Tensor, get_default_dtype, to_tensor
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, Parameter
-from reference_engine.paddle_policy import PADDLE
 
 __all__ = ["BatchNorm1D", "BatchNorm2D", "Conv1D", "Conv2D", "Dropout", "Embedding", "LayerNorm"]
 

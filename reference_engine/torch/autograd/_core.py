@@ -7,10 +7,10 @@ import functools
 from typing import Any, Callable, Optional
 
 from reference_engine import custom_function, grad_mode, ops
+from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.grad_mode import enable_grad, no_grad, set_grad_enabled
 from reference_engine.rules import RULES
 from reference_engine.tensor import Tensor
-from reference_engine.torch_policy import TORCH
 
 __all__ = ["Function", "FunctionCtx", "Variable", "backward", "detect_anomaly", "enable_grad", "grad",
            "no_grad", "once_differentiable", "set_detect_anomaly", "set_grad_enabled"]

@@ -19,8 +19,8 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from reference_engine import rng
+from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.tensor import Tensor
-from reference_engine.torch_policy import TORCH
 
 __all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import Any, Callable, Optional, Sequence
 
 from reference_engine import grad_mode
+from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.torch._core import Tensor
 from reference_engine.torch.autograd import Function
-from reference_engine.torch_policy import TORCH
 
 
 class BackwardHookFunction(Function):

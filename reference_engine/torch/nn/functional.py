@@ -8,9 +8,9 @@ from reference_engine import composed as C
 from reference_engine import layers
 from reference_engine import ops as F
 from reference_engine import rules as R
+from reference_engine.dialects.torch_policy import torch_size
 from reference_engine.tensor import Tensor
 from reference_engine.torch import autocast_ops
-from reference_engine.torch_policy import torch_size
 
 __all__ = ["batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
            "cross_entropy", "dropout", "elu", "embedding", "gelu", "layer_norm",

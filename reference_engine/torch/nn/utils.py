@@ -8,10 +8,10 @@ from typing import Any, Iterable, Union
 import numpy as np
 
 from reference_engine import modules as shared
+from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.grad_mode import no_grad
 from reference_engine.tensor import Tensor
 from reference_engine.torch._core import cat, tensor
-from reference_engine.torch_policy import TORCH
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
 

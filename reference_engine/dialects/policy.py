@@ -236,7 +236,7 @@ class Policy:
 
     def matmul_saved_layouts(self, a: np.ndarray, b: np.ndarray) -> tuple[Any, Any]:
         """How matmul saves its operands: as themselves (None), as a view of a shape, or as a
-        copy ("copy"); see :mod:`reference_engine.torch_matmul`."""
+        copy ("copy"); see :mod:`reference_engine.dialects.torch_matmul`."""
         return None, None
 
     def links_operands(self, node: Node) -> bool:

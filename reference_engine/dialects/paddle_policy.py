@@ -8,18 +8,31 @@ graph, duplicate and unused checks, integer gradients) follows the C++ eager eng
 
 from __future__ import annotations
 
+import json
 import weakref
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy as np
 
 from reference_engine import engine, grad_mode
 from reference_engine import ops as F
+from reference_engine.dialects.policy import Policy
 from reference_engine.formatting import paddle_repr
 from reference_engine.graph import AccumulateGrad, Node
 from reference_engine.messages import PADDLE_ERRORS, PADDLE_WARNINGS, TORCH_ERRORS
-from reference_engine.paddle_kernels import KERNELS
-from reference_engine.policy import Policy
+
+KERNELS_FILE = Path(__file__).parent / "paddle_kernels.json"
+
+
+def load_kernels() -> tuple[str, dict[str, dict[str, str]]]:
+    """paddle's measured higher-order kernel table: (the paddle version it was measured on, the
+    table), from ``paddle_kernels.json``."""
+    data = json.loads(KERNELS_FILE.read_text(encoding="utf-8"))
+    return data["measured_on"], data["kernels"]
+
+
+MEASURED_ON, KERNELS = load_kernels()
 
 if TYPE_CHECKING:
     from reference_engine.tensor import Tensor

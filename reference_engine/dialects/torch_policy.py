@@ -11,14 +11,15 @@ from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import engine, torch_matmul
+from reference_engine import engine
 from reference_engine import ops as F
 from reference_engine import rules as R
+from reference_engine.dialects import torch_matmul
+from reference_engine.dialects.policy import Policy, node_base_name, plain_copy
 from reference_engine.dtypes import is_floating
 from reference_engine.formatting import tensor_body, with_suffixes
 from reference_engine.graph import Node
 from reference_engine.messages import TORCH_ERRORS, TORCH_WARNINGS
-from reference_engine.policy import Policy, node_base_name, plain_copy
 
 if TYPE_CHECKING:
     from reference_engine.tensor import Tensor
