@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import numpy as np
 
-from reference_engine import engine, grad_mode
+from reference_engine import engine, grad_mode, recorder
 from reference_engine import ops as F
 from reference_engine.graph import SavedTensor
 from reference_engine.rules import Rule
@@ -99,7 +99,7 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
     """``Function.apply`` / ``PyLayer.apply``: forward without recording, one node for the
     results. A forward that returns a tuple (or list) of tensors gives each its own output slot
     of that node (see :func:`ops.output_slot`); backward is then handed one gradient per output."""
-    tensor_type = F._tensor_type()
+    tensor_type = recorder.tensor_type()
     positions = [i for i, a in enumerate(args) if isinstance(a, tensor_type)]
     ctx = dialect.context(tuple(isinstance(a, tensor_type) and a._requires_grad for a in args))
     with grad_mode.no_grad():
@@ -138,7 +138,7 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
         return grads
 
     inputs = [args[i] for i in positions]
-    first = F.apply(_rule(cls, dialect), inputs,
+    first = recorder.apply(_rule(cls, dialect), inputs,
                     {"output": outputs[0]._data, "function": run_backward})
     node = first._grad_fn
     if node is None:
@@ -195,7 +195,7 @@ def torch_gradients(name: str, returned: tuple[Any, ...], args: tuple[Any, ...],
     if len(returned) != len(args):
         raise RuntimeError(f"function {name} returned an incorrect number of gradients "
                            f"(expected {len(args)}, got {len(returned)})")
-    tensor_type = F._tensor_type()
+    tensor_type = recorder.tensor_type()
     for i, g in enumerate(returned):
         if g is not None and i not in positions:
             raise RuntimeError(f"function {name} returned a gradient different than None at "

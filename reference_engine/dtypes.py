@@ -2,7 +2,7 @@
 
 The reduced-precision floats (``float16``, and ``bfloat16`` from the ``ml_dtypes`` library,
 which numpy lacks) are stored at their own precision and computed in float32, as the
-frameworks' CPU kernels do (``ops.apply``).
+frameworks' CPU kernels do (``recorder.apply``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def numpy_dtype(name: str) -> np.dtype:
 
 
 class _Reduced:
-    """Whether a reduced-precision tensor was ever made: until then ``ops.apply`` checks
+    """Whether a reduced-precision tensor was ever made: until then ``recorder.apply`` checks
     nothing (a program in float32 pays no cost for them)."""
 
     seen = False

@@ -1,4 +1,4 @@
-"""Engine operations: validate arguments, compute the forward in numpy, record a graph node.
+"""Engine operations: validate arguments, then compute and record through the recorder.
 
 Every function takes engine tensors (or Python numbers where the frameworks accept them) and
 returns a new tensor of the same dialect class as its first tensor argument. Argument errors are
@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 import numpy as np
 
-from reference_engine import fp_errors, grad_mode
+from reference_engine import grad_mode
 from reference_engine import rule as R
-from reference_engine.dtypes import _Reduced, is_floating, is_reduced, note_dtype
-from reference_engine.graph import Node, SavedTensor, node_base_name
+from reference_engine.dtypes import is_floating, note_dtype
+from reference_engine.graph import Node, SavedTensor
+from reference_engine.recorder import apply, graph_copy, tensor_type
 
 if TYPE_CHECKING:
     from reference_engine.tensor import Tensor
@@ -33,215 +34,36 @@ _SCALAR_RIGHT: dict[str, Any] = {"scalar": "right"}
 _SCALAR_LEFT: dict[str, Any] = {"scalar": "left"}
 
 
-_TENSOR: list[type] = []
 
 
-def bind_tensor_class(cls: type) -> None:
-    """Called once by ``reference_engine.tensor``: the base class operations recognise."""
-    _TENSOR.append(cls)
 
 
-def _tensor_type() -> type:
-    return _TENSOR[0]
 
 
-def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY,
-          arrays: Optional[Sequence[np.ndarray]] = None) -> Tensor:
-    """Run ``rule``'s forward on ``inputs`` and, when recording, attach a node to the result."""
-    if arrays is None:
-        arrays = [t._data for t in inputs]
-    if rule.view:  # views compute nothing
-        data = _forward(rule, arrays, attrs)
-    else:
-        token = fp_errors.ignored()
-        try:
-            if _Reduced.seen and any(is_reduced(a.dtype) for a in arrays):
-                data = _reduced_forward(rule, arrays, attrs)
-            else:
-                data = _forward(rule, arrays, attrs)
-        finally:
-            fp_errors.restore(token)
-    if type(data) is not np.ndarray:
-        data = np.asarray(data)
-    out = type(inputs[0])._from_array(data)
-    if rule.view and not (rule.op == "expand" and out._policy.expand_copies):
-        source = inputs[0]
-        probe = _memory_probe(rule, attrs, source, data.shape)
-        if probe is None or isinstance(probe, tuple) or source._probe is None or \
-                np.may_share_memory(probe, probe_of(source)):
-            out._counter = source._counter
-            out._view_base = source._view_base if source._view_base is not None else source
-            out._probe = probe
-            out._no_grad_view = source._no_grad_view  # a view of such a view is refused alike
-            out._untracked_view = source._untracked_view
-            if source._split_piece is not None:  # ... as is a view of a piece of split
-                out._split_piece = (out._counter.value, 0, "")  # named by its own node
-        # else: a reshape that cannot view an expanded tensor copies it, in torch as in numpy
-    if inputs[0]._inference and not grad_mode._State.inference and \
-            all(t._inference for t in inputs):
-        # torch: inference tensors have no autograd; an op on nothing else records nothing,
-        # outside inference_mode too (its result is a normal tensor that requires no grad)
-        return out
-    if not grad_mode._State.enabled:
-        if out._view_base is not None and out._policy.no_grad_views_require_grad:
-            if inputs[0]._requires_grad:
-                out._requires_grad = True
-                out._no_grad_view = (out._counter.value,)  # the version it was made at
-            else:
-                out._untracked_view = (out._counter.value,)  # the version it was made at
-        return out
-    for t in inputs:
-        if t._no_grad_view or t._untracked_view:
-            check_no_grad_view(t)
-        if t._split_piece is not None:
-            check_split_piece(t)
-    flags = rule.differentiable * len(inputs) if rule.variadic else rule.differentiable
-    # a tensor that no longer requires grad (paddle: stop_gradient set on a non-leaf) gets no edge
-    edges = tuple([t._edge() if diff and t._requires_grad else None for t, diff in zip(inputs, flags)])
-    needed = tuple([edge is not None for edge in edges])
-    if True not in needed and not any(t._no_grad_view for t in inputs):
-        return out
-    node = Node(rule, attrs, edges, tuple([(t._data.shape, t._data.dtype) for t in inputs]),
-                out._policy)
-    out._grad_fn = node
-    out._requires_grad = True
-    names, linked = _saved_plan(rule, out._policy, needed, attrs.get("scalar"))
-    if len(names) > 1:
-        names = out._policy.saved_order(rule, attrs, names)  # the order they are unpacked in
-    for name in names:
-        if name == "result" and rule.op in out._policy.recomputes_result:
-            # the kernel saves the operands and computes the result again: a copy, unchecked
-            node.saved[name] = SavedTensor(_graph_copy(out), checked=False)
-        elif name == "result":
-            node.saved[name] = SavedTensor(out)
-        elif name in attrs:
-            node.saved[name] = SavedTensor(attrs[name])
-        else:
-            index = rule.inputs.index(name)
-            if inputs[index]._inference:
-                raise out._policy.error("inference_saved")
-            # a Python number the op was given is no tensor to the framework: no hooks see it
-            number = attrs.get("scalar") == ("left", "right")[index] if index < 2 else False
-            # one kept for the graph only (torch's links) is no saved tensor: no hooks see it
-            node.saved[name] = SavedTensor(inputs[index], name not in linked,
-                                           hooked=not number and name not in linked)
-    return out
 
 
-def _saved_plan(rule: R.Rule, policy: Any, needed: tuple[bool, ...],
-                scalar: Optional[str]) -> tuple[frozenset[str], frozenset[str]]:
-    """What a node of ``rule`` saves when the inputs in ``needed`` require grad (``scalar``:
-    which operand was a Python number), and which of those are kept for the graph only, not
-    version-checked. The same for every node of that kind, so worked out once."""
-    key = (id(policy), needed, scalar)
-    plan = rule.plans.get(key)
-    if plan is not None:
-        return plan
-    names = rule.saved_names(needed)
-    if rule.op in policy.kernels_save_result and scalar != "right":
-        names = names | {"result"}  # the kernel's grad reads it too: saved and version-checked
-    if rule.op in policy.kernels_save_inputs:  # ... or reads its input (and recomputes)
-        names = names | {n for n, need in zip(rule.inputs, needed) if need}
-    linked: frozenset[str] = frozenset()
-    if rule.op in policy.zero_derivative_links and scalar is None:
-        # read by the links only: a saved tensor of paddle's kernel (version-checked), kept for
-        # the graph only in torch
-        linked = frozenset(n for n, need in zip(rule.inputs, needed) if need) - names
-        names = names | linked
-        if policy.links_read_saved_tensors:
-            linked = frozenset()
-    plan = rule.plans[key] = (names, linked)
-    return plan
 
 
-def _forward(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
-    if rule.forward_attrs:
-        return rule.forward(*arrays, **{k: attrs[k] for k in rule.forward_attrs})
-    return rule.forward(*arrays)
 
 
-def _reduced_forward(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
-    """``rule``'s forward on float16 / bfloat16 operands as the frameworks' CPU kernels run it:
-    computed in float32, the result rounded to the operands' precision (a cast keeps its own
-    target dtype)."""
-    reduced = next(a.dtype for a in arrays if is_reduced(a.dtype))
-    wide = [a.astype(np.float32) if is_reduced(a.dtype) else a for a in arrays]
-    data = np.asarray(_forward(rule, wide, attrs))
-    if rule.op == "cast" or not is_floating(data.dtype):
-        return data.astype(attrs["dtype"]) if rule.op == "cast" else data
-    return data.astype(attrs.get("dtype") or reduced)
 
 
-def _graph_copy(t: Tensor) -> Tensor:
-    """A copy of ``t``'s values in the same place of the graph (its node or accumulator), with a
-    version counter of its own: what a framework saves when it saves a copy it made."""
-    copy = type(t)._from_array(t._data.copy())
-    copy._requires_grad, copy._grad_fn = t._requires_grad, t._grad_fn
-    copy._accumulator = t._accumulator_node() if t._grad_fn is None and t._requires_grad else None
-    return copy
 
 
-def _memory_probe(rule: R.Rule, attrs: dict[str, Any], source: Tensor,
-                  shape: tuple[int, ...]) -> Any:
-    """A tiny array laid out as the view's memory is, for views of expanded tensors: expand
-    broadcasts (stride 0), and every later view op runs its numpy forward on the probe, so
-    whether several elements share memory follows exactly, as it does in torch. Made when
-    first needed: expand records how to make it."""
-    if rule.op == "expand":
-        return (source, shape)
-    if source._probe is None:
-        return None
-    return rule.forward(probe_of(source), **{k: attrs[k] for k in rule.forward_attrs})
 
 
-def probe_of(t: Tensor) -> Optional[np.ndarray]:
-    """The tensor's memory probe (see ``_memory_probe``), made now if it was deferred."""
-    probe = t._probe
-    if isinstance(probe, tuple):
-        source, shape = probe
-        base = probe_of(source)
-        probe = t._probe = np.broadcast_to(
-            base if base is not None else np.empty(source._data.shape, np.int8), shape)
-    return probe
 
 
-def overlaps_itself(t: Tensor, index: Any = None) -> bool:
-    """Whether some of the tensor's elements (those at ``index``) share memory: a view of an
-    expanded tensor."""
-    probe = probe_of(t)
-    if probe is None:
-        return False
-    region = probe if index is None else np.asarray(probe[index])
-    return any(st == 0 and n > 1 for st, n in zip(region.strides, region.shape))
 
 
-def partially_overlaps(written: np.ndarray, operand: np.ndarray) -> bool:
-    """torch's partial overlap: two dense arrays in one buffer whose memory ranges meet but which
-    are not the same elements in the same order (``x.div_(x.t())``, ``x.add_(x[0])``). Arrays
-    with gaps or repeats are too hard to tell, and pass, as in torch."""
-    if written.size == 0 or operand.size == 0 or not (_dense(written) and _dense(operand)):
-        return False
-    start_w, start_o = (a.__array_interface__["data"][0] for a in (written, operand))
-    end_w, end_o = start_w + written.nbytes, start_o + operand.nbytes
-    if (start_w, end_w) == (start_o, end_o):
-        return written.strides != operand.strides
-    return start_w < end_o and start_o < end_w
 
 
-def _dense(array: np.ndarray) -> bool:
-    """Its elements fill a block of memory once each, in some order of its dimensions."""
-    expected = array.itemsize
-    for stride, size in sorted((s, n) for s, n in zip(array.strides, array.shape) if n != 1):
-        if stride != expected:
-            return False
-        expected *= size
-    return True
 
 
 # --- argument handling ----------------------------------------------------------------------
 
 def _cls_of(*operands: Any) -> type:
-    base = _tensor_type()
+    base = tensor_type()
     for x in operands:
         if isinstance(x, base):
             return type(x)
@@ -249,13 +71,13 @@ def _cls_of(*operands: Any) -> type:
 
 
 def _coerce(x: Operand, cls: type, dtype: np.dtype) -> Tensor:
-    if isinstance(x, _tensor_type()):
+    if isinstance(x, tensor_type()):
         return x
     return cls._from_array(np.asarray(x, dtype=dtype))
 
 
 def _check_operand(x: Any, cls: type, op: str, position: int) -> None:
-    if not isinstance(x, (_tensor_type(), bool, int, float, np.number)):
+    if not isinstance(x, (tensor_type(), bool, int, float, np.number)):
         raise cls._policy.error("bad_operand", op=op, position=position,
                                 arg="input" if position == 1 else "other", type_name=type(x).__name__)
 
@@ -299,7 +121,7 @@ def normalize_dims(cls: type, dims: Dims, ndim: int) -> tuple[int, ...]:
 def _binary(op: str, a: Operand, b: Operand, extra: dict[str, Any] = _EMPTY) -> Tensor:
     """``op`` of two operands (tensors or numbers), promoted and broadcast as the dialect does;
     ``extra``: attributes of the call (add's ``alpha``)."""
-    base = _TENSOR[0]
+    base = tensor_type()
     a_tensor, b_tensor = isinstance(a, base), isinstance(b, base)
     # fast paths: same-dtype tensors, or a float tensor with a Python float (same category)
     if a_tensor and b_tensor and a._data.dtype == b._data.dtype:
@@ -342,7 +164,7 @@ def scaled(op: str, a: Operand, b: Operand, alpha: Scalar) -> Tensor:
 
 
 def _is_bool_tensor(x: Any) -> bool:
-    return isinstance(x, _tensor_type()) and x._data.dtype == np.bool_
+    return isinstance(x, tensor_type()) and x._data.dtype == np.bool_
 
 
 def sub(a: Operand, b: Operand) -> Tensor:
@@ -364,7 +186,7 @@ def div(a: Operand, b: Operand) -> Tensor:
     if cls._policy.is_integral(a) and cls._policy.is_integral(b):
         cls._policy.result_dtype(a, b)  # operands the framework cannot promote are refused first
         # true division of integers: both operands as the default float
-        a, b = (cast(x, cls._policy.default_float) if isinstance(x, _tensor_type()) else float(x)
+        a, b = (cast(x, cls._policy.default_float) if isinstance(x, tensor_type()) else float(x)
                 for x in (a, b))
     return _binary("div", a, b)
 
@@ -373,7 +195,7 @@ def _require_tensor_operands(op: str, *operands: Any) -> None:
     """Ops that take no Python numbers (maximum, minimum) refuse them as the framework does."""
     cls = _cls_of(*operands)
     for (arg, position), x in zip(cls._policy.operand_labels, operands):
-        if not isinstance(x, _tensor_type()):
+        if not isinstance(x, tensor_type()):
             raise cls._policy.error("tensor_operand", op=op, arg=arg, position=position,
                                     type_name=type(x).__name__)
 
@@ -382,8 +204,8 @@ def masked_fill(a: Tensor, mask: Any, value: Any) -> Tensor:
     """``value`` where ``mask`` (a bool tensor or array broadcasting to ``a``), ``a`` elsewhere:
     one node (MaskedFillBackward0, MaskedFillGradNode) for a number; a tensor value is a
     ``where`` of the two."""
-    keep = mask._data if isinstance(mask, _tensor_type()) else np.asarray(mask)
-    if isinstance(value, _tensor_type()):
+    keep = mask._data if isinstance(mask, tensor_type()) else np.asarray(mask)
+    if isinstance(value, tensor_type()):
         return where(constant_like(a, keep), value, a)
     return apply(R.RULES["masked_fill"], (a,), {"mask": keep, "value": value})
 
@@ -407,7 +229,7 @@ def minimum(a: Tensor, b: Tensor) -> Tensor:
 
 
 def pow(a: Operand, b: Operand) -> Tensor:  # noqa: A001 - the frameworks' name
-    base = _tensor_type()
+    base = tensor_type()
     if isinstance(a, base) and not isinstance(b, base):
         _check_operand(b, type(a), "pow", 2)
         dtype = a._policy.result_dtype(a, b)
@@ -646,10 +468,10 @@ def clamp(a: Tensor, low: Any = None, high: Any = None) -> Tensor:
     bound is an infinite one, which gives torch's one-sided formulas."""
     if low is None and high is None and a._policy.clamp_needs_a_bound:
         raise a._policy.error("clamp_no_bounds")
-    tensor_type = _tensor_type()
-    if isinstance(low, tensor_type) or isinstance(high, tensor_type):
+    base = tensor_type()
+    if isinstance(low, base) or isinstance(high, base):
         def bound(b: Any, infinity: float) -> Tensor:
-            return b if isinstance(b, tensor_type) else constant_like(
+            return b if isinstance(b, base) else constant_like(
                 a, np.array(infinity if b is None else b, a._data.dtype))
         return apply(R.RULES["clamp_tensor"], (a, bound(low, -np.inf), bound(high, np.inf)))
     return apply(R.RULES["clamp"], (a,), {"low": low, "high": high})
@@ -690,8 +512,8 @@ def clone(a: Tensor) -> Tensor:
 def _compare(ufunc: Any, a: Operand, b: Operand) -> Tensor:
     cls = _cls_of(a, b)
     cls._policy.result_dtype(a, b)  # operands the framework cannot promote are refused
-    x = a._data if isinstance(a, _tensor_type()) else a
-    y = b._data if isinstance(b, _tensor_type()) else b
+    x = a._data if isinstance(a, tensor_type()) else a
+    y = b._data if isinstance(b, tensor_type()) else b
     return cls._from_array(np.asarray(ufunc(x, y)))
 
 
@@ -871,7 +693,7 @@ _MATMUL_KIND = {(1, 1): "dot", (2, 1): "mv", (2, 2): "mm", (1, 2): "vm"}
 
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
-    base = _tensor_type()
+    base = tensor_type()
     if not isinstance(b, base) or not isinstance(a, base):
         cls = _cls_of(a, b)
         which, bad = (2, b) if isinstance(a, base) else (1, a)
@@ -908,7 +730,7 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
             slot = out._grad_fn.saved.get(name)
             if slot is None or layout is None:
                 continue
-            out._grad_fn.saved[name] = SavedTensor(_graph_copy(slot.tensor)) if layout == "copy" \
+            out._grad_fn.saved[name] = SavedTensor(graph_copy(slot.tensor)) if layout == "copy" \
                 else SavedTensor(slot.tensor, view_shape=layout)
     return out
 
@@ -1156,22 +978,8 @@ def several_outputs(rule: R.Rule, a: Tensor, attrs: dict[str, Any],
     return outputs
 
 
-def check_no_grad_view(t: Tensor) -> None:
-    """torch rebuilds the history of a view whose base was written to in place since; a view
-    made without recording of a tensor that requires grad cannot be rebuilt, so using it (or
-    reading its grad_fn or is_leaf) fails."""
-    t._follow_base()
-    if t._no_grad_view and t._no_grad_view[0] != t._counter.value:
-        raise t._policy.error("no_grad_view_base_modified")
 
 
-def check_split_piece(t: Tensor) -> None:
-    """torch rebuilds the history of a view whose base was written to in place since; a piece
-    of split / unbind cannot be rebuilt, so using it (or reading its grad_fn) fails."""
-    version, index, name = t._split_piece  # type: ignore[misc]
-    if t._counter.value != version and t._grad_fn is not None:
-        raise t._policy.error("split_view_base_modified", index=index,
-                              name=name or node_base_name(t._grad_fn))
 
 
 def output_slot(node: Node, data: np.ndarray, index: int, count: int, cls: type) -> Tensor:
@@ -1254,7 +1062,7 @@ def getitem(a: Tensor, index: Any) -> Tensor:
 
 
 def _normalize_index(a: Tensor, index: Any) -> Any:
-    base = _tensor_type()
+    base = tensor_type()
     parts = index if isinstance(index, tuple) else (index,)
     out = []
     for p in parts:
@@ -1281,7 +1089,7 @@ def _same_dtype(tensors: Sequence[Tensor]) -> tuple[list[Tensor], np.dtype]:
 
 
 def _tensor_list(tensors: Any, fn: str) -> list[Tensor]:
-    if isinstance(tensors, _tensor_type()):
+    if isinstance(tensors, tensor_type()):
         raise tensors._policy.error("arg_type", fn=fn, arg="tensors", position=1,
                                     expected="tuple of Tensors", type_name=type(tensors).__name__)
     return list(tensors)

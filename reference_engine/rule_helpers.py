@@ -13,6 +13,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from reference_engine import ops as F
+from reference_engine import recorder
 from reference_engine.rule import RULES
 
 
@@ -260,7 +261,7 @@ def prod_others_grad(g: Any, a: Any, dim: int) -> Any:
         others = np.ones(a._data.shape, a._data.dtype)
         np.moveaxis(others, dim, 0)[j] = 0  # 0 at j along dim, 1 elsewhere
         without_j = F.add(F.mul(a, F.constant_like(a, others)), F.constant_like(a, 1 - others))
-        products = F.apply(RULES["prod_others"], (without_j,), {"dim": dim})
+        products = recorder.apply(RULES["prod_others"], (without_j,), {"dim": dim})
         pieces.append(F.sum(F.mul(F.mul(g, products), F.constant_like(a, others)), (dim,), True))
     return F.cat(pieces, dim)
 
@@ -291,7 +292,7 @@ def products_of_others(a: Any, dim: int) -> Any:
     the empty product: ones that no input reaches (torch's cumulative products of nothing)."""
     if a._data.shape[dim] == 1:
         return F.constant_like(a, np.ones(a._data.shape, a._data.dtype))
-    return F.apply(RULES["prod_others"], (a,), {"dim": dim})
+    return recorder.apply(RULES["prod_others"], (a,), {"dim": dim})
 
 
 def split_grad(grads: list[Any], in_shape: tuple[int, ...], sizes: tuple[int, ...],
@@ -311,9 +312,9 @@ def unbind_grad(grads: list[Any], in_shape: tuple[int, ...], dim: int) -> Any:
 
 def piece_grad(g: Any, grads: list[Any], shape: tuple[int, ...]) -> Any:
     """One output's gradient, or zeros of its shape where none (or an undefined one) arrived."""
-    if isinstance(g, F._tensor_type()):
+    if isinstance(g, recorder.tensor_type()):
         return g
-    like = next(t for t in grads if isinstance(t, F._tensor_type()))
+    like = next(t for t in grads if isinstance(t, recorder.tensor_type()))
     return F.constant_like(like, np.zeros(shape, like._data.dtype))
 
 

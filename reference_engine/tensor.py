@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 import numpy as np
 
-from reference_engine import grad_mode
+from reference_engine import grad_mode, recorder
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.graph import AccumulateGrad, Hook, Node, RemovableHandle
@@ -152,7 +152,8 @@ class Tensor:
             result = getattr(F, op)(old, *others)
         else:
             operands = [F._coerce(o, type(self), self._data.dtype) for o in others]
-            result = F.apply(R.RULES[op], (old, *operands), {**F.dialect_attrs(op, self._policy), **attrs})
+            result = recorder.apply(R.RULES[op], (old, *operands),
+                                    {**F.dialect_attrs(op, self._policy), **attrs})
         self._policy.check_in_place_dtype(self, result)
         if op == "setitem":  # only the indexed elements: others may share their memory
             index = attrs["index"]
@@ -383,7 +384,7 @@ class Tensor:
         return repr(self)
 
 
-F.bind_tensor_class(Tensor)
+recorder.bind_tensor_class(Tensor)
 
 
 def _is_operand(x: Any) -> bool:

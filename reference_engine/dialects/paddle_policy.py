@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import engine, grad_mode
+from reference_engine import engine, grad_mode, recorder
 from reference_engine import ops as F
 from reference_engine.dialects.policy import Policy
 from reference_engine.formatting import paddle_repr
@@ -235,7 +235,7 @@ class PaddlePolicy(Policy):
         if node.rule.op in self.recomputes_result and "result" in saved:
             kept = saved["result"]
             with np.errstate(all="ignore"):  # as the forward computed it: nan where it was nan
-                data = F._forward(node.rule, [saved[n]._data for n in node.rule.inputs],
+                data = recorder.run_forward(node.rule, [saved[n]._data for n in node.rule.inputs],
                                   node.attrs)
             result = type(kept)._from_array(data)
             result._requires_grad, result._grad_fn = kept._requires_grad, kept._grad_fn
@@ -449,7 +449,7 @@ class PaddlePolicy(Policy):
     # --- paddle.autograd.backward / Tensor.backward / paddle.grad --------------------------
 
     def _tensor_list(self, value: Any, name: str, kind: str) -> list[Tensor]:
-        base = F._tensor_type()
+        base = recorder.tensor_type()
         if value is None:
             raise AssertionError(f"{name} should not be None")
         if isinstance(value, (list, tuple)):
@@ -469,7 +469,7 @@ class PaddlePolicy(Policy):
         if not isinstance(seeds, (list, tuple)):
             seeds = [seeds]
         for each in seeds:
-            if each is not None and not isinstance(each, F._tensor_type()):
+            if each is not None and not isinstance(each, recorder.tensor_type()):
                 raise self.error(type_error)
         return list(seeds)
 
@@ -513,7 +513,7 @@ class PaddlePolicy(Policy):
                         retain_graph: bool = False) -> None:
         """``Tensor.backward``: the one API that checks the seed's shape."""
         if grad_tensor is not None:
-            if not isinstance(grad_tensor, F._tensor_type()):
+            if not isinstance(grad_tensor, recorder.tensor_type()):
                 raise self.error("tensor_backward_seed_type")
             if grad_tensor._data.shape != tensor._data.shape:
                 raise self.error("tensor_backward_seed_shape", seed_name=grad_tensor.name,
@@ -534,7 +534,7 @@ class PaddlePolicy(Policy):
              only_inputs: bool = True, allow_unused: bool = False,
              no_grad_vars: Any = None) -> list[Optional[Tensor]]:
         """``paddle.grad``: runs on a copy of the graph, so it frees nothing."""
-        base = F._tensor_type()
+        base = recorder.tensor_type()
         outs = self._tensor_list(outputs, "outputs", "Tensor")
         ins = self._tensor_list(inputs, "inputs", "Tensor")
         seeds = self._seed_list(grad_outputs, "grad_seed_type")

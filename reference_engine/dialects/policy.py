@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import fp_errors
+from reference_engine import fp_errors, recorder
 from reference_engine import ops as F
 from reference_engine.graph import Node, SavedTensor, node_base_name, shown_node
 
@@ -212,7 +212,7 @@ class Policy:
                 if tensor._no_grad_view:  # torch rebuilds the view's history first, and refuses
                     raise self.error("no_grad_view_base_modified")
                 if tensor._split_piece is not None:  # ... and cannot for a piece of split
-                    F.check_split_piece(tensor)
+                    recorder.check_split_piece(tensor)
                 # torch names a saved output (a custom function's too) by the node that made
                 # it, a saved input by what made it now (the in-place op that changed it)
                 origin = slot.origin if output else tensor._grad_fn
@@ -360,7 +360,7 @@ class Policy:
         if grad_mode.is_grad_enabled() and base is not None and base._grad_fn is None \
                 and tensor._grad_fn is not None and self.refuses_writes_to_leaf_views:
             raise self.error("leaf_view_in_place")
-        if self.refuses_overlapping_writes and op != "fill" and F.overlaps_itself(
+        if self.refuses_overlapping_writes and op != "fill" and recorder.overlaps_itself(
                 tensor, attrs.get("index") if op == "setitem" else None):
             raise self.error("overlapping_in_place")
         if grad_mode.is_grad_enabled() and tensor._grad_fn is None and tensor._requires_grad:
@@ -372,7 +372,7 @@ class Policy:
             if op == "setitem" and index_view_name(attrs["index"], written.shape):
                 written = written[attrs["index"]]  # a basic index writes through a view
             if any(isinstance(o, type(tensor)) and o._probe is None
-                   and F.partially_overlaps(written, o._data) for o in others):
+                   and recorder.partially_overlaps(written, o._data) for o in others):
                 raise self.error("partially_overlapping_in_place")
 
     def check_in_place_written(self, tensor: Tensor, op: str) -> None:
@@ -399,7 +399,7 @@ class Policy:
         tensor, or the framework's own error names the function."""
         @functools.wraps(fn)
         def checked(first: Any, *args: Any, **kwargs: Any) -> Any:
-            if not isinstance(first, F._tensor_type()):
+            if not isinstance(first, recorder.tensor_type()):
                 raise self.error("not_tensor", fn=name, type_name=type(first).__name__,
                                  value=repr(first))
             return fn(first, *args, **kwargs)

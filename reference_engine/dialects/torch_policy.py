@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import engine
+from reference_engine import engine, recorder
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects import torch_matmul
@@ -99,7 +99,7 @@ class TorchPolicy(Policy):
         view of another), recorded as ``CopyBackwards`` where the gradient requires grad."""
         if not grad._requires_grad:
             return plain_copy(grad)
-        return F.apply(R.RULES["grad_copy"], (grad,))
+        return recorder.apply(R.RULES["grad_copy"], (grad,))
 
     def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:
         if attrs.get("api") == "zero":
@@ -176,7 +176,7 @@ class TorchPolicy(Policy):
 
     def outputs_and_seeds(self, tensors: Any, grads: Any) -> tuple[list[Tensor], list[Any]]:
         """``_tensor_or_tensors_to_tuple`` and ``_make_grads``, then the engine's root checks."""
-        base = F._tensor_type()
+        base = recorder.tensor_type()
         outputs = [tensors] if isinstance(tensors, base) else list(tensors)
         if grads is None:
             grads = [None] * len(outputs)
@@ -215,7 +215,7 @@ class TorchPolicy(Policy):
     def backward(self, tensors: Any, grad_tensors: Any = None, retain_graph: Optional[bool] = None,
                  create_graph: bool = False, inputs: Any = None) -> None:
         """``torch.autograd.backward``."""
-        base = F._tensor_type()
+        base = recorder.tensor_type()
         if inputs is not None:
             inputs = [inputs] if isinstance(inputs, base) else list(inputs)
             if not inputs:
@@ -238,7 +238,7 @@ class TorchPolicy(Policy):
              is_grads_batched: bool = False, materialize_grads: bool = False
              ) -> tuple[Optional[Tensor], ...]:
         """``torch.autograd.grad``."""
-        base = F._tensor_type()
+        base = recorder.tensor_type()
         if materialize_grads and allow_unused is False:
             raise self.error("materialize_unused")
         if allow_unused is None:
@@ -276,7 +276,7 @@ class TorchPolicy(Policy):
         """``grad(..., is_grads_batched=True)``: each seed's first dimension is a batch, and
         each gradient is the stack of the passes over it (torch vmaps the backward; the values
         are those of one pass per batch entry)."""
-        base = F._tensor_type()
+        base = recorder.tensor_type()
         seeds = [grad_outputs] if isinstance(grad_outputs, base) else list(grad_outputs)
         count = seeds[0]._data.shape[0]
         passes = []

@@ -14,7 +14,7 @@ from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
-from reference_engine import composed, grad_mode, rng
+from reference_engine import composed, grad_mode, recorder, rng
 from reference_engine import ops as F
 from reference_engine.dialects.torch_policy import TORCH, torch_size
 from reference_engine.dtypes import (
@@ -208,9 +208,9 @@ class Tensor(_CoreTensor):
         """A view torch cannot rebuild the history of (a piece of split or a view made without
         recording, its base written to since) refuses to show it."""
         if self._split_piece is not None:
-            F.check_split_piece(self)
+            recorder.check_split_piece(self)
         if self._no_grad_view or self._untracked_view:
-            F.check_no_grad_view(self)
+            recorder.check_no_grad_view(self)
 
     @property
     def retains_grad(self) -> builtins.bool:

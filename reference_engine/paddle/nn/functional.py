@@ -8,7 +8,7 @@ from typing import Any, Optional
 import numpy as np
 
 from reference_engine import composed as C
-from reference_engine import layers
+from reference_engine import layers, recorder
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.graph import as_kernel
@@ -116,7 +116,7 @@ def binary_cross_entropy_with_logits(logit: Tensor, label: Tensor, weight: Optio
     if reduction not in ("mean", "sum", "none"):
         raise ValueError("The value of 'reduction' in binary_cross_entropy_with_logits should be "
                          f"'sum', 'mean' or 'none', but received {reduction}, which is not allowed.")
-    loss = C.named(F.apply(R.RULES["binary_cross_entropy_with_logits"], (logit, label),
+    loss = C.named(recorder.apply(R.RULES["binary_cross_entropy_with_logits"], (logit, label),
                            {"reduction": "none"}), "SigmoidCrossEntropyWithLogitsGradNode", logit)
     if reduction == "none":
         return loss
@@ -214,4 +214,4 @@ def conv2d(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any
 
 def _layer_norm_scale(normalized: Tensor, weight: Tensor) -> Tensor:
     """The weight's product in paddle's layer_norm kernel (see the ``layer_norm_scale`` rule)."""
-    return F.apply(R.RULES["layer_norm_scale"], (normalized, weight))
+    return recorder.apply(R.RULES["layer_norm_scale"], (normalized, weight))

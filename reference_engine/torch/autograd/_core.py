@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Optional
 
-from reference_engine import custom_function, grad_mode, ops
+from reference_engine import custom_function, grad_mode, recorder
 from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.grad_mode import enable_grad, no_grad, set_grad_enabled
 from reference_engine.rules import RULES
@@ -79,7 +79,7 @@ def _refusing_differentiation(t: Any) -> Any:
         return t
     alias = t.detach()
     alias._requires_grad = True
-    return ops.apply(RULES["once_differentiable_error"], [alias])
+    return recorder.apply(RULES["once_differentiable_error"], [alias])
 
 
 class set_detect_anomaly:  # noqa: N801 - torch's name

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence
 
 from reference_engine import composed as C
-from reference_engine import layers
+from reference_engine import layers, recorder
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects.torch_policy import torch_size
@@ -87,7 +87,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,  # 
         raise ValueError(f"{reduction} is not a valid value for reduction")
     classes = tuple(int(c) for c in target._data.reshape(-1))
     if weight is None and ignore_index not in classes:
-        return F.apply(R.RULES["nll_loss"], (input,), {"classes": classes, "reduction": reduction})
+        return recorder.apply(R.RULES["nll_loss"], (input,), {"classes": classes, "reduction": reduction})
     loss = layers.nll_loss(input, target, weight, ignore_index, reduction)
     return C.named(loss, "NllLossBackward0", input)
 
@@ -204,7 +204,7 @@ def _check_target_size(input: Tensor, target: Tensor) -> None:  # noqa: A002
 def _loss(op: str, input: Tensor, target: Tensor, reduction: str) -> Tensor:  # noqa: A002
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    return F.apply(R.RULES[op], (input, target), {"reduction": reduction})
+    return recorder.apply(R.RULES[op], (input, target), {"reduction": reduction})
 
 
 @autocast_ops.float32
