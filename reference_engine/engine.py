@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import heapq
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy as np
@@ -140,11 +141,11 @@ def _pass_on(policy: Policy, buffers: dict[int, Any], node: Node, grads: Sequenc
             _send(policy, buffers, node, edge, UNDEFINED)
 
 
-def _run_undefined(policy: Policy, node: Node, retain_graph: bool, hooks: bool = True) -> bool:
+def _run_undefined(policy: Policy, node: Node, hooks: bool = True) -> bool:
     """A node an undefined gradient reached, as torch runs it: its hooks are handed None (unless
-    they run later, with its function's), its saved tensors are checked and freed. Returns
-    whether its backward runs (a custom function's does, with zeros); otherwise every input it
-    needs gets an undefined gradient."""
+    they run later, with its function's), its saved tensors are checked (and freed after the
+    step, by ``run_backward``). Returns whether its backward runs (a custom function's does,
+    with zeros); otherwise every input it needs gets an undefined gradient."""
     for hook in list(node.pre_hooks.values()) if hooks else ():
         hook(None)
     if node.node_hooks:
@@ -155,8 +156,6 @@ def _run_undefined(policy: Policy, node: Node, retain_graph: bool, hooks: bool =
         return True
     policy.check_runnable(node, False, True)
     policy.unpack_saved(node)
-    if not retain_graph:
-        policy.release(node)
     return False
 
 
@@ -332,6 +331,127 @@ def _run_rules(policy: Policy, node: Node, grad: Any, wanted: Optional[set[int]]
     return grads
 
 
+@dataclass
+class _Pass:
+    """One backward pass's state, and what one step of it does with a node."""
+
+    policy: Policy
+    buffers: dict[int, Any]
+    targets: dict[int, list[int]]
+    wanted: Optional[set[int]]
+    captured: list[Optional[Tensor]]
+    cut_nodes: frozenset[int]
+    create_graph: bool
+    accumulate: bool
+    plain_pass: bool  # no captured inputs, no wanted subset
+
+    def step(self, node: Node, grad: Any) -> Optional[Node]:
+        """Run ``node`` on the gradient that reached it. Returns the node whose saved tensors the
+        step used (``run_backward`` frees them unless the graph is retained), or None."""
+        policy, wanted, targets = self.policy, self.wanted, self.targets
+        if self.plain_pass and type(grad) is not list and grad is not UNDEFINED and \
+                not node.pre_hooks and node.retained is None and node.node_hooks is None:
+            # the common case, without hooks, retained gradients, custom functions or inputs
+            if type(node) is AccumulateGrad:
+                if self.accumulate:
+                    policy.accumulate(node.variable, grad, self.create_graph)
+                return None
+            if node.rule.op not in _OWN_HANDLING:
+                grads = _run_rules(policy, node, grad, None, self.create_graph, self.accumulate)
+                _pass_on(policy, self.buffers, node, grads, None, self.cut_nodes)
+                return node
+        if isinstance(grad, list) and node.rule.op in F.SPLIT_OPS and all(
+                g is None or g is UNDEFINED for g in grad):
+            _run_output_hooks(policy, node, grad, self.create_graph, targets)
+            grad = UNDEFINED  # only undefined gradients reached the pieces: so is the input's
+        deferred = policy.output_hooks_run_at_node and type(node) is not AccumulateGrad and \
+            node.rule.op == "output_slot" and id(node) not in targets
+        if grad is UNDEFINED:
+            return self._undefined(node, deferred)
+        is_leaf = type(node) is AccumulateGrad
+        if wanted is not None and id(node) not in wanted:
+            # a node the inputs do not need still has its hooks run on what reached it
+            if not is_leaf and policy.hooks_run_on_unneeded_nodes:
+                grad = _run_hooks(policy, node, grad)[1]
+                if node.retained is not None:
+                    policy.retain(node.retained, grad, self.create_graph)
+            return None
+        if isinstance(grad, list):
+            if policy.output_hooks_run_at_node:
+                _run_output_hooks(policy, node, grad, self.create_graph, targets)
+            else:
+                _missing_outputs(policy, node, grad)
+        handed = hooked = grad
+        # a deferred output slot's hooks run with its node's others (``_run_output_hooks``)
+        if not deferred and (not is_leaf or self.accumulate or policy.leaf_hooks_apply_to_grad):
+            handed, hooked = _run_hooks(policy, node, grad)
+        if node.retained is not None and not deferred:
+            policy.retain(node.retained, hooked, self.create_graph)
+        skips = not is_leaf and node.rule.op in ("custom", "output_slot") and \
+            policy.custom_backward_skips_hook_results
+        grad = handed if skips else hooked
+        # a custom function with several outputs gets a list: one gradient per output
+        outputs = tuple(grad) if isinstance(grad, list) else (grad,)
+        if node.node_hooks:
+            outputs = _run_node_hooks(node, "pre", outputs)
+            grad = list(outputs) if isinstance(grad, list) else outputs[0]
+        for index in targets.get(id(node), ()):
+            self.captured[index] = grad
+        if is_leaf:
+            if self.accumulate:
+                policy.accumulate(node.variable, grad, self.create_graph)
+                if node.node_hooks:
+                    for hook in list(node.hooks("post_accumulate").values()):
+                        hook(node.variable)
+            return None
+        if wanted is not None and not any(e is not None and id(e) in wanted for e in node.edges):
+            return self._input_node(node, grad)
+        grads = _run_rules(policy, node, grad, wanted, self.create_graph, self.accumulate)
+        if node.node_hooks:
+            listed = node.listed()
+            # a custom function's node shows what its backward returned, a gradient for an
+            # input that needs none included
+            shown = node.attrs.get("returned") if node.rule.op == "custom" else None
+            seen = _run_node_hooks(node, "post", shown if shown is not None
+                                   else tuple(grads[i] for i in listed), outputs)
+            for i, g in zip(listed, seen):
+                grads[i] = g
+        _pass_on(policy, self.buffers, node, grads, wanted, self.cut_nodes)
+        return node
+
+    def _undefined(self, node: Node, deferred: bool) -> Optional[Node]:
+        """A node only an undefined gradient reached (torch's None)."""
+        wanted = self.wanted
+        if wanted is not None and id(node) not in wanted:
+            return None
+        if not _run_undefined(self.policy, node, hooks=not deferred):
+            for edge in node.edges:
+                if edge is not None and id(edge) not in self.cut_nodes and (
+                        wanted is None or id(edge) in wanted):
+                    _send(self.policy, self.buffers, node, edge, UNDEFINED)
+            return None if type(node) is AccumulateGrad else node
+        # a custom function runs its backward (which materializes the gradient)
+        grads = _input_grads(self.policy, node, None, wanted)
+        _pass_on(self.policy, self.buffers, node, grads, wanted, self.cut_nodes)
+        return node
+
+    def _input_node(self, node: Node, grad: Any) -> Optional[Node]:
+        """A node none of whose inputs the pass needs: torch runs a non-leaf input's own node
+        (checking and freeing what it saved); what it computes goes nowhere. For one output of
+        a node with several, that node: the other outputs' hooks see None."""
+        policy = self.policy
+        if not (self.accumulate and id(node) in self.targets and policy.backward_runs_input_nodes):
+            return None
+        if node.rule.op == "output_slot" and policy.output_hooks_run_at_node:
+            slot, node = node.attrs["slot"], node.attrs["of"]
+            handed: list[Any] = [None] * node.attrs["outputs"]
+            handed[slot] = grad
+            _run_output_hooks(policy, node, handed, self.create_graph, self.targets)
+        policy.check_runnable(node, self.create_graph, self.accumulate)
+        policy.unpack_saved(node)
+        return node
+
+
 def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor], *,
                  retain_graph: bool, create_graph: bool,
                  inputs: Optional[Sequence[Tensor]] = None,
@@ -360,7 +480,8 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
         wanted = _needed_nodes(order, set(targets))
     captured: list[Optional[Tensor]] = [None] * (len(inputs) if inputs is not None else 0)
 
-    plain_pass = inputs is None  # no captured inputs, no wanted subset
+    state = _Pass(policy, buffers, targets, wanted, captured, cut_nodes, create_graph, accumulate,
+                  plain_pass=inputs is None)
     ready = [(_priority(n), n) for n in nodes if id(n) not in deps]
     heapq.heapify(ready)
     recording, grad_mode._State.enabled = grad_mode._State.enabled, bool(create_graph)
@@ -378,104 +499,9 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
             grad = buffers.pop(id(node), None)
             if grad is None:
                 continue
-            if plain_pass and type(grad) is not list and grad is not UNDEFINED and \
-                    not node.pre_hooks and node.retained is None and node.node_hooks is None:
-                # the common case, without hooks, retained gradients, custom functions or inputs
-                if type(node) is AccumulateGrad:
-                    if accumulate:
-                        policy.accumulate(node.variable, grad, create_graph)
-                    continue
-                if node.rule.op not in _OWN_HANDLING:
-                    grads = _run_rules(policy, node, grad, None, create_graph, accumulate)
-                    _pass_on(policy, buffers, node, grads, None, cut_nodes)
-                    if not retain_graph:
-                        policy.release(node)
-                    continue
-            if isinstance(grad, list) and node.rule.op in F.SPLIT_OPS and all(
-                    g is None or g is UNDEFINED for g in grad):
-                _run_output_hooks(policy, node, grad, create_graph, targets)
-                grad = UNDEFINED  # only undefined gradients reached the pieces: so is the input's
-            deferred = policy.output_hooks_run_at_node and type(node) is not AccumulateGrad and \
-                node.rule.op == "output_slot" and id(node) not in targets
-            if grad is UNDEFINED:
-                if wanted is not None and id(node) not in wanted:
-                    continue
-                if not _run_undefined(policy, node, retain_graph, hooks=not deferred):
-                    for edge in node.edges:
-                        if edge is not None and id(edge) not in cut_nodes and (
-                                wanted is None or id(edge) in wanted):
-                            _send(policy, buffers, node, edge, UNDEFINED)
-                    continue
-                # a custom function runs its backward (which materializes the gradient)
-                grads = _input_grads(policy, node, None, wanted)
-                _pass_on(policy, buffers, node, grads, wanted, cut_nodes)
-                if not retain_graph:
-                    policy.release(node)
-                continue
-            is_leaf = type(node) is AccumulateGrad
-            if wanted is not None and id(node) not in wanted:
-                # a node the inputs do not need still has its hooks run on what reached it
-                if not is_leaf and policy.hooks_run_on_unneeded_nodes:
-                    grad = _run_hooks(policy, node, grad)[1]
-                    if node.retained is not None:
-                        policy.retain(node.retained, grad, create_graph)
-                continue
-            if isinstance(grad, list):
-                if policy.output_hooks_run_at_node:
-                    _run_output_hooks(policy, node, grad, create_graph, targets)
-                else:
-                    _missing_outputs(policy, node, grad)
-            handed = hooked = grad
-            # a deferred output slot's hooks run with its node's others (``_run_output_hooks``)
-            if not deferred and (not is_leaf or accumulate or policy.leaf_hooks_apply_to_grad):
-                handed, hooked = _run_hooks(policy, node, grad)
-            if node.retained is not None and not deferred:
-                policy.retain(node.retained, hooked, create_graph)
-            skips = not is_leaf and node.rule.op in ("custom", "output_slot") and \
-                policy.custom_backward_skips_hook_results
-            grad = handed if skips else hooked
-            # a custom function with several outputs gets a list: one gradient per output
-            outputs = tuple(grad) if isinstance(grad, list) else (grad,)
-            if node.node_hooks:
-                outputs = _run_node_hooks(node, "pre", outputs)
-                grad = list(outputs) if isinstance(grad, list) else outputs[0]
-            for index in targets.get(id(node), ()):
-                captured[index] = grad
-            if is_leaf:
-                if accumulate:
-                    policy.accumulate(node.variable, grad, create_graph)
-                    if node.node_hooks:
-                        for hook in list(node.hooks("post_accumulate").values()):
-                            hook(node.variable)
-                continue
-            if wanted is not None and not any(e is not None and id(e) in wanted for e in node.edges):
-                if accumulate and id(node) in targets and policy.backward_runs_input_nodes:
-                    # torch runs a non-leaf input's own node (checking and freeing what it
-                    # saved); what it computes goes nowhere. For one output of a node with
-                    # several, that node: the other outputs' hooks see None
-                    if node.rule.op == "output_slot" and policy.output_hooks_run_at_node:
-                        slot, node = node.attrs["slot"], node.attrs["of"]
-                        handed = [None] * node.attrs["outputs"]
-                        handed[slot] = grad
-                        _run_output_hooks(policy, node, handed, create_graph, targets)
-                    policy.check_runnable(node, create_graph, accumulate)
-                    policy.unpack_saved(node)
-                    if not retain_graph:
-                        policy.release(node)
-                continue
-            grads = _run_rules(policy, node, grad, wanted, create_graph, accumulate)
-            if node.node_hooks:
-                listed = node.listed()
-                # a custom function's node shows what its backward returned, a gradient for an
-                # input that needs none included
-                shown = node.attrs.get("returned") if node.rule.op == "custom" else None
-                seen = _run_node_hooks(node, "post", shown if shown is not None
-                                       else tuple(grads[i] for i in listed), outputs)
-                for i, g in zip(listed, seen):
-                    grads[i] = g
-            _pass_on(policy, buffers, node, grads, wanted, cut_nodes)
-            if not retain_graph:
-                policy.release(node)
+            ran = state.step(node, grad)
+            if ran is not None and not retain_graph:
+                policy.release(ran)  # the one place a pass frees what a node saved
     finally:
         grad_mode._State.enabled = recording
     return captured
