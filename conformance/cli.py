@@ -56,13 +56,10 @@ def _version() -> str:
 
 
 def _generator_arg(p: argparse.ArgumentParser) -> None:
-    from conformance.corpus.generator import DEFAULT_VERSION, VERSIONS
+    from conformance.corpus.generator import DEFAULT_VERSION, VERSIONS, VERSIONS_HELP
 
     p.add_argument("--generator", type=int, default=DEFAULT_VERSION, choices=sorted(VERSIONS),
-                   help="generator version: 4 (the default corpus) ends one case in two with a "
-                        "section reaching every pair of argument value x state; 3 adds custom "
-                        "functions and torch's other hooks to 2, which reaches the feature "
-                        "matrix; 1 is the first corpus")
+                   help=VERSIONS_HELP)
 
 
 def _corpus_args(p: argparse.ArgumentParser) -> None:

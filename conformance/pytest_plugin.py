@@ -22,7 +22,7 @@ import pytest
 
 from conformance.corpus.assembly import load_corpus
 from conformance.corpus.case import Case
-from conformance.corpus.generator import DEFAULT_VERSION, VERSIONS, shared_corpus
+from conformance.corpus.generator import DEFAULT_VERSION, VERSIONS, VERSIONS_HELP, shared_corpus
 from conformance.judge import known as known_divergences
 from conformance.judge.verdict import judge_framework, judge_reference
 from conformance.run.backends import BUILT_IN, REFERENCES, Backend, resolve
@@ -45,8 +45,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--oracle-seed", type=int, default=None, help="generator seed")
     group.addoption("--oracle-count", type=int, default=None, help="how many generated cases")
     group.addoption("--oracle-generator", type=int, default=None, choices=sorted(VERSIONS),
-                    help=f"generator version (default: {DEFAULT_VERSION}, the whole feature matrix; "
-                         "1 is the first corpus)")
+                    help=f"{VERSIONS_HELP} (default: {DEFAULT_VERSION})")
     group.addoption("--oracle-cases", default=None, help="directory of hand-written case files")
     group.addoption("--oracle-shared-corpus", default=None, metavar="FILE",
                     help="read the generated cases from FILE, written for this run's corpus by "

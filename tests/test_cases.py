@@ -12,6 +12,7 @@ from conformance.corpus import vocabulary as V
 from conformance.corpus.case import walk
 from conformance.corpus.coverage import bucket_counts
 from conformance.corpus.generator import (
+    VERSIONS,
     corpus_bytes,
     corpus_sha256,
     generate,
@@ -136,11 +137,8 @@ def test_generated_corpus_matches_the_committed_manifest(generated):
     assert corpus_sha256(generated) == manifest["sha256"]
 
 
-def test_version_1_stays_the_first_corpus_byte_for_byte():
-    """The first default corpus (version 1), as its manifest pinned it before version 2 became
-    the default: runs and baselines made with it can be reproduced."""
-    first = generate(0, 10000, version=1)
-    assert corpus_sha256(first) == "9278199cb0febd7cc0efeaa549f6fd6380be484bbac5fa6aca9669079323202d"
+def test_version_1_is_retired():
+    assert 1 not in VERSIONS
 
 
 def test_version_2_stays_its_corpus_byte_for_byte():
