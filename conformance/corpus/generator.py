@@ -15,7 +15,8 @@ optimizers and the functional API. 2 (``generators/v2.py``) reaches the whole fe
 the rest of the vocabulary (hooks, grad-mode blocks, detach, in-place ops on leaves, views and
 saved tensors, every keyword, every op's argument forms and special points). Versions 2 and 3
 stay available byte for byte (``autograd-oracle run --generator 3``). Version 1, the first
-corpus, is retired: no committed baseline uses it, and the git tag ``generator-v1`` keeps it.
+corpus, is retired: no committed baseline uses it, and git keeps it (the tag
+``generator-v1``; ``git log -- conformance/corpus/generators/v1.py``).
 """
 
 from __future__ import annotations
