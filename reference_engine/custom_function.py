@@ -5,13 +5,12 @@ without recording, then gives the result one node whose rule calls the user's ba
 variadic rule: one call yields every input's gradient). What the context saved lives in the
 node's saved tensors, so version checks and freeing after a backward are the engine's own. The
 two dialects differ in names, in how many gradients backward must return and in their errors;
-a :class:`Dialect` holds those differences.
+the dialect's policy answers for them (``Policy.custom_*``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -21,25 +20,8 @@ from reference_engine.graph import SavedTensor
 from reference_engine.rules import Rule
 
 if TYPE_CHECKING:
+    from reference_engine.dialects.policy import Policy
     from reference_engine.graph import Node
-
-
-@dataclass(frozen=True)
-class Dialect:
-    """How one framework names and checks a custom function."""
-
-    node_name: Callable[[type], str]
-    # (function class, gradients returned, forward arguments, tensor positions, which of them
-    # the pass needs) -> the gradient of each tensor argument, or an exception
-    gradients: Callable[[str, tuple[Any, ...], tuple[Any, ...], list[int], tuple[bool, ...]],
-                        list[Any]]
-    context: type  # the ``ctx`` class: how backward reads what was saved
-    version_checked: bool = True     # torch checks saved tensors' versions, paddle does not
-    refuses_second_backward: bool = False  # paddle crashes running a freed PyLayer node
-    # paddle: an output marked non-differentiable stops gradient but keeps its node
-    non_differentiable_keeps_node: bool = False
-    # the gradient backward is handed, made from the one that reached the node
-    output_grad: Callable[[Any], Any] = lambda grad: grad
 
 
 class FunctionContext:
@@ -87,21 +69,22 @@ def _backward(g: Any, function: Any) -> list[Any]:
 _RULES: dict[tuple[int, str], Rule] = {}
 
 
-def _rule(cls: type, dialect: Dialect) -> Rule:
-    key = (id(cls), dialect.node_name(cls))
+def _rule(cls: type, policy: Policy) -> Rule:
+    key = (id(cls), policy.custom_node_name(cls))
     if key not in _RULES:
         _RULES[key] = Rule("custom", key[1], _given, (_backward,), variadic=True)
     return _RULES[key]
 
 
-def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dialect,
-          separate_setup: bool = False) -> Any:
+def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], policy: Policy,
+          context: type[FunctionContext], separate_setup: bool = False) -> Any:
     """``Function.apply`` / ``PyLayer.apply``: forward without recording, one node for the
-    results. A forward that returns a tuple (or list) of tensors gives each its own output slot
-    of that node (see :func:`ops.output_slot`); backward is then handed one gradient per output."""
+    results; ``context`` is the dialect's ``ctx`` class. A forward that returns a tuple (or
+    list) of tensors gives each its own output slot of that node (see :func:`ops.output_slot`);
+    backward is then handed one gradient per output."""
     tensor_type = recorder.tensor_type()
     positions = [i for i, a in enumerate(args) if isinstance(a, tensor_type)]
-    ctx = dialect.context(tuple(isinstance(a, tensor_type) and a._requires_grad for a in args))
+    ctx = context(tuple(isinstance(a, tensor_type) and a._requires_grad for a in args))
     with grad_mode.no_grad():
         if separate_setup:
             out = cls.forward(*args, **kwargs)
@@ -119,7 +102,7 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
         _check_dirty(ctx._dirty, outputs, differentiable)
     if not grad_mode.is_grad_enabled() or not any(ctx.needs_input_grad):
         return out
-    name = dialect.node_name(cls)
+    name = policy.custom_node_name(cls)
 
     def run_backward(grad: Any) -> list[Any]:
         handed = list(grad) if several else [grad]
@@ -128,17 +111,17 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
                 handed[i] = type(outputs[i])._from_array(np.zeros_like(outputs[i]._data)) \
                     if ctx.materialize_grads else None
             else:
-                handed[i] = dialect.output_grad(g)
+                handed[i] = policy.custom_output_grad(g)
         returned = cls.backward(ctx, *handed)
         returned = returned if isinstance(returned, tuple) else (returned,)
         needed = ctx._node.attrs.get("needed", ()) if ctx._node is not None else ()
-        grads = dialect.gradients(name, returned, args, positions, needed)
+        grads = policy.custom_gradients(name, returned, args, positions, needed)
         if ctx._node is not None:  # what a hook on the node sees: every gradient returned
             ctx._node.attrs["returned"] = tuple(grads)
         return grads
 
     inputs = [args[i] for i in positions]
-    first = recorder.apply(_rule(cls, dialect), inputs,
+    first = recorder.apply(_rule(cls, policy), inputs,
                     {"output": outputs[0]._data, "function": run_backward})
     node = first._grad_fn
     if node is None:
@@ -148,7 +131,7 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
     for i, (o, result) in enumerate(zip(outputs, results)):
         if not differentiable[i]:
             result._requires_grad = False
-            if not dialect.non_differentiable_keeps_node:
+            if not policy.custom_non_differentiable_keeps_node:
                 result._grad_fn = None
                 if any(a is o for a in args):  # torch returns a detached alias of the input
                     result._counter = o._counter
@@ -162,8 +145,8 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], dialect: Dial
             continue
         # a saved output is the tensor apply returns
         kept = next((r for o, r in zip(outputs, results) if t is o), t)
-        node.saved[f"saved{i}"] = SavedTensor(kept, checked=dialect.version_checked)
-    if dialect.refuses_second_backward:
+        node.saved[f"saved{i}"] = SavedTensor(kept, checked=policy.custom_saved_checked)
+    if policy.custom_refuses_second_backward:
         node.attrs["refuses_second_backward"] = True
     return type(out)(results) if several else results[0]
 
@@ -184,61 +167,3 @@ def _check_dirty(dirty: list[Any], outputs: tuple[Any, ...], differentiable: lis
                 raise t._policy.error("dirty_leaf")
     if any(all(t is not o for o in outputs) for t in dirty):
         raise outputs[0]._policy.error("dirty_not_returned")
-
-
-def torch_gradients(name: str, returned: tuple[Any, ...], args: tuple[Any, ...],
-                    positions: list[int], needed: tuple[bool, ...] = ()) -> list[Any]:
-    """torch: one gradient per forward argument; None for a non-tensor; shapes checked. Extra
-    results are dropped when they are all None."""
-    if len(returned) > len(args) and all(g is None for g in returned[len(args):]):
-        returned = returned[:len(args)]
-    if len(returned) != len(args):
-        raise RuntimeError(f"function {name} returned an incorrect number of gradients "
-                           f"(expected {len(args)}, got {len(returned)})")
-    tensor_type = recorder.tensor_type()
-    for i, g in enumerate(returned):
-        if g is not None and i not in positions:
-            raise RuntimeError(f"function {name} returned a gradient different than None at "
-                               f"position {i + 1}, but the corresponding forward input was not "
-                               "a Variable")
-        if isinstance(g, tensor_type) and i in positions:
-            want = args[i]._data.shape
-            if not _expandable(want, g._data.shape):
-                raise RuntimeError(f"Function {name} returned an invalid gradient at index {i} - "
-                                   f"got {list(g._data.shape)} but expected shape compatible "
-                                   f"with {list(want)}")
-    return [returned[i] for i in positions]
-
-
-def _expandable(target: tuple[int, ...], shape: tuple[int, ...]) -> bool:
-    """Whether a gradient of ``shape`` sums back to ``target`` (torch's "compatible")."""
-    if len(shape) < len(target):
-        return False
-    return all(t in (s, 1) for t, s in zip(target[::-1], shape[::-1]))
-
-
-def paddle_gradients(name: str, returned: tuple[Any, ...], args: tuple[Any, ...],
-                     positions: list[int], needed: tuple[bool, ...] = ()) -> list[Any]:
-    """paddle: at most one gradient per tensor argument, None for one that stops gradient or
-    that the pass does not need (paddle.grad prunes the paths to other inputs); one left out is
-    an error where its argument requires grad."""
-    grads: list[Any] = []
-    if len(returned) > len(positions):
-        raise args[positions[0]]._policy.error("pylayer_gradient_count", name=name,
-                                               expected=len(positions), got=len(returned))
-    for k, i in enumerate(positions):
-        g = returned[k] if k < len(returned) else None
-        policy = args[i]._policy
-        if k >= len(returned) and args[i]._requires_grad:
-            raise policy.error("pylayer_gradient_missing", name=name, position=k)
-        if g is None and args[i]._requires_grad and args[i]._grad_fn is not None \
-                and (not needed or needed[k]):
-            raise policy.error("pylayer_empty_gradient", name=name, position=k)
-        if g is not None and (not args[i]._requires_grad or (needed and not needed[k])):
-            raise policy.error("pylayer_stop_gradient", name=name, position=k)
-        if g is not None and g._data.shape != args[i]._data.shape:
-            raise policy.error("pylayer_gradient_shape", name=name, position=k)
-        if g is not None and not g._requires_grad:  # one handed on as it came keeps its flag
-            policy.mark_stopped(g)
-        grads.append(g)
-    return grads

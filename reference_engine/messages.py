@@ -10,6 +10,14 @@ from __future__ import annotations
 TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "autocast_device_type": (ValueError, "Expected `device_type` of type `str`, got: `{type_name}`"),
     "invalid_device": (RuntimeError, "Invalid device string: '{device}'"),
+    "function_gradient_count": (RuntimeError, "function {name} returned an incorrect number of gradients "
+                                              "(expected {expected}, got {got})"),
+    "function_gradient_not_tensor": (RuntimeError, "function {name} returned a gradient different than None "
+                                                   "at position {position}, but the corresponding forward "
+                                                   "input was not a Variable"),
+    "function_gradient_shape": (RuntimeError, "Function {name} returned an invalid gradient at index "
+                                              "{index} - got {got} but expected shape compatible with "
+                                              "{expected}"),
     "conv_input_rank": (RuntimeError, "Expected {unbatched}D (unbatched) or {batched}D (batched) input to "
                                       "{api}, but got input of size: {shape}"),
     "conv_weight_rank": (RuntimeError, "weight should have at least three dimensions"),

@@ -267,6 +267,44 @@ class PaddlePolicy(Policy):
             axis += 1
         return super().index_error(shape, index, exc)
 
+    custom_saved_checked = False
+    custom_refuses_second_backward = True
+    custom_non_differentiable_keeps_node = True
+
+    def custom_node_name(self, cls: type) -> str:
+        return f"GradNodePyLayer_{cls.__name__}"
+
+    def custom_output_grad(self, grad: Tensor) -> Tensor:
+        """paddle hands backward the gradient as it hands a hook one (it stops no gradient),
+        except one another PyLayer's backward returned, which stops gradient."""
+        return grad if stopped(grad) else self.hook_input(grad)
+
+    def custom_gradients(self, name: str, returned: tuple[Any, ...], args: tuple[Any, ...],
+                         positions: list[int], needed: tuple[bool, ...] = ()) -> list[Any]:
+        """paddle: at most one gradient per tensor argument, None for one that stops gradient or
+        that the pass does not need (paddle.grad prunes the paths to other inputs); one left out is
+        an error where its argument requires grad."""
+        grads: list[Any] = []
+        if len(returned) > len(positions):
+            raise args[positions[0]]._policy.error("pylayer_gradient_count", name=name,
+                                                   expected=len(positions), got=len(returned))
+        for k, i in enumerate(positions):
+            g = returned[k] if k < len(returned) else None
+            policy = args[i]._policy
+            if k >= len(returned) and args[i]._requires_grad:
+                raise policy.error("pylayer_gradient_missing", name=name, position=k)
+            if g is None and args[i]._requires_grad and args[i]._grad_fn is not None \
+                    and (not needed or needed[k]):
+                raise policy.error("pylayer_empty_gradient", name=name, position=k)
+            if g is not None and (not args[i]._requires_grad or (needed and not needed[k])):
+                raise policy.error("pylayer_stop_gradient", name=name, position=k)
+            if g is not None and g._data.shape != args[i]._data.shape:
+                raise policy.error("pylayer_gradient_shape", name=name, position=k)
+            if g is not None and not g._requires_grad:  # one handed on as it came keeps its flag
+                policy.mark_stopped(g)
+            grads.append(g)
+        return grads
+
     def mark_stopped(self, grad: Tensor) -> None:
         """``grad`` came from a PyLayer's backward: a leaf's .grad made from it stops gradient."""
         STOPPED[id(grad)] = grad

@@ -97,6 +97,12 @@ class Policy:
     # paddle: a PyLayer's backward is handed the gradient as it arrived; hooks on its output run
     # (and what they return is retained) but do not change it
     custom_backward_skips_hook_results = False
+    # custom functions (torch's autograd.Function, paddle's PyLayer): what they save is
+    # version-checked (paddle: not); running a freed node is refused (paddle); an output marked
+    # non-differentiable keeps its node (paddle)
+    custom_saved_checked = True
+    custom_refuses_second_backward = False
+    custom_non_differentiable_keeps_node = False
     backward_runs_input_nodes = False      # torch: backward(inputs=...) runs a non-leaf input's node
     promotes_by_casting = False            # paddle: mixed dtypes cast first (a node, a new tensor)
     kernels_copy_gradients = False         # paddle: a kernel's output is a new tensor, never its input
@@ -136,6 +142,22 @@ class Policy:
             return True
         data = getattr(x, "_data", None)
         return data is not None and data.dtype.kind in "biu"
+
+    # --- custom functions -------------------------------------------------------------------
+
+    def custom_node_name(self, cls: type) -> str:
+        """The node name of a custom function class."""
+        raise NotImplementedError
+
+    def custom_gradients(self, name: str, returned: tuple[Any, ...], args: tuple[Any, ...],
+                         positions: list[int], needed: tuple[bool, ...] = ()) -> list[Any]:
+        """The gradient of each tensor argument from what a custom backward ``returned``, or the
+        framework's error for a wrong count, shape or position."""
+        raise NotImplementedError
+
+    def custom_output_grad(self, grad: Tensor) -> Tensor:
+        """The gradient a custom backward is handed, from the one that reached its node."""
+        return grad
 
     def result_dtype(self, *operands: Any) -> np.dtype:
         """Type promotion by category: dimensioned tensors, then 0-d tensors, then numbers.

@@ -58,6 +58,13 @@ _TORCH_SAVED_NAMES = {"a": "self", "b": "other", "low": "min", "high": "max", "c
 _MATMUL_OPS = frozenset({"dot", "mv", "mm", "vm", "bmm"})
 _OUTPUTS = frozenset({"result", "indices"})
 
+def _expandable(target: tuple[int, ...], shape: tuple[int, ...]) -> bool:
+    """Whether a gradient of ``shape`` sums back to ``target`` (torch's "compatible")."""
+    if len(shape) < len(target):
+        return False
+    return all(t in (s, 1) for t, s in zip(target[::-1], shape[::-1]))
+
+
 class TorchPolicy(Policy):
     """PyTorch 2.13 semantics."""
 
@@ -156,6 +163,30 @@ class TorchPolicy(Policy):
             raise self.error("mm_dtype", a=C_TYPE_NAMES.get(str(a), str(a)),
                              b=C_TYPE_NAMES.get(str(b), str(b)))
         raise self.error("bmm_dtype", a=name(a), b=name(b))
+
+    # --- custom functions -------------------------------------------------------------------
+
+    def custom_node_name(self, cls: type) -> str:
+        return f"{cls.__name__}Backward"
+
+    def custom_gradients(self, name: str, returned: tuple[Any, ...], args: tuple[Any, ...],
+                         positions: list[int], needed: tuple[bool, ...] = ()) -> list[Any]:
+        """One gradient per forward argument; None for a non-tensor; shapes checked. Extra
+        results are dropped when they are all None."""
+        if len(returned) > len(args) and all(g is None for g in returned[len(args):]):
+            returned = returned[:len(args)]
+        if len(returned) != len(args):
+            raise self.error("function_gradient_count", name=name, expected=len(args), got=len(returned))
+        tensor_type = recorder.tensor_type()
+        for i, g in enumerate(returned):
+            if g is not None and i not in positions:
+                raise self.error("function_gradient_not_tensor", name=name, position=i + 1)
+            if isinstance(g, tensor_type) and i in positions:
+                want = args[i]._data.shape
+                if not _expandable(want, g._data.shape):
+                    raise self.error("function_gradient_shape", name=name, index=i,
+                                     got=list(g._data.shape), expected=list(want))
+        return [returned[i] for i in positions]
 
     def format_tensor(self, tensor: Tensor) -> str:
         data = tensor._data

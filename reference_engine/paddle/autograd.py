@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from reference_engine import custom_function
-from reference_engine.dialects.paddle_policy import PADDLE, stopped
+from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.graph import saved_tensors_hooks
 from reference_engine.paddle import _core as paddle
 
@@ -28,19 +28,6 @@ class PyLayerContext(custom_function.FunctionContext):
         """Outputs that are inputs returned as they are: paddle then returns a new tensor."""
 
 
-def _output_grad(grad: Any) -> Any:
-    """paddle hands backward the gradient as it hands a hook one (it stops no gradient), except
-    one another PyLayer's backward returned, which stops gradient."""
-    return grad if stopped(grad) else grad._policy.hook_input(grad)
-
-
-_DIALECT = custom_function.Dialect(
-    node_name=lambda cls: f"GradNodePyLayer_{cls.__name__}",
-    gradients=custom_function.paddle_gradients, context=PyLayerContext,
-    version_checked=False, refuses_second_backward=True, non_differentiable_keeps_node=True,
-    output_grad=_output_grad)
-
-
 class PyLayer:
     """``paddle.autograd.PyLayer``: subclass it with static ``forward(ctx, ...)`` and
     ``backward(ctx, ...)``, then call ``apply``."""
@@ -55,7 +42,7 @@ class PyLayer:
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
-        return custom_function.apply(cls, args, kwargs, _DIALECT)
+        return custom_function.apply(cls, args, kwargs, PADDLE, PyLayerContext)
 
 
 class Jacobian:

@@ -28,11 +28,6 @@ class FunctionCtx(custom_function.FunctionContext):
         self._dirty.extend(tensors)
 
 
-_DIALECT = custom_function.Dialect(
-    node_name=lambda cls: f"{cls.__name__}Backward",
-    gradients=custom_function.torch_gradients, context=FunctionCtx)
-
-
 class Function:
     """``torch.autograd.Function``: subclass it with static ``forward`` and ``backward`` (and
     optionally ``setup_context``, in which case ``forward`` takes no ``ctx``), then ``apply``."""
@@ -54,7 +49,7 @@ class Function:
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         separate = cls.setup_context is not Function.setup_context
-        return custom_function.apply(cls, args, kwargs, _DIALECT, separate_setup=separate)
+        return custom_function.apply(cls, args, kwargs, TORCH, FunctionCtx, separate_setup=separate)
 
 
 def once_differentiable(backward: Callable[..., Any]) -> Callable[..., Any]:
