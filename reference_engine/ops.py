@@ -479,8 +479,6 @@ def clamp(a: Tensor, low: Any = None, high: Any = None) -> Tensor:
 
 def where(condition: Tensor, a: Operand, b: Operand) -> Tensor:
     cls = _cls_of(condition, a, b)
-    if cls._policy.where_numbers_are_float32:  # paddle makes a float32 tensor of a number
-        a, b = (float(np.float32(v)) if type(v) is float else v for v in (a, b))
     dtype = cls._policy.result_dtype(a, b)
     ta, tb = _coerce(a, cls, dtype), _coerce(b, cls, dtype)
     if condition._data.dtype != np.bool_:
@@ -858,11 +856,11 @@ def norm(a: Tensor, p: Any = 2, dim: Dims = None, keepdim: bool = False) -> Tens
                                                         "keepdim": keepdim})
 
 
-def linear(x: Tensor, weight: Tensor, bias: Optional[Tensor]) -> Tensor:
-    """``x @ weight.T + bias``. torch computes it with a bias as one ``addmm`` over ``x``'s rows
-    (a vector or a batch is viewed as a matrix first, and the result viewed back); paddle, and
-    torch without a bias, as a product and an addition."""
-    if bias is None or not x._policy.fuses_linear or x._data.ndim == 0:
+def linear_addmm(x: Tensor, weight: Tensor, bias: Optional[Tensor]) -> Tensor:
+    """``x @ weight.T + bias`` as torch records it: with a bias, one ``addmm`` over ``x``'s rows
+    (a vector or a batch is viewed as a matrix first, and the result viewed back); without one,
+    a product. (paddle's linear is a product and an addition, composed in its facade.)"""
+    if bias is None or x._data.ndim == 0:
         out = matmul(x, transpose(weight, 0, 1))
         return out if bias is None else add(out, bias)
     rows = reshape(x, (-1, x._data.shape[-1])) if x._data.ndim != 2 else x
@@ -871,15 +869,20 @@ def linear(x: Tensor, weight: Tensor, bias: Optional[Tensor]) -> Tensor:
     return out if x._data.ndim == 2 else reshape(out, shape)
 
 
-def variance(a: Tensor, dim: Dims = None, correction: int = 1, keepdim: bool = False,
-             root: bool = False) -> Tensor:
-    """The variance over ``dim`` (everything by default), ``sum((a - mean)²) / (n - correction)``;
-    its square root with ``root``. torch records one node (VarBackward0, StdBackward0); paddle
-    composes it, dividing by the count as a tensor."""
+def variance_node(a: Tensor, dim: Dims = None, correction: int = 1, keepdim: bool = False,
+                  root: bool = False) -> Tensor:
+    """The variance over ``dim`` (everything by default), ``sum((a - mean)²) / (n - correction)``,
+    or its square root with ``root``, as torch records it: one node (VarBackward0, StdBackward0)."""
     dims = normalize_dims(type(a), dim, a._data.ndim)
-    if a._policy.fuses_variance:
-        return apply(R.RULES["std" if root else "var"], (_floating(a),),
-                     {"dims": dims, "correction": correction, "keepdim": keepdim})
+    return apply(R.RULES["std" if root else "var"], (_floating(a),),
+                 {"dims": dims, "correction": correction, "keepdim": keepdim})
+
+
+def variance_composed(a: Tensor, dim: Dims = None, correction: int = 1, keepdim: bool = False,
+                      root: bool = False) -> Tensor:
+    """The same as paddle computes it: composed of a mean, a product, a sum and a division by
+    the count as a tensor (and a square root with ``root``)."""
+    dims = normalize_dims(type(a), dim, a._data.ndim)
     count = math.prod(a._data.shape[d] for d in dims)
     centred = sub(a, mean(a, dims, True))
     squares = sum(mul(centred, centred), dims, keepdim)

@@ -216,7 +216,6 @@ class PaddlePolicy(Policy):
     in_place_takes_promoted_dtype = True  # measured: float32 x.add_(float64 y) is float64
     unrecorded_setitem_takes_flag = True  # measured: add_ and the others leave the flag
     written_leaves_collect_gradients = True
-    where_numbers_are_float32 = True
     operand_labels = (("x", 0), ("y", 1))
     leaf_hooks_apply_to_grad = False
     # multiply_grad, divide_grad and matmul_grad read both operands

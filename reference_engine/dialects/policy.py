@@ -81,15 +81,12 @@ class Policy:
     # ops whose gradient is recorded as one node (torch: tanh, sigmoid; paddle: silu)
     fused_gradients: frozenset[str] = frozenset()
     masks_by_multiplying = False           # paddle: maximum's kernel keeps a nan gradient
-    fuses_linear = False                   # torch: a linear layer with a bias is one addmm
-    fuses_variance = False                 # torch: var and std are one node each
     # torch: a p-norm's gradient is 0 at zeros (p < 1) and shared among ties (p = inf)
     norm_grad_masks_zeros = True
     # torch: the hooks on the outputs of a node with several run together, as the node runs
     output_hooks_run_at_node = False
     # torch: softplus' and elu's double backward put the threshold (0) on the other side
     double_backward_thresholds_inclusive = False
-    where_numbers_are_float32 = False      # paddle: where(c, 0.893, t) rounds 0.893 to float32
     hooks_run_on_unneeded_nodes = False    # torch: backward(inputs=...) still runs a root's hooks
     # torch: a custom function's None is an undefined gradient that still runs the nodes below
     # (hooks see None, saved tensors are checked and freed, custom backwards see zeros)

@@ -90,8 +90,6 @@ class TorchPolicy(Policy):
     matmul_result_writes = {"vm": 1}  # measured for every rank pair 1-3: only 1-d @ 2-d
     double_backward_thresholds_inclusive = True
     output_hooks_run_at_node = True
-    fuses_linear = True
-    fuses_variance = True
     # PowBackward1 / PowBackward2 (a tensor exponent) save their result whichever input needs a
     # gradient: a write into it fails a later backward even when only the base requires grad
     kernels_save_result = frozenset({"pow"})

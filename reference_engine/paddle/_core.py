@@ -431,7 +431,12 @@ rsqrt = PADDLE.tensor_function(F.rsqrt, "rsqrt")
 erf = PADDLE.tensor_function(F.erf, "erf")
 maximum = F.maximum
 minimum = F.minimum
-where = F.where
+
+
+def where(condition: Tensor, x: Any, y: Any, name: Optional[str] = None) -> Tensor:
+    """``paddle.where``: a Python number is made a float32 tensor first (0.893 is rounded)."""
+    x, y = (builtins.float(np.float32(v)) if type(v) is builtins.float else v for v in (x, y))
+    return F.where(condition, x, y)
 
 
 def seed(value: builtins.int) -> None:

@@ -163,12 +163,12 @@ def norm(x: Tensor, p: Any = "fro", axis: Any = None, keepdim: builtins.bool = F
 
 def var(x: Tensor, axis: Any = None, unbiased: builtins.bool = True,
         keepdim: builtins.bool = False) -> Tensor:
-    return F.variance(x, axis, 1 if unbiased else 0, keepdim)
+    return F.variance_composed(x, axis, 1 if unbiased else 0, keepdim)
 
 
 def std(x: Tensor, axis: Any = None, unbiased: builtins.bool = True,
         keepdim: builtins.bool = False) -> Tensor:
-    return F.variance(x, axis, 1 if unbiased else 0, keepdim, root=True)
+    return F.variance_composed(x, axis, 1 if unbiased else 0, keepdim, root=True)
 
 
 def cumsum(x: Tensor, axis: Optional[builtins.int] = None, dtype: Any = None) -> Tensor:

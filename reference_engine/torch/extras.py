@@ -166,13 +166,13 @@ def var(input: Tensor, dim: Any = None, unbiased: builtins.bool = True,  # noqa:
         keepdim: builtins.bool = False, correction: Optional[builtins.int] = None) -> Tensor:
     """``correction`` 1 (unbiased) by default."""
     correction = (1 if unbiased else 0) if correction is None else correction
-    return F.variance(input, dim, correction, keepdim)
+    return F.variance_node(input, dim, correction, keepdim)
 
 
 def std(input: Tensor, dim: Any = None, unbiased: builtins.bool = True,  # noqa: A002
         keepdim: builtins.bool = False, correction: Optional[builtins.int] = None) -> Tensor:
     correction = (1 if unbiased else 0) if correction is None else correction
-    return F.variance(input, dim, correction, keepdim, root=True)
+    return F.variance_node(input, dim, correction, keepdim, root=True)
 
 
 def masked_fill(input: Tensor, mask: Tensor, value: float) -> Tensor:  # noqa: A002

@@ -72,7 +72,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
 @autocast_ops.lower_precision
 def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:  # noqa: A002
     """``input @ weight.T + bias`` (with a bias: one AddmmBackward0 over the input's rows)."""
-    return F.linear(input, weight, bias)
+    return F.linear_addmm(input, weight, bias)
 
 
 @autocast_ops.float32
