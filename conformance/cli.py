@@ -147,18 +147,19 @@ def known_files(args: argparse.Namespace) -> dict[str, str]:
 def validate_run(args: argparse.Namespace) -> int:
     """Check every argument of ``run`` before any work; return how many cases it selects. A run
     in one process starts its backends' processes before making the corpus, to load meanwhile."""
-    import fnmatch
 
     from conformance.corpus.assembly import load_corpus
     from conformance.corpus.loader import CaseError
+    from conformance.corpus.selection import parse_shard, select
     from conformance.pytest_plugin import launch_backends, memory_cap
 
     backends_named(args.backends)
     known_files(args)
     if args.shard:
-        k, _, n = args.shard.partition("/")
-        if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
-            raise UsageError(f"--shard expects K/N with 1 <= K <= N, got {args.shard!r}")
+        try:
+            parse_shard(args.shard)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     workers = xdist_workers(args.workers)
     if args.count < 0 or args.timeout <= 0:
         raise UsageError("--count must be >= 0 and --timeout > 0")
@@ -178,9 +179,7 @@ def validate_run(args: argparse.Namespace) -> int:
         cases = load_corpus(args.corpus, args.seed, args.count, args.cases, version=args.generator)
     except CaseError as exc:
         raise UsageError(str(exc)) from None
-    if args.select:
-        patterns = args.select.split(",")
-        cases = [c for c in cases if any(fnmatch.fnmatchcase(c.id, p) for p in patterns)]
+    cases = select(cases, args.select)
     if not cases:
         raise UsageError("nothing selected: the corpus options and --select match no case")
     return len(cases)

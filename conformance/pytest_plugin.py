@@ -10,7 +10,6 @@ to ``<report>/results.jsonl`` as they finish when ``--oracle-report`` is given.
 from __future__ import annotations
 
 import fcntl
-import fnmatch
 import gc
 import json
 import os
@@ -23,6 +22,7 @@ import pytest
 from conformance.corpus.assembly import load_corpus
 from conformance.corpus.case import Case
 from conformance.corpus.generator import DEFAULT_VERSION, VERSIONS, VERSIONS_HELP, shared_corpus
+from conformance.corpus.selection import in_shard, parse_shard, select
 from conformance.judge import known as known_divergences
 from conformance.judge.verdict import judge_framework, judge_reference
 from conformance.run.backends import BUILT_IN, REFERENCES, Backend, resolve
@@ -101,10 +101,7 @@ class OracleFile(pytest.File):
                 raise pytest.UsageError(f"--oracle-shared-corpus: {exc}") from None
         cases = load_corpus(kind, seed, count, config.getoption("--oracle-cases"), generated,
                             version=version)
-        select = config.getoption("--oracle-select") or defaults.get("select")
-        if select:
-            patterns = select.split(",")
-            cases = [c for c in cases if any(fnmatch.fnmatchcase(c.id, p) for p in patterns)]
+        cases = select(cases, config.getoption("--oracle-select") or defaults.get("select"))
         names = _option(config, defaults, "backends", ",".join(BUILT_IN)).split(",")
         backends = [resolve(n.strip()) for n in names if n.strip()]
         together = tuple(dict.fromkeys(
@@ -293,15 +290,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     shard = config.getoption("--shard")
     if not shard:
         return
-    k, _, n = shard.partition("/")
-    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
-        raise pytest.UsageError(f"--shard expects K/N with 1 <= K <= N, got {shard!r}")
+    try:
+        k_of_n = parse_shard(shard)
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
     oracle = [i for i in items if isinstance(i, OracleItem)]
-    # by case, so that a case's items (one per backend) stay in one shard and run together
-    case_index: dict[str, int] = {}
-    for item in oracle:
-        case_index.setdefault(item.case.id, len(case_index))
-    keep = {id(item) for item in oracle if case_index[item.case.id] % int(n) == int(k) - 1}
+    chosen = in_shard([item.case.id for item in oracle], k_of_n)
+    keep = {id(item) for item in oracle if item.case.id in chosen}
     deselected = [i for i in oracle if id(i) not in keep]
     items[:] = [i for i in items if not isinstance(i, OracleItem) or id(i) in keep]
     config.hook.pytest_deselected(items=deselected)
