@@ -10,6 +10,8 @@ from __future__ import annotations
 TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "autocast_device_type": (ValueError, "Expected `device_type` of type `str`, got: `{type_name}`"),
     "invalid_device": (RuntimeError, "Invalid device string: '{device}'"),
+    "unknown_device_type": (RuntimeError, "Expected one of {types} device type at start of device string: "
+                                          "{device}"),
     "function_gradient_count": (RuntimeError, "function {name} returned an incorrect number of gradients "
                                               "(expected {expected}, got {got})"),
     "function_gradient_not_tensor": (RuntimeError, "function {name} returned a gradient different than None "

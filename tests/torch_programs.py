@@ -2945,7 +2945,12 @@ def autocast_regions_nest_cache_and_refuse(torch):
         y = (x @ w).float().pow(2).sum()
         g, = torch.autograd.grad(y, x, create_graph=True)
     g.sum().backward()
-    out += [g, w.grad, attempt(lambda: torch.autocast(3)), attempt(lambda: torch.autocast("xpu2"))]
+    out += [g, w.grad, attempt(lambda: torch.autocast(3)), attempt(lambda: torch.autocast("xpu2")),
+            attempt(lambda: torch.autocast("metal"))]
+    with torch.autocast("cpu:0", dtype=torch.float16):  # a device index: the same CPU region
+        out += [x @ w, str(torch.get_autocast_dtype("cpu"))]
+    with torch.autocast("cuda:0"):  # disabled, measured without the no-CUDA warning
+        out.append(x @ w)
     return out
 
 

@@ -12,6 +12,7 @@ inputs of the ops torch lists (``reference_engine.torch.autocast_ops``).
 from __future__ import annotations
 
 import functools
+import re
 import warnings
 from typing import Any, Optional
 
@@ -23,9 +24,10 @@ from reference_engine.torch._core import _DTYPES, TORCH, Tensor, bfloat16, float
 
 __all__ = ["GradScaler", "autocast", "get_autocast_dtype", "is_autocast_enabled"]
 
-# torch's device types: any other string is an invalid device
-KNOWN_DEVICES = ("cpu", "cuda", "mps", "xpu", "xla", "meta", "hpu", "mtia", "ipu", "mkldnn", "opengl",
-                 "opencl", "ideep", "hip", "ve", "fpga", "maia", "vulkan", "metal", "lazy", "privateuseone")
+# torch's device types, as its "Expected one of …" error lists them
+DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga",
+                "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+_DEVICE = re.compile(r"([a-zA-Z_]+)(?::(0|[1-9][0-9]*))?")
 
 _READY, _UNSCALED, _STEPPED = "ready", "unscaled", "stepped"
 
@@ -174,14 +176,19 @@ class autocast:  # noqa: N801 - torch's name
                  cache_enabled: Optional[bool] = None) -> None:
         if not isinstance(device_type, str):
             raise TORCH.error("autocast_device_type", type_name=type(device_type))
-        if device_type not in ("cpu", "cuda"):
-            if device_type.split(":")[0] not in KNOWN_DEVICES:
-                raise TORCH.error("invalid_device", device=device_type)
+        parsed = _DEVICE.fullmatch(device_type)
+        if parsed is None:
+            raise TORCH.error("invalid_device", device=device_type)
+        kind = parsed.group(1)
+        if kind not in DEVICE_TYPES:
+            raise TORCH.error("unknown_device_type", types=", ".join(DEVICE_TYPES), device=device_type)
+        if kind not in ("cpu", "cuda"):
             raise NotModelledError(f"reference_engine.torch has no torch.autocast for {device_type!r}")
-        self.device = device_type
-        self.fast_dtype = dtype if dtype is not None else get_autocast_dtype(device_type)
-        if enabled and device_type == "cuda":
-            TORCH.warn("autocast_no_cuda", stacklevel=2)
+        self.device = kind
+        self.fast_dtype = dtype if dtype is not None else get_autocast_dtype(kind)
+        if enabled and kind == "cuda":
+            if device_type == "cuda":  # measured: "cuda:0" disables it without the warning
+                TORCH.warn("autocast_no_cuda", stacklevel=2)
             enabled = False
         if enabled and self.fast_dtype not in (bfloat16, float16):
             TORCH.warn("autocast_cpu_dtype", stacklevel=2)
