@@ -1,31 +1,42 @@
-"""The default corpus on four backends: wall time with ``-n 2`` and in one process, the cores
-each keeps busy, and where the time goes.
+"""The default corpus on four backends: the main job's wall time, the cores it keeps busy, the
+seconds per case of each backend, whether shards add up to one run, and where the time goes.
 
-    python benchmarks/corpus_run.py [--count 10000] [--skip-serial] [--skip-floor] [--skip-one-core]
+    python benchmarks/corpus_run.py [--count 10000] [--shards 2] [--skip-shards] [--skip-serial]
+                                    [--skip-floor]
 
-Prints: the generator (10,000 cases) and the loader's validation of them (collection); the run
-with ``-n 2`` and in one process, each with the cores it kept busy (CPU time of its processes over
-wall time); what ``-n auto`` picks on this machine; the one-process run held to one core (with
-``taskset``), so that the gain of the other cores shows; the backends' own work (every case run
-on each backend in this process, no pytest, no isolation: the floor); and the overhead the runner
-adds on top (one-process CPU time less generation and backend work, per item: pytest, isolation,
-judging, starting the backends, the report). Each run writes a report folder under a temporary
-folder.
+Prints:
+
+- the generator (10,000 cases) and the loader's validation of them;
+- the run as the README's main command starts it (``-n auto``): wall time, and cores busy ÷ the
+  cores this process may use (CPU time of every process of the run over wall time; goal ≥ 0.9);
+- from that run's ``results.jsonl``: each backend's mean seconds per case (the time from a case's
+  start on the backend to its result), and the ratios reference-torch / torch-cpu and
+  reference-paddle / paddle-cpu (goal ≤ 1 each);
+- the shards of the same corpus (``--shard k/N``), timed one after another, and their sum against
+  the one run (goal: within 10 %);
+- with ``--skip-serial`` not given, the same corpus in one process (``-n 0``);
+- the backends' own work (every case run on each backend in this process, no pytest, no
+  isolation: the floor), and the runner's overhead on top of it per item.
+
+Each run writes a report folder under a temporary folder.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from pathlib import Path
+from typing import Optional
 
 BACKENDS = "reference-torch,torch-cpu,reference-paddle,paddle-cpu"
+RATIOS = (("reference-torch", "torch-cpu"), ("reference-paddle", "paddle-cpu"))
 
 
 def _cpu_of_children() -> float:
@@ -33,67 +44,83 @@ def _cpu_of_children() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def timed_run(out: Path, count: int, workers: str, one_core: bool = False) -> tuple[float, float]:
+def timed_run(out: Path, count: int, workers: str, shard: Optional[str] = None) -> tuple[float, float]:
     """Wall seconds of a run and the CPU seconds of all its processes."""
     command = [sys.executable, "-m", "conformance.cli", "run", "--backends", BACKENDS,
                "--count", str(count), "-n", workers, "--out", str(out)]
-    if one_core:
-        command = ["taskset", "-c", str(min(os.sched_getaffinity(0))), *command]
+    if shard:
+        command += ["--shard", shard]
     cpu, start = _cpu_of_children(), time.perf_counter()
     subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     return time.perf_counter() - start, _cpu_of_children() - cpu
 
 
+def seconds_per_case(results: Path) -> dict[str, float]:
+    """Each backend's mean seconds per case in a run's results."""
+    total: dict[str, float] = defaultdict(float)
+    cases: dict[str, int] = defaultdict(int)
+    with results.open(encoding="utf-8") as lines:
+        for line in lines:
+            result = json.loads(line)
+            total[result["backend"]] += result.get("seconds") or 0.0
+            cases[result["backend"]] += 1
+    return {name: total[name] / cases[name] for name in total}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=10000)
-    parser.add_argument("--skip-serial", action="store_true", help="only the -n 2 run")
+    parser.add_argument("--shards", type=int, default=2, help="shards to time one after another")
+    parser.add_argument("--skip-shards", action="store_true", help="do not time the shards")
+    parser.add_argument("--skip-serial", action="store_true", help="do not time -n 0 as well")
     parser.add_argument("--skip-floor", action="store_true",
                         help="do not measure the backends' own work")
-    parser.add_argument("--skip-one-core", action="store_true",
-                        help="do not run the one-process run again held to one core")
     args = parser.parse_args()
 
+    from conformance.cli import usable_cores, xdist_workers
     from conformance.corpus.generator import generate
     from conformance.corpus.loader import parse_document
 
     start = time.perf_counter()
-    cases = generate(0, 10000)
+    cases = generate(0, args.count)
     generated = time.perf_counter() - start
     start = time.perf_counter()
     parse_document({"format": 1, "cases": cases}, "<bench>")
-    validated = time.perf_counter() - start
-    print(f"generate 10,000 cases: {generated:.2f} s; validate them: {validated:.2f} s")
-
-    work = None if args.skip_floor else backend_work(args.count)
-    if work is not None:
-        print("backend work (in-process, no pytest): " + ", ".join(
-            f"{name} {seconds:.1f} s" for name, seconds in work.items())
-              + f"; total {sum(work.values()):.1f} s of CPU")
-    from conformance.cli import usable_cores, xdist_workers
+    print(f"generate {args.count:,} cases: {generated:.2f} s; validate them: "
+          f"{time.perf_counter() - start:.2f} s")
 
     cores = usable_cores()
     auto = xdist_workers("auto")
-    print(f"-n auto on this machine ({cores} cores): "
-          + (f"{auto} workers" if auto else "one process"))
     with tempfile.TemporaryDirectory() as tmp:
-        parallel, parallel_cpu = timed_run(Path(tmp) / "n2", args.count, "2")
-        print(f"corpus (hand-written + {args.count} generated) on {BACKENDS}: "
-              f"{parallel:.1f} s with -n 2 ({parallel_cpu / parallel:.2f} cores busy, "
-              f"{parallel_cpu:.1f} s of CPU)")
-        if args.skip_serial:
-            return
-        serial, serial_cpu = timed_run(Path(tmp) / "n0", args.count, "0")
-        print(f"same corpus in one process: {serial:.1f} s ({serial_cpu / serial:.2f} cores busy, "
-              f"{serial_cpu:.1f} s of CPU); speed-up of -n 2: {serial / parallel:.2f}x")
-        if not args.skip_one_core and shutil.which("taskset") and cores > 1:
-            alone, _ = timed_run(Path(tmp) / "n0-one-core", args.count, "0", one_core=True)
-            print(f"one process held to one core: {alone:.1f} s; the other cores make it "
-                  f"{alone / serial:.2f}x faster")
-        if work is not None:
+        wall, cpu = timed_run(Path(tmp) / "auto", args.count, "auto")
+        print(f"main job (hand-written + {args.count:,} generated, {BACKENDS}, -n auto = "
+              + (f"{auto} workers" if auto else "one test process") + f"): {wall:.1f} s, "
+              f"{cpu:.1f} s of CPU; cores busy / cores = {cpu / wall:.2f} / {cores} = "
+              f"{cpu / wall / cores:.2f} (goal >= 0.9)")
+        per_case = seconds_per_case(Path(tmp) / "auto" / "results.jsonl")
+        print("seconds per case: " + ", ".join(f"{name} {s * 1000:.2f} ms"
+                                                for name, s in per_case.items()))
+        for ref, real in RATIOS:
+            if ref in per_case and real in per_case:
+                print(f"  {ref} / {real}: {per_case[ref] / per_case[real]:.2f} (goal <= 1)")
+        if not args.skip_shards and args.shards > 1:
+            times = [timed_run(Path(tmp) / f"shard{k}", args.count, "auto", f"{k}/{args.shards}")[0]
+                     for k in range(1, args.shards + 1)]
+            print(f"{args.shards} shards one after another: "
+                  + " + ".join(f"{t:.1f}" for t in times)
+                  + f" = {sum(times):.1f} s, {sum(times) / wall:.2f}x the one run (goal <= 1.10)")
+        if not args.skip_serial:
+            serial, serial_cpu = timed_run(Path(tmp) / "n0", args.count, "0")
+            print(f"same corpus with -n 0: {serial:.1f} s ({serial_cpu / serial:.2f} cores busy, "
+                  f"{serial_cpu:.1f} s of CPU)")
+        if not args.skip_floor:
+            work = backend_work(args.count)
+            print("backend work (in-process, no pytest): " + ", ".join(
+                f"{name} {seconds:.1f} s" for name, seconds in work.items())
+                  + f"; total {sum(work.values()):.1f} s of CPU")
             items = _items(args.count)
-            overhead = serial_cpu - generated - sum(work.values())  # the run generates once
-            print(f"runner overhead in one process: {overhead:.1f} s of CPU over {items} items "
+            overhead = cpu - generated - sum(work.values())
+            print(f"runner overhead: {overhead:.1f} s of CPU over {items} items "
                   f"({overhead / items * 1000:.2f} ms per item)")
 
 

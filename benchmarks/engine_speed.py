@@ -100,6 +100,10 @@ def saved_arrays_after_backward(length: int = 1000) -> int:
     return sum(len(node.saved) for node in topological_order([loss.grad_fn]))
 
 
+# the engine's speed goals: its time over torch's on these workloads, at most
+GOALS = {tiny_graph: 1.0, chain: 1.0}
+
+
 def _load(name: str) -> Optional[Any]:
     try:
         return importlib.import_module(name)
@@ -132,9 +136,14 @@ def main() -> None:
                  ("1024x1024 matmul fwd+bwd", big_matmul, 3)]
     names = [name for name, _ in backends]
     print(f"{'workload':34s}" + "".join(f"{n:>18s}" for n in names) + "   ratios")
+    goals = []
     for title, make, number in workloads:
         times = {name: _best_time(make(api), repeats, max(1, number // (4 if args.quick else 1)))
                  for name, api in backends}
+        if make in GOALS and "torch-cpu" in times:
+            ratio = times["reference-torch"] / times["torch-cpu"]
+            goals.append(f"  {title}: reference-torch / torch-cpu {ratio:.2f} (goal <= "
+                         f"{GOALS[make]:.1f}: {'met' if ratio <= GOALS[make] else 'not met'})")
         ratios = []
         for ref, real in (("reference-torch", "torch-cpu"), ("reference-torch", "paddle-cpu"),
                           ("reference-paddle", "paddle-cpu")):
@@ -144,6 +153,9 @@ def main() -> None:
               + "   " + ", ".join(ratios))
     print(f"{'saved arrays held after backward':34s}{saved_arrays_after_backward():>15d}"
           "      (1,000-op chain, retain_graph=False)")
+    if goals:
+        print("goals:")
+        print("\n".join(goals))
 
 
 if __name__ == "__main__":

@@ -118,9 +118,14 @@ class OracleFailure(Exception):  # noqa: N818 - pytest reports it as the failure
         self.result = result
 
 
+_MEMORY_CAP = pytest.StashKey[Optional[int]]()
+
+
 def _pool(config: pytest.Config) -> Pool:
-    return shared_pool(config.getoption("--oracle-timeout") or 60.0,
-                       memory_cap(config.getoption("--oracle-memory"), config.getoption("--oracle-backends")))
+    if _MEMORY_CAP not in config.stash:  # worked out once: it reads the machine's memory
+        config.stash[_MEMORY_CAP] = memory_cap(config.getoption("--oracle-memory"),
+                                               config.getoption("--oracle-backends"))
+    return shared_pool(config.getoption("--oracle-timeout") or 60.0, config.stash[_MEMORY_CAP])
 
 
 def memory_cap(option: str, backends: Optional[str]) -> Optional[int]:
@@ -201,6 +206,10 @@ def run_item(config: pytest.Config, case: Case, backend: Backend,
     return judge_framework(case, backend, outcome, ref_outcome, _known(config, backend.name))
 
 
+# made once: each ``pytest.mark.<name>`` looks the name up in the configured markers again
+_ORACLE_MARK = pytest.mark.oracle
+
+
 class OracleItem(pytest.Item):
     def __init__(self, *, case: Case, backend: Backend, together: Sequence[Backend] = (),
                  **kwargs: Any) -> None:
@@ -209,7 +218,7 @@ class OracleItem(pytest.Item):
         self.backend = backend
         self.together = together
         self.nextitem: Optional[pytest.Item] = None
-        self.add_marker(pytest.mark.oracle)
+        self.add_marker(_ORACLE_MARK)
 
     def upcoming(self) -> Iterator[tuple[dict[str, Any], Sequence[Backend]]]:
         """The cases of the oracle items this process runs after this one."""
@@ -346,7 +355,7 @@ def pytest_configure(config: pytest.Config) -> None:
     backends = config.getoption("--oracle-backends")
     if backends and _runs_items(config):
         launch_backends(config.getoption("--oracle-timeout") or 60.0, backends,
-                        memory_cap(config.getoption("--oracle-memory"), backends))
+                        _pool(config).memory)
     report = config.getoption("--oracle-report")
     if report:
         config._oracle_results = _ResultsFile(Path(report))  # type: ignore[attr-defined]

@@ -132,11 +132,15 @@ def _pass_on(policy: Policy, buffers: dict[int, Any], node: Node, grads: Sequenc
     """Add what the node computed to the buffers of the nodes below; in torch a custom
     function's None for an input it needs passes on as an undefined gradient."""
     undefined_below = policy.undefined_gradients_flow and node.rule.op == "custom"
+    into_slots = node.rule.op == "output_slot"
     for edge, g in zip(node.edges, grads):
         if edge is None or id(edge) in cut_nodes:
             continue
         if g is not None:
-            _send(policy, buffers, node, edge, g)
+            if into_slots:
+                _send(policy, buffers, node, edge, g)
+            else:
+                _accumulate_buffer(policy, buffers, edge, g)
         elif undefined_below and (wanted is None or id(edge) in wanted):
             _send(policy, buffers, node, edge, UNDEFINED)
 
@@ -253,6 +257,8 @@ def _call_rule(vjp: Any, grad: Any, node: Node, saved: dict[str, Tensor], uses: 
     reads that operand: the other operands it multiplies the gradient by stay connected to it,
     with a zero derivative."""
     attrs = node.attrs
+    if not uses:
+        return vjp(grad)
     args = {n: saved[n] if n in saved else attrs[n] for n in uses if n in saved or n in attrs}
     if linked_operand is not None:
         inputs, operand = node.rule.inputs, saved[linked_operand]
@@ -266,20 +272,21 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
     """Apply the node's rules for the inputs whose gradient is wanted, each gradient summed to
     its input's shape and cast to its dtype."""
     rule, edges = node.rule, node.edges
-    saved = policy.unpack_saved(node) if node.saved else {}
-    needed = [e is not None and (wanted is None or id(e) in wanted) for e in edges]
+    saved = policy.unpack_saved(node) if node.saved else _NOTHING_SAVED
+    if wanted is None:
+        needed = [e is not None for e in edges]
+    else:
+        needed = [e is not None and id(e) in wanted for e in edges]
 
-    links = policy.links_operands(node)
+    links = rule.op in policy.zero_derivative_links and policy.links_operands(node)
 
     # with every operand differentiable, each gradient is linked through the other operands;
     # with a constant among them, to its own operand only (see ``Policy.links_operands``)
     through_operands = links and None not in edges
 
-    if rule.reads_needed:  # a kernel told which inputs the pass needs
-        node.attrs["needed"] = tuple(needed)
+    if rule.reads_needed or rule.op == "custom":  # a kernel told which inputs the pass needs
+        node.attrs = {**node.attrs, "needed": tuple(needed)}  # (a node may share its attrs)
     if rule.variadic:
-        if rule.op == "custom":  # a custom backward is told which inputs the pass needs
-            node.attrs["needed"] = tuple(needed)
         grads = _call_rule(rule.vjps[0], grad, node, saved, rule.uses[0], None) if True in needed \
             else [None] * len(needed)
     else:
@@ -291,7 +298,7 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
     copies = policy.kernels_copy_gradients and rule.op != "output_slot"
     linked_alone = links and not through_operands and rule.op in policy.links_with_a_constant
     out: list[Optional[Tensor]] = [None] * len(needed)
-    for i, g in enumerate(grads):
+    for i, (g, meta) in enumerate(zip(grads, node.input_meta)):
         if g is None or not needed[i]:
             continue
         if g is grad and copies:
@@ -301,14 +308,17 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
                 g = F.clone(g)
         if linked_alone:
             g = F.link(g, saved[rule.inputs[i]], unrecorded=True)
-        shape, dtype = node.input_meta[i]
-        if g._data.shape != shape:
-            g = F.sum_to_shape(g, shape)
-        if g._data.dtype != dtype:
-            g = policy.cast_gradient(g, dtype)
+        data = g._data
+        if data.shape != meta[0]:
+            g = F.sum_to_shape(g, meta[0])
+            data = g._data
+        if data.dtype != meta[1]:
+            g = policy.cast_gradient(g, meta[1])
         out[i] = g
     return out
 
+
+_NOTHING_SAVED: dict[str, Any] = {}
 
 # ops whose nodes the backward run handles apart: custom functions' backward and the output
 # slots of functions with several outputs
@@ -492,10 +502,13 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
         while ready:
             node = heapq.heappop(ready)[1]
             for edge in node.edges:
-                if edge is not None and id(edge) in deps:
-                    deps[id(edge)] -= 1
-                    if deps[id(edge)] == 0:
+                if edge is not None:
+                    left = deps.get(id(edge))
+                    if left == 1:
+                        del deps[id(edge)]
                         heapq.heappush(ready, (_priority(edge), edge))
+                    elif left is not None:
+                        deps[id(edge)] = left - 1
             grad = buffers.pop(id(node), None)
             if grad is None:
                 continue

@@ -130,10 +130,10 @@ def _binary(op: str, a: Operand, b: Operand, extra: dict[str, Any] = _EMPTY) -> 
         return apply(R.RULES[op], (a, b), extra)
     if a_tensor and type(b) is float and is_floating(a._data.dtype):
         return apply(R.RULES[op], (a, type(a)._from_array(np.array(b, a._data.dtype))),
-                     {**_SCALAR_RIGHT, **extra})
+                     {**_SCALAR_RIGHT, **extra} if extra else _SCALAR_RIGHT)
     if b_tensor and type(a) is float and is_floating(b._data.dtype):
         return apply(R.RULES[op], (type(b)._from_array(np.array(a, b._data.dtype)), b),
-                     {**_SCALAR_LEFT, **extra})
+                     {**_SCALAR_LEFT, **extra} if extra else _SCALAR_LEFT)
     cls = _cls_of(a, b)
     _check_operand(a, cls, op, 1)
     _check_operand(b, cls, op, 2)

@@ -9,7 +9,7 @@ dialect's policy says. The operations (``reference_engine.ops``) validate argume
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence
 
 import numpy as np
 
@@ -41,19 +41,15 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     """Run ``rule``'s forward on ``inputs`` and, when recording, attach a node to the result."""
     if arrays is None:
         arrays = [t._data for t in inputs]
+    if not grad_mode._State.enabled and not rule.view:
+        # nothing to record, and no view to track: a gradient computed in a plain backward pass
+        return type(inputs[0])._from_array(_compute(rule, arrays, attrs))
     if rule.view:  # views compute nothing
         data = run_forward(rule, arrays, attrs)
+        if type(data) is not np.ndarray:
+            data = np.asarray(data)
     else:
-        token = fp_errors.ignored()
-        try:
-            if _Reduced.seen and any(is_reduced(a.dtype) for a in arrays):
-                data = _reduced_forward(rule, arrays, attrs)
-            else:
-                data = run_forward(rule, arrays, attrs)
-        finally:
-            fp_errors.restore(token)
-    if type(data) is not np.ndarray:
-        data = np.asarray(data)
+        data = _compute(rule, arrays, attrs)
     out = type(inputs[0])._from_array(data)
     if rule.view and not (rule.op == "expand" and out._policy.expand_copies):
         source = inputs[0]
@@ -88,46 +84,86 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
             check_split_piece(t)
     flags = rule.differentiable * len(inputs) if rule.variadic else rule.differentiable
     # a tensor that no longer requires grad (paddle: stop_gradient set on a non-leaf) gets no edge
-    edges = tuple([t._edge() if diff and t._requires_grad else None for t, diff in zip(inputs, flags)])
+    edges = tuple([(t._grad_fn or t._edge()) if diff and t._requires_grad else None
+                   for t, diff in zip(inputs, flags)])
     needed = tuple([edge is not None for edge in edges])
     if True not in needed and not any(t._no_grad_view for t in inputs):
         return out
-    node = Node(rule, attrs, edges, tuple([(t._data.shape, t._data.dtype) for t in inputs]),
-                out._policy)
+    policy = out._policy
+    node = Node(rule, attrs, edges, tuple([(t._data.shape, t._data.dtype) for t in inputs]), policy)
     out._grad_fn = node
     out._requires_grad = True
-    names, linked = _saved_plan(rule, out._policy, needed, attrs.get("scalar"))
-    if len(names) > 1:
-        names = out._policy.saved_order(rule, attrs, names)  # the order they are unpacked in
-    for name in names:
-        if name == "result" and rule.op in out._policy.recomputes_result:
+    scalar = attrs.get("scalar")
+    plan = rule.plans.get((id(policy), needed, scalar))
+    if plan is None:
+        plan = _saved_plan(rule, policy, needed, scalar)
+    if type(plan) is _OrderedPerCall:  # the order it unpacks them in reads the call's attributes
+        plan = plan.entries(rule, policy, attrs)
+    for name, source, checked, hooked in plan:
+        if source == "result":
+            node.saved[name] = SavedTensor(out)
+        elif source == "result-copy":
             # the kernel saves the operands and computes the result again: a copy, unchecked
             node.saved[name] = SavedTensor(graph_copy(out), checked=False)
-        elif name == "result":
-            node.saved[name] = SavedTensor(out)
-        elif name in attrs:
+        elif source == "attr":
             node.saved[name] = SavedTensor(attrs[name])
         else:
-            index = rule.inputs.index(name)
-            if inputs[index]._inference:
-                raise out._policy.error("inference_saved")
-            # a Python number the op was given is no tensor to the framework: no hooks see it
-            number = attrs.get("scalar") == ("left", "right")[index] if index < 2 else False
-            # one kept for the graph only (torch's links) is no saved tensor: no hooks see it
-            node.saved[name] = SavedTensor(inputs[index], name not in linked,
-                                           hooked=not number and name not in linked)
+            if inputs[source]._inference:
+                raise policy.error("inference_saved")
+            node.saved[name] = SavedTensor(inputs[source], checked, hooked=hooked)
     return out
 
 
+# One saved tensor of a node: its name, where it comes from ("result", "result-copy", "attr" or
+# the input's position), whether its version is checked, and whether saved-tensor hooks see it.
+SavedEntry = tuple[str, Any, bool, bool]
+
+
+class _OrderedPerCall(NamedTuple):
+    """A save plan whose order reads the call's attributes (torch's matmul): the names, ordered
+    per call."""
+
+    names: frozenset[str]
+    linked: frozenset[str]
+
+    def entries(self, rule: R.Rule, policy: Any, attrs: dict[str, Any]) -> tuple[SavedEntry, ...]:
+        return tuple(_saved_entry(rule, policy, name, self.linked, attrs.get("scalar"))
+                     for name in policy.saved_order(rule, attrs, self.names))
+
+
 def _saved_plan(rule: R.Rule, policy: Any, needed: tuple[bool, ...],
-                scalar: Optional[str]) -> tuple[frozenset[str], frozenset[str]]:
+                scalar: Optional[str]) -> tuple[SavedEntry, ...] | _OrderedPerCall:
     """What a node of ``rule`` saves when the inputs in ``needed`` require grad (``scalar``:
-    which operand was a Python number), and which of those are kept for the graph only, not
-    version-checked. The same for every node of that kind, so worked out once."""
-    key = (id(policy), needed, scalar)
-    plan = rule.plans.get(key)
-    if plan is not None:
-        return plan
+    which operand was a Python number), in the order it unpacks them. The same for every node
+    of that kind, so worked out once."""
+    names, linked = _saved_names(rule, policy, needed, scalar)
+    plan: tuple[SavedEntry, ...] | _OrderedPerCall
+    if len(names) > 1 and policy.saved_order_reads_attrs(rule):
+        plan = _OrderedPerCall(names, linked)
+    else:
+        ordered = policy.saved_order(rule, _EMPTY, names) if len(names) > 1 else list(names)
+        plan = tuple(_saved_entry(rule, policy, name, linked, scalar) for name in ordered)
+    rule.plans[(id(policy), needed, scalar)] = plan
+    return plan
+
+
+def _saved_entry(rule: R.Rule, policy: Any, name: str, linked: frozenset[str],
+                 scalar: Optional[str]) -> SavedEntry:
+    if name == "result":
+        return (name, "result-copy" if rule.op in policy.recomputes_result else "result", True, True)
+    if name not in rule.inputs:
+        return (name, "attr", True, True)
+    index = rule.inputs.index(name)
+    # a Python number the op was given is no tensor to the framework: no hooks see it
+    number = scalar == ("left", "right")[index] if index < 2 else False
+    # one kept for the graph only (torch's links) is no saved tensor: no hooks see it
+    return (name, index, name not in linked, not number and name not in linked)
+
+
+def _saved_names(rule: R.Rule, policy: Any, needed: tuple[bool, ...],
+                 scalar: Optional[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """What a node of ``rule`` saves when the inputs in ``needed`` require grad, and which of
+    those are kept for the graph only, not version-checked."""
     names = rule.saved_names(needed)
     if rule.op in policy.kernels_save_result and scalar != "right":
         names = names | {"result"}  # the kernel's grad reads it too: saved and version-checked
@@ -141,8 +177,22 @@ def _saved_plan(rule: R.Rule, policy: Any, needed: tuple[bool, ...],
         names = names | linked
         if policy.links_read_saved_tensors:
             linked = frozenset()
-    plan = rule.plans[key] = (names, linked)
-    return plan
+    return names, linked
+
+
+def _compute(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
+    """The forward of an op that computes (not a view), floating-point errors as values."""
+    token = fp_errors.ignored()
+    try:
+        if _Reduced.seen and any(is_reduced(a.dtype) for a in arrays):
+            data = _reduced_forward(rule, arrays, attrs)
+        elif rule.forward_attrs:
+            data = rule.forward(*arrays, **{k: attrs[k] for k in rule.forward_attrs})
+        else:
+            data = rule.forward(*arrays)
+    finally:
+        fp_errors.restore(token)
+    return data if type(data) is np.ndarray else np.asarray(data)
 
 
 def run_forward(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:

@@ -51,20 +51,17 @@ class Case:
         if "_dtypes" in self.__dict__:
             return self.__dict__["_dtypes"]
         found: set[str] = set()
-
-        def scan(item: Any) -> None:
-            if isinstance(item, dict):
+        pending: list[Any] = list(self.steps)
+        while pending:  # every dict and list inside, numbers skipped without a call each
+            item = pending.pop()
+            if type(item) is dict:
                 if "dtype" in item and isinstance(item["dtype"], str):
                     found.add(item["dtype"])
                 elif "value" in item or "leaf" in item:
                     found.add("float32")
-                for value in item.values():
-                    scan(value)
-            elif isinstance(item, list):
-                for value in item:
-                    scan(value)
-
-        scan(list(self.steps))
+                pending.extend(v for v in item.values() if type(v) is dict or type(v) is list)
+            else:
+                pending.extend(v for v in item if type(v) is dict or type(v) is list)
         self.__dict__["_dtypes"] = frozenset(found)  # frozen: a cache, not a field
         return self.__dict__["_dtypes"]
 

@@ -253,6 +253,11 @@ class Policy:
             return (len(rule.inputs) + (name != "result"), name)
         return sorted(names, key=key)
 
+    def saved_order_reads_attrs(self, rule: Rule) -> bool:
+        """Whether ``saved_order`` for nodes of ``rule`` depends on the call's attributes (if
+        not, the recorder orders once per kind of node)."""
+        return False
+
     def matmul_saved_layouts(self, a: np.ndarray, b: np.ndarray) -> tuple[Any, Any]:
         """How matmul saves its operands: as themselves (None), as a view of a shape, or as a
         copy ("copy"); see :mod:`reference_engine.dialects.torch_matmul`."""
