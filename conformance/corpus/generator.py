@@ -11,10 +11,12 @@ programs, one in two followed by a section that reaches every pair of argument v
 (``conformance/corpus/pairs.py``). 3 (``generators/v3.py``): version 2's programs, about one in
 eight passing through a custom function (``torch.autograd.Function`` /
 ``paddle.autograd.PyLayer``) before its autograd scenario, with torch's other hooks, modules,
-optimizers and the functional API. 2 (``generators/v2.py``) reaches the whole feature matrix of
-the rest of the vocabulary (hooks, grad-mode blocks, detach, in-place ops on leaves, views and
-saved tensors, every keyword, every op's argument forms and special points). Versions 2 and 3
-stay available byte for byte (``autograd-oracle run --generator 3``). Version 1, the first
+optimizers and the functional API. 2 (``generators/v2.py``) is the base's programs
+(``generators/base.py``) without extensions: the whole feature matrix of the rest of the
+vocabulary (hooks, grad-mode blocks, detach, in-place ops on leaves, views and saved tensors,
+every keyword, every op's argument forms and special points). Each version builds on the base
+(and 4 on 3), never on another version's module's internals. Versions 2 and 3 stay available
+byte for byte (``autograd-oracle run --generator 3``). Version 1, the first
 corpus, is retired: no committed baseline uses it, and git keeps it (the tag
 ``generator-v1``; ``git log -- conformance/corpus/generators/v1.py``).
 """

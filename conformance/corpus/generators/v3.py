@@ -43,9 +43,9 @@ import random
 from typing import Any, Callable
 
 from conformance.corpus.case import walk
-from conformance.corpus.generators import v2
+from conformance.corpus.generators import base
+from conformance.corpus.generators.base import Node, Program
 from conformance.corpus.generators.shapes import nest
-from conformance.corpus.generators.v2 import Node, Program
 
 VERSION = 3
 SHARE = 0.125  # of the cases that pass through a custom function
@@ -86,9 +86,9 @@ TRIPLE_IN_PLACE = ([{"inplace": "a", "op": "mul", "args": [3.0]}], [], [_let("ga
 KEPT_FOR_PADDLE = frozenset({"inplace", "grad_mode", "detach"})
 
 # scenarios that differentiate once through every node (paddle runs a PyLayer node once)
-SINGLE_PASS = {v2.s_implicit, v2.s_implicit_non_scalar, v2.s_explicit, v2.s_none_entry,
-               v2.s_wrong_shape, v2.s_wrong_count, v2.s_other_dtype, v2.s_allow_unused,
-               v2.s_no_grad_input, v2.s_no_grad_vars}
+SINGLE_PASS = {base.s_implicit, base.s_implicit_non_scalar, base.s_explicit, base.s_none_entry,
+               base.s_wrong_shape, base.s_wrong_count, base.s_other_dtype, base.s_allow_unused,
+               base.s_no_grad_input, base.s_no_grad_vars}
 
 
 def custom_function(rng: random.Random) -> Callable[[Program, Callable[[Program], None]], None]:
@@ -100,7 +100,7 @@ def custom_function(rng: random.Random) -> Callable[[Program, Callable[[Program]
             return
         if scenario not in SINGLE_PASS and p.tags & KEPT_FOR_PADDLE:
             return
-        source = v2.output(p)
+        source = base.output(p)
         node = p.nodes[source]
         torch_only = scenario not in SINGLE_PASS or "paddle" not in p.dialects
         name = p.fresh(rng.choice(sorted(UNARY)) if rng.random() < 0.7 else "Mul")
@@ -196,7 +196,7 @@ def in_place_exp(rng: random.Random) -> Callable[[Program, Callable[[Program], N
     def extend(p: Program, scenario: Callable[[Program], None]) -> None:
         if rng.random() >= IN_PLACE_EXP:
             return
-        target = v2.output(p)
+        target = base.output(p)
         node = p.nodes[target]
         # float32 only: plain float64 programs are the ones that end in a higher-order API
         if not _writable(p, target) or node.bound > 3.0 or node.dtype != "float32":
@@ -244,7 +244,7 @@ def matrix_product(rng: random.Random) -> Callable[[Program, Callable[[Program],
     def extend(p: Program, scenario: Callable[[Program], None]) -> None:
         if rng.random() >= MATRIX_PRODUCT:
             return
-        last = v2.output(p)
+        last = base.output(p)
         node = p.nodes[last]
         if len(node.shape) != 2 or not node.dtype.startswith("float") or node.bound > 4.0:
             return
@@ -292,11 +292,11 @@ def element_product(rng: random.Random) -> Callable[[Program, Callable[[Program]
         if rng.random() >= PRODUCT:
             return
         # not modelled: prod's third derivative at a zero, which the create_graph scenario reaches
-        at_zero = rng.random() < PRODUCT_AT_ZERO and scenario is not v2.s_create_graph
+        at_zero = rng.random() < PRODUCT_AT_ZERO and scenario is not base.s_create_graph
         if at_zero:
             shape, dtype, bound = rng.choice([(3,), (2, 3), (3, 2)]), p.dtype, 1.9
         else:
-            source = v2.output(p)
+            source = base.output(p)
             node = p.nodes[source]
             shape, dtype, bound = node.shape, node.dtype, node.bound
         # at most four elements multiplied: products stay bounded
@@ -352,7 +352,7 @@ def pieces(rng: random.Random) -> Callable[[Program, Callable[[Program], None]],
     def extend(p: Program, scenario: Callable[[Program], None]) -> None:
         if rng.random() >= PIECES:
             return
-        last = v2.output(p)
+        last = base.output(p)
         node = p.nodes[last]
         dims = [d for d, n in enumerate(node.shape) if n >= 2]
         if not dims or not node.dtype.startswith("float"):
@@ -444,7 +444,7 @@ def torch_hooks_and_modes(rng: random.Random) -> Callable[[Program, Callable[[Pr
         if draw < NODE_HOOKS:
             _node_hook(p, rng)
         elif draw < NODE_HOOKS + POST_ACCUMULATE_HOOKS:
-            leaves = v2.grad_leaves(p)
+            leaves = base.grad_leaves(p)
             if not leaves:
                 return
             step: dict[str, Any] = {"post_accumulate_hook": rng.choice(leaves)}
@@ -463,7 +463,7 @@ NODE_HOOKS, POST_ACCUMULATE_HOOKS, INFERENCE_MODE = 0.1, 0.08, 0.08
 
 
 def _node_hook(p: Program, rng: random.Random) -> None:
-    target = v2.output(p)
+    target = base.output(p)
     step: dict[str, Any] = {"node_hook": target, "kind": rng.choice(["pre", "post"])}
     if rng.random() < 0.7:
         step["scale"] = rng.choice([0.5, 2.0, 3.0, -1.0])
@@ -493,7 +493,7 @@ def _emit_maybe_removed(p: Program, step: dict[str, Any], rng: random.Random) ->
 def _inference_mode(p: Program, rng: random.Random) -> None:
     """A value made under inference_mode, then added to the output (or multiplied: the
     product saves it, torch's error), sometimes written in place outside the block (an error)."""
-    out = v2.output(p)
+    out = base.output(p)
     node = p.nodes[out]
     outer, p.steps = p.steps, []
     p.grad_enabled = False
@@ -532,7 +532,7 @@ def saved_tensors_hooks(rng: random.Random) -> Callable[[Program, Callable[[Prog
             return
         outer, p.steps = p.steps, []
         for _ in range(rng.randint(1, 2)):
-            v2.BUILDERS[rng.choice(SAVED_AS_THE_FRAMEWORKS)](p, False)
+            base.BUILDERS[rng.choice(SAVED_AS_THE_FRAMEWORKS)](p, False)
         inner, p.steps = p.steps, outer
         if not inner:
             return
@@ -557,7 +557,7 @@ def training_step(rng: random.Random) -> Callable[[Program, Callable[[Program], 
     def extend(p: Program, scenario: Callable[[Program], None]) -> None:
         if rng.random() >= TRAINING_STEPS:
             return
-        params = v2.grad_leaves(p)
+        params = base.grad_leaves(p)
         if not params:
             return
         name = p.fresh("opt")
@@ -583,7 +583,7 @@ def training_step(rng: random.Random) -> Callable[[Program, Callable[[Program], 
             p.emit({"set_grad": target, "from": source})
         again = rng.choice(params)
         square = p.let("mul", [again, again], p.nodes[again].shape)
-        p.emit({"backward": v2.scalar_loss(p, square)})
+        p.emit({"backward": base.scalar_loss(p, square)})
         for leaf in params:
             p.emit({"observe": "grad", "of": leaf})
         if rng.random() < 0.4:
@@ -638,7 +638,7 @@ def module_training(rng: random.Random) -> Callable[[Program, Callable[[Program]
             p.nodes[y] = Node((p.nodes[x].shape[0], out_features), False, True, False,
                               dtype="float32")
             square = p.let("mul", [y, y], p.nodes[y].shape)
-            p.emit({"backward": v2.scalar_loss(p, square)})
+            p.emit({"backward": base.scalar_loss(p, square)})
             for name in watched:
                 p.emit({"observe": "grad", "of": name})
             if optimizer is not None:
@@ -692,7 +692,7 @@ def functional_api(rng: random.Random) -> Callable[[Program, Callable[[Program],
         # not modelled yet: the hooks on a leaf that the functional APIs differentiate again;
         # so no programs with hooks or inference tensors, and (kept as they were when a write
         # through an expanded view was not modelled either) none with in-place writes
-        leaves = [n for n in v2.grad_leaves(p) if p.nodes[n].dtype == "float64"]
+        leaves = [n for n in base.grad_leaves(p) if p.nodes[n].dtype == "float64"]
         if not leaves or p.tags & (KEPT_FOR_PADDLE | {"hook", "inference_mode"}):
             return
         at = rng.choice(leaves)
@@ -733,7 +733,7 @@ def functional_api(rng: random.Random) -> Callable[[Program, Callable[[Program],
 
 def generate_case(seed: int, index: int, wide: bool = False) -> dict[str, Any]:
     """Case ``index`` of the corpus ``seed``; ``wide``: with the fuzzer's wider knobs
-    (``v2.build_case``)."""
+    (``base.build_case``)."""
     rng = random.Random(f"autograd-oracle/{VERSION}/{seed}/{index}")
     # streams of their own: the other extensions draw what they drew before these were added
     written = random.Random(f"autograd-oracle/{VERSION}/exp_/{seed}/{index}")
@@ -757,4 +757,4 @@ def generate_case(seed: int, index: int, wide: bool = False) -> dict[str, Any]:
         functional(p, scenario)
         modules(p, scenario)
         functions(p, scenario)
-    return v2.build_case(seed, index, VERSION, extend, after, wide=wide)
+    return base.build_case(seed, index, VERSION, extend, after, wide=wide)

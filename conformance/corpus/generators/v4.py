@@ -40,8 +40,8 @@ import random
 from typing import Any
 
 from conformance.corpus.case import names_in
-from conformance.corpus.generators import v2, v3
-from conformance.corpus.generators.v2 import BUILDERS, Node, Program
+from conformance.corpus.generators import base, v3
+from conformance.corpus.generators.base import BUILDERS, Node, Program
 from conformance.corpus.pairs import CALL_STATES
 
 VERSION = 4
@@ -75,14 +75,14 @@ def generate_case(seed: int, index: int) -> dict[str, Any]:
     k = index // EVERY
     p = Program(rng, "float64")
     p.counter = 1000  # names of its own, apart from the program before it
-    p.dialects = set(case.get("dialects", v2.BOTH))
+    p.dialects = set(case.get("dialects", base.BOTH))
     _writes_and_ops(p, k)
     _call(p, k)
     if not p.dialects:  # a builder kept to a framework the program before does not run on
         return case
     case["steps"] = case["steps"] + p.steps
     case["tags"] = sorted(set(case["tags"]) | p.tags)
-    if p.dialects != set(v2.BOTH):
+    if p.dialects != set(base.BOTH):
         case["dialects"] = sorted(p.dialects)
     else:
         case.pop("dialects", None)
@@ -128,16 +128,16 @@ def _call(p: Program, k: int) -> None:
         p.nodes[c].requires_grad = True
         h = p.let("add", [h, c], p.nodes[h].shape)
     if "through gradients (higher order)" in states:
-        first = v2.scalar_loss(p, p.let("mul", [h, h], p.nodes[h].shape))
+        first = base.scalar_loss(p, p.let("mul", [h, h], p.nodes[h].shape))
         g = p.fresh("g")
         p.emit({"grad": first, "wrt": [a], "create_graph": True, "into": [g]})
         p.nodes[g] = Node(p.nodes[a].shape, False, True, False)
         h = p.let("mul", [g, b], p.nodes[a].shape)
         p.tags |= {"create_graph", "higher_order"}
-    loss = v2.scalar_loss(p, h)
+    loss = base.scalar_loss(p, h)
     if "a leaf's .grad already set" in states:
         other = p.let("mul", [a, 3.0], p.nodes[a].shape)
-        p.emit({"backward": v2.scalar_loss(p, other)})
+        p.emit({"backward": base.scalar_loss(p, other)})
     if "graph freed by a pass" in states:
         p.emit({"backward": loss})
     elif "graph kept by a pass" in states:
@@ -176,7 +176,7 @@ def _arguments(p: Program, kind: str, count: int, flavour: str, loss: str,
                 continue
             p.only(only)
         if arg == "seeds":
-            call["seeds"] = [v2.seed(p, (), p.nodes[loss].dtype)]
+            call["seeds"] = [base.seed(p, (), p.nodes[loss].dtype)]
         elif arg == "inputs":
             call["inputs"] = wrt[:1]
         elif arg == "no_grad_vars":  # never an input (paddle 3.3.1 crashes; the reference refuses)
@@ -277,7 +277,7 @@ def _write(p: Program, op: str, target: str, value_kind: int, unrecorded: bool) 
         step["kwargs"] = {"value": 0.5}
     p.emit({"no_grad": [step]} if unrecorded else step)
     after = p.let("mul", [name, 2.0], shape)
-    p.emit({"backward": v2.scalar_loss(p, after)})  # the state after it shows who got a .grad
+    p.emit({"backward": base.scalar_loss(p, after)})  # the state after it shows who got a .grad
 
 
 def _op_on_written(p: Program, op: str) -> None:
