@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import shutil
@@ -30,6 +31,7 @@ from typing import Optional
 
 from conformance.report.results import CorruptResultsError
 from conformance.run.backends import BUILT_IN, Backend
+from conformance.run.options import RunOptions
 
 EXIT_CODES = """exit codes:
   0  everything passed
@@ -252,31 +254,24 @@ def _run_into(out: Path, args: argparse.Namespace, extra: list[str]) -> int:
            "argv": args.argv, "complete": False, "known": known_files(args)}
     (out / RUN_FILE).write_text(json.dumps(run, indent=1) + "\n")
     oracle_file = Path(str(resources.files("conformance") / "corpus.oracle"))
-    argv = [str(oracle_file), "-q", "--no-header", "-rN", *QUIET_PLUGINS,
-            "--oracle-report", str(out), "--oracle-corpus", args.corpus,
-            "--oracle-seed", str(args.seed), "--oracle-count", str(args.count),
-            "--oracle-generator", str(args.generator),
-            "--oracle-backends", args.backends, "--oracle-timeout", str(args.timeout),
-            "--oracle-memory", args.memory]
     workers = xdist_workers(args.workers)
+    options = RunOptions(
+        backends=args.backends, corpus=args.corpus, seed=args.seed, count=args.count,
+        generator=args.generator, cases=args.cases, select=args.select, shard=args.shard,
+        timeout=args.timeout, memory=args.memory, report=str(out),
+        progress=sys.stdout.isatty(),  # a person watching: one progress line, not a letter each
+        known_files=tuple(path if backend == "*" else f"{backend}={path}"
+                          for backend, path in run["known"].items()))
+    argv = [str(oracle_file), "-q", "--no-header", "-rN", *QUIET_PLUGINS]
     if workers:
         argv += ["-n", str(workers)]
-    if sys.stdout.isatty():  # a person watching: one progress line, not a letter per result
-        argv += ["--oracle-progress"]
-    if args.cases:
-        argv += ["--oracle-cases", args.cases]
-    for backend, path in run["known"].items():
-        argv += ["--oracle-known-file", path if backend == "*" else f"{backend}={path}"]
-    if args.select:
-        argv += ["--oracle-select", args.select]
-    if args.shard:
-        argv += ["--shard", args.shard]
     with tempfile.TemporaryDirectory(prefix="autograd-oracle-") as scratch:
         if workers and args.corpus != "hand" and args.count:
             # made once here (validate_run made it), read by each worker
             shared = Path(scratch) / "generated.json"
             share_corpus(shared, args.seed, args.count, args.generator)
-            argv += ["--oracle-shared-corpus", str(shared)]
+            options = dataclasses.replace(options, shared_corpus=str(shared))
+        argv += ["--oracle-run", options.to_json()]
         status = pytest.main(argv + extra)
     if int(status) in (int(pytest.ExitCode.USAGE_ERROR), int(pytest.ExitCode.INTERNAL_ERROR)):
         raise UsageError(f"pytest refused the run (exit code {int(status)}); see above") \

@@ -29,6 +29,7 @@ from conformance.run.backends import BUILT_IN, REFERENCES, Backend, resolve
 from conformance.run.isolation import Pool, Upcoming
 from conformance.run.lookahead import Lookahead
 from conformance.run.memory import default_cap, parse_size
+from conformance.run.options import FLAGS, RunOptions
 
 _POOL: Optional[Pool] = None
 LOOKAHEAD_CASES = 32  # cases queued to each backend ahead of the one being judged
@@ -66,6 +67,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "letter per case")
     group.addoption("--oracle-known", default=None,
                     help="directory of known-divergence files (default: known_divergences/)")
+    group.addoption("--oracle-run", default=None, metavar="JSON",
+                    help="the run's options as one JSON object (what autograd-oracle run passes; "
+                         "fields: " + ", ".join(FLAGS) + "); a flag given as well overrides its field")
     group.addoption("--oracle-known-file", action="append", default=[], metavar="[BACKEND=]FILE",
                     help="a known-divergence file for BACKEND (none named: every judged backend), "
                          "in place of the one kept under its name; repeatable")
@@ -77,8 +81,22 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Optional[p
     return None
 
 
+_OPTIONS = pytest.StashKey[RunOptions]()
+
+
+def run_options(config: pytest.Config) -> RunOptions:
+    """This process's run options, read once (``conformance.run.options``)."""
+    if _OPTIONS not in config.stash:
+        try:
+            config.stash[_OPTIONS] = RunOptions.from_pytest(config)
+        except (TypeError, ValueError) as exc:
+            raise pytest.UsageError(str(exc)) from None
+    return config.stash[_OPTIONS]
+
+
 def _option(config: pytest.Config, defaults: dict[str, Any], name: str, fallback: Any) -> Any:
-    value = config.getoption("--oracle-" + name.replace("_", "-"))
+    """A run option, else the ``.oracle`` file's default for it, else ``fallback``."""
+    value = getattr(run_options(config), name)
     return value if value is not None else defaults.get(name, fallback)
 
 
@@ -92,16 +110,16 @@ class OracleFile(pytest.File):
         seed = _option(config, defaults, "seed", 0)
         count = _option(config, defaults, "count", 10000)
         version = _option(config, defaults, "generator", DEFAULT_VERSION)
-        shared = config.getoption("--oracle-shared-corpus")
+        options = run_options(config)
+        shared = options.shared_corpus
         generated = None
         if shared and kind != "hand" and count:
             try:
                 generated = shared_corpus(Path(shared), seed, count, version)
             except (OSError, ValueError) as exc:
                 raise pytest.UsageError(f"--oracle-shared-corpus: {exc}") from None
-        cases = load_corpus(kind, seed, count, config.getoption("--oracle-cases"), generated,
-                            version=version)
-        cases = select(cases, config.getoption("--oracle-select") or defaults.get("select"))
+        cases = load_corpus(kind, seed, count, options.cases, generated, version=version)
+        cases = select(cases, options.select or defaults.get("select"))
         names = _option(config, defaults, "backends", ",".join(BUILT_IN)).split(",")
         backends = [resolve(n.strip()) for n in names if n.strip()]
         together = tuple(dict.fromkeys(
@@ -122,10 +140,10 @@ _MEMORY_CAP = pytest.StashKey[Optional[int]]()
 
 
 def _pool(config: pytest.Config) -> Pool:
+    options = run_options(config)
     if _MEMORY_CAP not in config.stash:  # worked out once: it reads the machine's memory
-        config.stash[_MEMORY_CAP] = memory_cap(config.getoption("--oracle-memory"),
-                                               config.getoption("--oracle-backends"))
-    return shared_pool(config.getoption("--oracle-timeout") or 60.0, config.stash[_MEMORY_CAP])
+        config.stash[_MEMORY_CAP] = memory_cap(options.memory, options.backends)
+    return shared_pool(options.timeout or 60.0, config.stash[_MEMORY_CAP])
 
 
 def memory_cap(option: str, backends: Optional[str]) -> Optional[int]:
@@ -174,8 +192,7 @@ def launch_backends(timeout: float, names: str, memory: Optional[int] = None) ->
 def _known(config: pytest.Config, backend: str) -> known_divergences.KnownDivergences:
     """The known-divergence list the run applies to ``backend``, read once per process and
     options (one process may hold several runs, each with its own ``--known``)."""
-    directory = config.getoption("--oracle-known")
-    files = tuple(config.getoption("--oracle-known-file"))
+    directory, files = run_options(config).known, run_options(config).known_files
     key = (backend, directory, files)
     if key not in _KNOWN:
         _KNOWN[key] = known_divergences.for_backend(
@@ -296,7 +313,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: Optional[pytest.Item]) 
 # --- sharding, streaming, stale known divergences ---------------------------------------------
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    shard = config.getoption("--shard")
+    shard = run_options(config).shard
     if not shard:
         return
     try:
@@ -352,11 +369,10 @@ def _runs_items(config: pytest.Config) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "oracle: a conformance case run on one backend")
-    backends = config.getoption("--oracle-backends")
-    if backends and _runs_items(config):
-        launch_backends(config.getoption("--oracle-timeout") or 60.0, backends,
-                        _pool(config).memory)
-    report = config.getoption("--oracle-report")
+    options = run_options(config)
+    if options.backends and _runs_items(config):
+        launch_backends(options.timeout or 60.0, options.backends, _pool(config).memory)
+    report = options.report
     if report:
         config._oracle_results = _ResultsFile(Path(report))  # type: ignore[attr-defined]
     if _is_controller(config):
@@ -413,7 +429,7 @@ class Progress:
 
 def _start_progress(config: pytest.Config, total: int) -> None:
     terminal = config.pluginmanager.get_plugin("terminalreporter")
-    if config.getoption("--oracle-progress") and terminal is not None and total \
+    if run_options(config).progress and terminal is not None and total \
             and getattr(config, "_oracle_progress", None) is None:
         config._oracle_progress = Progress(terminal, total)  # type: ignore[attr-defined]
 
@@ -458,7 +474,7 @@ def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
 
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> Optional[tuple]:
     """With the progress line, an oracle case prints no letter of its own."""
-    if not config.getoption("--oracle-progress") or not _is_oracle(report.nodeid):
+    if not run_options(config).progress or not _is_oracle(report.nodeid):
         return None
     if report.when == "call" or (report.when == "setup" and report.skipped):
         category = "xfailed" if hasattr(report, "wasxfail") else report.outcome
@@ -476,8 +492,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
     terminalreporter.section("autograd-oracle")
     terminalreporter.write_line("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-    known_dir = config.getoption("--oracle-known")
-    files = dict(map(known_divergences.parse_known_option, config.getoption("--oracle-known-file")))
+    known_dir = run_options(config).known
+    files = dict(map(known_divergences.parse_known_option, run_options(config).known_files))
     for s in known_divergences.stale_entries(tally, Path(known_dir) if known_dir else None, files):
         terminalreporter.write_line(f"stale known divergence [{s['backend']}] {s['entry']}: {s['why']}")
     if results_file is not None:
