@@ -8,6 +8,46 @@ paddlepaddle 3.3.1; paddle's trailing ``[Hint: …] (at /paddle/…)`` is not re
 from __future__ import annotations
 
 TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    # torch.optim
+    "optim_params_type": (TypeError, "params argument given to the optimizer should be an iterable of "
+                                     "Tensors or dicts, but got {type_name}"),
+    "optim_empty_params": (ValueError, "optimizer got an empty parameter list"),
+    "optim_group_type": (TypeError, "param_group must be a dict, but got {type}"),
+    "optim_params_set": (TypeError, "optimizer parameters need to be organized in ordered collections, "
+                                    "but the ordering of tensors in sets will change between runs. "
+                                    "Please use a list instead."),
+    "optim_param_type": (TypeError, "optimizer can only optimize Tensors, but one of the params is "
+                                    "{type_name}"),
+    "optim_non_leaf": (ValueError, "can't optimize a non-leaf Tensor"),
+    "optim_required": (ValueError, "parameter group didn't specify a value of required optimization "
+                                   "parameter {name}"),
+    "optim_shared_param": (ValueError, "some parameters appear in more than one parameter group"),
+    "optim_state_groups": (ValueError, "loaded state dict has a different number of parameter groups"),
+    "optim_state_group_size": (ValueError, "loaded state dict contains a parameter group that doesn't "
+                                           "match the size of optimizer's group"),
+    "optim_invalid": (ValueError, "Invalid {what}: {value}"),
+    "optim_nesterov": (ValueError, "Nesterov momentum requires a momentum and zero dampening"),
+    "scheduler_initial_lr": (KeyError, "param 'initial_lr' is not specified in param_groups[{index}] "
+                                       "when resuming scheduler with last_epoch >= 0.\nThis typically "
+                                       "happens when:\n1. You're trying to resume training from a "
+                                       "checkpoint but haven't properly loaded the optimizer state\n2. "
+                                       "You're using last_epoch >= 0 for a fresh training run (not "
+                                       "recommended)"),
+    "scheduler_lambdas": (ValueError, "Expected {groups} lr_lambdas, but got {got}"),
+    # torch.amp.GradScaler
+    "scaler_growth_factor": (AssertionError, "The growth factor must be > 1.0."),
+    "scaler_backoff_factor": (AssertionError, "The backoff factor must be < 1.0."),
+    "scaler_unscaled_twice": (RuntimeError, "unscale_() has already been called on this optimizer since "
+                                            "the last update()."),
+    "scaler_unscale_after_step": (RuntimeError, "unscale_() is being called after step()."),
+    "scaler_closure": (RuntimeError, "Closure use is not currently supported if GradScaler is enabled."),
+    "scaler_stepped_twice": (RuntimeError, "step() has already been called since the last update()."),
+    "scaler_no_scale": (AssertionError, "Attempted {api} but _scale is None.  This may indicate your "
+                                        "script did not use scaler.scale(loss or outputs) earlier in "
+                                        "the iteration."),
+    "scaler_no_inf_checks": (AssertionError, "No inf checks were recorded prior to update."),
+    "scaler_empty_state": (RuntimeError, "The source state dict is empty, possibly because it was saved "
+                                         "from a disabled instance of GradScaler."),
     "autocast_device_type": (ValueError, "Expected `device_type` of type `str`, got: `{type_name}`"),
     "invalid_device": (RuntimeError, "Invalid device string: '{device}'"),
     "unknown_device_type": (RuntimeError, "Expected one of {types} device type at start of device string: "

@@ -2463,6 +2463,46 @@ def adam_variants_over_several_steps(torch):
 
 
 @program
+def optimizer_scheduler_and_scaler_arguments_are_refused_as_torch_does(torch):
+    """The argument errors of SGD / Adam, their parameter groups and state dicts, the
+    schedulers and GradScaler, with torch's types and texts (unscale_, step and update before
+    any scale() are refused; a scheduler resumed without initial_lr explains why)."""
+    def leaf():
+        return torch.tensor([1.0], requires_grad=True)
+
+    def sgd(**settings):
+        return torch.optim.SGD([leaf()], **{"lr": 0.1, **settings})
+
+    def shared():
+        p = leaf()
+        return torch.optim.SGD([{"params": [p]}, {"params": [p]}], lr=0.1)
+
+    def scaler_call(name):
+        scaler, optimizer = torch.amp.GradScaler("cpu"), sgd()
+        return getattr(scaler, name)(optimizer) if name != "update" else scaler.update()
+
+    scaled = torch.amp.GradScaler("cpu")
+    scaled.scale(leaf() * 2.0)
+    return [attempt(f) for f in (
+        lambda: torch.optim.SGD(leaf()), lambda: torch.optim.SGD([]), lambda: torch.optim.SGD([1.0]),
+        lambda: torch.optim.SGD([{"params": {leaf()}}], lr=0.1),
+        lambda: torch.optim.SGD([leaf() * 2], lr=0.1), lambda: sgd(lr=-1.0),
+        lambda: sgd(momentum=-0.5), lambda: sgd(weight_decay=-2.0), lambda: sgd(nesterov=True),
+        lambda: torch.optim.Adam([leaf()], eps=-1.0), lambda: torch.optim.Adam([leaf()], betas=(0.9, 1.5)),
+        lambda: torch.optim.Adam([leaf()], lr=-0.5), lambda: torch.optim.Adam([leaf()], weight_decay=-1.0),
+        shared, lambda: sgd().add_param_group([1]),
+        lambda: sgd().load_state_dict({"state": {}, "param_groups": []}),
+        lambda: sgd().load_state_dict({"state": {}, "param_groups": [{"params": [0, 1]}]}),
+        lambda: torch.optim.lr_scheduler.StepLR(sgd(), 1, last_epoch=3),
+        lambda: torch.optim.lr_scheduler.LambdaLR(sgd(), [lambda e: 1, lambda e: 2]),
+        lambda: torch.amp.GradScaler("cpu", growth_factor=0.5),
+        lambda: torch.amp.GradScaler("cpu", backoff_factor=1.5),
+        lambda: scaler_call("unscale_"), lambda: scaler_call("step"), lambda: scaler_call("update"),
+        lambda: scaled.step(sgd(), closure=lambda: None), scaled.update,
+        lambda: torch.amp.GradScaler("cpu").load_state_dict({}))]
+
+
+@program
 def nn_init_fills_in_place_without_recording(torch):
     """``nn.init``'s fillers write in place under no_grad: the same tensor back, its version
     grown, no node; a graph built before the write still runs (mul by a number saves nothing).

@@ -43,9 +43,9 @@ class GradScaler:
             enabled = False
         self._device, self._enabled = device, enabled
         if growth_factor <= 1.0:
-            raise AssertionError("The growth factor must be > 1.0.")
+            raise TORCH.error("scaler_growth_factor")
         if backoff_factor >= 1.0:
-            raise AssertionError("The backoff factor must be < 1.0.")
+            raise TORCH.error("scaler_backoff_factor")
         self._init_scale, self._growth_factor = init_scale, growth_factor
         self._backoff_factor, self._growth_interval = backoff_factor, growth_interval
         self._scale: Optional[Tensor] = None
@@ -69,6 +69,12 @@ class GradScaler:
         scaled = [self.scale(o) for o in outputs]
         return type(outputs)(scaled)
 
+    def _made_scale(self, api: str) -> Tensor:
+        """The scale ``scale()`` made: unscale_, step and update before any is refused."""
+        if self._scale is None:
+            raise TORCH.error("scaler_no_scale", api=api)
+        return self._scale
+
     def _state(self, optimizer: Any) -> dict[str, Any]:
         return self._per_optimizer.setdefault(id(optimizer), {"stage": _READY, "found_inf": 0.0})
 
@@ -77,13 +83,13 @@ class GradScaler:
         not finite."""
         if not self._enabled:
             return
+        scale = self._made_scale("unscale_")
         state = self._state(optimizer)
         if state["stage"] == _UNSCALED:
-            raise RuntimeError("unscale_() has already been called on this optimizer since the "
-                               "last update().")
+            raise TORCH.error("scaler_unscaled_twice")
         if state["stage"] == _STEPPED:
-            raise RuntimeError("unscale_() is being called after step().")
-        inv_scale = np.float32(1.0 / np.float64(self._lazy_scale()._data))
+            raise TORCH.error("scaler_unscale_after_step")
+        inv_scale = np.float32(1.0 / np.float64(scale._data))
         found = 0.0
         with no_grad():
             for group in optimizer.param_groups:
@@ -101,10 +107,11 @@ class GradScaler:
         if not self._enabled:
             return optimizer.step(*args, **kwargs)
         if "closure" in kwargs:
-            raise RuntimeError("Closure use is not currently supported if GradScaler is enabled.")
+            raise TORCH.error("scaler_closure")
+        self._made_scale("step")
         state = self._state(optimizer)
         if state["stage"] == _STEPPED:
-            raise RuntimeError("step() has already been called since the last update().")
+            raise TORCH.error("scaler_stepped_twice")
         if state["stage"] == _READY:
             self.unscale_(optimizer)
         result = None if state["found_inf"] else optimizer.step(*args, **kwargs)
@@ -116,13 +123,13 @@ class GradScaler:
         ``new_scale``)."""
         if not self._enabled:
             return
-        scale = self._lazy_scale()
+        scale = self._made_scale("update")
         if new_scale is not None:
             value = new_scale._data if isinstance(new_scale, Tensor) else new_scale
             scale._data = np.asarray(value, np.float32).reshape(())
         else:
             if not self._per_optimizer:
-                raise AssertionError("No inf checks were recorded prior to update.")
+                raise TORCH.error("scaler_no_inf_checks")
             if any(s["found_inf"] for s in self._per_optimizer.values()):
                 scale._data = np.float32(scale._data * np.float32(self._backoff_factor)).reshape(())
                 self._growth_tracker = 0
@@ -158,8 +165,7 @@ class GradScaler:
         if not self._enabled:
             return
         if not state_dict:
-            raise RuntimeError("The source state dict is empty, possibly because it was saved "
-                               "from a disabled instance of GradScaler.")
+            raise TORCH.error("scaler_empty_state")
         self._init_scale = state_dict["scale"]
         self._scale = tensor(np.float32(state_dict["scale"]))
         self._growth_factor, self._backoff_factor = state_dict["growth_factor"], state_dict["backoff_factor"]

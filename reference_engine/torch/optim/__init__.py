@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from reference_engine import ops as F
-from reference_engine.torch._core import no_grad
+from reference_engine.torch._core import TORCH, no_grad
 from reference_engine.torch.optim import lr_scheduler
 from reference_engine.torch.optim.optimizer import Optimizer, Params, required
 
@@ -31,13 +31,13 @@ class SGD(Optimizer):
                  maximize: bool = False, foreach: Optional[bool] = None,
                  differentiable: bool = False, fused: Optional[bool] = None) -> None:
         if lr is not required and lr < 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
+            raise TORCH.error("optim_invalid", what="learning rate", value=lr)
         if momentum < 0.0:
-            raise ValueError(f"Invalid momentum value: {momentum}")
+            raise TORCH.error("optim_invalid", what="momentum value", value=momentum)
         if weight_decay < 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+            raise TORCH.error("optim_invalid", what="weight_decay value", value=weight_decay)
         if nesterov and (momentum <= 0 or dampening != 0):
-            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+            raise TORCH.error("optim_nesterov")
         super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening,
                                       weight_decay=weight_decay, nesterov=nesterov,
                                       maximize=maximize, foreach=foreach,
@@ -76,14 +76,14 @@ class Adam(Optimizer):
                  capturable: bool = False, differentiable: bool = False,
                  fused: Optional[bool] = None) -> None:
         if lr < 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
+            raise TORCH.error("optim_invalid", what="learning rate", value=lr)
         if eps < 0.0:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+            raise TORCH.error("optim_invalid", what="epsilon value", value=eps)
         for index, beta in enumerate(betas):
             if not 0.0 <= beta < 1.0:
-                raise ValueError(f"Invalid beta parameter at index {index}: {beta}")
+                raise TORCH.error("optim_invalid", what=f"beta parameter at index {index}", value=beta)
         if weight_decay < 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+            raise TORCH.error("optim_invalid", what="weight_decay value", value=weight_decay)
         super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
                                       amsgrad=amsgrad, maximize=maximize, foreach=foreach,
                                       capturable=capturable, differentiable=differentiable,

@@ -12,6 +12,8 @@ import math
 from collections import Counter
 from typing import Any, Callable, Sequence, Union
 
+from reference_engine.torch._core import TORCH
+
 __all__ = ["CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "MultiStepLR", "StepLR"]
 
 
@@ -26,8 +28,7 @@ class LRScheduler:
         else:
             for i, group in enumerate(optimizer.param_groups):
                 if "initial_lr" not in group:
-                    raise KeyError(f"param 'initial_lr' is not specified in param_groups[{i}] when "
-                                   "resuming an optimizer")
+                    raise TORCH.error("scheduler_initial_lr", index=i)
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         self._step_count = 0
@@ -107,7 +108,7 @@ class LambdaLR(LRScheduler):
         groups = len(optimizer.param_groups)
         if isinstance(lr_lambda, (list, tuple)):
             if len(lr_lambda) != groups:
-                raise ValueError(f"Expected {groups} lr_lambdas, but got {len(lr_lambda)}")
+                raise TORCH.error("scheduler_lambdas", groups=groups, got=len(lr_lambda))
             self.lr_lambdas = list(lr_lambda)
         else:
             self.lr_lambdas = [lr_lambda] * groups

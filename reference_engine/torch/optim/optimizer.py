@@ -9,7 +9,7 @@ import warnings
 from collections import defaultdict
 from typing import Any, Callable, Iterable, Optional, Union
 
-from reference_engine.torch._core import Tensor
+from reference_engine.torch._core import TORCH, Tensor
 from reference_engine.torch.nn.modules import clear_grads
 
 __all__ = ["Optimizer", "required"]
@@ -35,11 +35,10 @@ class Optimizer:
         self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
         if isinstance(params, Tensor):
-            raise TypeError("params argument given to the optimizer should be an iterable of "
-                            f"Tensors or dicts, but got {_type_name(params)}")
+            raise TORCH.error("optim_params_type", type_name=_type_name(params))
         groups = list(params)
         if not groups:
-            raise ValueError("optimizer got an empty parameter list")
+            raise TORCH.error("optim_empty_params")
         if not isinstance(groups[0], dict):
             groups = [{"params": groups}]
         for group in groups:
@@ -49,26 +48,22 @@ class Optimizer:
         """Add a group: its ``params`` listed, each a leaf tensor in no other group, and every
         hyper-parameter it does not set taken from ``defaults``."""
         if not isinstance(param_group, dict):
-            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+            raise TORCH.error("optim_group_type", type=type(param_group))
         params = param_group["params"]
         if isinstance(params, Tensor):
             param_group["params"] = [params]
         elif isinstance(params, set):
-            raise TypeError("optimizer parameters need to be organized in ordered collections, but "
-                            "the ordering of tensors in sets will change between runs. Please use a "
-                            "list instead.")
+            raise TORCH.error("optim_params_set")
         else:
             param_group["params"] = list(params)
         for param in param_group["params"]:
             if not isinstance(param, Tensor):
-                raise TypeError("optimizer can only optimize Tensors, but one of the params is "
-                                + _type_name(param))
+                raise TORCH.error("optim_param_type", type_name=_type_name(param))
             if not self.defaults.get("differentiable") and not (param.is_leaf or param.retains_grad):
-                raise ValueError("can't optimize a non-leaf Tensor")
+                raise TORCH.error("optim_non_leaf")
         for name, default in self.defaults.items():
             if default is required and name not in param_group:
-                raise ValueError("parameter group didn't specify a value of required optimization "
-                                 f"parameter {name}")
+                raise TORCH.error("optim_required", name=name)
             param_group.setdefault(name, default)
         ids = [id(p) for p in param_group["params"]]
         if len(ids) != len(set(ids)):
@@ -77,7 +72,7 @@ class Optimizer:
                           "more information", stacklevel=3)
         held = {id(p) for group in self.param_groups for p in group["params"]}
         if held & set(ids):
-            raise ValueError("some parameters appear in more than one parameter group")
+            raise TORCH.error("optim_shared_param")
         self.param_groups.append(param_group)
 
     def zero_grad(self, set_to_none: bool = True) -> None:
@@ -104,12 +99,11 @@ class Optimizer:
         by position."""
         groups = state_dict["param_groups"]
         if len(groups) != len(self.param_groups):
-            raise ValueError("loaded state dict has a different number of parameter groups")
+            raise TORCH.error("optim_state_groups")
         params = [p for group in self.param_groups for p in group["params"]]
         for own, saved in zip(self.param_groups, groups):
             if len(own["params"]) != len(saved["params"]):
-                raise ValueError("loaded state dict contains a parameter group that doesn't match "
-                                 "the size of optimizer's group")
+                raise TORCH.error("optim_state_group_size")
             own.update({k: v for k, v in saved.items() if k != "params"})
         self.state = defaultdict(dict)
         for position, value in state_dict["state"].items():
