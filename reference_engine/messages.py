@@ -433,6 +433,18 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    # paddle.optimizer and paddle.optimizer.lr
+    "minimize_loss_type": (AssertionError, "The loss should be an Tensor."),
+    "lr_type": (TypeError, "The type of learning rate must be float, but received {type}"),
+    "lr_step_size_type": (TypeError, "The type of 'step_size' must be 'int', but received {type}."),
+    "lr_gamma": (ValueError, "gamma should be < 1.0."),
+    "lr_milestones": (ValueError, "The elements of milestones must be incremented"),
+    "lr_exponential_gamma": (AssertionError, " 'gamma' must be in interval (0.0, 1.0) so that the "
+                                             "learning rate will decay."),
+    "lr_lambda_type": (TypeError, "The type of 'lr_lambda' in 'LambdaDecay' must be 'function', but "
+                                  "received {type}."),
+    "lr_t_max_type": (TypeError, "The type of 'T_max' in 'CosineAnnealingDecay' must be 'int', but "
+                                 "received {type}."),
     # paddle.nn.Layer.register_buffer
     "buffer_name_dot": (KeyError, "The name of buffer can not contain `.`, because when you access the "
                                   "newly added buffer in the form of `self.**.**`, it will cause "

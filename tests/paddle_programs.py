@@ -2118,3 +2118,21 @@ def written_leaves_collect_and_unrecorded_create_graph(paddle):
     (g[0] * g[0]).sum().backward()
     result += [a.grad, g[0].grad]
     return result
+
+
+@program
+def optimizer_and_lr_scheduler_arguments_are_refused_as_paddle_does(paddle):
+    """The argument errors of paddle.optimizer.lr's schedulers and of minimize, with paddle's
+    types and texts (ExponentialDecay's gamma is an assertion that shows no value)."""
+    lr = paddle.optimizer.lr
+
+    def minimize():
+        leaf = paddle.to_tensor([1.0], stop_gradient=False)
+        return paddle.optimizer.SGD(0.1, parameters=[leaf]).minimize(3)
+
+    return [attempt(f) for f in (
+        lambda: lr.StepDecay("a", 2), lambda: lr.StepDecay(0.1, 2.0),
+        lambda: lr.StepDecay(0.1, 2, gamma=1.5), lambda: lr.MultiStepDecay(0.1, [3, 2]),
+        lambda: lr.MultiStepDecay(0.1, [2, 3], gamma=1.5), lambda: lr.ExponentialDecay(0.1, gamma=1.5),
+        lambda: lr.ExponentialDecay(0.1, gamma=0.0), lambda: lr.LambdaDecay(0.1, 3),
+        lambda: lr.CosineAnnealingDecay(0.1, 2.5), minimize)]

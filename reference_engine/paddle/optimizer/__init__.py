@@ -9,6 +9,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.paddle._core import no_grad
 from reference_engine.paddle.optimizer import lr
 
@@ -56,7 +57,7 @@ class SGD:
         from reference_engine.paddle._core import Tensor
 
         if not isinstance(loss, Tensor):
-            raise AssertionError("The loss should be an Tensor.")
+            raise PADDLE.error("minimize_loss_type")
         self.step()
 
     def clear_grad(self, set_to_zero: bool = True) -> None:

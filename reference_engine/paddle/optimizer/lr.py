@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 from typing import Callable, Sequence
 
+from reference_engine.dialects.paddle_policy import PADDLE
+
 __all__ = ["CosineAnnealingDecay", "ExponentialDecay", "LRScheduler", "LambdaDecay",
            "MultiStepDecay", "StepDecay"]
 
@@ -17,8 +19,7 @@ class LRScheduler:
 
     def __init__(self, learning_rate: float = 0.1, last_epoch: int = -1, verbose: bool = False) -> None:
         if not isinstance(learning_rate, (float, int)):
-            raise TypeError("The type of learning rate must be float, but received "
-                            f"{type(learning_rate)}")
+            raise PADDLE.error("lr_type", type=type(learning_rate))
         self.base_lr = float(learning_rate)
         self.last_lr = float(learning_rate)
         self.last_epoch = last_epoch
@@ -48,9 +49,9 @@ class StepDecay(LRScheduler):
     def __init__(self, learning_rate: float, step_size: int, gamma: float = 0.1,
                  last_epoch: int = -1, verbose: bool = False) -> None:
         if not isinstance(step_size, int):
-            raise TypeError(f"The type of 'step_size' must be 'int', but received {type(step_size)}.")
+            raise PADDLE.error("lr_step_size_type", type=type(step_size))
         if gamma >= 1.0:
-            raise ValueError("gamma should be < 1.0.")
+            raise PADDLE.error("lr_gamma")
         self.step_size, self.gamma = step_size, gamma
         super().__init__(learning_rate, last_epoch, verbose)
 
@@ -64,9 +65,9 @@ class MultiStepDecay(LRScheduler):
     def __init__(self, learning_rate: float, milestones: Sequence[int], gamma: float = 0.1,
                  last_epoch: int = -1, verbose: bool = False) -> None:
         if not all(milestones[i] < milestones[i + 1] for i in range(len(milestones) - 1)):
-            raise ValueError("The elements of milestones must be incremented")
+            raise PADDLE.error("lr_milestones")
         if gamma >= 1.0:
-            raise ValueError("gamma should be < 1.0.")
+            raise PADDLE.error("lr_gamma")
         self.milestones, self.gamma = list(milestones), gamma
         super().__init__(learning_rate, last_epoch, verbose)
 
@@ -83,8 +84,7 @@ class ExponentialDecay(LRScheduler):
     def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1,
                  verbose: bool = False) -> None:
         if not 0.0 < gamma < 1.0:
-            raise ValueError(f" 'gamma' must be in interval (0.0, 1.0) so that the learning rate "
-                             f"will decay, but received {gamma}.")
+            raise PADDLE.error("lr_exponential_gamma")
         self.gamma = gamma
         super().__init__(learning_rate, last_epoch, verbose)
 
@@ -98,8 +98,7 @@ class LambdaDecay(LRScheduler):
     def __init__(self, learning_rate: float, lr_lambda: Callable[[int], float],
                  last_epoch: int = -1, verbose: bool = False) -> None:
         if not callable(lr_lambda):
-            raise TypeError("The type of 'lr_lambda' in 'LambdaDecay' must be 'function', but "
-                            f"received {type(lr_lambda)}.")
+            raise PADDLE.error("lr_lambda_type", type=type(lr_lambda))
         self.lr_lambda = lr_lambda
         super().__init__(learning_rate, last_epoch, verbose)
 
@@ -113,8 +112,7 @@ class CosineAnnealingDecay(LRScheduler):
     def __init__(self, learning_rate: float, T_max: int, eta_min: float = 0,  # noqa: N803
                  last_epoch: int = -1, verbose: bool = False) -> None:
         if not isinstance(T_max, int):
-            raise TypeError(f"The type of 'T_max' in 'CosineAnnealingDecay' must be 'int', but "
-                            f"received {type(T_max)}.")
+            raise PADDLE.error("lr_t_max_type", type=type(T_max))
         self.T_max, self.eta_min = T_max, float(eta_min)
         super().__init__(learning_rate, last_epoch, verbose)
 
