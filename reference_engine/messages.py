@@ -34,6 +34,16 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                        "You're using last_epoch >= 0 for a fresh training run (not "
                                        "recommended)"),
     "scheduler_lambdas": (ValueError, "Expected {groups} lr_lambdas, but got {got}"),
+    # torch.nn
+    "parameter_type": (TypeError, "cannot assign '{type_name}' object to parameter '{name}' "
+                                  "(torch.nn.Parameter or None required)"),
+    "no_submodule": (AttributeError, "{module} has no attribute `{name}`"),
+    "training_mode": (ValueError, "training mode is expected to be boolean"),
+    "load_state_dict": (RuntimeError, "Error(s) in loading state_dict for {module}:\n\t{errors}"),
+    "layer_norm_shape": (RuntimeError, "Given normalized_shape={shape}, expected input with shape "
+                                       "[*, {dims}], but got input of size{size}"),
+    "batch_norm_eval": (RuntimeError, "{name} must be defined in evaluation mode"),
+    "variable_data": (TypeError, "Variable data has to be a tensor, but got {type_name}"),
     # torch.amp.GradScaler
     "scaler_growth_factor": (AssertionError, "The growth factor must be > 1.0."),
     "scaler_backoff_factor": (AssertionError, "The backoff factor must be < 1.0."),

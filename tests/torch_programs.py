@@ -2503,6 +2503,30 @@ def optimizer_scheduler_and_scaler_arguments_are_refused_as_torch_does(torch):
 
 
 @program
+def module_and_layer_arguments_are_refused_as_torch_does(torch):
+    """nn.Module's and nn.functional's argument errors with torch's types and texts: a
+    layer_norm shape shows the input's size as a list, batch_norm in evaluation names the
+    missing statistic (running_mean first), Variable of a non-tensor is a TypeError."""
+    F = torch.nn.functional
+
+    def linear():
+        return torch.nn.Linear(2, 2)
+
+    return [attempt(f) for f in (
+        lambda: linear().register_parameter("w2", 3),
+        lambda: torch.nn.Sequential(linear()).get_submodule("0.foo"), lambda: linear().train(3),
+        lambda: linear().load_state_dict({"weight": torch.zeros(2, 2)}),
+        lambda: linear().load_state_dict({"weight": torch.zeros(2, 2), "bias": torch.zeros(2),
+                                          "extra": torch.zeros(1)}),
+        lambda: F.nll_loss(torch.zeros(2, 3), torch.tensor([0, 1]), reduction="avg"),
+        lambda: F.mse_loss(torch.zeros(2), torch.zeros(2), reduction="avg"),
+        lambda: F.layer_norm(torch.zeros(2, 3), (4,)),
+        lambda: F.batch_norm(torch.zeros(2, 3), None, None, training=False),
+        lambda: F.batch_norm(torch.zeros(2, 3), torch.zeros(3), None, training=False),
+        lambda: torch.autograd.Variable(3), lambda: setattr(torch.zeros(2), "data", 3))]
+
+
+@program
 def nn_init_fills_in_place_without_recording(torch):
     """``nn.init``'s fillers write in place under no_grad: the same tensor back, its version
     grown, no node; a graph built before the write still runs (mul by a number saves nothing).

@@ -225,7 +225,7 @@ class Tensor(_CoreTensor):
         """``x.data = y``: ``x`` holds ``y``'s storage from now on; it keeps its autograd state
         and its own version counter."""
         if not isinstance(value, Tensor):
-            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+            raise TORCH.error("variable_data", type_name=type(value).__name__)
         self._data = value._data
 
     def backward(self, gradient: Optional[Tensor] = None, retain_graph: Optional[builtins.bool] = None,

@@ -109,6 +109,8 @@ class detect_anomaly(set_detect_anomaly):  # noqa: N801 - torch's name
 
 def Variable(data: Any, requires_grad: bool = False) -> Any:  # noqa: N802 - torch's name
     """``torch.autograd.Variable``: long deprecated; a new leaf sharing ``data``'s storage."""
+    if not isinstance(data, Tensor):
+        raise TORCH.error("variable_data", type_name=type(data).__name__)
     return data.detach().requires_grad_(requires_grad)
 
 

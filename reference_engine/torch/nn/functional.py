@@ -8,7 +8,7 @@ from reference_engine import composed as C
 from reference_engine import layers, recorder
 from reference_engine import ops as F
 from reference_engine import rules as R
-from reference_engine.dialects.torch_policy import torch_size
+from reference_engine.dialects.torch_policy import TORCH, torch_size
 from reference_engine.tensor import Tensor
 from reference_engine.torch import autocast_ops
 
@@ -108,9 +108,8 @@ def layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Optional[
     """Normalise over the trailing ``normalized_shape`` (NativeLayerNormBackward0)."""
     shape = tuple(normalized_shape)
     if tuple(input._data.shape[-len(shape):]) != shape:
-        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
-                           f"[*, {', '.join(map(str, shape))}], but got input of size"
-                           f"{torch_size(input._data.shape)}")
+        raise TORCH.error("layer_norm_shape", shape=list(shape), dims=", ".join(map(str, shape)),
+                          size=list(input._data.shape))
     out = layers.layer_norm(input, len(shape), weight, bias, eps)
     return C.named(out, "NativeLayerNormBackward0", input)
 
@@ -120,8 +119,10 @@ def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optio
                momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     """Per-channel normalisation (NativeBatchNormBackward0); training moves the running
     statistics by ``momentum`` towards the batch's."""
-    if not training and (running_mean is None or running_var is None):
-        raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    if not training and running_mean is None:
+        raise TORCH.error("batch_norm_eval", name="running_mean")
+    if not training and running_var is None:
+        raise TORCH.error("batch_norm_eval", name="running_var")
     out = layers.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
     return C.named(out, "NativeBatchNormBackward0", input)
 

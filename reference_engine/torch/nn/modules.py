@@ -13,7 +13,16 @@ import numpy as np
 
 from reference_engine import modules as shared
 from reference_engine import rng
-from reference_engine.torch._core import Tensor, _np_dtype, get_default_dtype, no_grad, sigmoid, tanh, tensor
+from reference_engine.torch._core import (
+    TORCH,
+    Tensor,
+    _np_dtype,
+    get_default_dtype,
+    no_grad,
+    sigmoid,
+    tanh,
+    tensor,
+)
 from reference_engine.torch._core import dtype as torch_dtype
 from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.parameter import Parameter
@@ -62,8 +71,7 @@ class Module(shared.ModuleBase):
 
     def register_parameter(self, name: str, param: Optional[Parameter]) -> None:
         if param is not None and not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter '{name}' "
-                            "(torch.nn.Parameter or None required)")
+            raise TORCH.error("parameter_type", type_name=type(param).__name__, name=name)
         self._parameters[name] = param
         object.__setattr__(self, name, param)
 
@@ -119,7 +127,7 @@ class Module(shared.ModuleBase):
         module: shared.ModuleBase = self
         for part in target.split(".") if target else ():
             if part not in module._children:
-                raise AttributeError(f"{type(module).__name__} has no attribute `{part}`")
+                raise TORCH.error("no_submodule", module=type(module).__name__, name=part)
             module = module._children[part]
         return module
 
@@ -133,7 +141,7 @@ class Module(shared.ModuleBase):
 
     def train(self, mode: bool = True) -> Module:
         if not isinstance(mode, bool):
-            raise ValueError("training mode is expected to be boolean")
+            raise TORCH.error("training_mode")
         self._set_training(mode)
         return self
 
@@ -163,8 +171,7 @@ class Module(shared.ModuleBase):
                 errors.insert(0, "Missing key(s) in state_dict: "
                               + ", ".join(f'"{k}"' for k in missing) + ". ")
         if errors:
-            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
-                               + "\n\t".join(errors))
+            raise TORCH.error("load_state_dict", module=type(self).__name__, errors="\n\t".join(errors))
         return _IncompatibleKeys(missing, unexpected)
 
     def to(self, *args: Any, **kwargs: Any) -> Module:
