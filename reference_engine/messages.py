@@ -443,6 +443,22 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    # paddle.autograd.jacobian / hessian
+    "jacobian_ndim": (ValueError, "{name}.ndim should be {low} or {high} when is_batched={batched} but "
+                                  "got {ndim}"),
+    "jacobian_0d_index": (IndexError, "0-D tensor can not be indexed."),
+    "jacobian_batch_axis": (ValueError, "batch_axis should be None or 0, but got {batch_axis}."),
+    "hessian_not_scalar": (ValueError, "Only support ys.numel()({size})==1 when batch_axis is None."),
+    "hessian_batch_not_scalar": (ValueError, "Only support ys[0].numel()({size})==1 when batch_axis is int"),
+    "hessian_batch_axis": (ValueError, "Only support batch_axis=0 yet."),
+    "hessian_batch_axis_type": (ValueError, "batch_axis should be None or int, but got {type}."),
+    # paddle.nn
+    "loss_reduction": (ValueError, "The value of 'reduction' in {api} should be 'sum', 'mean' or 'none', "
+                                   "but received {reduction}, which is not allowed."),
+    "dropout_mode": (ValueError, "mode argument should be 'downscale_in_infer' or 'upscale_in_train'"),
+    "norm_input_rank": (ValueError, "expected {ranks} input (got {got}D input)"),
+    "default_dtype": (TypeError, "set_default_dtype only supports [float16, float32, float64, bfloat16] , "
+                                 "but received {dtype}"),
     # paddle.optimizer and paddle.optimizer.lr
     "minimize_loss_type": (AssertionError, "The loss should be an Tensor."),
     "lr_type": (TypeError, "The type of learning rate must be float, but received {type}"),

@@ -2136,3 +2136,28 @@ def optimizer_and_lr_scheduler_arguments_are_refused_as_paddle_does(paddle):
         lambda: lr.MultiStepDecay(0.1, [2, 3], gamma=1.5), lambda: lr.ExponentialDecay(0.1, gamma=1.5),
         lambda: lr.ExponentialDecay(0.1, gamma=0.0), lambda: lr.LambdaDecay(0.1, 3),
         lambda: lr.CosineAnnealingDecay(0.1, 2.5), minimize)]
+
+
+@program
+def jacobian_hessian_and_layer_arguments_are_refused_as_paddle_does(paddle):
+    """The argument errors of paddle.autograd.jacobian / hessian, of the losses' reduction, of
+    dropout's mode, of set_default_dtype and of a batch norm's input rank."""
+    F = paddle.nn.functional
+
+    def leaf(rows=None):
+        return paddle.to_tensor([[1.0, 2.0, 3.0]] if rows else [1.0, 2.0, 3.0], stop_gradient=False)
+
+    def hessian(ys_of, rows=None, **kwargs):
+        x = leaf(rows)
+        return paddle.autograd.hessian(ys_of(x), x, **kwargs)
+
+    return [attempt(f) for f in (
+        lambda: paddle.autograd.jacobian(leaf() * 2, leaf(), batch_axis=1),
+        lambda: hessian(lambda x: x * 2), lambda: hessian(lambda x: (x * x).sum(), batch_axis="a"),
+        lambda: hessian(lambda x: (x * x).sum(1), rows=1, batch_axis=1),
+        lambda: hessian(lambda x: x * x, rows=1, batch_axis=0),
+        lambda: F.l1_loss(leaf(), leaf(), reduction="avg"),
+        lambda: F.binary_cross_entropy_with_logits(leaf(), leaf(), reduction="avg"),
+        lambda: F.nll_loss(leaf(1), paddle.to_tensor([0]), reduction="avg"),
+        lambda: F.dropout(leaf(), 0.5, mode="x"), lambda: paddle.set_default_dtype("int32"),
+        lambda: paddle.nn.BatchNorm1D(3)(paddle.ones([1, 3, 2, 2])))]

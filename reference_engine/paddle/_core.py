@@ -82,8 +82,7 @@ def get_default_dtype() -> str:
 def set_default_dtype(d: Any) -> None:
     target = _np_dtype(d)
     if target is None or target.kind != "f":
-        raise TypeError("set_default_dtype only supports [float16, float32, float64, bfloat16] , "
-                        f"but received {str(d).split('.')[-1]}")
+        raise PADDLE.error("default_dtype", dtype=str(d).split(".")[-1])
     _DEFAULT_FLOAT[0] = np.dtype(target)
 
 

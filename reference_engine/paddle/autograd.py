@@ -55,8 +55,8 @@ class Jacobian:
         low, high = (1, 2) if batched else (0, 1)
         for name, t in ((("ys", ys), ("xs", xs)) if batched else (("xs", xs), ("ys", ys))):
             if not low <= len(t.shape) <= high:
-                raise ValueError(f"{name}.ndim should be {low} or {high} when "
-                                 f"is_batched={batched} but got {len(t.shape)}")
+                raise PADDLE.error("jacobian_ndim", name=name, low=low, high=high, batched=batched,
+                                   ndim=len(t.shape))
         self._ys, self._xs, self._batched = ys, xs, batched
         self.shape = ([*xs.shape[0:1], *ys.shape[1:2], *xs.shape[1:2]] if batched
                       else [*ys.shape[0:1], *xs.shape[0:1]])
@@ -80,7 +80,7 @@ class Jacobian:
     def __getitem__(self, index: Any) -> Any:
         if not self._batched:
             if not self.shape:
-                raise IndexError("0-D tensor can not be indexed.")
+                raise PADDLE.error("jacobian_0d_index")
             if len(self.shape) == 1:
                 index = (0, index) if not self._ys.shape else (index, 0)
         elif len(self.shape) == 1:
@@ -115,7 +115,7 @@ def _nested(make: Any, ys: Any, xs: Any) -> Any:
 def jacobian(ys: Any, xs: Any, batch_axis: Optional[int] = None) -> Any:
     """``paddle.autograd.jacobian``: the Jacobian of computed ``ys`` with respect to ``xs``."""
     if batch_axis not in (None, 0):
-        raise ValueError(f"batch_axis should be None or 0, but got {batch_axis}.")
+        raise PADDLE.error("jacobian_batch_axis", batch_axis=batch_axis)
     return _nested(lambda y, x: Jacobian(y, x, batch_axis == 0), ys, xs)
 
 
@@ -124,14 +124,14 @@ def hessian(ys: Any, xs: Any, batch_axis: Optional[int] = None) -> Any:
     with paddle's checks in paddle's order (``ys[0]`` of a 0-D ``ys`` is its index error)."""
     if batch_axis is None:
         if ys.size > 1:
-            raise ValueError(f"Only support ys.numel()({ys.size})==1 when batch_axis is None.")
+            raise PADDLE.error("hessian_not_scalar", size=ys.size)
     elif isinstance(batch_axis, int):
         if ys[0].size > 1:
-            raise ValueError(f"Only support ys[0].numel()({ys.size})==1 when batch_axis is int")
+            raise PADDLE.error("hessian_batch_not_scalar", size=ys.size)
         if batch_axis != 0:
-            raise ValueError("Only support batch_axis=0 yet.")
+            raise PADDLE.error("hessian_batch_axis")
     else:
-        raise ValueError(f"batch_axis should be None or int, but got {type(batch_axis)}.")
+        raise PADDLE.error("hessian_batch_axis_type", type=type(batch_axis))
     xs_list = list(xs) if isinstance(xs, (list, tuple)) else [xs]
     grads = list(paddle.grad(ys, xs_list, create_graph=True))
 

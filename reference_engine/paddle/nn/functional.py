@@ -11,6 +11,7 @@ from reference_engine import composed as C
 from reference_engine import layers, recorder
 from reference_engine import ops as F
 from reference_engine import rules as R
+from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.graph import as_kernel
 from reference_engine.tensor import Tensor
 
@@ -67,8 +68,7 @@ def l1_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A002
             name: Optional[str] = None) -> Tensor:
     """``|input - label|``, reduced (MeanAllGradNode for the mean), as paddle composes it."""
     if reduction not in ("sum", "mean", "none"):
-        raise ValueError("The value of 'reduction' in L1Loss should be 'sum', 'mean' or 'none', "
-                         f"but received {reduction}, which is not allowed.")
+        raise PADDLE.error("loss_reduction", api="L1Loss", reduction=reduction)
     loss = C.l1_loss(input, label, reduction)
     return C.named(loss, "MeanAllGradNode") if reduction == "mean" else loss
 
@@ -114,8 +114,7 @@ def binary_cross_entropy_with_logits(logit: Tensor, label: Tensor, weight: Optio
         raise NotImplementedError("binary_cross_entropy_with_logits: the reference engine models "
                                   "it without weight and pos_weight")
     if reduction not in ("mean", "sum", "none"):
-        raise ValueError("The value of 'reduction' in binary_cross_entropy_with_logits should be "
-                         f"'sum', 'mean' or 'none', but received {reduction}, which is not allowed.")
+        raise PADDLE.error("loss_reduction", api="binary_cross_entropy_with_logits", reduction=reduction)
     loss = C.named(recorder.apply(R.RULES["binary_cross_entropy_with_logits"], (logit, label),
                            {"reduction": "none"}), "SigmoidCrossEntropyWithLogitsGradNode", logit)
     if reduction == "none":
@@ -134,8 +133,7 @@ def nll_loss(input: Tensor, label: Tensor, weight: Optional[Tensor] = None,  # n
     """Minus each row's log-probability at its label, times the class's ``weight``; rows whose
     label is ``ignore_index`` count zero; the mean divides by the counted rows' weights."""
     if reduction not in ("sum", "mean", "none"):
-        raise ValueError("The value of 'reduction' in nll_loss should be 'sum', 'mean' or 'none', "
-                         f"but received {reduction}, which is not allowed.")
+        raise PADDLE.error("loss_reduction", api="nll_loss", reduction=reduction)
     with as_kernel("nll_loss_kernel"):
         loss = layers.nll_loss(input, label, weight, ignore_index, reduction)
     return C.named(loss, "NllLossGradNode", input)
@@ -170,7 +168,7 @@ def dropout(x: Tensor, p: float = 0.5, axis: Any = None, training: bool = True,
     if axis is not None:
         raise NotImplementedError("reference_engine.paddle has no dropout along an axis")
     if mode not in ("upscale_in_train", "downscale_in_infer"):
-        raise ValueError("mode argument should be 'downscale_in_infer' or 'upscale_in_train'")
+        raise PADDLE.error("dropout_mode")
     with as_kernel("dropout_kernel"):
         out = layers.dropout(x, p, training, scale_in_train=mode == "upscale_in_train",
                              eval_runs_kernel=True)

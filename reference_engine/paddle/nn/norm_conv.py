@@ -58,8 +58,8 @@ class _BatchNormBase(Layer):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         if len(input.shape) not in self.dims:
-            raise ValueError(f"expected {' or '.join(f'{d}D' for d in self.dims)} input "
-                             f"(got {len(input.shape)}D input)")
+            raise PADDLE.error("norm_input_rank", ranks=" or ".join(f"{d}D" for d in self.dims),
+                               got=len(input.shape))
         if self.training:  # paddle warns at every training step
             PADDLE.warn("batch_norm_training", stacklevel=3)
         training = self.training if self._use_global_stats is None else not self._use_global_stats
