@@ -34,6 +34,8 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                        "You're using last_epoch >= 0 for a fresh training run (not "
                                        "recommended)"),
     "scheduler_lambdas": (ValueError, "Expected {groups} lr_lambdas, but got {got}"),
+    "cat_empty": (ValueError, "torch.cat(): expected a non-empty list of Tensors"),
+    "stack_empty": (RuntimeError, "stack expects a non-empty TensorList"),
     # torch.nn
     "parameter_type": (TypeError, "cannot assign '{type_name}' object to parameter '{name}' "
                                   "(torch.nn.Parameter or None required)"),
@@ -507,8 +509,8 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                "be less than or equal to {size}."),
     "topk_positive": (ValueError, "(InvalidArgument) the attribute of k in the topk must >= 1 or be "
                                   "a Tensor, but received {k} ."),
-    "add_n_empty": (ValueError, "(InvalidArgument) add_n(): argument 'inputs' (position 0) must be "
-                                "list of Tensors, but got empty list"),
+    "empty_tensor_list": (ValueError, "(InvalidArgument) {fn}(): argument '{arg}' (position 0) must be "
+                                      "list of Tensors, but got empty list"),
     "trace_rank": (IndexError, "(OutOfRange) Input(x)'s dim is out of range (expected at least 2, "
                                "but got {ndim})."),
     "index_out_of_range": (IndexError,

@@ -2161,3 +2161,10 @@ def jacobian_hessian_and_layer_arguments_are_refused_as_paddle_does(paddle):
         lambda: F.nll_loss(leaf(1), paddle.to_tensor([0]), reduction="avg"),
         lambda: F.dropout(leaf(), 0.5, mode="x"), lambda: paddle.set_default_dtype("int32"),
         lambda: paddle.nn.BatchNorm1D(3)(paddle.ones([1, 3, 2, 2])))]
+
+
+@program
+def concat_stack_and_add_n_of_no_tensors_are_refused(paddle):
+    """An empty list: paddle's InvalidArgument naming the function and its argument."""
+    return [attempt(lambda: paddle.concat([])), attempt(lambda: paddle.stack([])),
+            attempt(lambda: paddle.add_n([])), paddle.concat([paddle.ones([1])])]

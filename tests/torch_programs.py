@@ -2527,6 +2527,13 @@ def module_and_layer_arguments_are_refused_as_torch_does(torch):
 
 
 @program
+def cat_and_stack_of_no_tensors_are_refused(torch):
+    """An empty list: cat's ValueError and stack's RuntimeError, in torch's words."""
+    return [attempt(lambda: torch.cat([])), attempt(lambda: torch.concat([])),
+            attempt(lambda: torch.stack([])), torch.cat([torch.ones(1)], 0)]
+
+
+@program
 def nn_init_fills_in_place_without_recording(torch):
     """``nn.init``'s fillers write in place under no_grad: the same tensor back, its version
     grown, no node; a graph built before the write still runs (mul by a number saves nothing).

@@ -311,7 +311,7 @@ def gather(x: Tensor, index: Tensor, axis: Any = None, name: Optional[str] = Non
 def add_n(inputs: Any, name: Optional[str] = None) -> Tensor:
     inputs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
     if not inputs:
-        raise Tensor._policy.error("add_n_empty")
+        raise Tensor._policy.error("empty_tensor_list", fn="add_n", arg="inputs")
     return C.named(C.add_all(inputs), "AddNGradNodeFinal")
 
 
