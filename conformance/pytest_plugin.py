@@ -192,7 +192,8 @@ def launch_backends(timeout: float, names: str, memory: Optional[int] = None) ->
 def _known(config: pytest.Config, backend: str) -> known_divergences.KnownDivergences:
     """The known-divergence list the run applies to ``backend``, read once per process and
     options (one process may hold several runs, each with its own ``--known``)."""
-    directory, files = run_options(config).known, run_options(config).known_files
+    options = run_options(config)
+    directory, files = options.known, options.known_files
     key = (backend, directory, files)
     if key not in _KNOWN:
         _KNOWN[key] = known_divergences.for_backend(

@@ -22,6 +22,7 @@ from reference_engine.graph import Node, SavedTensor
 from reference_engine.recorder import apply, graph_copy, tensor_type
 
 if TYPE_CHECKING:
+    from reference_engine.dialects.policy import Policy
     from reference_engine.tensor import Tensor
 
 Scalar = Union[bool, int, float]
@@ -1098,10 +1099,16 @@ def _tensor_list(tensors: Any, fn: str) -> list[Tensor]:
     return list(tensors)
 
 
-def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    tensors = _tensor_list(tensors, "cat")
+def _non_empty(tensors: list[Tensor], fn: str, policy: Optional[Policy]) -> None:
+    """No tensors at all: the dialect's error (its facade names the dialect: a list says none)."""
     if not tensors:
-        raise TypeError("cat(): expected a non-empty list of Tensors")
+        raise policy.empty_list_error(fn) if policy is not None else \
+            TypeError(f"{fn}(): expected a non-empty list of Tensors")
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0, policy: Optional[Policy] = None) -> Tensor:
+    tensors = _tensor_list(tensors, "cat")
+    _non_empty(tensors, "cat", policy)
     cls = type(tensors[0])
     cls._policy.check_list_dtypes("cat", tensors)  # paddle checks dtypes before shapes
     first = tensors[0]._data.shape
@@ -1118,10 +1125,9 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     return apply(R.RULES["cat"], tensors, {"sizes": sizes, "dim": d})
 
 
-def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+def stack(tensors: Sequence[Tensor], dim: int = 0, policy: Optional[Policy] = None) -> Tensor:
     tensors = _tensor_list(tensors, "stack")
-    if not tensors:
-        raise TypeError("stack(): expected a non-empty list of Tensors")
+    _non_empty(tensors, "stack", policy)
     cls = type(tensors[0])
     first = tensors[0]._data.shape
     for i, t in enumerate(tensors[1:], 1):

@@ -186,10 +186,8 @@ def _compute(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str, Any]) 
     try:
         if _Reduced.seen and any(is_reduced(a.dtype) for a in arrays):
             data = _reduced_forward(rule, arrays, attrs)
-        elif rule.forward_attrs:
-            data = rule.forward(*arrays, **{k: attrs[k] for k in rule.forward_attrs})
         else:
-            data = rule.forward(*arrays)
+            data = run_forward(rule, arrays, attrs)
     finally:
         fp_errors.restore(token)
     return data if type(data) is np.ndarray else np.asarray(data)

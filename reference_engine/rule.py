@@ -40,7 +40,8 @@ class Rule:
     uses: tuple[tuple[str, ...], ...] = field(init=False)
     differentiable: tuple[bool, ...] = field(init=False)
     forward_attrs: tuple[str, ...] = field(init=False)
-    # what its nodes save, per dialect and inputs needing grad (``ops._saved_plan``)
+    # what its nodes save, in unpack order, per dialect, inputs needing grad and number operand
+    # (``recorder._saved_plan``)
     plans: dict[Any, Any] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:

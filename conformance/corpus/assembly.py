@@ -26,8 +26,9 @@ def load_corpus(kind: str, seed: int, count: int, cases_dir: Optional[str],
     """
     directory = Path(cases_dir or hand_written_dir()) if kind in ("hand", "all") else None
     key = None
-    if generated is None:
-        key = (kind, seed, count, version, directory, _fingerprint(directory))
+    fingerprint = _fingerprint(directory)
+    if generated is None and (directory is None or fingerprint is not None):
+        key = (kind, seed, count, version, directory, fingerprint)
         if key in _ASSEMBLED:
             return list(_ASSEMBLED[key])
     cases: list[Case] = []
@@ -51,6 +52,7 @@ def _fingerprint(directory: Optional[Path]) -> Optional[tuple[tuple[str, int, in
     if directory is None:
         return None
     try:
-        return tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in case_files(directory))
+        stats = [(f, f.stat()) for f in case_files(directory)]
     except (OSError, ValueError):
         return None  # the loader reports what is wrong with the folder
+    return tuple((str(f), st.st_mtime_ns, st.st_size) for f, st in stats)

@@ -432,6 +432,9 @@ class PaddlePolicy(Policy):
         return self.error("version", name="", version=tensor._counter.value,
                           expected=expected)
 
+    def empty_list_error(self, fn: str) -> Exception:
+        return self.error("empty_tensor_list", fn="concat" if fn == "cat" else fn, arg="x")
+
     def check_runnable(self, node: Node, create_graph: bool, accumulate: bool = True) -> None:
         if node.attrs.get("refuses_second_backward"):
             # a PyLayer node a backward ran (retain_graph or not), or a grad freed, crashes when

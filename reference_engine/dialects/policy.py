@@ -253,6 +253,10 @@ class Policy:
             return (len(rule.inputs) + (name != "result"), name)
         return sorted(names, key=key)
 
+    def empty_list_error(self, fn: str) -> Exception:
+        """The framework's error for ``cat`` / ``stack`` of no tensors."""
+        raise NotImplementedError
+
     def saved_order_reads_attrs(self, rule: Rule) -> bool:
         """Whether ``saved_order`` for nodes of ``rule`` depends on the call's attributes (if
         not, the recorder orders once per kind of node)."""

@@ -125,6 +125,9 @@ class TorchPolicy(Policy):
             return sorted(names, key=lambda name: (name != first, name))
         return sorted(names, key=lambda name: (name in _OUTPUTS, _TORCH_SAVED_NAMES.get(name, name)))
 
+    def empty_list_error(self, fn: str) -> Exception:
+        return self.error(fn + "_empty")
+
     def saved_order_reads_attrs(self, rule: Any) -> bool:
         return rule.op in _MATMUL_OPS
 

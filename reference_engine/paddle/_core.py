@@ -550,22 +550,11 @@ def expand_as(x: Tensor, y: Tensor) -> Tensor:
 
 
 def concat(x: Sequence[Tensor], axis: builtins.int = 0) -> Tensor:
-    return F.cat(_non_empty(x, "concat"), axis)
+    return F.cat(x, axis, policy=PADDLE)
 
 
 def stack(x: Sequence[Tensor], axis: builtins.int = 0) -> Tensor:
-    return F.stack(_non_empty(x, "stack"), axis)
-
-
-def _non_empty(x: Any, fn: str) -> Any:
-    """The tensors of concat / stack (a single tensor passes on, for the engine's own error),
-    or paddle's error for none."""
-    if isinstance(x, Tensor):
-        return x
-    x = list(x)
-    if not x:
-        raise PADDLE.error("empty_tensor_list", fn=fn, arg="x")
-    return x
+    return F.stack(x, axis, policy=PADDLE)
 
 
 @_tensor_first

@@ -882,25 +882,14 @@ def expand_copy(input: Tensor, size: Sequence[builtins.int]) -> Tensor:  # noqa:
 
 
 def cat(tensors: Sequence[Tensor], dim: builtins.int = 0) -> Tensor:
-    return F.cat(_non_empty(tensors, "cat_empty"), dim)
+    return F.cat(tensors, dim, policy=TORCH)
 
 
 concat = cat
 
 
 def stack(tensors: Sequence[Tensor], dim: builtins.int = 0) -> Tensor:
-    return F.stack(_non_empty(tensors, "stack_empty"), dim)
-
-
-def _non_empty(tensors: Any, kind: str) -> Any:
-    """The tensors of cat / stack (a single tensor passes on, for the engine's own error), or
-    torch's error for none."""
-    if isinstance(tensors, Tensor):
-        return tensors
-    tensors = list(tensors)
-    if not tensors:
-        raise TORCH.error(kind)
-    return tensors
+    return F.stack(tensors, dim, policy=TORCH)
 
 
 @_tensor_first
