@@ -1,4 +1,4 @@
-"""Every program of ``tests/torch_programs.py`` and ``tests/paddle_programs.py`` observes the
+"""Every program of ``tests/programs/torch/`` and ``tests/programs/paddle/`` observes the
 same under the real framework as under the reference engine's facade for it."""
 
 from __future__ import annotations
@@ -9,10 +9,9 @@ import pytest
 from conformance.corpus.vocabulary import OPS
 from conformance.run.adapters import ADAPTERS
 from tests import observe
-from tests.paddle_programs import PROGRAMS as PADDLE_PROGRAMS
-from tests.torch_programs import PROGRAMS as TORCH_PROGRAMS
+from tests.programs.registry import programs
 
-PROGRAMS = {"torch": TORCH_PROGRAMS, "paddle": PADDLE_PROGRAMS}
+PROGRAMS = {"torch": programs("torch"), "paddle": programs("paddle")}
 
 
 @pytest.mark.parametrize("dialect, name", [(d, n) for d, programs in PROGRAMS.items()

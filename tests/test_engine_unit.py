@@ -2,7 +2,7 @@
 
 Expected values here come from the seed documents or from the definitions themselves (a freed
 graph holds nothing; a leaf is reached through one accumulation node). Behaviour a framework
-shows too is checked against it, in ``tests/torch_programs.py``.
+shows too is checked against it, in ``tests/programs/torch/``.
 """
 
 from __future__ import annotations

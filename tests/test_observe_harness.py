@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests import observe
-from tests.torch_programs import PROGRAMS
+from tests.programs.registry import programs
 
 
 def test_value_difference_is_caught(ref_torch):
@@ -39,6 +39,6 @@ def test_a_broken_rule_fails_a_program(ref_torch, real_torch, monkeypatch):
     broken = dataclasses.replace(rules.RULES["mul"], vjps=(
         lambda g, b: rules.F.mul(g, 2.0), lambda g, a: rules.F.mul(g, a)))
     monkeypatch.setitem(rules.RULES, "mul", broken)
-    program = PROGRAMS["broadcasting_is_undone"]
+    program = programs("torch")["broadcasting_is_undone"]
     with pytest.raises(AssertionError):
         observe.assert_same(observe.run(program, ref_torch), observe.run(program, real_torch))

@@ -40,7 +40,7 @@ def test_an_input_in_no_grad_vars_is_refused():
 @pytest.mark.parametrize("only_input_of", ["sum", "exp"])
 def test_cutting_the_only_input_of_a_node_is_refused(only_input_of):
     # paddle 3.3.1: "The current MetaTensor is not initialized" after sum, a segmentation fault
-    # after exp; cutting an operand of a binary op is defined (tests/paddle_programs.py)
+    # after exp; cutting an operand of a binary op is defined (tests/programs/paddle/unused_inputs.py)
     x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
     h = x * 3
     y = h.sum() if only_input_of == "sum" else paddle.exp(h).sum()

@@ -411,7 +411,7 @@ class _Checker:
     def _tie_differentiated_twice(self, objective: _Objective, events: list[_Event]) -> bool:
         """paddle: a maximum or minimum whose operands tie somewhere, after a pass that recorded
         its gradient. Its double-grad kernel differentiates the half-and-half gradient by whole
-        masks (``tests/paddle_programs.py``), which no function has as its derivative."""
+        masks (``tests/programs/paddle/operations.py``), which no function has as its derivative."""
         if self.adapter.dialect != "paddle" or not events:
             return False
         last = max(e.index for e in events)

@@ -1,0 +1,1 @@
+"""Programs written against paddle, one theme per module (see ``tests/programs``)."""

@@ -1,0 +1,167 @@
+"""How ``.grad`` accumulates, is cleared, set and retained on non-leaves, and the flags a gradient
+carries."""
+
+from __future__ import annotations
+
+from tests.programs.registry import paddle_program as program
+
+
+@program
+def accumulation_and_clearing(paddle):
+    t = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (t * t).sum().backward()
+    (t * 3).sum().backward()
+    first = t.grad
+    t.clear_grad()
+    cleared = t.grad
+    (t * 5).sum().backward()
+    t.clear_gradient()
+    zeroed = t.grad.numpy().copy()  # paddle frees this storage at clear_gradient(False)
+    t.clear_gradient(False)
+    g = paddle.grad((t * 7).sum(), t)
+    return [first, cleared, zeroed, t.grad, g, t.grad_fn.name(), t.is_leaf]
+
+
+@program
+def handed_out_grad_shares_storage(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (x * 3).sum().backward()
+    first = x.grad
+    (x * 3).sum().backward()
+    second = x.grad
+    x.clear_grad()
+    (x * 5).sum().backward()
+    return [first, second, x.grad]
+
+
+@program
+def non_leaf_grad_and_retain_grads(paddle):
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = a * 2
+    z = a * 3
+    z.retain_grads()
+    (y * z).sum().backward(retain_graph=True)
+    first = [y.grad, z.grad]
+    (y * z).sum().backward()
+    paddle.to_tensor([1.0]).retain_grads()
+    return first + [z.grad, a.grad]
+
+
+@program
+def flag_changes(paddle):
+    q = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    r = (q * q).sum()
+    q.stop_gradient = True
+    r.backward()
+    n = paddle.to_tensor([1.0, 2.0], stop_gradient=False) * 2
+    n.stop_gradient = True
+    k = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    k.requires_grad = False
+    return [q.grad, n.stop_gradient, k.stop_gradient, (k * 2).stop_gradient]
+
+
+@program
+def a_held_gradient_after_clear_grad_and_another_backward(paddle):
+    x = paddle.to_tensor([[1.0, 2.0]], stop_gradient=False)
+    (x * x).sum().backward()
+    held = x.grad
+    x.clear_grad()
+    zeroed = held.numpy().tolist()
+    (x * 3).sum().backward()
+    return [zeroed, held, x.grad]
+
+
+@program
+def clear_gradient_keeps_the_history_a_hook_recorded(paddle):
+    """clear_gradient(True) gives new zero storage, but a gradient a hook recorded keeps its
+    grad_fn, also after the next backward accumulates into it."""
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    x.register_hook(lambda g: g * -1.0)
+    (x * x).sum().backward()
+    out = [x.grad.grad_fn is not None]
+    x.clear_gradient(True)
+    out += [x.grad.grad_fn is not None, x.grad]
+    (x * 3.0).sum().backward()
+    y = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (y * y).sum().backward()
+    y.clear_gradient(True)
+    return out + [x.grad.grad_fn is not None, x.grad, y.grad.grad_fn is not None, y.grad]
+
+
+@program
+def an_assigned_gradient_takes_the_flag_of_the_one_held_before(paddle):
+    """x.grad = t copies t's values; the gradient keeps the stop_gradient of the gradient the
+    tensor held before, even one cleared to None (clear_gradient(False) or assigning None) or of
+    another shape; only a tensor that never had a gradient gets one that stops gradient."""
+    def state(t):
+        return None if t.grad is None else [t.grad.numpy().tolist(), t.grad.stop_gradient]
+
+    seen = []
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (x * 2).sum().backward()
+    x.clear_gradient(False)
+    x.grad = paddle.to_tensor([4.0, 4.0])
+    seen.append(state(x))
+    (x * 2).sum().backward()
+    seen.append(state(x))
+    y = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y.grad = paddle.to_tensor([1.0, 1.0])
+    y.clear_gradient(False)
+    y.grad = paddle.to_tensor([3.0, 3.0])
+    seen.append(state(y))
+    u = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (u * 2).sum().backward()
+    u.grad = None
+    seen.append(state(u))
+    u.grad = paddle.to_tensor([3.0, 3.0])
+    seen.append(state(u))
+    w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (w * 2).sum().backward()
+    w.grad = paddle.to_tensor([1.0, 1.0, 1.0])
+    seen.append(state(w))
+    hooked = paddle.to_tensor([1.0, 2.0], stop_gradient=False)  # a hook recorded the gradient
+    hooked.register_hook(lambda g: g * 3)
+    (hooked * 2).sum().backward()
+    hooked.clear_gradient(False)
+    hooked.grad = paddle.to_tensor([4.0, 4.0])
+    seen += [state(hooked), hooked.grad.grad_fn is not None]
+    return seen
+
+
+@program
+def a_gradient_held_past_its_release_is_uninitialized(paddle):
+    """A gradient tensor held while the gradient is cleared to None (clear_gradient(False),
+    assigning None) keeps its shape but reads as no values; cleared to zeros it reads zeros;
+    the next backward's gradient is new storage."""
+    seen = []
+    for clear in (lambda x: x.clear_gradient(False), lambda x: setattr(x, "grad", None),
+                  lambda x: x.clear_gradient(True)):
+        x = paddle.to_tensor([1.0, -2.0], stop_gradient=False)
+        (x * 3).sum().backward()
+        held = x.grad
+        clear(x)
+        seen += [list(held.shape), held.numpy().shape, held.numpy().tolist()]
+        (x * 2).sum().backward()
+        seen += [held.numpy().tolist(), x.grad]
+    return seen
+
+
+@program
+def setting_the_flag_gives_a_tensor_its_accumulation_node(paddle):
+    """A tensor no node made (linspace, eye, detach, an op on constants) has no grad_fn until
+    its stop_gradient (either way) or requires_grad is set: then it shows GradNodeAccumulation.
+    to_tensor, ones, arange and full show theirs from the start."""
+    def node(t):
+        return t.grad_fn.name() if t.grad_fn is not None else None
+    made = [paddle.linspace(0.0, 1.0, 5), paddle.eye(2), paddle.ones([2]).detach(),
+            paddle.linspace(0.0, 1.0, 5) * 2.0, paddle.linspace(0.0, 1.0, 3)]
+    result = [[node(t) for t in made], node(paddle.ones([2])), node(paddle.arange(3, dtype="float32"))]
+    made[0].stop_gradient = True
+    made[1].stop_gradient = False
+    made[2].stop_gradient = False
+    made[3].stop_gradient = False
+    made[4].requires_grad = False
+    result.append([(node(t), t.is_leaf, t.stop_gradient) for t in made])
+    (made[1] * 3.0).sum().backward()
+    result.append(made[1].grad)
+    return result

@@ -1,0 +1,119 @@
+"""Dtypes: what stays float32 or float64, promotion, numpy operands, integer tensors refused."""
+
+from __future__ import annotations
+
+from tests.observe import attempt
+from tests.programs.registry import paddle_program as program
+
+
+@program
+def numpy_operands_on_the_left_keep_autograd(paddle):
+    """A numpy scalar on the left of an operator gives a tensor of the tensor's dtype, a numpy
+    array a tensor of the promoted dtype; both keep autograd."""
+    import numpy as np
+
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    made = [np.float64(2.0) * x, np.float32(1.5) + x, np.int64(3) - x, np.float64(2.0) / x,
+            np.float64(2.0) ** x, np.array([2.0, 3.0]) * x, np.array([2.0, 3.0], dtype=np.float32) - x]
+    sum(m.sum() for m in made[:5]).backward()
+    return [*made, x.grad]
+
+
+@program
+def integer_gradients(paddle):
+    xi = paddle.to_tensor([1, 2], stop_gradient=False)
+    g = paddle.grad(xi * 2, xi)
+    h = paddle.grad((xi.astype("float32") * 2).sum(), xi)
+    s, s2 = (xi * 2).sum(), (xi * 3).sum()
+    return [xi.stop_gradient, g, h, attempt(lambda: paddle.autograd.backward([s, s2]))]
+
+
+@program
+def promotion(paddle):
+    f = paddle.to_tensor([1.0, 2.0])
+    return [str((paddle.to_tensor([1, 2]) * 1.5).dtype), str((paddle.to_tensor([1, 2]) / 2).dtype),
+            str((f + paddle.to_tensor(2.0, dtype="float64")).dtype),
+            attempt(lambda: paddle.to_tensor([1, 2]) + f)]
+
+
+@program
+def where_makes_a_float32_tensor_of_a_number(paddle):
+    """paddle.where(c, 0.893, t) with t float64 rounds 0.893 to float32 first (then promotes);
+    multiplying or adding a number does not."""
+    x = paddle.to_tensor([1.0, 2.0], dtype="float64")
+    c = paddle.to_tensor([True, False])
+    return [paddle.where(c, 0.893, x), paddle.where(c, x, 0.893), x * 0.893, x + 0.893]
+
+
+@program
+def a_matrix_product_of_two_dtypes_is_refused(paddle):
+    """matmul, mm, dot and bmm refuse operands of different dtypes: the kernel reads the second
+    operand as the first's type (dot the other way), after checking the sizes."""
+    def ones(shape, dtype="float32"):
+        return paddle.ones(shape, dtype=dtype)
+    return [attempt(fn) for fn in (
+        lambda: paddle.mm(ones([2, 3]), ones([3, 2], "float64")),
+        lambda: paddle.matmul(ones([2, 3], "int64"), ones([3, 2])),
+        lambda: paddle.matmul(ones([3]), ones([3], "float64")),
+        lambda: paddle.dot(ones([3]), ones([3], "float64")),
+        lambda: paddle.bmm(ones([1, 2, 3]), ones([1, 3, 2], "float64")),
+        lambda: paddle.matmul(ones([2, 3]), ones([2, 2], "float64")),
+        lambda: paddle.matmul(ones([2, 3], "int64"), ones([3, 2], "int64")))]
+
+
+@program
+def tensors_of_different_dtypes(paddle):
+    """paddle promotes two tensors only when both are floating point: bool with int, int32
+    with int64 and int with float are refused by every elementwise op; bool has no subtract,
+    maximum, minimum or pow kernel; concat and stack refuse mixed dtypes; a Python number goes
+    with any tensor."""
+    flags = paddle.to_tensor([True, False])
+    ints = paddle.to_tensor([1, 2])
+    ints32 = paddle.to_tensor([1, 2], dtype="int32")
+    floats = paddle.to_tensor([1.5, 2.5])
+    doubles = paddle.to_tensor([1.5, 2.5], dtype="float64")
+    ops = {"add": lambda p, q: p + q, "sub": lambda p, q: p - q, "mul": lambda p, q: p * q,
+           "div": lambda p, q: p / q, "maximum": paddle.maximum, "minimum": paddle.minimum,
+           "pow": lambda p, q: p ** q, "gt": lambda p, q: p > q}
+    pairs = {"bool,int64": (flags, ints), "int64,bool": (ints, flags),
+             "bool,int32": (flags, ints32), "int32,int64": (ints32, ints),
+             "int64,float32": (ints, floats), "float32,float64": (floats, doubles),
+             "bool,bool": (flags, flags)}
+    seen = []
+    for name, op in ops.items():
+        for pair, (p, q) in pairs.items():
+            if name == "div" and pair == "bool,bool":
+                continue  # an integer division by zero, in paddle's own exception class
+            seen.append([name, pair, attempt(lambda: op(p, q))])
+    seen += [ints / ints, ints32 / ints32, ints / 2, 3 / ints,
+             flags - 1, flags - 1.5, 1 - flags, attempt(lambda: True - flags), flags * 2,
+             attempt(lambda: flags.subtract_(flags)),
+             attempt(lambda: paddle.concat([ints32, ints])),
+             attempt(lambda: paddle.concat([floats, doubles])),
+             attempt(lambda: paddle.concat([floats, paddle.to_tensor([[1, 2]])])),
+             attempt(lambda: paddle.stack([floats, doubles])),
+             attempt(lambda: paddle.stack([ints, floats])),
+             attempt(lambda: paddle.where(flags, doubles, floats)),
+             attempt(lambda: paddle.where(flags, flags, ints))]
+    return seen
+
+
+@program
+def a_float64_default_dtype(paddle):
+    """``set_default_dtype("float64")``: Python floats and float constructors make float64;
+    an integer division stays float32, as does a float32 tensor times a number; only float
+    dtypes may be the default."""
+    before = paddle.get_default_dtype()
+    paddle.set_default_dtype("float64")
+    try:
+        x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        (x * x).sum().backward()
+        made = [paddle.get_default_dtype(), x, x.grad, paddle.ones([2]), paddle.zeros([2]),
+                paddle.full([2], 1.5), paddle.arange(3.0), paddle.arange(3),
+                paddle.linspace(0, 1, 3), paddle.eye(2), paddle.to_tensor(1),
+                paddle.to_tensor([1, 2]) / paddle.to_tensor([2, 2]),
+                paddle.to_tensor([1.0], dtype="float32") * 1.5,
+                attempt(lambda: paddle.set_default_dtype("int64"))]
+    finally:
+        paddle.set_default_dtype(before)
+    return made + [paddle.get_default_dtype(), paddle.to_tensor([1.0])]

@@ -1,0 +1,161 @@
+"""``create_graph`` and higher derivatives: which gradients record, and the second derivatives of
+the ops."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from tests.observe import attempt
+from tests.programs.registry import paddle_program as program
+
+
+@program
+def cube_orders(paddle):
+    w = paddle.to_tensor(2.0, stop_gradient=False)
+    y = w ** 3
+    g1 = paddle.grad(y, w, create_graph=True)[0]
+    g2 = paddle.grad(g1, w, create_graph=True)[0]
+    g3 = paddle.grad(g2, w)[0]
+    return [g1, g2, g3]
+
+
+@program
+def constant_derivative_keeps_stop_gradient_false(paddle):
+    w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    c = paddle.grad((w * 2).sum(), w, create_graph=True)[0]
+    return [c, c.stop_gradient, attempt(lambda: paddle.grad(c.sum(), w)),
+            attempt(lambda: paddle.grad(c.sum(), w, allow_unused=True))]
+
+
+def _second_derivatives(paddle: Any, forward: Callable[[Any, Any], Any]) -> list[Any]:
+    x = paddle.to_tensor([[0.3, 0.7], [1.2, 0.4]], stop_gradient=False)
+    w = paddle.to_tensor([[1.5, -0.5], [0.25, 2.0]], stop_gradient=False)
+    gx, gw = paddle.grad(forward(x, w).sum(), [x, w], create_graph=True)
+    return [gx, gw, attempt(lambda: paddle.grad((gx * gx).sum() + gw.sum(), [x, w]))]
+
+
+@program
+def second_derivatives_of_matmul_and_tanh(paddle):
+    return _second_derivatives(paddle, lambda x, w: paddle.tanh(paddle.matmul(x, w)))
+
+
+@program
+def second_derivatives_of_sigmoid_product(paddle):
+    return _second_derivatives(paddle, lambda x, w: paddle.nn.functional.sigmoid(x) * w)
+
+
+@program
+def second_derivatives_of_sqrt_over_tensor(paddle):
+    return _second_derivatives(paddle, lambda x, w: paddle.sqrt(x) / w)
+
+
+@program
+def second_derivatives_of_exp_product(paddle):
+    return _second_derivatives(paddle, lambda x, w: paddle.exp(x * w))
+
+
+@program
+def second_derivatives_of_log_softmax(paddle):
+    """paddle 3.3.1 has no double grad of log_softmax: the first grad with create_graph fails."""
+    x = paddle.to_tensor([[0.3, 0.7], [1.2, 0.4]], stop_gradient=False)
+    y = paddle.nn.functional.log_softmax(paddle.exp(x * 1.5), axis=1).sum()
+    return [attempt(lambda: paddle.grad(y, [x], create_graph=True)), paddle.grad(y, [x])]
+
+
+@program
+def a_seed_that_requires_grad_takes_part_in_create_graph(paddle):
+    """paddle.grad(create_graph=True) connects what it computes to a seed that requires grad."""
+    x = paddle.to_tensor([0.5, 1.5], dtype="float64", stop_gradient=False)
+    seed = paddle.to_tensor([2.0, 3.0], dtype="float64", stop_gradient=False)
+    (g,) = paddle.grad(x * x * x, [x], grad_outputs=[seed], create_graph=True)
+    return [g, paddle.grad(g.sum(), [seed, x], create_graph=True)]
+
+
+@program
+def double_grad_of_a_product_with_a_constant(paddle):
+    """multiply_grad with a constant operand gives zeros that require grad but have no node;
+    a kernel they then pass through (clone's assign) records one."""
+    seen = []
+    for through_clone in (False, True):
+        x = paddle.to_tensor([0.5, 0.9, 1.3], dtype="float64", stop_gradient=False)
+        c = paddle.to_tensor([[1.8, -1.8, 0.4]], dtype="float64")
+        (g,) = paddle.grad((paddle.multiply(x.clone() if through_clone else x, c)).sum(), [x],
+                           create_graph=True)
+        (gg,) = paddle.grad(g.sum(), [x], create_graph=True, allow_unused=True)
+        seen += [g, gg, gg.stop_gradient, gg.grad_fn is None]
+    return seen
+
+
+@program
+def leaky_relu_and_its_double_backward(paddle):
+    """leaky_relu: the slope side's gradient; its double-grad node is not connected to the
+    input, and has no grad of its own."""
+    x = paddle.to_tensor([-0.7, 0.0, 1.2], dtype="float64", stop_gradient=False)
+    y = paddle.nn.functional.leaky_relu(x, 0.1)
+    g, = paddle.grad(y.sum(), x, create_graph=True)
+    return [y, y.grad_fn.name(), g, g.grad_fn.name(), attempt(lambda: paddle.grad(g.sum(), x)),
+            paddle.grad(g.sum(), x, allow_unused=True),
+            attempt(lambda: paddle.grad(g.sum(), x, create_graph=True, allow_unused=True)),
+            paddle.nn.functional.leaky_relu(x).sum()]
+
+
+@program
+def mixed_second_derivatives_through_activation_backward_nodes(paddle):
+    """d/dw of the gradient of sum(act(x) * w) with respect to x: the derivative of each
+    activation's backward node with respect to the gradient it was handed (or paddle's error
+    where its kernel has no double grad)."""
+    nnf = paddle.nn.functional
+    activations = {"relu": nnf.relu, "leaky_relu": lambda t: nnf.leaky_relu(t, 0.2),
+                   "elu": lambda t: nnf.elu(t, 0.7), "gelu": nnf.gelu, "silu": nnf.silu,
+                   "softplus": lambda t: nnf.softplus(t, 2.0), "sigmoid": nnf.sigmoid,
+                   "tanh": paddle.tanh, "softmax": lambda t: nnf.softmax(t, 1),
+                   "log_softmax": lambda t: nnf.log_softmax(t, 1)}
+    seen = []
+    for name, act in activations.items():
+        x = paddle.to_tensor([[0.5, -1.5, 2.0], [-0.3, 0.8, -2.2]], stop_gradient=False)
+        w = paddle.to_tensor([[1.5, -0.5, 2.0], [0.25, 1.0, -1.0]], stop_gradient=False)
+        v = paddle.to_tensor([[1.0, 2.0, -1.0], [0.5, -0.5, 3.0]])
+
+        def mixed():
+            gx, = paddle.grad((act(x) * w).sum(), x, create_graph=True)
+            gw, = paddle.grad((gx * v).sum(), w)
+            return [gx.detach(), gw]
+
+        seen += [name, attempt(mixed)]
+    return seen
+
+
+@program
+def written_leaves_collect_and_unrecorded_create_graph(paddle):
+    """Found by the pairs of argument value × state: a tensor that needs no grad, written in
+    place with one that does (add, subtract, multiply, setitem), collects in its .grad the
+    gradient reaching its value before the write; detach_() clears a leaf's accumulation node;
+    paddle.grad(create_graph=True) under no_grad records nothing, its results leaves that
+    require grad."""
+    x = paddle.to_tensor([0.5, 0.25, 1.0], stop_gradient=False)
+    result = []
+    for op in ("add_", "subtract_", "multiply_"):
+        t = paddle.to_tensor([1.0, 2.0, 3.0]) * 1
+        getattr(t, op)(x)
+        (t * 3).sum().backward()
+        result += [op, t.stop_gradient, t.is_leaf, t.grad]
+    s = paddle.to_tensor([1.0, 2.0, 3.0])
+    s[0] = x[1]
+    e = paddle.to_tensor([1.0, 2.0, 3.0])
+    e.add_(x)
+    e.exp_()
+    ((s * 2).sum() + e.sum()).backward()
+    result += [s.grad, e.grad, x.grad]
+    plain = paddle.to_tensor([1.0, 2.0])
+    had = plain.grad_fn is not None
+    plain.detach_()
+    result += [had, plain.grad_fn is None, plain.stop_gradient]
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    b = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+    product = (a * b * a).sum()
+    with paddle.no_grad():
+        g = paddle.grad(product, [a, b], create_graph=True)
+    result.append([(t.stop_gradient, t.grad_fn is None, t.is_leaf) for t in g])
+    (g[0] * g[0]).sum().backward()
+    result += [a.grad, g[0].grad]
+    return result

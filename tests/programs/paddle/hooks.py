@@ -1,0 +1,65 @@
+"""Tensor, node, module and saved-tensor hooks: when each runs, in which order, and what it may
+change."""
+
+from __future__ import annotations
+
+from tests.observe import attempt
+from tests.programs.registry import paddle_program as program
+
+
+@program
+def hooks(paddle):
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    handle = a.register_hook(lambda g: g * 10)
+    g = paddle.grad((a * a).sum(), a)
+    (a * a).sum().backward()
+    handle.remove()
+    (a * 1).sum().backward()
+    # values only: paddle runs hooks with recording on, so a hooked .grad carries a grad_fn
+    return [g, a.grad.numpy(), attempt(lambda: paddle.to_tensor([1.0]).register_hook(lambda g: g))]
+
+
+@program
+def hooks_and_retain_grads_in_registration_order(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = x * x
+    handed = []
+    y.register_hook(lambda g: handed.append((g.stop_gradient, g.grad_fn is None, g.numpy().tolist())))
+    y.register_hook(lambda g: g * 2)
+    y.retain_grads()
+    y.register_hook(lambda g: g * 3)
+    x.register_hook(lambda g: handed.append((g.stop_gradient, g.numpy().tolist())))
+    y.sum().backward()
+    return [handed, y.grad, y.grad.grad_fn is None, x.grad]
+
+
+@program
+def a_hooked_leaf_gradient_keeps_its_history(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    x.register_hook(lambda g: g * 10)
+    (x * x).sum().backward()
+    return [x.grad, x.grad.grad_fn is None, x.grad.grad_fn.name()]
+
+
+@program
+def saved_tensors_hooks_pack_and_unpack(paddle):
+    """paddle.autograd.saved_tensors_hooks: each saved tensor packed, unpacked in backward."""
+    seen = []
+
+    def pack(t):
+        seen.append(("pack", list(t.shape)))
+        return t
+
+    def unpack(t):
+        seen.append(("unpack", list(t.shape)))
+        return t
+
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    with paddle.autograd.saved_tensors_hooks(pack, unpack):
+        z = paddle.exp(x) * x
+    z.sum().backward()
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    with paddle.autograd.saved_tensors_hooks(lambda t: t, lambda t: t * 0 + 5):
+        b = a * a
+    b.sum().backward()
+    return [seen, x.grad, a.grad]

@@ -1,0 +1,269 @@
+"""In-place writes, versions and views, and which tensors a node saves and checks at backward."""
+
+from __future__ import annotations
+
+from tests.observe import attempt
+from tests.programs.registry import paddle_program as program
+
+
+@program
+def in_place(paddle):
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    e = (a * 1).exp()
+    e.add_(paddle.to_tensor([1.0, 1.0]))
+    q = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    qq = q * 1
+    qq.add_(paddle.to_tensor([1.0, 1.0]))
+    qq.scale_(2.0)
+    (qq * q).sum().backward()
+    r = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    rr = r * 1
+    rr[0] = 5.0
+    rr.sum().backward()
+    s = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    ss = s * 1
+    ss.zero_()
+    (ss + s).sum().backward()
+    return [attempt(lambda: a.add_(paddle.to_tensor([1.0, 1.0]))), attempt(lambda: a.scale_(2.0)),
+            attempt(lambda: e.sum().backward()), qq, q.grad, r.grad, s.grad]
+
+
+@program
+def in_place_ops_on_a_leaf_that_requires_grad(paddle):
+    """paddle 3.3.1 writes first and raises after (setitem refuses before writing)."""
+    seen = []
+    for op in ("fill_", "zero_", "scale_", "add_", "setitem"):
+        x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        if op == "setitem":
+            failed = attempt(lambda: x.__setitem__(0, 7.0))
+        elif op == "add_":
+            failed = attempt(lambda: x.add_(paddle.to_tensor([1.0, 1.0])))
+        else:
+            args = {"fill_": [5.0], "scale_": [2.0]}.get(op, [])
+            failed = attempt(lambda: getattr(x, op)(*args))
+        seen += [failed, x, x.inplace_version]
+    return seen
+
+
+@program
+def max_and_amax_when_the_saved_input_was_overwritten(paddle):
+    """An in-place op on a leaf that requires grad writes, then refuses, leaving the version:
+    max_grad then finds no tie (zeros), amax_grad multiplies by an empty mask (NaN)."""
+    seen = []
+    for reduce in (lambda x: paddle.max(x, axis=0, keepdim=True), lambda x: paddle.amax(x, axis=0)):
+        x = paddle.to_tensor([[0.4], [-1.1]], stop_gradient=False)
+        y = reduce(x)
+        seen.append(attempt(lambda: x.fill_(-0.9)))
+        y.sum().backward()
+        seen.append(x.grad)
+    return seen
+
+
+@program
+def setitem_kernels_by_value(paddle):
+    """A number is written by set_value, a tensor by set_value_with_tensor: node names and the
+    kernel a create_graph pass finds without a gradient differ."""
+    seen = []
+    for value in (0.5, paddle.to_tensor([3.0, 4.0], stop_gradient=False)):
+        x = paddle.to_tensor([[1.0, 2.0], [5.0, 6.0]], stop_gradient=False)
+        y = x * 2
+        y[0] = value
+        seen += [y.grad_fn.name(), attempt(lambda: paddle.grad(y.sum(), [x], create_graph=True))]
+    return seen
+
+
+@program
+def setitem_value_with_leading_ones(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    v = paddle.to_tensor([3.0], stop_gradient=False)
+    y = x * 2
+    y[0] = v
+    y.sum().backward()
+    return [y, x.grad, v.grad]
+
+
+@program
+def pow_reads_operands_written_by_a_refused_in_place_op(paddle):
+    """elementwise_pow_grad recomputes base ** exponent from the operands as they are when it
+    runs: a write paddle made before refusing it shows in both gradients."""
+    x = paddle.to_tensor([0.5, -1.0], stop_gradient=False)
+    y = 2.0 ** x
+    refused = attempt(lambda: x.divide_(paddle.to_tensor(2.0)))
+    y.sum().backward()
+    b = paddle.to_tensor([1.5, 2.5], stop_gradient=False)
+    e = paddle.to_tensor([0.5, -1.0], stop_gradient=False)
+    z = paddle.pow(b, e)
+    refused_too = attempt(lambda: b.scale_(3.0))
+    z.sum().backward()
+    return [refused, x.grad, refused_too, e.grad, b.grad]
+
+
+@program
+def an_unpacked_saved_tensor_stands_where_the_saved_one_was(paddle):
+    """What a saved_tensors_hooks unpack returns is put in the saved tensor's place in the graph:
+    with create_graph, derivatives through it reach the leaf as the saved tensor did."""
+    x = paddle.to_tensor([1.5, 2.0], dtype="float64", stop_gradient=False)
+    with paddle.autograd.saved_tensors_hooks(lambda t: t, lambda t: t * -1.0):
+        y = paddle.log(x)
+    (first,) = paddle.grad([y.sum()], [x], create_graph=True)
+    (second,) = paddle.grad([first.sum()], [x], create_graph=True)
+    return [first, second]
+
+
+@program
+def an_optimizer_step_does_not_bump_the_parameter_version(paddle):
+    """paddle's SGD and Adam write the parameters in place without bumping their inplace
+    version: a retained graph that saved a parameter runs again with its new values."""
+    out = []
+    for kind in ("SGD", "Adam"):
+        w = paddle.to_tensor([0.5, -1.5], stop_gradient=False)
+        opt = getattr(paddle.optimizer, kind)(learning_rate=0.5, parameters=[w])
+        s = (w * w).sum()
+        s.backward(retain_graph=True)
+        opt.step()
+        opt.clear_grad()
+        out += [w.inplace_version, w, attempt(lambda s=s: s.backward()), w.grad]
+    return out
+
+
+@program
+def a_write_to_a_selected_element_reaches_its_base(paddle):
+    """x[i] (and w[i, j]) is a 0-d view: a write to it under no_grad changes the base."""
+    x = paddle.to_tensor([0.962, 1.172, -1.58], stop_gradient=False)
+    v = x[-1]
+    with paddle.no_grad():
+        v.add_(paddle.to_tensor(0.927))
+    w = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    u = w[1, 0]
+    u.scale_(10.0)
+    return [x, v, w, u]
+
+
+@program
+def exp_in_place_and_divide_save_their_output(paddle):
+    """exp_ saves its output at the version the write gave it, and divide (a tensor divisor or
+    dividend, not a number divisor) saves its output too: a later in-place write to either
+    output fails the backward with paddle's version error."""
+    divisor = paddle.to_tensor(1.5)
+    writes = {"exp": lambda h: h.exp_(), "add": lambda h: h.add_(divisor),
+              "div": lambda h: h.divide_(divisor), "scale": lambda h: h.scale_(0.5)}
+    seen = []
+    for ops in (("exp",), ("exp", "exp"), ("exp", "add"), ("add", "exp"), ("div", "exp"),
+                ("scale", "exp")):
+        x = paddle.to_tensor([0.5, -1.0], stop_gradient=False)
+        h = x * 2
+        for op in ops:
+            writes[op](h)
+        seen += [h.inplace_version, attempt(lambda: h.sum().backward()), x.grad]
+    for made in (lambda x: x / 2.0, lambda x: 2.0 / x, lambda x: x / paddle.to_tensor(2.0)):
+        x = paddle.to_tensor([0.5, -1.0], stop_gradient=False)
+        q = made(x)
+        q.add_(divisor)
+        seen += [attempt(lambda: q.sum().backward()), x.grad]
+    return seen
+
+
+@program
+def an_expanded_tensor_is_a_copy(paddle):
+    """paddle's expand makes a new tensor: a later write to its source does not show in it."""
+    x = paddle.to_tensor([[1.5], [-2.0], [0.5]], dtype="float64", stop_gradient=False)
+    v = paddle.expand(paddle.transpose(x, [1, 0]), [3, 3])
+    with paddle.no_grad():
+        x.scale_(2.0)
+    w = paddle.to_tensor([[0.5, 1.0, -1.0], [2.0, 0.5, 1.0], [1.0, -1.0, 0.25]], dtype="float64",
+                         stop_gradient=False)
+    paddle.mm(v, w).sum().backward()
+    return [v, w.grad, x.grad]
+
+
+@program
+def set_value_writes_without_a_version(paddle):
+    """Tensor.set_value writes new values without a version change or a record: a backward
+    afterwards reads them (no version error); a value of another shape is refused."""
+    import numpy as np
+    c = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = c * c
+    start = c.inplace_version
+    c.set_value(np.array([5.0, 6.0], np.float32))
+    y.sum().backward()
+    return [c, c.inplace_version - start, c.grad,
+            attempt(lambda: c.set_value(np.array([1.0, 2.0, 3.0], np.float32))),
+            paddle.in_dynamic_mode(), str(paddle.CPUPlace()),
+            paddle.to_tensor([1.0], place=paddle.CPUPlace())]
+
+
+@program
+def more_in_place_methods(paddle):
+    """sqrt_, tanh_, reciprocal_, exp_ and clip_: node, result and gradient, and whether writing
+    into the result afterwards fails the backward; amax / amin / maximum / minimum as methods."""
+    seen = []
+    for name, args in (("sqrt_", ()), ("tanh_", ()), ("reciprocal_", ()), ("exp_", ()),
+                       ("clip_", (0.6, 1.8))):
+        x = paddle.to_tensor([0.5, 1.5, 2.0], stop_gradient=False)
+        y = x * 1.0
+        r = getattr(y, name)(*args)
+        seen += [r is y, y.grad_fn.name(), y.detach()]
+        y.sum().backward()
+        seen.append(x.grad)
+        x2 = paddle.to_tensor([0.5, 1.5, 2.0], stop_gradient=False)
+        z = getattr(x2 * 1.0, name)(*args)
+        w = z * 2
+        z.add_(paddle.to_tensor(1.0))
+        seen.append(attempt(lambda: (w.sum().backward(), x2.grad)[1]))
+    x = paddle.to_tensor([[0.5, -1.5, 2.0]], stop_gradient=False)
+    for r in (x.amax(1), x.amin(), x.maximum(x * 2), x.minimum(x * 2)):
+        seen += [r.grad_fn.name(), r.detach()]
+    return seen
+
+
+@program
+def unbind_pieces_view_and_in_place_promotion(paddle):
+    """Found by observing every tensor's version: unbind's pieces are views of the input (its
+    version counter and memory, so a write to the input reaches a saved piece and the pass
+    refuses), split's are copies, a reshape shares the counter; and an in-place add, subtract,
+    multiply or divide by a float64 tensor turns a float32 tensor into a float64 one (setitem
+    keeps it float32)."""
+    a = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+    b = a * 2
+    d = b.detach()
+    d.add_(paddle.to_tensor(1.0))
+    p, q = paddle.unbind(b, axis=0)
+    s = paddle.split(b, 2, axis=0)
+    r = b.reshape([4])
+    result = [b.inplace_version, p.inplace_version, s[0].inplace_version, r.inplace_version]
+    b.add_(paddle.to_tensor(10.0))
+    result += [p, p.inplace_version, s[0], r.inplace_version]
+    z = (q * q).sum()
+    b.add_(paddle.to_tensor(1.0))
+    result.append(attempt(lambda: z.backward()))
+    wide = paddle.to_tensor([0.5, 0.25], dtype="float64", stop_gradient=False)
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    for op in ("add_", "subtract_", "multiply_", "divide_"):
+        y = x * 3
+        getattr(y, op)(wide)
+        result += [op, str(y.dtype), y.inplace_version, y.grad_fn.name()]
+    y = x * 3
+    y.multiply_(wide)
+    (y * y).sum().backward()
+    result += [x.grad, wide.grad]
+    kept = paddle.to_tensor([1.0, 2.0])
+    kept[0] = wide[0]
+    result.append(str(kept.dtype))
+    return result
+
+
+@program
+def setitem_without_recording_takes_the_flag(paddle):
+    """Under no_grad, writing a tensor that requires grad into one that does not with setitem
+    makes it a leaf that requires grad (it collects its own gradient; the value gets none); an
+    in-place add leaves the flag."""
+    x = paddle.to_tensor([-1.5, 1.0, 2.0], stop_gradient=False)
+    d = paddle.to_tensor([[1.0, 2.0, 3.0]])
+    with paddle.no_grad():
+        d[0] = x
+    c = paddle.to_tensor([1.0, 2.0, 3.0])
+    w = x * 1
+    with paddle.no_grad():
+        c.add_(w)
+    (d * 2).sum().backward()
+    return [d.stop_gradient, d.is_leaf, c.stop_gradient, d.grad, x.grad]

@@ -1,0 +1,465 @@
+"""Operations: values, gradients and node names of elementwise, reduction, shape and indexing ops."""
+
+from __future__ import annotations
+
+from tests.observe import attempt, backward_after_writing
+from tests.programs.elementwise import MORE_ELEMENTWISE
+from tests.programs.registry import paddle_program as program
+
+
+@program
+def tie_gradients_differentiate_by_whole_masks(paddle):
+    """maximum and minimum give half the gradient to each side of a tie, but the double-grad
+    kernel differentiates it by whole masks: by the seed, 0 for the first operand and 1 for the
+    second at a tie (``ddout = ddx * (x > y) + ddy * (x <= y)``)."""
+    seen = []
+    for op in (paddle.maximum, paddle.minimum):
+        x = paddle.to_tensor([1.0, 2.0, 5.0], stop_gradient=False)
+        y = paddle.to_tensor([1.0, 3.0, 4.0], stop_gradient=False)
+        g = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+        gx, gy = paddle.grad([op(x, y)], [x, y], grad_outputs=[g], create_graph=True)
+        by_seed = paddle.grad([gx.sum() + 2 * gy.sum()], [g], retain_graph=True)
+        (gx * gx + gy).sum().backward()
+        seen += [gx, gy, by_seed, g.grad, x.grad, y.grad]
+    return seen
+
+
+@program
+def ties_and_kinks(paddle):
+    x = paddle.to_tensor([[1.0, 3.0, 3.0], [2.0, 2.0, 0.5]], stop_gradient=False)
+    outs = [paddle.max(x), paddle.amax(x), paddle.max(x, axis=1), paddle.min(x, axis=0),
+            paddle.maximum(x, paddle.to_tensor([[3.0, 3.0, 3.0], [2.0, 2.0, 2.0]])),
+            paddle.nn.functional.relu(x - 2), paddle.abs(x - 2), paddle.clip(x, 2.0, 3.0)]
+    return [[o, paddle.grad(o.sum(), x)[0]] for o in outs]
+
+
+@program
+def shape_ops(paddle):
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], stop_gradient=False)
+    outs = [paddle.reshape(x, [3, 2]), paddle.transpose(x, [1, 0]), paddle.unsqueeze(x, 1),
+            paddle.squeeze(paddle.unsqueeze(x, 0)), paddle.expand(x[:, 1:2], [2, 4]), x[1],
+            x[:, 0], paddle.concat([x, x * 2], axis=1), paddle.stack([x, x], axis=2),
+            paddle.sum(x, axis=0, keepdim=True), paddle.mean(x, axis=[0, 1]),
+            paddle.matmul(x, x, transpose_y=True), paddle.nn.functional.softmax(x, axis=0)]
+    return [[o, paddle.grad((o * o).sum(), x)[0]] for o in outs]
+
+
+@program
+def reshape_to_the_same_shape_is_the_tensor_itself(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    with paddle.no_grad():
+        same = paddle.reshape(x, [2])
+        other = paddle.reshape(x, [1, 2])
+    (same * 3).sum().backward()
+    return [same is x, same.stop_gradient, other.stop_gradient, x.grad, same.grad]
+
+
+@program
+def pow_recomputes_its_result_instead_of_saving_it(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = paddle.to_tensor([0.5, 1.5], stop_gradient=False)
+    p = x ** y
+    r = 2.0 ** x
+    with paddle.no_grad():
+        p[0:1].scale_(10.0)
+        r[0:1].scale_(10.0)
+    (p.sum() + r.sum()).backward()
+    return [x.grad, y.grad, p, r]
+
+
+@program
+def zero_base_pow_by_its_exponent(paddle):
+    x = paddle.to_tensor([-1.0, 0.0, 1.0], stop_gradient=False)
+    (0.0 ** x).sum().backward()
+    return [x.grad]
+
+
+@program
+def softmax_clips_far_below_the_maximum(paddle):
+    """paddle's softmax and log_softmax clip x - max(x) at -64: -inf (log of zero) and far
+    entries keep a tiny probability, which reaches the gradient."""
+    x = paddle.to_tensor([[0.0, -70.0, -63.0, -65.0]], dtype="float64", stop_gradient=False)
+    s = paddle.nn.functional.softmax(x, axis=-1)
+    ls = paddle.nn.functional.log_softmax(x, axis=-1)
+    z = paddle.to_tensor([[1.4, 0.0, 1.068]], stop_gradient=False)
+    paddle.nn.functional.softmax(paddle.log(z), axis=-1).backward(
+        paddle.to_tensor([[1.288, 0.792, 1.412]]))
+    return [s, ls, paddle.grad((s * s).sum(), x), z.grad]
+
+
+@program
+def tensor_helpers_around_autograd(paddle):
+    """Constructors, comparisons and composed differentiable helpers paddle programs use."""
+    x = paddle.to_tensor([[3.0, 4.0], [1.0, 2.0]], stop_gradient=False)
+    n = paddle.norm(x)
+    scaled = paddle.scale(x, 2.0, 1.0)
+    (n + scaled.sum() + paddle.flatten(x).sum() + x.t().sum()).backward()
+    return [paddle.allclose(x, x), paddle.equal(x, x * 1), paddle.arange(5),
+            paddle.arange(0, 1, 0.25), paddle.linspace(0, 1, 5), paddle.eye(2),
+            paddle.full([2], 3.0), paddle.numel(x), paddle.argmax(x), paddle.argmax(x, axis=1),
+            n, paddle.flatten(x), scaled.grad_fn.name(), paddle.sign(x),
+            paddle.neg(x).grad_fn.name(), x.t().grad_fn.name(), x.T.shape,
+            str(x.cast("float64").dtype), paddle.is_tensor(x), paddle.assign(x).grad_fn.name(),
+            paddle.mm(x, x).grad_fn.name(), x.grad]
+
+
+@program
+def augmented_assignment_makes_a_new_tensor(paddle):
+    """paddle has no in-place operators: ``w -= x`` binds ``w`` to a new tensor (which, under
+    no_grad, stops gradient), and the old one keeps its values."""
+    w = paddle.to_tensor([1.0, -2.0], stop_gradient=False)
+    kept = w
+    with paddle.no_grad():
+        w -= 0.5
+    v = paddle.to_tensor([1.0, -2.0])
+    held = v
+    v *= 3
+    return [w is kept, w, w.stop_gradient, kept, held is v, held, v, kept.inplace_version]
+
+
+@program
+def more_tensor_functions_around_autograd(paddle):
+    """var / std, cumsum (flattened without an axis), index_select, tile and masked_fill,
+    composed from the core's operations, with their gradients."""
+    x = paddle.to_tensor([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]], stop_gradient=False)
+    picks = paddle.to_tensor([2, 0])
+    weights = paddle.arange(12, dtype="float32").reshape([4, 3])
+    total = (paddle.var(x) + paddle.std(x, axis=1).sum() + (paddle.cumsum(x, axis=1) * x).sum()
+             + paddle.index_select(x, picks, axis=1).sum()
+             + (paddle.tile(x, [2, 1]) * weights).sum() + paddle.masked_fill(x, x > 3, 0.0).sum())
+    total.backward()
+    return [paddle.var(x), paddle.std(x, axis=1), paddle.var(x, axis=0, unbiased=False),
+            paddle.cumsum(x), paddle.cumsum(x, axis=1), paddle.index_select(x, picks, axis=1),
+            paddle.tile(x, [2, 1]).shape, paddle.masked_fill(x, x > 3, 0.0), x.grad]
+
+
+@program
+def comparisons_and_truth_reductions(paddle):
+    """Tensor.equal / not_equal / less_than / less_equal / greater_than / greater_equal and
+    all / any (over everything or an axis): bool tensors that stop gradient."""
+    a = paddle.to_tensor([[1.0, 2.0], [3.0, 0.0]], stop_gradient=False)
+    b = paddle.to_tensor([[1.0, 0.0], [3.0, 5.0]])
+    same = a.equal(b)
+    return [same, a.not_equal(b), a.less_than(b), a.less_equal(b), a.greater_than(b),
+            a.greater_equal(b), same.all(), same.any(axis=1), (a > 0).all(axis=0, keepdim=True),
+            same.stop_gradient]
+
+
+@program
+def floor_ceil_round_and_argmin(paddle):
+    """floor, ceil and round (halves to even) have zero derivatives; argmin is an int64 index
+    that stops gradient."""
+    x = paddle.to_tensor([0.4, 1.6, -2.5], stop_gradient=False)
+    seen = []
+    for name in ("floor", "ceil", "round"):
+        y = getattr(x, name)()
+        (y * x).sum().backward()
+        seen += [y, getattr(paddle, name)(x), x.grad.numpy().tolist()]
+        x.clear_gradient(False)
+    return seen + [x.argmin(), paddle.argmin(x, axis=0, keepdim=True), x.argmin().stop_gradient]
+
+
+@program
+def the_norm_and_its_gradient_at_zero(paddle):
+    """Tensor.norm is one PNormGradNode; its gradient is a / norm, and 0 where the norm is 0."""
+    zero = paddle.zeros([2])
+    zero.stop_gradient = False
+    zero.norm().backward()
+    rows = paddle.to_tensor([[1.0, 2.0], [3.0, 0.0]], stop_gradient=False)
+    total = rows.norm()
+    total.backward()
+    return [zero.grad, rows.grad, total.grad_fn.name(), paddle.linalg.norm(rows, axis=1)]
+
+
+@program
+def split_chunk_and_unbind_make_copies_of_one_node(paddle):
+    """split (into a number of pieces or by sections, -1 for the rest), chunk and unbind: every
+    piece is an output of one node (SplitWithNumGradNode, SplitGradNode, UnbindGradNode), a
+    new tensor for split and chunk (unbind's pieces view the input); a piece no gradient
+    reached gets zeros, which its hooks and retained gradient see (stopping gradient)."""
+    x = paddle.to_tensor([0.0, 1, 2, 3, 4, 5], stop_gradient=False)
+    a, b, c = paddle.split(x, 3)
+    result = [a.grad_fn.name(), a.shape]
+    (a * c.sum()).sum().backward()
+    result.append(x.grad)
+    m = paddle.to_tensor([[0.0, 1, 2], [3, 4, 5]], stop_gradient=False)
+    p, q = paddle.split(m, [1, -1], axis=1)
+    result += [p.grad_fn.name(), p.shape, q.shape, [t.shape for t in m.chunk(3, axis=1)],
+               m.unbind(1)[0].grad_fn.name(), paddle.unbind(paddle.to_tensor([1.0, 2.0]))[0].shape]
+    result.append(paddle.grad(m.unbind(1)[2].sum() * 3, m))
+    for bad in (lambda: paddle.split(m, [1, 1], axis=1), lambda: paddle.split(m, 2, axis=1),
+                lambda: m.chunk(4, axis=1), lambda: m.chunk(0, axis=1), lambda: m.unbind(2)):
+        result.append(attempt(bad))
+    s = paddle.to_tensor([0.0, 1, 2, 3, 4, 5], stop_gradient=False)
+    t = s * 1
+    p1, p2 = paddle.split(t, 2)
+    p1.scale_(2)
+    result += [t, p1.grad_fn.name()]
+    seen = []
+    p2.register_hook(lambda g: seen.append(g))
+    p2.retain_grads()
+    (p1 * 2).sum().backward()
+    result += [s.grad, seen, [g.stop_gradient for g in seen], p2.grad]
+    return result
+
+
+@program
+def prod_divides_by_the_input(paddle):
+    """paddle's prod gradient is ``g * result / x``: nan where an element is zero; prod_grad
+    has no double grad."""
+    result = []
+    for values in ([2.0, 3.0, 4.0], [2.0, 0.0, 4.0], [0.0, 0.0, 4.0]):
+        x = paddle.to_tensor(values, stop_gradient=False)
+        y = paddle.prod(x)
+        y.backward()
+        result += [y.grad_fn.name(), x.grad]
+    m = paddle.to_tensor([[2.0, 0.0], [3.0, 4.0]], stop_gradient=False)
+    for f in (lambda t: t.prod(1), lambda t: paddle.prod(t, axis=0, keepdim=True),
+              lambda t: paddle.prod(t, [0, 1])):
+        r = f(m)
+        result += [r.shape, paddle.grad(r.sum(), m)]
+    z = paddle.to_tensor([2.0, 3.0, 4.0], stop_gradient=False)
+    result.append(attempt(lambda: paddle.grad(paddle.grad(z.prod(), z, create_graph=True)[0].sum(), z)))
+    return result
+
+
+@program
+def equal_all_compares_shape_and_values(paddle):
+    """paddle.equal_all: a 0-D bool tensor for shape and values; mixed dtypes and anything but a
+    tensor are paddle's InvalidArgument errors. linspace computes as the kernel does."""
+    a = paddle.to_tensor([1.0, 2.0])
+    return [paddle.equal_all(a, a * 1), paddle.equal_all(a, paddle.to_tensor([1.0, 2.0, 3.0])),
+            attempt(lambda: paddle.equal_all(a, paddle.to_tensor([1.0, 2.0], dtype="float64"))),
+            attempt(lambda: paddle.equal_all(a, None)), attempt(lambda: paddle.equal_all(None, a)),
+            attempt(lambda: paddle.equal_all(a, 3)),
+            paddle.linspace(0.1, 0.7, 7), paddle.linspace(-2.5, 3.3, 11, dtype="float64"),
+            paddle.equal_all(paddle.linspace(0.0, 1.0, 5), paddle.to_tensor([0.0, 0.25, 0.5, 0.75, 1.0]))]
+
+
+@program
+def more_elementwise_functions(paddle):
+    """tan, sinh, cosh, atan, asin, acos, log1p, expm1, log2, log10, reciprocal, rsqrt and erf:
+    values, gradients, the second derivative or paddle's error where the kernel has none, and
+    which tensor each kernel reads (tan its input, unlike torch)."""
+    seen = []
+    for name in MORE_ELEMENTWISE:
+        x = paddle.to_tensor([0.3, 0.6], dtype="float64", stop_gradient=False)
+        y = getattr(paddle, name)(x)
+        seen += [name, y, y.grad_fn.name(), paddle.grad(y.sum(), x)]
+        seen.append(attempt(lambda: paddle.grad(paddle.grad(y.sum(), x, create_graph=True)[0].sum(), x)))
+        seen += backward_after_writing(x, lambda t: getattr(t, name)(), paddle.no_grad,
+                                       lambda t: t.scale_(1.0))
+    return seen
+
+
+@program
+def softplus_elu_gelu_and_silu(paddle):
+    """softplus (beta, threshold), elu (alpha), gelu (exact, tanh) and silu: values,
+    gradients, the double-grad node (gelu has none) and which tensors each kernel reads (elu
+    and silu their output too)."""
+    functional = paddle.nn.functional
+    seen = []
+    for name, fn in (("softplus", lambda t: functional.softplus(t, beta=2.0, threshold=1.0)),
+                     ("elu", lambda t: functional.elu(t, 0.5)), ("gelu", functional.gelu),
+                     ("gelu_tanh", lambda t: functional.gelu(t, approximate=True)),
+                     ("silu", functional.silu)):
+        x = paddle.to_tensor([0.5, -1.2, 0.0, 0.8], dtype="float64", stop_gradient=False)
+        y = fn(x)
+        seen += [name, y, y.grad_fn.name(), paddle.grad(y.sum(), x)]
+        first = attempt(lambda: paddle.grad(fn(x).sum(), x, create_graph=True)[0])
+        seen.append(first)
+        if "error" not in first:
+            g, = paddle.grad(fn(x).sum(), x, create_graph=True)
+            seen += [g.grad_fn.name(), paddle.grad(g.sum(), x)]
+        seen += backward_after_writing(x, fn, paddle.no_grad, lambda t: t.scale_(1.0))
+    return seen
+
+
+@program
+def a_nan_gradient_through_relu_abs_and_maximum(paddle):
+    """paddle's relu and maximum kernels multiply the gradient by their mask, so a nan gradient
+    stays nan where the mask is 0; abs's kernel gives 0 at 0 whatever the gradient."""
+    x = paddle.to_tensor([-1.0, 0.0, 2.0], stop_gradient=False)
+    nan = paddle.to_tensor(float("nan"))
+    functional = paddle.nn.functional
+    return [paddle.grad((fn(x) * nan).sum(), x) for fn in (
+        functional.relu, paddle.abs, lambda t: paddle.maximum(t, paddle.zeros([3])),
+        lambda t: paddle.minimum(t, paddle.zeros([3])), lambda t: paddle.clip(t, -0.5, 1.0))]
+
+
+@program
+def norms_of_other_orders(paddle):
+    """linalg.norm with p = 1, 3, inf, 0.5, -inf, 1.5: PNormGradNode; its gradient is nan at a
+    zero for p < 1, and for inf each tied element gets all of it; no p-norm has a double grad."""
+    seen = []
+    for p in (1, 3, float("inf"), 0.5, float("-inf"), 1.5):
+        x = paddle.to_tensor([[3.0, -4.0, 0.0], [1.0, 2.0, -2.0]], stop_gradient=False)
+        y = paddle.linalg.norm(x, p=p)
+        seen += [y, y.grad_fn.name(), paddle.grad(y, x),
+                 paddle.grad(paddle.norm(x, p=p, axis=1, keepdim=True).sum(), x)]
+    x = paddle.to_tensor([3.0, -4.0], stop_gradient=False)
+    for p in (2, 3):  # p_norm_grad has no grad op
+        seen.append(attempt(lambda: paddle.grad(paddle.linalg.norm(x, p=p), x, create_graph=True)))
+    return seen
+
+
+@program
+def masked_fill_is_one_node(paddle):
+    """masked_fill with a number records MaskedFillGradNode; its gradient comes from
+    MaskedFillDoubleGradNode when the pass records."""
+    x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    y = paddle.masked_fill(x, x > 1.5, 0.5)
+    g, = paddle.grad(y, x, paddle.ones([3]), create_graph=True)
+    return [y, y.grad_fn.name(), g, g.grad_fn.name(), x.masked_fill(x < 1.5, -1.0)]
+
+
+@program
+def var_and_std_divide_by_a_tensor(paddle):
+    """paddle's var divides the sum of squares by the count as a tensor (DivideGradNode); std
+    is its square root."""
+    x = paddle.to_tensor([[0.5, 1.2, 0.8], [1.5, 0.3, 0.9]], dtype="float64", stop_gradient=False)
+    seen = []
+    for fn in (lambda t: paddle.var(t), lambda t: paddle.std(t), lambda t: paddle.var(t, axis=1),
+               lambda t: paddle.std(t, axis=0, unbiased=False)):
+        out = fn(x)
+        seen += [out, out.grad_fn.name(), paddle.grad(out.sum(), x)]
+    return seen
+
+
+@program
+def functions_composed_from_the_core(paddle):
+    """flip, roll, tril/triu, diag both ways, diagonal, trace, outer, logsumexp, lerp (whose
+    weight gets no gradient), hypot, logaddexp, broadcast_to, topk (whose indices are
+    recorded), sort, gather, add_n, l1_loss and normalize: values, node names and gradients;
+    isnan / any / all."""
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, -6.0]], stop_gradient=False)
+    v = paddle.to_tensor([0.5, -1.0, 2.0], stop_gradient=False)
+    w = paddle.to_tensor(0.25, stop_gradient=False)
+    index = paddle.to_tensor([1, 0, 1])
+    nnf = paddle.nn.functional
+    outs = [paddle.flip(x, 0), paddle.flip(x, [0, 1]), x.flip(1), paddle.roll(x, 1),
+            paddle.roll(x, [1, -1], [0, 1]), paddle.tril(x), x.triu(1), paddle.tril(x, -1),
+            paddle.diag(v), paddle.diag(v, 1), paddle.diag(v, -2, padding_value=3.0),
+            paddle.diag(x), paddle.diag(x, 1), paddle.diagonal(x), x.diagonal(-1),
+            paddle.trace(x), paddle.trace(x, 1), paddle.outer(v, v), paddle.logsumexp(x, 1),
+            paddle.logsumexp(x), paddle.logsumexp(x, [0, 1], keepdim=True),
+            paddle.lerp(x, x * 2, 0.3), paddle.lerp(x, x.exp(), w), paddle.hypot(x, x * 3),
+            paddle.logaddexp(x, x * 0.5), paddle.broadcast_to(v, (2, 3)), paddle.topk(x, 2)[0],
+            paddle.topk(x, 2, axis=0, largest=False)[0], paddle.sort(x, descending=True),
+            paddle.sort(x, axis=0), paddle.gather(x, index), paddle.gather(x, index, axis=1),
+            paddle.add_n([x, x * 2, x.exp()]), paddle.add_n([x]), nnf.l1_loss(x, x * 2),
+            nnf.l1_loss(x, x * 2, "sum"), nnf.normalize(x), nnf.normalize(x, p=1, axis=0)]
+    sum((o * (i + 1)).sum() for i, o in enumerate(outs)).backward()
+    values, indices = paddle.topk(x, 2)
+    return ([o.detach() for o in outs] + [o.grad_fn.name() for o in outs]
+            + [x.grad, v.grad, w.grad, indices, indices.stop_gradient, indices.grad_fn.name(),
+               paddle.isnan(x), paddle.isinf(x / 0), paddle.isfinite(x), paddle.any(x > 4),
+               x.all(), attempt(lambda: paddle.topk(x, 4)), attempt(lambda: paddle.topk(x, -1)),
+               attempt(lambda: paddle.roll(x, [1, 2], [0])),
+               attempt(lambda: paddle.diag(paddle.ones([2, 2, 2]))),
+               attempt(lambda: paddle.add_n([])), attempt(lambda: paddle.trace(v))])
+
+
+@program
+def composed_functions_show_the_framework_node(paddle):
+    """index_select, cumsum, tile, bmm, dot, flatten, square and expand_as are composed from the
+    core's operations; the node a program sees has paddle's name."""
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], stop_gradient=False)
+    b = paddle.to_tensor([[[1.0, 2.0], [3.0, 4.0]]], stop_gradient=False)
+    v = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    made = [paddle.index_select(x, paddle.to_tensor([2, 0]), axis=1), paddle.cumsum(x, 1),
+            paddle.cumsum(x), paddle.tile(x, [2, 1]), paddle.tile(v, [1]), paddle.bmm(b, b),
+            paddle.dot(v, v), paddle.flatten(x), paddle.flatten(v), paddle.square(x),
+            paddle.expand_as(v, x), v.expand_as(x)]
+    return [[t.grad_fn.name(), t.detach()] for t in made]
+
+
+@program
+def behaviours_paddle_has_and_torch_has_not(paddle):
+    """A retained gradient keeps the latest pass's; integer casts record; negating a bool tensor
+    keeps its values; writes into an expanded tensor and into split pieces are allowed; linear
+    is a matmul and an add; hooks of nodes grad() does not need do not run; a non-leaf input's
+    own node is not run by grad(), so a later backward through it works."""
+    seen = []
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = x * 2
+    y.retain_grads()
+    y.sum().backward(retain_graph=True)
+    (y * 3).sum().backward()
+    cast = x.astype("int64")
+    seen += [y.grad, cast.stop_gradient, cast.grad_fn.name()]
+    flags = paddle.to_tensor([True, False])
+    seen += [-flags, flags.neg(), -paddle.to_tensor(True)]
+    base = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False) * 1
+    wide = paddle.expand(base.unsqueeze(0), [2, 3])
+    seen.append(attempt(lambda: wide.add_(paddle.to_tensor(1.0))))
+    pieces = paddle.split(paddle.to_tensor([1.0, 2.0, 3.0, 4.0], stop_gradient=False) * 1, 2)
+
+    def write_piece():
+        pieces[0].add_(paddle.to_tensor(1.0))
+        (pieces[0] * pieces[1]).sum().backward()
+        return pieces[0]
+
+    seen.append(attempt(write_piece))
+    row = paddle.to_tensor([[1.0, 2.0]], stop_gradient=False)
+    weight = paddle.to_tensor([[1.0], [2.0]], stop_gradient=False)
+    bias = paddle.to_tensor([0.5], stop_gradient=False)
+    seen.append(paddle.nn.functional.linear(row, weight, bias).grad_fn.name())
+    ran = []
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    q = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+    ya, yq = a * 2, q * 3
+    ya.register_hook(lambda g: ran.append("ya"))
+    yq.register_hook(lambda g: ran.append("yq"))
+    paddle.grad((ya + yq).sum(), [a])
+    seen.append(sorted(ran))
+    xx = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    yy = xx * xx
+    paddle.grad((yy * 2).sum(), [yy])
+    seen.append(attempt(lambda: (yy.sum().backward(), xx.grad)[1]))
+    return seen
+
+
+@program
+def comparing_a_tensor_with_none(paddle):
+    """``x == None`` and ``x != None`` are Python's False and True."""
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    before = [x.grad == None, x == None, x != None]  # noqa: E711 - what the program tests
+    (x * 2).sum().backward()
+    return before + [x.grad == None, x.grad != None]  # noqa: E711
+
+
+@program
+def missing_names_and_helpers(paddle):
+    """Helpers real programs reach for: masked_select (gradient to the picked entries),
+    meshgrid, argsort, nonzero (both forms), the random draws' shapes and dtypes; and a name
+    neither engine has is an AttributeError that hasattr answers."""
+    x = paddle.to_tensor([[1.0, 5.0], [3.0, -2.0]], stop_gradient=False)
+    picked = paddle.masked_select(x * 2, paddle.to_tensor([[True, False], [False, True]]))
+    picked.sum().backward()
+    a, b = paddle.meshgrid(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([3.0, 4.0, 5.0]))
+    v = paddle.to_tensor([3.0, 1.0, 2.0, 0.0])
+    drawn = [paddle.uniform([2, 3]), paddle.uniform([2], dtype="float64", min=0.0, max=2.0),
+             paddle.normal(shape=[3]), paddle.randint(0, 5, [2, 3]), paddle.randperm(4)]
+    return [picked, x.grad, a, b, paddle.argsort(v), v.argsort(descending=True), paddle.nonzero(v),
+            paddle.nonzero(v, as_tuple=True),
+            [(list(t.shape), str(t.dtype), t.stop_gradient) for t in drawn],
+            hasattr(paddle, "definitely_not_an_api")]
+
+
+@program
+def einsum_equations(paddle):
+    """paddle.einsum: values, the EinsumGradNode, gradients of every operand, and its missing
+    double grad."""
+    a = paddle.to_tensor([[1.0, 2.0, 0.5], [-1.0, 0.0, 3.0]], stop_gradient=False)
+    b = paddle.to_tensor([[0.5, 1.0], [2.0, -1.0], [1.0, 1.0]], stop_gradient=False)
+    v = paddle.to_tensor([1.0, -2.0, 0.5], stop_gradient=False)
+    seen = []
+    for equation, operands in (("ij,jk->ik", (a, b)), ("ij,j->i", (a, v)), ("i,i->", (v, v)),
+                               ("ij->ji", (a,)), ("ij->", (a,)), ("i,j->ij", (v, v)), ("ij,jk", (a, b))):
+        out = paddle.einsum(equation, *operands)
+        seen += [equation, out, out.grad_fn.name(),
+                 paddle.grad(out.sum(), [a, b, v], allow_unused=True)]
+    out = paddle.einsum("ij,jk->ik", a, b)
+    seen.append(attempt(lambda: paddle.grad(out.sum(), a, create_graph=True)))
+    return seen

@@ -1,0 +1,69 @@
+"""Arguments each framework refuses, with its exception type and words."""
+
+from __future__ import annotations
+
+from tests.observe import attempt
+from tests.programs.registry import paddle_program as program
+
+
+@program
+def register_buffer_refusals(paddle):
+    """register_buffer's checks, in paddle's order and words: a dotted name, an empty one, a
+    name an attribute holds, a value that is no tensor."""
+    m = paddle.nn.Layer()
+    m.weight_like = 3
+    return [attempt(lambda: m.register_buffer("a.b", paddle.ones([1]))),
+            attempt(lambda: m.register_buffer("", paddle.ones([1]))),
+            attempt(lambda: m.register_buffer("weight_like", paddle.ones([1]))),
+            attempt(lambda: m.register_buffer("b", [1.0])),
+            list(m.state_dict().keys())]
+
+
+@program
+def optimizer_and_lr_scheduler_arguments_are_refused_as_paddle_does(paddle):
+    """The argument errors of paddle.optimizer.lr's schedulers and of minimize, with paddle's
+    types and texts (ExponentialDecay's gamma is an assertion that shows no value)."""
+    lr = paddle.optimizer.lr
+
+    def minimize():
+        leaf = paddle.to_tensor([1.0], stop_gradient=False)
+        return paddle.optimizer.SGD(0.1, parameters=[leaf]).minimize(3)
+
+    return [attempt(f) for f in (
+        lambda: lr.StepDecay("a", 2), lambda: lr.StepDecay(0.1, 2.0),
+        lambda: lr.StepDecay(0.1, 2, gamma=1.5), lambda: lr.MultiStepDecay(0.1, [3, 2]),
+        lambda: lr.MultiStepDecay(0.1, [2, 3], gamma=1.5), lambda: lr.ExponentialDecay(0.1, gamma=1.5),
+        lambda: lr.ExponentialDecay(0.1, gamma=0.0), lambda: lr.LambdaDecay(0.1, 3),
+        lambda: lr.CosineAnnealingDecay(0.1, 2.5), minimize)]
+
+
+@program
+def jacobian_hessian_and_layer_arguments_are_refused_as_paddle_does(paddle):
+    """The argument errors of paddle.autograd.jacobian / hessian, of the losses' reduction, of
+    dropout's mode, of set_default_dtype and of a batch norm's input rank."""
+    F = paddle.nn.functional
+
+    def leaf(rows=None):
+        return paddle.to_tensor([[1.0, 2.0, 3.0]] if rows else [1.0, 2.0, 3.0], stop_gradient=False)
+
+    def hessian(ys_of, rows=None, **kwargs):
+        x = leaf(rows)
+        return paddle.autograd.hessian(ys_of(x), x, **kwargs)
+
+    return [attempt(f) for f in (
+        lambda: paddle.autograd.jacobian(leaf() * 2, leaf(), batch_axis=1),
+        lambda: hessian(lambda x: x * 2), lambda: hessian(lambda x: (x * x).sum(), batch_axis="a"),
+        lambda: hessian(lambda x: (x * x).sum(1), rows=1, batch_axis=1),
+        lambda: hessian(lambda x: x * x, rows=1, batch_axis=0),
+        lambda: F.l1_loss(leaf(), leaf(), reduction="avg"),
+        lambda: F.binary_cross_entropy_with_logits(leaf(), leaf(), reduction="avg"),
+        lambda: F.nll_loss(leaf(1), paddle.to_tensor([0]), reduction="avg"),
+        lambda: F.dropout(leaf(), 0.5, mode="x"), lambda: paddle.set_default_dtype("int32"),
+        lambda: paddle.nn.BatchNorm1D(3)(paddle.ones([1, 3, 2, 2])))]
+
+
+@program
+def concat_stack_and_add_n_of_no_tensors_are_refused(paddle):
+    """An empty list: paddle's InvalidArgument naming the function and its argument."""
+    return [attempt(lambda: paddle.concat([])), attempt(lambda: paddle.stack([])),
+            attempt(lambda: paddle.add_n([])), paddle.concat([paddle.ones([1])])]

@@ -1,0 +1,164 @@
+"""Small training programs as users write them: modules, optimizers, schedulers and loops."""
+
+from __future__ import annotations
+
+from tests.observe import attempt
+from tests.programs.registry import paddle_program as program
+
+
+@program
+def what_real_programs_need_on_the_way(paddle):
+    """Device boilerplate, the .grad setter, Tensor.gradient() and paddle.base.dygraph.grad."""
+    place = paddle.set_device("cpu")
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    before = x.gradient()
+    held = paddle.to_tensor([5.0, 5.0])
+    x.grad = held
+    held.scale_(2.0)
+    assigned = x.grad
+    (x * x).sum().backward()
+    z = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    (z * z).sum().backward()
+    z.grad = paddle.to_tensor([7.0, 8.0])
+    y = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    return [assigned, z.grad, repr(place), paddle.is_compiled_with_cuda(), paddle.device.get_device(),
+            attempt(lambda: paddle.set_device("gpu")), before, x.grad, x.gradient(), held,
+            paddle.base.dygraph.grad((y * y).sum(), [y])]
+
+
+@program
+def a_training_loop_with_layers_and_sgd(paddle):
+    """Layer / Linear / mse_loss / SGD: gradients accumulate per step and clear_grad zeroes
+    them; the weights are set to equal values first."""
+    import numpy as np
+
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = paddle.nn.Linear(3, 2)
+            self.fc2 = paddle.nn.Linear(2, 1)
+
+        def forward(self, x):
+            return self.fc2(paddle.tanh(self.fc1(x)))
+
+    net = Net()
+    for p in net.parameters():
+        size = int(np.prod(p.shape))
+        p.set_value(paddle.to_tensor(np.linspace(-0.5, 0.5, size).reshape(p.shape)
+                                     .astype("float32")))
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=net.parameters())
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]])
+    target = paddle.to_tensor([[1.0], [0.0]])
+    seen = [[name for name, _ in net.named_parameters()], net.fc1.bias.stop_gradient]
+    for _ in range(3):
+        loss = paddle.nn.functional.mse_loss(net(x), target)
+        loss.backward()
+        opt.step()
+        seen += [loss, net.fc1.weight.grad]
+        opt.clear_grad()
+    net.clear_gradients()
+    return seen + [net.fc2.weight, net.fc2.bias.grad, loss.grad_fn.name()]
+
+
+@program
+def sequential_models_and_random_shapes(paddle):
+    """nn.Sequential with activation layers (weights set to equal values), and what random
+    tensors share with paddle's: shapes, dtypes and flags (not values)."""
+    import numpy as np
+
+    paddle.seed(0)
+    net = paddle.nn.Sequential(paddle.nn.Linear(3, 4), paddle.nn.ReLU(), paddle.nn.Linear(4, 1),
+                               paddle.nn.Tanh())
+    for p in net.parameters():
+        size = int(np.prod(p.shape))
+        p.set_value(paddle.to_tensor(np.linspace(-0.7, 0.9, size).reshape(p.shape)
+                                     .astype("float32")))
+    x = paddle.to_tensor([[1.0, -2.0, 0.5], [0.3, 0.8, -1.1]])
+    net(x).sum().backward()
+    noise = paddle.randn([2, 3])
+    return [[name for name, _ in net.named_parameters()], len(net), type(net[1]).__name__,
+            net[0].weight.grad, net[2].bias.grad, noise.shape, str(noise.dtype),
+            noise.stop_gradient, paddle.rand([4]).shape]
+
+
+@program
+def a_regression_with_adam(paddle):
+    """paddle.optimizer.Adam over a few steps (paddle's bias correction and epsilon)."""
+    w = paddle.to_tensor([[0.2, -0.4], [0.1, 0.5], [0.3, -0.2]], stop_gradient=False)
+    opt = paddle.optimizer.Adam(learning_rate=0.05, parameters=[w])
+    x = paddle.to_tensor([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0]])
+    target = paddle.to_tensor([[1.0, 0.0], [0.0, 1.0]])
+    seen = []
+    for _ in range(4):
+        loss = paddle.nn.functional.mse_loss(paddle.matmul(x, w), target)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        seen += [loss, paddle.to_tensor(w.numpy())]
+    return seen
+
+
+@program
+def classification_losses_and_linear(paddle):
+    """nn.functional.cross_entropy / linear, the CrossEntropyLoss and MSELoss layers, and
+    optimizer.minimize after a backward."""
+    x = paddle.to_tensor([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0]], stop_gradient=False)
+    label = paddle.to_tensor([1, 2])
+    loss = paddle.nn.functional.cross_entropy(x, label)
+    loss.backward()
+    w = paddle.to_tensor([[1.0, 0.0], [0.5, 1.0], [0.0, 2.0]], stop_gradient=False)
+    out = paddle.nn.functional.linear(x, w, paddle.to_tensor([0.1, 0.2]))
+    opt = paddle.optimizer.SGD(learning_rate=0.5, parameters=[w])
+    mse = paddle.nn.MSELoss()(out, out.detach() * 0)
+    mse.backward()
+    refused = attempt(lambda: opt.minimize(None))
+    opt.minimize(mse)
+    return [loss, x.grad, paddle.nn.CrossEntropyLoss()(x, paddle.to_tensor([[1], [2]])),
+            paddle.nn.functional.cross_entropy(x, label, reduction="sum"),
+            paddle.nn.functional.cross_entropy(x, label, reduction="none"),
+            paddle.nn.functional.cross_entropy(x, paddle.to_tensor([[0], [1]]), reduction="none"),
+            out, w, refused]
+
+
+@program
+def momentum_carries_the_first_gradient_into_later_steps(paddle):
+    """paddle.optimizer.Momentum, plain and Nesterov: the velocity starts at the first gradient;
+    the updates do not bump the parameter's inplace version."""
+    seen = []
+    for nesterov in (False, True):
+        p = paddle.to_tensor([1.0, -2.0], stop_gradient=False)
+        opt = paddle.optimizer.Momentum(learning_rate=0.1, momentum=0.9, parameters=[p],
+                                        use_nesterov=nesterov)
+        for scale in (1.0, 2.0, 3.0):
+            (p * p * scale).sum().backward()
+            opt.step()
+            opt.clear_grad()
+            seen.append(p.numpy().tolist())
+        seen.append(p.inplace_version)
+    return seen
+
+
+@program
+def optimizers_over_several_steps(paddle):
+    """SGD, Momentum (and Nesterov), Adam (float32 beta powers) and AdamW (decoupled decay)
+    over six steps of one loss."""
+    import numpy as np
+
+    seen = []
+    for name, settings in (("SGD", {"learning_rate": 0.1}),
+                           ("Momentum", {"learning_rate": 0.05, "momentum": 0.9}),
+                           ("Momentum", {"learning_rate": 0.05, "momentum": 0.9,
+                                         "use_nesterov": True}),
+                           ("Adam", {"learning_rate": 0.1}),
+                           ("Adam", {"learning_rate": 0.01, "beta1": 0.8, "beta2": 0.99}),
+                           ("AdamW", {"learning_rate": 0.01, "weight_decay": 0.1}),
+                           ("AdamW", {"learning_rate": 0.1})):
+        w = paddle.create_parameter([4], "float32", default_initializer=paddle.nn.initializer.Assign(
+            np.array([0.5, -1.25, 2.0, 0.3], np.float32)))
+        optimizer = getattr(paddle.optimizer, name)(parameters=[w], **settings)
+        for _ in range(6):
+            ((w * w * 1.7 - 0.3) ** 2 - w * 3.0).sum().backward()
+            optimizer.step()
+            optimizer.clear_grad()
+        seen.append(w.detach())
+    return seen

@@ -1,0 +1,73 @@
+"""Inputs a pass does not reach or that take no gradient: ``allow_unused``, backward's ``inputs``,
+no-grad inputs."""
+
+from __future__ import annotations
+
+from tests.observe import attempt
+from tests.programs.registry import paddle_program as program
+
+
+@program
+def unused_and_stop_gradient_inputs(paddle):
+    a = paddle.to_tensor([1.0], stop_gradient=False)
+    u = paddle.to_tensor([1.0], stop_gradient=False)
+    b = paddle.to_tensor([2.0])
+    return [attempt(lambda: paddle.grad([a * 3], [a, u])),
+            attempt(lambda: paddle.grad([a * 3], [a, u], allow_unused=True)),
+            attempt(lambda: paddle.grad([a * b], [b])),
+            attempt(lambda: paddle.grad([a * b], [a, b], allow_unused=True)),
+            attempt(lambda: paddle.grad([b * 3], [a])), attempt(lambda: (b * 3).backward())]
+
+
+@program
+def no_grad_vars(paddle):
+    k = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    h = k * 3
+    y = (h * h + k).sum()
+    return [paddle.grad(y, k, no_grad_vars=[h], retain_graph=True), paddle.grad(y, k)]
+
+
+@program
+def no_grad_vars_cutting_an_operand_of_a_binary_op(paddle):
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    w = paddle.to_tensor([0.5, 1.5], stop_gradient=False)
+    h = x * 3
+    return [paddle.grad((h * w).sum(), [x, w], no_grad_vars=[h], allow_unused=True, retain_graph=True),
+            paddle.grad((h + w).sum(), [x, w], no_grad_vars=[h], allow_unused=True, retain_graph=True),
+            paddle.grad((h * h).sum() + x.sum(), [x], no_grad_vars=[h])]
+
+
+@program
+def stop_gradient_set_on_a_non_leaf(paddle):
+    """Ops recorded before keep their edge to it, ops after record none, and paddle.grad still
+    reaches it through the nodes recorded before."""
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = x * 3
+    before = y * y
+    y.stop_gradient = True
+    after = y * y + x
+    e = paddle.exp(x)
+    total = e.sum()
+    e.stop_gradient = True
+    through = paddle.grad(total, [e])
+    (before.sum() + after.sum()).backward()
+    return [after.stop_gradient, x.grad, through]
+
+
+@program
+def stop_gradient_set_on_a_leaf_after_it_was_used(paddle):
+    """paddle.grad still reaches the leaf through the nodes recorded before (and checks the
+    versions of what they saved); a leaf set before any use is unused."""
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
+    z = (x * y).sum()
+    y.stop_gradient = True
+    reached = paddle.grad(z, [x, y], allow_unused=True)
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    m = paddle.min(a)
+    a.stop_gradient = True
+    a.zero_()
+    w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    w.stop_gradient = True
+    return [reached, attempt(lambda: paddle.grad(m, [a], allow_unused=True)),
+            paddle.grad((w * 2).sum(), [w], allow_unused=True)]

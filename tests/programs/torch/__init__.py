@@ -1,0 +1,1 @@
+"""Programs written against torch, one theme per module (see ``tests/programs``)."""

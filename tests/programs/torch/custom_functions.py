@@ -1,0 +1,280 @@
+"""Custom autograd functions: forward / backward, their context flags, and the gradients they hand
+on."""
+
+from __future__ import annotations
+
+from tests.custom_functions import context_flag_functions, custom, tripled_in_place
+from tests.observe import attempt
+from tests.programs.registry import torch_program as program
+from tests.programs.torch.common import two_output_function_and_inputs
+
+
+def _exp_function(torch):
+    class Exp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, i):
+            result = i.exp()
+            ctx.save_for_backward(result)
+            return result
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (result,) = ctx.saved_tensors
+            return grad_output * result
+    return Exp
+
+
+@program
+def custom_function_forward_backward_and_freeing(torch):
+    """The docs' Exp: its node, its gradient, double backward through a differentiable
+    backward, the freed error on a second backward, and the version check of a saved output."""
+    exp = _exp_function(torch)
+    x = torch.tensor([0.5, 1.0], requires_grad=True)
+    y = exp.apply(x)
+    printed = [repr(y), y.grad_fn.name()]
+    y.sum().backward()
+    first = x.grad.clone()
+    second = attempt(lambda: y.sum().backward())
+    q = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(exp.apply(q).sum(), q, create_graph=True)
+    (gg,) = torch.autograd.grad(g.sum(), q)
+    w = torch.ones(2, requires_grad=True) * 1
+    z = exp.apply(w)
+    total = z.sum()
+    with torch.no_grad():
+        z.mul_(2)
+    return printed + [first, second, g, gg, attempt(lambda: total.backward()),
+                      exp.apply(torch.ones(2)).requires_grad]
+
+
+@program
+def custom_function_arguments_and_errors(torch):
+    """needs_input_grad, non-tensor arguments, setup_context, and torch's errors for a wrong
+    number or shape of returned gradients."""
+    seen = []
+
+    class Scale(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b, k):
+            ctx.k = k
+            return a * b * k
+
+        @staticmethod
+        def backward(ctx, g):
+            seen.append(ctx.needs_input_grad)
+            return g * ctx.k, None, None
+
+    class Setup(torch.autograd.Function):
+        @staticmethod
+        def forward(a, k):
+            return a * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            a, k = inputs
+            ctx.k = k
+            ctx.save_for_backward(a)
+
+        @staticmethod
+        def backward(ctx, g):
+            (a,) = ctx.saved_tensors
+            return g * ctx.k * a, None
+
+    class TooFew(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    wrong_shape = custom(torch.autograd.Function, "WrongShape", lambda ctx, a: a * 2,
+                         lambda ctx, g: torch.ones(3))
+
+    a = torch.ones(2, requires_grad=True)
+    Scale.apply(a, torch.ones(2), 3.0).sum().backward()
+    q = torch.tensor([1.0, 2.0], requires_grad=True)
+    Setup.apply(q, 3.0).sum().backward()
+    return [seen, a.grad, q.grad,
+            attempt(lambda: TooFew.apply(torch.ones(2, requires_grad=True), torch.ones(2))
+                    .sum().backward()),
+            attempt(lambda: wrong_shape.apply(torch.ones(2, requires_grad=True)).sum().backward())]
+
+
+@program
+def custom_function_context_flags(torch):
+    """mark_non_differentiable, set_materialize_grads and once_differentiable (imported the
+    way programs import it: torch.autograd.function.once_differentiable)."""
+    NonDifferentiable, Unmaterialized = context_flag_functions(torch.autograd.Function)  # noqa: N806
+
+    class Once(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 2
+
+        @staticmethod
+        @torch.autograd.function.once_differentiable
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * 2 * x
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = NonDifferentiable.apply(x)
+    Unmaterialized.apply(x).sum().backward()
+    q = torch.tensor([1.0, 2.0], requires_grad=True)
+    (g,) = torch.autograd.grad(Once.apply(q).sum(), q, create_graph=True)
+    # handed a gradient that requires grad, once_differentiable returns the output of an Error
+    # node: differentiating the first derivative again fails with torch's message
+    y2 = Once.apply(q)
+    (h,) = torch.autograd.grad((y2 * y2).sum(), q, create_graph=True)
+    return [y.requires_grad, y.grad_fn is None, x.grad, g, g.requires_grad,
+            attempt(lambda: g.sum().backward()), h, h.requires_grad, h.grad_fn.name(), h.is_leaf,
+            attempt(lambda: h.sum().backward()), q.grad]
+
+
+@program
+def a_custom_function_none_is_an_undefined_gradient_below(torch):
+    """The nodes below still run: tensor hooks are handed None, a retained gradient stays None,
+    saved tensors are freed (a later pass fails), a custom backward gets zeros unless it turned
+    materialized gradients off."""
+    seen = []
+    drop = custom(torch.autograd.Function, "Drop", lambda ctx, a: a * 1.0, lambda ctx, g: None)
+
+    def keep_backward(ctx, g):
+        seen.append(["Keep", g])
+        return g * 2.0
+
+    keep = custom(torch.autograd.Function, "Keep", lambda ctx, a: a * 2.0, keep_backward)
+
+    def unmaterialized_forward(ctx, a):
+        ctx.set_materialize_grads(False)
+        return a * 3.0
+
+    def unmaterialized_backward(ctx, g):
+        seen.append(["Unmaterialized", g])
+        return None if g is None else g * 3.0
+
+    unmaterialized = custom(torch.autograd.Function, "Unmaterialized", unmaterialized_forward,
+                            unmaterialized_backward)
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    v = torch.exp(x)
+    v.retain_grad()
+    v.register_hook(lambda g: seen.append(["hook", g]))
+    drop.apply(v).sum().backward()
+    again = attempt(lambda: drop.apply(v).sum().backward())
+    y = torch.tensor([1.0, 2.0], requires_grad=True)
+    drop.apply(keep.apply(y)).sum().backward()
+    z = torch.tensor([1.0, 2.0], requires_grad=True)
+    drop.apply(unmaterialized.apply(z)).sum().backward()
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    unused = attempt(lambda: torch.autograd.grad(drop.apply(torch.exp(w)).sum(), [w]))
+    allowed = torch.autograd.grad(drop.apply(torch.exp(w)).sum(), [w], allow_unused=True)
+    mixed_leaf = torch.tensor([3.0, 4.0], requires_grad=True)
+    (drop.apply(x * mixed_leaf) + mixed_leaf).sum().backward()
+    return [seen, x.grad, v.grad, again, y.grad, z.grad, unused, allowed, mixed_leaf.grad]
+
+
+@program
+def a_custom_function_marks_its_input_dirty(torch):
+    """ctx.mark_dirty: the input written in place is returned as the output, with the custom
+    node as its history and its version bumped once more; a leaf that requires grad is refused,
+    and so is a dirty input that is not returned. A graph that saved the input before fails.
+    Marked non-differentiable too, the output is a detached alias and the input keeps its
+    history."""
+    def saved(ctx, x):
+        ctx.save_for_backward(x)
+        return x
+
+    def non_differentiable(ctx, x):
+        ctx.mark_non_differentiable(x)
+        return x
+
+    Triple = tripled_in_place(torch.autograd.Function, "Triple", saved)  # noqa: N806
+    NotReturned = tripled_in_place(torch.autograd.Function, "NotReturned",  # noqa: N806
+                                   lambda ctx, x: x.clone())
+    Frozen = tripled_in_place(torch.autograd.Function, "Frozen", non_differentiable)  # noqa: N806
+
+    def add_into(ctx, x, y):
+        x.add_(y)
+        ctx.mark_dirty(x)
+        return x
+
+    AddInto = custom(torch.autograd.Function, "AddInto", add_into,  # noqa: N806
+                     lambda ctx, g: (g, g * 2))
+
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a * 2
+    before = b._version
+    c = Triple.apply(b)
+    seen = [c is b, before, b._version, b.grad_fn.name(), b.grad_fn.next_functions[0][0].name(),
+            b.requires_grad, b.is_leaf]
+    (c * c).sum().backward()
+    seen.append(a.grad)
+    seen.append(attempt(lambda: Triple.apply(torch.tensor([1.0], requires_grad=True))))
+    seen.append(attempt(lambda: NotReturned.apply(a * 1)))
+    plain = torch.tensor([1.0, 2.0])
+    y = torch.tensor([3.0, 4.0], requires_grad=True)
+    z = AddInto.apply(plain, y)
+    seen += [z is plain, plain._version, z.requires_grad, z.is_leaf]
+    z.sum().backward()
+    seen.append(y.grad)
+    with torch.no_grad():
+        q = a * 1
+        r = Triple.apply(q)
+    seen += [r is q, r.grad_fn is None, q._version]
+    kept = a * 1
+    product = kept * kept
+    Triple.apply(kept)
+    seen.append(attempt(lambda: product.sum().backward()))
+    h = a * 2
+    frozen = Frozen.apply(h)
+    seen += [frozen is h, frozen.requires_grad, h.grad_fn.name(), frozen._version, h._version]
+    leaf = torch.tensor([1.0, 2.0], requires_grad=True)
+    alias = Frozen.apply(leaf)
+    seen += [alias is leaf, alias.requires_grad, leaf._version, leaf]
+    return seen
+
+
+@program
+def a_custom_function_with_two_outputs(torch):
+    """A forward returning two tensors: both share the function's node (next_functions name
+    its outputs 0 and 1), its backward is handed one gradient per output (zeros for an unused
+    one, None without materialized gradients), a tensor hook and retain_grad act per output,
+    double backward goes through a differentiable backward, a non-differentiable output
+    requires no grad, and a second backward finds the graph freed."""
+    Two, Split, handed, x, y = two_output_function_and_inputs(torch)  # noqa: N806
+    a, b = Two.apply(x, y)
+    seen = []
+    a.grad_fn.register_prehook(lambda gs: seen.append(list(gs)))
+    p = a * b
+    links = [(n.name(), i) for n, i in p.grad_fn.next_functions]
+    gx, gy = torch.autograd.grad(p.sum(), (x, y), create_graph=True)
+    (gx.sum() + gy.sum()).backward()
+    result = [a.grad_fn is b.grad_fn, a.grad_fn.name(), links, gx, gy, seen, x.grad, y.grad,
+              attempt(lambda: p.sum().backward())]
+    s, positive = Split.apply(x)
+    s.sum().backward()
+    result += [positive.requires_grad, positive.grad_fn is None, handed, x.grad]
+    a, b = Two.apply(x, y)
+    a.register_hook(lambda g: g * 100)
+    b.retain_grad()
+    (a.sum() * 2 + b.sum()).backward()
+    result += [x.grad, y.grad, b.grad]
+    a, b = Two.apply(x, y)
+    result.append(torch.autograd.grad(b.sum(), x))
+    return result
+
+
+@program
+def an_unused_output_of_a_custom_function_hands_its_hooks_none(torch):
+    """A custom function's output no gradient reached: its tensor hooks are handed None as the
+    function's node runs, and its retained gradient stays None."""
+    Two, _, _, x, y = two_output_function_and_inputs(torch)  # noqa: N806
+    a, b = Two.apply(x, y)
+    seen = []
+    b.register_hook(lambda g: seen.append(g))
+    b.retain_grad()
+    a.sum().backward()
+    return [seen, b.grad, x.grad, y.grad]

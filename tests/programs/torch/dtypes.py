@@ -1,0 +1,106 @@
+"""Dtypes: what stays float32 or float64, promotion, numpy operands, integer tensors refused."""
+
+from __future__ import annotations
+
+from tests.observe import attempt
+from tests.programs.registry import torch_program as program
+
+
+@program
+def integer_tensors_refused(torch):
+    def setter():
+        t = torch.tensor([1, 2])
+        t.requires_grad = True
+    return [attempt(lambda: torch.tensor([1, 2], requires_grad=True)),
+            attempt(lambda: torch.tensor([1, 2]).requires_grad_()), attempt(setter)]
+
+
+@program
+def float64_stays_float64(torch):
+    x = torch.tensor([0.1, 0.2], dtype=torch.float64, requires_grad=True)
+    y = (x.exp() * 3 + x.sin()).sum()
+    y.backward()
+    mixed = torch.tensor([1.0, 2.0], requires_grad=True) * torch.tensor(2.0, dtype=torch.float64)
+    return [y, x.grad, mixed, torch.tensor([1, 2]) * 1.5, torch.tensor([1, 2]) / 2]
+
+
+@program
+def numpy_scalars_on_the_left_keep_autograd(torch):
+    """``np.float64(2.0) * t`` is a tensor of t's dtype that requires grad, as a Python number
+    on the left would give; a numpy array on the left is refused."""
+    import numpy as np
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    made = [np.float64(2.0) * x, np.float32(1.5) + x, np.int64(3) - x, np.float64(2.0) / x,
+            np.float64(2.0) ** x]
+    sum(m.sum() for m in made).backward()
+    refused = [attempt(lambda: np.array([2.0, 3.0]) * x), attempt(lambda: np.array([2.0, 3.0]) - x)]
+    return [*made, x.grad, refused]
+
+
+@program
+def constructors_take_numpy_scalars_arrays_and_tensors(torch):
+    """torch.tensor of numpy scalars, a list of numpy arrays or of tensors: each element's own
+    dtype counts (a Python float is the default float); ``to(other)`` takes other's dtype and
+    records the cast."""
+    import numpy as np
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    moved = x.to(torch.tensor([1, 2], dtype=torch.float64))
+    moved.sum().backward()
+    return [torch.tensor([np.array([1.0, 2.0]), np.array([3.0, 4.0])]),
+            torch.tensor([np.float32(1.0), np.float64(2.0)]), torch.tensor([1.0, np.float32(2.0)]),
+            torch.tensor([np.int32(1), 2]), torch.tensor(np.float64(2.5)),
+            torch.tensor([torch.tensor(1.0), torch.tensor(2.0)]), moved, x.grad,
+            x.to(torch.tensor(1.0)) is x]
+
+
+@program
+def float32_stays_float32(torch):
+    x = torch.tensor([0.1, 0.2], requires_grad=True)
+    y = (x.exp() / 3).sum()
+    y.backward()
+    return [y, x.grad]
+
+
+@program
+def a_matrix_product_of_two_dtypes_is_refused(torch):
+    """matmul, mm, mv, dot and bmm refuse operands of different dtypes, with the message of the
+    kernel the form runs (dot's before its sizes are checked, the others' after)."""
+    def ones(*shape, dtype=torch.float32):
+        return torch.ones(*shape, dtype=dtype)
+    f64, i64 = torch.float64, torch.int64
+    return [attempt(fn) for fn in (
+        lambda: torch.mm(ones(2, 3), ones(3, 2, dtype=f64)),
+        lambda: ones(3) @ ones(3, 2, dtype=f64),
+        lambda: torch.matmul(ones(2, 3, dtype=f64), ones(3)),
+        lambda: torch.mv(ones(2, 3), ones(3, dtype=f64)),
+        lambda: torch.dot(ones(3, dtype=f64), ones(2)),
+        lambda: torch.matmul(ones(3), ones(2, 3, 2, dtype=f64)),
+        lambda: torch.matmul(ones(2, 2, 3), ones(3, dtype=f64)),
+        lambda: torch.matmul(ones(2, 2, 3, dtype=f64), ones(3, 2)),
+        lambda: torch.matmul(ones(2, 1, 2, 3), ones(3, 3, 2, dtype=f64)),
+        lambda: torch.bmm(ones(1, 2, 3, dtype=f64), ones(1, 3, 2)),
+        lambda: torch.mm(ones(2, 3, dtype=i64), ones(3, 2)),
+        lambda: torch.mm(ones(2, 3), ones(2, 2, dtype=f64)),
+        lambda: torch.matmul(ones(2, 3, dtype=i64), ones(3, dtype=i64)))]
+
+
+@program
+def a_float64_default_dtype(torch):
+    """``set_default_dtype(torch.float64)``: Python floats, float constructors, integer true
+    division and a float number times an integer tensor make float64; a float32 tensor stays
+    float32; only float dtypes may be the default."""
+    before = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    try:
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        (x * x).sum().backward()
+        made = [str(torch.get_default_dtype()), x, x.grad, torch.ones(2), torch.zeros(2, 3),
+                torch.arange(3.0), torch.arange(3), torch.linspace(0, 1, 3), torch.tensor(1),
+                torch.Tensor([1, 2]), torch.tensor([1, 2]) / torch.tensor([2, 2]),
+                torch.tensor([1, 2]) * 1.5, torch.tensor([1.0], dtype=torch.float32) * 1.5,
+                str(torch.empty(2).dtype), attempt(lambda: torch.set_default_dtype(torch.int64))]
+    finally:
+        torch.set_default_dtype(before)
+    return made + [str(torch.get_default_dtype()), torch.tensor([1.0])]

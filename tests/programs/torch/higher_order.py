@@ -1,0 +1,117 @@
+"""``create_graph`` and higher derivatives: which gradients record, and the second derivatives of
+the ops."""
+
+from __future__ import annotations
+
+from tests.observe import attempt
+from tests.programs.registry import torch_program as program
+
+
+@program
+def cube_orders_one_to_three(torch):
+    x = torch.tensor(2.0, requires_grad=True)
+    y = x ** 3
+    g1, = torch.autograd.grad(y, x, create_graph=True)
+    g2, = torch.autograd.grad(g1, x, create_graph=True)
+    g3, = torch.autograd.grad(g2, x)
+    return [g1, g2, g3]
+
+
+@program
+def constant_derivative_does_not_require_grad(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    g, = torch.autograd.grad((x * 2).sum(), x, create_graph=True)
+    return [g, attempt(lambda: torch.autograd.grad(g.sum(), x)),
+            attempt(lambda: torch.autograd.grad(g.sum(), x, allow_unused=True))]
+
+
+@program
+def backward_create_graph(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    (x ** 3).sum().backward(create_graph=True)
+    first = x.grad
+    g2, = torch.autograd.grad(first.sum(), x)
+    return [first, g2]
+
+
+@program
+def second_derivatives_of_ops(torch):
+    x = torch.tensor([[0.3, 0.7], [1.2, 0.4]], requires_grad=True)
+    w = torch.tensor([[1.5, -0.5], [0.25, 2.0]], requires_grad=True)
+    y = (torch.tanh(x @ w) * x.sigmoid() + (x * w).exp().log_softmax(1) + x.sqrt() / w).sum()
+    gx, gw = torch.autograd.grad(y, [x, w], create_graph=True)
+    hx = torch.autograd.grad((gx * gx).sum() + gw.sum(), [x, w])
+    return [gx, gw, hx]
+
+
+@program
+def advanced_index_setitem_and_create_graph_grad(torch):
+    """Writing through advanced indices is index_put_ (IndexPutBackward0), freed like any node;
+    a first .grad accumulated with create_graph is a copy (CopyBackwards), a later one a sum."""
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 2
+    y[[0, 2]] = torch.tensor([5.0, 6.0])
+    total = (y * y).sum()
+    total.backward()
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    (a * a).sum().backward(create_graph=True)
+    first = a.grad.grad_fn.name()
+    (a * a).sum().backward(create_graph=True)
+    b = torch.tensor([1.0, 2.0], requires_grad=True)
+    (b * 3).sum().backward(create_graph=True)
+    return [y.grad_fn.name(), x.grad, attempt(lambda: total.backward()), first,
+            a.grad.grad_fn.name(), a.grad, b.grad.grad_fn is None, b.grad.requires_grad]
+
+
+@program
+def leaky_relu_and_its_double_backward(torch):
+    """leaky_relu: the slope side's gradient (0 counts as negative), the gradient's node
+    (LeakyReluBackwardBackward0, linked to the input with a zero derivative)."""
+    x = torch.tensor([-0.7, 0.0, 1.2], dtype=torch.float64, requires_grad=True)
+    y = torch.nn.functional.leaky_relu(x, 0.1)
+    g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+    return [y, y.grad_fn.name(), g, g.grad_fn.name(), [n.name() for n, _ in g.grad_fn.next_functions if n],
+            torch.autograd.grad(g.sum(), x), torch.nn.functional.leaky_relu(x).sum()]
+
+
+@program
+def mixed_second_derivatives_through_activation_backward_nodes(torch):
+    """d/dw of the gradient of sum(act(x) * w) with respect to x: the derivative of each
+    activation's backward node with respect to the gradient it was handed (act'(x) * v)."""
+    nnf = torch.nn.functional
+    activations = {"relu": nnf.relu, "leaky_relu": lambda t: nnf.leaky_relu(t, 0.2),
+                   "elu": lambda t: nnf.elu(t, 0.7), "gelu": nnf.gelu, "silu": nnf.silu,
+                   "softplus": lambda t: nnf.softplus(t, 2.0), "sigmoid": torch.sigmoid,
+                   "tanh": torch.tanh, "softmax": lambda t: torch.softmax(t, 1),
+                   "log_softmax": lambda t: torch.log_softmax(t, 1)}
+    seen = []
+    for name, act in activations.items():
+        x = torch.tensor([[0.5, -1.5, 2.0], [-0.3, 0.8, -2.2]], requires_grad=True)
+        w = torch.tensor([[1.5, -0.5, 2.0], [0.25, 1.0, -1.0]], requires_grad=True)
+        v = torch.tensor([[1.0, 2.0, -1.0], [0.5, -0.5, 3.0]])
+        gx, = torch.autograd.grad((act(x) * w).sum(), x, create_graph=True)
+        gw, = torch.autograd.grad((gx * v).sum(), w)
+        seen += [name, gx.detach(), gw]
+    return seen
+
+
+@program
+def detach_in_place_refuses_views_and_a_first_create_graph_grad_is_none(torch):
+    """Found by the pairs of argument value × state: detach_() refuses any view (of a leaf, of
+    a result, a piece of unbind), the refused tensor keeps its history; a first .grad that a
+    create_graph pass stores is a copy, never a view of the gradient (so an optimizer's
+    zero_grad can detach it in place)."""
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    viewed = (x * 1.0).reshape(3, 2)
+    result = [attempt(lambda: viewed.detach_()), viewed.requires_grad, viewed.grad_fn is not None,
+              attempt(lambda: torch.ones(3)[0:2].detach_()),
+              attempt(lambda: torch.ones(2, 3).unbind(0)[0].detach_())]
+    (viewed * 2).sum().backward()
+    result.append(x.grad)
+    leaf = torch.tensor([[1.0, 2.0, 3.0]], requires_grad=True)
+    leaf.sum().backward(create_graph=True)
+    result += [leaf.grad._base is None, leaf.grad.requires_grad, attempt(lambda: leaf.grad.detach_())]
+    optimizer = torch.optim.SGD([leaf], lr=0.1)
+    optimizer.zero_grad(set_to_none=False)
+    result.append(leaf.grad)
+    return result

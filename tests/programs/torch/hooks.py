@@ -1,0 +1,146 @@
+"""Tensor, node, module and saved-tensor hooks: when each runs, in which order, and what it may
+change."""
+
+from __future__ import annotations
+
+from tests.observe import attempt
+from tests.programs.registry import torch_program as program
+from tests.programs.torch.common import two_output_function_and_inputs
+
+
+@program
+def hooks(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    seen = []
+    handle = x.register_hook(lambda g: g * 10)
+    g, = torch.autograd.grad((x * x).sum(), x)
+    (x * x).sum().backward()
+    handle.remove()
+    (x * 1).sum().backward()
+    y = x * 2
+    y.register_hook(lambda g: seen.append(g.clone()))
+    y.retain_grad()
+    y.register_hook(lambda g: g * 100)
+    y.sum().backward()
+    return [g, x.grad, seen, y.grad, attempt(lambda: torch.tensor([1.0]).register_hook(print))]
+
+
+@program
+def removed_hook_no_longer_runs(torch):
+    x = torch.tensor([1.0], requires_grad=True)
+    handle = x.register_hook(lambda g: g * 0)
+    handle.remove()
+    (x * 2).sum().backward()
+    return [x.grad]
+
+
+@program
+def hooks_on_nodes_and_after_accumulation(torch):
+    """grad_fn.register_prehook / register_hook (replacing what flows), a leaf's
+    post-accumulate-grad hook, next_functions and node names."""
+    seen = []
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    z = y.exp()
+    pre = z.grad_fn.register_prehook(lambda g_out: seen.append(("pre", g_out[0].tolist())))
+    z.grad_fn.register_hook(lambda g_in, g_out: seen.append(
+        ("post", g_in[0].tolist(), g_out[0].tolist())))
+    y.grad_fn.register_prehook(lambda g_out: (g_out[0] * 2,))
+    y.grad_fn.register_hook(lambda g_in, g_out: (g_in[0] + 1, None))
+    x.register_post_accumulate_grad_hook(lambda p: seen.append(("accumulated", p.grad.tolist())))
+    z.sum().backward(retain_graph=True)
+    pre.remove()
+    z.sum().backward()
+    leaf_node = y.grad_fn.next_functions[0][0]
+    return [seen, x.grad, z.grad_fn.name(), [f.name() for f, _ in z.grad_fn.next_functions],
+            leaf_node.name(), leaf_node.variable is x,
+            attempt(lambda: y.register_post_accumulate_grad_hook(lambda p: None))]
+
+
+@program
+def saved_tensors_hooks_pack_and_unpack(torch):
+    """Each tensor a node saves is packed (not a Python number an op was given); backward
+    unpacks what was kept, with no version check."""
+    seen = []
+
+    def pack(t):
+        seen.append(("pack", tuple(t.shape)))
+        return t.clone() * 1
+
+    def unpack(t):
+        seen.append(("unpack", tuple(t.shape)))
+        return t
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = x.exp()
+        z = y * x * 3
+    z.sum().backward()
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        b = a * a
+    with torch.no_grad():
+        a.mul_(2)
+    b.sum().backward()
+    c = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t.detach() * 0 + 5, lambda t: t):
+        d = c * c
+    d.sum().backward()
+    return [seen, x.grad, a.grad, c.grad]
+
+
+@program
+def the_hooks_of_a_split_run_in_registration_order(torch):
+    """The tensor hooks on the pieces of a split (and the outputs of a custom function with two)
+    run together as the node runs, in the order they were registered, each handed its piece's
+    gradient or None."""
+    seen = []
+    x = torch.tensor([[1.0, -2.0, 0.5]], requires_grad=True)
+    a, b, c = torch.split(x * 1, 1, dim=1)
+    c.register_hook(lambda g: seen.append(("c", g)))
+    a.register_hook(lambda g: seen.append(("a", g)))
+    b.register_hook(lambda g: seen.append(("b", g)))
+    (b * 2.0 + c).sum().backward()
+    Two, _, _, x, y = two_output_function_and_inputs(torch)  # noqa: N806
+    p, q = Two.apply(x, y)
+    q.register_hook(lambda g: seen.append(("q", g)))
+    p.register_hook(lambda g: seen.append(("p", g)))
+    (p * 3.0).sum().backward()
+    # one piece an input of backward: its node runs, and the other pieces' hooks see None
+    u, v = torch.split(torch.tensor([[1.0, 2.0, 3.0]], requires_grad=True).sqrt(), 2, dim=1)
+    v.register_hook(lambda g: seen.append(("v", g)))
+    (u * 2.0).sum().backward(inputs=[u])
+    return seen + [u.grad, v.grad]
+
+
+@program
+def module_backward_hooks(torch):
+    """Full backward hooks and backward pre-hooks on modules: what they are handed (grad_input
+    None where an argument needs no gradient), replacing grad_output and grad_input, the order
+    they run in, a module none of whose arguments require grad, and removal."""
+    nn = torch.nn
+    seen = []
+    lin = nn.Linear(2, 2)
+    with torch.no_grad():
+        lin.weight.copy_(torch.tensor([[1.0, -1.0], [0.5, 2.0]]))
+        lin.bias.zero_()
+    pre = lin.register_full_backward_pre_hook(
+        lambda m, go: (seen.append(("pre", go[0])), (go[0] * 2,))[1])
+    post = lin.register_full_backward_hook(lambda m, gi, go: seen.append(("post", gi, go)))
+    x = torch.tensor([[1.0, 2.0]], requires_grad=True)
+    lin(x).sum().backward()
+    seen += [x.grad, lin.weight.grad]
+    const = torch.tensor([[3.0, -1.0]])
+    lin.zero_grad()
+    lin(const).sum().backward()
+    seen.append(lin.weight.grad)
+    pre.remove()
+    post.remove()
+    replacing = lin.register_full_backward_hook(lambda m, gi, go: (gi[0] * 0 + 1,))
+    x2 = torch.tensor([[1.0, 2.0]], requires_grad=True)
+    lin(x2).sum().backward()
+    seen.append(x2.grad)
+    replacing.remove()
+    seen.append(attempt(lambda: lin.register_full_backward_hook(lambda m, gi, go: (gi[0], gi[0]))
+                        and lin(x2).sum().backward()))
+    return seen

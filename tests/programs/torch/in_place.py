@@ -1,0 +1,526 @@
+"""In-place writes, versions and views, and which tensors a node saves and checks at backward."""
+
+from __future__ import annotations
+
+import math
+
+from tests.observe import attempt
+from tests.programs.registry import torch_program as program
+
+
+@program
+def in_place_errors(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a.exp()
+    b.add_(1)
+    c = a * 1
+    d = c * c
+    c.mul_(2)
+    const = torch.tensor([[1.0, 2.0]], dtype=torch.float64)
+    e = a * const
+    const.add_(1)
+    return [attempt(lambda: x.add_(1)), attempt(lambda: b.sum().backward()),
+            attempt(lambda: d.sum().backward()), attempt(lambda: e.sum().backward())]
+
+
+@program
+def in_place_on_non_leaf(torch):
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    w = torch.tensor([2.0, 2.0, 2.0], requires_grad=True)
+    h = a * 1
+    h.mul_(w)
+    h.add_(a)
+    h.sub_(1)
+    h[0] = 5.0
+    k = a * 2
+    k.zero_()
+    m = a * 3
+    m.fill_(2.0)
+    (h.sum() + (k * a).sum() + m.sum()).backward()
+    with torch.no_grad():
+        a.add_(1)
+    return [h, a.grad, w.grad, a]
+
+
+@program
+def saved_tensor_detached_in_place(torch):
+    """A saved input detach_()ed before backward is refused; a saved output (exp's result) and
+    a saved leaf are not: torch reads a saved input's node from the tensor, and detach_ cleared
+    it."""
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 1
+    product = a * a  # saves a as an input
+    a.detach_()
+    refused = attempt(lambda: product.sum().backward())
+    x2 = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x2.exp()  # saves its result
+    total = (y * 2).sum()
+    y.detach_()
+    total.backward()
+    x3 = torch.tensor([0.5, 1.5], requires_grad=True)
+    s = x3.sin()  # saves the leaf x3
+    s.detach_()
+    x3_grad = attempt(lambda: (x3.sin() * 1).sum().backward())
+    return [refused, x.grad, x2.grad, x3_grad, x3.grad]
+
+
+@program
+def node_names_in_version_errors_and_views_of_no_grad_views(torch):
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with torch.no_grad():
+        v = x[0:2]
+    w = v[0:1]
+    seen = [w.requires_grad, w.grad_fn is None, attempt(lambda: w.mul_(2))]
+    a, b, d = x * 1, x * 1, x * 1
+    a.fill_(2.0)
+    b.zero_()
+    d[0] = 5.0
+    seen += [t.grad_fn.name() for t in (a, b, d, x ** 2, x ** torch.tensor(2.0), 2.0 ** x)]
+    y = x * 1
+    z = y ** torch.tensor([2.0, 2.0, 2.0])
+    y.mul_(2)
+    seen.append(attempt(lambda: z.sum().backward()))
+    e = x.expand(2, 3)
+    seen.append(attempt(lambda: e.detach().mul_(2)))
+    t = torch.tensor([True, False])
+    return seen + [attempt(lambda: t - 1.0), attempt(lambda: t - t), attempt(lambda: -t)]
+
+
+@program
+def writes_into_expanded_tensors(torch):
+    seen = []
+    for write in (lambda t: t.zero_(), lambda t: t.fill_(1.0), lambda t: t.__setitem__(0, 1.0),
+                  lambda t: t.add_(1.0), lambda t: t[1].__setitem__(0, 5.0)):
+        e = torch.tensor([[1.0], [2.0]]).expand(2, 3)
+        seen.append(attempt(lambda: write(e)))
+    row = torch.tensor([[1.0, 2.0, 3.0]]).expand(3, 3)[2]
+    row[0] = 7.0
+    return seen + [row]
+
+
+@program
+def scalar_base_pow_saves_its_exponent_and_zero_base_gradients(torch):
+    x = torch.tensor([-1.0, 0.0, 1.0], requires_grad=True)
+    torch.pow(0.0, x).sum().backward()
+    t = torch.tanh(torch.tensor([[0.5, 1.0]], requires_grad=True))
+    y = torch.pow(2.0, t)
+    t[0] = 0.7
+    return [x.grad, attempt(lambda: y.sum().backward())]
+
+
+@program
+def a_leaf_written_after_the_graph_was_built_refuses_its_gradient(torch):
+    x = torch.ones(3, requires_grad=True)
+    y = torch.ones(3, requires_grad=True)
+    z = (x * 2).sum()
+    x.requires_grad_(False)
+    x[0] = y[0] * 3
+    return [attempt(lambda: z.backward()), x.grad_fn.name(), y.grad]
+
+
+@program
+def writes_into_no_grad_views_by_operand_and_index(torch):
+    seen = []
+    a = torch.ones(2, requires_grad=True)
+    for base_requires_grad in (False, True):
+        for other in (a * 1, torch.ones(2), 2.0):
+            b = torch.ones(2, 2, requires_grad=base_requires_grad) * 1
+            with torch.no_grad():
+                v = b[:]
+            seen.append(attempt(lambda: v.mul_(other if isinstance(other, float) else other[0])))
+    for index in (0, (slice(0, 1),), (0, slice(None)), (slice(None), slice(None, None, 2)),
+                  [0], ..., (..., 0), None, (0, [0]), (slice(None), slice(None))):
+        b = torch.ones(2, 2, requires_grad=True) * 1
+        with torch.no_grad():
+            v = b[:]
+        seen.append(attempt(lambda: v.__setitem__(index, 3.0)))
+    return seen
+
+
+@program
+def matmul_saves_its_operands_as_it_reshaped_them(torch):
+    """torch folds, transposes, squeezes or expands matmul's operands and saves the results:
+    views (named AsStrided, with the view's shape, once the operand is written) or copies
+    (which a later write does not reach). Every pair of ranks 1-4, with size-1 batch dims."""
+    matrices = {1: (3,), 2: (2, 3), 3: (2, 2, 3), 4: (2, 2, 2, 3)}
+    seen = []
+    for rank_a in matrices:
+        for rank_b in matrices:
+            shape_b = tuple(reversed(matrices[rank_b][-2:])) if rank_b > 1 else (3,)
+            shape_b = matrices[rank_b][:-2] + shape_b
+            for one_a, one_b in ((False, False), (True, False), (False, True)):
+                sa = ((1,) + matrices[rank_a][1:]) if one_a and rank_a >= 3 else matrices[rank_a]
+                sb = ((1,) + shape_b[1:]) if one_b and rank_b >= 3 else shape_b
+                for written in range(2):
+                    a = torch.ones(*sa, requires_grad=True)
+                    b = torch.ones(*sb, requires_grad=True)
+                    out = torch.matmul(a, b)
+                    with torch.no_grad():
+                        (a, b)[written].add_(1.0)
+                    seen.append([sa, sb, out.grad_fn.name(), attempt(lambda: out.sum().backward())])
+    return seen
+
+
+@program
+def saved_tensors_are_checked_in_torchs_order(torch):
+    """Both operands views of one written tensor: the version error names the one torch
+    unpacks first (its own names for them, alphabetically; for matmul, after its fold)."""
+    ranks = {1: (3,), 2: (2, 3), 3: (2, 2, 3), 4: (2, 2, 2, 3)}
+    pairs = [(sa, sb[:-2] + sb[:-3:-1] if len(sb) > 1 else sb) for sa in ranks.values()
+             for sb in ranks.values()]
+    pairs += [((1, 2, 3), (2, 3, 2)), ((2, 2, 3), (1, 3, 2))]
+    programs = [("matmul", sa, sb, torch.matmul) for sa, sb in pairs]
+    programs += [(name, (2, 3), (1, 3), f) for name, f in (
+        ("mul", lambda a, b: a * b), ("div", lambda a, b: a / b), ("maximum", torch.maximum),
+        ("pow", torch.pow), ("clamp", lambda a, b: torch.clamp(a, min=b, max=b + 1)))]
+    seen = []
+    for name, sa, sb, f in programs:
+        base = torch.ones(64, requires_grad=True) * 1
+        a = base[:math.prod(sa)].view(sa)
+        b = base[-math.prod(sb):].view(sb)
+        out = f(a, b)
+        with torch.no_grad():
+            base.add_(1.0)
+        seen.append([name, sa, sb, attempt(lambda: out.sum().backward())])
+    return seen
+
+
+@program
+def a_no_grad_view_requires_grad_while_its_base_does(torch):
+    x = torch.ones(3, requires_grad=True)
+    with torch.no_grad():
+        v = x[:2]
+    seen = [v.requires_grad, attempt(lambda: v.mul_(2.0))]
+    x.requires_grad_(False)
+    seen += [v.requires_grad, attempt(lambda: v.add_(1.0)), attempt(lambda: v.__setitem__(0, 1.0)),
+             v.requires_grad, v.grad_fn, attempt(lambda: v.mul_(torch.ones(2, requires_grad=True)))]
+    w = v * torch.ones(2, requires_grad=True)
+    return seen + [w.requires_grad, w.grad_fn.name()]
+
+
+@program
+def in_place_operands_that_partly_share_the_written_memory(torch):
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    writes = (lambda: x.div_(x.t()), lambda: x.add_(x), lambda: x.add_(x[0]),
+              lambda: x[0].add_(x[1]), lambda: x[:, 0].mul_(x[0]), lambda: x.__setitem__(0, x[1]),
+              lambda: x.__setitem__(slice(None), x.t()), lambda: x.__setitem__([0, 1], x[0]),
+              lambda: x.__setitem__(0, x[:, 0]))
+    seen = [[attempt(write), x.tolist()] for write in writes]
+    leaf = torch.ones(2, 2, requires_grad=True)
+    return seen + [attempt(lambda: leaf.add_(leaf.t()))]
+
+
+@program
+def saved_inputs_are_checked_before_saved_outputs(torch):
+    seen = []
+    for f in (torch.pow, lambda a, b: torch.amax(a, dim=0, keepdim=True),
+              lambda a, b: torch.pow(2.0, a), lambda a, b: torch.max(a, dim=0)[0]):
+        base = torch.ones(8, requires_grad=True) * 1
+        a, b = base[:4].view(2, 2), base[4:6].view(1, 2)
+        y = f(a, b)
+        with torch.no_grad():
+            base.add_(1.0)
+            y.add_(1.0)
+        seen.append(attempt(lambda: y.sum().backward()))
+    return seen
+
+
+@program
+def a_saved_no_grad_view_written_later_is_refused_as_a_view(torch):
+    seen = []
+    for write_base in (False, True):
+        x = torch.ones(3, requires_grad=True)
+        with torch.no_grad():
+            v = x[:2]
+        y = (torch.ones(2, requires_grad=True) * v).sum()
+        with torch.no_grad():
+            (x if write_base else v).mul_(2.0)
+        seen.append(attempt(lambda: y.backward()))
+    return seen
+
+
+@program
+def setitem_value_with_leading_ones(torch):
+    """A value with extra leading size-1 dimensions is written (they are dropped); its gradient
+    keeps the value's shape, and the result prints its node by class name."""
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    v = torch.tensor([3.0], requires_grad=True)
+    y = x * 2
+    y[0] = v
+    printed = repr(y)
+    y.sum().backward()
+    return [printed, x.grad, v.grad]
+
+
+@program
+def matmul_saves_a_recorded_view_of_a_vector(torch):
+    """matmul(vector, matrix) saves vector.unsqueeze(0), recorded while the vector required
+    grad: a create_graph gradient computed from it still requires grad after
+    requires_grad_(False). A matrix saved as itself does not."""
+    v = torch.tensor([1.059, 1.721, 1.745], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([[-1.598, -0.326], [0.463, -1.098], [1.63, -1.172]], dtype=torch.float64,
+                     requires_grad=True)
+    out = torch.matmul(v, w)
+    v.requires_grad_(False)
+    (g,) = torch.autograd.grad(out.sum(), [w], create_graph=True)
+    g.sum().backward()
+    m = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    c = torch.tensor([[1.0], [2.0]], requires_grad=True)
+    p = torch.matmul(m, c)
+    m.requires_grad_(False)
+    (h,) = torch.autograd.grad(p.sum(), [c], create_graph=True)
+    return [g.requires_grad, g.grad_fn is not None, v.grad, w.grad, h.requires_grad]
+
+
+@program
+def an_unpacked_saved_tensor_stands_where_the_saved_one_was(torch):
+    """What a saved_tensors_hooks unpack returns is put in the saved tensor's place in the graph:
+    with create_graph, derivatives through it reach the leaf as the saved tensor did."""
+    x = torch.tensor([1.5, 2.0], dtype=torch.float64, requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t * -1.0):
+        y = torch.log(x)
+        z = torch.exp(x * 1.0)
+    (first,) = torch.autograd.grad(y.sum(), [x], create_graph=True)
+    (second,) = torch.autograd.grad(first.sum(), [x], create_graph=True)
+    (through_result,) = torch.autograd.grad(z.sum(), [x], create_graph=True)
+    (again,) = torch.autograd.grad(through_result.sum(), [x])
+    return [first, second, through_result, again]
+
+
+@program
+def a_write_to_a_selected_element_reaches_its_base(torch):
+    """x[i] (and w[i, j]) is a 0-d view: a write to it under no_grad changes the base."""
+    x = torch.tensor([0.962, 1.172, -1.58], requires_grad=True)
+    v = x[-1]
+    with torch.no_grad():
+        v.add_(0.927)
+    w = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    u = w[1, 0]
+    u.mul_(10.0)
+    return [x, v, w, u, v._version, x._version]
+
+
+@program
+def a_constant_written_to_an_expanded_tensor_reaches_its_source(torch):
+    """zero_, fill_ and item writes on an expanded tensor write its source (through a slice
+    too); other in-place ops on it are torch's overlap error."""
+    x = torch.tensor([[1.372], [-1.343]], dtype=torch.float64, requires_grad=True)
+    v = x.expand(2, 3)
+    with torch.no_grad():
+        v.zero_()
+    y = torch.tensor([[1.0, 2.0, 3.0]])
+    w = y[:, 1:].expand(2, 2)
+    w.fill_(7.0)
+    z = torch.tensor([1.0, 2.0])
+    e = z.expand(3, 2)
+    seen = [x, x._version, y, w, attempt(lambda: e.mul_(2.0)), z]
+    # an item written through an expanded view reaches the source element all its aliases
+    # share, and the view shows it at every alias
+    for index, value in ((0, 0.375), ((1, 0), 5.0), ((0, slice(None), 1), [7.0, 8.0]),
+                         (2, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), ((slice(None), 0), 1.0)):
+        a = torch.tensor([[0.9, 1.2, 1.0], [-1.5, 1.2, 1.0]], requires_grad=True)
+        view = a.unsqueeze(0).expand(3, 2, 3)
+        with torch.no_grad():
+            seen.append(attempt(lambda: view.__setitem__(index, torch.tensor(value))))
+        seen += [a, view, a._version]
+    return seen
+
+
+@program
+def exp_in_place_saves_what_it_wrote(torch):
+    """exp_ saves its result, the tensor itself at the version the write gave it: a later
+    write to it (another exp_, add_) fails the backward; writes before it do not."""
+    seen = []
+    for ops in (("exp",), ("exp", "exp"), ("exp", "add"), ("add", "exp")):
+        x = torch.tensor([0.5, -1.0], requires_grad=True)
+        h = x * 2
+        for op in ops:
+            h.exp_() if op == "exp" else h.add_(1.5)
+        seen += [h._version, attempt(lambda: h.sum().backward()), x.grad]
+    return seen
+
+
+@program
+def an_expanded_tensor_shows_later_writes_to_its_source(torch):
+    """expand is a view: a write to its source after it was made (under no_grad, or through a
+    row of the expanded tensor, whose elements are distinct) shows in it, and a product computed
+    from it afterwards uses the new values."""
+    x = torch.tensor([[1.5], [-2.0], [0.5]], dtype=torch.float64, requires_grad=True)
+    v = x.transpose(0, 1).expand(3, 3)
+    with torch.no_grad():
+        x.mul_(2.0)
+    w = torch.tensor([[0.5, 1.0, -1.0], [2.0, 0.5, 1.0], [1.0, -1.0, 0.25]], dtype=torch.float64,
+                     requires_grad=True)
+    torch.mm(v, w).sum().backward()
+    seen = [v, w.grad, x.grad]
+    y = torch.tensor([1.0, 2.0, 3.0])
+    e = y.expand(2, 3)
+    with torch.no_grad():
+        e[1].mul_(3.0)
+    return seen + [y, e, attempt(lambda: e[:, 0].mul_(2.0))]
+
+
+@program
+def more_in_place_methods(torch):
+    """abs_, neg_, log_, sqrt_, sin_, cos_, tanh_, sigmoid_, relu_, pow_ and masked_fill_: node,
+    version and gradient, and whether writing into the result afterwards fails the backward
+    (the functions that save their result); clamp_min / clamp_max, view_as, reshape_as,
+    maximum / minimum as methods. PowBackward1 saves its result when only the base needs a
+    gradient too."""
+    seen = []
+    for name in ("abs_", "neg_", "log_", "sqrt_", "sin_", "cos_", "tanh_", "sigmoid_", "relu_"):
+        x = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
+        y = x.abs() + 0.5
+        r = getattr(y, name)()
+        seen += [r is y, y.grad_fn.name(), y._version, y.detach()]
+        y.sum().backward()
+        seen.append(x.grad)
+        x2 = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
+        z = getattr(x2.abs() + 0.5, name)()
+        w = z * 2
+        z.add_(1)
+        seen.append(attempt(lambda: (w.sum().backward(), x2.grad)[1]))
+    x = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
+    y = x * 1.0
+    y.pow_(2)
+    seen += [y.grad_fn.name(), y._version]
+    y.pow_(torch.tensor(2.0))
+    seen.append(y.grad_fn.name())
+    y.masked_fill_(x > 0, 0.5)
+    seen += [y.grad_fn.name(), y._version, attempt(lambda: y.sum().backward())]
+    base = torch.tensor([0.5, 1.5, 2.0], requires_grad=True)
+    powered = base.pow(torch.tensor([2.0, 1.0, 3.0]))
+    powered.add_(1)
+    seen.append(attempt(lambda: powered.sum().backward()))
+    for r in (x.clamp_min(0.0), x.clamp_max(1.0), x.view_as(torch.ones(3, 1)),
+              x.reshape_as(torch.ones(1, 3)), x.maximum(x * 2), x.minimum(x * 2)):
+        seen += [r.grad_fn.name(), r.detach()]
+    return seen
+
+
+@program
+def split_pieces_after_their_base_is_written(torch):
+    """split / chunk / unbind pieces are views sharing their input's version counter: once the
+    input (or a piece) is written in place, even without recording, using a piece or reading
+    its grad_fn fails, as torch cannot rebuild the history of one of several views."""
+    seen = []
+    for make in (lambda t: t.split(2), lambda t: t.chunk(2), lambda t: t.reshape(2, 2).unbind(),
+                 lambda t: t.split([1, 3])):
+        x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+        y = x * 1.0
+        first, second = make(y)
+        seen += [first._version, first.grad_fn.name()]
+        with torch.no_grad():
+            y.add_(1.0)
+        seen += [first._version, first.detach(), attempt(lambda: first.grad_fn),
+                 attempt(lambda: first * second)]
+        with torch.no_grad():
+            seen.append(first * second)  # without recording nothing is rebuilt
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    first, second = (x * 1.0).split(2)
+    with torch.no_grad():
+        first.mul_(3.0)
+    seen.append(attempt(lambda: (second * 2.0).sum()))
+    kept = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    y = kept * 1.0
+    first, second = y.split(2)
+    product = first * second
+    with torch.no_grad():
+        y.add_(1.0)
+    seen.append(attempt(lambda: product.sum().backward()))
+    # where keeps a Python number a double; hooks run with recording as the pass does
+    cond = torch.tensor([True, False])
+    seen.append(torch.where(cond, 16777217.0, torch.tensor([0.5, 0.25], dtype=torch.float64)))
+    modes = []
+    z = x * 2
+    z.register_hook(lambda g: modes.append(torch.is_grad_enabled()))
+    z.sum().backward()
+    w = x * 3
+    w.register_hook(lambda g: modes.append(torch.is_grad_enabled()))
+    torch.autograd.grad(w.sum(), x, create_graph=True)
+    # an identity rule (clone) hands on the very gradient it was handed
+    handed = []
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a.clone()
+    b.register_hook(lambda g: handed.append(g))
+    a.register_hook(lambda g: handed.append(g))
+    (b * 1.0).sum().backward()
+    return seen + [modes, handed[0] is handed[1]]
+
+
+@program
+def versions_a_program_can_read(torch):
+    """Found by observing every tensor's version: a new module's parameters and buffers are at
+    version 1 (reset_parameters fills them in place; 2 for an Embedding's padded weight), a
+    vector @ matrix product at 1 (squeeze_), a reshape that must copy is a new tensor (a clone,
+    then UnsafeViewBackward0), inference tensors refuse to say, and mark_dirty counts the
+    write before refusing a leaf."""
+    result = []
+    for module in (torch.nn.Linear(3, 2), torch.nn.LayerNorm(3), torch.nn.BatchNorm1d(3),
+                   torch.nn.Embedding(4, 3), torch.nn.Embedding(4, 3, padding_idx=0)):
+        result.append([t._version for t in [*module.parameters(), *module.buffers()]])
+    v = torch.tensor([1.0, 2.0], requires_grad=True)
+    m = torch.tensor([[1.0, 0.5], [2.0, -1.0]])
+    result += [torch.matmul(v, m)._version, torch.matmul(m, v)._version,
+               torch.matmul(m, m)._version]
+    x = torch.tensor([[[1.0, 2.0, 3.0]], [[4.0, 5.0, 6.0]]], requires_grad=True) * 1
+    copied, viewed = x.transpose(-1, 0).reshape(6), x.reshape(6)
+    with torch.no_grad():
+        x.mul_(2)
+    result += [copied._version, viewed._version, copied, copied.grad_fn.name(),
+               copied.grad_fn.next_functions[0][0].name()]
+    with torch.inference_mode():
+        made = torch.ones(2)
+    result.append(attempt(lambda: made._version))
+    leaf = torch.tensor([0.5, -1.5], requires_grad=True)
+
+    class Triple(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            a.mul_(3.0)
+            ctx.mark_dirty(a)
+            return a
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    result += [attempt(lambda: Triple.apply(leaf)), leaf._version]
+    return result
+
+
+@program
+def views_made_without_recording_whose_base_changed(torch):
+    """A view made under no_grad refuses to show is_leaf or grad_fn once its base was written
+    to with recording, as it refuses to be used; one of a tensor that needed no grad then
+    requires grad and refuses alike."""
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = x * 2
+    with torch.no_grad():
+        v = b[:2]
+    b.mul_(2)
+    y = torch.tensor([1.0, 2.0, 3.0]) * 1
+    with torch.no_grad():
+        u = y[:2]
+    y.mul_(x)
+    return [v.requires_grad, attempt(lambda: v.is_leaf), attempt(lambda: v.grad_fn), v._version,
+            attempt(lambda: v * 2), u.requires_grad, attempt(lambda: u.is_leaf),
+            attempt(lambda: u.grad_fn), attempt(lambda: u * 2)]
+
+
+@program
+def views_of_split_pieces_refuse_use_once_the_base_changed(torch):
+    """A view of a piece of split is refused like the piece once the base was written to,
+    named by its own node ("Output 0 of Squeeze")."""
+    x = torch.tensor([[[0.8, 0.7, 1.2], [0.8, 1.8, 1.2]]], requires_grad=True)
+    a, b = (x[0:] * 1).split([1, 2], dim=2)
+    view = a.squeeze()
+    with torch.no_grad():
+        x.mul_(2)
+    base = x * 1
+    a2, _ = base.split([1, 2], dim=2)
+    view2 = a2.squeeze()
+    base.mul_(2)
+    return [view, attempt(lambda: view2.is_leaf), attempt(lambda: view2 * 2),
+            attempt(lambda: view2.grad_fn)]

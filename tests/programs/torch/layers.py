@@ -1,0 +1,235 @@
+"""Layers and losses: normalisation, dropout, convolution, embedding, activations and their
+gradients."""
+
+from __future__ import annotations
+
+from tests.observe import attempt
+from tests.programs.registry import torch_program as program
+
+
+@program
+def cross_entropy_loss_module(torch):
+    x = torch.tensor([[1.0, 2.0, 0.5], [0.3, -1.0, 2.0]], requires_grad=True)
+    loss = torch.nn.CrossEntropyLoss()(x, torch.tensor([1, 2]))
+    loss.backward()
+    return [loss.detach(), x.grad,
+            torch.nn.CrossEntropyLoss(reduction="none")(x, torch.tensor([0, 0])).detach()]
+
+
+@program
+def a_linear_layer_with_a_bias_is_one_addmm(torch):
+    """nn.Linear / functional.linear with a bias record one AddmmBackward0 (bias, input, the
+    weight's transpose); a vector or a batch is viewed as a matrix first and the result viewed
+    back (ViewBackward0); without a bias, MmBackward0."""
+    seen = []
+    for x in (torch.ones(4, 3), torch.ones(3), torch.ones(2, 4, 3), torch.ones(4, 3, requires_grad=True)):
+        layer = torch.nn.Linear(3, 2)
+        with torch.no_grad():
+            layer.weight.copy_(torch.tensor([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]]))
+            layer.bias.copy_(torch.tensor([0.7, -0.8]))
+        y = layer(x)
+        y.sum().backward()
+        seen += [y, y.grad_fn.name(), [n.name() if n else None for n, _ in y.grad_fn.next_functions],
+                 layer.weight.grad, layer.bias.grad, x.grad]
+    w = torch.tensor([[0.1, -0.2, 0.3]], requires_grad=True)
+    linear = torch.nn.functional.linear
+    return seen + [linear(torch.ones(2, 3), w).grad_fn.name(),
+                   linear(torch.ones(2, 3), w, torch.ones(1)).grad_fn.name()]
+
+
+@program
+def a_loss_function_is_one_node(torch):
+    """mse_loss, nll_loss (cross_entropy's last node), binary_cross_entropy and its logits form:
+    one node each (MseLossBackward0, NllLossBackward0, ...) listing input and target (nll: the
+    input), their values and gradients for every reduction, and second derivatives."""
+    functional = torch.nn.functional
+    seen = []
+    for reduction in ("mean", "sum", "none"):
+        x = torch.tensor([[0.5, -1.2, 0.8], [1.5, 0.3, -0.9]], dtype=torch.float64, requires_grad=True)
+        y = torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 0.5]], dtype=torch.float64, requires_grad=True)
+        classes = torch.tensor([0, 2])
+        for loss in (functional.mse_loss(x, y, reduction=reduction),
+                     functional.cross_entropy(x, classes, reduction=reduction),
+                     functional.nll_loss(x, classes, reduction=reduction),
+                     functional.binary_cross_entropy(x.sigmoid(), y, reduction=reduction),
+                     functional.binary_cross_entropy_with_logits(x, y, reduction=reduction)):
+            g = torch.autograd.grad(loss.sum(), (x, y), create_graph=True, allow_unused=True)
+            links = [n.name() if n else None for n, _ in loss.grad_fn.next_functions]
+            seen += [loss, loss.grad_fn.name(), links, g,
+                     torch.autograd.grad(g[0].sum(), x, allow_unused=True)]
+    return seen
+
+
+@program
+def activation_loss_and_container_modules(torch):
+    """nn's activation modules with their settings, its loss modules (the functional's nodes),
+    Identity, Flatten and ModuleList: values, node names, gradients, parameter names."""
+    nn = torch.nn
+    x = torch.tensor([[0.5, -1.5, 2.0], [-0.25, 1.0, -3.0]], requires_grad=True)
+    target = torch.tensor([[0.2, 0.8, 0.0], [1.0, 0.0, 0.5]])
+    modules = [nn.ReLU(), nn.LeakyReLU(0.2), nn.ELU(alpha=0.5), nn.GELU(), nn.SiLU(),
+               nn.Softplus(beta=2.0), nn.Softmax(dim=1), nn.LogSoftmax(dim=0), nn.Tanh(),
+               nn.Sigmoid(), nn.Identity(7, scale=2)]
+    outs = [m(x) for m in modules]
+    losses = [nn.MSELoss()(x, target), nn.L1Loss(reduction="sum")(x, target),
+              nn.BCEWithLogitsLoss()(x, target), nn.BCELoss()(torch.sigmoid(x), target),
+              nn.NLLLoss()(torch.log_softmax(x, 1), torch.tensor([2, 0])),
+              nn.CrossEntropyLoss(reduction="none")(x, torch.tensor([1, 2]))]
+    sum(((o * (i + 1)).sum() for i, o in enumerate(outs + losses)), torch.tensor(0.0)).backward()
+    stack = nn.ModuleList([nn.Linear(3, 2), nn.ReLU()])
+    stack.append(nn.Linear(2, 1))
+    cube = torch.ones(2, 3, 4)
+    return ([o.detach() for o in outs + losses] + [o.grad_fn.name() for o in outs[:-1] + losses]
+            + [x.grad, nn.Identity()(x) is x, len(stack), [n for n, _ in stack.named_parameters()],
+               nn.Flatten()(cube).shape, nn.Flatten(0, 1)(cube).shape, nn.Flatten()(x) is x])
+
+
+@program
+def nn_init_fills_in_place_without_recording(torch):
+    """``nn.init``'s fillers write in place under no_grad: the same tensor back, its version
+    grown, no node; a graph built before the write still runs (mul by a number saves nothing).
+    The random ones keep shapes and bounds (their values are the generator's)."""
+    init = torch.nn.init
+    w = torch.nn.Parameter(torch.ones(2, 3))
+    before = w * 2
+    seen = [init.constant_(w, 0.5) is w, w._version, w.requires_grad, w.grad_fn is None,
+            w.detach().clone()]
+    init.zeros_(w)
+    before.sum().backward()
+    seen += [w._version, w.grad, init.eye_(torch.empty(2, 3)), init.ones_(torch.empty(2)),
+             attempt(lambda: init.eye_(torch.empty(2))), init.calculate_gain("tanh"),
+             init.calculate_gain("leaky_relu", 0.2), init.calculate_gain("relu"),
+             attempt(lambda: init.calculate_gain("swish"))]
+    inner = torch.ones(2, requires_grad=True) * 1
+    init.zeros_(inner)
+    seen.append([inner.grad_fn.name(), inner._version, inner.detach()])
+    for fill in (init.xavier_uniform_, init.kaiming_uniform_):
+        filled = fill(torch.empty(4, 6))
+        seen.append([filled.shape, bool((filled.abs() <= 1.0).all())])
+    return seen
+
+
+def _set(torch, param, values):
+    with torch.no_grad():
+        param.copy_(torch.tensor(values))
+
+
+@program
+def layer_norm_and_batch_norm(torch):
+    """LayerNorm and BatchNorm1d/2d in training and in eval: values, first and second derivatives,
+    the running statistics a training step moves (momentum 0.1 and the cumulative average),
+    ``num_batches_tracked``, and the state_dict keys."""
+    nn = torch.nn
+    x = torch.tensor([[[0.5, -1.0, 2.0, 0.0], [1.5, 0.25, -0.5, 1.0], [0.0, 3.0, -2.0, 0.5]],
+                      [[1.0, 1.0, -1.0, 0.5], [0.0, -0.5, 2.5, 1.5], [2.0, 0.0, 1.0, -1.0]]],
+                     requires_grad=True)
+    ln = nn.LayerNorm(4)
+    _set(torch, ln.weight, [1.0, 0.5, -1.0, 2.0])
+    _set(torch, ln.bias, [0.0, 0.1, 0.2, 0.3])
+    y = ln(x)
+    (g,) = torch.autograd.grad((y * y * y).sum(), x, create_graph=True)
+    seen = [y, g, torch.autograd.grad(g.sum(), x, retain_graph=True)[0],
+            torch.autograd.grad(y.sum(), [ln.weight, ln.bias]),
+            nn.functional.layer_norm(x, (3, 4), eps=1e-3)]
+    bn = nn.BatchNorm1d(3)
+    _set(torch, bn.weight, [1.0, 2.0, 0.5])
+    out = bn(x)
+    (gb,) = torch.autograd.grad((out * out * torch.tensor([1.0, -1.0, 2.0, 0.5])).sum(), x,
+                                create_graph=True)
+    seen += [out, gb, torch.autograd.grad(gb.sum(), x)[0], bn.running_mean, bn.running_var,
+             bn.num_batches_tracked, list(bn.state_dict().keys())]
+    bn.eval()
+    seen += [bn(x), bn.training]
+    cumulative = nn.BatchNorm2d(2, momentum=None, affine=False)
+    image = x.reshape(2, 2, 3, 2)
+    for _ in range(2):
+        cumulative(image * 2)
+    seen += [cumulative.running_mean, cumulative.running_var, cumulative.num_batches_tracked,
+             attempt(lambda: cumulative(x))]
+    seen.append([t.grad_fn.name() for t in (y, out, nn.functional.layer_norm(x, (4,)),
+                                             nn.functional.batch_norm(x, None, None, training=True))])
+    return seen
+
+
+@program
+def convolution_embedding_dropout(torch):
+    """Conv1d (padding, dilation, stride) and Conv2d (groups) values and gradients of input,
+    weight and bias, a second derivative through a convolution; Embedding with padding_idx (no
+    gradient to its row); dropout's identities (eval, p=0, p=1)."""
+    nn = torch.nn
+    x = torch.tensor([[[0.5, -1.0, 2.0, 0.0, 1.0], [1.5, 0.25, -0.5, 1.0, -2.0]]], requires_grad=True)
+    conv = nn.Conv1d(2, 3, 2, stride=2, padding=1, dilation=2)
+    _set(torch, conv.weight, [[[0.1, 0.2], [0.3, -0.4]], [[-0.5, 0.6], [0.7, 0.8]],
+                              [[0.9, -1.0], [0.0, 0.5]]])
+    _set(torch, conv.bias, [0.1, -0.1, 0.0])
+    y = conv(x)
+    (g,) = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    seen = [y, g, torch.autograd.grad(g.sum(), conv.weight, retain_graph=True)[0],
+            torch.autograd.grad(y.sum(), [conv.weight, conv.bias])]
+    image = torch.tensor([[[[1.0, 2.0, 0.0], [0.5, -1.0, 1.5], [2.0, 0.0, -0.5]],
+                           [[0.0, 1.0, 1.0], [-1.0, 0.5, 0.0], [1.0, 1.0, 2.0]]]], requires_grad=True)
+    conv2 = nn.Conv2d(2, 2, 2, groups=2, bias=False)
+    _set(torch, conv2.weight, [[[[1.0, -1.0], [0.5, 0.0]]], [[[0.0, 2.0], [1.0, -0.5]]]])
+    z = conv2(image)
+    z.sum().backward()
+    seen += [z, image.grad, conv2.weight.grad,
+             nn.functional.conv2d(image, conv2.weight, None, 1, 1, 1, 2)]
+    emb = nn.Embedding(4, 2, padding_idx=1)
+    _set(torch, emb.weight, [[0.1, 0.2], [0.0, 0.0], [0.5, -0.5], [1.0, 2.0]])
+    ids = torch.tensor([[0, 1, 3], [1, 1, 2]])
+    e = emb(ids)
+    (e * torch.tensor([1.0, 2.0])).sum().backward()
+    seen += [e, emb.weight.grad, nn.functional.embedding(torch.tensor([2, 2]), emb.weight)]
+    drop = nn.Dropout(0.5)
+    drop.eval()
+    h = x * 2
+    seen += [drop(h), nn.functional.dropout(h, 0.0), nn.functional.dropout(h, 1.0),
+             attempt(lambda: nn.Dropout(1.5))]
+    seen.append([t.grad_fn.name() for t in (y, z, e, nn.functional.dropout(h, 1.0),
+                                             nn.functional.dropout(h, 0.0), drop(h))])
+    return seen
+
+
+@program
+def weighted_nll_and_cross_entropy(torch):
+    """nll_loss and cross_entropy with a class weight, ignore_index and each reduction (the mean
+    divides by the counted rows' weights), as functions and as modules with their weight
+    buffer; first and second derivatives."""
+    nn = torch.nn
+    logits = torch.tensor([[0.5, 1.0, -1.0], [2.0, 0.0, 0.5], [-0.5, 0.5, 1.5], [1.0, 1.0, 0.0]],
+                          requires_grad=True)
+    target = torch.tensor([1, 0, 2, 1])
+    weight = torch.tensor([1.0, 2.0, 0.5])
+    seen = []
+    for reduction in ("mean", "sum", "none"):
+        loss = nn.functional.cross_entropy(logits, target, weight=weight, ignore_index=2,
+                                           reduction=reduction)
+        (g,) = torch.autograd.grad(loss.sum(), logits, create_graph=True)
+        seen += [loss, g, torch.autograd.grad((g * g).sum(), logits)[0]]
+    log_p = torch.log_softmax(logits, 1)
+    seen += [nn.functional.nll_loss(log_p, target, weight),
+             nn.functional.nll_loss(log_p, target, ignore_index=0),
+             nn.NLLLoss(weight, reduction="sum")(log_p, target),
+             list(nn.CrossEntropyLoss(weight).state_dict().keys()),
+             nn.CrossEntropyLoss(ignore_index=1)(logits, target)]
+    seen.append([t.grad_fn.name() for t in (nn.functional.nll_loss(log_p, target, weight),
+                                             nn.functional.nll_loss(log_p, target, ignore_index=0),
+                                             nn.functional.nll_loss(log_p, target))])
+    return seen
+
+
+@program
+def convolution_arguments_are_checked_in_torchs_order(torch):
+    F = torch.nn.functional
+    x = torch.ones(1, 2, 3)
+    return [attempt(f) for f in (
+        lambda: F.conv1d(x, torch.ones(2, 3, 1)), lambda: F.conv2d(x[:, None], torch.ones(1, 2, 1, 1)),
+        lambda: F.conv1d(x, torch.ones(2, 2, 5)), lambda: F.conv1d(x[0], torch.ones(2, 2, 1)),
+        lambda: F.conv1d(torch.ones(1, 1, 2, 3), torch.ones(1, 1, 1)),
+        lambda: F.conv2d(torch.ones(2, 3), torch.ones(1, 1, 1, 1)),
+        lambda: F.conv2d(torch.ones(1, 1, 2, 3), torch.ones(1, 1, 5, 5)),
+        lambda: F.conv1d(torch.ones(1, 4, 3), torch.ones(2, 2, 1), groups=2),
+        lambda: F.conv1d(torch.ones(1, 4, 3), torch.ones(2, 3, 1), groups=2),
+        lambda: F.conv1d(torch.ones(1, 4, 3), torch.ones(3, 2, 1), groups=2),
+        lambda: F.conv1d(x, torch.ones(2, 2)), lambda: F.conv1d(x, torch.ones(2, 2, 2), dilation=3),
+        lambda: F.conv2d(torch.ones(2, 3, 3), torch.ones(1, 2, 2, 2)))]
