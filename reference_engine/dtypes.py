@@ -7,7 +7,7 @@ frameworks' CPU kernels do (``recorder.apply``).
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
@@ -75,12 +75,15 @@ def by_numpy(dtypes: dict[str, DialectDtype]) -> dict[np.dtype, DialectDtype]:
     return {d.numpy: d for d in dtypes.values()}
 
 
-def to_numpy(d: Any, cls: type[DialectDtype], accept_strings: bool) -> Optional[np.dtype]:
-    """The numpy dtype for a dialect dtype argument (``None`` stays ``None``)."""
+def to_numpy(d: Any, cls: type[DialectDtype], other: Callable[[Any], Union[np.dtype, Exception]]
+             ) -> Optional[np.dtype]:
+    """The numpy dtype for a dialect dtype argument (``None`` stays ``None``); ``other`` reads
+    any other object as the dialect does, or returns the error to raise."""
     if d is None:
         return None
     if isinstance(d, cls):
         return note_dtype(d.numpy)
-    if accept_strings and isinstance(d, str):
-        return np.dtype(d)
-    raise TypeError(f"dtype must be {cls.prefix}.dtype, not {type(d).__name__}")
+    read = other(d)
+    if isinstance(read, Exception):
+        raise read
+    return read

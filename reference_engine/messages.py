@@ -35,6 +35,20 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                        "recommended)"),
     "scheduler_lambdas": (ValueError, "Expected {groups} lr_lambdas, but got {got}"),
     "cat_empty": (ValueError, "torch.cat(): expected a non-empty list of Tensors"),
+    # torch.tensor / torch.Tensor from Python data (torch/csrc/utils/tensor_new.cpp)
+    "data_type": (TypeError, "new(): invalid data type '{type_name}'"),
+    "data_ctor_not_sequence": (TypeError, "new(): data must be a sequence (got {type_name})"),
+    "data_infer_dtype": (RuntimeError, "Could not infer dtype of {type_name}"),
+    "data_dims": (ValueError, "too many dimensions '{type_name}'"),
+    "data_not_sequence": (TypeError, "not a sequence"),
+    "data_length": (ValueError, "expected sequence of length {expected} at dim {dim} (got {got})"),
+    "data_real": (TypeError, "must be real number, not {type_name}"),
+    "data_integer": (TypeError, "'{type_name}' object cannot be interpreted as an integer"),
+    "data_tensor_element": (ValueError, "only one element tensors can be converted to Python scalars"),
+    "dtype_argument": (TypeError, "{api}(): argument 'dtype' must be torch.dtype, not {type_name}"),
+    "default_dtype_object": (TypeError, "invalid dtype object: only floating-point types are supported as "
+                                        "the default type"),
+    "default_dtype_kind": (TypeError, "only floating-point types are supported as the default type"),
     "stack_empty": (RuntimeError, "stack expects a non-empty TensorList"),
     # torch.nn
     "parameter_type": (TypeError, "cannot assign '{type_name}' object to parameter '{name}' "
@@ -459,6 +473,11 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                    "but received {reduction}, which is not allowed."),
     "dropout_mode": (ValueError, "mode argument should be 'downscale_in_infer' or 'upscale_in_train'"),
     "norm_input_rank": (ValueError, "expected {ranks} input (got {got}D input)"),
+    "to_tensor_dtype": (TypeError, "dtype must be any of [bool, float16, uint16, float32, float64, int8, "
+                                   "int16, int32, int64, uint8, complex64, complex128, bfloat16], but "
+                                   "received {dtype}"),
+    "default_dtype_type": (TypeError, "set_default_dtype only supports [float16, float32, float64] , but "
+                                      "received {name}"),
     "default_dtype": (TypeError, "set_default_dtype only supports [float16, float32, float64, bfloat16] , "
                                  "but received {dtype}"),
     # paddle.optimizer and paddle.optimizer.lr

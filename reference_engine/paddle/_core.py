@@ -18,7 +18,7 @@ import numpy as np
 from reference_engine import composed, grad_mode, rng
 from reference_engine import ops as F
 from reference_engine.dialects.paddle_policy import CLEARED, PADDLE, stopped
-from reference_engine.dtypes import DialectDtype, by_numpy, standard_dtypes, to_numpy
+from reference_engine.dtypes import DialectDtype, by_numpy, is_floating, standard_dtypes, to_numpy
 from reference_engine.graph import Node, shown_node
 from reference_engine.tensor import Tensor as _CoreTensor
 
@@ -67,7 +67,9 @@ _DTYPES = by_numpy(_NAMED)
 
 
 def _np_dtype(d: Any) -> Optional[np.dtype]:
-    return to_numpy(d, dtype, accept_strings=True)
+    """The numpy dtype for a ``dtype`` argument: a paddle dtype, or anything numpy reads as one
+    (``"float32"``, ``float``, ``np.int64``), with numpy's error otherwise, as paddle."""
+    return to_numpy(d, dtype, np.dtype)
 
 
 # the dtype of Python floats and float constructors (paddle.set_default_dtype); promotion does
@@ -80,10 +82,18 @@ def get_default_dtype() -> str:
 
 
 def set_default_dtype(d: Any) -> None:
-    target = _np_dtype(d)
-    if target is None or target.kind != "f":
-        raise PADDLE.error("default_dtype", dtype=str(d).split(".")[-1])
-    _DEFAULT_FLOAT[0] = np.dtype(target)
+    """``paddle.set_default_dtype``: a float dtype, by name or object, or a numpy float type
+    (paddle refuses a Python type, ``float`` included, in other words)."""
+    if isinstance(d, builtins.type):
+        if d not in (np.float16, np.float32, np.float64):
+            raise PADDLE.error("default_dtype_type", name=d.__name__)
+        target = np.dtype(d)
+    else:
+        named = _NAMED.get(d) if isinstance(d, str) else d if isinstance(d, dtype) else None
+        target = named.numpy if named is not None else None
+        if target is None or not is_floating(target):
+            raise PADDLE.error("default_dtype", dtype=str(d).split(".")[-1])
+    _DEFAULT_FLOAT[0] = target
 
 
 class Size(list):
@@ -352,6 +362,23 @@ class Tensor(_CoreTensor):
 
 # --- creation -----------------------------------------------------------------------------
 
+# what to_tensor's dtype argument may name (paddle's convert_dtype)
+_CONVERTIBLE = ("bool", "float16", "uint16", "float32", "float64", "int8", "int16", "int32", "int64",
+                "uint8", "complex64", "complex128", "bfloat16")
+
+
+def _to_tensor_dtype(d: Any) -> Optional[np.dtype]:
+    """``to_tensor``'s dtype argument, read as paddle's ``convert_dtype`` reads it: a paddle dtype,
+    a numpy dtype or type, Python's ``bool``, or one of the names; not ``float`` or ``int``."""
+    if d is None or isinstance(d, dtype):
+        return _np_dtype(d)
+    name = getattr(d, "__name__", None) if isinstance(d, builtins.type) else getattr(d, "name", d)
+    if isinstance(name, str) and name in _CONVERTIBLE and (
+            not isinstance(d, builtins.type) or d is builtins.bool or issubclass(d, np.generic)):
+        return _np_dtype(name)
+    raise PADDLE.error("to_tensor_dtype", dtype=d)
+
+
 def to_tensor(data: Any, dtype: Any = None, place: Any = None,
               stop_gradient: builtins.bool = True) -> Tensor:
     """``paddle.to_tensor``: a new leaf (``stop_gradient=True`` unless asked otherwise)."""
@@ -363,7 +390,7 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None,
         array = np.array(data)
         if array.dtype.kind == "f" and dtype is None:
             array = array.astype(_DEFAULT_FLOAT[0])
-    target = _np_dtype(dtype)
+    target = _to_tensor_dtype(dtype)
     if target is not None:
         array = array.astype(target)
     out = Tensor._from_array(array)
@@ -386,16 +413,22 @@ def ones(shape: Any, dtype: Any = None) -> Tensor:
     return _filled(1, shape, dtype)
 
 
+def _made(array: Any) -> Tensor:
+    """An op's output that needs no gradient: no node at all (unlike ``to_tensor``'s leaves,
+    which show their accumulation node from the start)."""
+    return Tensor._from_array(np.asarray(array))  # type: ignore[return-value]
+
+
 def zeros_like(x: Tensor, dtype: Any = None) -> Tensor:
-    return to_tensor(np.zeros(x._data.shape, _np_dtype(dtype) or x._data.dtype))
+    return _made(np.zeros(x._data.shape, _np_dtype(dtype) or x._data.dtype))
 
 
 def ones_like(x: Tensor, dtype: Any = None) -> Tensor:
-    return to_tensor(np.ones(x._data.shape, _np_dtype(dtype) or x._data.dtype))
+    return _made(np.ones(x._data.shape, _np_dtype(dtype) or x._data.dtype))
 
 
 def full_like(x: Tensor, fill_value: builtins.float, dtype: Any = None) -> Tensor:
-    return to_tensor(np.full(x._data.shape, fill_value, _np_dtype(dtype) or x._data.dtype))
+    return _made(np.full(x._data.shape, fill_value, _np_dtype(dtype) or x._data.dtype))
 
 
 # --- operations ---------------------------------------------------------------------------

@@ -17,17 +17,13 @@ from reference_engine.paddle._core import (
     _DEFAULT_FLOAT,
     Tensor,
     _filled,
+    _made,
     _np_dtype,
     cast,
     matmul,
     square,
     to_tensor,
 )
-
-
-def _made(array: Any) -> Tensor:
-    """An op's output that needs no gradient: no node at all (unlike ``to_tensor``'s leaves)."""
-    return Tensor._from_array(np.asarray(array))  # type: ignore[return-value]
 
 __all__ = ["add_n", "all", "allclose", "any", "arange", "argmax", "argmin", "argsort", "assign", "bmm",
            "einsum",

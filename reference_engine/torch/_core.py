@@ -29,6 +29,7 @@ from reference_engine.dtypes import (
 from reference_engine.graph import Node, RemovableHandle, shown_node
 from reference_engine.tensor import Tensor as _CoreTensor
 from reference_engine.torch import autocast_ops
+from reference_engine.torch.from_data import array_from_data, is_sequence, type_name
 
 __all__ = [
     "Size", "Tensor", "abs", "cuda", "device", "equal", "inference_mode",
@@ -70,8 +71,16 @@ bool = _NAMED["bool"]  # noqa: A001
 _DTYPES = by_numpy(_NAMED)
 
 
-def _np_dtype(d: Any) -> Optional[np.dtype]:
-    return to_numpy(d, dtype, accept_strings=False)
+_PYTHON_TYPE_DTYPES = {builtins.bool: np.dtype(np.bool_), builtins.int: np.dtype(np.int64),
+                       builtins.float: np.dtype(np.float64)}
+
+
+def _np_dtype(d: Any, api: str) -> Optional[np.dtype]:
+    """The numpy dtype for the ``dtype`` argument of ``api``: a torch dtype, or a Python type
+    standing for one (``float`` is float64), as torch's argument parser reads it."""
+    if isinstance(d, builtins.type) and d in _PYTHON_TYPE_DTYPES:
+        return _PYTHON_TYPE_DTYPES[d]
+    return to_numpy(d, dtype, lambda _: TORCH.error("dtype_argument", api=api, type_name=type_name(d)))
 
 
 class Size(tuple):
@@ -118,12 +127,14 @@ class Tensor(_CoreTensor):
     _dtype_objects = _DTYPES
 
     def __new__(cls, *args: Any) -> Tensor:
-        """``torch.Tensor(data)``: a float32 leaf holding ``data``; ``torch.Tensor(*sizes)``: one
-        of those sizes (torch leaves the values uninitialised; here they are zeros)."""
-        if len(args) == 1 and isinstance(args[0], (builtins.bool, builtins.float, np.floating)):
-            raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
-        if len(args) == 1 and not isinstance(args[0], (builtins.int, np.integer)):
-            return _new(_infer(args[0], get_default_dtype()), get_default_dtype(), False)
+        """``torch.Tensor(data)``: a leaf of the default float dtype holding ``data``;
+        ``torch.Tensor(*sizes)``: one of those sizes (torch leaves the values uninitialised;
+        here they are zeros)."""
+        if len(args) == 1 and (isinstance(args[0], builtins.bool)
+                               or not isinstance(args[0], (builtins.int, np.integer))):
+            if not isinstance(args[0], _CoreTensor) and not is_sequence(args[0]):
+                raise TORCH.error("data_ctor_not_sequence", type_name=type_name(args[0]))
+            return _new(_infer(args[0], TORCH.default_float, infer=False), None, False)
         return zeros(*args)
 
     # --- a Python float on the left: torch calls the tensor's own operation ------------------
@@ -272,7 +283,7 @@ class Tensor(_CoreTensor):
             return self
         if isinstance(target, _CoreTensor):
             target = _DTYPES[target._data.dtype]
-        return F.cast(self, _np_dtype(target))
+        return F.cast(self, _np_dtype(target, "to"))
 
     def copy_(self, src: Any) -> Tensor:
         """Write ``src``'s values (broadcast) into this tensor, in place."""
@@ -475,106 +486,21 @@ class Tensor(_CoreTensor):
 
 # --- creation -----------------------------------------------------------------------------
 
-def _infer(data: Any, dtype_: Any) -> np.ndarray:
-    """The array for ``torch.tensor(data, dtype)``: Python floats become float32 unless a dtype
-    is given (then they are converted once, straight to it)."""
-    target = _np_dtype(dtype_)
+def _infer(data: Any, target: Optional[np.dtype], infer: builtins.bool = True) -> np.ndarray:
+    """The array for ``torch.tensor(data, dtype)`` (``infer``) or ``torch.Tensor(data)``: a copy
+    of a tensor's or an array's values, or ``data`` read as torch reads it
+    (``from_data.array_from_data``)."""
     if isinstance(data, _CoreTensor):
         array = data._data.copy()
     elif isinstance(data, np.ndarray):
         array = data.copy()
     else:
-        if isinstance(data, (list, tuple)) and data and isinstance(data[0], np.ndarray) \
-                and not TORCH.warned_list_of_arrays:
-            type(TORCH).warned_list_of_arrays = True  # torch warns once per process
-            TORCH.warn("list_of_arrays", stacklevel=4)
-        carriers: list[Any] = []
-        array = _regular_array(data, carriers)
-        if target is None:
-            # numpy scalars and arrays carry their own dtype
-            typed = _element_dtype(data) if carriers else None
-            array = array.astype(TORCH.default_float if array.dtype.kind == "f" and typed is None
-                                 else typed if typed is not None else array.dtype)
+        return array_from_data(data, target, infer)
     return array if target is None else array.astype(target)
 
 
-def _element_dtype(data: Any) -> Optional[np.dtype]:
-    """The dtype torch infers for a sequence holding numpy scalars, arrays or tensors (each
-    carries its dtype; a Python float is the default float): the widest float among them where
-    one is a float, else the widest integer. None where no element carries a dtype."""
-    found: list[np.dtype] = []
-    carried = False
-
-    def walk(x: Any) -> None:
-        nonlocal carried
-        if isinstance(x, (list, tuple)):
-            for item in x:
-                walk(item)
-        elif isinstance(x, (np.ndarray, np.generic, _CoreTensor)):
-            carried = True
-            found.append(x._data.dtype if isinstance(x, _CoreTensor) else np.asarray(x).dtype)
-        elif isinstance(x, builtins.float):
-            found.append(TORCH.default_float)
-        elif isinstance(x, builtins.bool):
-            found.append(np.dtype(np.bool_))
-        elif isinstance(x, builtins.int):
-            found.append(np.dtype(np.int64))
-    walk(data)
-    if not carried:
-        return None
-    floats = [d for d in found if is_floating(d)]
-    if floats:
-        return builtins.max(floats, key=lambda d: d.itemsize)
-    ints = [d for d in found if d.kind in "iu"]
-    return builtins.max(ints, key=lambda d: d.itemsize) if ints else np.dtype(np.bool_)
-
-
-def _regular_array(data: Any, carriers: Optional[list[Any]] = None) -> np.ndarray:
-    """A numpy array from nested sequences, with torch's error for ragged ones; the elements
-    that carry a dtype of their own are appended to ``carriers``."""
-    _check_regular(data, 0, [] if carriers is None else carriers)
-    try:
-        holds_tensors = isinstance(data, (list, tuple)) and builtins.any(
-            isinstance(x, _CoreTensor) for x in data)
-        return np.array([x._data if isinstance(x, _CoreTensor) else x for x in data]
-                        if holds_tensors else data)
-    except (ValueError, TypeError) as exc:
-        raise TypeError(f"new(): invalid data type '{type(data).__name__}'") from exc
-
-
-_PYTHON_NUMBERS = (builtins.float, builtins.int, builtins.bool)
-
-
-def _check_regular(data: Any, depth: builtins.int, carriers: list[Any]
-                   ) -> Optional[tuple[builtins.int, ...]]:
-    if isinstance(data, _CoreTensor):
-        carriers.append(data)
-        return data._data.shape
-    if isinstance(data, np.ndarray):
-        carriers.append(data)
-        return data.shape
-    if not isinstance(data, (list, tuple)):
-        if type(data) in _PYTHON_NUMBERS:
-            return ()
-        if not isinstance(data, (builtins.int, builtins.float, builtins.bool, np.number, np.bool_)):
-            raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-        if isinstance(data, np.generic):
-            carriers.append(data)
-        return ()
-    if builtins.all(type(x) in _PYTHON_NUMBERS for x in data):
-        return (len(data),)
-    shapes = [_check_regular(x, depth + 1, carriers) for x in data]
-    for s in shapes[1:]:
-        if s != shapes[0]:
-            expected = len(shapes[0]) if shapes[0] else 0
-            got = len(s) if s else 0
-            raise ValueError(f"expected sequence of length {shapes[0][0] if shapes[0] else expected}"
-                             f" at dim {depth + 1} (got {s[0] if s else got})")
-    return (len(data),) + (shapes[0] if shapes else ())
-
-
-def _new(array: np.ndarray, dtype_: Any, requires_grad: builtins.bool) -> Tensor:
-    target = _np_dtype(dtype_)
+def _new(array: np.ndarray, target: Optional[np.dtype], requires_grad: builtins.bool) -> Tensor:
+    """A new leaf holding ``array`` (cast to ``target`` where given)."""
     if target is not None:
         array = array.astype(target)
     if array.dtype not in _DTYPES:
@@ -590,7 +516,7 @@ def _new(array: np.ndarray, dtype_: Any, requires_grad: builtins.bool) -> Tensor
 def tensor(data: Any, dtype: Optional[dtype] = None, device: Any = None,
            requires_grad: builtins.bool = False) -> Tensor:
     """``torch.tensor``: a new leaf holding a copy of ``data``."""
-    return _new(_infer(data, dtype), None, requires_grad)
+    return _new(_infer(data, _np_dtype(dtype, "tensor")), None, requires_grad)
 
 
 def is_tensor(obj: Any) -> builtins.bool:
@@ -598,43 +524,44 @@ def is_tensor(obj: Any) -> builtins.bool:
 
 
 def _filled(value: builtins.float, size: tuple[Any, ...], dtype_: Any,
-            requires_grad: builtins.bool) -> Tensor:
+            requires_grad: builtins.bool, api: str) -> Tensor:
     shape = _shape_args(size)
-    return _new(np.full(shape, value, dtype=_np_dtype(dtype_) or TORCH.default_float), None,
+    return _new(np.full(shape, value, dtype=_np_dtype(dtype_, api) or TORCH.default_float), None,
                 requires_grad)
 
 
 def zeros(*size: Any, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
-    return _filled(0, size, dtype, requires_grad)
+    return _filled(0, size, dtype, requires_grad, "zeros")
 
 
 def ones(*size: Any, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
-    return _filled(1, size, dtype, requires_grad)
+    return _filled(1, size, dtype, requires_grad, "ones")
 
 
 def empty(*size: Any, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
     """torch leaves the values unset; programs fill them before reading them. Zeros here."""
-    return _filled(0, size, dtype, requires_grad)
+    return _filled(0, size, dtype, requires_grad, "empty")
 
 
 def full(size: Sequence[builtins.int], fill_value: builtins.float, dtype: Optional[dtype] = None,
          requires_grad: builtins.bool = False) -> Tensor:
-    return _filled(fill_value, (tuple(size),), dtype, requires_grad)
+    return _filled(fill_value, (tuple(size),), dtype, requires_grad, "full")
 
 
-def _like(value: builtins.float, input: Tensor, dtype_: Any, requires_grad: builtins.bool) -> Tensor:
-    target = _np_dtype(dtype_) or input._data.dtype
+def _like(value: builtins.float, input: Tensor, dtype_: Any, requires_grad: builtins.bool,
+          api: str) -> Tensor:
+    target = _np_dtype(dtype_, api) or input._data.dtype
     return _new(np.full(input._data.shape, value, dtype=target), None, requires_grad)
 
 
 def zeros_like(input: Tensor, dtype: Optional[dtype] = None,  # noqa: A002
                requires_grad: builtins.bool = False) -> Tensor:
-    return _like(0, input, dtype, requires_grad)
+    return _like(0, input, dtype, requires_grad, "zeros_like")
 
 
 def ones_like(input: Tensor, dtype: Optional[dtype] = None,  # noqa: A002
               requires_grad: builtins.bool = False) -> Tensor:
-    return _like(1, input, dtype, requires_grad)
+    return _like(1, input, dtype, requires_grad, "ones_like")
 
 
 def arange(start: builtins.float, end: Optional[builtins.float] = None, step: builtins.float = 1,
@@ -642,12 +569,12 @@ def arange(start: builtins.float, end: Optional[builtins.float] = None, step: bu
     values = np.arange(start, end, step) if end is not None else np.arange(start)
     if values.dtype.kind == "f":
         values = values.astype(TORCH.default_float)
-    return _new(values, dtype, requires_grad)
+    return _new(values, _np_dtype(dtype, "arange"), requires_grad)
 
 
 def linspace(start: builtins.float, end: builtins.float, steps: builtins.int,
              dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
-    values = F.linspace_values(start, end, steps, _np_dtype(dtype) or TORCH.default_float)
+    values = F.linspace_values(start, end, steps, _np_dtype(dtype, "linspace") or TORCH.default_float)
     return _new(values, None, requires_grad)
 
 
@@ -658,10 +585,11 @@ def get_default_dtype() -> dtype:
 
 def set_default_dtype(d: dtype) -> None:
     """``torch.set_default_dtype``: float32 or float64 (the reference engine's float dtypes)."""
-    target = _np_dtype(d)
-    if target is None or target.kind != "f":
-        raise TypeError("only floating-point types are supported as the default type")
-    TORCH.default_float = np.dtype(target)
+    if not isinstance(d, dtype):
+        raise TORCH.error("default_dtype_object")
+    if not d.is_floating_point:
+        raise TORCH.error("default_dtype_kind")
+    TORCH.default_float = d.numpy
 
 
 def manual_seed(seed: builtins.int) -> None:
@@ -674,14 +602,14 @@ def randn(*size: Any, dtype: Optional[dtype] = None,
     """Standard normal draws (numpy's generator, not torch's: shapes and dtypes agree, values
     do not)."""
     return _new(rng.generator().standard_normal(_shape_args(size)).astype(TORCH.default_float),
-                dtype, requires_grad)
+                _np_dtype(dtype, "randn"), requires_grad)
 
 
 def rand(*size: Any, dtype: Optional[dtype] = None,
          requires_grad: builtins.bool = False) -> Tensor:
     """Uniform draws in [0, 1) (numpy's generator, not torch's)."""
-    return _new(rng.generator().random(_shape_args(size)).astype(TORCH.default_float), dtype,
-                requires_grad)
+    return _new(rng.generator().random(_shape_args(size)).astype(TORCH.default_float),
+                _np_dtype(dtype, "rand"), requires_grad)
 
 
 class device:  # noqa: N801 - torch's name

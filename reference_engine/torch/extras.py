@@ -66,12 +66,12 @@ def as_tensor(data: Any, dtype: Optional[dtype] = None, device: Any = None) -> T
 
 def eye(n: builtins.int, m: Optional[builtins.int] = None, dtype: Optional[dtype] = None,
         requires_grad: builtins.bool = False) -> Tensor:
-    return _new(np.eye(n, m, dtype=np.float32), dtype, requires_grad)
+    return _new(np.eye(n, m, dtype=np.float32), _np_dtype(dtype, "eye"), requires_grad)
 
 
 def full_like(input: Tensor, fill_value: float, dtype: Optional[dtype] = None,  # noqa: A002
               requires_grad: builtins.bool = False) -> Tensor:
-    target = _np_dtype(dtype) or input._data.dtype
+    target = _np_dtype(dtype, "full_like") or input._data.dtype
     return _new(np.full(input._data.shape, fill_value, dtype=target), None, requires_grad)
 
 
@@ -356,19 +356,19 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     return C.named(out, name, *operands)
 
 
-def _drawn_like(draw: Any) -> Any:
+def _drawn_like(api: str, draw: Any) -> Any:
     def like(input: Tensor, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False,  # noqa: A002
              **_: Any) -> Tensor:
-        target = _np_dtype(dtype) or input._data.dtype
+        target = _np_dtype(dtype, api) or input._data.dtype
         return _new(np.asarray(draw(input._data.shape)).astype(target), None, requires_grad)
 
     return like
 
 
 # numpy's generator, not torch's: shapes and dtypes agree, values do not
-randn_like = _drawn_like(lambda shape: rng.generator().standard_normal(shape))
-rand_like = _drawn_like(lambda shape: rng.generator().random(shape))
-empty_like = _drawn_like(np.zeros)  # torch leaves the values unset; programs fill them
+randn_like = _drawn_like("randn_like", lambda shape: rng.generator().standard_normal(shape))
+rand_like = _drawn_like("rand_like", lambda shape: rng.generator().random(shape))
+empty_like = _drawn_like("empty_like", np.zeros)  # torch leaves the values unset; programs fill them
 
 
 def randint(low: builtins.int, high: Any = None, size: Any = None, dtype: Optional[dtype] = None,
@@ -377,11 +377,12 @@ def randint(low: builtins.int, high: Any = None, size: Any = None, dtype: Option
     if size is None:
         low, high, size = 0, low, high
     values = rng.generator().integers(low, high, tuple(size))
-    return _new(values.astype(_np_dtype(dtype) or np.int64), None, requires_grad)
+    return _new(values.astype(_np_dtype(dtype, "randint") or np.int64), None, requires_grad)
 
 
 def randperm(n: builtins.int, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
-    return _new(rng.generator().permutation(n).astype(_np_dtype(dtype) or np.int64), None, requires_grad)
+    values = rng.generator().permutation(n).astype(_np_dtype(dtype, "randperm") or np.int64)
+    return _new(values, None, requires_grad)
 
 
 def argsort(input: Tensor, dim: builtins.int = -1, descending: builtins.bool = False,  # noqa: A002

@@ -12,7 +12,7 @@ from typing import Any, Optional
 import numpy as np
 
 from reference_engine import layers, rng
-from reference_engine.torch._core import Tensor, _np_dtype, get_default_dtype, no_grad, tensor
+from reference_engine.torch._core import Tensor, get_default_dtype, no_grad, tensor
 from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.modules import Module, initialised
 from reference_engine.torch.nn.parameter import Parameter
@@ -22,7 +22,7 @@ __all__ = ["BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d", "Dropout", "Embeddi
 
 def _parameter(values: np.ndarray, writes: int = 1) -> Parameter:
     with no_grad():
-        return initialised(Parameter(tensor(values.astype(_np_dtype(get_default_dtype())))), writes)
+        return initialised(Parameter(tensor(values.astype(get_default_dtype().numpy))), writes)
 
 
 class LayerNorm(Module):

@@ -184,7 +184,7 @@ class Module(shared.ModuleBase):
             elif isinstance(arg, torch_dtype):
                 dtype = arg
         if dtype is not None:
-            self._cast_floating(_np_dtype(dtype))
+            self._cast_floating(_np_dtype(dtype, "to"))
         return self
 
     def double(self) -> Module:
@@ -223,7 +223,7 @@ class Linear(Module):
 def _uniform(shape: tuple[int, ...], bound: float) -> Tensor:
     with no_grad():
         return initialised(tensor(rng.generator().uniform(-bound, bound, shape).astype(
-            _np_dtype(get_default_dtype()))))
+            get_default_dtype().numpy)))
 
 
 def initialised(t: Tensor, writes: int = 1) -> Tensor:

@@ -150,12 +150,15 @@ def a_gradient_held_past_its_release_is_uninitialized(paddle):
 def setting_the_flag_gives_a_tensor_its_accumulation_node(paddle):
     """A tensor no node made (linspace, eye, detach, an op on constants) has no grad_fn until
     its stop_gradient (either way) or requires_grad is set: then it shows GradNodeAccumulation.
-    to_tensor, ones, arange and full show theirs from the start."""
+    to_tensor, ones, arange and full show theirs from the start; zeros_like, ones_like and
+    full_like have none."""
     def node(t):
         return t.grad_fn.name() if t.grad_fn is not None else None
     made = [paddle.linspace(0.0, 1.0, 5), paddle.eye(2), paddle.ones([2]).detach(),
             paddle.linspace(0.0, 1.0, 5) * 2.0, paddle.linspace(0.0, 1.0, 3)]
     result = [[node(t) for t in made], node(paddle.ones([2])), node(paddle.arange(3, dtype="float32"))]
+    result.append([node(like(paddle.ones([2]))) for like in
+                   (paddle.zeros_like, paddle.ones_like, lambda t: paddle.full_like(t, 2.0))])
     made[0].stop_gradient = True
     made[1].stop_gradient = False
     made[2].stop_gradient = False

@@ -117,3 +117,30 @@ def a_float64_default_dtype(paddle):
     finally:
         paddle.set_default_dtype(before)
     return made + [paddle.get_default_dtype(), paddle.to_tensor([1.0])]
+
+
+@program
+def dtype_arguments_as_paddle_reads_them(paddle):
+    """Creation functions read a dtype argument with numpy (a Python or numpy type, a name),
+    with numpy's errors; to_tensor reads it with paddle's own list (Python's float refused);
+    set_default_dtype takes float dtypes by name or object, or numpy float types, and words its
+    refusal of a type differently."""
+    import numpy as np
+
+    x = paddle.ones([2])
+    made = [paddle.ones([2], dtype=int), paddle.ones([2], dtype=float), paddle.ones([2], dtype=bool),
+            paddle.ones([2], dtype=np.float64), paddle.to_tensor([1.0], dtype=np.float64),
+            paddle.to_tensor([1.0], dtype=bool), paddle.to_tensor([1.0], dtype=np.dtype("float64")),
+            paddle.cast(x, float), x.astype(int), paddle.full_like(x, 1, dtype=float),
+            paddle.arange(3, dtype=float)]
+    refused = [lambda: paddle.ones([2], dtype=3), lambda: paddle.ones([2], dtype="x"),
+               lambda: paddle.to_tensor([1.0], dtype=3), lambda: paddle.to_tensor([1.0], dtype="x"),
+               lambda: paddle.to_tensor([1.0], dtype=float), lambda: paddle.cast(x, "x"),
+               lambda: x.astype(3)]
+    defaults = []
+    try:
+        for d in [3, "x", "int64", float, np.int64, paddle.int64, np.float64, "float64", paddle.float32]:
+            defaults += [attempt(lambda d=d: paddle.set_default_dtype(d)), paddle.get_default_dtype()]
+    finally:
+        paddle.set_default_dtype("float32")
+    return [(t, str(t.dtype)) for t in made] + [attempt(f) for f in refused] + defaults
