@@ -143,7 +143,7 @@ def reduced(loss: Tensor, reduction: str) -> Tensor:
         return F.sum(loss)
     if reduction == "none":
         return loss
-    raise ValueError(f"{reduction} is not a valid value for reduction")
+    raise loss._policy.error("reduction", reduction=reduction)
 
 
 def l1_loss(a: Tensor, b: Tensor, reduction: str) -> Tensor:
@@ -193,9 +193,8 @@ def einsum(equation: str, operands: Sequence[Tensor]) -> tuple[Tensor, bool]:
     if "..." in equation:
         raise NotImplementedError("einsum with an ellipsis is not modelled by the reference engine")
     if len(specs) != len(operands):
-        raise RuntimeError("einsum(): more operands were provided than specified in the equation"
-                           if len(operands) > len(specs) else
-                           "einsum(): fewer operands were provided than specified in the equation")
+        raise operands[0]._policy.error("einsum_operands", operands=len(operands), segments=len(specs),
+                                        relation="more" if len(operands) > len(specs) else "fewer")
     letters = "".join(specs)
     if not arrow:
         rhs = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))

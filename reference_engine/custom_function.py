@@ -112,7 +112,7 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], policy: Polic
                     if ctx.materialize_grads else None
             else:
                 handed[i] = policy.custom_output_grad(g)
-        returned = cls.backward(ctx, *handed)
+        returned = policy.user_callback(cls.backward, name)(ctx, *handed)
         returned = returned if isinstance(returned, tuple) else (returned,)
         needed = ctx._node.attrs.get("needed", ()) if ctx._node is not None else ()
         grads = policy.custom_gradients(name, returned, args, positions, needed)

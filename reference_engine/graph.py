@@ -13,6 +13,8 @@ import itertools
 import re
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
+from reference_engine import grad_mode
+
 if TYPE_CHECKING:
     from reference_engine.dialects.policy import Policy
     from reference_engine.rules import Rule
@@ -113,7 +115,8 @@ class SavedTensor:
             # pack runs); what unpack returns is the user's, so no version is checked
             pair = SAVED_TENSORS_HOOKS.pop()
             try:
-                self.packed = pair[0](tensor)
+                with grad_mode.no_grad():  # both frameworks pack with recording off
+                    self.packed = pair[0](tensor)
             finally:
                 SAVED_TENSORS_HOOKS.append(pair)
             self.unpack = pair[1]

@@ -103,7 +103,7 @@ def dropout(x: Tensor, p: float, training: bool, scale_in_train: bool = True,
     itself; out of training it does too, unless ``eval_runs_kernel`` (paddle's kernel runs, and
     is recorded, even where it changes nothing)."""
     if not 0 <= p <= 1:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        raise x._policy.error("dropout_p", p=p)
     if not training:
         if not scale_in_train:
             return F.mul(x, 1.0 - p)

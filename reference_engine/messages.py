@@ -7,6 +7,11 @@ paddlepaddle 3.3.1; paddle's trailing ``[Hint: …] (at /paddle/…)`` is not re
 
 from __future__ import annotations
 
+
+class GradcheckError(RuntimeError):
+    """A gradcheck failed (torch's ``torch.autograd.gradcheck.GradcheckError``)."""
+
+
 TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     # torch.optim
     "optim_params_type": (TypeError, "params argument given to the optimizer should be an iterable of "
@@ -60,6 +65,53 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                        "[*, {dims}], but got input of size{size}"),
     "batch_norm_eval": (RuntimeError, "{name} must be defined in evaluation mode"),
     "variable_data": (TypeError, "Variable data has to be a tensor, but got {type_name}"),
+    # torch.nn: module backward hooks, layers, init, functional
+    "module_hook_no_inputs": (RuntimeError, "Cannot set Module backward hook for a Module with no input "
+                                            "Tensors."),
+    "module_hook_grad_input_count": (RuntimeError, "Backward hook returned an invalid number of grad_input, "
+                                                   "got {got}, but expected {expected}"),
+    "module_pre_hook_grad_output_count": (RuntimeError, "Backward pre hook returned an invalid number of "
+                                                        "grad_output, got {got}, but expected {expected}"),
+    "module_hook_no_input_grads": (RuntimeError, "Backward hook for Modules where no input requires gradient "
+                                                 "should always return None or None for all gradients."),
+    "norm_input_rank": (ValueError, "expected {ranks} input (got {got}D input)"),
+    "dropout_p": (ValueError, "dropout probability has to be between 0 and 1, but got {p}"),
+    "module_no_forward": (NotImplementedError, 'Module [{name}] is missing the required "forward" function'),
+    "conv_module_groups": (ValueError, "{channels} must be divisible by groups"),
+    "init_eye_dims": (ValueError, "Only tensors with 2 dimensions are supported"),
+    "init_nonlinearity": (ValueError, "Unsupported nonlinearity {nonlinearity}"),
+    "init_fans": (ValueError, "Fan in and fan out can not be computed for tensor with fewer than 2 "
+                              "dimensions"),
+    "reduction": (ValueError, "{reduction} is not a valid value for reduction"),
+    "vector_type": (TypeError, "expected torch.Tensor, but got: {type_name}"),
+    # torch.func, torch.autograd.functional and gradcheck
+    "func_grad_not_scalar": (RuntimeError, "grad_and_value(f)(*args): Expected f(*args) to return a scalar "
+                                           "Tensor, got tensor with {dims} dims. Maybe you wanted to use the "
+                                           "vjp or jacrev APIs instead?"),
+    "vmap_sizes": (ValueError, "vmap: Expected all tensors to have the same size in the mapped dimension, "
+                               "got sizes {sizes} for the mapped dimension"),
+    "functional_strict_no_grad": (RuntimeError, "Output {index} of the user-provided function does not "
+                                                "require gradients. The outputs must be computed in a "
+                                                "differentiable manner from the input when running in "
+                                                "strict mode."),
+    "functional_strict_independent": (RuntimeError, "Output {output} of the user-provided function is "
+                                                    "independent of input {input}. This is not allowed in "
+                                                    "strict mode."),
+    "gradcheck_no_inputs": (ValueError, "gradcheck expects at least one input tensor to require gradient, "
+                                        "but none of them have requires_grad=True."),
+    "gradcheck_not_zero": (GradcheckError, "Numerical gradient for function expected to be zero"),
+    "gradcheck_undefined_grads": (GradcheckError, "Expected backward function to handle undefined output "
+                                                  'grads. Please look at "Notes about undefined output '
+                                                  'gradients" in "tools/autograd/derivatives.yaml"'),
+    "gradcheck_zero_grads": (GradcheckError, "Expected all input grads to be undefined or zero when all "
+                                             'output grads are undefined or zero. Please look at "Notes '
+                                             'about undefined output gradients" in '
+                                             '"tools/autograd/derivatives.yaml"'),
+    # tensors
+    "mm_matrix": (RuntimeError, "{name} must be a matrix"),
+    "len_0d": (TypeError, "len() of a 0-d tensor"),
+    "einsum_operands": (RuntimeError, "einsum(): {relation} operands were provided than specified in the "
+                                      "equation"),
     # torch.amp.GradScaler
     "scaler_growth_factor": (AssertionError, "The growth factor must be > 1.0."),
     "scaler_backoff_factor": (AssertionError, "The backoff factor must be < 1.0."),
@@ -459,6 +511,23 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "len_0d": (AssertionError, "len() of a 0-D tensor is wrong"),
+    "dropout_p": (ValueError, "p argument should between 0 and 1"),
+    "einsum_operands": (AssertionError, "Invalid equation: the number of operands is {operands}, but "
+                                        "found {segments} segments in the label equation."),
+    "none_argument": (AssertionError, "{name} should not be None"),
+    "module_no_forward": (NotImplementedError, ""),
+    "pylayer_no_forward": (NotImplementedError, "You must implement the forward function for PyLayer."),
+    "pylayer_no_backward": (NotImplementedError, "You must implement the backward function for PyLayer."),
+    # an error raised by a program's hook or PyLayer backward, as paddle's C++ backward passes it on
+    "external": (OSError, "(External) {error}\n\nAt:\n{frames}\n"),
+    "external_node": (OSError, "(External) \n{{\n    {banner} Error message in backward of {node}"
+                               "(0x{address:x}){banner}\n    {error}\n    \n    At:\n{frames}\n    \n"
+                               "    {footer}\n    \n}}\n"),
+    "set_value_shape": (AssertionError, "Variable Shape not match, Variable [ {name} ] need tensor with "
+                                        "shape {shape} but load set tensor with shape {given}"),
+    "device_not_compiled": (ValueError, "The device should not be '{device}', since PaddlePaddle is not "
+                                        "compiled with CUDA"),
     # paddle.autograd.jacobian / hessian
     "jacobian_ndim": (ValueError, "{name}.ndim should be {low} or {high} when is_batched={batched} but "
                                   "got {ndim}"),

@@ -49,8 +49,7 @@ class ModuleBase:
         object.__delattr__(self, name)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
-                                  '"forward" function')
+        raise self.tensor_type._policy.error("module_no_forward", name=type(self).__name__)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         for hook in list(self._forward_pre_hooks.values()):

@@ -108,7 +108,7 @@ class Tensor:
     def _register_hook(self, hook: Hook) -> RemovableHandle:
         if not self._requires_grad:
             raise self._policy.error("hook_no_grad")
-        return RemovableHandle(self._hook_owner().pre_hooks, hook)
+        return RemovableHandle(self._hook_owner().pre_hooks, self._policy.user_callback(hook))
 
     def _retain_grad(self) -> None:
         if self._grad_fn is None or self._retains_grad:
@@ -247,7 +247,7 @@ class Tensor:
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
+            raise self._policy.error("len_0d")
         return self._data.shape[0]
 
     def __float__(self) -> float:

@@ -119,6 +119,8 @@ _SUMMARY_CLASS = re.compile(r"^(\w+)Error: ")
 _HINT = re.compile(r"\s*\[Hint: .*$", re.S)
 _AT_FILE = re.compile(r"\s*\(at [^)]*:\d+\)")
 _TRIGGERED = re.compile(r"\s*\(Triggered internally at .*?\)", re.S)
+_PY_FRAMES = re.compile(r"\n[ \t]*At:\n(?:[ \t]+[^\n]*\(\d+\): [^\n]*(?:\n|$))*")
+_ADDRESS = re.compile(r"\(0x[0-9a-fA-F]+\)")
 _PATH = re.compile(r"(?:[A-Za-z]:)?(?:/[\w.+-]+)+\.(?:py|pyx|cc|cpp|cu|cuh|h|hpp)(?::\d+)?")
 _GENERATED_NAME = re.compile(r"\b(?:generated_tensor|eager_tmp|tmp)_\d+\b"
                              r"|\b(?:create_parameter|linear)_\d+\.[wb]_\d+\b")
@@ -134,7 +136,8 @@ def clean_message(message: str) -> str:
 
     Stripped: paddle's C++ stack (``FLAGS_call_stack_level`` 1 and 2 print it, with the message
     repeated as ``XxxError: …``, which becomes paddle's level-0 form ``(Xxx) …``), its
-    ``[Hint: …]`` tail and ``(at file:line)`` parts, torch's ``(Triggered internally at …)``,
+    ``[Hint: …]`` tail and ``(at file:line)`` parts, the Python frames (``At:``) and object
+    addresses of the errors it passes on from a program's code, torch's ``(Triggered internally at …)``,
     file paths, and generated tensor and parameter names (replaced by ``NAME``). What remains is the text the
     reference engine promises verbatim.
     """
@@ -143,6 +146,8 @@ def clean_message(message: str) -> str:
     if stack:
         text = _SUMMARY_CLASS.sub(r"(\1) ", text[stack.end():])
     text = _HINT.sub("", text)
+    text = _PY_FRAMES.sub("\n", text)
+    text = _ADDRESS.sub("", text)
     text = _AT_FILE.sub("", text)
     text = _TRIGGERED.sub("", text)
     text = hide_paths(text)

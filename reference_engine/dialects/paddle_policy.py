@@ -8,10 +8,13 @@ graph, duplicate and unused checks, integer gradients) follows the C++ eager eng
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
+import traceback
 import weakref
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -273,6 +276,51 @@ class PaddlePolicy(Policy):
     def custom_node_name(self, cls: type) -> str:
         return f"GradNodePyLayer_{cls.__name__}"
 
+    def user_callback(self, fn: Callable[..., Any], node_name: Optional[str] = None) -> Callable[..., Any]:
+        """paddle's C++ backward turns what a program's hook or PyLayer backward raises into an
+        ``OSError`` "(External) ..." that quotes it and its Python frames (a PyLayer's inside a
+        banner naming its node)."""
+        policy = self
+
+        @functools.wraps(fn)
+        def called(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except Exception as exc:  # noqa: BLE001 - every error of the program's code is wrapped
+                frames = traceback.extract_tb(exc.__traceback__)[1:][::-1]
+                error = f"{type(exc).__name__}: {exc}"
+                if node_name is None:
+                    raise policy.error("external", error=error, frames="\n".join(
+                        f"  {f.filename}({f.lineno}): {f.name}" for f in frames)) from exc
+                raise policy.error("external_node", error=error, node=node_name, address=id(called),
+                                   banner="=" * 28, footer="=" * 112, frames="\n".join(
+                                       f"      {f.filename}({f.lineno}): {f.name}" for f in frames)) from exc
+        return called
+
+    def unpack_hook(self, fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        """A saved_tensors_hooks ``unpack_hook`` as paddle runs it: what it raises comes out as
+        "(External)" and leaves gradient recording off after the pass (paddle 3.3.1 does not
+        restore the no-grad guard it runs the hook under; see ``_unguarded``)."""
+        external = self.user_callback(fn)
+
+        def unpack(packed: Any) -> Any:
+            try:
+                return external(packed)
+            except OSError as exc:
+                exc.leaves_grad_disabled = True  # type: ignore[attr-defined]
+                raise
+        return unpack
+
+    @contextlib.contextmanager
+    def _unguarded(self) -> Iterator[None]:
+        """A backward pass that an unpack hook's error leaves with recording off."""
+        try:
+            yield
+        except OSError as exc:
+            if getattr(exc, "leaves_grad_disabled", False):
+                grad_mode.set_grad_enabled(False)
+            raise
+
     def custom_output_grad(self, grad: Tensor) -> Tensor:
         """paddle hands backward the gradient as it hands a hook one (it stops no gradient),
         except one another PyLayer's backward returned, which stops gradient."""
@@ -491,7 +539,7 @@ class PaddlePolicy(Policy):
     def _tensor_list(self, value: Any, name: str, kind: str) -> list[Tensor]:
         base = recorder.tensor_type()
         if value is None:
-            raise AssertionError(f"{name} should not be None")
+            raise self.error("none_argument", name=name)
         if isinstance(value, (list, tuple)):
             if not value:
                 raise self.error("empty_list", name=name)
@@ -566,8 +614,9 @@ class PaddlePolicy(Policy):
                       api: str) -> None:
         pairs = [(t, s) for t, s in zip(outputs, self._seeds(outputs, seeds, api))
                  if t._requires_grad]  # a stop_gradient output is skipped silently
-        engine.run_backward(self, [t for t, _ in pairs], [s for _, s in pairs],
-                            retain_graph=retain_graph, create_graph=False)
+        with self._unguarded():
+            engine.run_backward(self, [t for t, _ in pairs], [s for _, s in pairs],
+                                retain_graph=retain_graph, create_graph=False)
 
     def grad(self, outputs: Any, inputs: Any, grad_outputs: Any = None,
              retain_graph: Optional[bool] = None, create_graph: bool = False,
@@ -619,10 +668,11 @@ class PaddlePolicy(Policy):
         reachable = [t if t._requires_grad or t._grad_fn is not None or t._accumulator is not None
                      else None for t in ins]
         self._check_cut_nodes([t for t, _ in live], cut)
-        captured = engine.run_backward(
-            self, [t for t, _ in live], [s for _, s in live], retain_graph=True,
-            create_graph=recording, inputs=[t for t in reachable if t is not None],
-            accumulate=False, cut=cut)
+        with self._unguarded():
+            captured = engine.run_backward(
+                self, [t for t, _ in live], [s for _, s in live], retain_graph=True,
+                create_graph=recording, inputs=[t for t in reachable if t is not None],
+                accumulate=False, cut=cut)
         found = iter(captured)
         # "does not appear in the backward graph" is a walk of the graph, not a gradient that
         # arrived: a PyLayer's None for an input it reaches gives None without the error

@@ -156,6 +156,12 @@ class Policy:
         """The gradient a custom backward is handed, from the one that reached its node."""
         return grad
 
+    def user_callback(self, fn: Callable[..., Any], node_name: Optional[str] = None) -> Callable[..., Any]:
+        """``fn``, a program's code the backward pass calls (a tensor hook, a custom backward
+        named ``node_name``, an unpack hook), as the framework calls it: torch lets what it
+        raises through unchanged."""
+        return fn
+
     def result_dtype(self, *operands: Any) -> np.dtype:
         """Type promotion by category: dimensioned tensors, then 0-d tensors, then numbers.
 

@@ -209,9 +209,8 @@ class Tensor(_CoreTensor):
         saved references to it see the new values in a later backward."""
         data = value._data if isinstance(value, _CoreTensor) else np.asarray(value)
         if data.shape != self._data.shape:
-            raise AssertionError(f"Variable Shape not match, Variable [ {self.name} ] need tensor "
-                                 f"with shape {Size(self._data.shape)!r} but load set tensor with "
-                                 f"shape {tuple(data.shape)}")
+            raise PADDLE.error("set_value_shape", name=self.name, shape=repr(Size(self._data.shape)),
+                               given=tuple(data.shape))
         np.copyto(self._data, data, casting="unsafe")
 
     def clear_gradient(self, set_to_zero: builtins.bool = True) -> None:

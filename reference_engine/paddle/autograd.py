@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
-from reference_engine import custom_function
+from reference_engine import custom_function, graph
 from reference_engine.dialects.paddle_policy import PADDLE
-from reference_engine.graph import saved_tensors_hooks
 from reference_engine.paddle import _core as paddle
 
 __all__ = ["Hessian", "Jacobian", "PyLayer", "PyLayerContext", "backward", "hessian", "jacobian",
@@ -34,15 +33,24 @@ class PyLayer:
 
     @staticmethod
     def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError("You must implement the forward function for PyLayer.")
+        raise PADDLE.error("pylayer_no_forward")
 
     @staticmethod
     def backward(ctx: Any, *args: Any) -> Any:
-        raise NotImplementedError("You must implement the backward function for PyLayer.")
+        raise PADDLE.error("pylayer_no_backward")
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         return custom_function.apply(cls, args, kwargs, PADDLE, PyLayerContext)
+
+
+class saved_tensors_hooks(graph.saved_tensors_hooks):  # noqa: N801 - paddle's name
+    """``paddle.autograd.saved_tensors_hooks``: as torch's, except that what ``unpack_hook``
+    raises in the backward pass comes out as paddle's "(External)" error and leaves recording
+    off (``PaddlePolicy.unpack_hook``)."""
+
+    def __init__(self, pack_hook: Callable[[Any], Any], unpack_hook: Callable[[Any], Any]) -> None:
+        super().__init__(pack_hook, PADDLE.unpack_hook(unpack_hook))
 
 
 class Jacobian:

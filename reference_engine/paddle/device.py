@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from reference_engine.dialects.paddle_policy import PADDLE
+
 __all__ = ["CPUPlace", "get_device", "is_compiled_with_cuda", "set_device"]
 
 
@@ -31,6 +33,5 @@ def get_device() -> str:
 def set_device(device: str) -> Place:
     """Only ``"cpu"`` exists here, as on a paddle built without CUDA."""
     if device != "cpu":
-        raise ValueError(f"The device should not be '{device}', since PaddlePaddle is not "
-                         "compiled with CUDA")
+        raise PADDLE.error("device_not_compiled", device=device)
     return Place("cpu")

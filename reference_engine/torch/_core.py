@@ -796,8 +796,7 @@ def squeeze(input: Tensor, dim: Any = None) -> Tensor:  # noqa: A002
 def mm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002
     """``torch.mm``: matrices only."""
     if input._data.ndim != 2 or mat2._data.ndim != 2:
-        raise RuntimeError("self must be a matrix" if input._data.ndim != 2
-                           else "mat2 must be a matrix")
+        raise TORCH.error("mm_matrix", name="self" if input._data.ndim != 2 else "mat2")
     return F.matmul(input, mat2)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator, Sequence, Union
 
 from reference_engine import grad_mode
+from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.torch import autograd
 from reference_engine.torch._core import Tensor, stack, zeros_like
 
@@ -103,9 +104,7 @@ def grad_and_value(func: Callable[..., Any], argnums: Union[int, Sequence[int]] 
             result = func(*args, **kwargs)
             out, aux = result if has_aux else (result, None)
             if out.numel() != 1:
-                raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a scalar "
-                                   f"Tensor, got tensor with {out.dim()} dims. Maybe you wanted to use "
-                                   "the vjp or jacrev APIs instead?")
+                raise TORCH.error("func_grad_not_scalar", dims=out.dim())
             inputs = [leaf for i in positions for leaf in _leaves(args[i])]
             flat = iter(_differentiate([out], inputs, [None]))
             grads = tuple(_rebuild(args[i], flat) for i in positions)
@@ -226,8 +225,7 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0, randomne
         dims = in_dims if isinstance(in_dims, (tuple, list)) else (in_dims,) * len(args)
         sizes = {leaf.shape[d] for a, d in zip(args, dims) if d is not None for leaf in _leaves(a)}
         if len(sizes) != 1:
-            raise ValueError("vmap: Expected all tensors to have the same size in the mapped "
-                             f"dimension, got sizes {sorted(sizes)} for the mapped dimension")
+            raise TORCH.error("vmap_sizes", sizes=sorted(sizes))
         results = [func(*[a if d is None else _rebuild(a, iter([t.select(d, k) for t in _leaves(a)]))
                           for a, d in zip(args, dims)])
                    for k in range(sizes.pop())]

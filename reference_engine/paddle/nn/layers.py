@@ -45,10 +45,6 @@ class Parameter(Tensor):
         param._name = name
         return param  # type: ignore[return-value]
 
-    def set_value(self, value: Any) -> None:
-        data = value._data if isinstance(value, Tensor) else np.asarray(value)
-        np.copyto(self._data, data, casting="unsafe")
-
     @property
     def trainable(self) -> bool:
         """Whether an optimizer updates it: paddle's flag for ``not stop_gradient``."""

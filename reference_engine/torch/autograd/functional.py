@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from reference_engine import grad_mode
+from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.torch._core import Tensor, stack, zeros_like
 from reference_engine.torch.autograd._core import grad
 
@@ -43,9 +44,7 @@ def _check_outputs(outs: Sequence[Tensor], strict: bool) -> None:
     """``strict``: every output must have been computed from the inputs."""
     for i, out in enumerate(outs):
         if strict and not out.requires_grad:
-            raise RuntimeError(f"Output {i} of the user-provided function does not require "
-                               "gradients. The outputs must be computed in a differentiable "
-                               "manner from the input when running in strict mode.")
+            raise TORCH.error("functional_strict_no_grad", index=i)
 
 
 def _check_reached(outputs: Sequence[Tensor], inputs: tuple[Tensor, ...], output_index: int,
@@ -56,8 +55,7 @@ def _check_reached(outputs: Sequence[Tensor], inputs: tuple[Tensor, ...], output
     found = grad(list(outputs), inputs, retain_graph=True, allow_unused=True)
     for i, g in enumerate(found):
         if g is None:
-            raise RuntimeError(f"Output {output_index} of the user-provided function is "
-                               f"independent of input {i}. This is not allowed in strict mode.")
+            raise TORCH.error("functional_strict_independent", output=output_index, input=i)
 
 
 def _evaluated(func: Callable[..., Any], ins: tuple[Tensor, ...],

@@ -20,13 +20,10 @@ import numpy as np
 
 from reference_engine import rng
 from reference_engine.dialects.torch_policy import TORCH
+from reference_engine.messages import GradcheckError
 from reference_engine.tensor import Tensor
 
 __all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]
-
-
-class GradcheckError(RuntimeError):
-    """A check failed (torch's ``torch.autograd.gradcheck.GradcheckError``)."""
 
 
 def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol: float = 1e-5,
@@ -83,8 +80,7 @@ def _check(func: Callable[..., Any], inputs: tuple[Any, ...], eps: float, atol: 
            rtol: float, check_undefined: bool) -> None:
     wanted = [(i, t) for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
     if not wanted:
-        raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
-                         "none of them have requires_grad=True.")
+        raise TORCH.error("gradcheck_no_inputs")
     for i, t in wanted:
         if t._data.dtype != np.float64:
             warnings.warn(f"Input #{i} requires gradient and is not a double precision floating "
@@ -95,7 +91,7 @@ def _check(func: Callable[..., Any], inputs: tuple[Any, ...], eps: float, atol: 
     numerical = _numerical(func, inputs, leaves, eps)
     if not outputs:
         if any(np.any(j != 0) for per_input in numerical for j in per_input):
-            raise GradcheckError("Numerical gradient for function expected to be zero")
+            raise TORCH.error("gradcheck_not_zero")
         return
     for i, output in enumerate(outputs):
         analytical = _analytical(output, leaves)
@@ -164,13 +160,9 @@ def _zero_output_grads_give_zero(outputs: list[Any], leaves: list[Any]) -> None:
     try:
         grads = TORCH.grad(outputs, leaves, seeds, retain_graph=True, allow_unused=True)
     except RuntimeError as exc:
-        raise GradcheckError("Expected backward function to handle undefined output grads. "
-                             'Please look at "Notes about undefined output gradients" in '
-                             '"tools/autograd/derivatives.yaml"') from exc
+        raise TORCH.error("gradcheck_undefined_grads") from exc
     if any(g is not None and np.any(g._data != 0) for g in grads):
-        raise GradcheckError("Expected all input grads to be undefined or zero when all output "
-                             'grads are undefined or zero. Please look at "Notes about undefined '
-                             'output gradients" in "tools/autograd/derivatives.yaml"')
+        raise TORCH.error("gradcheck_zero_grads")
 
 
 def _random_like(t: Any) -> Any:

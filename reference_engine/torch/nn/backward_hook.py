@@ -62,7 +62,7 @@ class BackwardHook:
             return args, None
         wrapped = BackwardHookFunction.apply(*tensors)
         if not wrapped:
-            raise RuntimeError("Cannot set Module backward hook for a Module with no input Tensors.")
+            raise TORCH.error("module_hook_no_inputs")
         wrapped = wrapped if isinstance(wrapped, tuple) else (wrapped,)
         attach(next(t.grad_fn for t in wrapped if t.grad_fn is not None))
         out = list(args)
@@ -82,8 +82,7 @@ class BackwardHook:
                     if out is None:
                         continue
                     if len(out) != len(res):
-                        raise RuntimeError("Backward hook returned an invalid number of grad_input, "
-                                           f"got {len(out)}, but expected {len(res)}")
+                        raise TORCH.error("module_hook_grad_input_count", got=len(out), expected=len(res))
                     res = out
                 self.grad_outputs = None
                 return tuple(res[i] for i in self.input_tensors_index)
@@ -104,8 +103,8 @@ class BackwardHook:
                     if replaced is None:
                         continue
                     if len(replaced) != len(self.grad_outputs):
-                        raise RuntimeError("Backward pre hook returned an invalid number of grad_output, "
-                                           f"got {len(replaced)}, but expected {len(self.grad_outputs)}")
+                        raise TORCH.error("module_pre_hook_grad_output_count", got=len(replaced),
+                                          expected=len(self.grad_outputs))
                     self.grad_outputs = tuple(replaced)
                 local_grad_outputs = self.grad_outputs
                 if self.input_tensors_index is None:  # no argument requires grad: run them here
@@ -114,9 +113,7 @@ class BackwardHook:
                     for user_hook in self.user_hooks:
                         out = user_hook(self.module, grad_inputs, self.grad_outputs)
                         if out is not None and not (isinstance(out, tuple) and all(g is None for g in out)):
-                            raise RuntimeError("Backward hook for Modules where no input requires "
-                                               "gradient should always return None or None for all "
-                                               "gradients.")
+                            raise TORCH.error("module_hook_no_input_grads")
                     self.grad_outputs = None
                 if not self.user_pre_hooks:
                     return None

@@ -84,7 +84,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,  # 
     ``ignore_index`` count zero, and the mean divides by the counted rows' weights. One
     NllLossBackward0."""
     if reduction not in ("mean", "sum", "none"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+        raise TORCH.error("reduction", reduction=reduction)
     classes = tuple(int(c) for c in target._data.reshape(-1))
     if weight is None and ignore_index not in classes:
         return recorder.apply(R.RULES["nll_loss"], (input,), {"classes": classes, "reduction": reduction})
@@ -204,7 +204,7 @@ def _check_target_size(input: Tensor, target: Tensor) -> None:  # noqa: A002
 
 def _loss(op: str, input: Tensor, target: Tensor, reduction: str) -> Tensor:  # noqa: A002
     if reduction not in ("mean", "sum", "none"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+        raise TORCH.error("reduction", reduction=reduction)
     return recorder.apply(R.RULES[op], (input, target), {"reduction": reduction})
 
 

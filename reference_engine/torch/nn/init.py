@@ -11,6 +11,7 @@ from typing import Any, Optional
 import numpy as np
 
 from reference_engine import rng
+from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.torch._core import Tensor, no_grad, tensor
 
 __all__ = ["calculate_gain", "constant_", "eye_", "kaiming_normal_", "kaiming_uniform_",
@@ -39,7 +40,7 @@ def ones_(tensor: Tensor) -> Tensor:
 
 def eye_(tensor: Tensor) -> Tensor:
     if tensor._data.ndim != 2:
-        raise ValueError("Only tensors with 2 dimensions are supported")
+        raise TORCH.error("init_eye_dims")
     return _fill(tensor, np.eye(*tensor._data.shape))
 
 
@@ -57,14 +58,13 @@ def calculate_gain(nonlinearity: str, param: Optional[float] = None) -> float:
         return math.sqrt(2.0 / (1 + slope ** 2))
     if nonlinearity == "selu":
         return 3.0 / 4
-    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+    raise TORCH.error("init_nonlinearity", nonlinearity=nonlinearity)
 
 
 def _fans(tensor: Tensor) -> tuple[int, int]:
     shape = tensor._data.shape
     if len(shape) < 2:
-        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 "
-                         "dimensions")
+        raise TORCH.error("init_fans")
     receptive = math.prod(shape[2:])
     return shape[1] * receptive, shape[0] * receptive
 

@@ -12,6 +12,7 @@ from typing import Any, Optional
 import numpy as np
 
 from reference_engine import layers, rng
+from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.torch._core import Tensor, get_default_dtype, no_grad, tensor
 from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.modules import Module, initialised
@@ -61,8 +62,8 @@ class _BatchNorm(Module):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         if input.dim() not in self.dims:
-            raise ValueError(f"expected {' or '.join(f'{d}D' for d in self.dims)} input "
-                             f"(got {input.dim()}D input)")
+            raise TORCH.error("norm_input_rank", ranks=" or ".join(f"{d}D" for d in self.dims),
+                              got=input.dim())
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
             self.num_batches_tracked.add_(1)
@@ -87,7 +88,7 @@ class Dropout(Module):
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
         if not 0 <= p <= 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+            raise TORCH.error("dropout_p", p=p)
         self.p, self.inplace = p, inplace
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
@@ -102,8 +103,8 @@ class _ConvNd(Module):
                  padding_mode: str = "zeros") -> None:
         super().__init__()
         if in_channels % groups or out_channels % groups:
-            raise ValueError("in_channels must be divisible by groups" if in_channels % groups
-                             else "out_channels must be divisible by groups")
+            raise TORCH.error("conv_module_groups", channels="in_channels" if in_channels % groups
+                              else "out_channels")
         if padding_mode != "zeros":
             raise NotImplementedError(f"reference_engine.torch has no padding_mode={padding_mode!r}")
         n = self.spatial

@@ -51,5 +51,5 @@ def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
 def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
     """Each parameter's ``data`` becomes its slice of ``vec``, viewed in its shape."""
     if not isinstance(vec, Tensor):
-        raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
+        raise TORCH.error("vector_type", type_name=type(vec).__name__)
     shared.assign_flat(vec, parameters)

@@ -63,3 +63,62 @@ def saved_tensors_hooks_pack_and_unpack(paddle):
         b = a * a
     b.sum().backward()
     return [seen, x.grad, a.grad]
+
+
+@program
+def an_error_raised_by_a_programs_backward_code_comes_out_as_external(paddle):
+    """What a tensor hook, a PyLayer backward or an unpack hook raises during backward (or
+    paddle.grad) comes out of paddle's C++ backward as an OSError "(External) ..." quoting the
+    error (a PyLayer's inside a banner naming its node), not as the error raised; after an
+    unpack hook's error, recording stays off (pack hooks run with it off). A Layer or a PyLayer
+    without forward / backward raises paddle's NotImplementedError."""
+    def failing(error):
+        def raise_it(*_):
+            raise error
+        return raise_it
+
+    def hooked(error):
+        x = paddle.ones([2])
+        x.stop_gradient = False
+        y = x * 2
+        y.register_hook(failing(error))
+        return attempt(lambda: y.sum().backward())
+
+    class Failing(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            raise KeyError("k")
+
+    class NoBackward(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+    class NoForward(paddle.autograd.PyLayer):
+        pass
+
+    class Bare(paddle.nn.Layer):
+        pass
+
+    x = paddle.ones([2])
+    x.stop_gradient = False
+    packing = []
+
+    def pack(t):
+        packing.append(paddle.is_grad_enabled())
+        return t
+
+    with paddle.autograd.saved_tensors_hooks(pack, failing(ValueError("unpack"))):
+        squared = x * x
+    seen = [hooked(ValueError("boom")), hooked(ZeroDivisionError("division by zero")),
+            attempt(lambda: Failing.apply(x).sum().backward()),
+            attempt(lambda: paddle.grad(Failing.apply(x).sum(), x)),
+            attempt(lambda: NoBackward.apply(x).sum().backward()),
+            attempt(lambda: NoForward.apply(x)), attempt(lambda: Bare()(x)), packing,
+            attempt(lambda: squared.sum().backward()), paddle.is_grad_enabled()]
+    paddle.set_grad_enabled(True)  # paddle leaves recording off after the unpack hook's error
+    return seen

@@ -67,3 +67,24 @@ def concat_stack_and_add_n_of_no_tensors_are_refused(paddle):
     """An empty list: paddle's InvalidArgument naming the function and its argument."""
     return [attempt(lambda: paddle.concat([])), attempt(lambda: paddle.stack([])),
             attempt(lambda: paddle.add_n([])), paddle.concat([paddle.ones([1])])]
+
+
+@program
+def tensor_dropout_einsum_and_device_arguments_are_refused_as_paddle_does(paddle):
+    """len() of a 0-D tensor, dropout's p outside [0, 1], einsum with more or fewer operands
+    than the equation names, grad of None, set_value of another shape and a CUDA device on a
+    CPU build: each in paddle's type and words, which differ from torch's."""
+    x = paddle.ones([2, 3])
+    x.stop_gradient = False
+    return [attempt(lambda: len(paddle.to_tensor(1.0))),
+            attempt(lambda: paddle.nn.functional.dropout(x, p=1.5)),
+            attempt(lambda: paddle.nn.Dropout(p=-0.5)(x)),
+            attempt(lambda: paddle.einsum("ij,jk", x)),
+            attempt(lambda: paddle.einsum("ij", x, x)),
+            attempt(lambda: paddle.grad(None, x)),
+            attempt(lambda: paddle.grad(x.sum(), None)),
+            attempt(lambda: paddle.create_parameter(
+                [2, 2], "float32", default_initializer=paddle.nn.initializer.Constant(1.0)
+            ).set_value(paddle.ones([3]).numpy())),
+            attempt(lambda: paddle.set_device("gpu")),
+            len(x)]

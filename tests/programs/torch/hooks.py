@@ -144,3 +144,41 @@ def module_backward_hooks(torch):
     seen.append(attempt(lambda: lin.register_full_backward_hook(lambda m, gi, go: (gi[0], gi[0]))
                         and lin(x2).sum().backward()))
     return seen
+
+
+@program
+def an_error_raised_by_a_programs_backward_code_comes_out_unchanged(torch):
+    """What a tensor hook, a custom Function's backward or an unpack hook raises during backward
+    comes out of torch's backward as the error raised (paddle wraps it: see its program), and
+    recording is on again after; pack hooks run with recording off."""
+    def failing(error):
+        def raise_it(*_):
+            raise error
+        return raise_it
+
+    class Failing(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            raise KeyError("k")
+
+    class Bare(torch.nn.Module):
+        pass
+
+    x = torch.ones(2, requires_grad=True)
+    y = x * 2
+    y.register_hook(failing(ValueError("boom")))
+    packing = []
+
+    def pack(t):
+        packing.append(torch.is_grad_enabled())
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, failing(ValueError("unpack"))):
+        squared = x * x
+    return [attempt(lambda: y.sum().backward()), attempt(lambda: Failing.apply(x).sum().backward()),
+            attempt(lambda: torch.autograd.grad(Failing.apply(x).sum(), x)), packing,
+            attempt(lambda: squared.sum().backward()), torch.is_grad_enabled(), attempt(lambda: Bare()(x))]

@@ -124,3 +124,48 @@ def register_buffer_refusals(torch):
             attempt(lambda: m.register_buffer("weight_like", torch.ones(1))),
             attempt(lambda: m.register_buffer("b", [1.0])),
             list(m.state_dict().keys()), [n for n, _ in m.named_buffers()]]
+
+
+@program
+def hook_init_loss_and_transform_arguments_are_refused_as_torch_does(torch):
+    """Module backward hooks returning the wrong number of gradients, nn.init on too few
+    dimensions or an unknown nonlinearity, a loss with an unknown reduction, a layer's groups,
+    vector_to_parameters of a non-tensor, torch.func.grad of a non-scalar, vmap over unequal
+    sizes, mm of a non-matrix, strict functional APIs and gradcheck without inputs: each in
+    torch's type and words."""
+    F = torch.nn.functional  # noqa: N806
+    x = torch.ones(2, 3, requires_grad=True)
+
+    def hooked(hook_kind, returned):
+        layer = torch.nn.Linear(3, 2)
+        getattr(layer, hook_kind)(lambda *args: returned)
+        return attempt(lambda: layer(x).sum().backward())
+
+    refused = [
+        hooked("register_full_backward_hook", (None, None)),
+        hooked("register_full_backward_pre_hook", (None, None)),
+        attempt(lambda: torch.nn.init.eye_(torch.ones(2, 2, 2))),
+        attempt(lambda: torch.nn.init.calculate_gain("swish")),
+        attempt(lambda: torch.nn.init.xavier_uniform_(torch.ones(3))),
+        attempt(lambda: F.mse_loss(x, x, reduction="bad")),
+        attempt(lambda: F.l1_loss(x, x, reduction="bad")),
+        attempt(lambda: F.cross_entropy(x, torch.tensor([0, 1]), reduction="bad")),
+        attempt(lambda: torch.nn.Conv1d(3, 4, 1, groups=2)),
+        attempt(lambda: torch.nn.Conv1d(4, 3, 1, groups=2)),
+        attempt(lambda: torch.nn.Dropout(p=1.5)),
+        attempt(lambda: F.dropout(x, p=-0.5)),
+        attempt(lambda: torch.nn.BatchNorm1d(3)(torch.ones(2, 3, 4, 5))),
+        attempt(lambda: torch.nn.utils.vector_to_parameters([1.0], [x])),
+        attempt(lambda: torch.func.grad(lambda t: t * 2)(torch.ones(3))),
+        attempt(lambda: torch.func.vmap(lambda a, b: a + b)(torch.ones(2), torch.ones(3))),
+        attempt(lambda: torch.mm(torch.ones(3), torch.ones(3, 2))),
+        attempt(lambda: torch.mm(torch.ones(2, 3), torch.ones(3))),
+        attempt(lambda: torch.autograd.functional.jacobian(lambda t: torch.ones(2), x, strict=True)),
+        attempt(lambda: torch.autograd.functional.vjp(lambda t: t.detach(), x, torch.ones(2, 3),
+                                                      strict=True)),
+        attempt(lambda: torch.autograd.gradcheck(lambda t: t * 2, (torch.ones(2, dtype=torch.float64),))),
+        attempt(lambda: torch.einsum("ij,jk", x)),
+        attempt(lambda: torch.einsum("ij", x, x)),
+        attempt(lambda: len(torch.tensor(2.0))),
+    ]
+    return refused
