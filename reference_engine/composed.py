@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import numpy as np
 
 from reference_engine import ops as F
+from reference_engine.messages import not_supported
 
 if TYPE_CHECKING:
     from reference_engine.tensor import Tensor
@@ -191,7 +192,7 @@ def einsum(equation: str, operands: Sequence[Tensor]) -> tuple[Tensor, bool]:
     lhs, arrow, rhs = equation.replace(" ", "").partition("->")
     specs = lhs.split(",")
     if "..." in equation:
-        raise NotImplementedError("einsum with an ellipsis is not modelled by the reference engine")
+        raise not_supported("einsum with an ellipsis")
     if len(specs) != len(operands):
         raise operands[0]._policy.error("einsum_operands", operands=len(operands), segments=len(specs),
                                         relation="more" if len(operands) > len(specs) else "fewer")

@@ -17,6 +17,7 @@ import numpy as np
 from reference_engine import engine, grad_mode, recorder
 from reference_engine import ops as F
 from reference_engine.graph import SavedTensor
+from reference_engine.messages import not_supported
 from reference_engine.rules import Rule
 
 if TYPE_CHECKING:
@@ -94,9 +95,8 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], policy: Polic
     several = isinstance(out, (tuple, list))
     outputs: tuple[Any, ...] = tuple(out) if several else (out,)
     if not outputs or not all(isinstance(o, tensor_type) for o in outputs):
-        raise NotImplementedError(
-            f"{cls.__name__}.forward returned {type(out).__name__}: the reference engine's custom "
-            "functions return a tensor or a tuple of tensors")
+        raise not_supported(f"a custom function's forward returning {type(out).__name__} ("
+                            f"{cls.__name__}.forward): it returns a tensor or a tuple of tensors")
     differentiable = [not any(t is o for t in ctx._non_differentiable) for o in outputs]
     if ctx._dirty:
         _check_dirty(ctx._dirty, outputs, differentiable)
@@ -157,8 +157,7 @@ def _check_dirty(dirty: list[Any], outputs: tuple[Any, ...], differentiable: lis
     and, when differentiable, no leaf that requires grad."""
     for t in dict.fromkeys(dirty):
         if t._view_base is not None:
-            raise NotImplementedError("a view marked dirty by a custom function: the reference "
-                                      "engine does not rewrite the view's base")
+            raise not_supported("a view marked dirty by a custom function (its base is not rewritten)")
         t._counter.value += 1
     for t in dict.fromkeys(dirty):
         for o, diff in zip(outputs, differentiable):

@@ -7,6 +7,27 @@ paddlepaddle 3.3.1; paddle's trailing ``[Hint: …] (at /paddle/…)`` is not re
 
 from __future__ import annotations
 
+from typing import Any, Optional
+
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
+
+
+def type_name(obj: Any) -> str:
+    """The name CPython's ``tp_name`` gives ``obj``'s type, as the frameworks' C++ messages
+    print it: ``object``, ``C`` for a class defined in Python, ``numpy.float64`` for an
+    extension type."""
+    t = type(obj)
+    if t.__module__ == "builtins" or t.__flags__ & _HEAP_TYPE:
+        return t.__name__
+    return f"{t.__module__}.{t.__name__}"
+
+
+# the signatures torch's argument parser lists when it finds none matching the arguments
+TORCH_SIGNATURES = {
+    "pow": ("Tensor input, Tensor exponent", "Number self, Tensor exponent", "Tensor input, Number exponent"),
+    "comparison": ("Tensor input, Tensor other", "Tensor input, Number other"),
+}
+
 
 class GradcheckError(RuntimeError):
     """A gradcheck failed (torch's ``torch.autograd.gradcheck.GradcheckError``)."""
@@ -77,6 +98,12 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "norm_input_rank": (ValueError, "expected {ranks} input (got {got}D input)"),
     "dropout_p": (ValueError, "dropout probability has to be between 0 and 1, but got {p}"),
     "module_no_forward": (NotImplementedError, 'Module [{name}] is missing the required "forward" function'),
+    "function_no_forward": (NotImplementedError, "You must implement the forward function for custom "
+                                                 "autograd.Function."),
+    "function_no_setup_context": (NotImplementedError, "setup_context is not implemented."),
+    "function_no_backward": (NotImplementedError, "You must implement either the backward or vjp method for "
+                                                  "your custom autograd.Function to use it with backward "
+                                                  "mode AD."),
     "conv_module_groups": (ValueError, "{channels} must be divisible by groups"),
     "init_eye_dims": (ValueError, "Only tensors with 2 dimensions are supported"),
     "init_nonlinearity": (ValueError, "Unsupported nonlinearity {nonlinearity}"),
@@ -353,13 +380,10 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                           "match."),
     "item": (RuntimeError, "a Tensor with {numel} elements cannot be converted to Scalar"),
     # argument errors of operations
-    "not_tensor": (TypeError,
-                   "{fn}(): argument 'input' (position 1) must be Tensor, not {type_name}"),
-    "bad_operand": (TypeError,
-                    "{op}(): argument '{arg}' (position {position}) must be Tensor, not {type_name}"),
-    "tensor_operand": (TypeError,
-                       "{op}(): argument '{arg}' (position {position}) must be Tensor, not "
-                       "{type_name}"),
+    "tensor_argument": (TypeError,
+                        "{fn}(): argument '{arg}' (position {position}) must be Tensor, not {type_name}"),
+    "invalid_combination": (TypeError, "{fn}() received an invalid combination of arguments - got ({got}), "
+                                       "but expected one of:\n{signatures}\n"),
     "broadcast": (RuntimeError,
                   "The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) at "
                   "non-singleton dimension {dim}"),
@@ -495,6 +519,19 @@ class NotModelledError(AttributeError, NotImplementedError):
     something else."""
 
 
+def no_attribute(module: str, name: str) -> AttributeError:
+    """Python's error for a name a module lacks (``module.__getattr__`` raises it for names the
+    import system probes, such as ``__path__``)."""
+    return AttributeError(f"module {module!r} has no attribute {name!r}")
+
+
+def not_supported(what: str, framework: Optional[str] = None) -> NotImplementedError:
+    """The reference engine's refusal of a form of an API it has but does not model in full
+    (``what``: "dropout along an axis"), so a program never silently runs something else."""
+    engine = f"reference_engine.{framework}" if framework else "the reference engine"
+    return NotImplementedError(f"{engine} does not model {what}")
+
+
 def not_modelled(framework: str, name: str) -> NotModelledError:
     """The error for ``framework.name`` (``torch.einsum``) on the reference facade."""
     return NotModelledError(f"module '{framework}' has no attribute '{name}' (reference_engine."
@@ -607,9 +644,11 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "where_condition": (ValueError,
                         "The `condition` is expected to be a boolean Tensor, but got a Tensor "
                         "with dtype paddle.{dtype}"),
-    "tensor_operand": (ValueError,
-                       "(InvalidArgument) {op}(): argument '{arg}' (position {position}) must be "
-                       "Tensor, but got {type_name}"),
+    "tensor_argument": (ValueError,
+                        "(InvalidArgument) {fn}(): argument '{arg}' (position {position}) must be "
+                        "Tensor, but got {got}"),
+    "operator_operand": (TypeError, "(InvalidType) {operator}(): argument (position 1) must be int, float, "
+                                    "bool or Tensor, but got {type_name}"),
     # paddle.autograd.backward / Tensor.backward / paddle.grad argument checks (Python side)
     "empty_list": (AssertionError, "{name} cannot be empty"),
     "not_tensor_list": (AssertionError, "{name} must be Tensor or list of Tensor"),
@@ -673,9 +712,6 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                       "(InvalidArgument) Leaf Var ({name}) that doesn't stop gradient can't use "
                       "inplace strategy."),
     "hook_no_grad": (RuntimeError, "Cannot register hook on a tensor that stop gradient."),
-    "not_tensor": (ValueError,
-                   "(InvalidArgument) {fn}(): argument 'x' (position 0) must be Tensor, but got "
-                   "{value}"),
     "promotion": (TypeError,
                   "(InvalidType) Type promotion only support calculations between floating-point "
                   "numbers and between complex and real numbers. But got different data type x: "

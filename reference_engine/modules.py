@@ -12,6 +12,7 @@ import numpy as np
 from reference_engine.dtypes import is_floating
 from reference_engine.grad_mode import no_grad
 from reference_engine.graph import RemovableHandle
+from reference_engine.messages import not_supported
 
 
 class ModuleBase:
@@ -70,7 +71,7 @@ class ModuleBase:
 
     def _backward_hook(self) -> Any:
         """The dialect's bookkeeping for this call's full backward hooks (torch only)."""
-        raise NotImplementedError(f"{type(self).__name__} has no full backward hooks")
+        raise not_supported(f"full backward hooks on {type(self).__name__}")
 
     # --- registration ---------------------------------------------------------------------
 

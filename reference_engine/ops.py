@@ -19,6 +19,7 @@ from reference_engine import grad_mode
 from reference_engine import rule as R
 from reference_engine.dtypes import is_floating, note_dtype
 from reference_engine.graph import Node, SavedTensor
+from reference_engine.messages import not_supported
 from reference_engine.recorder import apply, graph_copy, tensor_type
 
 if TYPE_CHECKING:
@@ -79,8 +80,7 @@ def _coerce(x: Operand, cls: type, dtype: np.dtype) -> Tensor:
 
 def _check_operand(x: Any, cls: type, op: str, position: int) -> None:
     if not isinstance(x, (tensor_type(), bool, int, float, np.number)):
-        raise cls._policy.error("bad_operand", op=op, position=position,
-                                arg="input" if position == 1 else "other", type_name=type(x).__name__)
+        raise cls._policy.not_tensor(op, x, position - 1)
 
 
 def broadcast_shape(cls: type, *shapes: tuple[int, ...]) -> tuple[int, ...]:
@@ -195,10 +195,9 @@ def div(a: Operand, b: Operand) -> Tensor:
 def _require_tensor_operands(op: str, *operands: Any) -> None:
     """Ops that take no Python numbers (maximum, minimum) refuse them as the framework does."""
     cls = _cls_of(*operands)
-    for (arg, position), x in zip(cls._policy.operand_labels, operands):
+    for index, x in enumerate(operands):
         if not isinstance(x, tensor_type()):
-            raise cls._policy.error("tensor_operand", op=op, arg=arg, position=position,
-                                    type_name=type(x).__name__)
+            raise cls._policy.not_tensor(op, x, index)
 
 
 def masked_fill(a: Tensor, mask: Any, value: Any) -> Tensor:
@@ -851,7 +850,7 @@ def norm(a: Tensor, p: Any = 2, dim: Dims = None, keepdim: bool = False) -> Tens
     if p in (2, 2.0, "fro"):
         return norm2(a, dim, keepdim)
     if not isinstance(p, (int, float)) or p <= 0 and not math.isinf(p):
-        raise NotImplementedError(f"norm with p={p!r} is not modelled by the reference engine")
+        raise not_supported(f"norm with p={p!r}")
     dims = None if dim is None else normalize_dims(type(a), dim, a._data.ndim)
     return apply(R.RULES["norm_p"], (_floating(a),), {"p": float(p), "dims": dims,
                                                         "keepdim": keepdim})

@@ -31,6 +31,21 @@ class VersionCounter:
         self.value = 0
 
 
+
+def _operator(op: Any, name: str, reflected: bool = False) -> Any:
+    """The operator method ``name`` computing ``op(self, other)`` (``op(other, self)`` when
+    ``reflected``). Another kind of operand is the dialect's to refuse: torch hands it back to
+    Python (``NotImplemented``), paddle raises its own TypeError."""
+    def method(self: Tensor, other: Any) -> Any:
+        if reflected:
+            other = self._left_operand(other)
+        if not _is_operand(other):
+            return self._policy.refused_operand(name, other)
+        return op(other, self) if reflected else op(self, other)
+
+    method.__name__ = name
+    return method
+
 class Tensor:
     """An n-dimensional array with autograd state. Dialect facades subclass it."""
 
@@ -271,71 +286,19 @@ class Tensor:
 
     # --- operators ------------------------------------------------------------------------
 
-    def __add__(self, other: Any) -> Tensor:
-        if not _is_operand(other):
-            return NotImplemented
-        return F.add(self, other)
-
-    def __radd__(self, other: Any) -> Tensor:
-        other = self._left_operand(other)
-        if not _is_operand(other):
-            return NotImplemented
-        return F.add(other, self)
-
-    def __sub__(self, other: Any) -> Tensor:
-        if not _is_operand(other):
-            return NotImplemented
-        return F.sub(self, other)
-
-    def __rsub__(self, other: Any) -> Tensor:
-        other = self._left_operand(other)
-        if not _is_operand(other):
-            return NotImplemented
-        return F.sub(other, self)
-
-    def __mul__(self, other: Any) -> Tensor:
-        if not _is_operand(other):
-            return NotImplemented
-        return F.mul(self, other)
-
-    def __rmul__(self, other: Any) -> Tensor:
-        other = self._left_operand(other)
-        if not _is_operand(other):
-            return NotImplemented
-        return F.mul(other, self)
-
-    def __truediv__(self, other: Any) -> Tensor:
-        if not _is_operand(other):
-            return NotImplemented
-        return F.div(self, other)
-
-    def __rtruediv__(self, other: Any) -> Tensor:
-        other = self._left_operand(other)
-        if not _is_operand(other):
-            return NotImplemented
-        return F.div(other, self)
-
-    def __pow__(self, other: Any) -> Tensor:
-        if not _is_operand(other):
-            return NotImplemented
-        return F.pow(self, other)
-
-    def __rpow__(self, other: Any) -> Tensor:
-        other = self._left_operand(other)
-        if not _is_operand(other):
-            return NotImplemented
-        return F.pow(other, self)
-
-    def __matmul__(self, other: Any) -> Tensor:
-        if not _is_operand(other):
-            return NotImplemented
-        return F.matmul(self, other)
-
-    def __rmatmul__(self, other: Any) -> Tensor:
-        other = self._left_operand(other)
-        if not _is_operand(other):
-            return NotImplemented
-        return F.matmul(other, self)
+    # binary operators: a number or a tensor on either side (see ``_operator``)
+    __add__ = _operator(lambda a, b: F.add(a, b), "__add__")
+    __radd__ = _operator(lambda a, b: F.add(a, b), "__radd__", reflected=True)
+    __sub__ = _operator(lambda a, b: F.sub(a, b), "__sub__")
+    __rsub__ = _operator(lambda a, b: F.sub(a, b), "__rsub__", reflected=True)
+    __mul__ = _operator(lambda a, b: F.mul(a, b), "__mul__")
+    __rmul__ = _operator(lambda a, b: F.mul(a, b), "__rmul__", reflected=True)
+    __truediv__ = _operator(lambda a, b: F.div(a, b), "__truediv__")
+    __rtruediv__ = _operator(lambda a, b: F.div(a, b), "__rtruediv__", reflected=True)
+    __pow__ = _operator(lambda a, b: F.pow(a, b), "__pow__")
+    __rpow__ = _operator(lambda a, b: F.pow(a, b), "__rpow__", reflected=True)
+    __matmul__ = _operator(lambda a, b: F.matmul(a, b), "__matmul__")
+    __rmatmul__ = _operator(lambda a, b: F.matmul(a, b), "__rmatmul__", reflected=True)
 
     def __neg__(self) -> Tensor:
         return F.neg(self)

@@ -23,7 +23,7 @@ from reference_engine import ops as F
 from reference_engine.dialects.policy import Policy
 from reference_engine.formatting import paddle_repr
 from reference_engine.graph import AccumulateGrad, Node
-from reference_engine.messages import PADDLE_ERRORS, PADDLE_WARNINGS, TORCH_ERRORS
+from reference_engine.messages import PADDLE_ERRORS, PADDLE_WARNINGS, TORCH_ERRORS, type_name
 
 KERNELS_FILE = Path(__file__).parent / "paddle_kernels.json"
 
@@ -275,6 +275,16 @@ class PaddlePolicy(Policy):
 
     def custom_node_name(self, cls: type) -> str:
         return f"GradNodePyLayer_{cls.__name__}"
+
+    # paddle names the reflected operators by their own methods
+    _OPERATOR_NAMES = {"__radd__": "__add__", "__rmul__": "__mul__", "__truediv__": "__div__",
+                       "__rtruediv__": "__rdiv__"}
+
+    def refused_operand(self, operator: str, other: Any) -> Any:
+        """paddle's operators refuse an operand that is neither a number nor a tensor with
+        their own TypeError."""
+        raise self.error("operator_operand", operator=self._OPERATOR_NAMES.get(operator, operator),
+                         type_name=type_name(other))
 
     def user_callback(self, fn: Callable[..., Any], node_name: Optional[str] = None) -> Callable[..., Any]:
         """paddle's C++ backward turns what a program's hook or PyLayer backward raises into an

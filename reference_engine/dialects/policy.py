@@ -16,6 +16,7 @@ import numpy as np
 from reference_engine import fp_errors, recorder
 from reference_engine import ops as F
 from reference_engine.graph import Node, SavedTensor, node_base_name, shown_node
+from reference_engine.messages import type_name
 
 if TYPE_CHECKING:
     from reference_engine.rules import Rule
@@ -428,15 +429,32 @@ class Policy:
     def format_tensor(self, tensor: Tensor) -> str:
         raise NotImplementedError
 
-    def tensor_function(self, fn: Callable[..., Any], name: str) -> Callable[..., Any]:
-        """``fn`` as a module-level function of the dialect: its first argument must be a
-        tensor, or the framework's own error names the function."""
+    def not_tensor(self, fn: str, value: Any, index: int = 0) -> Exception:
+        """The framework's error for ``value``, not a tensor, as operand ``index`` of ``fn``."""
+        arg, position = self.operand_labels[index]
+        name = type_name(value)
+        return self.error("tensor_argument", fn=fn, arg=arg, position=position, type_name=name,
+                          got="None" if value is None else name)
+
+    def refused_operand(self, operator: str, other: Any) -> Any:
+        """What an operator method (``__add__``) does with an operand that is neither a number
+        nor a tensor: torch hands it back to Python, which tries the other side."""
+        return NotImplemented
+
+    def tensor_function(self, fn: Callable[..., Any], name: str, tensors: int = 1) -> Callable[..., Any]:
+        """``fn`` as a module-level function of the dialect whose first ``tensors`` operands
+        (positional, or by the dialect's argument names) must be tensors, or the framework's
+        own error names the function and the operand."""
+        labels = self.operand_labels[:tensors]
+
         @functools.wraps(fn)
-        def checked(first: Any, *args: Any, **kwargs: Any) -> Any:
-            if not isinstance(first, recorder.tensor_type()):
-                raise self.error("not_tensor", fn=name, type_name=type(first).__name__,
-                                 value=repr(first))
-            return fn(first, *args, **kwargs)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            if kwargs and len(args) < tensors:
+                args = args + tuple(kwargs.pop(arg) for arg, _ in labels[len(args):] if arg in kwargs)
+            for index, value in enumerate(args[:tensors]):
+                if not isinstance(value, recorder.tensor_type()):
+                    raise self.not_tensor(name, value, index)
+            return fn(*args, **kwargs)
         return checked
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.messages import not_modelled
+from reference_engine.messages import no_attribute, not_modelled
 from reference_engine.paddle import (
     _core,
     amp,
@@ -42,5 +42,5 @@ __all__ = [*_core.__all__, *extras.__all__, "amp", "autograd", "base", "device",
 def __getattr__(name: str) -> Any:
     """A name of paddle's API the facade lacks: an AttributeError that says so."""
     if name.startswith("__"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        raise no_attribute(__name__, name)
     raise not_modelled("paddle", name)

@@ -20,6 +20,7 @@ from reference_engine import ops as F
 from reference_engine.dialects.paddle_policy import CLEARED, PADDLE, stopped
 from reference_engine.dtypes import DialectDtype, by_numpy, is_floating, standard_dtypes, to_numpy
 from reference_engine.graph import Node, shown_node
+from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor as _CoreTensor
 
 __all__ = [
@@ -436,10 +437,11 @@ def _tensor_first(fn: Any) -> Any:
     return PADDLE.tensor_function(fn, fn.__name__)
 
 
-add = F.add
-subtract = F.sub
-multiply = F.mul
-divide = F.div
+# paddle's functional arithmetic takes tensors only (``x + 1`` takes a number; ``add(x, 1)`` not)
+add = PADDLE.tensor_function(F.add, "add", tensors=2)
+subtract = PADDLE.tensor_function(F.sub, "subtract", tensors=2)
+multiply = PADDLE.tensor_function(F.mul, "multiply", tensors=2)
+divide = PADDLE.tensor_function(F.div, "divide", tensors=2)
 exp = PADDLE.tensor_function(F.exp, "exp")
 log = PADDLE.tensor_function(F.log, "log")
 sqrt = PADDLE.tensor_function(F.sqrt, "sqrt")
@@ -460,8 +462,8 @@ log10 = PADDLE.tensor_function(F.log10, "log10")
 reciprocal = PADDLE.tensor_function(F.reciprocal, "reciprocal")
 rsqrt = PADDLE.tensor_function(F.rsqrt, "rsqrt")
 erf = PADDLE.tensor_function(F.erf, "erf")
-maximum = F.maximum
-minimum = F.minimum
+maximum = PADDLE.tensor_function(F.maximum, "maximum", tensors=2)
+minimum = PADDLE.tensor_function(F.minimum, "minimum", tensors=2)
 
 
 def where(condition: Tensor, x: Any, y: Any, name: Optional[str] = None) -> Tensor:
@@ -494,12 +496,17 @@ def square(x: Tensor) -> Tensor:
 
 
 def pow(x: Tensor, y: Any) -> Tensor:  # noqa: A001
+    """``paddle.pow``: ``x`` a tensor; ``y`` a number (the ``pow`` kernel) or a tensor
+    (``elementwise_pow``, which names itself in the error for ``x``)."""
+    if not isinstance(x, _CoreTensor):
+        raise PADDLE.not_tensor("elementwise_pow" if isinstance(y, _CoreTensor) else "pow", x)
     return F.pow(x, y)
 
 
-@_tensor_first
 def matmul(x: Tensor, y: Tensor, transpose_x: builtins.bool = False,
            transpose_y: builtins.bool = False) -> Tensor:
+    if not isinstance(x, _CoreTensor) or not isinstance(y, _CoreTensor):
+        raise PADDLE.not_tensor("matmul", *((x, 0) if not isinstance(x, _CoreTensor) else (y, 1)))
     if transpose_x and x._data.ndim > 1:
         x = F.transpose(x, -1, -2)
     if transpose_y and y._data.ndim > 1:
@@ -612,4 +619,4 @@ def disable_static(place: Any = None) -> None:
 
 
 def enable_static() -> None:
-    raise NotImplementedError("the reference engine models paddle's dygraph mode only")
+    raise not_supported("static graph mode (only dygraph)", "paddle")

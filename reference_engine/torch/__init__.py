@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.messages import not_modelled
+from reference_engine.messages import no_attribute, not_modelled
 from reference_engine.torch import _core, amp, autograd, extras, func, nn, optim
 from reference_engine.torch._core import *  # noqa: F403
 from reference_engine.torch.amp import autocast, get_autocast_dtype, is_autocast_enabled
@@ -26,5 +26,5 @@ __all__ = [*_core.__all__, *extras.__all__, "amp", "autograd", "func", "nn", "op
 def __getattr__(name: str) -> Any:
     """A name of torch's API the facade lacks: an AttributeError that says so."""
     if name.startswith("__"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        raise no_attribute(__name__, name)
     raise not_modelled("torch", name)

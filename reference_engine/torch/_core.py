@@ -9,6 +9,7 @@ the package, so no import goes round in a circle.
 from __future__ import annotations
 
 import builtins
+import functools
 from collections import namedtuple
 from typing import Any, Optional, Sequence, Union
 
@@ -27,9 +28,10 @@ from reference_engine.dtypes import (
     to_numpy,
 )
 from reference_engine.graph import Node, RemovableHandle, shown_node
+from reference_engine.messages import TORCH_SIGNATURES, type_name
 from reference_engine.tensor import Tensor as _CoreTensor
 from reference_engine.torch import autocast_ops
-from reference_engine.torch.from_data import array_from_data, is_sequence, type_name
+from reference_engine.torch.from_data import array_from_data, is_sequence
 
 __all__ = [
     "Size", "Tensor", "abs", "cuda", "device", "equal", "inference_mode",
@@ -667,22 +669,50 @@ def _tensor_first(fn: Any) -> Any:
     return TORCH.tensor_function(fn, fn.__name__)
 
 
+def _numbers_made_tensors(fn: Any) -> Any:
+    """``fn`` taking two numbers as torch's arithmetic takes them: the first becomes a 0-d
+    tensor (an int64 one for an int), so ``torch.add(1, 2)`` is ``tensor(3)``."""
+    @functools.wraps(fn)
+    def arithmetic(input: Any, other: Any, *args: Any, **kwargs: Any) -> Tensor:  # noqa: A002
+        if not isinstance(input, _CoreTensor) and not isinstance(other, _CoreTensor) \
+                and isinstance(input, (builtins.int, builtins.float)):
+            input = tensor(input)
+        return fn(input, other, *args, **kwargs)
+    return arithmetic
+
+
+def _overloads(fn: Any, name: str, signatures: str, accepted: Any) -> Any:
+    """``fn`` refusing the argument kinds none of torch's ``signatures`` for ``name`` takes
+    (``accepted(first_is_tensor, second_is_tensor)`` is False), in its argument parser's
+    words."""
+    @functools.wraps(fn)
+    def checked(input: Any, other: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: A002
+        if not accepted(isinstance(input, _CoreTensor), isinstance(other, _CoreTensor)):
+            listed = "\n".join(f" * ({s}, *, Tensor out = None)" for s in TORCH_SIGNATURES[signatures])
+            raise TORCH.error("invalid_combination", fn=name, signatures=listed,
+                              got=f"{type_name(input)}, {type_name(other)}")
+        return fn(input, other, *args, **kwargs)
+    return checked
+
+
+@_numbers_made_tensors
 def add(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:  # noqa: A002
     """``input + alpha * other``."""
     return F.add(input, other) if alpha == 1 else F.scaled("add", input, other, alpha)
 
 
+@_numbers_made_tensors
 def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:  # noqa: A002
     """``input - alpha * other``."""
     return F.sub(input, other) if alpha == 1 else F.scaled("sub", input, other, alpha)
 
 
 subtract = sub
-mul = multiply = F.mul
-div = divide = F.div
+mul = multiply = _numbers_made_tensors(F.mul)
+div = divide = _numbers_made_tensors(F.div)
 neg = TORCH.tensor_function(F.neg, "neg")
-pow = F.pow  # noqa: A001
-matmul = autocast_ops.lower_precision(F.matmul)
+pow = _overloads(F.pow, "pow", "pow", lambda a, b: a or b)  # noqa: A001
+matmul = TORCH.tensor_function(autocast_ops.lower_precision(F.matmul), "matmul")
 exp = TORCH.tensor_function(F.exp, "exp")
 log = TORCH.tensor_function(F.log, "log")
 sqrt = TORCH.tensor_function(F.sqrt, "sqrt")
@@ -709,8 +739,8 @@ sign = TORCH.tensor_function(F.sign, "sign")
 floor = TORCH.tensor_function(F.floor, "floor")
 ceil = TORCH.tensor_function(F.ceil, "ceil")
 round = TORCH.tensor_function(F.rint, "round")  # noqa: A001 - torch's name
-maximum = F.maximum
-minimum = F.minimum
+maximum = TORCH.tensor_function(F.maximum, "maximum")
+minimum = TORCH.tensor_function(F.minimum, "minimum")
 where = F.where
 clone = TORCH.tensor_function(F.clone, "clone")
 transpose = TORCH.tensor_function(F.transpose, "transpose")
@@ -734,7 +764,7 @@ def mean(input: Tensor, dim: Any = None, keepdim: builtins.bool = False) -> Tens
 
 def _extremum(kind: str, input: Tensor, dim: Any, keepdim: builtins.bool) -> Any:  # noqa: A002
     if not isinstance(input, _CoreTensor):
-        raise TORCH.error("not_tensor", fn=kind, type_name=type(input).__name__)
+        raise TORCH.not_tensor(kind, input)
     if isinstance(dim, _CoreTensor):
         return (F.maximum if kind == "max" else F.minimum)(input, dim)
     if dim is None:

@@ -14,7 +14,7 @@ from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine import rng
 from reference_engine.torch import autocast_ops
-from reference_engine.torch._core import Tensor, _new, _np_dtype, dtype, full, ones, tensor, zeros
+from reference_engine.torch._core import Tensor, _new, _np_dtype, _overloads, dtype, full, ones, tensor, zeros
 
 __all__ = ["all", "allclose", "any", "eq", "ge", "gt", "le", "lt", "ne", "argsort", "einsum", "empty_like",
            "logical_and", "logical_not", "logical_or", "masked_select", "meshgrid", "nan_to_num",
@@ -48,7 +48,8 @@ def _comparison(op: str) -> Any:
     return compare
 
 
-eq, ne, lt, le, gt, ge = (_comparison(op) for op in ("eq", "ne", "lt", "le", "gt", "ge"))
+eq, ne, lt, le, gt, ge = (_overloads(_comparison(op), op, "comparison", lambda a, b: a)
+                          for op in ("eq", "ne", "lt", "le", "gt", "ge"))
 
 
 def from_numpy(array: np.ndarray) -> Tensor:

@@ -24,23 +24,11 @@ import numpy as np
 
 from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.dtypes import is_floating
-from reference_engine.messages import not_modelled
+from reference_engine.messages import not_modelled, type_name
 from reference_engine.tensor import Tensor
 
 _MAX_DIMS = 64  # torch's MAX_DIMS for a tensor made from data
 _PYTHON_NUMBERS = (float, int, bool)
-_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python
-
-
-def type_name(obj: Any) -> str:
-    """The name CPython's ``tp_name`` gives ``obj``'s type, as torch's messages print it:
-    ``object``, ``C`` for a class defined in Python, ``numpy.float64`` for an extension type."""
-    t = type(obj)
-    if t.__module__ == "builtins" or t.__flags__ & _HEAP_TYPE:
-        return t.__name__
-    return f"{t.__module__}.{t.__name__}"
-
-
 def is_sequence(obj: Any) -> bool:
     """What ``PySequence_Check`` accepts among the objects a program hands over: lists, tuples,
     ranges, strings and numpy arrays; not dicts, sets, numbers or tensors (a tensor is indexed

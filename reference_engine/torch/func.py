@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterator, Sequence, Union
 
 from reference_engine import grad_mode
 from reference_engine.dialects.torch_policy import TORCH
+from reference_engine.messages import not_supported
 from reference_engine.torch import autograd
 from reference_engine.torch._core import Tensor, stack, zeros_like
 
@@ -193,8 +194,7 @@ def jacfwd(func: Callable[..., Any], argnums: int = 0, has_aux: bool = False,
     """The Jacobian, one Jacobian-vector product per input element (columns, as forward mode
     computes them, so that even the signs of its zeros are forward mode's)."""
     if not isinstance(argnums, int) or has_aux:
-        raise NotImplementedError("reference_engine.torch has no jacfwd over several argnums or "
-                                  "with has_aux")
+        raise not_supported("jacfwd over several argnums or with has_aux", "torch")
 
     def transformed(*args: Any) -> Any:
         x = args[argnums]

@@ -13,6 +13,7 @@ from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.graph import as_kernel
+from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor
 
 __all__ = ["batch_norm", "binary_cross_entropy_with_logits", "conv1d", "conv2d", "cross_entropy",
@@ -92,8 +93,7 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Optional[Tensor] = None,
                   axis: int = -1, use_softmax: bool = True, name: Optional[str] = None) -> Tensor:
     """Hard labels (shape (N,) or (N, 1)) over the last axis: ``-log_softmax(input)[n, label[n]]``."""
     if soft_label or weight is not None or axis not in (-1, input._data.ndim - 1):
-        raise NotImplementedError("cross_entropy: the reference engine models hard labels over "
-                                  "the last axis, without weights")
+        raise not_supported("cross_entropy with soft labels, weights or another axis", "paddle")
     log_p = F.log_softmax(input, -1) if use_softmax else F.log(input)
     rows = list(range(input._data.shape[0]))
     picked = F.neg(F.getitem(log_p, (rows, [int(c) for c in label._data.reshape(-1)])))
@@ -111,8 +111,7 @@ def binary_cross_entropy_with_logits(logit: Tensor, label: Tensor, weight: Optio
     """paddle's ``sigmoid_cross_entropy_with_logits`` kernel elementwise (one node), then the sum
     or the mean of all elements (MeanAllGradNode)."""
     if weight is not None or pos_weight is not None:
-        raise NotImplementedError("binary_cross_entropy_with_logits: the reference engine models "
-                                  "it without weight and pos_weight")
+        raise not_supported("binary_cross_entropy_with_logits with weight or pos_weight", "paddle")
     if reduction not in ("mean", "sum", "none"):
         raise PADDLE.error("loss_reduction", api="binary_cross_entropy_with_logits", reduction=reduction)
     loss = C.named(recorder.apply(R.RULES["binary_cross_entropy_with_logits"], (logit, label),
@@ -155,7 +154,7 @@ def batch_norm(x: Tensor, running_mean: Tensor, running_var: Tensor, weight: Opt
     """Per-channel normalisation (BatchNormGradNode); training keeps ``momentum`` of the running
     statistics and takes the rest from the batch (its biased variance, as paddle's kernel)."""
     if data_format not in ("NCHW", "NCL", "NC"):
-        raise NotImplementedError(f"reference_engine.paddle has no batch_norm data_format={data_format!r}")
+        raise not_supported(f"batch_norm with data_format={data_format!r}", "paddle")
     out = layers.batch_norm(x, running_mean, running_var, weight, bias, training, 1.0 - momentum,
                             epsilon, unbiased_running_var=False)
     return C.named(out, "BatchNormGradNode", x)
@@ -166,7 +165,7 @@ def dropout(x: Tensor, p: float = 0.5, axis: Any = None, training: bool = True,
     """Zero each element with probability ``p`` while training (DropoutGradNode); the mask is
     the reference's own draw, or one given with ``reference_engine.layers.dropout_masks``."""
     if axis is not None:
-        raise NotImplementedError("reference_engine.paddle has no dropout along an axis")
+        raise not_supported("dropout along an axis", "paddle")
     if mode not in ("upscale_in_train", "downscale_in_infer"):
         raise PADDLE.error("dropout_mode")
     with as_kernel("dropout_kernel"):
@@ -187,7 +186,7 @@ def embedding(x: Tensor, weight: Tensor, padding_idx: Optional[int] = None, max_
 def _convolution(spatial: int, x: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any,
                  padding: Any, dilation: Any, groups: int, data_format: str) -> Tensor:
     if isinstance(padding, str) or data_format not in ("NCHW", "NCL"):
-        raise NotImplementedError("reference_engine.paddle models numeric padding, channels first")
+        raise not_supported("convolution padding other than numbers, or channels last", "paddle")
     out = layers.convolution(x, weight, bias, stride, padding, dilation, groups)
     # paddle's conv1d is conv2d between an unsqueeze and a squeeze; a conv2d with one group per
     # input channel runs the depthwise kernel

@@ -15,6 +15,7 @@ import numpy as np
 
 from reference_engine import modules as shared
 from reference_engine import rng
+from reference_engine.messages import not_supported
 from reference_engine.paddle._core import Tensor, get_default_dtype, matmul, no_grad, tanh, to_tensor
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.initializer import Constant
@@ -66,8 +67,8 @@ def create_parameter(shape: Any, dtype: Any, name: Optional[str] = None, attr: A
     if default_initializer is None and is_bias:
         default_initializer = Constant(0.0)
     if default_initializer is None:
-        raise NotImplementedError("create_parameter without default_initializer: paddle's "
-                                  "random initialization is not modelled")
+        raise not_supported("create_parameter without a default_initializer (paddle's random "
+                            "initialization)", "paddle")
     values = default_initializer.values(list(shape), str(np.dtype(str(dtype).split(".")[-1])))
     return Parameter.of(values, name or f"create_parameter_{next(_CREATED_NAMES)}.w_0")
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from reference_engine import layers, rng
 from reference_engine.dialects.paddle_policy import PADDLE
+from reference_engine.messages import not_supported
 from reference_engine.paddle._core import Tensor, get_default_dtype, to_tensor
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, Parameter
@@ -95,7 +96,7 @@ class _ConvNd(Layer):
                  weight_attr: Any = None, bias_attr: Any = None, data_format: str = "NCHW") -> None:
         super().__init__()
         if padding_mode != "zeros" or not isinstance(padding, (int, list, tuple)):
-            raise NotImplementedError("reference_engine.paddle models zero padding given as numbers")
+            raise not_supported("convolution padding other than zeros given as numbers", "paddle")
         n = self.spatial
         self._stride, self._padding = layers.as_tuple(stride, n), layers.as_tuple(padding, n)
         self._dilation, self._groups = layers.as_tuple(dilation, n), groups

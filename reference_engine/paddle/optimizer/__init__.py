@@ -10,6 +10,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from reference_engine.dialects.paddle_policy import PADDLE
+from reference_engine.messages import not_supported
 from reference_engine.paddle._core import no_grad
 from reference_engine.paddle.optimizer import lr
 
@@ -107,8 +108,7 @@ class AdamW(Adam):
                  lazy_mode: bool = False, multi_precision: bool = False,
                  name: Optional[str] = None) -> None:
         if lr_ratio is not None or apply_decay_param_fun is not None:
-            raise NotImplementedError("AdamW's lr_ratio and apply_decay_param_fun are not "
-                                      "modelled by the reference engine")
+            raise not_supported("AdamW's lr_ratio and apply_decay_param_fun", "paddle")
         super().__init__(learning_rate, beta1, beta2, epsilon, parameters, grad_clip=grad_clip)
         self.weight_decay = weight_decay
 

@@ -34,17 +34,15 @@ class Function:
 
     @staticmethod
     def forward(*args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError("You must implement the forward function for custom "
-                                  "autograd.Function.")
+        raise TORCH.error("function_no_forward")
 
     @staticmethod
     def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> Any:
-        raise NotImplementedError("setup_context is not implemented.")
+        raise TORCH.error("function_no_setup_context")
 
     @staticmethod
     def backward(ctx: Any, *grad_outputs: Any) -> Any:
-        raise NotImplementedError("You must implement either the backward or vjp method for "
-                                  "your custom autograd.Function to use it with backward mode AD.")
+        raise TORCH.error("function_no_backward")
 
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:

@@ -20,7 +20,7 @@ import numpy as np
 
 from reference_engine import rng
 from reference_engine.dialects.torch_policy import TORCH
-from reference_engine.messages import GradcheckError
+from reference_engine.messages import GradcheckError, not_supported
 from reference_engine.tensor import Tensor
 
 __all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]
@@ -36,8 +36,7 @@ def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol:
     within ``atol + rtol * |numerical|``; otherwise raises :class:`GradcheckError` (or returns
     False when ``raise_exception`` is False)."""
     if fast_mode or check_batched_grad or check_batched_forward_grad or check_forward_ad:
-        raise NotImplementedError("gradcheck: the reference engine models torch's slow mode "
-                                  "with backward-mode checks only")
+        raise not_supported("gradcheck beyond torch's slow mode with backward-mode checks", "torch")
     tupled = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     try:
         _check(func, tupled, eps, atol, rtol, check_backward_ad and check_undefined_grad)

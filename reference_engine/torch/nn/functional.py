@@ -9,6 +9,7 @@ from reference_engine import layers, recorder
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects.torch_policy import TORCH, torch_size
+from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor
 from reference_engine.torch import autocast_ops
 
@@ -22,7 +23,7 @@ sigmoid = F.sigmoid
 
 def _not_in_place(name: str, inplace: bool) -> None:
     if inplace:
-        raise NotImplementedError(f"{name}(inplace=True) is not modelled by the reference engine")
+        raise not_supported(f"{name}(inplace=True)", "torch")
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
@@ -98,7 +99,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """``nll_loss(log_softmax(input, 1), target, ...)`` for class-index targets."""
     if label_smoothing:
-        raise NotImplementedError("reference_engine.torch has no cross_entropy label_smoothing")
+        raise not_supported("cross_entropy's label_smoothing", "torch")
     return nll_loss(F.log_softmax(input, 1), target, weight, ignore_index=ignore_index,
                     reduction=reduction)
 
@@ -140,8 +141,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None, 
               scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
     """The rows of ``weight`` the indices pick (EmbeddingBackward0)."""
     if max_norm is not None or scale_grad_by_freq:
-        raise NotImplementedError("reference_engine.torch has no embedding max_norm or "
-                                  "scale_grad_by_freq")
+        raise not_supported("embedding's max_norm or scale_grad_by_freq", "torch")
     return C.named(layers.embedding(input, weight, padding_idx), "EmbeddingBackward0", weight)
 
 
@@ -174,7 +174,7 @@ def _check_convolution(api: str, input: Tensor, weight: Tensor, padding: Any,  #
 def _convolution(api: str, input: Tensor, weight: Tensor, bias: Optional[Tensor],  # noqa: A002
                  stride: Any, padding: Any, dilation: Any, groups: int) -> Tensor:
     if isinstance(padding, str):
-        raise NotImplementedError(f"reference_engine.torch has no padding={padding!r}")
+        raise not_supported(f"convolution padding={padding!r}", "torch")
     _check_convolution(api, input, weight, padding, dilation, groups)
     unbatched = input._data.ndim == weight._data.ndim - 1
     batch = F.unsqueeze(input, 0) if unbatched else input

@@ -13,6 +13,7 @@ import numpy as np
 
 from reference_engine import layers, rng
 from reference_engine.dialects.torch_policy import TORCH
+from reference_engine.messages import not_supported
 from reference_engine.torch._core import Tensor, get_default_dtype, no_grad, tensor
 from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.modules import Module, initialised
@@ -106,7 +107,7 @@ class _ConvNd(Module):
             raise TORCH.error("conv_module_groups", channels="in_channels" if in_channels % groups
                               else "out_channels")
         if padding_mode != "zeros":
-            raise NotImplementedError(f"reference_engine.torch has no padding_mode={padding_mode!r}")
+            raise not_supported(f"padding_mode={padding_mode!r}", "torch")
         n = self.spatial
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
         self.kernel_size, self.stride = layers.as_tuple(kernel_size, n), layers.as_tuple(stride, n)

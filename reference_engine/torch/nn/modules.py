@@ -13,6 +13,7 @@ import numpy as np
 
 from reference_engine import modules as shared
 from reference_engine import rng
+from reference_engine.messages import not_supported
 from reference_engine.torch._core import (
     TORCH,
     Tensor,
@@ -90,21 +91,19 @@ class Module(shared.ModuleBase):
         """``hook(module, grad_input, grad_output)`` once the gradients with respect to the
         module's tensor arguments are computed; a tuple it returns replaces ``grad_input``."""
         if prepend:
-            raise NotImplementedError("reference_engine.torch has no register_full_backward_hook("
-                                      "prepend=True)")
+            raise not_supported("register_full_backward_hook(prepend=True)", "torch")
         return self._hook("backward", hook)
 
     def register_full_backward_pre_hook(self, hook: Callable[..., Any], prepend: bool = False) -> Any:
         """``hook(module, grad_output)`` when the gradients of the module's outputs are known; a
         tuple it returns replaces them."""
         if prepend:
-            raise NotImplementedError("reference_engine.torch has no register_full_backward_pre_hook("
-                                      "prepend=True)")
+            raise not_supported("register_full_backward_pre_hook(prepend=True)", "torch")
         return self._hook("backward_pre", hook)
 
     def register_backward_hook(self, hook: Callable[..., Any]) -> Any:
-        raise NotImplementedError("reference_engine.torch has no torch.nn.Module.register_backward_hook "
-                                  "(deprecated): use register_full_backward_hook")
+        raise not_supported("Module.register_backward_hook (deprecated): use "
+                            "register_full_backward_hook", "torch")
 
     def _backward_hook(self) -> Any:
         from reference_engine.torch.nn.backward_hook import BackwardHook  # needs torch.autograd
@@ -299,4 +298,4 @@ class CrossEntropyLoss(NLLLoss):
                  label_smoothing: float = 0.0) -> None:
         super().__init__(weight, size_average, ignore_index, reduce, reduction)
         if label_smoothing:
-            raise NotImplementedError("reference_engine.torch has no cross_entropy label_smoothing")
+            raise not_supported("cross_entropy's label_smoothing", "torch")

@@ -88,3 +88,23 @@ def tensor_dropout_einsum_and_device_arguments_are_refused_as_paddle_does(paddle
             ).set_value(paddle.ones([3]).numpy())),
             attempt(lambda: paddle.set_device("gpu")),
             len(x)]
+
+
+@program
+def functional_arithmetic_takes_tensors_only(paddle):
+    """paddle.add / subtract / multiply / divide / maximum / minimum / matmul refuse a number in
+    either place (x + 1 takes one, add(x, 1) does not), naming the argument and the type (None
+    as None); pow takes a number exponent only, and names elementwise_pow for a tensor one; an
+    operator refuses an operand that is no number in its own TypeError, naming paddle's method
+    (__div__ for /)."""
+    p = paddle.ones([2])
+    made = [paddle.pow(p, 2), paddle.add(x=p, y=p), p + 1, 2.0 * p]
+    refused = [lambda: paddle.add(p, 2), lambda: paddle.add(None, p), lambda: paddle.add(p, "a"),
+               lambda: paddle.multiply(2.0, p), lambda: paddle.divide(p, 2), lambda: paddle.subtract(1, 2),
+               lambda: paddle.pow(2.0, p), lambda: paddle.pow(2, 3), lambda: paddle.maximum(1, 2),
+               lambda: paddle.minimum(p, None), lambda: paddle.matmul(p, 2), lambda: paddle.matmul(1, 2),
+               lambda: paddle.exp(None), lambda: paddle.exp([1.0]), lambda: paddle.sum(2),
+               lambda: p * None, lambda: p + [1.0, 2.0], lambda: None + p, lambda: None - p,
+               lambda: p / None, lambda: None / p, lambda: p ** None, lambda: None ** p,
+               lambda: p @ None, lambda: p + {}]
+    return [(m, str(m.dtype)) for m in made] + [attempt(f) for f in refused]

@@ -169,3 +169,21 @@ def hook_init_loss_and_transform_arguments_are_refused_as_torch_does(torch):
         attempt(lambda: len(torch.tensor(2.0))),
     ]
     return refused
+
+
+@program
+def arithmetic_functions_take_numbers_and_the_others_refuse_them(torch):
+    """torch.add / sub / mul / div of two numbers make a 0-d tensor (int64 for ints, true
+    division a float); pow of two numbers and a comparison with a number first match none of
+    their signatures; maximum, minimum and matmul want tensors; an operator hands an operand
+    that is no number back to Python."""
+    t = torch.ones(2)
+    made = [torch.add(1, 2), torch.add(2.0, 3), torch.div(1, 2), torch.mul(2, 3.5), torch.sub(5, 1),
+            torch.subtract(1, 2.5), torch.multiply(2, 3), torch.divide(3, 2), torch.pow(2.0, t),
+            torch.lt(t, 2)]
+    refused = [lambda: torch.pow(2, 3), lambda: torch.pow(2.0, 3), lambda: torch.maximum(1, 2),
+               lambda: torch.minimum(2.0, t), lambda: torch.maximum(t, 2), lambda: torch.matmul(1, 2),
+               lambda: torch.matmul(t, 2), lambda: torch.eq(1, 2), lambda: torch.gt(2.0, t),
+               lambda: torch.le(None, t), lambda: torch.exp(None), lambda: torch.add(t, "a"),
+               lambda: torch.add("a", t), lambda: t + "a", lambda: t * None, lambda: None - t]
+    return [(m, str(m.dtype)) for m in made] + [attempt(f) for f in refused]
