@@ -442,18 +442,27 @@ class Policy:
         return NotImplemented
 
     def tensor_function(self, fn: Callable[..., Any], name: str, tensors: int = 1) -> Callable[..., Any]:
-        """``fn`` as a module-level function of the dialect whose first ``tensors`` operands
-        (positional, or by the dialect's argument names) must be tensors, or the framework's
-        own error names the function and the operand."""
+        """``fn`` as a module-level function of the dialect whose first ``tensors`` operands (1
+        or 2; positional, or by the dialect's argument names) must be tensors, or the
+        framework's own error names the function and the operand."""
+        assert tensors in (1, 2), tensors
         labels = self.operand_labels[:tensors]
 
-        @functools.wraps(fn)
-        def checked(*args: Any, **kwargs: Any) -> Any:
-            if kwargs and len(args) < tensors:
+        def operands(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+            """The arguments with operands given by name moved into place, each checked."""
+            if len(args) < tensors:
                 args = args + tuple(kwargs.pop(arg) for arg, _ in labels[len(args):] if arg in kwargs)
             for index, value in enumerate(args[:tensors]):
                 if not isinstance(value, recorder.tensor_type()):
                     raise self.not_tensor(name, value, index)
+            return args
+
+        @functools.wraps(fn)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            base = recorder.tensor_type()
+            if len(args) < tensors or not isinstance(args[0], base) or (
+                    tensors > 1 and not isinstance(args[1], base)):
+                args = operands(args, kwargs)
             return fn(*args, **kwargs)
         return checked
 
