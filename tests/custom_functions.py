@@ -70,3 +70,11 @@ def two_output_functions(base: type, saved: Callable[[Any], Any],
     return (custom(base, "Two", two_forward, two_backward),
             custom(base, "Split", split_forward, lambda ctx, g, gi: handed.append(gi) or g * 3),
             handed)
+
+
+def raising(error: Exception) -> Callable[..., Any]:
+    """A function of any arguments that raises ``error``: a hook, a backward or an unpack hook
+    that fails."""
+    def raise_it(*_: Any) -> Any:
+        raise error
+    return raise_it

@@ -3,6 +3,7 @@ change."""
 
 from __future__ import annotations
 
+from tests.custom_functions import custom, raising
 from tests.observe import attempt
 from tests.programs.registry import paddle_program as program
 
@@ -72,26 +73,14 @@ def an_error_raised_by_a_programs_backward_code_comes_out_as_external(paddle):
     error (a PyLayer's inside a banner naming its node), not as the error raised; after an
     unpack hook's error, recording stays off (pack hooks run with it off). A Layer or a PyLayer
     without forward / backward raises paddle's NotImplementedError."""
-    def failing(error):
-        def raise_it(*_):
-            raise error
-        return raise_it
-
     def hooked(error):
         x = paddle.ones([2])
         x.stop_gradient = False
         y = x * 2
-        y.register_hook(failing(error))
+        y.register_hook(raising(error))
         return attempt(lambda: y.sum().backward())
 
-    class Failing(paddle.autograd.PyLayer):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, grad):
-            raise KeyError("k")
+    Failing = custom(paddle.autograd.PyLayer, "Failing", lambda ctx, x: x * 2, raising(KeyError("k")))
 
     class NoBackward(paddle.autograd.PyLayer):
         @staticmethod
@@ -112,7 +101,7 @@ def an_error_raised_by_a_programs_backward_code_comes_out_as_external(paddle):
         packing.append(paddle.is_grad_enabled())
         return t
 
-    with paddle.autograd.saved_tensors_hooks(pack, failing(ValueError("unpack"))):
+    with paddle.autograd.saved_tensors_hooks(pack, raising(ValueError("unpack"))):
         squared = x * x
     seen = [hooked(ValueError("boom")), hooked(ZeroDivisionError("division by zero")),
             attempt(lambda: Failing.apply(x).sum().backward()),

@@ -3,6 +3,7 @@ change."""
 
 from __future__ import annotations
 
+from tests.custom_functions import custom, raising
 from tests.observe import attempt
 from tests.programs.registry import torch_program as program
 from tests.programs.torch.common import two_output_function_and_inputs
@@ -151,33 +152,21 @@ def an_error_raised_by_a_programs_backward_code_comes_out_unchanged(torch):
     """What a tensor hook, a custom Function's backward or an unpack hook raises during backward
     comes out of torch's backward as the error raised (paddle wraps it: see its program), and
     recording is on again after; pack hooks run with recording off."""
-    def failing(error):
-        def raise_it(*_):
-            raise error
-        return raise_it
-
-    class Failing(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, grad):
-            raise KeyError("k")
+    Failing = custom(torch.autograd.Function, "Failing", lambda ctx, x: x * 2, raising(KeyError("k")))
 
     class Bare(torch.nn.Module):
         pass
 
     x = torch.ones(2, requires_grad=True)
     y = x * 2
-    y.register_hook(failing(ValueError("boom")))
+    y.register_hook(raising(ValueError("boom")))
     packing = []
 
     def pack(t):
         packing.append(torch.is_grad_enabled())
         return t
 
-    with torch.autograd.graph.saved_tensors_hooks(pack, failing(ValueError("unpack"))):
+    with torch.autograd.graph.saved_tensors_hooks(pack, raising(ValueError("unpack"))):
         squared = x * x
     return [attempt(lambda: y.sum().backward()), attempt(lambda: Failing.apply(x).sum().backward()),
             attempt(lambda: torch.autograd.grad(Failing.apply(x).sum(), x)), packing,
