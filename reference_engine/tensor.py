@@ -31,7 +31,6 @@ class VersionCounter:
         self.value = 0
 
 
-
 def _operator(op: Any, name: str, reflected: bool = False) -> Any:
     """The operator method ``name`` computing ``op(self, other)`` (``op(other, self)`` when
     ``reflected``). Another kind of operand is the dialect's to refuse: torch hands it back to
@@ -45,6 +44,7 @@ def _operator(op: Any, name: str, reflected: bool = False) -> Any:
 
     method.__name__ = name
     return method
+
 
 class Tensor:
     """An n-dimensional array with autograd state. Dialect facades subclass it."""
