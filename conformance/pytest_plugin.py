@@ -435,15 +435,18 @@ def _start_progress(config: pytest.Config, total: int) -> None:
         config._oracle_progress = Progress(terminal, total)  # type: ignore[attr-defined]
 
 
-def _freeze_if_worker(config: pytest.Config) -> None:
-    """In an xdist worker, take every object made so far out of the garbage collector's sight.
+def _freeze(config: pytest.Config) -> None:
+    """Take every object made so far (the corpus, tens of thousands of items) out of the garbage
+    collector's sight for the run: without this, every full collection during the run walks
+    them again. A process that runs on after the session (the CLI's own, a test calling it)
+    hands them back at unconfigure (``_unfreeze``); an xdist worker exits instead, and its last
+    collections at exit would keep the controller waiting seconds."""
+    gc.freeze()
 
-    A worker holds the corpus and tens of thousands of items for as long as it lives, and the
-    process ends with the session: without this, every full collection during the run walks
-    them, and the interpreter's last collections at exit keep the controller waiting seconds.
-    """
-    if hasattr(config, "workerinput"):
-        gc.freeze()
+
+def _unfreeze(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):
+        gc.unfreeze()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -463,7 +466,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if _is_controller(session.config) and not hasattr(session.config, "workerinput"):
         _start_progress(session.config, sum(isinstance(i, OracleItem) for i in session.items))
     if oracle:
-        _freeze_if_worker(session.config)
+        _freeze(session.config)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -516,4 +519,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if config in _CONFIG:  # a run nested in another (the report tests) must not keep its place
         _CONFIG.remove(config)
     close_pool()  # started at configure for a session that did not run (a usage error)
-    _freeze_if_worker(config)  # the worker exits next
+    if hasattr(config, "workerinput"):
+        gc.freeze()  # the worker exits next
+    else:
+        _unfreeze(config)

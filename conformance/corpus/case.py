@@ -65,6 +65,13 @@ class Case:
         self.__dict__["_dtypes"] = frozenset(found)  # frozen: a cache, not a field
         return self.__dict__["_dtypes"]
 
+    def walked(self) -> tuple[tuple[str, dict[str, Any], bool], ...]:
+        """``walk(self.steps)``, kept: the judge, the coverage and the reports each walk a case
+        several times (once per finding, per tensor, per API)."""
+        if "_walked" not in self.__dict__:
+            self.__dict__["_walked"] = tuple(walk(self.steps))  # frozen: a cache, not a field
+        return self.__dict__["_walked"]
+
     @classmethod
     def trusted(cls, raw: dict[str, Any], source: str) -> Case:
         """A case from data already validated (or generated well-formed), without checking it

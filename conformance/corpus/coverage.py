@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from conformance.corpus.case import Case, names_in, walk
+from conformance.corpus.case import Case, names_in
 from conformance.corpus.vocabulary import (
     BACKWARD_APIS,
     BOOL,
@@ -51,7 +51,7 @@ _ENUMERATED = {("observe", "observe"): OBSERVABLES, ("clear_grad", "to"): CLEAR_
 
 def buckets_of(case: Case) -> set[str]:
     found = set(case.tags)
-    steps = [step for _, step, _ in walk(case.steps)]
+    steps = [step for _, step, _ in case.walked()]
     autograd = [s for s in steps if "backward" in s or "grad" in s]
     for s in autograd:
         seeds = s.get("seeds")
@@ -134,7 +134,7 @@ def _label(value: Any) -> str:
 
 def step_cells_of(case: Case) -> set[Cell]:
     found: set[Cell] = set()
-    for _, step, _ in walk(case.steps):
+    for _, step, _ in case.walked():
         found |= step_cells_of_step(step)
     return found
 
@@ -174,7 +174,7 @@ def op_cells() -> list[Cell]:
 
 
 def op_cells_of(case: Case) -> set[Cell]:
-    flat = list(walk(case.steps))
+    flat = list(case.walked())
     made_by: dict[str, tuple[str, int]] = {}     # name -> (op, position)
     operands: dict[int, set[str]] = {}           # position of a let -> names it read or made
     found: set[Cell] = set()

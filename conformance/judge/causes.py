@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from conformance.corpus.case import Case, walk
+from conformance.corpus.case import Case
 from conformance.judge.classes import side_name, step_at, step_label
 from conformance.judge.compare import Difference, compare_observation, compare_traces
 from conformance.run.trace import Trace
@@ -98,7 +98,7 @@ def _order(step: str) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
 def _role(case: Case, name: str) -> str:
     """What a tensor is beyond its value, where that decides what a porter meets: a kept
     reference to a ``.grad``, a tensor assigned as one, a module's parameter."""
-    for _, step, _ in walk(case.steps):
+    for _, step, _ in case.walked():
         if "hold_grad" in step and step["as"] == name:
             return "a held .grad"
         if "set_grad" in step and step["from"] == name:

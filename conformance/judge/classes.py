@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
-from conformance.corpus.case import Case, walk
+from conformance.corpus.case import Case
 from conformance.corpus.vocabulary import BLOCKS, STEPS_BY_KEY
 from conformance.judge.compare import compare_runs
 
@@ -129,7 +129,7 @@ def signature(result: dict[str, Any], case: Optional[Case]) -> str:
 
 def case_size(case: Optional[Case]) -> int:
     """Steps in the case, blocks included: the example of a class is its smallest case."""
-    return sum(1 for _ in walk(case.steps)) if case is not None else 10 ** 9
+    return len(case.walked()) if case is not None else 10 ** 9
 
 
 @dataclass

@@ -14,9 +14,9 @@ from __future__ import annotations
 import fnmatch
 import json
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Collection, Optional
 
-from conformance.corpus.case import Case, walk
+from conformance.corpus.case import Case
 from conformance.corpus.vocabulary import DIALECT_LACKS
 from conformance.judge.causes import Finding, findings
 from conformance.judge.classes import case_size
@@ -115,12 +115,16 @@ def _worded(f: Finding) -> str:
     return f"step {f.step}: torch: {show(d.expected)} / paddle: {show(d.actual)}"
 
 
-def uses(case: Case, lacked: tuple[str, str]) -> bool:
-    """Whether a case calls an API at ``(step kind, field)`` of ``DIALECT_LACKS``, at a value
-    that asks something of it (``create_graph=False`` asks nothing)."""
-    kind, name = lacked
-    return any(kind in step and (not name or (step.get(name) is not None and step.get(name) is not False))
-               for _, step, _ in walk(case.steps))
+def used_lacks(case: Case, lacks: Collection[tuple[str, str]]) -> set[tuple[str, str]]:
+    """The APIs of ``lacks`` (``(step kind, field)`` pairs of ``DIALECT_LACKS``) that ``case``
+    calls at a value that asks something of them (``create_graph=False`` asks nothing): one walk
+    of its steps for all of them."""
+    found: set[tuple[str, str]] = set()
+    for _, step, _ in case.walked():
+        for kind, name in lacks:
+            if kind in step and (not name or (step.get(name) is not None and step.get(name) is not False)):
+                found.add((kind, name))
+    return found
 
 
 def porting_guide(results: list[dict[str, Any]], cases: dict[str, Case]) -> Guide:
@@ -159,12 +163,13 @@ def porting_guide(results: list[dict[str, Any]], cases: dict[str, Case]) -> Guid
             cls.paddle_program = program(cases[cls.example], "paddle")
     guide.classes = [c for c in by_key.values() if c.cases]
     guide.unexplained = sorted(unexplained.values(), key=lambda c: (-len(c.cases), c.signature))
-    ran = {case_id for case_id, pair in pairs.items()}
+    lacked = {entry.lacked for entry in NO_COUNTERPART}
+    used = {case_id: used_lacks(cases[case_id], lacked) for case_id in pairs if case_id in cases}
     for entry in NO_COUNTERPART:
         lacking = next(d for d in DIALECT_LACKS if d != entry.dialect)
         assert entry.lacked in DIALECT_LACKS[lacking], entry.key
         guide.missing.append(MissingApi(entry, sorted(
-            c for c in ran if c in cases and uses(cases[c], entry.lacked))))
+            case_id for case_id, found in used.items() if entry.lacked in found)))
     return guide
 
 

@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterator, Optional
 
 import numpy as np
 
-from conformance.corpus.case import Case, walk
+from conformance.corpus.case import Case
 from conformance.run.adapters import Adapter
 from conformance.run.interpreter import Interpreter
 from conformance.run.trace import Trace, json_to_array
@@ -98,7 +98,7 @@ class _Program:
 
     def __init__(self, case: Case) -> None:
         self.case = case
-        self.flat = list(walk(case.steps))
+        self.flat = list(case.walked())
         self.leaves = {s["leaf"]: s for _, s, _ in self.flat if "leaf" in s}
         self.float_leaves = {n for n, s in self.leaves.items()
                              if s.get("dtype", "float32").startswith("float")}
