@@ -12,6 +12,7 @@ from conformance.corpus.case import Case
 from conformance.corpus.generator import DEFAULT_VERSION, generated_corpus
 from conformance.judge.classes import failure_classes
 from conformance.judge.known import stale_entries
+from conformance.report.collector import collector_paused
 from conformance.report.guide import render_guide_html, render_guide_markdown
 from conformance.report.html import render_html
 from conformance.report.junit import write_junit
@@ -43,8 +44,10 @@ def load_run(directory: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dic
     return run, results, cases, generated
 
 
+@collector_paused()
 def build_reports(directory: Path, complete: bool, known_dir: Optional[Path] = None) -> ReportModel:
-    """summary.json, junit.xml, report.md and report.html for the results in ``directory``."""
+    """summary.json, junit.xml, report.md and report.html for the results in ``directory`` (built
+    with the garbage collector paused: ``collector.py``)."""
     run, results, cases, generated = load_run(directory)
     version = run.get("generator", DEFAULT_VERSION)
     manifest = corpus_manifest(run["corpus"], run["seed"], run["count"],
