@@ -7,7 +7,7 @@ frameworks' CPU kernels do (``recorder.apply``).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -75,15 +75,11 @@ def by_numpy(dtypes: dict[str, DialectDtype]) -> dict[np.dtype, DialectDtype]:
     return {d.numpy: d for d in dtypes.values()}
 
 
-def to_numpy(d: Any, cls: type[DialectDtype], other: Callable[[Any], Union[np.dtype, Exception]]
-             ) -> Optional[np.dtype]:
+def to_numpy(d: Any, cls: type[DialectDtype], other: Callable[[Any], np.dtype]) -> Optional[np.dtype]:
     """The numpy dtype for a dialect dtype argument (``None`` stays ``None``); ``other`` reads
-    any other object as the dialect does, or returns the error to raise."""
+    any other object as the dialect does, or raises the dialect's error."""
     if d is None:
         return None
     if isinstance(d, cls):
         return note_dtype(d.numpy)
-    read = other(d)
-    if isinstance(read, Exception):
-        raise read
-    return read
+    return other(d)

@@ -297,14 +297,14 @@ class PaddlePolicy(Policy):
             try:
                 return fn(*args, **kwargs)
             except Exception as exc:  # noqa: BLE001 - every error of the program's code is wrapped
-                frames = traceback.extract_tb(exc.__traceback__)[1:][::-1]
+                indent = "  " if node_name is None else "      "  # a node's frames sit in its banner
+                frames = "\n".join(f"{indent}{f.filename}({f.lineno}): {f.name}"
+                                   for f in traceback.extract_tb(exc.__traceback__)[1:][::-1])
                 error = f"{type(exc).__name__}: {exc}"
                 if node_name is None:
-                    raise policy.error("external", error=error, frames="\n".join(
-                        f"  {f.filename}({f.lineno}): {f.name}" for f in frames)) from exc
+                    raise policy.error("external", error=error, frames=frames) from exc
                 raise policy.error("external_node", error=error, node=node_name, address=id(called),
-                                   banner="=" * 28, footer="=" * 112, frames="\n".join(
-                                       f"      {f.filename}({f.lineno}): {f.name}" for f in frames)) from exc
+                                   banner="=" * 28, footer="=" * 112, frames=frames) from exc
         return called
 
     def unpack_hook(self, fn: Callable[[Any], Any]) -> Callable[[Any], Any]:

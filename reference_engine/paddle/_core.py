@@ -9,6 +9,7 @@ package, so no import goes round in a circle.
 from __future__ import annotations
 
 import builtins
+import functools
 import itertools
 import weakref
 from typing import Any, Optional, Sequence
@@ -503,10 +504,9 @@ def pow(x: Tensor, y: Any) -> Tensor:  # noqa: A001
     return F.pow(x, y)
 
 
+@functools.partial(PADDLE.tensor_function, name="matmul", tensors=2)
 def matmul(x: Tensor, y: Tensor, transpose_x: builtins.bool = False,
            transpose_y: builtins.bool = False) -> Tensor:
-    if not isinstance(x, _CoreTensor) or not isinstance(y, _CoreTensor):
-        raise PADDLE.not_tensor("matmul", *((x, 0) if not isinstance(x, _CoreTensor) else (y, 1)))
     if transpose_x and x._data.ndim > 1:
         x = F.transpose(x, -1, -2)
     if transpose_y and y._data.ndim > 1:

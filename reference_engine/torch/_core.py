@@ -80,9 +80,13 @@ _PYTHON_TYPE_DTYPES = {builtins.bool: np.dtype(np.bool_), builtins.int: np.dtype
 def _np_dtype(d: Any, api: str) -> Optional[np.dtype]:
     """The numpy dtype for the ``dtype`` argument of ``api``: a torch dtype, or a Python type
     standing for one (``float`` is float64), as torch's argument parser reads it."""
+    return to_numpy(d, dtype, lambda other: _python_type_dtype(other, api))
+
+
+def _python_type_dtype(d: Any, api: str) -> np.dtype:
     if isinstance(d, builtins.type) and d in _PYTHON_TYPE_DTYPES:
         return _PYTHON_TYPE_DTYPES[d]
-    return to_numpy(d, dtype, lambda _: TORCH.error("dtype_argument", api=api, type_name=type_name(d)))
+    raise TORCH.error("dtype_argument", api=api, type_name=type_name(d))
 
 
 class Size(tuple):
