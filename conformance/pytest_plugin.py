@@ -435,20 +435,6 @@ def _start_progress(config: pytest.Config, total: int) -> None:
         config._oracle_progress = Progress(terminal, total)  # type: ignore[attr-defined]
 
 
-def _freeze(config: pytest.Config) -> None:
-    """Take every object made so far (the corpus, tens of thousands of items) out of the garbage
-    collector's sight for the run: without this, every full collection during the run walks
-    them again. A process that runs on after the session (the CLI's own, a test calling it)
-    hands them back at unconfigure (``_unfreeze``); an xdist worker exits instead, and its last
-    collections at exit would keep the controller waiting seconds."""
-    gc.freeze()
-
-
-def _unfreeze(config: pytest.Config) -> None:
-    if not hasattr(config, "workerinput"):
-        gc.unfreeze()
-
-
 def pytest_collection_finish(session: pytest.Session) -> None:
     # a case starts only on the backends whose items this run selected (-k, --shard, ...)
     oracle = [i for i in session.items if isinstance(i, OracleItem)]
@@ -466,7 +452,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if _is_controller(session.config) and not hasattr(session.config, "workerinput"):
         _start_progress(session.config, sum(isinstance(i, OracleItem) for i in session.items))
     if oracle:
-        _freeze(session.config)
+        # the corpus and tens of thousands of items live as long as the run: out of the garbage
+        # collector's sight, its full collections stop walking them again (handed back at
+        # unconfigure, except in an xdist worker, which exits next)
+        gc.freeze()
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -520,6 +509,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         _CONFIG.remove(config)
     close_pool()  # started at configure for a session that did not run (a usage error)
     if hasattr(config, "workerinput"):
-        gc.freeze()  # the worker exits next
+        gc.freeze()  # the worker exits next: its last collections would keep the controller waiting
     else:
-        _unfreeze(config)
+        gc.unfreeze()  # the process runs on (the CLI builds the reports, a test calls it again)
