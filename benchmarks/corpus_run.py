@@ -2,9 +2,17 @@
 seconds per case of each backend, whether shards add up to one run, and where the time goes.
 
     python benchmarks/corpus_run.py [--count 10000] [--shards 2] [--skip-shards] [--skip-serial]
-                                    [--skip-floor]
+                                    [--skip-floor] [--breakdown-workers 0,2]
+                                    [--breakdown-backends reference-torch,torch-cpu]
 
 Prints:
+
+- Amdahl's breakdown of the run (``--breakdown-backends``, by default reference-torch and
+  torch-cpu) at each worker count of ``--breakdown-workers``, measured from outside by watching
+  ``results.jsonl`` grow: seconds before the first result, between the first and the last, and
+  after the last (the report); the serial fraction of the one-process run; the wall time that
+  Amdahl's law projects at 4, 8, 16 and 32 workers from it; and the peak memory of the run's
+  processes per worker, above what a process that only imports the frameworks holds;
 
 - the generator (10,000 cases) and the loader's validation of them;
 - the run as the README's main command starts it (``-n auto``): wall time, and cores busy ÷ the
@@ -32,6 +40,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
@@ -55,6 +64,112 @@ def timed_run(out: Path, count: int, workers: str, shard: Optional[str] = None) 
     return time.perf_counter() - start, _cpu_of_children() - cpu
 
 
+@dataclass
+class Breakdown:
+    """A run timed from outside: when its first and last results appeared, when it ended."""
+
+    workers: str
+    before: float  # from the start to the first result
+    in_cases: float  # from the first result to the last
+    after: float  # from the last result to the end (the reports)
+    peak_rss: int  # the most memory its processes held together, bytes
+
+    @property
+    def wall(self) -> float:
+        return self.before + self.in_cases + self.after
+
+
+def _descendants(root: int) -> list[int]:
+    """``root`` and every process below it (Linux ``/proc``)."""
+    children: dict[int, list[int]] = defaultdict(list)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children[int(fields[1])].append(int(stat.parent.name))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, ()))
+    return found
+
+
+def _rss(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        line = next((x for x in status.splitlines() if x.startswith("VmRSS:")), None)
+        total += int(line.split()[1]) * 1024 if line else 0
+    return total
+
+
+def observed_run(out: Path, count: int, workers: str, backends: str) -> Breakdown:
+    """Run, watching ``results.jsonl`` grow and the memory of the run's processes."""
+    command = [sys.executable, "-m", "conformance.cli", "run", "--backends", backends,
+               "--count", str(count), "-n", workers, "--out", str(out)]
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    results = out / "results.jsonl"
+    first = last = None
+    size, peak, sampled = 0, 0, 0.0
+    while process.poll() is None:
+        now = time.perf_counter()
+        grown = results.stat().st_size if results.exists() else 0
+        if grown > size:
+            size, last = grown, now
+            first = first if first is not None else now
+        if now - sampled > 0.25:
+            peak, sampled = max(peak, _rss(_descendants(process.pid))), now
+        time.sleep(0.01)
+    end = time.perf_counter()
+    first = first if first is not None else end
+    last = last if last is not None else end
+    return Breakdown(workers, first - start, last - first, end - last, peak)
+
+
+def framework_rss(backends: str) -> int:
+    """What a process that only imports the frameworks of ``backends`` holds (bytes)."""
+    modules = {"torch-cpu": "torch", "torch-cuda": "torch", "paddle-cpu": "paddle",
+               "reference-torch": "reference_engine.torch",
+               "reference-paddle": "reference_engine.paddle"}
+    imports = "; ".join(f"import {modules[b]}" for b in backends.split(",") if b in modules)
+    done = subprocess.run([sys.executable, "-c", f"{imports}; import resource; "
+                           "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"],
+                          capture_output=True, text=True, check=True)
+    return int(done.stdout.strip().splitlines()[-1]) * 1024
+
+
+def print_breakdown(count: int, workers: list[str], backends: str) -> None:
+    """Amdahl's breakdown of runs at these worker counts (see the module's docstring)."""
+    from conformance.cli import xdist_workers
+
+    own = framework_rss(backends)
+    processes = len(backends.split(",")) + 1  # the backend processes and the test process
+    serial_run: Optional[Breakdown] = None
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in workers:
+            run = observed_run(Path(tmp) / f"n{n}", count, n, backends)
+            test_processes = max(xdist_workers(n), 1)
+            above = max(run.peak_rss - own * processes * test_processes, 0) / test_processes
+            print(f"-n {n}: {run.wall:.1f} s = {run.before:.1f} s before the first result + "
+                  f"{run.in_cases:.1f} s in cases + {run.after:.1f} s after the last; peak memory "
+                  f"{run.peak_rss / 2**30:.2f} GB, {above / 2**20:.0f} MB per test process above "
+                  f"the frameworks' own ({own / 2**20:.0f} MB a process)")
+            if xdist_workers(n) == 0 and serial_run is None:
+                serial_run = run
+    if serial_run is not None:
+        serial = serial_run.before + serial_run.after
+        fraction = serial / serial_run.wall
+        projected = ", ".join(f"{n}: {serial + serial_run.in_cases / n:.1f} s" for n in (4, 8, 16, 32))
+        print(f"serial fraction of the one-process run: {fraction:.2f} (goal <= 0.05); "
+              f"Amdahl's projection with ideal workers: {projected}")
+
+
 def seconds_per_case(results: Path) -> dict[str, float]:
     """Each backend's mean seconds per case in a run's results."""
     total: dict[str, float] = defaultdict(float)
@@ -75,7 +190,15 @@ def main() -> None:
     parser.add_argument("--skip-serial", action="store_true", help="do not time -n 0 as well")
     parser.add_argument("--skip-floor", action="store_true",
                         help="do not measure the backends' own work")
+    parser.add_argument("--breakdown-workers", default="0,2",
+                        help="worker counts to break down (comma-separated; empty: none)")
+    parser.add_argument("--breakdown-backends", default="reference-torch,torch-cpu")
+    parser.add_argument("--only-breakdown", action="store_true", help="print the breakdown alone")
     args = parser.parse_args()
+    if args.breakdown_workers:
+        print_breakdown(args.count, args.breakdown_workers.split(","), args.breakdown_backends)
+    if args.only_breakdown:
+        return
 
     from conformance.cli import usable_cores, xdist_workers
     from conformance.corpus.generator import generate

@@ -23,7 +23,10 @@ PLUGIN=()
 if ! "$PY" -c "import importlib.metadata as m, sys; sys.exit(not any(e.name == 'autograd_oracle' for e in m.entry_points(group='pytest11')))"; then
     PLUGIN=(-p conformance.pytest_plugin)
 fi
-ARGS=(run --backends reference-torch,torch-cpu,torch-cuda --count "$COUNT" --out "$OUT" -n auto)
+# the reference on both devices: parity tells a device difference the reference models from one
+# it does not
+ARGS=(run --backends reference-torch,reference-torch-cuda,torch-cpu,torch-cuda --count "$COUNT"
+      --out "$OUT" -n auto)
 if [ -n "$SELECT" ]; then
     ARGS+=(--select "$SELECT")
 fi
@@ -54,10 +57,27 @@ for backend, reasons in sorted(summary["unsupported"].items()):
         print(f"  {backend} unsupported ({reason}): {n}")
 parity = summary.get("device_parity", {})
 print(f"device parity: compared {parity.get('compared', 0)}, same {parity.get('same', 0)}, "
+      f"modelled by the reference {len(parity.get('modelled', []))}, "
       f"differ {len(parity.get('differ', []))}")
 for reason, n in parity.get("not_compared", {}).items():
     print(f"  not compared, {reason}: {n}")
+for name, n in parity.get("modelled_classes", {}).items():
+    print(f"  modelled: {n}: {name}")
+for name, n in parity.get("classes", {}).items():
+    print(f"  differ: {n}: {name}")
 for d in parity.get("differ", [])[:20]:
     print(f"  differs: {d['case']} step {d['step']}: {d['what']}")
+for cls in summary.get("failure_classes", [])[:40]:
+    print(f"  failing class on {cls['backend']}: {cls['count']}: {cls['signature']}")
+failing = {"torch-cpu": set(), "torch-cuda": set()}
+with open(f"{sys.argv[1]}/results.jsonl") as stream:
+    for line in stream:
+        r = json.loads(line)
+        if r.get("backend") in failing and r.get("verdict") in ("fail", "crashed", "timeout"):
+            failing[r["backend"]].add(r["case"])
+only_cuda = sorted(failing["torch-cuda"] - failing["torch-cpu"])
+print(f"failing on torch-cuda and not on torch-cpu: {len(only_cuda)}")
+for case in only_cuda[:20]:
+    print(f"  {case}")
 PYEOF
 exit 0

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-import numpy as np
-
 from reference_engine import engine, grad_mode, recorder
 from reference_engine import ops as F
 from reference_engine.graph import SavedTensor
@@ -108,8 +106,7 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], policy: Polic
         handed = list(grad) if several else [grad]
         for i, g in enumerate(handed):
             if g is None or g is engine.UNDEFINED:  # none reached this output
-                handed[i] = type(outputs[i])._from_array(np.zeros_like(outputs[i]._data)) \
-                    if ctx.materialize_grads else None
+                handed[i] = F.zeros_like(outputs[i]) if ctx.materialize_grads else None
             else:
                 handed[i] = policy.custom_output_grad(g)
         returned = policy.user_callback(cls.backward, name)(ctx, *handed)
@@ -123,10 +120,11 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], policy: Polic
     inputs = [args[i] for i in positions]
     first = recorder.apply(_rule(cls, policy), inputs,
                     {"output": outputs[0]._data, "function": run_backward})
+    first._device = outputs[0]._device
     node = first._grad_fn
     if node is None:
         return out
-    results = [first] if not several else [F.output_slot(node, o._data, i, len(outputs), type(o))
+    results = [first] if not several else [F.output_slot(node, o._data, i, len(outputs), o)
                                             for i, o in enumerate(outputs)]
     for i, (o, result) in enumerate(zip(outputs, results)):
         if not differentiable[i]:

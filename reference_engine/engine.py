@@ -216,7 +216,9 @@ def _missing_outputs(policy: Policy, node: Node, grads: list[Any]) -> None:
             like = next((g for g in grads if g is not None and g is not UNDEFINED), None)
             if like is not None:
                 shape, dtype = slot.input_meta[0]
-                zeros = policy.filled_gradient(type(like)._from_array(np.zeros(shape, dtype)))
+                zeros = type(like)._from_array(np.zeros(shape, dtype))
+                zeros._device = like._device
+                zeros = policy.filled_gradient(zeros)
                 grads[index] = _run_hooks(policy, slot, zeros)[1]
 
 
@@ -303,7 +305,9 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
             continue
         if g is grad and copies:
             if not grad_mode._State.enabled:
-                g = type(g)._from_array(g._data)
+                copy = type(g)._from_array(g._data)
+                copy._device = g._device
+                g = copy
             elif g._requires_grad and g._grad_fn is None:
                 g = F.clone(g)
         if linked_alone:

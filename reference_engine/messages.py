@@ -157,6 +157,24 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "invalid_device": (RuntimeError, "Invalid device string: '{device}'"),
     "unknown_device_type": (RuntimeError, "Expected one of {types} device type at start of device string: "
                                           "{device}"),
+    # devices (measured on an NVIDIA GPU: python -m conformance.probes.torch_device)
+    "not_compiled_with_cuda": (AssertionError, "Torch not compiled with CUDA enabled"),
+    "no_accelerator": (RuntimeError, "Cannot access accelerator device when none is available."),
+    "devices_differ": (RuntimeError, "Expected all tensors to be on the same device, but found at least "
+                                     "two devices, {first} and {second}!"),
+    "devices_differ_argument": (RuntimeError, "Expected all tensors to be on the same device, but got "
+                                              "{argument} is on {device}, different from other tensors on "
+                                              "{common} (when checking argument in method {kernel})"),
+    "seed_device": (RuntimeError, "invalid gradient at index {index} - expected device {expected} but "
+                                  "got {got}"),
+    "grad_assign_device": (RuntimeError, "attempting to assign a gradient with device type '{got}' to a "
+                                         "tensor with device type '{expected}'. Please ensure that the "
+                                         "gradient and the tensor are on the same device"),
+    "numpy_device": (TypeError, "can't convert {device} device type tensor to numpy. Use Tensor.cpu() to "
+                                "copy the tensor to host memory first."),
+    "hook_changed_type": (RuntimeError, "hook '{name}' has changed the type of value (was {was} got {got})"),
+    "hook_changed_size": (RuntimeError, "hook '{name}' has changed the size of value"),
+    "mm_dtype_device": (RuntimeError, "expected mat1 and mat2 to have the same dtype, but got: {a} != {b}"),
     "function_gradient_count": (RuntimeError, "function {name} returned an incorrect number of gradients "
                                               "(expected {expected}, got {got})"),
     "function_gradient_not_tensor": (RuntimeError, "function {name} returned a gradient different than None "

@@ -9,6 +9,7 @@ from typing import Any, Callable, ClassVar, Iterable, Iterator, Optional
 
 import numpy as np
 
+from reference_engine import devices
 from reference_engine.dtypes import is_floating
 from reference_engine.grad_mode import no_grad
 from reference_engine.graph import RemovableHandle
@@ -212,6 +213,18 @@ class ModuleBase:
                     tensor._data = tensor._data.astype(dtype)
                     if tensor._grad is not None:
                         tensor._grad._data = tensor._grad._data.astype(dtype)
+
+    def _place(self, device: str) -> None:
+        """Every parameter and buffer (and parameter gradient) on ``device``, in place: the
+        tensors stay the same objects, leaves as before, as ``Module.to(device)`` keeps them."""
+        for _, module in self._named_modules():
+            for table in (module._parameters, module._buffers):
+                for tensor in table.values():
+                    if tensor is None:
+                        continue
+                    devices.place(tensor, device)
+                    if tensor._grad is not None:
+                        devices.place(tensor._grad, device)
 
 
 class SequentialBase(ModuleBase):

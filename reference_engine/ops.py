@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 import numpy as np
 
-from reference_engine import grad_mode
+from reference_engine import devices, grad_mode
 from reference_engine import rule as R
 from reference_engine.dtypes import is_floating, note_dtype
 from reference_engine.graph import Node, SavedTensor
@@ -458,7 +458,7 @@ def link(grad: Tensor, source: Tensor, unrecorded: bool = False) -> Tensor:
 
 def unrecorded_zeros(like: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Zeros that require grad while recording, with no node: nothing flows through them."""
-    out = type(like)._from_array(np.zeros(shape, like._data.dtype))
+    out = made_like(like, np.zeros(shape, like._data.dtype))
     out._requires_grad = grad_mode._State.enabled
     return out
 
@@ -505,6 +505,16 @@ def clone(a: Tensor) -> Tensor:
     return apply(R.RULES["clone"], (a,))
 
 
+def to_device(a: Tensor, device: Optional[str]) -> Tensor:
+    """A copy of ``a`` on ``device`` (recorded): the same tensor where it is there already."""
+    source = a._device
+    if (source or devices.CPU) == (device or devices.CPU):
+        return a
+    out = apply(R.RULES["to_device"], (a,), {"source": source})
+    devices.place(out, device)
+    return out
+
+
 # --- comparisons and constants (never differentiable) ---------------------------------------
 
 def _compare(ufunc: Any, a: Operand, b: Operand) -> Tensor:
@@ -512,7 +522,9 @@ def _compare(ufunc: Any, a: Operand, b: Operand) -> Tensor:
     cls._policy.result_dtype(a, b)  # operands the framework cannot promote are refused
     x = a._data if isinstance(a, tensor_type()) else a
     y = b._data if isinstance(b, tensor_type()) else b
-    return cls._from_array(np.asarray(ufunc(x, y)))
+    out = cls._from_array(np.asarray(ufunc(x, y)))
+    out._device = devices.of_result("compare", [t for t in (a, b) if isinstance(t, tensor_type())])
+    return out
 
 
 def eq(a: Operand, b: Operand) -> Any:
@@ -563,7 +575,7 @@ def truth(a: Tensor, reduce: Any, dim: Dims = None, keepdim: bool = False) -> Te
     """``all`` / ``any`` (``reduce``: ``np.all`` / ``np.any``): a bool tensor, outside any
     graph; over every element, or along ``dim``."""
     axis = None if dim is None else tuple(normalize_dims(type(a), dim, a._data.ndim))
-    return type(a)._from_array(np.asarray(reduce(a._data, axis=axis, keepdims=keepdim)))
+    return made_like(a, np.asarray(reduce(a._data, axis=axis, keepdims=keepdim)))
 
 
 def linspace_values(start: float, end: float, steps: int, dtype: np.dtype) -> np.ndarray:
@@ -582,17 +594,24 @@ def linspace_values(start: float, end: float, steps: int, dtype: np.dtype) -> np
 
 def constant_like(like: Tensor, data: np.ndarray) -> Tensor:
     """A tensor of ``like``'s dialect holding ``data``, outside any graph."""
-    return type(like)._from_array(np.asarray(data))
+    return made_like(like, np.asarray(data))
+
+
+def made_like(a: Tensor, data: np.ndarray) -> Tensor:
+    """A new tensor of ``a``'s class on ``a``'s device holding ``data``, with no history."""
+    out = type(a)._from_array(data)
+    out._device = a._device
+    return out
 
 
 def zeros_like(a: Tensor) -> Tensor:
-    return type(a)._from_array(np.zeros(a._data.shape, a._data.dtype))
+    return made_like(a, np.zeros(a._data.shape, a._data.dtype))
 
 
 def ones_like(a: Tensor) -> Tensor:
-    out = np.empty(a._data.shape, a._data.dtype)
-    out.fill(1)
-    return type(a)._from_array(out)
+    data = np.empty(a._data.shape, a._data.dtype)
+    data.fill(1)
+    return made_like(a, data)
 
 
 # --- reductions -----------------------------------------------------------------------------
@@ -664,7 +683,7 @@ def _extremum_dim(kind: str, a: Tensor, dim: int, keepdim: bool) -> tuple[Tensor
     values = apply(R.RULES[kind + "_dim"], (a,), {"in_shape": a._data.shape, "dims": (d,),
                                                    "keepdim": keepdim, "indices": indices})
     out_idx = idx if keepdim else np.squeeze(idx, d) if a._data.ndim else idx.reshape(())
-    return values, cls._from_array(out_idx.astype(np.int64))
+    return values, made_like(a, out_idx.astype(np.int64))
 
 
 def max_dim(a: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]:
@@ -718,7 +737,7 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
                                 numel_b=math.prod(sb), rows=rows, k_a=k_a, k_b=k_b,
                                 b="x".join(map(str, sb)), batch=math.prod(batch),
                                 x_axis=len(sa) - 1, y_axis=0 if len(sb) == 1 else len(sb) - 2)
-    cls._policy.check_product_dtypes(a._data.dtype, b._data.dtype, sa, sb)
+    cls._policy.check_product_dtypes(a._data.dtype, b._data.dtype, sa, sb, a._device)
     out = apply(R.RULES[kind], (a, b), {"a_shape": sa, "b_shape": sb})
     out._counter.value += cls._policy.matmul_result_writes.get(kind, 0)
     if out._grad_fn is not None:
@@ -967,10 +986,10 @@ def several_outputs(rule: R.Rule, a: Tensor, attrs: dict[str, Any],
     views = rule.op in cls._policy.split_ops_making_views
     node = apply(rule, (a,), attrs)._grad_fn
     if node is None:
-        return [getitem(a, index) if views else cls._from_array(a._data[index].copy())
+        return [getitem(a, index) if views else made_like(a, a._data[index].copy())
                 for index in indices]
     arrays = [a._data[index] if views else a._data[index].copy() for index in indices]
-    outputs = [output_slot(node, array, i, len(arrays), cls) for i, array in enumerate(arrays)]
+    outputs = [output_slot(node, array, i, len(arrays), a) for i, array in enumerate(arrays)]
     if views:
         name = node.name().removesuffix("Backward0")
         for i, out in enumerate(outputs):
@@ -985,14 +1004,15 @@ def several_outputs(rule: R.Rule, a: Tensor, attrs: dict[str, Any],
 
 
 
-def output_slot(node: Node, data: np.ndarray, index: int, count: int, cls: type) -> Tensor:
-    """Output ``index`` of ``count`` that ``node`` computes. The output's tensor gets a node of
+def output_slot(node: Node, data: np.ndarray, index: int, count: int, like: Tensor) -> Tensor:
+    """Output ``index`` of ``count`` that ``node`` computes (a tensor of ``like``'s class, on its
+    device). The output's tensor gets a node of
     its own (its tensor hooks and retained gradient live there) whose only edge is ``node``, and
     the engine collects what each slot passes on into ``node``'s gradient buffer at the slot's
     place (``engine._send``). To a program the slot is invisible: ``grad_fn`` shows ``node``."""
     node.attrs["outputs"] = count
-    stand_in = cls._from_array(data)  # a tensor whose only history is the node
-    stand_in._requires_grad, stand_in._grad_fn = True, node
+    stand_in = type(like)._from_array(data)  # a tensor whose only history is the node
+    stand_in._requires_grad, stand_in._grad_fn, stand_in._device = True, node, like._device
     # the slot belongs to the node's op (its origin), as the output of a kernel with several
     out = apply(_slot_rule(node.rule), [stand_in], {"slot": index, "of": node, "api": node.origin})
     # the node finds the slots no gradient reached (``engine._missing_outputs``)

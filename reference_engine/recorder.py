@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import fp_errors, grad_mode
+from reference_engine import devices, fp_errors, grad_mode
 from reference_engine import rule as R
 from reference_engine.dtypes import _Reduced, is_floating, is_reduced
 from reference_engine.graph import Node, SavedTensor, node_base_name
@@ -43,7 +43,9 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
         arrays = [t._data for t in inputs]
     if not grad_mode._State.enabled and not rule.view:
         # nothing to record, and no view to track: a gradient computed in a plain backward pass
-        return type(inputs[0])._from_array(_compute(rule, arrays, attrs))
+        out = type(inputs[0])._from_array(_compute(rule, arrays, attrs))
+        out._device = devices.of_result(rule.op, inputs)
+        return out
     if rule.view:  # views compute nothing
         data = run_forward(rule, arrays, attrs)
         if type(data) is not np.ndarray:
@@ -51,6 +53,7 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     else:
         data = _compute(rule, arrays, attrs)
     out = type(inputs[0])._from_array(data)
+    out._device = devices.of_result(rule.op, inputs)
     if rule.view and not (rule.op == "expand" and out._policy.expand_copies):
         source = inputs[0]
         probe = _memory_probe(rule, attrs, source, data.shape)
@@ -216,7 +219,7 @@ def graph_copy(t: Tensor) -> Tensor:
     """A copy of ``t``'s values in the same place of the graph (its node or accumulator), with a
     version counter of its own: what a framework saves when it saves a copy it made."""
     copy = type(t)._from_array(t._data.copy())
-    copy._requires_grad, copy._grad_fn = t._requires_grad, t._grad_fn
+    copy._requires_grad, copy._grad_fn, copy._device = t._requires_grad, t._grad_fn, t._device
     copy._accumulator = t._accumulator_node() if t._grad_fn is None and t._requires_grad else None
     return copy
 

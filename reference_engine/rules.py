@@ -318,6 +318,8 @@ rule("grad_copy", "torch::autograd::CopyBackwards", np.array, lambda g: g)
 # comes out of an Error node, which refuses to be differentiated
 rule("once_differentiable_error", "torch::autograd::Error", np.array, lambda g: H.differentiated_twice(g))
 rule("cast", "ToCopyBackward0", lambda a, *, dtype: a.astype(dtype), lambda g: g)
+# a copy to another device: the gradient goes back to the device the input is on
+rule("to_device", "ToCopyBackward0", np.array, lambda g, source: F.to_device(g, source))
 rule("fill", "FillBackward2", lambda a, *, value: np.full_like(a, value), lambda g: F.zeros_like(g))
 rule("setitem", "torch::autograd::CopySlices", lambda a, b, *, index: H.np_setitem(a, b, index),
      lambda g, index: H.where_zero(F.constant_like(g, H.setitem_mask(g._data.shape, index)), g),

@@ -59,7 +59,7 @@ class Tensor:
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_counter", "_retains_grad",
                  "_accumulator", "_name", "_no_grad_view", "_untracked_view", "_view_base", "_probe",
                  "_split_piece",
-                 "_inference", "__weakref__")
+                 "_inference", "_device", "__weakref__")
 
     @classmethod
     def _from_array(cls, data: np.ndarray) -> Tensor:
@@ -84,6 +84,7 @@ class Tensor:
         # output number, the node's name), to refuse it once its base has been written to
         t._split_piece: Optional[tuple[int, int, str]] = None
         t._inference = grad_mode._State.inference  # torch: made inside inference_mode
+        t._device: Optional[str] = None  # see reference_engine.devices: None goes with any device
         return t
 
     # --- graph plumbing -------------------------------------------------------------------
@@ -123,7 +124,7 @@ class Tensor:
     def _register_hook(self, hook: Hook) -> RemovableHandle:
         if not self._requires_grad:
             raise self._policy.error("hook_no_grad")
-        return RemovableHandle(self._hook_owner().pre_hooks, self._policy.user_callback(hook))
+        return RemovableHandle(self._hook_owner().pre_hooks, self._policy.tensor_hook(hook))
 
     def _retain_grad(self) -> None:
         if self._grad_fn is None or self._retains_grad:
@@ -140,6 +141,7 @@ class Tensor:
         out = type(self)._from_array(self._data)
         out._counter = self._counter
         out._probe = self._probe
+        out._device = self._device
         return out
 
     def _detach_in_place(self) -> Tensor:
@@ -155,8 +157,8 @@ class Tensor:
         """Apply an operation in place: the data changes, the history is extended, the version grows."""
         self._policy.check_in_place(self, op, attrs, others)
         old = type(self)._from_array(self._data.copy())
-        old._requires_grad, old._grad_fn, old._accumulator = (
-            self._requires_grad, self._grad_fn, self._accumulator)
+        old._requires_grad, old._grad_fn, old._accumulator, old._device = (
+            self._requires_grad, self._grad_fn, self._accumulator, self._device)
         if self._policy.written_leaves_collect_gradients and self._grad_fn is None and \
                 not self._requires_grad and grad_mode._State.enabled and \
                 any(getattr(o, "_requires_grad", False) for o in others):

@@ -38,6 +38,44 @@ def test_parity_compares_each_case_run_on_both_devices():
                                       "torch-cuda unavailable: ": 1}
 
 
+def test_a_device_difference_the_reference_shows_too_is_modelled_not_differing():
+    """The version error names torch.cuda.FloatTensor on CUDA: the reference acting as CUDA says
+    so too, so parity lists it as modelled; a difference the references do not show differs,
+    and both are counted by class."""
+    def error(text: str) -> dict:
+        return {"step": "5", "kind": "error", "error": "RuntimeError", "category": "version-counter",
+                "message": f"... [{text} [3]] is at version 1"}
+    cpu_text, cuda_text = error("torch.FloatTensor"), error("torch.cuda.FloatTensor")
+    results = []
+    for case in ("named", "real"):
+        results += [_result(case, "torch-cpu", [TENSOR, cpu_text]),
+                    _result(case, "reference-torch", [TENSOR, cpu_text])]
+    results += [_result("named", "torch-cuda", [TENSOR, cuda_text]),
+                _result("named", "reference-torch-cuda", [TENSOR, cuda_text]),
+                _result("real", "torch-cuda", [{**TENSOR, "values": [1.0, 3.0]}, cpu_text]),
+                _result("real", "reference-torch-cuda", [TENSOR, cpu_text])]
+    parity = device_parity(results)
+    assert parity["compared"] == 2 and parity["same"] == 0
+    assert [d["case"] for d in parity["modelled"]] == ["named"]
+    assert [d["case"] for d in parity["differ"]] == ["real"]
+    assert parity["modelled_classes"] == {"error message differs": 1}
+    assert parity["classes"] == {"values differs": 1}
+
+
+def test_values_inside_grad_results_compare_within_the_tolerance_of_what_the_case_computes_in():
+    """A float64 grad result computed through float32 (measured: 0.44872909784317017 on CUDA
+    against -0.44872915744781494's neighbour on the CPU) agrees within float32's tolerance."""
+    def grads(second: float) -> list:
+        return [{"step": "3", "kind": "tensor", "dtype": "float32", "shape": [1], "values": [1.0],
+                 "requires_grad": False, "has_grad_fn": False},
+                {"step": "14", "kind": "list", "items": [
+                    {"kind": "tensor", "dtype": "float64", "shape": [2, 1], "requires_grad": True,
+                     "has_grad_fn": True, "values": [[0.44872909784317017], [second]]}]}]
+    results = [_result("c", "torch-cpu", grads(-0.44872915744781494)),
+               _result("c", "torch-cuda", grads(-0.44872909784317017))]
+    assert device_parity(results)["same"] == 1
+
+
 def test_a_run_on_another_torch_is_marked_as_such():
     pins = {"torch": "2.13.0", "paddle": "3.3.1"}
     off = framework_pins({"torch": "2.11.0+cu128", "paddle": None}, pins)

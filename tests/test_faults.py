@@ -210,3 +210,82 @@ def test_paddles_cpp_log_stays_out_of_the_run_output_unless_debugging(tmp_path):
 
     assert "backward.cc" in output(AUTOGRAD_ORACLE_DEBUG="1")  # the corpus does make paddle log
     assert "backward.cc" not in output()
+
+
+def test_the_memory_cap_bounds_data_not_address_space(tmp_path):
+    """The cap is RLIMIT_DATA: CUDA's driver reserves address space far beyond what it uses, so
+    an address-space cap broke CUDA's initialisation in CPU backend processes (measured on a
+    GPU machine); a data cap still stops an allocation past it."""
+    program = ("import resource, numpy as np; from conformance.run.memory import limit_memory; "
+               "limit_memory(1 << 30); "
+               "assert resource.getrlimit(resource.RLIMIT_DATA)[0] == 1 << 30; "
+               "assert resource.getrlimit(resource.RLIMIT_AS)[0] == resource.RLIM_INFINITY\n"
+               "try:\n    np.ones(2 << 30, np.uint8)\nexcept MemoryError:\n    print('refused')")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "refused", done.stderr
+
+
+def test_a_framework_warning_about_its_environment_is_no_observation():
+    """torch's "CUDA initialization: ..." warning, raised inside a case, says nothing about the
+    program; which case raises it depends on the process, so it would make results depend on -n."""
+    import warnings
+
+    from conformance.corpus.case import Case
+    from conformance.run.backends import BUILT_IN
+    from conformance.run.interpreter import run_case
+    from conformance.run.noise import is_environment_noise
+
+    adapter = BUILT_IN["reference-torch"].load()
+    exp = adapter.ops["exp"]
+
+    def warning_exp(a):
+        warnings.warn("CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error 2: "
+                      "out of memory", UserWarning, stacklevel=1)
+        warnings.warn("a warning of the program's own", UserWarning, stacklevel=1)
+        return exp(a)
+    case = Case(id="noise", about="", steps=(
+        {"leaf": "x", "value": [1.0], "requires_grad": True},
+        {"let": "y", "op": "exp", "args": ["x"]}))
+    adapter.ops["exp"] = warning_exp
+    try:
+        trace = run_case(case, adapter, "reference-torch")
+    finally:
+        adapter.ops["exp"] = exp
+    assert [o["message"] for o in trace.observations if o["kind"] == "warning"] == [
+        "a warning of the program's own"]
+    assert is_environment_noise("No ccache found. Please be aware that recompiling ...")
+    assert not is_environment_noise("grad can be implicitly created only for scalar outputs")
+
+
+def test_a_backend_that_cannot_load_says_why(tmp_path, capsys):
+    """Whatever stops a backend process loading its backend is the reason given, on the last
+    line: here a torch-shaped module that imports but has no ``torch.cuda`` to ask."""
+    package = tmp_path / "broken_framework"
+    package.mkdir()
+    (package / "__init__.py").write_text("Tensor = object\n")
+    sys.path.insert(0, str(tmp_path))
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))
+    try:
+        code, err = _run(capsys, "--corpus", "hand", "--select", "seeds/*", "--backends",
+                         "torch:broken_framework@cuda", "--out", str(tmp_path / "run"))
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert code == 4
+    assert err.strip().splitlines()[-1] == (
+        "autograd-oracle: nothing judged on torch:broken_framework@cuda: torch:broken_framework@cuda "
+        "could not load: AttributeError: module 'broken_framework' has no attribute 'cuda'")
+
+
+def test_the_failing_results_do_not_depend_on_the_number_of_workers(tmp_path, capsys):
+    """One corpus slice at -n 0 and at -n 2: the same verdict for every result."""
+    verdicts = []
+    for workers in ("0", "2"):
+        out = tmp_path / f"n{workers}"
+        main(["run", "-n", workers, "--corpus", "hand", "--count", "60", "--select",
+              "seeds/*,accumulate/*,module/*,gen4/*", "--backends", "reference-torch,torch-cpu",
+              "--out", str(out)])
+        capsys.readouterr()
+        results = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+        verdicts.append(sorted((r["case"], r["backend"], r["verdict"]) for r in results))
+    assert verdicts[0] and verdicts[0] == verdicts[1]

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import reference_engine.torch as torch
+from reference_engine import devices
 from reference_engine.rules import RULES
 from tests.finite_differences import EPS, Dialect, check_first_order, check_second_order, rules_reached
 
@@ -183,6 +184,15 @@ case("cat", lambda a, b: torch.cat([a * a, b], 1), _distinct(2, 2), _distinct(2,
 case("stack", lambda a, b: torch.stack([a * a, b], 1), _distinct(2, 3), _distinct(2, 3))
 case("clone", lambda a: (a * a).clone(), _distinct(3))
 case("cast", lambda a: (a * a).to(torch.float32).to(torch.float64), _distinct(3), eps=1e-2)
+
+
+def _there_and_back(a):
+    """A copy to the device and back: its gradient returns to the device the input is on."""
+    with devices.simulating("cuda"):
+        return (a.cuda() * a.to("cuda")).cpu()
+
+
+case("to_device", _there_and_back, _distinct(3))
 case("setitem", lambda a, b: _setitem(a, b), _distinct(3, 2), _distinct(2))
 case("fill", lambda a: _filled(a), _distinct(3))
 

@@ -376,6 +376,23 @@ def test_a_framework_result_without_its_reference_is_unavailable_not_judged():
     assert result["verdict"] == "unavailable" and "did not run" in result["detail"]
 
 
+def test_a_crash_the_reference_predicts_is_known_and_any_other_crash_fails():
+    """paddle 3.3.1 segfaults on paddle.grad with an input in no_grad_vars; the reference refuses
+    that call as a crash of the framework (UndefinedInFrameworkError), so the crash is known.
+    The judging is the same for every backend; the case here is a torch one."""
+    from conformance.run.isolation import Outcome
+
+    case, backend = _expecting_case(), resolve("torch-cpu")
+    died = Outcome("crashed", None, detail="the backend process died (exit code -11)")
+    predicted = Outcome("ok", [{"step": "3", "kind": "undefined", "message":
+                                "paddle 3.3.1 crashes (segmentation fault) on this call"}])
+    result = judge_framework(case, backend, died, predicted, KnownDivergences("torch-cpu"))
+    assert result["verdict"] == "known" and "the reference predicts it" in result["known_reason"]
+    unpredicted = judge_framework(case, backend, died, Outcome("ok", _grad_trace([1.0, 1.0])),
+                                  KnownDivergences("torch-cpu"))
+    assert unpredicted["verdict"] == "crashed"
+
+
 def test_an_entry_excuses_its_pinned_differences_and_no_more():
     from conformance.run.backends import framework_versions
 

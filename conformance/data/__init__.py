@@ -4,6 +4,8 @@
 hand-written corpus, its schema and the manifest of the generated corpus),
 ``known_divergences/`` and ``baselines/``. They are located with ``importlib.resources``, never
 by a path relative to the repository, so an installed ``autograd-oracle`` runs from any folder.
+A checkout that was never installed (a bare clone on a machine where nothing can be installed)
+has no such subpackages: there the folders are read where the checkout keeps them.
 A user's own ``--cases``, ``--known`` and ``--out`` stay paths relative to where they run.
 """
 
@@ -16,20 +18,27 @@ from pathlib import Path
 # once imported, and would hide functions of the same names.
 
 
-def _folder(package: str) -> Path:
-    return Path(str(resources.files(package)))
+_CHECKOUT = Path(__file__).resolve().parent.parent.parent
+
+
+def _folder(folder: str) -> Path:
+    """The data folder ``folder`` (``cases``): the installed subpackage, else the checkout's."""
+    try:
+        return Path(str(resources.files(f"conformance.data.{folder}")))
+    except ModuleNotFoundError:
+        return _CHECKOUT / folder
 
 
 def hand_written_cases_dir() -> Path:
     """The hand-written case files, ``schema.json`` and ``manifest.json``."""
-    return _folder("conformance.data.cases")
+    return _folder("cases")
 
 
 def known_divergences_dir() -> Path:
     """The project's known-divergence files, one per backend."""
-    return _folder("conformance.data.known_divergences")
+    return _folder("known_divergences")
 
 
 def baselines_dir() -> Path:
     """The recorded runs ``diff`` compares against, by name."""
-    return _folder("conformance.data.baselines")
+    return _folder("baselines")

@@ -19,6 +19,7 @@ from typing import Any, Iterable, Optional
 from conformance.corpus.case import Case
 from conformance.corpus.vocabulary import BLOCKS, STEPS_BY_KEY
 from conformance.judge.compare import compare_runs
+from conformance.run.trace import STATE_FIELDS
 
 FAILING = ("fail", "crashed", "timeout")
 
@@ -102,8 +103,45 @@ def step_label(case: Optional[Case], where: str, with_op: bool = True) -> str:
         label = "Tensor.backward" if step.get("api") == "method" else "autograd.backward"
     else:
         label = kind
-    body = next((p for p in where.split(".") if not p.isdigit()), None)
+    parts = where.split(".")
+    if parts[-1] == "after":  # the state observed after the step ran
+        return f"after {label}"
+    body = next((p for p in parts if not p.isdigit()), None)
     return f"function {body}: {label}" if body else label
+
+
+# how a step that binds a name makes the tensor, as a signature names it (never by its name)
+_ROLES = {"let": "an op result", "grad": "a grad result", "hold_grad": "a held .grad",
+          "call": "a module output", "apply": "a custom function output",
+          "module": "a module parameter"}
+
+
+def role_of(case: Optional[Case], name: str) -> str:
+    """What the tensor a case calls ``name`` is: a leaf (one requiring grad or not, a
+    parameter), an op result, a grad result, a module parameter, ... A failure class names
+    this role: the same cause in two cases is one class whatever their variables are called."""
+    for _, step, _ in (case.walked() if case is not None else ()):
+        if "leaf" in step and step["leaf"] == name:
+            if step.get("constructor") == "Parameter":
+                return "a parameter leaf"
+            return "a leaf requiring grad" if step.get("requires_grad") else "a leaf"
+        for key, role in _ROLES.items():
+            if key not in step:
+                continue
+            field_name = {"let": "let", "grad": "into", "hold_grad": "as", "call": "into",
+                          "apply": "into", "module": "params"}[key]
+            bound = step.get(field_name)
+            if bound == name or (isinstance(bound, list) and name in bound):
+                return role
+    return "a tensor"
+
+
+def _by_role(what: str, case: Optional[Case]) -> str:
+    """A state difference (``w12 has_grad``) with the tensor named by its role."""
+    name, _, state_field = what.partition(" ")
+    if state_field in STATE_FIELDS or state_field == "named":
+        return f"{role_of(case, name)}'s {state_field}"
+    return what
 
 
 def _about_errors(name: str) -> bool:
@@ -120,11 +158,29 @@ def signature(result: dict[str, Any], case: Optional[Case]) -> str:
     differences = result.get("differences") or []
     if differences:
         d = differences[0]
-        name = difference_name(d["what"], d.get("reference"), d.get("backend"), error_class=True)
-        return f"{step_label(case, d['step'], not _about_errors(name))}: {name}"
+        return located_name(d["step"], d["what"], d.get("reference"), d.get("backend"), case)
     if (result.get("oracle") or {}).get("failures"):
         return "a gradient disagrees with finite differences"
     return "an expectation of the case fails"
+
+
+def cause_name(what: str, expected: Any, actual: Any, case: Optional[Case]) -> str:
+    """How two observations differ, named by cause: a tensor by its role in the case, never by
+    its variable (``a leaf requiring grad's has_grad differs``)."""
+    if _is_state(expected, actual):
+        what = _by_role(what, case)
+    return difference_name(what, expected, actual, error_class=True)
+
+
+def located_name(step: str, what: str, expected: Any, actual: Any, case: Optional[Case]) -> str:
+    """``cause_name`` at the step where it shows: ``after autograd.backward: a leaf's has_grad
+    differs``."""
+    name = cause_name(what, expected, actual, case)
+    return f"{step_label(case, step, not _about_errors(name))}: {name}"
+
+
+def _is_state(*sides: Any) -> bool:
+    return any(isinstance(s, dict) and s.get("kind") == "state" for s in sides)
 
 
 def case_size(case: Optional[Case]) -> int:
@@ -175,8 +231,7 @@ def change_signature(base: dict[str, Any], new: dict[str, Any], case: Optional[C
         comparison = compare_runs(base["case"], base["observations"], new["observations"])
         if not comparison.same:
             d = comparison.differences[0]
-            name = difference_name(d.what, d.expected, d.actual, True)
-            return f"{step_label(case, d.step, not _about_errors(name))}: {name}"
+            return located_name(d.step, d.what, d.expected, d.actual, case)
     if base["verdict"] != new["verdict"]:
         why = f" ({new['detail'].split(':')[0]})" if new["verdict"] in ("crashed", "timeout") else ""
         return f"{base['verdict']} → {new['verdict']}{why}"

@@ -49,7 +49,8 @@ class Difference:
     actual: Any
 
     def describe(self) -> str:
-        return f"step {self.step}: {self.what}: expected {_short(self.expected)}, got {_short(self.actual)}"
+        expected, actual = _around_first_difference(repr(self.expected), repr(self.actual))
+        return f"step {self.step}: {self.what}: expected {expected}, got {actual}"
 
     def signature(self) -> dict[str, Any]:
         """The difference as data, the form a known-divergence entry pins."""
@@ -68,9 +69,19 @@ class Comparison:
         return not self.differences
 
 
-def _short(value: Any, limit: int = 300) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "…"
+def _around_first_difference(expected: str, actual: str, limit: int = 300,
+                             context: int = 80) -> tuple[str, str]:
+    """Both texts cut to ``limit`` characters, each cut where it shows the first character at
+    which the two differ (with ``context`` characters before it): two long messages that share
+    their first 300 characters still show what differs."""
+    first = next((i for i, (x, y) in enumerate(zip(expected, actual)) if x != y),
+                 min(len(expected), len(actual)))
+    start = max(0, first - context) if first >= limit - context else 0
+
+    def cut(text: str) -> str:
+        part = text[start:start + limit]
+        return ("…" if start else "") + part + ("…" if start + limit < len(text) else "")
+    return cut(expected), cut(actual)
 
 
 def _is_warn_once(o: dict[str, Any]) -> bool:

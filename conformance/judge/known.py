@@ -30,7 +30,7 @@ from typing import Any, Optional
 
 from conformance import data
 from conformance.judge.compare import Difference, signature_matches
-from conformance.run.backends import REFERENCES
+from conformance.run.backends import REFERENCE_BACKENDS
 
 DEFAULT_DIR = data.known_divergences_dir()  # known_divergences/ in a checkout, package data when installed
 ENTRY_KEYS = {"cases", "reason", "measured_on", "differences"}
@@ -195,7 +195,7 @@ def stale_entries(results: list[dict[str, Any]], known_dir: Optional[Path] = Non
     """Entries one of whose cases ran in these results and passed, or differed otherwise
     (``files``: the run's ``--known`` files, by backend)."""
     stale = []
-    for backend in sorted({r["backend"] for r in results} - set(REFERENCES.values())):
+    for backend in sorted({r["backend"] for r in results} - REFERENCE_BACKENDS):
         try:
             kd = for_backend(backend, known_dir or DEFAULT_DIR, files)
         except KnownDivergenceError:  # a file the run used and that is gone now

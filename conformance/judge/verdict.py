@@ -106,9 +106,24 @@ def judge_reference(case: Case, backend: Backend, outcome: Outcome) -> dict[str,
     return result
 
 
+def _predicted_crash(outcome: Outcome, reference: Outcome) -> Optional[str]:
+    """What the reference said where the framework crashed and the reference had refused a call
+    as undefined in the framework (``UndefinedInFrameworkError``: "paddle 3.3.1 crashes on this
+    call"): the crash is what it predicted."""
+    if outcome.status != "crashed" or reference.status != "ok":
+        return None
+    return next((o["message"] for o in reference.observations or []
+                 if o["kind"] == "undefined" and "crash" in o["message"]), None)
+
+
 def judge_framework(case: Case, backend: Backend, outcome: Outcome, reference: Outcome,
                     known: KnownDivergences) -> dict[str, Any]:
     result = _base(case, backend, outcome)
+    predicted = _predicted_crash(outcome, reference) if case.runs_on(backend.dialect) else None
+    if predicted is not None:
+        result.update(verdict="known", detail=outcome.detail,
+                      known_reason=f"the reference predicts it: {predicted}")
+        return result
     if _settled(result, case, outcome):
         return result
     if reference.status != "ok":

@@ -167,9 +167,13 @@ def render_html(model: ReportModel, results: Optional[list[dict]] = None) -> str
     parity = s.get("device_parity")
     if parity is not None:
         parts.append(f"<h2>Device parity (torch-cuda against torch-cpu)</h2><p>compared "
-                     f"{parity['compared']}, same {parity['same']}, differ "
-                     f"{len(parity['differ'])}</p>")
+                     f"{parity['compared']}, same {parity['same']}, modelled by the reference "
+                     f"{len(parity.get('modelled', []))}, differ {len(parity['differ'])}</p>")
         parts.append(_reason_list("Not compared, by reason", parity["not_compared"]))
+        parts.append(_reason_list("Differences between the devices, by class",
+                                  parity.get("classes") or {}))
+        parts.append(_reason_list("Device differences the reference models, by class",
+                                  parity.get("modelled_classes") or {}))
     parts.append(_reason_list("Gradients not checked, by reason", s["finite_differences"]["skipped"]))
     for backend, reasons in sorted((s.get("unsupported") or {}).items()):
         parts.append(_reason_list(f"Unsupported on {backend}, by reason", reasons))

@@ -275,10 +275,12 @@ class TorchAdapter(Adapter):
     def linear(self, weight: np.ndarray, bias: Optional[np.ndarray]) -> Any:
         out_features, in_features = weight.shape
         module = self.m.nn.Linear(in_features, out_features, bias=bias is not None)
+        if self.device != "cpu":
+            module = module.to(self.device)
         with self.m.no_grad():
-            module.weight.copy_(self.m.tensor(weight))
+            module.weight.copy_(self.m.tensor(weight, device=self.device))
             if bias is not None:
-                module.bias.copy_(self.m.tensor(bias))
+                module.bias.copy_(self.m.tensor(bias, device=self.device))
         return module
 
     def functional(self, api: str, function: Callable[..., Any], at: list[Any], v: list[Any],

@@ -1,7 +1,10 @@
 """Backends: a dialect adapter, the module it drives and a device.
 
 Built in: ``reference-torch``, ``reference-paddle``, ``torch-cpu``, ``torch-cuda`` and
-``paddle-cpu``, and ``paddle-as-torch`` (paddle's torch proxy, a subject judged as torch). Any
+``paddle-cpu``, and ``paddle-as-torch`` (paddle's torch proxy, a subject judged as torch).
+``reference-torch-cuda`` is the reference acting as a machine with CUDA: torch-cuda is judged
+against it, so that what the device shows (its tensor types in messages, its kernels) is
+expected where torch shows it. Any
 other module with torch's or paddle's API is named as ``DIALECT:MODULE`` (``torch:mypkg.torchlike``),
 the way array-api-tests picks its module under test. A backend whose framework or device is
 missing is unavailable, with the reason; a module the user named that cannot be imported is a
@@ -30,6 +33,8 @@ class Backend:
     module: str
     device: str = "cpu"
     reference_for: Optional[str] = None  # the reference backend this one is checked against
+    # the reference engine asked to act as a machine with this backend's device
+    simulates_device: bool = False
 
     @property
     def is_reference(self) -> bool:
@@ -37,6 +42,10 @@ class Backend:
 
     def load(self) -> Adapter:
         """Import the module and prepare the device; raise BackendUnavailable with the reason."""
+        if self.simulates_device:
+            from reference_engine import devices
+
+            devices.simulate(self.device.partition(":")[0])
         try:
             module = importlib.import_module(self.module)
         except ImportError as exc:
@@ -44,8 +53,9 @@ class Backend:
         if self.dialect == "torch" and self.device == "cuda":
             if not module.cuda.is_available():
                 raise BackendUnavailable("CUDA not available")
-            module.backends.cuda.matmul.allow_tf32 = False  # or matmuls will not agree
-            module.backends.cudnn.allow_tf32 = False
+            if not self.is_reference:
+                module.backends.cuda.matmul.allow_tf32 = False  # or matmuls will not agree
+                module.backends.cudnn.allow_tf32 = False
         if self.dialect == "paddle" and not self.is_reference:
             module.set_device(self.device)
         return ADAPTERS[self.dialect](module, self.device)
@@ -55,13 +65,23 @@ BUILT_IN: dict[str, Backend] = {b.name: b for b in (
     Backend("reference-torch", "torch", "reference_engine.torch"),
     Backend("reference-paddle", "paddle", "reference_engine.paddle"),
     Backend("torch-cpu", "torch", "torch", "cpu", reference_for="reference-torch"),
-    Backend("torch-cuda", "torch", "torch", "cuda", reference_for="reference-torch"),
+    Backend("reference-torch-cuda", "torch", "reference_engine.torch", "cuda", simulates_device=True),
+    Backend("torch-cuda", "torch", "torch", "cuda", reference_for="reference-torch-cuda"),
     Backend("paddle-cpu", "paddle", "paddle", "cpu", reference_for="reference-paddle"),
     # a subject: paddle's torch proxy, judged as torch (conformance/subjects/paddle_as_torch.py)
     Backend("paddle-as-torch", "torch", "conformance.subjects.paddle_as_torch", "cpu",
             reference_for="reference-torch"),
 )}
 REFERENCES = {"torch": "reference-torch", "paddle": "reference-paddle"}
+REFERENCE_BACKENDS = frozenset(b.name for b in BUILT_IN.values() if b.is_reference)
+
+
+def reference_name(dialect: str, device: str) -> str:
+    """The reference a backend of this dialect on this device is judged against: the reference
+    acting as that device where it can (torch on CUDA), else the dialect's."""
+    if dialect == "torch" and device.partition(":")[0] == "cuda":
+        return "reference-torch-cuda"
+    return REFERENCES[dialect]
 
 
 def resolve(name: str) -> Backend:
@@ -74,7 +94,8 @@ def resolve(name: str) -> Backend:
         if dialect not in ADAPTERS or not module:
             raise ValueError(f"backend '{name}': expected DIALECT:MODULE with DIALECT one of "
                              f"{', '.join(ADAPTERS)}")
-        return Backend(name, dialect, module, device or "cpu", reference_for=REFERENCES[dialect])
+        device = device or "cpu"
+        return Backend(name, dialect, module, device, reference_for=reference_name(dialect, device))
     raise ValueError(f"unknown backend '{name}'; built in: {', '.join(BUILT_IN)}, "
                      "or DIALECT:MODULE")
 

@@ -18,6 +18,7 @@ from conformance.corpus.vocabulary import IN_PLACE_OPS, NUMBER_OR_NAME, OPS, OpS
 from conformance.run.adapters import Adapter, Unsupported
 from conformance.run.calls import call_keywords
 from conformance.run.memory import OutOfMemory, is_out_of_memory
+from conformance.run.noise import is_environment_noise
 from conformance.run.trace import STATE_FIELDS, Trace, array_to_json, categorize, clean_message
 
 _UNDEFINED = "UndefinedInFrameworkError"
@@ -143,6 +144,8 @@ class Interpreter:
         del caught[first:]  # the warnings of steps run inside this one were taken by those
         for w in raised:  # every class: a framework's DeprecationWarning is an observation too
             message = clean_message(str(w.message))
+            if is_environment_noise(message):
+                continue
             self.trace.add(where, "warning", warning=w.category.__name__,
                            category=categorize(message), message=message)
         if kind in STATE_AFTER:

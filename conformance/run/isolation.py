@@ -12,6 +12,7 @@ Either way the cases queued behind it go to a fresh child.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import multiprocessing
 import os
 import queue
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
 
 from conformance.run.backends import Backend, BackendUnavailable
-from conformance.run.memory import format_size, limit_address_space
+from conformance.run.memory import format_size, is_out_of_memory, limit_memory
 
 _CONTEXT = multiprocessing.get_context("spawn")
 
@@ -61,7 +62,7 @@ def _reply(conn: Any, message: tuple[str, Any, float]) -> None:
         os._exit(0)
 
 
-def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool,
+def _serve(conn: Any, spec: tuple[Any, ...], with_oracle: bool,
            memory: Optional[int] = None) -> None:
     """The child: load the backend once, then run each case it is sent, in order. Under a
     memory cap (``memory``, bytes), a case that runs out of memory is reported as such and the
@@ -69,21 +70,24 @@ def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool,
     import warnings
 
     if spec[3] == "cpu":
-        limit_address_space(memory)
+        limit_memory(memory)
 
     warnings.simplefilter("ignore", DeprecationWarning)
     # paddle's import warns that the C++ extension builder finds no ccache: nothing a run uses
     warnings.filterwarnings("ignore", message="No ccache found", category=UserWarning)
-    from conformance.corpus.case import Case
-    from conformance.run.backends import describe_module
-    from conformance.run.gradient_check import check_gradients
-    from conformance.run.interpreter import run_case
-
     backend = Backend(*spec)
     try:
+        from conformance.corpus.case import Case
+        from conformance.run.backends import describe_module
+        from conformance.run.gradient_check import check_gradients
+        from conformance.run.interpreter import run_case
+
         adapter = backend.load()
     except BackendUnavailable as exc:
         _reply(conn, ("unavailable", str(exc), 0.0))
+        return
+    except BaseException as exc:  # noqa: BLE001 - whatever stops it loading is the reason to give
+        _reply(conn, ("unavailable", loading_failure(backend.name, exc, memory), 0.0))
         return
     if hasattr(adapter.m, "set_num_threads"):
         adapter.m.set_num_threads(1)
@@ -111,6 +115,16 @@ def _serve(conn: Any, spec: tuple[str, str, str, str], with_oracle: bool,
             os._exit(0)
         _reply(conn, ("ok", {"observations": trace.observations, "oracle": oracle},
                       time.monotonic()))
+
+
+def loading_failure(name: str, exc: BaseException, memory: Optional[int]) -> str:
+    """Why a backend process could not load its backend, in one line: the error, and the
+    memory cap where running out of memory is what stopped it."""
+    what = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
+    if memory is not None and is_out_of_memory(exc):
+        return (f"{name} could not load: its memory cap ({format_size(memory)}; run --memory) is "
+                f"below what it needs to start ({what.strip()})")
+    return f"{name} could not load: {what.strip().rstrip(':')}"
 
 
 class _Sent(NamedTuple):
@@ -158,7 +172,7 @@ class IsolatedBackend:
         parent, child = _CONTEXT.Pipe()
         b = self.backend
         self.process = _CONTEXT.Process(
-            target=_serve, args=(child, (b.name, b.dialect, b.module, b.device), self.oracle,
+            target=_serve, args=(child, dataclasses.astuple(b), self.oracle,
                                  self.memory),
             daemon=True)
         self.process.start()
@@ -180,12 +194,24 @@ class IsolatedBackend:
         try:
             status, detail, self.last_finished = parent.recv()
         except EOFError:
-            status, detail = "unavailable", f"{b.name} exited while loading"
+            status, detail = "unavailable", self._exited_while_loading()
         if status == "unavailable":
             self.unavailable = detail
             self.stop()
             return
         self.ready, self.subject = True, detail
+
+    def _exited_while_loading(self) -> str:
+        """Why the child ended before it said it had loaded: its exit status, and the memory
+        cap, which a child that dies on its first allocations cannot report itself."""
+        assert self.process is not None
+        self.process.join(timeout=5)
+        code = self.process.exitcode
+        how = f"was killed by signal {-code}" if code is not None and code < 0 else \
+            f"exited with status {code}"
+        cap = "" if self.memory is None else \
+            f"; its memory cap ({format_size(self.memory)}; run --memory) may be below what it needs to start"
+        return f"{self.backend.name} {how} while loading{cap}"
 
     def ask_to_stop(self) -> None:
         """Tell the child to exit once it has finished what it was sent (``stop`` waits)."""

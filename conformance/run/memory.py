@@ -1,13 +1,19 @@
 """The memory cap of a backend process: a case that needs more fails alone, as ``crashed``.
 
 Without a cap, a case that expands a tensor to 20000 × 20000 and multiplies it by itself takes
-the machine down with every other run on it. Each backend process on the CPU runs under an
-address-space limit (``RLIMIT_AS``); an allocation past it raises ``MemoryError`` in Python or
-the framework's own out-of-memory error, the interpreter turns either into ``OutOfMemory``, and
-the process reports the case and exits, to be replaced by a fresh one. The default leaves the
-machine usable: half its memory, shared among the backend processes of the run, and never less
-than ``FLOOR`` (a framework's import alone reserves most of a gigabyte). A CUDA process is not
-capped: the driver reserves address space far beyond what it uses.
+the machine down with every other run on it. Each backend process on the CPU runs under a
+data-segment limit (``RLIMIT_DATA``: the private writable memory it maps, which is where every
+array lives); an allocation past it raises ``MemoryError`` in Python or the framework's own
+out-of-memory error, the interpreter turns either into ``OutOfMemory``, and the process reports
+the case and exits, to be replaced by a fresh one. The default leaves the machine usable: half
+its memory, shared among the backend processes of the run, and never less than ``FLOOR`` (a
+framework's import alone takes most of a gigabyte).
+
+Not the address space (``RLIMIT_AS``): CUDA's driver reserves address space far beyond what it
+uses, so under such a cap a CPU process that merely asks ``torch.cuda.is_available()`` fails to
+initialise CUDA and warns ("CUDA initialization: ... out of memory"), measured on an NVIDIA H200;
+under the data limit it initialises and still cannot allocate past the cap. A CUDA process is
+not capped at all: its memory is the device's.
 """
 
 from __future__ import annotations
@@ -62,13 +68,14 @@ def default_cap(processes: int) -> int:
     return max(physical_memory() // 2 // max(processes, 1), FLOOR)
 
 
-def limit_address_space(cap: Optional[int]) -> None:
-    """Cap this process (call it in a backend process, before the framework is imported)."""
+def limit_memory(cap: Optional[int]) -> None:
+    """Cap this process's data memory (call it in a backend process, before the framework is
+    imported)."""
     if cap is None:
         return
     import resource
 
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
     if hard != resource.RLIM_INFINITY:
         cap = min(cap, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    resource.setrlimit(resource.RLIMIT_DATA, (cap, hard))

@@ -469,7 +469,7 @@ class PaddlePolicy(Policy):
         return "none" if node.rule.op == "custom" else None
 
     def check_product_dtypes(self, a: np.dtype, b: np.dtype, a_shape: tuple[int, ...],
-                             b_shape: tuple[int, ...]) -> None:
+                             b_shape: tuple[int, ...], device: Optional[str] = None) -> None:
         """The kernel reads the second operand as the first's type."""
         if a != b:
             raise self.error("dtype_container", want=b, have=a)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import fp_errors, recorder
+from reference_engine import devices, fp_errors, recorder
 from reference_engine import ops as F
 from reference_engine.graph import Node, SavedTensor, node_base_name, shown_node
 from reference_engine.messages import type_name
@@ -163,6 +163,11 @@ class Policy:
         raises through unchanged."""
         return fn
 
+    def tensor_hook(self, hook: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        """A program's tensor hook as the backward pass calls it (with the framework's checks of
+        what it returns)."""
+        return self.user_callback(hook)
+
     def result_dtype(self, *operands: Any) -> np.dtype:
         """Type promotion by category: dimensioned tensors, then 0-d tensors, then numbers.
 
@@ -211,7 +216,7 @@ class Policy:
         (torch promotes them)."""
 
     def check_product_dtypes(self, a: np.dtype, b: np.dtype, a_shape: tuple[int, ...],
-                             b_shape: tuple[int, ...]) -> None:
+                             b_shape: tuple[int, ...], device: Optional[str] = None) -> None:
         """Refuse a matrix product of operands of different dtypes, as the framework's kernel
         for its form (dot, matrix-vector, matrix, batched) does."""
 
@@ -395,7 +400,8 @@ class Policy:
         if grad_mode.is_grad_enabled() and base is not None and base._grad_fn is None \
                 and tensor._grad_fn is not None and self.refuses_writes_to_leaf_views:
             raise self.error("leaf_view_in_place")
-        if self.refuses_overlapping_writes and op != "fill" and recorder.overlaps_itself(
+        if self.refuses_overlapping_writes and op != "fill" and \
+                not devices.writes_number_as_fill(tensor, op, attrs) and recorder.overlaps_itself(
                 tensor, attrs.get("index") if op == "setitem" else None):
             raise self.error("overlapping_in_place")
         if grad_mode.is_grad_enabled() and tensor._grad_fn is None and tensor._requires_grad:
@@ -481,6 +487,7 @@ def _in_place_of(unpacked: Any, slot: SavedTensor) -> Any:
     if not isinstance(unpacked, type(saved)) or not (slot.origin is not None or saved._requires_grad):
         return unpacked
     out = type(saved)._from_array(unpacked._data)
+    out._device = unpacked._device
     out._requires_grad = True
     out._grad_fn = slot.origin
     out._accumulator = saved._accumulator_node() if slot.origin is None else None
@@ -489,7 +496,9 @@ def _in_place_of(unpacked: Any, slot: SavedTensor) -> Any:
 
 def plain_copy(grad: Tensor) -> Tensor:
     """A new tensor holding a copy of the values: no view, no history, its own version."""
-    return type(grad)._from_array(grad._data.copy())
+    out = type(grad)._from_array(grad._data.copy())
+    out._device = grad._device
+    return out
 
 
 def index_view_name(index: Any, shape: tuple[int, ...]) -> str:

@@ -7,11 +7,12 @@ the first error a program meets is torch's first error.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence
+import functools
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import engine, recorder
+from reference_engine import devices, engine, recorder
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects import torch_matmul
@@ -32,6 +33,17 @@ C_TYPE_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "i
 SCALAR_TYPE_NAMES = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
                      "bool": "Bool", "float16": "Half", "int16": "Short", "int8": "Char",
                      "uint8": "Byte", "bfloat16": "BFloat16"}
+
+
+def tensor_type_name(tensor: Tensor) -> str:
+    """The tensor's legacy type as torch's messages and ``Tensor.type()`` name it:
+    ``torch.FloatTensor``, ``torch.cuda.FloatTensor`` on a CUDA device."""
+    dtype = str(tensor._data.dtype)
+    if dtype == "bool":
+        return "CPUBoolType"
+    device = devices.device_type(tensor._device or devices.CPU)
+    where = "" if device == devices.CPU else device + "."
+    return f"torch.{where}{TENSOR_TYPE_NAMES.get(dtype, dtype)}"
 
 
 _FULL = slice(None)
@@ -136,7 +148,6 @@ class TorchPolicy(Policy):
 
     def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int,
                       view_shape: Optional[tuple[int, ...]] = None) -> Exception:
-        dtype = str(tensor._data.dtype)
         name = node_base_name(origin) if origin is not None else None
         regenerated = view_shape is not None or (tensor._no_grad_view if origin is None else (
             origin is tensor._grad_fn and origin.rule.view and tensor._view_base is not None))
@@ -144,8 +155,7 @@ class TorchPolicy(Policy):
             name = "AsStrided"
         index = origin.attrs["slot"] if origin is not None and origin.rule.op == "output_slot" else 0
         where = f", which is output {index} of {name}," if name else ""
-        type_name = "CPUBoolType" if dtype == "bool" else "torch." + TENSOR_TYPE_NAMES.get(dtype, dtype)
-        return self.error("version", type_name=type_name,
+        return self.error("version", type_name=tensor_type_name(tensor),
                           shape=list(view_shape or tensor._data.shape), origin=where,
                           version=tensor._counter.value, expected=expected)
 
@@ -153,9 +163,10 @@ class TorchPolicy(Policy):
         return SCALAR_TYPE_NAMES.get(str(dtype), str(dtype))
 
     def check_product_dtypes(self, a: np.dtype, b: np.dtype, a_shape: tuple[int, ...],
-                             b_shape: tuple[int, ...]) -> None:
+                             b_shape: tuple[int, ...], device: Optional[str] = None) -> None:
         """The kernel matmul runs names the mismatch: dot, addmv (a matrix, or a folded batch,
-        times a vector), mm (a vector or a folded batch times a matrix) or bmm."""
+        times a vector), mm (a vector or a folded batch times a matrix) or bmm; mm words it
+        otherwise off the CPU."""
         if a == b:
             return
         name = self.dtype_name
@@ -164,7 +175,8 @@ class TorchPolicy(Policy):
         if len(b_shape) == 1:
             raise self.error("addmv_dtype", vec=name(b), mat=name(a))
         if len(b_shape) == 2:
-            raise self.error("mm_dtype", a=C_TYPE_NAMES.get(str(a), str(a)),
+            kind = "mm_dtype" if device in (None, devices.CPU) else "mm_dtype_device"
+            raise self.error(kind, a=C_TYPE_NAMES.get(str(a), str(a)),
                              b=C_TYPE_NAMES.get(str(b), str(b)))
         raise self.error("bmm_dtype", a=name(a), b=name(b))
 
@@ -192,10 +204,30 @@ class TorchPolicy(Policy):
                                      got=list(g._data.shape), expected=list(want))
         return [returned[i] for i in positions]
 
+    def tensor_hook(self, hook: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        """torch checks what a tensor hook returns against what it was handed: the same tensor
+        type (dtype and device) and size."""
+        name = getattr(hook, "__name__", type(hook).__name__)
+        policy = self
+
+        @functools.wraps(hook)
+        def checked(grad: Any) -> Any:
+            out = hook(grad)
+            if isinstance(out, recorder.tensor_type()) and isinstance(grad, recorder.tensor_type()):
+                was, got = tensor_type_name(grad), tensor_type_name(out)
+                if was != got:
+                    raise policy.error("hook_changed_type", name=name, was=was, got=got)
+                if out._data.shape != grad._data.shape:
+                    raise policy.error("hook_changed_size", name=name)
+            return out
+        return checked
+
     def format_tensor(self, tensor: Tensor) -> str:
         data = tensor._data
         prefix = "tensor("
         suffixes = []
+        if tensor._device not in (None, devices.CPU):
+            suffixes.append(f"device='{tensor._device}'")
         if data.size == 0 and data.ndim != 1:
             suffixes.append(f"size={tuple(data.shape)}")
         if str(data.dtype) not in ("float32", "int64", "bool"):
@@ -228,6 +260,7 @@ class TorchPolicy(Policy):
                 if grad._data.shape != out._data.shape:
                     raise self.error("seed_shape", index=i, grad_shape=torch_size(grad._data.shape),
                                      out_shape=torch_size(out._data.shape))
+                devices.check_seed(out, grad, i, self)
                 seeds.append(F.cast(grad, out._data.dtype))
             elif grad is None:
                 if out._requires_grad:

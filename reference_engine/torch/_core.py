@@ -15,9 +15,9 @@ from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
-from reference_engine import composed, grad_mode, recorder, rng
+from reference_engine import composed, devices, grad_mode, recorder, rng
 from reference_engine import ops as F
-from reference_engine.dialects.torch_policy import TORCH, torch_size
+from reference_engine.dialects.torch_policy import TORCH, tensor_type_name, torch_size
 from reference_engine.dtypes import (
     REDUCED_NAMES,
     STANDARD,
@@ -31,6 +31,8 @@ from reference_engine.graph import Node, RemovableHandle, shown_node
 from reference_engine.messages import TORCH_SIGNATURES, type_name
 from reference_engine.tensor import Tensor as _CoreTensor
 from reference_engine.torch import autocast_ops
+from reference_engine.torch.devices import cuda, device, of_tensor, placement
+from reference_engine.torch.devices import device as _Device
 from reference_engine.torch.from_data import array_from_data, is_sequence
 
 __all__ = [
@@ -204,6 +206,10 @@ class Tensor(_CoreTensor):
             if value._data.shape != self._data.shape:
                 raise TORCH.error("grad_assign_shape", grad_shape=list(value._data.shape),
                                   shape=list(self._data.shape))
+            got, expected = devices.device_of(value), devices.device_of(self)
+            if got != expected:
+                raise TORCH.error("grad_assign_device", got=devices.device_type(got),
+                                  expected=devices.device_type(expected))
         self._grad = value
 
     @property
@@ -272,24 +278,53 @@ class Tensor(_CoreTensor):
 
     @property
     def device(self) -> device:
-        return _CPU
+        return of_tensor(devices.device_of(self))
+
+    @property
+    def is_cuda(self) -> builtins.bool:
+        return devices.device_type(devices.device_of(self)) == "cuda"
+
+    def get_device(self) -> builtins.int:
+        """The device's index: -1 on the CPU."""
+        index = self.device.index
+        return -1 if index is None else index
+
+    def type(self, dtype: Any = None) -> Any:  # noqa: A003 - torch's name
+        """``Tensor.type()``: the legacy type name (``torch.cuda.FloatTensor``); with a dtype,
+        a cast to it."""
+        if dtype is None:
+            return tensor_type_name(self)
+        return self.to(dtype)
 
     def cpu(self) -> Tensor:
-        return self
+        return F.to_device(self, devices.CPU)
+
+    def cuda(self, device: Any = None) -> Tensor:
+        return F.to_device(self, placement(device if device is not None else "cuda"))
 
     def numpy(self) -> np.ndarray:
+        if devices.device_of(self) != devices.CPU:
+            raise TORCH.error("numpy_device", device=devices.device_of(self))
         if self._requires_grad:
             raise TORCH.error("numpy_requires_grad")
         return self._data
 
-    def to(self, target: Any) -> Tensor:
-        """A device (``"cpu"``, ``torch.device("cpu")``): the tensor itself; a dtype, or another
-        tensor (its dtype): a cast, recorded (the tensor itself where the dtype is the same)."""
-        if isinstance(target, (str, device)):
-            return self
-        if isinstance(target, _CoreTensor):
-            target = _DTYPES[target._data.dtype]
-        return F.cast(self, _np_dtype(target, "to"))
+    def to(self, *args: Any, dtype: Any = None, device: Any = None, non_blocking: builtins.bool = False,
+           copy: builtins.bool = False) -> Tensor:
+        """``to(dtype)``, ``to(device[, dtype])``, ``to(tensor)`` (its dtype and device), and the
+        same as keywords: a recorded copy where the device or the dtype changes, else the
+        tensor itself (a copy with ``copy=True``)."""
+        for arg in args:
+            if isinstance(arg, _CoreTensor):
+                dtype, device = _DTYPES[arg._data.dtype], devices.device_of(arg)
+            elif isinstance(arg, (str, builtins.int, _Device)) and not isinstance(arg, builtins.bool):
+                device = arg
+            else:
+                dtype = arg
+        out = self if dtype is None else F.cast(self, _np_dtype(dtype, "to"))
+        if device is not None:
+            out = F.to_device(out, placement(device))
+        return F.clone(out) if copy and out is self else out
 
     def copy_(self, src: Any) -> Tensor:
         """Write ``src``'s values (broadcast) into this tensor, in place."""
@@ -505,13 +540,16 @@ def _infer(data: Any, target: Optional[np.dtype], infer: builtins.bool = True) -
     return array if target is None else array.astype(target)
 
 
-def _new(array: np.ndarray, target: Optional[np.dtype], requires_grad: builtins.bool) -> Tensor:
-    """A new leaf holding ``array`` (cast to ``target`` where given)."""
+def _new(array: np.ndarray, target: Optional[np.dtype], requires_grad: builtins.bool,
+         on: Any = None) -> Tensor:
+    """A new leaf holding ``array`` (cast to ``target`` where given) on the device ``on``
+    (a ``device=`` argument: the CPU by default)."""
+    where = placement(on) or devices.CPU
     if target is not None:
         array = array.astype(target)
     if array.dtype not in _DTYPES:
         array = array.astype(np.float32 if array.dtype.kind == "f" else np.int64)
-    out = Tensor._from_array(array)
+    out = devices.place(Tensor._from_array(array), where)
     if requires_grad:
         if not is_floating(array.dtype):
             raise TORCH.error("int_requires_grad_ctor")
@@ -522,7 +560,7 @@ def _new(array: np.ndarray, target: Optional[np.dtype], requires_grad: builtins.
 def tensor(data: Any, dtype: Optional[dtype] = None, device: Any = None,
            requires_grad: builtins.bool = False) -> Tensor:
     """``torch.tensor``: a new leaf holding a copy of ``data``."""
-    return _new(_infer(data, _np_dtype(dtype, "tensor")), None, requires_grad)
+    return _new(_infer(data, _np_dtype(dtype, "tensor")), None, requires_grad, device)
 
 
 def is_tensor(obj: Any) -> builtins.bool:
@@ -530,58 +568,65 @@ def is_tensor(obj: Any) -> builtins.bool:
 
 
 def _filled(value: builtins.float, size: tuple[Any, ...], dtype_: Any,
-            requires_grad: builtins.bool, api: str) -> Tensor:
+            requires_grad: builtins.bool, api: str, on: Any) -> Tensor:
     shape = _shape_args(size)
     return _new(np.full(shape, value, dtype=_np_dtype(dtype_, api) or TORCH.default_float), None,
-                requires_grad)
+                requires_grad, on)
 
 
-def zeros(*size: Any, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
-    return _filled(0, size, dtype, requires_grad, "zeros")
+def zeros(*size: Any, dtype: Optional[dtype] = None, device: Any = None,
+          requires_grad: builtins.bool = False) -> Tensor:
+    return _filled(0, size, dtype, requires_grad, "zeros", device)
 
 
-def ones(*size: Any, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
-    return _filled(1, size, dtype, requires_grad, "ones")
+def ones(*size: Any, dtype: Optional[dtype] = None, device: Any = None,
+         requires_grad: builtins.bool = False) -> Tensor:
+    return _filled(1, size, dtype, requires_grad, "ones", device)
 
 
-def empty(*size: Any, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
+def empty(*size: Any, dtype: Optional[dtype] = None, device: Any = None,
+          requires_grad: builtins.bool = False) -> Tensor:
     """torch leaves the values unset; programs fill them before reading them. Zeros here."""
-    return _filled(0, size, dtype, requires_grad, "empty")
+    return _filled(0, size, dtype, requires_grad, "empty", device)
 
 
 def full(size: Sequence[builtins.int], fill_value: builtins.float, dtype: Optional[dtype] = None,
-         requires_grad: builtins.bool = False) -> Tensor:
-    return _filled(fill_value, (tuple(size),), dtype, requires_grad, "full")
+         device: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+    return _filled(fill_value, (tuple(size),), dtype, requires_grad, "full", device)
 
 
 def _like(value: builtins.float, input: Tensor, dtype_: Any, requires_grad: builtins.bool,
-          api: str) -> Tensor:
+          api: str, on: Any) -> Tensor:
+    """A tensor of ``input``'s shape, dtype and device (unless given) filled with ``value``."""
     target = _np_dtype(dtype_, api) or input._data.dtype
-    return _new(np.full(input._data.shape, value, dtype=target), None, requires_grad)
+    return _new(np.full(input._data.shape, value, dtype=target), None, requires_grad,
+                on if on is not None else input._device)
 
 
-def zeros_like(input: Tensor, dtype: Optional[dtype] = None,  # noqa: A002
+def zeros_like(input: Tensor, dtype: Optional[dtype] = None, device: Any = None,  # noqa: A002
                requires_grad: builtins.bool = False) -> Tensor:
-    return _like(0, input, dtype, requires_grad, "zeros_like")
+    return _like(0, input, dtype, requires_grad, "zeros_like", device)
 
 
-def ones_like(input: Tensor, dtype: Optional[dtype] = None,  # noqa: A002
+def ones_like(input: Tensor, dtype: Optional[dtype] = None, device: Any = None,  # noqa: A002
               requires_grad: builtins.bool = False) -> Tensor:
-    return _like(1, input, dtype, requires_grad, "ones_like")
+    return _like(1, input, dtype, requires_grad, "ones_like", device)
 
 
 def arange(start: builtins.float, end: Optional[builtins.float] = None, step: builtins.float = 1,
-           dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
+           dtype: Optional[dtype] = None, device: Any = None,
+           requires_grad: builtins.bool = False) -> Tensor:
     values = np.arange(start, end, step) if end is not None else np.arange(start)
     if values.dtype.kind == "f":
         values = values.astype(TORCH.default_float)
-    return _new(values, _np_dtype(dtype, "arange"), requires_grad)
+    return _new(values, _np_dtype(dtype, "arange"), requires_grad, device)
 
 
 def linspace(start: builtins.float, end: builtins.float, steps: builtins.int,
-             dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
+             dtype: Optional[dtype] = None, device: Any = None,
+             requires_grad: builtins.bool = False) -> Tensor:
     values = F.linspace_values(start, end, steps, _np_dtype(dtype, "linspace") or TORCH.default_float)
-    return _new(values, None, requires_grad)
+    return _new(values, None, requires_grad, device)
 
 
 def get_default_dtype() -> dtype:
@@ -603,51 +648,19 @@ def manual_seed(seed: builtins.int) -> None:
     rng.seed(seed)
 
 
-def randn(*size: Any, dtype: Optional[dtype] = None,
+def randn(*size: Any, dtype: Optional[dtype] = None, device: Any = None,
           requires_grad: builtins.bool = False) -> Tensor:
     """Standard normal draws (numpy's generator, not torch's: shapes and dtypes agree, values
     do not)."""
     return _new(rng.generator().standard_normal(_shape_args(size)).astype(TORCH.default_float),
-                _np_dtype(dtype, "randn"), requires_grad)
+                _np_dtype(dtype, "randn"), requires_grad, device)
 
 
-def rand(*size: Any, dtype: Optional[dtype] = None,
+def rand(*size: Any, dtype: Optional[dtype] = None, device: Any = None,
          requires_grad: builtins.bool = False) -> Tensor:
     """Uniform draws in [0, 1) (numpy's generator, not torch's)."""
     return _new(rng.generator().random(_shape_args(size)).astype(TORCH.default_float),
-                _np_dtype(dtype, "rand"), requires_grad)
-
-
-class device:  # noqa: N801 - torch's name
-    """``torch.device``: the reference engine runs on the CPU only."""
-
-    def __init__(self, type: str) -> None:  # noqa: A002 - torch's keyword
-        self.type = str(type).split(":")[0]
-
-    def __eq__(self, other: object) -> builtins.bool:
-        return isinstance(other, device) and other.type == self.type
-
-    def __hash__(self) -> builtins.int:
-        return hash(self.type)
-
-    def __str__(self) -> str:
-        return self.type
-
-    def __repr__(self) -> str:
-        return f"device(type='{self.type}')"
-
-
-_CPU = device("cpu")
-
-
-class cuda:  # noqa: N801 - torch.cuda, as far as a CPU-only engine answers it
-    @staticmethod
-    def is_available() -> builtins.bool:
-        return False
-
-    @staticmethod
-    def device_count() -> builtins.int:
-        return 0
+                _np_dtype(dtype, "rand"), requires_grad, device)
 
 
 inference_mode = grad_mode.inference_mode

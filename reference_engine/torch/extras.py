@@ -58,22 +58,24 @@ def from_numpy(array: np.ndarray) -> Tensor:
 
 
 def as_tensor(data: Any, dtype: Optional[dtype] = None, device: Any = None) -> Tensor:
-    if isinstance(data, Tensor) and dtype is None:
-        return data
-    if isinstance(data, np.ndarray) and dtype is None:
+    """``data`` itself where it is a tensor (or an array) of that dtype and device, else a copy."""
+    if isinstance(data, Tensor):
+        return data.to(dtype=dtype, device=device)
+    if isinstance(data, np.ndarray) and dtype is None and device is None:
         return from_numpy(data)
-    return tensor(data, dtype=dtype)
+    return tensor(data, dtype=dtype, device=device)
 
 
 def eye(n: builtins.int, m: Optional[builtins.int] = None, dtype: Optional[dtype] = None,
-        requires_grad: builtins.bool = False) -> Tensor:
-    return _new(np.eye(n, m, dtype=np.float32), _np_dtype(dtype, "eye"), requires_grad)
+        device: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+    return _new(np.eye(n, m, dtype=np.float32), _np_dtype(dtype, "eye"), requires_grad, device)
 
 
 def full_like(input: Tensor, fill_value: float, dtype: Optional[dtype] = None,  # noqa: A002
-              requires_grad: builtins.bool = False) -> Tensor:
+              device: Any = None, requires_grad: builtins.bool = False) -> Tensor:
     target = _np_dtype(dtype, "full_like") or input._data.dtype
-    return _new(np.full(input._data.shape, fill_value, dtype=target), None, requires_grad)
+    return _new(np.full(input._data.shape, fill_value, dtype=target), None, requires_grad,
+                device if device is not None else input._device)
 
 
 def numel(input: Tensor) -> builtins.int:  # noqa: A002
@@ -313,20 +315,21 @@ def all(input: Tensor, dim: Optional[builtins.int] = None,  # noqa: A001,A002
     return Tensor._from_array(np.asarray(np.all(input._data, axis=dim, keepdims=keepdim)))
 
 
-def new_zeros(self: Tensor, *size: Any, dtype: Optional[dtype] = None) -> Tensor:
-    return zeros(*size, dtype=dtype or self.dtype)
+def new_zeros(self: Tensor, *size: Any, dtype: Optional[dtype] = None, device: Any = None) -> Tensor:
+    return zeros(*size, dtype=dtype or self.dtype, device=device or self._device)
 
 
-def new_ones(self: Tensor, *size: Any, dtype: Optional[dtype] = None) -> Tensor:
-    return ones(*size, dtype=dtype or self.dtype)
+def new_ones(self: Tensor, *size: Any, dtype: Optional[dtype] = None, device: Any = None) -> Tensor:
+    return ones(*size, dtype=dtype or self.dtype, device=device or self._device)
 
 
-def new_full(self: Tensor, size: Any, fill_value: float, dtype: Optional[dtype] = None) -> Tensor:
-    return full(size, fill_value, dtype=dtype or self.dtype)
+def new_full(self: Tensor, size: Any, fill_value: float, dtype: Optional[dtype] = None,
+             device: Any = None) -> Tensor:
+    return full(size, fill_value, dtype=dtype or self.dtype, device=device or self._device)
 
 
-def new_tensor(self: Tensor, data: Any, dtype: Optional[dtype] = None) -> Tensor:
-    return tensor(data, dtype=dtype or self.dtype)
+def new_tensor(self: Tensor, data: Any, dtype: Optional[dtype] = None, device: Any = None) -> Tensor:
+    return tensor(data, dtype=dtype or self.dtype, device=device or self._device)
 
 
 def _integral(t: Tensor, target: Any) -> Tensor:

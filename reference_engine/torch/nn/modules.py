@@ -11,8 +11,8 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Optional
 
 import numpy as np
 
+from reference_engine import devices, rng
 from reference_engine import modules as shared
-from reference_engine import rng
 from reference_engine.messages import not_supported
 from reference_engine.torch._core import (
     TORCH,
@@ -25,6 +25,7 @@ from reference_engine.torch._core import (
     tensor,
 )
 from reference_engine.torch._core import dtype as torch_dtype
+from reference_engine.torch.devices import placement
 from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.parameter import Parameter
 
@@ -174,16 +175,20 @@ class Module(shared.ModuleBase):
         return _IncompatibleKeys(missing, unexpected)
 
     def to(self, *args: Any, **kwargs: Any) -> Module:
-        """``to(dtype)``, ``to(device)``, ``to(tensor)``: floating parameters and buffers take the
-        dtype; the device is the CPU."""
-        dtype = kwargs.get("dtype")
+        """``to(dtype)``, ``to(device)``, ``to(device, dtype)``, ``to(tensor)``: floating
+        parameters and buffers take the dtype, all of them the device, in place."""
+        dtype, device = kwargs.get("dtype"), kwargs.get("device")
         for arg in args:
             if isinstance(arg, Tensor):
-                dtype = arg.dtype
+                dtype, device = arg.dtype, arg.device
             elif isinstance(arg, torch_dtype):
                 dtype = arg
+            else:
+                device = arg
         if dtype is not None:
             self._cast_floating(_np_dtype(dtype, "to"))
+        if device is not None:
+            self._place(placement(device) or devices.CPU)
         return self
 
     def double(self) -> Module:
@@ -198,7 +203,10 @@ class Module(shared.ModuleBase):
         return self.to(dst_type)
 
     def cpu(self) -> Module:
-        return self
+        return self.to("cpu")
+
+    def cuda(self, device: Any = None) -> Module:
+        return self.to(device if device is not None else "cuda")
 
 
 class Linear(Module):

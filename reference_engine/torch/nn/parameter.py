@@ -19,6 +19,7 @@ class Parameter(Tensor):
         source = data if data is not None else Tensor([])
         param = Tensor._from_array(source._data)
         param._counter = source._counter  # the same storage
+        param._device = source._device
         param.__class__ = cls
         param._requires_grad = bool(requires_grad)
         return param  # type: ignore[return-value]

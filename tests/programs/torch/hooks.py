@@ -171,3 +171,22 @@ def an_error_raised_by_a_programs_backward_code_comes_out_unchanged(torch):
     return [attempt(lambda: y.sum().backward()), attempt(lambda: Failing.apply(x).sum().backward()),
             attempt(lambda: torch.autograd.grad(Failing.apply(x).sum(), x)), packing,
             attempt(lambda: squared.sum().backward()), torch.is_grad_enabled(), attempt(lambda: Bare()(x))]
+
+
+@program
+def a_hook_may_not_change_the_type_or_size_of_the_gradient(torch):
+    """torch checks what a tensor hook returns against what it was handed: its type (the dtype,
+    and the device, as ``torch.FloatTensor``) and its size, naming the hook."""
+    def to_double(g):
+        return g.double()
+
+    def run(hook):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.register_hook(hook)
+        return attempt(lambda: y.sum().backward())
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    x.register_hook(lambda g: g[:1])
+    return [run(to_double), run(lambda g: g[:1]), run(lambda g: g * 2),
+            attempt(lambda: (x * 3).sum().backward())]
