@@ -133,15 +133,17 @@ def observed_run(out: Path, count: int, workers: str, backends: str) -> Breakdow
 
 
 def framework_rss(backends: str) -> int:
-    """What a process that only imports the frameworks of ``backends`` holds (bytes)."""
-    modules = {"torch-cpu": "torch", "torch-cuda": "torch", "paddle-cpu": "paddle",
-               "reference-torch": "reference_engine.torch",
-               "reference-paddle": "reference_engine.paddle"}
-    imports = "; ".join(f"import {modules[b]}" for b in backends.split(",") if b in modules)
-    done = subprocess.run([sys.executable, "-c", f"{imports}; import resource; "
-                           "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"],
-                          capture_output=True, text=True, check=True)
-    return int(done.stdout.strip().splitlines()[-1]) * 1024
+    """What the backend processes of one test process hold at the least: for each backend, a
+    process that only imports its module (bytes)."""
+    from conformance.run.backends import resolve
+
+    total = 0
+    for name in backends.split(","):
+        done = subprocess.run([sys.executable, "-c", f"import {resolve(name).module}, resource; "
+                               "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"],
+                              capture_output=True, text=True, check=True)
+        total += int(done.stdout.strip().splitlines()[-1]) * 1024
+    return total
 
 
 def print_breakdown(count: int, workers: list[str], backends: str) -> None:
@@ -149,17 +151,16 @@ def print_breakdown(count: int, workers: list[str], backends: str) -> None:
     from conformance.cli import xdist_workers
 
     own = framework_rss(backends)
-    processes = len(backends.split(",")) + 1  # the backend processes and the test process
     serial_run: Optional[Breakdown] = None
     with tempfile.TemporaryDirectory() as tmp:
         for n in workers:
             run = observed_run(Path(tmp) / f"n{n}", count, n, backends)
             test_processes = max(xdist_workers(n), 1)
-            above = max(run.peak_rss - own * processes * test_processes, 0) / test_processes
+            above = max(run.peak_rss - own * test_processes, 0) / test_processes
             print(f"-n {n}: {run.wall:.1f} s = {run.before:.1f} s before the first result + "
                   f"{run.in_cases:.1f} s in cases + {run.after:.1f} s after the last; peak memory "
                   f"{run.peak_rss / 2**30:.2f} GB, {above / 2**20:.0f} MB per test process above "
-                  f"the frameworks' own ({own / 2**20:.0f} MB a process)")
+                  f"its backends' imports ({own / 2**20:.0f} MB)")
             if xdist_workers(n) == 0 and serial_run is None:
                 serial_run = run
     if serial_run is not None:

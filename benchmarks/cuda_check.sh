@@ -58,6 +58,7 @@ for backend, reasons in sorted(summary["unsupported"].items()):
 parity = summary.get("device_parity", {})
 print(f"device parity: compared {parity.get('compared', 0)}, same {parity.get('same', 0)}, "
       f"modelled by the reference {len(parity.get('modelled', []))}, "
+      f"known {len(parity.get('known', []))}, "
       f"differ {len(parity.get('differ', []))}")
 for reason, n in parity.get("not_compared", {}).items():
     print(f"  not compared, {reason}: {n}")

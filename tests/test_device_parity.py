@@ -62,6 +62,15 @@ def test_a_device_difference_the_reference_shows_too_is_modelled_not_differing()
     assert parity["classes"] == {"values differs": 1}
 
 
+def test_a_difference_in_a_case_torch_cudas_known_file_pins_is_known():
+    moved = copy.deepcopy(TENSOR)
+    moved["values"] = [1.0, 2.5]
+    results = [_result("pinned", "torch-cpu", [TENSOR]),
+               {**_result("pinned", "torch-cuda", [moved]), "known_entry": "torch-cuda:pinned"}]
+    parity = device_parity(results)
+    assert [d["case"] for d in parity["known"]] == ["pinned"] and parity["differ"] == []
+
+
 def test_values_inside_grad_results_compare_within_the_tolerance_of_what_the_case_computes_in():
     """A float64 grad result computed through float32 (measured: 0.44872909784317017 on CUDA
     against -0.44872915744781494's neighbour on the CPU) agrees within float32's tolerance."""

@@ -168,7 +168,8 @@ def render_html(model: ReportModel, results: Optional[list[dict]] = None) -> str
     if parity is not None:
         parts.append(f"<h2>Device parity (torch-cuda against torch-cpu)</h2><p>compared "
                      f"{parity['compared']}, same {parity['same']}, modelled by the reference "
-                     f"{len(parity.get('modelled', []))}, differ {len(parity['differ'])}</p>")
+                     f"{len(parity.get('modelled', []))}, known {len(parity.get('known', []))}, "
+                     f"differ {len(parity['differ'])}</p>")
         parts.append(_reason_list("Not compared, by reason", parity["not_compared"]))
         parts.append(_reason_list("Differences between the devices, by class",
                                   parity.get("classes") or {}))

@@ -32,13 +32,15 @@ def device_parity_lines(parity: dict | None) -> list[str]:
     modelled = parity.get("modelled", [])
     out = ["", "## Device parity (torch-cuda against torch-cpu)", "",
            f"- compared: {parity['compared']}, same: {parity['same']}, modelled by the reference: "
-           f"{len(modelled)}, differ: {len(parity['differ'])}"]
+           f"{len(modelled)}, known: {len(parity.get('known', []))}, differ: {len(parity['differ'])}"]
     out += [f"- not compared, {_text(reason)}: {n}" for reason, n in parity["not_compared"].items()]
     for title, key in (("Differences between the devices, by class", "classes"),
                        ("Device differences the reference models, by class", "modelled_classes")):
         if parity.get(key):
             out += ["", f"{title}:", ""]
             out += [f"- {n}: {_text(name)}" for name, n in parity[key].items()]
+    out += [f"- known: {_code(d['case'])} step {d['step']}: {_text(d['what'])}"
+            for d in parity.get("known", [])]
     if parity["differ"]:
         out += ["", "Each difference:", ""]
         out += [f"- {_code(d['case'])} step {d['step']}: {_text(d['what'])}" for d in parity["differ"][:200]]

@@ -6,8 +6,10 @@ observes? The two devices' traces are compared as the judge compares (values wit
 tolerance of the least precise dtype the traces show). A difference the reference shows too,
 run on both devices, is *modelled*: what torch does on CUDA by design (it names
 ``torch.cuda.FloatTensor``, it writes a number into an expanded tensor as a fill), expected
-where it shows. Any other is a real difference between the devices; each is named by cause, so
-the report shows parity per class.
+where it shows. A difference in a case that torch-cuda's known-divergence file pins (a real
+difference of the device, measured and reproduced on a GPU: ``known_divergences/torch-cuda.json``)
+is *known*. Any other is a difference between the devices nobody has explained; each is named by
+cause, so the report shows parity per class.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ def _compare(case: str, names: tuple[str, str], left: dict[str, Any], right: dic
 
 
 def device_parity(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """``{"compared", "same", "modelled": [...], "differ": [{case, step, what, class}],
+    """``{"compared", "same", "modelled": [...], "known": [...], "differ": [{case, step, what, class}],
     "classes": {class: count}, "modelled_classes": {class: count}, "not_compared": {reason: n}}``."""
     by_case: dict[str, dict[str, dict[str, Any]]] = {}
     for r in results:
@@ -54,6 +56,7 @@ def device_parity(results: list[dict[str, Any]]) -> dict[str, Any]:
             by_case.setdefault(r["case"], {})[r["backend"]] = r
     differ: list[dict[str, Any]] = []
     modelled: list[dict[str, Any]] = []
+    known: list[dict[str, Any]] = []
     not_compared: dict[str, int] = {}
     compared = 0
     for case, runs in sorted(by_case.items()):
@@ -78,10 +81,12 @@ def device_parity(results: list[dict[str, Any]]) -> dict[str, Any]:
         expected = _reference_difference(case, runs)
         if expected is not None and {(d.step, d.what) for d in comparison.differences} <= expected:
             modelled.append(found)
+        elif cuda.get("known_entry"):
+            known.append({**found, "entry": cuda["known_entry"]})
         else:
             differ.append(found)
-    return {"compared": compared, "same": compared - len(differ) - len(modelled),
-            "modelled": modelled, "differ": differ, "classes": _count(differ),
+    return {"compared": compared, "same": compared - len(differ) - len(modelled) - len(known),
+            "modelled": modelled, "known": known, "differ": differ, "classes": _count(differ),
             "modelled_classes": _count(modelled), "not_compared": not_compared}
 
 

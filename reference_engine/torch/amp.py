@@ -12,22 +12,18 @@ inputs of the ops torch lists (``reference_engine.torch.autocast_ops``).
 from __future__ import annotations
 
 import functools
-import re
 import warnings
 from typing import Any, Optional
 
 import numpy as np
 
-from reference_engine.messages import NotModelledError
+from reference_engine import devices as engine_devices
+from reference_engine.messages import NotModelledError, not_supported
 from reference_engine.torch import autocast_ops as region
+from reference_engine.torch import devices
 from reference_engine.torch._core import _DTYPES, TORCH, Tensor, bfloat16, float16, no_grad, tensor
 
 __all__ = ["GradScaler", "autocast", "get_autocast_dtype", "is_autocast_enabled"]
-
-# torch's device types, as its "Expected one of …" error lists them
-DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga",
-                "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
-_DEVICE = re.compile(r"([a-zA-Z_]+)(?::(0|[1-9][0-9]*))?")
 
 _READY, _UNSCALED, _STEPPED = "ready", "unscaled", "stepped"
 
@@ -37,7 +33,7 @@ class GradScaler:
 
     def __init__(self, device: str = "cuda", init_scale: float = 2.0**16, growth_factor: float = 2.0,
                  backoff_factor: float = 0.5, growth_interval: int = 2000, enabled: bool = True) -> None:
-        if enabled and device == "cuda":
+        if enabled and device == "cuda" and not engine_devices.simulated("cuda"):
             warnings.warn("torch.cuda.amp.GradScaler is enabled, but CUDA is not available.  "
                           "Disabling.", UserWarning, stacklevel=2)
             enabled = False
@@ -182,14 +178,11 @@ class autocast:  # noqa: N801 - torch's name
                  cache_enabled: Optional[bool] = None) -> None:
         if not isinstance(device_type, str):
             raise TORCH.error("autocast_device_type", type_name=type(device_type))
-        parsed = _DEVICE.fullmatch(device_type)
-        if parsed is None:
-            raise TORCH.error("invalid_device", device=device_type)
-        kind = parsed.group(1)
-        if kind not in DEVICE_TYPES:
-            raise TORCH.error("unknown_device_type", types=", ".join(DEVICE_TYPES), device=device_type)
+        kind, _ = devices.parse(device_type)
         if kind not in ("cpu", "cuda"):
             raise NotModelledError(f"reference_engine.torch has no torch.autocast for {device_type!r}")
+        if enabled and kind == "cuda" and engine_devices.simulated("cuda"):
+            raise not_supported("torch.autocast on a CUDA device (its float16 kernels are not modelled)")
         self.device = kind
         self.fast_dtype = dtype if dtype is not None else get_autocast_dtype(kind)
         if enabled and kind == "cuda":
