@@ -44,6 +44,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+# run from a checkout that was never installed: the project's packages sit beside benchmarks/
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 BACKENDS = "reference-torch,torch-cpu,reference-paddle,paddle-cpu"
 RATIOS = (("reference-torch", "torch-cpu"), ("reference-paddle", "paddle-cpu"))
 

@@ -18,11 +18,6 @@ PY="${PYTHON:-python3}"
 COUNT="${CUDA_CHECK_COUNT:-2000}"
 SELECT="${CUDA_CHECK_SELECT:-}"
 
-# the pytest plugin is registered by an installed copy; from a bare checkout, load it by name
-PLUGIN=()
-if ! "$PY" -c "import importlib.metadata as m, sys; sys.exit(not any(e.name == 'autograd_oracle' for e in m.entry_points(group='pytest11')))"; then
-    PLUGIN=(-p conformance.pytest_plugin)
-fi
 # the reference on both devices: parity tells a device difference the reference models from one
 # it does not
 ARGS=(run --backends reference-torch,reference-torch-cuda,torch-cpu,torch-cuda --count "$COUNT"
@@ -32,7 +27,7 @@ if [ -n "$SELECT" ]; then
 fi
 
 start=$(date +%s)
-"$PY" -m conformance.cli "${ARGS[@]}" "${PLUGIN[@]}"
+"$PY" -m conformance.cli "${ARGS[@]}"
 status=$?
 echo "cuda check: $(( $(date +%s) - start )) s, run exit status $status"
 # 4: torch-cuda judged nothing (no GPU here): the dry run is still a complete run

@@ -195,6 +195,16 @@ QUIET_PLUGINS = [f"-pno:{name}" for name in (
     "timeout")]
 
 
+def plugin_argument() -> list[str]:
+    """``-p conformance.pytest_plugin`` where no installed copy registers the plugin (a bare
+    checkout run with ``python -m conformance.cli``); nothing where one does (pytest refuses
+    to register it twice)."""
+    import importlib.metadata
+
+    installed = any(e.name == "autograd_oracle" for e in importlib.metadata.entry_points(group="pytest11"))
+    return [] if installed else ["-p", "conformance.pytest_plugin"]
+
+
 def usable_cores() -> int:
     """The cores this process may run on (its affinity, else every core)."""
     try:
@@ -246,6 +256,7 @@ def _run_into(out: Path, args: argparse.Namespace, extra: list[str]) -> int:
 
     from conformance.corpus.generator import share_corpus
     from conformance.report.build import RUN_FILE, build_reports
+    from conformance.report.prepare import Preparation
 
     for name in ("results.jsonl", "summary.json", "junit.xml", "report.md", "report.html"):
         (out / name).unlink(missing_ok=True)
@@ -262,7 +273,10 @@ def _run_into(out: Path, args: argparse.Namespace, extra: list[str]) -> int:
         progress=sys.stdout.isatty(),  # a person watching: one progress line, not a letter each
         known_files=tuple(path if backend == "*" else f"{backend}={path}"
                           for backend, path in run["known"].items()))
-    argv = [str(oracle_file), "-q", "--no-header", "-rN", *QUIET_PLUGINS]
+    # --assert=plain: no module of the run has an assert to rewrite, and rewriting every module of
+    # the package costs each test process seconds on a fresh checkout
+    argv = [str(oracle_file), "-q", "--no-header", "-rN", "--assert=plain", *QUIET_PLUGINS,
+            *plugin_argument()]
     if workers:
         argv += ["-n", str(workers)]
     with tempfile.TemporaryDirectory(prefix="autograd-oracle-") as scratch:
@@ -272,6 +286,8 @@ def _run_into(out: Path, args: argparse.Namespace, extra: list[str]) -> int:
             share_corpus(shared, args.seed, args.count, args.generator)
             options = dataclasses.replace(options, shared_corpus=str(shared))
         argv += ["--oracle-run", options.to_json()]
+        # the report's corpus side, and each result as it is written, read while the run goes
+        preparation = Preparation(out, run).start()
         status = pytest.main(argv + extra)
     if int(status) in (int(pytest.ExitCode.USAGE_ERROR), int(pytest.ExitCode.INTERNAL_ERROR)):
         raise UsageError(f"pytest refused the run (exit code {int(status)}); see above") \
@@ -283,7 +299,7 @@ def _run_into(out: Path, args: argparse.Namespace, extra: list[str]) -> int:
     if not (out / "results.jsonl").exists():
         print("no results were produced", file=sys.stderr)
         return 2
-    model = build_reports(out, complete=not interrupted)
+    model = build_reports(out, complete=not interrupted, prepared=preparation.finish(run))
     failed = len(model.failures)
     print(f"report: {out / 'report.html'} (also report.md, summary.json, junit.xml, "
           f"results.jsonl); {failed} failing results")
@@ -508,7 +524,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
                     f"{len(run.classes)} classes, {elapsed:.0f}{budget}")
             print(f"\r{line}" if tty else line, end="" if tty else "\n", file=sys.stderr, flush=True)
 
-    run = explore(backends, args.seed, args.seconds, args.count, args.timeout, progress)
+    run = explore(backends, args.seed, args.seconds, args.count, args.timeout, progress, args.dtype)
     if tty:
         print(file=sys.stderr)
     out = Path(args.out)
@@ -702,6 +718,10 @@ def parser() -> argparse.ArgumentParser:
                     help="folder for summary.json, report.md and cases/<class>.json")
     fz.add_argument("--timeout", type=float, default=20.0,
                     help="seconds a program may take on a backend before it is a timeout")
+    fz.add_argument("--dtype", default="mixed", choices=("mixed", "float32", "float64"),
+                    help="what the programs compute in: mixed (each draws, as the corpus's do) or "
+                         "one dtype for all (float64: a wrong value hidden in float32's tolerance "
+                         "is judged at float64's)")
     sw = command("sweep", "run a framework's releases, each in an environment of its own, and "
                           "diff each against the one before and the baseline")
     sw.add_argument("framework", choices=("torch", "paddle"), help="the framework to sweep")

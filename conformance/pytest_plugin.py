@@ -21,6 +21,7 @@ import pytest
 
 from conformance.corpus.assembly import load_corpus
 from conformance.corpus.case import Case
+from conformance.corpus.collector import collector_paused
 from conformance.corpus.generator import DEFAULT_VERSION, VERSIONS, VERSIONS_HELP, shared_corpus
 from conformance.corpus.selection import in_shard, parse_shard, select
 from conformance.judge import known as known_divergences
@@ -104,6 +105,13 @@ class OracleFile(pytest.File):
     """A ``.oracle`` file: default options for a corpus run."""
 
     def collect(self) -> Iterator[pytest.Item]:
+        """The items of the corpus, one per case and backend, made with the garbage collector
+        paused: a corpus and its items are tens of thousands of small objects, which set off
+        collections that walk every one of them again (each worker collects them all)."""
+        with collector_paused():
+            yield from self._items()
+
+    def _items(self) -> Iterator[pytest.Item]:
         defaults = json.loads(self.path.read_text(encoding="utf-8") or "{}")
         config = self.config
         kind = _option(config, defaults, "corpus", "all")

@@ -384,8 +384,12 @@ class _Pass:
             return self._undefined(node, deferred)
         is_leaf = type(node) is AccumulateGrad
         if wanted is not None and id(node) not in wanted:
-            # a node the inputs do not need still has its hooks run on what reached it
+            # a node the inputs do not need still has its hooks run on what reached it (the
+            # node of several outputs, each output's: None where nothing reached it)
             if not is_leaf and policy.hooks_run_on_unneeded_nodes:
+                if node.rule.op == "output_slot" and policy.output_hooks_run_at_node:
+                    self._run_slot_hooks(node, grad)
+                    return None
                 grad = _run_hooks(policy, node, grad)[1]
                 if node.retained is not None:
                     policy.retain(node.retained, grad, self.create_graph)
@@ -449,6 +453,16 @@ class _Pass:
         _pass_on(self.policy, self.buffers, node, grads, wanted, self.cut_nodes)
         return node
 
+    def _run_slot_hooks(self, slot_node: Node, grad: Any) -> Node:
+        """Run the output hooks of the node one of whose outputs ``slot_node`` is, as torch runs
+        a node of several outputs: ``grad`` for that output, None for the others. Returns that
+        node."""
+        slot, node = slot_node.attrs["slot"], slot_node.attrs["of"]
+        handed: list[Any] = [None] * node.attrs["outputs"]
+        handed[slot] = grad
+        _run_output_hooks(self.policy, node, handed, self.create_graph, self.targets)
+        return node
+
     def _input_node(self, node: Node, grad: Any) -> Optional[Node]:
         """A node none of whose inputs the pass needs: torch runs a non-leaf input's own node
         (checking and freeing what it saved); what it computes goes nowhere. For one output of
@@ -456,11 +470,10 @@ class _Pass:
         policy = self.policy
         if not (self.accumulate and id(node) in self.targets and policy.backward_runs_input_nodes):
             return None
+        if policy.outer_node_saves_nothing(node):
+            return None  # the framework's own node here is a view of a product: nothing to check
         if node.rule.op == "output_slot" and policy.output_hooks_run_at_node:
-            slot, node = node.attrs["slot"], node.attrs["of"]
-            handed: list[Any] = [None] * node.attrs["outputs"]
-            handed[slot] = grad
-            _run_output_hooks(policy, node, handed, self.create_graph, self.targets)
+            node = self._run_slot_hooks(node, grad)
         policy.check_runnable(node, self.create_graph, self.accumulate)
         policy.unpack_saved(node)
         return node
@@ -500,8 +513,12 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
     heapq.heapify(ready)
     recording, grad_mode._State.enabled = grad_mode._State.enabled, bool(create_graph)
     try:
+        # torch starts several roots from a node of its own, which hands a gradient only to the
+        # roots the inputs need (one root is the start itself: it runs, its hooks too)
+        skips_unneeded = wanted is not None and len(root_nodes) > 1 and policy.roots_share_a_start
         for node, seed in zip(root_nodes, seeds):
-            if node is not None and id(node) not in cut_nodes:
+            if node is not None and id(node) not in cut_nodes and not (
+                    skips_unneeded and id(node) not in wanted):
                 _accumulate_buffer(policy, buffers, node, seed)
         while ready:
             node = heapq.heappop(ready)[1]

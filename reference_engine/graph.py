@@ -135,7 +135,7 @@ class Node:
 
     __slots__ = ("rule", "attrs", "edges", "input_meta", "saved", "released", "released_saved",
                  "pre_hooks", "retained", "sequence_nr", "policy", "_origin", "order", "node_hooks",
-                 "label", "__weakref__")
+                 "label", "made_at", "__weakref__")
 
     def __init__(self, rule: Rule, attrs: dict[str, Any], edges: tuple[Optional[Node], ...],
                  input_meta: tuple[tuple[tuple[int, ...], Any], ...], policy: Policy) -> None:
@@ -160,6 +160,9 @@ class Node:
         # the name of the gradient kernel this node stands for, where the framework fuses the
         # derivative it ends into one node (``Policy.gradient_node_name``)
         self.label: Optional[str] = None
+        # a view's node, where the framework makes it anew once the view's version moves on:
+        # the version the view had when this node was made (``Tensor._refresh_view_node``)
+        self.made_at: Optional[int] = None
 
     @property
     def origin(self) -> str:
@@ -173,6 +176,16 @@ class Node:
         if self.label is not None:
             return self.label
         return self.policy.node_name(self.rule, self.attrs)
+
+    def regenerated(self, label: str, made_at: int) -> Node:
+        """A fresh node computing what this one does (same rule, attributes, edges and saved
+        tensors) under another name: torch's node for a view written in place without recording,
+        made anew from its base (``AsStridedBackward0``). Graphs recorded before hold the old
+        node, so a backward over them does not reach the new one."""
+        node = Node(self.rule, self.attrs, self.edges, self.input_meta, self.policy)
+        node.saved = dict(self.saved)
+        node.label, node.made_at = label, made_at
+        return node
 
     def hooks(self, kind: str) -> dict[int, Callable[..., Any]]:
         """This node's hooks of ``kind`` ("pre", "post" or "post_accumulate")."""

@@ -81,6 +81,8 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
                 out._untracked_view = (out._counter.value,)  # the version it was made at
         return out
     for t in inputs:
+        if t._view_base is not None and t._grad_fn is not None:
+            t._refresh_view_node()
         if t._no_grad_view or t._untracked_view:
             check_no_grad_view(t)
         if t._split_piece is not None:
@@ -96,6 +98,8 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     node = Node(rule, attrs, edges, tuple([(t._data.shape, t._data.dtype) for t in inputs]), policy)
     out._grad_fn = node
     out._requires_grad = True
+    if rule.view and out._view_base is not None and policy.regenerated_view_node:
+        node.made_at = out._counter.value
     scalar = attrs.get("scalar")
     plan = rule.plans.get((id(policy), needed, scalar))
     if plan is None:

@@ -155,13 +155,16 @@ def shifted_by_max(a: np.ndarray, dim: int, floor: Optional[float]) -> np.ndarra
 
 
 def np_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None) -> np.ndarray:
+    """Row-contiguous whatever ``a``'s layout, as torch's kernel writes it (numpy would keep a
+    transposed input's layout): a reshape of the result is a view in both."""
     shifted = np.exp(shifted_by_max(a, dim, floor))
-    return shifted / np.sum(shifted, axis=dim, keepdims=True)
+    return np.ascontiguousarray(shifted / np.sum(shifted, axis=dim, keepdims=True))
 
 
 def np_log_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None) -> np.ndarray:
+    """Row-contiguous, as ``np_softmax``."""
     shifted = shifted_by_max(a, dim, floor)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+    return np.ascontiguousarray(shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)))
 
 
 def np_index_backward(g: np.ndarray, *, shape: tuple[int, ...], index: Any) -> np.ndarray:
@@ -236,11 +239,55 @@ def inverse(perm: tuple[int, ...]) -> tuple[int, ...]:
 
 def np_getitem(a: np.ndarray, index: Any) -> np.ndarray:
     """``a[index]``; integers on every dimension give a 0-d view (numpy would give a scalar
-    copy), so a write to the selected element reaches ``a`` as it does in the frameworks."""
+    copy), so a write to the selected element reaches ``a`` as it does in the frameworks. The
+    dimensions a ``None`` adds take the stride torch's unsqueeze gives them."""
     if isinstance(index, (int, np.integer)) or (
             isinstance(index, tuple) and all(isinstance(p, (int, np.integer)) for p in index)):
         return a[(*(index if isinstance(index, tuple) else (index,)), Ellipsis)]
-    return a[index]
+    out = a[index]
+    added = _added_dims(index, a.ndim)
+    return with_unsqueeze_strides(out, added) if added else out
+
+
+def np_unsqueeze(a: np.ndarray, dim: int) -> np.ndarray:
+    """``np.expand_dims``, the new dimension with torch's stride for it."""
+    return with_unsqueeze_strides(np.expand_dims(a, dim), (dim,))
+
+
+def _added_dims(index: Any, ndim: int) -> tuple[int, ...]:
+    """Where a basic index's ``None`` entries put their new dimensions in the result (none for
+    an index with arrays or lists, whose result is a copy)."""
+    items = index if isinstance(index, tuple) else (index,)
+    if not any(item is None for item in items):
+        return ()
+    if not all(item is None or item is Ellipsis or isinstance(item, (int, np.integer, slice))
+               for item in items):
+        return ()
+    consumed = sum(1 for item in items if item is not None and item is not Ellipsis)
+    added, position = [], 0
+    for item in items:
+        if item is None:
+            added.append(position)
+            position += 1
+        elif item is Ellipsis:
+            position += ndim - consumed
+        elif isinstance(item, slice):
+            position += 1
+    return tuple(added)
+
+
+def with_unsqueeze_strides(a: np.ndarray, added: Any) -> np.ndarray:
+    """``a`` with the dimensions at ``added`` (each of size 1) strided as torch's unsqueeze
+    strides a new dimension: the next dimension's size times its stride, one element at the end.
+    Which elements ``a`` holds does not change; torch's overlap check compares strides, size-one
+    dimensions' too, and numpy strides a ``None`` by 0."""
+    strides = list(a.strides)
+    for position in sorted(added, reverse=True):
+        strides[position] = a.shape[position + 1] * strides[position + 1] \
+            if position + 1 < a.ndim else a.itemsize
+    if tuple(strides) == a.strides:
+        return a
+    return np.lib.stride_tricks.as_strided(a, a.shape, strides, writeable=a.flags.writeable)
 
 
 def norm_grad(g: Any, a: Any, result: Any, dims: Any, keepdim: bool) -> Any:

@@ -295,7 +295,7 @@ rule("permute", "PermuteBackward0", lambda a, *, dims: np.transpose(a, dims),
      lambda g, dims: F.permute(g, H.inverse(dims)), view=True)
 rule("squeeze", "SqueezeBackward1", lambda a, *, dims: np.squeeze(a, dims),
      lambda g, dims: H.unsqueezed(g, dims), view=True)
-rule("unsqueeze", "UnsqueezeBackward0", lambda a, *, dim: np.expand_dims(a, dim),
+rule("unsqueeze", "UnsqueezeBackward0", H.np_unsqueeze,
      lambda g, dim: F.squeeze(g, dim), view=True)
 rule("expand", "ExpandBackward0", lambda a, *, shape: H.np_expand(a, shape), lambda g: g, view=True)
 
@@ -307,9 +307,10 @@ for _kind, _name in (("select", "SelectBackward0"), ("slice", "SliceBackward0"),
          holds_state=_kind == "index")
 rule("index_backward", "SelectBackwardBackward0", H.np_index_backward,
      lambda g, index: F.getitem(g, index))
-rule("cat", "CatBackward0", lambda *arrays, dim: np.concatenate(arrays, axis=dim),
+# row-contiguous whatever the inputs' layout, as torch's kernels write them
+rule("cat", "CatBackward0", lambda *arrays, dim: np.ascontiguousarray(np.concatenate(arrays, axis=dim)),
      H.cat_grads, variadic=True)
-rule("stack", "StackBackward0", lambda *arrays, dim: np.stack(arrays, axis=dim),
+rule("stack", "StackBackward0", lambda *arrays, dim: np.ascontiguousarray(np.stack(arrays, axis=dim)),
      H.stack_grads, variadic=True)
 rule("clone", "CloneBackward0", np.array, lambda g: g)
 # torch's AccumulateGrad copies a first gradient that requires grad into .grad (create_graph)

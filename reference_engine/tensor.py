@@ -91,11 +91,29 @@ class Tensor:
 
     def _edge(self) -> Optional[Node]:
         """The node a gradient for this tensor flows into, or None when none flows."""
+        if self._view_base is not None:
+            self._refresh_view_node()
         if self._grad_fn is not None:
             return self._grad_fn
         if self._requires_grad and not self._no_grad_view:
             return self._accumulator_node()
         return None
+
+    def _refresh_view_node(self) -> None:
+        """torch makes a view's node anew (``AsStridedBackward0``) when it finds the view's
+        version moved on since its node was made, as by a write without recording to the view,
+        its base or another view of it: graphs recorded before keep the old node. Only where the
+        view's node leads straight to its base as it is now (a write with recording moves the
+        base to a node of its own, which this engine does not rebuild a view over)."""
+        node = self._grad_fn
+        if node is None or node.made_at is None or node.made_at == self._counter.value:
+            return
+        base = self._view_base
+        if node.edges and base is not None and node.edges[0] is base._edge():
+            # a retained gradient moves to the new node, other hooks stay on the old (torch)
+            self._rebase(node.regenerated(self._policy.regenerated_view_node, self._counter.value))
+        else:
+            node.made_at = None
 
     def _follow_base(self) -> None:
         """torch: a view made without recording requires grad while its base does. Once the

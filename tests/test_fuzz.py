@@ -67,3 +67,19 @@ def test_the_same_seed_and_count_give_the_same_cases(fuzzed, tmp_path):
 def test_fuzz_needs_a_budget(capsys):
     assert main(["fuzz", "--backends", "reference-torch"]) == 2
     assert "--seconds N or --count N" in capsys.readouterr().err
+
+
+def test_a_fuzz_in_one_dtype_computes_in_that_dtype():
+    """``--dtype float64``: the programs of the same seeds computing in float64 (the first leaf,
+    and every leaf but those a program casts to the other dtype on purpose), where the mixed
+    fuzz draws float32 for most; the ids say so."""
+    from conformance.fuzz.explore import fuzz_program
+
+    def first_leaf_dtype(case):
+        return next(s["dtype"] for s in case["steps"] if "leaf" in s)
+
+    mixed = [fuzz_program(5, index) for index in range(40)]
+    wide = [fuzz_program(5, index, "float64") for index in range(40)]
+    assert [w["id"] for w in wide] == [m["id"].replace("fuzz/5/", "fuzz/5-float64/") for m in mixed]
+    assert {first_leaf_dtype(w) for w in wide} == {"float64"}
+    assert "float32" in {first_leaf_dtype(m) for m in mixed}

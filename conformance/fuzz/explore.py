@@ -31,10 +31,16 @@ BATCH = 32  # programs queued to every backend process at once
 FRAMEWORKS = {"torch": "torch-cpu", "paddle": "paddle-cpu"}  # the real framework of a dialect
 
 
-def fuzz_program(seed: int, index: int) -> dict[str, Any]:
-    """Program ``index`` of fuzz seed ``seed``: the generator's, with the wider knobs."""
-    raw = v3.generate_case(seed, index, wide=True)
-    raw["id"] = re.sub(r"^gen\d+/\d+/\d+", f"fuzz/{seed}/{index:06d}", raw["id"])
+DTYPES = ("mixed", "float32", "float64")  # what the fuzzer's programs compute in
+
+
+def fuzz_program(seed: int, index: int, dtype: str = "mixed") -> dict[str, Any]:
+    """Program ``index`` of fuzz seed ``seed``: the generator's, with the wider knobs; ``dtype``
+    "mixed" (each program draws float32 or float64, as the corpus's do) or one of them for
+    every program (their ids say so)."""
+    raw = v3.generate_case(seed, index, wide=True, dtype=None if dtype == "mixed" else dtype)
+    name = str(seed) if dtype == "mixed" else f"{seed}-{dtype}"
+    raw["id"] = re.sub(r"^gen\d+/\d+/\d+", f"fuzz/{name}/{index:06d}", raw["id"])
     return raw
 
 
@@ -61,6 +67,7 @@ class FoundClass:
 class FuzzRun:
     seed: int
     backends: list[str]
+    dtype: str = "mixed"
     programs: int = 0
     failures: int = 0
     seconds: float = 0.0
@@ -162,11 +169,11 @@ def _shrink_class(judge: Judge, backend: Backend, found: FoundClass, raw: dict[s
 
 
 def explore(backends: list[Backend], seed: int, seconds: Optional[float], count: Optional[int],
-            timeout: float = 20.0, progress: Optional[Callable[[FuzzRun, float], None]] = None
-            ) -> FuzzRun:
-    """Run fuzz programs ``0, 1, …`` of ``seed`` until ``seconds`` pass or ``count`` programs
-    ran; shrink the first program of each new failure class."""
-    run = FuzzRun(seed, [b.name for b in backends])
+            timeout: float = 20.0, progress: Optional[Callable[[FuzzRun, float], None]] = None,
+            dtype: str = "mixed") -> FuzzRun:
+    """Run fuzz programs ``0, 1, …`` of ``seed`` (in ``dtype``) until ``seconds`` pass or
+    ``count`` programs ran; shrink the first program of each new failure class."""
+    run = FuzzRun(seed, [b.name for b in backends], dtype)
     judge = Judge(backends, timeout)
     by_name = {b.name: b for b in backends}
     started = time.monotonic()
@@ -175,7 +182,7 @@ def explore(backends: list[Backend], seed: int, seconds: Optional[float], count:
         while (count is None or index < count) and \
                 (seconds is None or time.monotonic() - started < seconds):
             size = BATCH if count is None else min(BATCH, count - index)
-            raws = [fuzz_program(seed, i) for i in range(index, index + size)]
+            raws = [fuzz_program(seed, i, dtype) for i in range(index, index + size)]
             index += size
             run.programs += size
             for raw, case, result in judge.results(raws):

@@ -18,7 +18,7 @@ from conformance.run.repro import program
 
 def fuzz_summary(run: FuzzRun) -> dict[str, Any]:
     return {
-        "seed": run.seed, "backends": run.backends, "programs": run.programs,
+        "seed": run.seed, "dtype": run.dtype, "backends": run.backends, "programs": run.programs,
         "failing_results": run.failures, "seconds": round(run.seconds, 1),
         "classes": [{
             "backend": c.backend, "signature": c.signature, "count": c.count, "first": c.first,
@@ -42,7 +42,8 @@ def write_fuzz(out: Path, run: FuzzRun, dialects: dict[str, str]) -> None:
                 json.dumps({"format": 1, "cases": [c.case]}, indent=1) + "\n", encoding="utf-8")
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     lines = ["# autograd-oracle fuzz report", "",
-             f"- seed {run.seed}, {run.programs} programs in {run.seconds:.0f} s on "
+             f"- seed {run.seed}{'' if run.dtype == 'mixed' else f' ({run.dtype} programs)'}, "
+             f"{run.programs} programs in {run.seconds:.0f} s on "
              f"{', '.join(_code(b) for b in run.backends)}",
              f"- {plural(run.failures, 'failing result')} in {plural(len(run.classes), 'class')}", ""]
     for i, c in enumerate(sorted(run.classes.values(), key=lambda c: (-c.count, c.backend, c.signature)), 1):

@@ -7,19 +7,18 @@ import json
 from pathlib import Path
 from typing import Any, Optional
 
-from conformance.corpus.assembly import load_corpus
 from conformance.corpus.case import Case
-from conformance.corpus.generator import DEFAULT_VERSION, generated_corpus
+from conformance.corpus.collector import collector_paused
 from conformance.judge.classes import failure_classes
 from conformance.judge.known import stale_entries
-from conformance.report.collector import collector_paused
 from conformance.report.guide import render_guide_html, render_guide_markdown
 from conformance.report.html import render_html
 from conformance.report.junit import write_junit
 from conformance.report.markdown import render_markdown
 from conformance.report.model import ReportModel, build_model
+from conformance.report.prepare import Prepared, run_corpus, run_manifest
 from conformance.report.results import load_results
-from conformance.report.summary import build_summary, corpus_manifest
+from conformance.report.summary import build_summary
 
 RUN_FILE = "run.json"  # the corpus options of the run, written when it starts
 
@@ -36,23 +35,21 @@ def load_run(directory: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dic
     notes: list[str] = []
     results = load_results(directory, notes)
     run["notes"] = notes
-    version = run.get("generator", DEFAULT_VERSION)
-    generated = list(generated_corpus(run["seed"], run["count"], version)) \
-        if run["corpus"] != "hand" else []
-    cases: dict[str, Case] = {c.id: c for c in load_corpus(run["corpus"], run["seed"], run["count"],
-                                                            run.get("cases_dir"), generated, version)}
+    cases, generated = run_corpus(run)
     return run, results, cases, generated
 
 
 @collector_paused()
-def build_reports(directory: Path, complete: bool, known_dir: Optional[Path] = None) -> ReportModel:
+def build_reports(directory: Path, complete: bool, known_dir: Optional[Path] = None,
+                  prepared: Optional[Prepared] = None) -> ReportModel:
     """summary.json, junit.xml, report.md and report.html for the results in ``directory`` (built
-    with the garbage collector paused: ``collector.py``)."""
-    run, results, cases, generated = load_run(directory)
-    version = run.get("generator", DEFAULT_VERSION)
-    manifest = corpus_manifest(run["corpus"], run["seed"], run["count"],
-                               Path(run["cases_dir"]) if run.get("cases_dir") else None, generated,
-                               version)
+    with the garbage collector paused: ``collector.py``); ``prepared``: the corpus and results
+    already read while the run went (``prepare.Preparation``)."""
+    if prepared is not None:
+        run, results, cases, manifest = prepared.run, prepared.results, prepared.cases, prepared.manifest
+    else:
+        run, results, cases, generated = load_run(directory)
+        manifest = run_manifest(run, generated)
     classes = failure_classes(results, cases)
     summary = build_summary(results, manifest, complete and run.get("complete", True),
                             stale_entries(results, known_dir, run.get("known")), argv=run.get("argv"),

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
-from conformance.report.collector import collector_paused
+from conformance.corpus.collector import collector_paused
 from conformance.run.trace import recategorize
 
 RESULTS = "results.jsonl"
@@ -24,6 +24,15 @@ class CorruptResultsError(ValueError):
     """A results file with a line that is not a result before its end: results would be lost."""
 
 
+def corrupt(path: Path, line: int) -> CorruptResultsError:
+    return CorruptResultsError(f"{path}: line {line} is not a result (unparseable JSON), and lines "
+                               "follow it: the file is corrupt")
+
+
+def cut_off_note(name: str, line: int) -> str:
+    return f"{name}: its last line (line {line}) was cut off, as by an interrupted run, and is left out"
+
+
 def iter_results(directory: Path, notes: Optional[list[str]] = None) -> Iterator[dict[str, Any]]:
     """Each line of the results file. A cut-off last line (a run killed while writing it) is left
     out, with a note added to ``notes``; an unparseable line anywhere else raises
@@ -37,15 +46,13 @@ def iter_results(directory: Path, notes: Optional[list[str]] = None) -> Iterator
             if not line:
                 continue
             if torn is not None:
-                raise CorruptResultsError(f"{path}: line {torn} is not a result (unparseable JSON), "
-                                     "and lines follow it: the file is corrupt")
+                raise corrupt(path, torn)
             try:
                 yield json.loads(line)
             except json.JSONDecodeError:
                 torn = number
     if torn is not None and notes is not None:
-        notes.append(f"{path.name}: its last line (line {torn}) was cut off, as by an interrupted "
-                     "run, and is left out")
+        notes.append(cut_off_note(path.name, torn))
 
 
 @collector_paused()

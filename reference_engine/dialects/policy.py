@@ -89,6 +89,7 @@ class Policy:
     # torch: softplus' and elu's double backward put the threshold (0) on the other side
     double_backward_thresholds_inclusive = False
     hooks_run_on_unneeded_nodes = False    # torch: backward(inputs=...) still runs a root's hooks
+    roots_share_a_start = False            # torch: several roots hang off a start node of its own
     # torch: a custom function's None is an undefined gradient that still runs the nodes below
     # (hooks see None, saved tensors are checked and freed, custom backwards see zeros)
     undefined_gradients_flow = False
@@ -102,6 +103,8 @@ class Policy:
     custom_refuses_second_backward = False
     custom_non_differentiable_keeps_node = False
     backward_runs_input_nodes = False      # torch: backward(inputs=...) runs a non-leaf input's node
+    # torch: a view written in place without recording gets a node made anew (its name)
+    regenerated_view_node: Optional[str] = None
     promotes_by_casting = False            # paddle: mixed dtypes cast first (a node, a new tensor)
     kernels_copy_gradients = False         # paddle: a kernel's output is a new tensor, never its input
     hooks_record = False                   # paddle runs tensor hooks with recording on
@@ -162,6 +165,12 @@ class Policy:
         named ``node_name``, an unpack hook), as the framework calls it: torch lets what it
         raises through unchanged."""
         return fn
+
+    def outer_node_saves_nothing(self, node: Node) -> bool:
+        """Whether the framework computes this node's op as several nodes of which the one that
+        makes the result saves nothing (torch's matmul of a vector and a matrix ends in a
+        squeeze): running that node alone checks and frees nothing."""
+        return False
 
     def tensor_hook(self, hook: Callable[[Any], Any]) -> Callable[[Any], Any]:
         """A program's tensor hook as the backward pass calls it (with the framework's checks of
@@ -388,7 +397,10 @@ class Policy:
             if tracked or any(getattr(o, "_requires_grad", False) for o in others):
                 view = node_base_name(tensor._grad_fn)
                 if tracked and op == "setitem":  # written through the view its index makes
-                    view = index_view_name(attrs["index"], tensor._data.shape) or view
+                    indexed = index_view_name(attrs["index"], tensor._data.shape)
+                    if indexed:  # making it checks the base first (torch's view of a view)
+                        recorder.check_no_grad_view(tensor)
+                    view = indexed or view
                 if view:  # made with recording, from a view made without
                     raise self.error("view_of_no_grad_view_in_place", name=view)
                 raise self.error("no_grad_view_in_place")

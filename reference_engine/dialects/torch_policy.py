@@ -68,6 +68,7 @@ def _basic_index_node(index: Any) -> str:
 # what torch's derivative formulas call the reference's inputs
 _TORCH_SAVED_NAMES = {"a": "self", "b": "other", "low": "min", "high": "max", "c": "condition"}
 _MATMUL_OPS = frozenset({"dot", "mv", "mm", "vm", "bmm"})
+_PRODUCTS_VIEWED_BACK = frozenset({"vm", "bmm"})
 _OUTPUTS = frozenset({"result", "indices"})
 
 def _expandable(target: tuple[int, ...], shape: tuple[int, ...]) -> bool:
@@ -91,8 +92,10 @@ class TorchPolicy(Policy):
     refuses_overlapping_writes = True
     refuses_bool_negation = True
     hooks_run_on_unneeded_nodes = True
+    roots_share_a_start = True
     undefined_gradients_flow = True
     backward_runs_input_nodes = True
+    regenerated_view_node = "AsStridedBackward0"
     refuses_writes_to_leaf_views = True
     refuses_saved_inputs_detached_in_place = True
     split_ops_making_views = frozenset({"split", "split_with_sizes", "unbind"})
@@ -149,8 +152,10 @@ class TorchPolicy(Policy):
     def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int,
                       view_shape: Optional[tuple[int, ...]] = None) -> Exception:
         name = node_base_name(origin) if origin is not None else None
+        now = tensor._grad_fn
         regenerated = view_shape is not None or (tensor._no_grad_view if origin is None else (
-            origin is tensor._grad_fn and origin.rule.view and tensor._view_base is not None))
+            origin.rule.view and tensor._view_base is not None and now is not None
+            and (origin is now or now.label == self.regenerated_view_node)))
         if regenerated:  # torch makes a view a new node once its base was written to
             name = "AsStrided"
         index = origin.attrs["slot"] if origin is not None and origin.rule.op == "output_slot" else 0
@@ -203,6 +208,12 @@ class TorchPolicy(Policy):
                     raise self.error("function_gradient_shape", name=name, index=i,
                                      got=list(g._data.shape), expected=list(want))
         return [returned[i] for i in positions]
+
+    def outer_node_saves_nothing(self, node: Node) -> bool:
+        """torch's matmul of a vector and a matrix is an mm viewed back (``SqueezeBackward4``),
+        of batches a bmm or mv viewed back (``UnsafeViewBackward0``) or copied
+        (``CloneBackward0``): the node that makes the result saves nothing (measured)."""
+        return node.rule.op in _PRODUCTS_VIEWED_BACK
 
     def tensor_hook(self, hook: Callable[[Any], Any]) -> Callable[[Any], Any]:
         """torch checks what a tensor hook returns against what it was handed: the same tensor

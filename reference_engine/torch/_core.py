@@ -215,6 +215,8 @@ class Tensor(_CoreTensor):
     @property
     def grad_fn(self) -> Optional[Node]:
         self._check_history()
+        if self._view_base is not None:
+            self._refresh_view_node()
         return shown_node(self._grad_fn)
 
     @property

@@ -1054,12 +1054,15 @@ Extension = Callable[[Program, Callable[[Program], None]], None]
 
 
 def build_case(seed: int, index: int, version: int, extension: Optional[Extension] = None,
-               after: Optional[Extension] = None, wide: bool = False) -> dict[str, Any]:
+               after: Optional[Extension] = None, wide: bool = False,
+               dtype: Optional[str] = None) -> dict[str, Any]:
     """Case ``index`` of the corpus ``seed`` as the base builds it, with ids of ``version``.
     A later version passes an ``extension``, called with the program and its scenario just
     before the scenario runs, and one called ``after`` it; extensions that add nothing leave
     the case as version 2 makes it. ``wide`` (the fuzzer's programs): every scenario equally
-    likely, and each mixin twice as likely (at most 0.9), so features combine more often."""
+    likely, and each mixin twice as likely (at most 0.9), so features combine more often.
+    ``dtype``: the program's floating dtype, in place of the one it draws (the choices that
+    follow may differ where they depend on dtypes)."""
     rng = random.Random(f"autograd-oracle/{STREAM_VERSION}/{seed}/{index}")
     scenarios, weights = zip(*SCENARIOS)
     if wide:
@@ -1067,7 +1070,8 @@ def build_case(seed: int, index: int, version: int, extension: Optional[Extensio
     scenario = rng.choices(scenarios, weights)[0]
     # third derivatives in float32 differ between implementations by more than float32's
     # tolerances (rounding compounds), so higher orders are generated in float64
-    p = Program(rng, "float64" if scenario is s_create_graph or rng.random() < 0.2 else "float32")
+    drawn = "float64" if scenario is s_create_graph or rng.random() < 0.2 else "float32"
+    p = Program(rng, dtype or drawn)
     build_forward(p)
     for mixin, probability in MIXINS:
         if p.chance(min(2 * probability, 0.9) if wide else probability):

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from conformance.corpus.case import walk
 from conformance.corpus.generators import base
@@ -731,9 +731,10 @@ def functional_api(rng: random.Random) -> Callable[[Program, Callable[[Program],
     return extend
 
 
-def generate_case(seed: int, index: int, wide: bool = False) -> dict[str, Any]:
-    """Case ``index`` of the corpus ``seed``; ``wide``: with the fuzzer's wider knobs
-    (``base.build_case``)."""
+def generate_case(seed: int, index: int, wide: bool = False,
+                  dtype: Optional[str] = None) -> dict[str, Any]:
+    """Case ``index`` of the corpus ``seed``; ``wide``: with the fuzzer's wider knobs, ``dtype``:
+    in that floating dtype (``base.build_case``)."""
     rng = random.Random(f"autograd-oracle/{VERSION}/{seed}/{index}")
     # streams of their own: the other extensions draw what they drew before these were added
     written = random.Random(f"autograd-oracle/{VERSION}/exp_/{seed}/{index}")
@@ -757,4 +758,4 @@ def generate_case(seed: int, index: int, wide: bool = False) -> dict[str, Any]:
         functional(p, scenario)
         modules(p, scenario)
         functions(p, scenario)
-    return base.build_case(seed, index, VERSION, extend, after, wide=wide)
+    return base.build_case(seed, index, VERSION, extend, after, wide=wide, dtype=dtype)

@@ -190,3 +190,39 @@ def a_hook_may_not_change_the_type_or_size_of_the_gradient(torch):
     x.register_hook(lambda g: g[:1])
     return [run(to_double), run(lambda g: g[:1]), run(lambda g: g * 2),
             attempt(lambda: (x * 3).sum().backward())]
+
+
+@program
+def a_root_the_inputs_do_not_need(torch):
+    """With ``inputs`` (grad, or backward's inputs=), one root is where the pass starts: its
+    hooks and retained gradient run even when the inputs do not need it; several roots hang
+    off a start node of torch's own, which hands nothing to a root the inputs do not need."""
+    def run(kind, several):
+        x1 = torch.tensor([1.0], requires_grad=True)
+        x4 = torch.tensor([2.0], requires_grad=True)
+        v5 = x4 * 3
+        v5.retain_grad()
+        seen = []
+        v5.register_hook(lambda g: seen.append(g.clone()))
+        roots = [v5, x1 * 2] if several else [v5]
+        if kind == "grad":
+            outcome = attempt(lambda: torch.autograd.grad(roots, [x1], allow_unused=True))
+        else:
+            outcome = attempt(lambda: torch.autograd.backward(roots, inputs=[x1]))
+        return [outcome, v5.grad, seen, x1.grad]
+    return [run(kind, several) for kind in ("grad", "backward") for several in (False, True)]
+
+
+@program
+def a_single_root_the_inputs_do_not_need_runs_every_outputs_hooks(torch):
+    """One root is where the pass starts and runs even when ``inputs`` do not need it: a piece
+    of split as the root runs the hooks of every piece of its node, None for the pieces no
+    gradient reached."""
+    x2 = torch.tensor(0.0, requires_grad=True)
+    x4 = torch.tensor([[1.0], [2.0]], requires_grad=True)
+    v11, v12 = torch.split(x4, [1, 1], dim=0)
+    seen = []
+    v11.register_hook(lambda g: seen.append(("v11", g)))
+    v12.register_hook(lambda g: seen.append(("v12", g)))
+    torch.autograd.backward([v12], [torch.ones(1, 1)], inputs=[x2])
+    return [seen, x4.grad, x2.grad]

@@ -524,3 +524,91 @@ def views_of_split_pieces_refuse_use_once_the_base_changed(torch):
     base.mul_(2)
     return [view, attempt(lambda: view2.is_leaf), attempt(lambda: view2 * 2),
             attempt(lambda: view2.grad_fn)]
+
+
+@program
+def an_operand_with_the_same_elements_as_the_written_tensor(torch):
+    """torch's overlap check compares the memory and the strides of the written tensor and an
+    operand, size-one dimensions' strides included: ``x[..., None]`` and ``x.unsqueeze(2)``
+    are the same elements strided alike (allowed), ``y.t()`` and ``y.reshape(1, 3)`` of a
+    (3, 1) tensor the same elements strided otherwise (refused)."""
+    x = torch.tensor([[2.0]])
+    x[..., None].mul_(torch.unsqueeze(x, dim=2))
+    z = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    z[:, None].add_(z.unsqueeze(1))
+    z[None, None].mul_(z.unsqueeze(0).unsqueeze(0))
+    y = torch.zeros(3, 1)
+    return [x, z, attempt(lambda: y.t().mul_(y.reshape(1, 3)))]
+
+
+@program
+def backward_to_a_non_leaf_input_past_a_written_tensor_or_a_written_view(torch):
+    """``backward(inputs=[t])`` runs t's own node and no further: a vector times a matrix is an
+    mm viewed back, so the squeeze that makes t saves nothing and the matrix written since is
+    not checked until a pass goes through the mm. A view written without recording gets a new
+    node from its base (AsStridedBackward0), outside the graph recorded before: a backward
+    over that graph reaches nothing for it; what is computed from the view afterwards reaches
+    the base."""
+    x9 = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    x10 = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    v11 = torch.matmul(x9, x10)
+    x10.zero_()
+    v15 = v11.mean()
+    v15.backward(inputs=[v11], retain_graph=True)
+    first = [v11.grad, x9.grad, attempt(lambda: v15.backward(inputs=[x9]))]
+    x1 = torch.tensor([[0.5, 1.5]], requires_grad=True)
+    v2 = x1.permute(1, 0)
+    v5 = torch.log_softmax(v2, dim=0)
+    with torch.no_grad():
+        v2.mul_(2.0)
+    torch.autograd.backward([v5.sum()], inputs=[v2])
+    second = [v2.grad, v2.grad_fn.name(), v2.is_leaf, x1.grad]
+    (v2 * 3.0).sum().backward()
+    y = x1.permute(1, 0)
+    w = y.exp()
+    with torch.no_grad():
+        y.mul_(2.0)
+    return [first, second, x1.grad, y.grad_fn.name(), attempt(lambda: w.sum().backward())]
+
+
+@program
+def a_reshape_of_a_softmax_or_cat_of_a_transposed_tensor_is_a_view(torch):
+    """softmax, log_softmax, cat and stack write their result row-contiguous whatever the
+    layout of their input, so reshaping it makes a view that shares its version counter."""
+    x = torch.tensor([[[1.0, 2.0, 3.0]], [[4.0, 5.0, 6.0]]])
+    t = x.transpose(2, 0)
+    made = [torch.softmax(t, dim=2), torch.log_softmax(t, dim=0), torch.cat([t, t], 1),
+            torch.stack([t, t], 1)]
+    for m in made:
+        m.reshape(-1).mul_(2.0)
+    return [[m._version for m in made], made]
+
+
+@program
+def a_view_whose_version_moved_on_through_an_alias_gets_a_new_node(torch):
+    """A write without recording through a detached alias moves the view's version on: torch
+    makes its node anew (AsStridedBackward0), its retained gradient moving with it; a graph
+    recorded before holds the old node, one recorded after the new one."""
+    x4 = torch.tensor([1.0], requires_grad=True)
+    v10 = torch.unsqueeze(x4, dim=0)
+    v11 = v10.expand(3, 3)
+    v10.detach().zero_()
+    torch.sum(v11).backward(inputs=[v10])
+    first = [v10.grad, v10.grad_fn.name(), x4.grad]
+    (v10 * 2).sum().backward(inputs=[v10])
+    return [first, v10.grad, x4.grad]
+
+
+@program
+def writing_a_number_through_an_index_of_a_no_grad_view_whose_base_moved_on(torch):
+    """``v9[0] = n`` with grad mode on, v9 a view made under no_grad whose base was written
+    since: making the view ``v9[0]`` is refused first (its base was modified); a write of v9 as
+    a whole is refused as a write into a no_grad view."""
+    def run(write):
+        x5 = torch.tensor([0.5], requires_grad=True)
+        with torch.no_grad():
+            v8 = torch.unsqueeze(x5, dim=0)
+            v9 = v8.expand(2, 3, 1)
+            v8.mul_(2.0)
+        return attempt(lambda: write(v9))
+    return [run(lambda v: v.__setitem__(0, -0.301)), run(lambda v: v.mul_(2.0))]

@@ -1,0 +1,131 @@
+"""A report's work done while the run goes: the corpus side, and the results read as they stream.
+
+The reports of a run need its cases by id and the corpus manifest (which hashes the whole
+generated corpus), and every result parsed. None of that waits for the last case: the corpus is
+known before the first, and each result is a line of ``results.jsonl`` from the moment a worker
+writes it. ``Preparation`` does it in a thread of the run's own process, which otherwise waits
+on its test processes, so that what is left after the last case is the part that needs all the
+results at once (classes, summary, pages). ``build_reports(..., prepared=...)`` takes it.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from conformance.corpus.assembly import load_corpus
+from conformance.corpus.case import Case
+from conformance.corpus.collector import collector_paused
+from conformance.corpus.generator import DEFAULT_VERSION, generated_corpus
+from conformance.report.results import RESULTS, corrupt, cut_off_note
+from conformance.report.summary import corpus_manifest
+from conformance.run.trace import recategorize
+
+POLL_SECONDS = 0.2
+
+
+def run_corpus(run: dict[str, Any]) -> tuple[dict[str, Case], list[dict[str, Any]]]:
+    """A run's cases by id and its generated cases, from its options (``run.json``)."""
+    version = run.get("generator", DEFAULT_VERSION)
+    generated = list(generated_corpus(run["seed"], run["count"], version)) \
+        if run["corpus"] != "hand" else []
+    cases = {c.id: c for c in load_corpus(run["corpus"], run["seed"], run["count"],
+                                          run.get("cases_dir"), generated, version)}
+    return cases, generated
+
+
+def run_manifest(run: dict[str, Any], generated: list[dict[str, Any]]) -> dict[str, Any]:
+    """What a run's corpus was: the hand-written files' hash, the generated corpus's."""
+    cases_dir = run.get("cases_dir")
+    return corpus_manifest(run["corpus"], run["seed"], run["count"],
+                           Path(cases_dir) if cases_dir else None, generated,
+                           run.get("generator", DEFAULT_VERSION))
+
+
+@dataclass
+class Prepared:
+    """What ``build_reports`` needs of a run besides its options: results, cases, manifest."""
+
+    run: dict[str, Any]
+    results: list[dict[str, Any]]
+    cases: dict[str, Case]
+    generated: list[dict[str, Any]]
+    manifest: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+
+
+class Preparation:
+    """Reads the run's corpus and its results as they are written, in a thread; ``finish``
+    reads the rest once the run is over."""
+
+    def __init__(self, directory: Path, run: dict[str, Any]) -> None:
+        self.directory, self.run = directory, dict(run)
+        self.latest: dict[tuple[str, str], dict[str, Any]] = {}
+        self.offset = 0  # bytes of results.jsonl read so far (whole lines only)
+        self.lines = 0
+        self.torn: Optional[int] = None  # an unparseable line, until another line follows it
+        self.corpus: Optional[tuple[dict[str, Case], list[dict[str, Any]], dict[str, Any]]] = None
+        self.failure: Optional[BaseException] = None
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._work, name="report-preparation", daemon=True)
+
+    def start(self) -> Preparation:
+        self.thread.start()
+        return self
+
+    def _work(self) -> None:
+        try:
+            self.corpus = self._load_corpus()
+            while not self.done.wait(POLL_SECONDS):
+                self._read_new_lines()
+        except BaseException as exc:  # noqa: BLE001 - handed to finish, which raises it there
+            self.failure = exc
+
+    def _load_corpus(self) -> tuple[dict[str, Case], list[dict[str, Any]], dict[str, Any]]:
+        cases, generated = run_corpus(self.run)
+        return cases, generated, run_manifest(self.run, generated)
+
+    @collector_paused()
+    def _read_new_lines(self, final: bool = False) -> None:
+        """Parse the whole lines written since the last read; at the end (``final``), a last
+        line without its newline too. An unparseable line is the file's cut-off end unless
+        another line follows it (then the file is corrupt), as ``results.iter_results`` reads."""
+        path = self.directory / RESULTS
+        if not path.exists():
+            return
+        with path.open("rb") as handle:
+            handle.seek(self.offset)
+            chunk = handle.read()
+        end = len(chunk) if final else chunk.rfind(b"\n") + 1
+        self.offset += end
+        for line in chunk[:end].decode("utf-8").splitlines():
+            self.lines += 1
+            if not line.strip():
+                continue
+            if self.torn is not None:
+                raise corrupt(path, self.torn)
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                self.torn = self.lines
+                continue
+            for key in ("observations", "reference_observations"):
+                recategorize(r.get(key) or [])
+            self.latest[(r["case"], r["backend"])] = r
+
+    def finish(self, run: dict[str, Any]) -> Prepared:
+        """Stop reading as the run goes, read what is left, and hand everything over (``run``:
+        the run's options as they stand now)."""
+        self.done.set()
+        self.thread.join()
+        if self.failure is not None:
+            raise self.failure
+        self._read_new_lines(final=True)
+        notes = [] if self.torn is None else [cut_off_note(RESULTS, self.torn)]
+        assert self.corpus is not None
+        cases, generated, manifest = self.corpus
+        results = [self.latest[k] for k in sorted(self.latest)]
+        return Prepared({**run, "notes": notes}, results, cases, generated, manifest, notes)
