@@ -800,6 +800,12 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                "paddle 3.3.1 then fails with an internal error ('The current "
                                "MetaTensor is not initialized') or crashes, depending on the "
                                "node, so the reference engine refuses."),
+    "leaf_seed_dtype_mixed": (UndefinedInFrameworkError,
+                              "reference_engine: the seed for output {index}, a leaf, is {seed_dtype} "
+                              "and the leaf {dtype}; {api} keeps such a seed as the leaf's "
+                              "gradient, and with other outputs beside it adds their gradients "
+                              "to it as if it were {dtype} (measured: wrong values), so the "
+                              "reference engine refuses."),
     "no_grad_var_is_input": (UndefinedInFrameworkError,
                              "reference_engine: no_grad_vars contains input {index}; paddle 3.3.1 "
                              "crashes (segmentation fault) on this call, so the reference engine "

@@ -166,14 +166,21 @@ def cleared(t: Optional[Tensor]) -> bool:
 STOPPED: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
 
 
+# explicit seeds the pass cast to their output's dtype (measured: paddle.grad hands such a seed
+# back without the node a hook's gradient shows for it)
+CAST_SEEDS: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
+
+
 def stopped(t: Optional[Tensor]) -> bool:
     return t is not None and STOPPED.get(id(t)) is t
 
 
 def _seed_leaf(seed: Tensor) -> Tensor:
-    """An explicit seed as the pass sees it: a copy that keeps an accumulation node, which paddle
-    shows as the grad_fn of a hook's gradient or a .grad that received the seed unchanged."""
-    out = type(seed)._from_array(seed._data)
+    """An explicit seed as the pass sees it: a copy (of its values too: what the pass
+    accumulates into a leaf's .grad never reaches the program's seed) that keeps an accumulation
+    node, which paddle shows as the grad_fn of a hook's gradient or a .grad that received the
+    seed unchanged."""
+    out = type(seed)._from_array(seed._data.copy())
     out._accumulator = AccumulateGrad(out)
     return out
 
@@ -485,7 +492,7 @@ class PaddlePolicy(Policy):
         return zeros
 
     def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int,
-                      view_shape: Optional[tuple[int, ...]] = None) -> Exception:
+                      view_shape: Optional[tuple[int, ...]] = None, recorded: bool = True) -> Exception:
         # paddle names the saved copy (its TensorWrapper), which has no name
         return self.error("version", name="", version=tensor._counter.value,
                           expected=expected)
@@ -573,9 +580,10 @@ class PaddlePolicy(Policy):
 
     def _seeds(self, outputs: Sequence[Tensor], seeds: Sequence[Any], api: str,
                create_graph: bool = False) -> list[Tensor]:
-        """Ones for missing seeds (any shape); explicit seeds cast to the output's dtype. A seed
-        that requires grad takes part in a create_graph pass itself: what the pass computes from
-        it is connected to it."""
+        """Ones for missing seeds (any shape); explicit seeds cast to the output's dtype, except
+        for an output that is a leaf, whose gradient the seed becomes as it is (measured: a
+        float64 seed for a float32 leaf gives a float64 .grad). A seed that requires grad takes
+        part in a create_graph pass itself: what the pass computes from it is connected to it."""
         out: list[Tensor] = []
         for i, t in enumerate(outputs):
             seed = seeds[i] if i < len(seeds) else None
@@ -592,7 +600,15 @@ class PaddlePolicy(Policy):
             if create_graph and seed._requires_grad:
                 out.append(F.cast(seed, t._data.dtype))
                 continue
-            out.append(_seed_leaf(F.cast(seed, t._data.dtype)))
+            kept = t._grad_fn is None and seed._data.dtype != t._data.dtype
+            if kept and len(outputs) > 1:
+                raise self.error("leaf_seed_dtype_mixed", index=i, api=api,
+                                 seed_dtype=seed._data.dtype.name, dtype=t._data.dtype.name)
+            cast = seed if kept else F.cast(seed, t._data.dtype)
+            leaf = _seed_leaf(cast)
+            if cast is not seed:  # paddle.grad hands back a cast seed without its node
+                CAST_SEEDS[id(leaf)] = leaf
+            out.append(leaf)
         return out
 
     def backward(self, tensors: Any, grad_tensors: Any = None, retain_graph: Any = False) -> None:
@@ -699,7 +715,11 @@ class PaddlePolicy(Policy):
                 result.append(None)
                 continue
             if not recording or (g._grad_fn is None and g._accumulator is None):
+                # an explicit seed that reached the input unchanged still shows its node
+                kept = g._accumulator if g._grad_fn is None and CAST_SEEDS.get(id(g)) is not g \
+                    else None
                 g = type(g)._from_array(g._data.copy())
+                g._accumulator = kept
                 g._requires_grad = create_graph  # stop_gradient = not create_graph, always
             result.append(g)
         return result

@@ -256,14 +256,17 @@ class Policy:
                 # torch names a saved output (a custom function's too) by the node that made
                 # it, a saved input by what made it now (the in-place op that changed it)
                 origin = slot.origin if output else tensor._grad_fn
-                raise self.version_error(tensor, origin, slot.version, slot.view_shape)
+                raise self.version_error(tensor, origin, slot.version, slot.view_shape,
+                                         slot.origin is not None or slot.leaf_node is not None)
             if slot.leaf_node is not None and not tensor._requires_grad:
                 tensor = _still_recorded(tensor, slot.leaf_node)
             out[name] = tensor
         return out
 
     def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int,
-                      view_shape: Optional[tuple[int, ...]] = None) -> Exception:
+                      view_shape: Optional[tuple[int, ...]] = None, recorded: bool = True) -> Exception:
+        """The error for a saved tensor written since (``view_shape``: the framework saved a view
+        of it of that shape; ``recorded``: the tensor took part in the graph when saved)."""
         raise NotImplementedError
 
     def saved_order(self, rule: Rule, attrs: dict[str, Any], names: Iterable[str]) -> list[str]:

@@ -150,10 +150,12 @@ class TorchPolicy(Policy):
         return torch_matmul.saved_layouts(a, b)
 
     def version_error(self, tensor: Tensor, origin: Optional[Node], expected: int,
-                      view_shape: Optional[tuple[int, ...]] = None) -> Exception:
+                      view_shape: Optional[tuple[int, ...]] = None, recorded: bool = True) -> Exception:
         name = node_base_name(origin) if origin is not None else None
         now = tensor._grad_fn
-        regenerated = view_shape is not None or (tensor._no_grad_view if origin is None else (
+        # a saved view of a tensor that took no part in the graph has no node to name
+        regenerated = (view_shape is not None and recorded) or (
+            tensor._no_grad_view if origin is None else (
             origin.rule.view and tensor._view_base is not None and now is not None
             and (origin is now or now.label == self.regenerated_view_node)))
         if regenerated:  # torch makes a view a new node once its base was written to

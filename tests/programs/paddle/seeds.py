@@ -128,3 +128,35 @@ def the_seed_a_root_hook_sees_in_create_graph(paddle):
                            create_graph=True)
         seen.append((g.grad_fn is None, g.stop_gradient))
     return seen
+
+
+@program
+def a_seed_of_another_dtype_for_a_leaf_output(paddle):
+    """A leaf passed as an output takes its seed as its gradient as it is: a float64 seed for a
+    float32 leaf gives a float64 .grad (and grad result, which shows the seed's node), accumulated
+    in float64 after; through a node the gradient is the node's dtype."""
+    s = paddle.to_tensor([1.5, 0.5], dtype='float64')
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    g, = paddle.grad([x], [x], [s])
+    leaf = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    leaf.backward(s)
+    first = leaf.grad
+    leaf.backward(s)
+    y = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    paddle.autograd.backward([y * 2], [s])
+    # the seed's values are copied: what accumulates into the leaf's .grad never reaches it
+    kept = paddle.to_tensor([1.5, 0.5])
+    z = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    z.backward(kept)
+    with paddle.no_grad():
+        kept.multiply_(paddle.to_tensor([10.0, 10.0]))
+    z.backward(paddle.to_tensor([1.0, 1.0]))
+    # through a node, paddle.grad hands back a seed of the output's dtype with its node, a cast
+    # one without
+    w = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    through = [paddle.grad([w * 1], [w * 1], [seed], allow_unused=True)
+               for seed in (paddle.to_tensor([1.5, 0.5]), s)]
+    v = w * 1
+    same, = paddle.grad([v], [v], [paddle.to_tensor([1.5, 0.5])])
+    cast, = paddle.grad([v], [v], [s])
+    return [g, first, leaf.grad, y.grad, s, kept, z.grad, through, same, cast]

@@ -612,3 +612,24 @@ def writing_a_number_through_an_index_of_a_no_grad_view_whose_base_moved_on(torc
             v8.mul_(2.0)
         return attempt(lambda: write(v9))
     return [run(lambda v: v.__setitem__(0, -0.301)), run(lambda v: v.mul_(2.0))]
+
+
+@program
+def a_written_matmul_operand_that_needs_no_grad_is_named_without_a_node(torch):
+    """matmul of two batched matrices saves a view of each operand for bmm; the version error
+    for a written operand that needs no grad names no node (a view of it has none), for one
+    that required grad when saved the view's regenerated node (AsStrided), even if it stopped
+    requiring grad since."""
+    def run(requires_grad):
+        a = torch.tensor([[[1.0, 2.0], [3.0, 4.0]]], dtype=torch.float64, requires_grad=True)
+        b = torch.tensor([[[1.0, 0.0], [0.0, 1.0]]], dtype=torch.float64, requires_grad=requires_grad)
+        out = torch.matmul(a, b).mean()
+        with torch.no_grad():
+            b.zero_()
+        return attempt(lambda: torch.autograd.grad([out], [a]))
+    x8 = torch.tensor([1.0, 2.0], requires_grad=True)
+    x9 = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    v11 = torch.matmul(x8, x9).mean()
+    x8.requires_grad_(False)  # after the product saved a view of it, with a node
+    x8.zero_()
+    return [run(False), run(True), attempt(lambda: torch.autograd.backward([v11]))]
