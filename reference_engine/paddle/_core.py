@@ -114,6 +114,16 @@ def _axes(axis: Any) -> Any:
 _RELEASED: weakref.WeakValueDictionary[int, np.ndarray] = weakref.WeakValueDictionary()
 
 
+def unsigned_zeros(out: Any, number: Any) -> Any:
+    """What paddle's scale kernel, ``x * number + 0.0``, makes of a product by a number: a zero
+    comes out +0.0 whatever the signs (measured: ``t * -1.0`` of 0.0 is 0.0, where a product of
+    two tensors, or a division by a number, gives -0.0). Changes the result in place."""
+    if isinstance(number, (builtins.int, builtins.float)) and not isinstance(number, builtins.bool) \
+            and isinstance(out, _CoreTensor) and out._data.dtype in (np.float32, np.float64):
+        np.add(out._data, 0.0, out=out._data)
+    return out
+
+
 class Tensor(_CoreTensor):
     """``paddle.Tensor`` over the reference engine."""
 
@@ -121,6 +131,17 @@ class Tensor(_CoreTensor):
     _size_type = Size
     _policy = PADDLE
     _dtype_objects = _DTYPES
+
+    # --- a product by a number is paddle's scale kernel ----------------------------------------
+
+    def __mul__(self, other: Any) -> Any:
+        return unsigned_zeros(super().__mul__(other), other)
+
+    def __rmul__(self, other: Any) -> Any:
+        return unsigned_zeros(super().__rmul__(other), other)
+
+    def __neg__(self) -> Any:
+        return unsigned_zeros(super().__neg__(), -1)
 
     # --- autograd state -------------------------------------------------------------------
 

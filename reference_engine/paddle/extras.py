@@ -23,6 +23,7 @@ from reference_engine.paddle._core import (
     matmul,
     square,
     to_tensor,
+    unsigned_zeros,
 )
 
 __all__ = ["add_n", "all", "allclose", "any", "arange", "argmax", "argmin", "argsort", "assign", "bmm",
@@ -143,7 +144,7 @@ def scale(x: Tensor, scale: float = 1.0, bias: float = 0.0,
           bias_after_scale: builtins.bool = True) -> Tensor:
     """``x * scale + bias`` (or ``(x + bias) * scale``)."""
     if bias_after_scale:
-        return F.add(F.mul(x, scale), bias) if bias else F.mul(x, scale)
+        return F.add(F.mul(x, scale), bias) if bias else unsigned_zeros(F.mul(x, scale), scale)
     return F.mul(F.add(x, bias), scale) if bias else F.mul(x, scale)
 
 

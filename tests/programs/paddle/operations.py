@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from tests.observe import attempt, backward_after_writing
 from tests.programs.elementwise import MORE_ELEMENTWISE
 from tests.programs.registry import paddle_program as program
@@ -463,3 +465,20 @@ def einsum_equations(paddle):
     out = paddle.einsum("ij,jk->ik", a, b)
     seen.append(attempt(lambda: paddle.grad(out.sum(), a, create_graph=True)))
     return seen
+
+
+@program
+def a_product_by_a_number_is_the_scale_kernel(paddle):
+    """paddle computes ``t * n``, ``n * t``, ``-t`` and ``paddle.scale`` with its scale kernel,
+    ``t * n + 0.0``: a zero comes out +0.0 whatever the signs, where a product of two tensors or
+    a division by a number keeps -0.0. An unpack hook that negates a saved zero thus hands
+    sqrt's gradient +0.0: +inf."""
+    x = paddle.to_tensor([0.0, 1.0, -0.0])
+    signs = [np.signbit(t.numpy()).tolist() for t in (
+        x * -1.0, -1.0 * x, -x, x * -2, paddle.scale(x, -1.0), x / -1.0,
+        x * paddle.to_tensor(-1.0), paddle.multiply(x, paddle.to_tensor([-1.0, -1.0, -1.0])))]
+    x2 = paddle.to_tensor([[0.0, 0.0, 0.0]], stop_gradient=False)
+    with paddle.autograd.saved_tensors_hooks(lambda t: t, lambda t: t * -1.0):
+        v16 = paddle.sqrt(x2)
+    paddle.autograd.backward([v16])
+    return [signs, x2.grad]
