@@ -86,6 +86,7 @@ _NAMED_ARGUMENTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "stack": ("cat", ()),
 }
 
+
 def of_result(op: str, inputs: Sequence[Tensor]) -> Optional[str]:
     """The device of ``op``'s result: its first operand's, checked against the others once some
     tensor was placed off the CPU."""
@@ -106,7 +107,7 @@ def result_device(op: str, inputs: Sequence[Tensor], policy: Policy) -> Optional
         return inputs[0]._device
     named = _NAMED_ARGUMENTS.get(op)
     if named is not None:
-        return _checked_one_by_one(op, named, inputs, policy)
+        return _checked_one_by_one(named, inputs, policy)
     common: Optional[str] = None
     cpu_operand = False
     for t in inputs:
@@ -125,7 +126,7 @@ def result_device(op: str, inputs: Sequence[Tensor], policy: Policy) -> Optional
     return common
 
 
-def _checked_one_by_one(op: str, named: tuple[str, tuple[str, ...]], inputs: Sequence[Tensor],
+def _checked_one_by_one(named: tuple[str, tuple[str, ...]], inputs: Sequence[Tensor],
                         policy: Policy) -> Optional[str]:
     kernel, arguments = named
     placed = [(i, t._device) for i, t in enumerate(inputs) if t._device is not None]

@@ -72,7 +72,8 @@ def test_without_a_device_cuda_is_refused_as_torch_built_without_it(monkeypatch)
                     "out = torch.device('gpu')", "out = torch.ones(2).get_device()",
                     "x = torch.ones(2, requires_grad=True); out = x.to('cpu') is x",
                     "out = repr(torch.ones(2).to('cpu', torch.float64))",
-                    "out = torch.device('cuda') == torch.device('cuda:0')"):
+                    "out = torch.device('cuda') == torch.device('cuda:0')",
+                    "out = torch.cuda.current_device()", "out = torch.cuda.synchronize()"):
         assert run_probe(reference_torch, "cpu", program) == run_probe(torch, "cpu", program), program
 
 
@@ -156,3 +157,31 @@ def test_a_number_written_into_an_expanded_tensor_is_a_fill_on_cuda_only(on_cuda
         results[device] = outcome
     assert results == {"cpu": ["unsupported operation", "unsupported operation"],
                        "cuda": ["version 1", "unsupported operation"]}
+
+
+def test_the_repro_of_a_device_backend_makes_everything_on_the_device(tmp_path):
+    """The program printed beside a torch-cuda result is what ran: leaves, seeds and modules
+    made on the device. Run on the reference acting as CUDA, it prints what its CPU program
+    prints, but for the device in each tensor's repr (anything left on the CPU would meet a
+    device tensor and raise torch's mixed-device error)."""
+    import os
+    import subprocess
+    import sys
+
+    from conformance.run.repro import program
+
+    hand = {c.id: c for c in loader.load_directory(loader.hand_written_dir())}
+    cases = [hand["module/linear/gradients-accumulate-over-passes"],
+             *(Case.trusted(raw, "<generated>") for raw in generate(0, 6))]
+    env = {**os.environ, devices.ENVIRONMENT: "cuda"}
+    for case in (c for c in cases if c.runs_on("torch")):
+        printed = {}
+        for device in ("cpu", "cuda"):
+            path = tmp_path / f"{device}.py"
+            path.write_text(program(case, "torch", device))
+            done = subprocess.run([sys.executable, "-m", "reference_engine.standin", "torch", str(path)],
+                                  capture_output=True, text=True, env=env, timeout=120)
+            printed[device] = re.sub(r"0x[0-9a-f]+", "0x…", done.stdout + done.stderr[-300:])
+        assert printed["cuda"].replace(", device='cuda:0'", "").replace("torch.cuda.", "torch.") \
+            == printed["cpu"], case.id
+        assert "device='cuda:0'" in printed["cuda"] or "tensor(" not in printed["cpu"], case.id

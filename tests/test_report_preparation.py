@@ -31,14 +31,14 @@ def test_results_read_while_written_are_the_results_of_the_finished_file(tmp_pat
     assert prepared.results == load_results(tmp_path)
     assert [(r["case"], r["verdict"]) for r in prepared.results] == [("a", "fail"), ("b", "pass"),
                                                                       ("c", "pass")]
-    assert prepared.notes == [] and "hand_written" in prepared.manifest
+    assert prepared.run["notes"] == [] and "hand_written" in prepared.manifest
 
 
 def test_a_cut_off_last_line_is_a_note_and_a_broken_line_before_others_is_corrupt(tmp_path):
     (tmp_path / "results.jsonl").write_text(_result("a") + '{"case": "b", "back')
     prepared = Preparation(tmp_path, RUN).start().finish(RUN)
     assert [r["case"] for r in prepared.results] == ["a"]
-    assert prepared.notes == ["results.jsonl: its last line (line 2) was cut off, as by an "
+    assert prepared.run["notes"] == ["results.jsonl: its last line (line 2) was cut off, as by an "
                               "interrupted run, and is left out"]
     (tmp_path / "results.jsonl").write_text(_result("a") + "not json\n" + _result("c"))
     with pytest.raises(CorruptResultsError, match="line 2 is not a result"):

@@ -110,10 +110,11 @@ def step_label(case: Optional[Case], where: str, with_op: bool = True) -> str:
     return f"function {body}: {label}" if body else label
 
 
-# how a step that binds a name makes the tensor, as a signature names it (never by its name)
-_ROLES = {"let": "an op result", "grad": "a grad result", "hold_grad": "a held .grad",
-          "call": "a module output", "apply": "a custom function output",
-          "module": "a module parameter"}
+# how a step that binds a name makes the tensor, as a signature names it (never by its name):
+# the step's key, the field that binds the name, the role
+_ROLES = (("let", "let", "an op result"), ("grad", "into", "a grad result"),
+          ("hold_grad", "as", "a held .grad"), ("call", "into", "a module output"),
+          ("apply", "into", "a custom function output"), ("module", "params", "a module parameter"))
 
 
 def role_of(case: Optional[Case], name: str) -> str:
@@ -125,12 +126,8 @@ def role_of(case: Optional[Case], name: str) -> str:
             if step.get("constructor") == "Parameter":
                 return "a parameter leaf"
             return "a leaf requiring grad" if step.get("requires_grad") else "a leaf"
-        for key, role in _ROLES.items():
-            if key not in step:
-                continue
-            field_name = {"let": "let", "grad": "into", "hold_grad": "as", "call": "into",
-                          "apply": "into", "module": "params"}[key]
-            bound = step.get(field_name)
+        for key, field_name, role in _ROLES:
+            bound = step.get(field_name) if key in step else None
             if bound == name or (isinstance(bound, list) and name in bound):
                 return role
     return "a tensor"

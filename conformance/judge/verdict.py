@@ -73,7 +73,7 @@ def _unsupported_steps(*traces: Optional[list[dict[str, Any]]]) -> list[str]:
     return refused
 
 
-def _settled(result: dict[str, Any], case: Case, outcome: Outcome) -> bool:
+def _settled(result: dict[str, Any], case: Case, outcome: Outcome, backend: Backend) -> bool:
     """Give the verdicts that need no comparison: unsupported, crashed, timeout, unavailable."""
     if not case.runs_on(result["dialect"]):
         result.update(verdict="unsupported", detail=f"the case is not written for {result['dialect']}")
@@ -83,7 +83,7 @@ def _settled(result: dict[str, Any], case: Case, outcome: Outcome) -> bool:
             outcome.status, "unavailable")
         result["detail"] = outcome.detail
         if result["verdict"] in ("crashed", "timeout"):
-            result["repro"] = program(case, result["dialect"])
+            result["repro"] = program(case, backend.dialect, backend.device)
         return True
     refused = _unsupported_steps(outcome.observations)
     if refused:
@@ -94,7 +94,7 @@ def _settled(result: dict[str, Any], case: Case, outcome: Outcome) -> bool:
 
 def judge_reference(case: Case, backend: Backend, outcome: Outcome) -> dict[str, Any]:
     result = _base(case, backend, outcome)
-    if _settled(result, case, outcome):
+    if _settled(result, case, outcome, backend):
         return result
     result["oracle"] = outcome.oracle
     problems = list((outcome.oracle or {}).get("failures", []))
@@ -102,7 +102,7 @@ def judge_reference(case: Case, backend: Backend, outcome: Outcome) -> dict[str,
     result["verdict"] = "fail" if problems else "pass"
     result["detail"] = "\n".join(problems)
     if problems:
-        result["repro"] = program(case, backend.dialect)
+        result["repro"] = program(case, backend.dialect, backend.device)
     return result
 
 
@@ -124,7 +124,7 @@ def judge_framework(case: Case, backend: Backend, outcome: Outcome, reference: O
         result.update(verdict="known", detail=outcome.detail,
                       known_reason=f"the reference predicts it: {predicted}")
         return result
-    if _settled(result, case, outcome):
+    if _settled(result, case, outcome, backend):
         return result
     if reference.status != "ok":
         result.update(verdict="unavailable", detail=f"its reference did not run: {reference.detail}")
@@ -152,7 +152,7 @@ def judge_framework(case: Case, backend: Backend, outcome: Outcome, reference: O
         result.update(verdict="known", known_reason=judgement.entry.reason)
         return result
     result["verdict"] = "fail"
-    result["repro"] = program(case, backend.dialect)
+    result["repro"] = program(case, backend.dialect, backend.device)
     if judgement.entry is not None:
         result["known_mismatch"] = judgement.why_not
         result["detail"] += f"\n\n{judgement.why_not}:\n{describe_entry(judgement.entry)}"

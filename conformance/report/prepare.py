@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
@@ -54,7 +54,6 @@ class Prepared:
     cases: dict[str, Case]
     generated: list[dict[str, Any]]
     manifest: dict[str, Any]
-    notes: list[str] = field(default_factory=list)
 
 
 class Preparation:
@@ -128,4 +127,4 @@ class Preparation:
         assert self.corpus is not None
         cases, generated, manifest = self.corpus
         results = [self.latest[k] for k in sorted(self.latest)]
-        return Prepared({**run, "notes": notes}, results, cases, generated, manifest, notes)
+        return Prepared({**run, "notes": notes}, results, cases, generated, manifest)

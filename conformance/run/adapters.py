@@ -274,13 +274,14 @@ class TorchAdapter(Adapter):
 
     def linear(self, weight: np.ndarray, bias: Optional[np.ndarray]) -> Any:
         out_features, in_features = weight.shape
+        on = {} if self.device == "cpu" else {"device": self.device}
         module = self.m.nn.Linear(in_features, out_features, bias=bias is not None)
-        if self.device != "cpu":
+        if on:
             module = module.to(self.device)
         with self.m.no_grad():
-            module.weight.copy_(self.m.tensor(weight, device=self.device))
+            module.weight.copy_(self.m.tensor(weight, **on))
             if bias is not None:
-                module.bias.copy_(self.m.tensor(bias, device=self.device))
+                module.bias.copy_(self.m.tensor(bias, **on))
         return module
 
     def functional(self, api: str, function: Callable[..., Any], at: list[Any], v: list[Any],

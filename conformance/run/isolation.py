@@ -120,11 +120,12 @@ def _serve(conn: Any, spec: tuple[Any, ...], with_oracle: bool,
 def loading_failure(name: str, exc: BaseException, memory: Optional[int]) -> str:
     """Why a backend process could not load its backend, in one line: the error, and the
     memory cap where running out of memory is what stopped it."""
-    what = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
+    lines = str(exc).strip().splitlines()
+    what = type(exc).__name__ + (f": {lines[0]}" if lines else "")
     if memory is not None and is_out_of_memory(exc):
         return (f"{name} could not load: its memory cap ({format_size(memory)}; run --memory) is "
-                f"below what it needs to start ({what.strip()})")
-    return f"{name} could not load: {what.strip().rstrip(':')}"
+                f"below what it needs to start ({what})")
+    return f"{name} could not load: {what}"
 
 
 class _Sent(NamedTuple):

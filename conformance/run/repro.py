@@ -52,8 +52,11 @@ def _arg(v: Any) -> str:
 
 
 class _Writer:
-    def __init__(self, dialect: str) -> None:
+    def __init__(self, dialect: str, device: str = "cpu") -> None:
         self.dialect = dialect
+        # torch on another device: what the adapter makes is made there, and the program says so
+        self.on = "" if device == "cpu" else f", device='{device}'"
+        self.to = "" if device == "cpu" else f".to('{device}')"
         self.lines: list[str] = []
         self.m = "torch" if dialect == "torch" else "paddle"
         self.needs_swap = False
@@ -68,7 +71,7 @@ class _Writer:
             return repr(s["scalar"])
         dtype = s.get("dtype", "float32")
         if self.dialect == "torch":
-            return f"torch.tensor({json.dumps(s['value'])}, dtype=torch.{dtype})"
+            return f"torch.tensor({json.dumps(s['value'])}, dtype=torch.{dtype}{self.on})"
         return f"paddle.to_tensor({json.dumps(s['value'])}, dtype='{dtype}')"
 
     def seeds(self, step: dict[str, Any]) -> str:
@@ -325,15 +328,15 @@ class _Writer:
         if made == "linspace":
             first, last, steps = s["value"][0], s["value"][-1], len(s["value"])
             if self.m == "torch":
-                extra = (f", dtype=torch.{dtype}" if dtype else "") + (
+                extra = (f", dtype=torch.{dtype}" if dtype else "") + self.on + (
                     ", requires_grad=True" if grad else "")
                 return f"torch.linspace({first}, {last}, {steps}{extra})"
             self.needs_linspace = True
             return f"linspace({first}, {last}, {steps}, '{dtype or 'float32'}', requires_grad={grad})"
         if self.m == "torch":
             if made == "Tensor":
-                return f"torch.Tensor({value}).requires_grad_({grad})"
-            extra = f", dtype=torch.{dtype}" if dtype else ""
+                return f"torch.Tensor({value}){self.to}.requires_grad_({grad})"
+            extra = (f", dtype=torch.{dtype}" if dtype else "") + self.on
             if made == "tensor":
                 return f"torch.tensor({value}{extra}{', requires_grad=True' if grad else ''})"
             wrapper = "torch.autograd.Variable" if made == "Variable" else "torch.nn.Parameter"
@@ -350,11 +353,11 @@ class _Writer:
         self.modules.add(name)
         bias = "bias" in s
         if self.m == "torch":
-            out(f"{ind}{name} = torch.nn.Linear({len(weight[0])}, {len(weight)}, bias={bias})")
+            out(f"{ind}{name} = torch.nn.Linear({len(weight[0])}, {len(weight)}, bias={bias}){self.to}")
             out(f"{ind}with torch.no_grad():")
-            out(f"{ind}    {name}.weight.copy_(torch.tensor({weight!r}))")
+            out(f"{ind}    {name}.weight.copy_(torch.tensor({weight!r}{self.on}))")
             if bias:
-                out(f"{ind}    {name}.bias.copy_(torch.tensor({s['bias']!r}))")
+                out(f"{ind}    {name}.bias.copy_(torch.tensor({s['bias']!r}{self.on}))")
         else:
             out(f"{ind}{name} = paddle.nn.Linear({len(weight[0])}, {len(weight)}"
                 f"{'' if bias else ', bias_attr=False'})")
@@ -400,10 +403,11 @@ def _listed(names: Any) -> str:
     return ", ".join(names) + ("," if len(names) == 1 else "")
 
 
-def program(case: Case, dialect: str) -> str:
+def program(case: Case, dialect: str, device: str = "cpu") -> str:
     """The case as a standalone torch or paddle program: its id and about as comment lines, then
-    only the statements its steps make."""
-    w = _Writer(dialect)
+    only the statements its steps make (every tensor and module made on ``device``, as the
+    adapter makes them for a backend on it)."""
+    w = _Writer(dialect, device)
     w.steps(case.steps)
     head = [*comment_lines(f"{case.id}: {case.about}"),
             "import torch" if dialect == "torch" else "import paddle"]

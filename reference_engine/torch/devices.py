@@ -14,6 +14,7 @@ from typing import Any, Optional
 
 from reference_engine import devices
 from reference_engine.dialects.torch_policy import TORCH
+from reference_engine.messages import not_supported
 
 __all__ = ["DEVICE_TYPES", "cuda", "device", "placement"]
 
@@ -81,8 +82,6 @@ def placement(argument: Any) -> Optional[str]:
         parsed = argument if isinstance(argument, device) else device(str(argument))
         kind, index = parsed.type, parsed.index
     if kind not in MODELLED_TYPES:
-        from reference_engine.messages import not_supported
-
         raise not_supported(f"torch tensors on a {kind!r} device")
     if kind == "cuda" and not devices.simulated(kind):
         raise TORCH.error("not_compiled_with_cuda")
