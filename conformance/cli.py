@@ -27,17 +27,22 @@ import sys
 import tempfile
 from importlib import resources
 from pathlib import Path
-from typing import Optional
+from typing import NoReturn, Optional
 
-from conformance.report.results import CorruptResultsError
+from conformance import arguments
+from conformance.corpus.inputs import InputError
+from conformance.corpus.text import visible
 from conformance.run.backends import BUILT_IN, Backend
 from conformance.run.options import RunOptions
 
 EXIT_CODES = """exit codes:
   0  everything passed
   1  failures or regressions
-  2  usage or input error: unknown backend, bad shard, missing folder, malformed case file,
-     nothing selected, a report folder another run is writing, a corrupt results file
+  2  usage or input error, in one line naming the option, or the file, case and field: an
+     unknown backend, a bad option value, a malformed case, known-divergence or results file
+     (or one past the limits on size, depth, cases, steps and values), nothing selected, a
+     report folder another run is writing, two runs a diff has nothing in common to compare,
+     a run interrupted (its report is written from what ran, marked incomplete)
   3  internal error
   4  run: nothing failed, but a requested backend judged nothing (its framework or device is
      missing, e.g. torch-cuda without CUDA); the last line says which and why"""
@@ -67,8 +72,8 @@ def _generator_arg(p: argparse.ArgumentParser) -> None:
 def _corpus_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corpus", choices=("hand", "generated", "all"), default="all",
                    help="hand-written cases, generated ones, or both")
-    p.add_argument("--seed", type=int, default=0, help="generator seed")
-    p.add_argument("--count", type=int, default=10000, help="how many generated cases")
+    p.add_argument("--seed", type=arguments.seed, default=0, help="generator seed")
+    p.add_argument("--count", type=arguments.count, default=10000, help="how many generated cases")
     _generator_arg(p)
     p.add_argument("--cases", default=None,
                    help="folder of hand-written case files (none given: the project's cases/)")
@@ -163,8 +168,6 @@ def validate_run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
     workers = xdist_workers(args.workers)
-    if args.count < 0 or args.timeout <= 0:
-        raise UsageError("--count must be >= 0 and --timeout > 0")
     if args.cases:
         cases_dir = _existing_dir(args.cases, "--cases").resolve()
         out = Path(args.out).resolve()
@@ -290,7 +293,9 @@ def _run_into(out: Path, args: argparse.Namespace, extra: list[str]) -> int:
         preparation = Preparation(out, run).start()
         status = pytest.main(argv + extra)
     if int(status) in (int(pytest.ExitCode.USAGE_ERROR), int(pytest.ExitCode.INTERNAL_ERROR)):
-        raise UsageError(f"pytest refused the run (exit code {int(status)}); see above") \
+        raise UsageError(f"pytest refused the run (exit code {int(status)}"
+                         + (f"; the arguments passed on to it: {' '.join(extra)}" if extra else "")
+                         + "); see above") \
             if int(status) == int(pytest.ExitCode.USAGE_ERROR) else RuntimeError(
                 f"pytest failed internally (exit code {int(status)})")
     interrupted = int(status) == int(pytest.ExitCode.INTERRUPTED)
@@ -362,6 +367,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if args.html:
         Path(args.html).write_text(render_diff_html(d), encoding="utf-8")
     print(markdown)
+    if not d["compared"]["results"]:
+        raise UsageError(f"nothing compared: {args.base} and {args.new} have no result of the same "
+                         "case on the same backend (see the lines above for what each ran)")
     return 1 if d["regressed"] else 0
 
 
@@ -428,11 +436,9 @@ def cmd_compat(args: argparse.Namespace) -> int:
 
 def _run_versions(directory: Path) -> dict[str, Optional[str]]:
     """The framework versions a run measured, by distribution name, from its summary.json."""
-    summary = directory / "summary.json"
-    if not summary.exists():
-        raise SystemExit(f"autograd-oracle: {directory} has no summary.json; run 'autograd-oracle "
-                         f"report {directory}' first")
-    target = json.loads(summary.read_text())["execution_target"]
+    from conformance.report.summary import read_summary
+
+    target = read_summary(directory)["execution_target"]
     return {"torch": target.get("torch"), "paddlepaddle": target.get("paddle")}
 
 
@@ -471,13 +477,11 @@ def cmd_subject(args: argparse.Namespace) -> int:
     from conformance.judge.classes import failure_classes
     from conformance.report.build import load_run
     from conformance.report.subject import render_subject
+    from conformance.report.summary import read_summary
     from conformance.run.programs import ProgramRunError, run_programs
 
     directory = _report_dir(args.dir)
-    summary_path = directory / "summary.json"
-    if not summary_path.exists():
-        raise UsageError(f"{directory} has no summary.json; run 'autograd-oracle report {directory}' first")
-    summary = json.loads(summary_path.read_text())
+    summary = read_summary(directory)
     about = (summary.get("backends") or {}).get(args.backend)
     if about is None or not about.get("module"):
         raise UsageError(f"backend '{args.backend}' did not run in {directory} (it ran: "
@@ -510,8 +514,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
     if (args.seconds is None) == (args.count is None):
         raise UsageError("fuzz needs a budget: --seconds N or --count N (one of them)")
-    if (args.seconds or 1) <= 0 or (args.count or 1) <= 0 or args.timeout <= 0:
-        raise UsageError("--seconds, --count and --timeout must be positive")
+    if args.count == 0:
+        raise UsageError("--count: a fuzz runs at least one program")
     backends = backends_named(args.backends)
     tty = sys.stderr.isatty()
     last = [0.0]
@@ -537,8 +541,6 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 def cmd_sweep(args: argparse.Namespace) -> int:
     from conformance.sweep import SweepError, sweep
 
-    if args.count < 0:
-        raise UsageError("--count must be >= 0")
     if args.installer == "uv" and shutil.which("uv") is None:
         raise UsageError("--installer uv: uv is not installed (pip install uv)")
     try:
@@ -553,23 +555,31 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    """Check case files (or folders of them) and list every error, one line each."""
-    from conformance.corpus.loader import CaseError, case_files, load_file
+    """Check case files and known-divergence files (or folders of them) and list every error,
+    one line each: within each file, and across files (a case id two files share), as ``run``
+    would refuse them."""
+    from conformance.corpus.loader import case_files, check_files
+    from conformance.judge import known
 
-    errors, checked = [], 0
+    errors: list[str] = []
+    files: list[Path] = []
     for path in map(Path, args.paths):
         if not path.exists():
-            errors.append(f"{path}: no such file or folder")
-            continue
-        for file in case_files(path) if path.is_dir() else [path]:
-            checked += 1
-            try:
-                load_file(file)
-            except CaseError as exc:
-                errors.append(str(exc))
+            errors.append(f"{visible(str(path))}: no such file or folder")
+        else:
+            files += case_files(path) if path.is_dir() else [path]
+    known_lists = [f for f in files if known.looks_like_known_file(f)]
+    for file in known_lists:
+        try:
+            known.load_file(file, file.stem)
+        except InputError as exc:
+            errors.append(str(exc))
+    _, problems = check_files(f for f in files if f not in known_lists)
+    errors += map(str, problems)
     for line in errors:
         print(line, file=sys.stderr)
-    print(f"{checked} case files checked, {len(errors)} with errors")
+    print(f"{len(files) - len(known_lists)} case files and {len(known_lists)} known-divergence "
+          f"files checked, {len(errors)} error{'' if len(errors) == 1 else 's'}")
     return 2 if errors else 0
 
 
@@ -620,8 +630,16 @@ class _Help(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpF
     """Descriptions as written, every option followed by its default."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a mistake on the command line told in one line (naming the option and
+    pointing at ``--help``) rather than the usage block and the error below it."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {visible(message)} (see {self.prog} --help)\n")
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="autograd-oracle", description=__doc__.split("\n")[0],
+    p = _Parser(prog="autograd-oracle", description=__doc__.split("\n")[0],
                                 epilog=EXIT_CODES, formatter_class=_Help)
     p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -635,14 +653,15 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--backends", default=",".join(BUILT_IN),
                      help="comma-separated backends: built-in names or DIALECT:MODULE[@DEVICE]; "
                           "a backend whose framework or device is missing is skipped, with why")
-    run.add_argument("--out", default=str(DEFAULT_OUT), help="report folder to write")
+    run.add_argument("--out", type=arguments.output_folder, default=str(DEFAULT_OUT),
+                     help="report folder to write")
     run.add_argument("-n", "--workers", default="auto",
                      help="pytest-xdist workers: a number, 0 for one process (whose backends "
                           "still run side by side), or auto: one per two cores, none below four")
     run.add_argument("--select", default=None, help="comma-separated glob patterns of case ids to run")
     run.add_argument("--shard", default=None, metavar="K/N",
                      help="run only shard K of N (1-based), to split a run over machines")
-    run.add_argument("--timeout", type=float, default=60.0,
+    run.add_argument("--timeout", type=arguments.seconds, default=60.0,
                      help="seconds a case may take on a backend before it is a timeout")
     run.add_argument("--memory", default="auto", metavar="SIZE",
                      help="memory cap of each backend process on the CPU (1GB, 512MB, none): a case "
@@ -659,28 +678,37 @@ def parser() -> argparse.ArgumentParser:
     d.add_argument("base", help="report folder of the earlier run, or a baseline: a folder or the "
                                 "name of one the project ships (torch-2.13.0-cpu)")
     d.add_argument("new", help="report folder of the later run")
-    d.add_argument("--json", default=None, help="also write the JSON report here")
-    d.add_argument("--markdown", default=None, help="also write the Markdown report here")
-    d.add_argument("--html", default=None, help="also write the report as an HTML page here")
+    d.add_argument("--json", type=arguments.output_file, default=None,
+                   help="also write the JSON report here")
+    d.add_argument("--markdown", type=arguments.output_file, default=None,
+                   help="also write the Markdown report here")
+    d.add_argument("--html", type=arguments.output_file, default=None,
+                   help="also write the report as an HTML page here")
     rec = command("record", "keep a run's results as a named baseline")
-    rec.add_argument("name", help="the baseline's name, e.g. torch-2.13.0-cpu")
+    rec.add_argument("name", type=arguments.plain_name,
+                     help="the baseline's name, e.g. torch-2.13.0-cpu")
     rec.add_argument("--from", dest="source", default=str(DEFAULT_OUT),
                      help="the run's report folder")
-    rec.add_argument("--baselines", default=str(BASELINES), help="folder of baselines")
+    rec.add_argument("--baselines", type=arguments.output_folder, default=str(BASELINES),
+                     help="folder of baselines")
     rec.add_argument("--backend", default=None,
                      help="comma-separated backends to keep (none given: every backend of the run)")
     rec.add_argument("--force", action="store_true", help="overwrite an existing baseline")
     m = command("merge", "combine shard report folders into one")
-    m.add_argument("out", help="report folder to write the merged run to")
+    m.add_argument("out", type=arguments.output_folder,
+                   help="report folder to write the merged run to")
     m.add_argument("shards", nargs="+", help="report folders of the shards")
     c = command("compat", "write the torch/paddle divergence classes as Markdown")
     c.add_argument("dir", help="the run's report folder")
-    c.add_argument("--out", default="docs/COMPAT.md", help="Markdown file to write")
+    c.add_argument("--out", type=arguments.output_file, default="docs/COMPAT.md",
+                   help="Markdown file to write")
     g = command("generate", "print or write a generated corpus")
-    g.add_argument("--seed", type=int, default=0, help="corpus seed")
-    g.add_argument("--count", type=int, default=10000, help="how many cases")
-    g.add_argument("--out", default=None, help="write the corpus to this file (none: stdout)")
-    g.add_argument("--manifest", default=None, help="write the corpus manifest here")
+    g.add_argument("--seed", type=arguments.seed, default=0, help="corpus seed")
+    g.add_argument("--count", type=arguments.count, default=10000, help="how many cases")
+    g.add_argument("--out", type=arguments.output_file, default=None,
+                   help="write the corpus to this file (none: stdout)")
+    g.add_argument("--manifest", type=arguments.output_file, default=None,
+                   help="write the corpus manifest here")
     _generator_arg(g)
     k = command("known", "keep known-divergence entries pinned to what a run observed")
     k.add_argument("action", choices=("update", "add"),
@@ -702,7 +730,7 @@ def parser() -> argparse.ArgumentParser:
                               "each with its smallest program and what the framework and the subject print")
     sub_.add_argument("dir", help="the run's report folder")
     sub_.add_argument("--backend", required=True, help="the backend under test, e.g. paddle-as-torch")
-    sub_.add_argument("--out", required=True,
+    sub_.add_argument("--out", type=arguments.output_file, required=True,
                       help="Markdown file to write, e.g. docs/subjects/paddle-as-torch.md")
     sub_.add_argument("--no-programs", action="store_true",
                       help="do not run the programs (the page then shows them without their output)")
@@ -710,13 +738,14 @@ def parser() -> argparse.ArgumentParser:
                          "each new kind of failure to a minimal case")
     fz.add_argument("--backends", required=True,
                     help="comma-separated backends under test (each judged against its reference)")
-    fz.add_argument("--seconds", type=float, default=None, help="the time budget")
-    fz.add_argument("--count", type=int, default=None,
+    fz.add_argument("--seconds", type=arguments.seconds, default=None, help="the time budget")
+    fz.add_argument("--count", type=arguments.count, default=None,
                     help="run this many programs instead of a time budget (reproducible)")
-    fz.add_argument("--seed", type=int, default=1, help="the fuzz seed: program i of a seed is fixed")
-    fz.add_argument("--out", default="reports/fuzz",
+    fz.add_argument("--seed", type=arguments.seed, default=1,
+                    help="the fuzz seed: program i of a seed is fixed")
+    fz.add_argument("--out", type=arguments.output_folder, default="reports/fuzz",
                     help="folder for summary.json, report.md and cases/<class>.json")
-    fz.add_argument("--timeout", type=float, default=20.0,
+    fz.add_argument("--timeout", type=arguments.seconds, default=20.0,
                     help="seconds a program may take on a backend before it is a timeout")
     fz.add_argument("--dtype", default="mixed", choices=("mixed", "float32", "float64"),
                     help="what the programs compute in: mixed (each draws, as the corpus's do) or "
@@ -726,8 +755,10 @@ def parser() -> argparse.ArgumentParser:
                           "diff each against the one before and the baseline")
     sw.add_argument("framework", choices=("torch", "paddle"), help="the framework to sweep")
     sw.add_argument("versions", nargs="+", help="its versions, oldest first, e.g. 3.2.2 3.3.0 3.3.1")
-    sw.add_argument("--count", type=int, default=2000, help="generated cases on top of the hand-written")
-    sw.add_argument("--out", default="reports/sweep", help="folder for the runs, the diffs and index.md")
+    sw.add_argument("--count", type=arguments.count, default=2000,
+                    help="generated cases on top of the hand-written")
+    sw.add_argument("--out", type=arguments.output_folder, default="reports/sweep",
+                    help="folder for the runs, the diffs and index.md")
     sw.add_argument("--installer", choices=("pip", "uv"), default="pip",
                     help="what makes the environments: venv and pip (reads pip's configuration), "
                          "or uv (faster; needs uv)")
@@ -736,8 +767,9 @@ def parser() -> argparse.ArgumentParser:
     cov = command("coverage", "cases per feature bucket, step kind x argument, op x feature and "
                               "argument value x state")
     _corpus_args(cov)
-    val = command("validate", "check case files and list every error (exit 2 on any)")
-    val.add_argument("paths", nargs="+", help="case files or folders of them")
+    val = command("validate", "check case files and known-divergence files, and list every "
+                              "error (exit 2 on any)")
+    val.add_argument("paths", nargs="+", help="case files, known-divergence files, or folders of them")
     return p
 
 
@@ -747,10 +779,8 @@ HANDLERS = {"report": cmd_report, "diff": cmd_diff, "record": cmd_record, "merge
             "sweep": cmd_sweep}
 
 
-def main(argv: Optional[list[str]] = None) -> int:
-    """Run a command; exit codes as in ``EXIT_CODES``. A mistake in the input is one line on
-    stderr (2), never a traceback; anything else unexpected is an internal error (3)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+def _parsed(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
+    """The command line parsed, and what ``run`` passes on to pytest; a mistake exits 2."""
     args, extra = parser().parse_known_args(argv)
     args.argv = argv  # kept with the run, so a rebuilt report still shows the command that ran
     if extra and args.command != "run":
@@ -759,17 +789,33 @@ def main(argv: Optional[list[str]] = None) -> int:
         parser().error("known add needs --backend, --case and --reason")
     if args.command == "known" and args.file and not args.backend:
         parser().error("known --file needs --backend: the backend whose results it pins")
+    return args, extra
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """Run a command; exit codes as in ``EXIT_CODES``. A mistake in the input is one line on
+    stderr (2), never a traceback; anything else unexpected is an internal error (3)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args, extra = _parsed(argv)
+    except SystemExit as exc:  # --help, --version, or a mistake argparse told in one line
+        return exc.code if isinstance(exc.code, int) else 2
     try:
         if args.command == "run":
             return cmd_run(args, extra)
         return HANDLERS[args.command](args)
-    except (UsageError, CorruptResultsError) as exc:
+    except (UsageError, InputError) as exc:
         print(f"autograd-oracle: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (``| head``): nothing is wrong with the run
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, exit code 3
+        if isinstance(exc, OSError) and exc.filename is not None:
+            # a path the user named that the system refuses (no space left, a read-only folder)
+            print(f"autograd-oracle: error: {visible(str(exc.filename))}: {exc.strerror}",
+                  file=sys.stderr)
+            return 2
         if os.environ.get("AUTOGRAD_ORACLE_DEBUG"):
             raise
         print(f"autograd-oracle: internal error: {type(exc).__name__}: {exc} "

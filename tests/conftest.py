@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import reference_engine.torch as reference_torch
@@ -29,3 +31,15 @@ def ref_paddle():
     import reference_engine.paddle as reference_paddle
 
     return reference_paddle
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory) -> Path:
+    """A small finished run of the reference (the seed cases): a report folder to read, diff or
+    damage; one per test module."""
+    from conformance.cli import main
+
+    out = tmp_path_factory.mktemp("small") / "run"
+    assert main(["run", "-n", "0", "--corpus", "hand", "--select", "seeds/*", "--backends",
+                 "reference-torch", "--out", str(out)]) == 0
+    return out

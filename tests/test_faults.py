@@ -81,14 +81,6 @@ def test_a_bad_memory_size_is_a_usage_error(tmp_path, capsys):
     assert code == 2 and "--memory" in err and not (tmp_path / "run").exists()
 
 
-@pytest.fixture(scope="module")
-def small_run(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("small") / "run"
-    assert main(["run", "-n", "0", "--corpus", "hand", "--select", "seeds/*", "--backends",
-                 "reference-torch", "--out", str(out)]) == 0
-    return out
-
-
 def _copy_with_lines(source: Path, target: Path, change) -> Path:
     target.mkdir(parents=True)
     for name in ("run.json", "results.jsonl"):
@@ -106,7 +98,7 @@ def test_a_garbage_line_in_the_middle_of_the_results_is_named(small_run, tmp_pat
             "merge": ["merge", str(tmp_path / "merged"), str(corrupt)]}[command]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and f"{corrupt / 'results.jsonl'}: line 4 is not a result" in err
+    assert err.count("\n") == 0 and f"{corrupt / 'results.jsonl'}, line 4: not a result" in err
 
 
 def test_a_cut_off_last_line_is_accepted_with_a_note(small_run, tmp_path):

@@ -15,6 +15,7 @@ RUN = {"corpus": "hand", "seed": 0, "count": 0}
 
 def _result(case: str, verdict: str = "pass") -> str:
     return json.dumps({"case": case, "backend": "reference-torch", "verdict": verdict,
+                       "dialect": "torch", "about": "", "tags": [], "detail": "", "seconds": 0.0,
                        "observations": []}) + "\n"
 
 
@@ -41,5 +42,5 @@ def test_a_cut_off_last_line_is_a_note_and_a_broken_line_before_others_is_corrup
     assert prepared.run["notes"] == ["results.jsonl: its last line (line 2) was cut off, as by an "
                               "interrupted run, and is left out"]
     (tmp_path / "results.jsonl").write_text(_result("a") + "not json\n" + _result("c"))
-    with pytest.raises(CorruptResultsError, match="line 2 is not a result"):
+    with pytest.raises(CorruptResultsError, match="line 2: not a result"):
         Preparation(tmp_path, RUN).start().finish(RUN)

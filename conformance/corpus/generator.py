@@ -17,8 +17,8 @@ vocabulary (hooks, grad-mode blocks, detach, in-place ops on leaves, views and s
 every keyword, every op's argument forms and special points). Each version builds on the base
 (and 4 on 3), never on another version's module's internals. Versions 2 and 3 stay available
 byte for byte (``autograd-oracle run --generator 3``). Version 1, the first
-corpus, is retired: no committed baseline uses it, and git keeps it (the tag
-``generator-v1``; ``git log -- conformance/corpus/generators/v1.py``).
+corpus, is retired: no committed baseline uses it, and git keeps it
+(``git log --all -- conformance/corpus/generators/v1.py``).
 """
 
 from __future__ import annotations

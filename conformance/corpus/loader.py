@@ -10,20 +10,22 @@ from __future__ import annotations
 import contextlib
 import json
 import keyword
+import math
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional
 
 from conformance import data
 from conformance.corpus import vocabulary as V
 from conformance.corpus.case import Case
+from conformance.corpus.inputs import MAX_CASES, MAX_ELEMENTS, MAX_STEPS, InputError, check_count, read_json
 from conformance.corpus.text import id_problem, visible
 
 NON_CASE_FILES = {"schema.json", "manifest.json"}
 
 
-class CaseError(ValueError):
-    """A malformed case file, case or step. The message shows the file's text escaped
-    (:func:`visible`), so a hostile id or name cannot break the error line."""
+class CaseError(InputError):
+    """A malformed case file, case or step, named by file, case id, step (``3``, or ``3.1``
+    inside a ``no_grad`` block) and field."""
 
     def __init__(self, source: str, message: str, case_id: Optional[str] = None,
                  step: Optional[str] = None, field: Optional[str] = None) -> None:
@@ -35,7 +37,7 @@ class CaseError(ValueError):
             where.append(f"step {step}")
         if field is not None:
             where.append(f"field '{field}'")
-        super().__init__(visible(", ".join(where) + ": " + message))
+        super().__init__(where, message)
 
 
 def _names(value: Any) -> list[str]:
@@ -53,6 +55,7 @@ class _CaseChecker:
         self.optimizers: set[str] = set()  # names bound by optimizer steps
         self.defs: set[str] = set()  # names bound by def steps
         self.modules: set[str] = set()  # names bound by module steps
+        self.steps = 0  # steps seen, counting those inside blocks
 
     def fail(self, message: str, step: Optional[str] = None, field: Optional[str] = None) -> None:
         raise CaseError(self.source, message, self.case_id, step, field)
@@ -100,6 +103,9 @@ class _CaseChecker:
         if shape is None:
             self.fail("ragged value: nested lists must be rectangular and hold only numbers",
                       step, field)
+        elements = math.prod(shape)
+        if elements > MAX_ELEMENTS:
+            self.fail(f"a value of {elements:,} numbers; the limit is {MAX_ELEMENTS:,}", step, field)
 
     def check_index(self, index: list[Any], step: str, field: str) -> None:
         for entry in index:
@@ -143,6 +149,10 @@ class _CaseChecker:
     def check_steps(self, steps: Any, prefix: str = "") -> None:
         if not isinstance(steps, list) or not steps:
             self.fail("expected a non-empty list of steps", prefix.rstrip(".") or None, "steps")
+        self.steps += len(steps)
+        if self.steps > MAX_STEPS:
+            self.fail(f"more than {MAX_STEPS:,} steps, counting those inside blocks; that is "
+                      "the limit", prefix.rstrip(".") or None, "steps")
         for i, step in enumerate(steps):
             self.check_step(step, f"{prefix}{i}")
 
@@ -529,29 +539,41 @@ def parse_document(document: Any, source: str) -> list[Case]:
     cases = document.get("cases")
     if not isinstance(cases, list):
         raise CaseError(source, "expected a list of cases", field="cases")
+    check_count(len(cases), MAX_CASES, "cases in one file", [source, "field 'cases'"])
     return [parse_case(c, source, i) for i, c in enumerate(cases)]
 
 
 def load_file(path: Path | str) -> list[Case]:
+    """The cases of one case file, read within the limits of ``conformance.corpus.inputs``."""
     path = Path(path)
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise CaseError(str(path), f"not valid JSON: {exc.msg} at line {exc.lineno} column "
-                        f"{exc.colno}") from None
-    except OSError as exc:
-        raise CaseError(str(path), f"cannot read: {exc.strerror}") from None
+        document = read_json(path)
+    except CaseError:
+        raise
+    except InputError as exc:  # the file as a whole: a case file's error all the same
+        raise CaseError(str(path), str(exc).removeprefix(f"{visible(str(path))}: ")) from None
     return parse_document(document, str(path))
 
 
-def check_unique(cases: Iterable[Case]) -> list[Case]:
+def check_files(files: Iterable[Path]) -> tuple[list[Case], list[InputError]]:
+    """Every case of ``files`` and every reason to refuse them: each file's own errors (its
+    first, as the loader stops there), then each case id that two files share. What ``run``
+    refuses, ``validate`` lists: both read files through here."""
+    cases: list[Case] = []
+    errors: list[InputError] = []
+    for file in files:
+        try:
+            cases += load_file(file)
+        except InputError as exc:
+            errors.append(exc)
     seen: dict[str, Case] = {}
     for case in cases:
         if case.id in seen:
-            raise CaseError(case.source, f"duplicate case id (also in {seen[case.id].source})",
-                            case.id, field="id")
-        seen[case.id] = case
-    return list(seen.values())
+            errors.append(CaseError(case.source, f"duplicate case id (also in "
+                                    f"{seen[case.id].source})", case.id, field="id"))
+        else:
+            seen[case.id] = case
+    return list(seen.values()), errors
 
 
 def case_files(directory: Path | str) -> list[Path]:
@@ -564,8 +586,12 @@ def case_files(directory: Path | str) -> list[Path]:
 
 
 def load_directory(directory: Path | str) -> list[Case]:
-    """Every case file under ``directory`` (recursively), ids unique across files."""
-    return check_unique(c for f in case_files(directory) for c in load_file(f))
+    """Every case file under ``directory`` (recursively), ids unique across files; the first
+    error found refuses the folder."""
+    cases, errors = check_files(case_files(directory))
+    if errors:
+        raise errors[0]
+    return cases
 
 
 def hand_written_dir() -> Path:

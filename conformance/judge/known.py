@@ -26,9 +26,10 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from conformance import data
+from conformance.corpus.inputs import InputError, read_json
 from conformance.judge.compare import Difference, signature_matches
 from conformance.run.backends import REFERENCE_BACKENDS
 
@@ -36,8 +37,11 @@ DEFAULT_DIR = data.known_divergences_dir()  # known_divergences/ in a checkout, 
 ENTRY_KEYS = {"cases", "reason", "measured_on", "differences"}
 
 
-class KnownDivergenceError(ValueError):
-    pass
+class KnownDivergenceError(InputError):
+    """A known-divergence file that cannot be used, or a request ``known`` cannot carry out."""
+
+    def __init__(self, message: str, where: Sequence[str] = ()) -> None:
+        super().__init__(list(where), message)
 
 
 @dataclass
@@ -149,22 +153,35 @@ def for_backend(backend: str, directory: Path = DEFAULT_DIR,
     return load_file(Path(given), backend)
 
 
+def looks_like_known_file(path: Path) -> bool:
+    """Whether ``path`` is meant as a known-divergence file rather than a case file: a JSON
+    object with ``entries`` and no ``cases``. Anything unreadable is left to the case loader,
+    which says what is wrong with it."""
+    try:
+        document = read_json(path)
+    except InputError:
+        return False
+    return isinstance(document, dict) and "entries" in document and "cases" not in document
+
+
 def load_file(path: Path, backend: str) -> KnownDivergences:
     """A known-divergence file, applied to ``backend`` (whatever backend the file was written
     for: real paddle under another name is judged by paddle-cpu's list)."""
     if not path.exists():
         return KnownDivergences(backend, path=path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise KnownDivergenceError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
-    if not isinstance(data, dict):
-        raise KnownDivergenceError(f"{path}: must be an object with 'backend' and 'entries'")
+        data = read_json(path)
+    except InputError as exc:
+        raise KnownDivergenceError(str(exc)) from None
+    if not isinstance(data, dict) or not isinstance(data.get("entries", []), list) \
+            or not isinstance(data.get("backend", backend), str):
+        raise KnownDivergenceError("must be an object with 'backend' (a name) and 'entries' (a "
+                                   "list)", [str(path)])
     entries = []
     for i, e in enumerate(data.get("entries", [])):
         problem = _entry_problem(e)
         if problem:
-            raise KnownDivergenceError(f"{path}: entry {i}: {problem}")
+            raise KnownDivergenceError(problem, [str(path), f"entry {i}"])
         entries.append(Entry(list(e["cases"]), e["reason"], dict(e["measured_on"]),
                              list(e["differences"])))
     return KnownDivergences(backend, entries, path, written_for=str(data.get("backend", backend)))

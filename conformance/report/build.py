@@ -9,6 +9,8 @@ from typing import Any, Optional
 
 from conformance.corpus.case import Case
 from conformance.corpus.collector import collector_paused
+from conformance.corpus.generator import DEFAULT_VERSION, VERSIONS
+from conformance.corpus.inputs import InputError, read_json, schema_problem
 from conformance.judge.classes import failure_classes
 from conformance.judge.known import stale_entries
 from conformance.report.guide import render_guide_html, render_guide_markdown
@@ -23,9 +25,22 @@ from conformance.report.summary import build_summary
 RUN_FILE = "run.json"  # the corpus options of the run, written when it starts
 
 
+RUN_SCHEMA = json.loads((Path(__file__).parent / "schemas" / "run.schema.json").read_text())
+
+
 def read_run(directory: Path) -> dict[str, Any]:
+    """A report folder's ``run.json``, held to its schema and to the generator versions this
+    release has (a folder without one: the options of a run of nothing)."""
     path = directory / RUN_FILE
-    return json.loads(path.read_text()) if path.exists() else {"corpus": "all", "seed": 0, "count": 0}
+    if not path.exists():
+        return {"corpus": "all", "seed": 0, "count": 0}
+    run = read_json(path)
+    problem = schema_problem(run, RUN_SCHEMA)
+    if problem is None and run.get("generator", DEFAULT_VERSION) not in VERSIONS:
+        problem = f"field 'generator' must be one of {', '.join(map(str, sorted(VERSIONS)))}"
+    if problem:
+        raise InputError(str(path), problem)
+    return run
 
 
 def load_run(directory: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Case],

@@ -51,11 +51,36 @@ def diff_runs(base_dir: Path, new_dir: Path, cases: Optional[dict[str, Case]] = 
             if not comparison.same:
                 out["drift"].append({**entry, "difference": comparison.differences[0].describe()})
     out["regressed"] = bool(out["regressions"] or out["drift"])
+    out["compared"] = _compared(base, new)
     out["change_classes"] = change_classes(out, base, new, cases or {})
     return out
 
 
 Results = dict[tuple[str, str], dict[str, Any]]
+
+
+def _compared(base: Results, new: Results) -> dict[str, Any]:
+    """What the two runs had in common, and so what the diff compared: the results of a
+    backend that ran in one run only are new or removed, never compared."""
+    base_backends, new_backends = {b for _, b in base}, {b for _, b in new}
+    both = set(base) & set(new)
+    return {"results": len(both), "cases": len({case for case, _ in both}),
+            "backends": sorted(base_backends & new_backends),
+            "base_only_backends": sorted(base_backends - new_backends),
+            "new_only_backends": sorted(new_backends - base_backends)}
+
+
+def compared_lines(d: dict[str, Any]) -> list[str]:
+    """What a diff compared, and the backends it could not, as sentences."""
+    c = d["compared"]
+    lines = [f"compared: {_plural(c['results'], 'result')} of {_plural(c['cases'], 'case')} that "
+             f"both runs have, on {', '.join(c['backends']) or 'no backend'}"]
+    for side, run, counted in (("base_only_backends", d["base_run"], "removed"),
+                               ("new_only_backends", d["new_run"], "new")):
+        if c[side]:
+            lines.append(f"ran only in {run}: {', '.join(c[side])} (its results are counted as "
+                         f"{counted}, not compared)")
+    return lines
 
 
 def change_classes(d: dict[str, Any], base: Results, new: Results,
@@ -99,6 +124,7 @@ def render_diff_markdown(d: dict[str, Any]) -> str:
     result listed once with every kind of change it shows."""
     cases = {kind: len({e["case"] for e in d[kind]}) for kind in ("new", "removed")}
     lines = [f"# Regression report: {d['base_run']} → {d['new_run']}", "",
+             *(f"- {line}" for line in compared_lines(d)),
              f"- regressions (pass → fail): {_plural(len(d['regressions']), 'result')}",
              f"- fixed (fail → pass): {_plural(len(d['fixed']), 'result')}",
              f"- value drift beyond tolerance: {_plural(len(d['drift']), 'result')}",
@@ -153,6 +179,7 @@ def render_diff_html(d: dict[str, Any]) -> str:
              "pre{background:#f6f6f6;padding:8px}td,th{border:1px solid #ccc;padding:4px 8px}"
              "table{border-collapse:collapse}</style></head><body>",
              f"<h1>Regression report</h1><p>{e(d['base_run'])} → {e(d['new_run'])}</p>",
+             "<ul>" + "".join(f"<li>{e(line)}</li>" for line in compared_lines(d)) + "</ul>",
              "<h2>How the results changed</h2><table><tr><th>#</th><th>backend</th>"
              "<th>how it changed (old vs new)</th><th>results</th><th>smallest case</th></tr>"]
     classes = d.get("change_classes") or []

@@ -10,7 +10,6 @@ results at once (classes, summary, pages). ``build_reports(..., prepared=...)`` 
 
 from __future__ import annotations
 
-import json
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +19,7 @@ from conformance.corpus.assembly import load_corpus
 from conformance.corpus.case import Case
 from conformance.corpus.collector import collector_paused
 from conformance.corpus.generator import DEFAULT_VERSION, generated_corpus
-from conformance.report.results import RESULTS, corrupt, cut_off_note
+from conformance.report.results import RESULTS, corrupt, cut_off_note, parse_result
 from conformance.report.summary import corpus_manifest
 from conformance.run.trace import recategorize
 
@@ -106,9 +105,8 @@ class Preparation:
                 continue
             if self.torn is not None:
                 raise corrupt(path, self.torn)
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError:
+            r = parse_result(line, path, self.lines, trusted=True)
+            if r is None:
                 self.torn = self.lines
                 continue
             for key in ("observations", "reference_observations"):

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any, Iterator, Optional
 
 from conformance.corpus.collector import collector_paused
-from conformance.run.trace import recategorize
+from conformance.corpus.inputs import MAX_LINE_BYTES, InputError, decode, parse_json, schema_problem
+from conformance.run.trace import json_to_array, recategorize
 
 RESULTS = "results.jsonl"
 
@@ -20,13 +21,58 @@ def results_path(directory: Path) -> Path:
     raise FileNotFoundError(f"{directory} holds no {RESULTS}")
 
 
-class CorruptResultsError(ValueError):
+class CorruptResultsError(InputError):
     """A results file with a line that is not a result before its end: results would be lost."""
+
+    def __init__(self, path: Path, line: int, why: str) -> None:
+        super().__init__([str(path), f"line {line}"], why)
 
 
 def corrupt(path: Path, line: int) -> CorruptResultsError:
-    return CorruptResultsError(f"{path}: line {line} is not a result (unparseable JSON), and lines "
-                               "follow it: the file is corrupt")
+    return CorruptResultsError(path, line, "not a result (unparseable JSON), and lines follow it: "
+                               "the file is corrupt")
+
+
+RESULT_SCHEMA = json.loads((Path(__file__).parent / "schemas" / "result.schema.json").read_text())
+
+
+def parse_result(line: str, path: Path, number: int, trusted: bool = False) -> Optional[dict[str, Any]]:
+    """One line of a results file as a result; None where the line does not parse (it may be a
+    last line cut off), an error where it parses but is no result. A file another process
+    wrote is held to ``result.schema.json`` and its values to their shapes and dtypes; the
+    lines this run writes as it goes (``trusted``) are only parsed: the tests hold the writer
+    to the schema, and the checks cost a report of a large run seconds."""
+    try:
+        result = parse_json(line, [str(path), f"line {number}"], unique_keys=False)
+    except InputError as exc:
+        if "not valid JSON" in str(exc):
+            return None
+        raise CorruptResultsError(path, number, str(exc).rpartition(": ")[2]) from None
+    if not trusted:
+        problem = schema_problem(result, RESULT_SCHEMA) or _values_problem(result)
+        if problem:
+            raise CorruptResultsError(path, number, f"not a result: {problem}")
+    return result
+
+
+def _values_problem(result: dict[str, Any]) -> Optional[str]:
+    """Why the values of a tensor or array observation cannot be read back as what it says it
+    is (its dtype, its shape), or None."""
+    for key in ("observations", "reference_observations"):
+        pending = list(result.get(key) or [])
+        while pending:
+            o = pending.pop()
+            if o["kind"] == "list":
+                pending += o["items"]
+            elif o["kind"] in ("tensor", "array"):
+                try:
+                    read = json_to_array(o["values"], o["dtype"])
+                except (TypeError, ValueError, OverflowError) as exc:
+                    return f"the values of a {o['kind']} at step {o.get('step')} are not {o['dtype']}: {exc}"
+                if list(read.shape) != o["shape"]:
+                    return (f"the values of a {o['kind']} at step {o.get('step')} have shape "
+                            f"{list(read.shape)}, not {o['shape']}")
+    return None
 
 
 def cut_off_note(name: str, line: int) -> str:
@@ -40,17 +86,27 @@ def iter_results(directory: Path, notes: Optional[list[str]] = None) -> Iterator
     path = results_path(directory)
     opener = gzip.open if path.suffix == ".gz" else open
     torn: Optional[int] = None  # the number of an unparseable line, until another line follows
-    with opener(path, "rt", encoding="utf-8") as handle:  # type: ignore[operator]
-        for number, line in enumerate(handle, 1):
-            line = line.strip()
-            if not line:
-                continue
-            if torn is not None:
-                raise corrupt(path, torn)
-            try:
-                yield json.loads(line)
-            except json.JSONDecodeError:
-                torn = number
+    try:
+        with opener(path, "rb") as handle:  # type: ignore[operator]
+            number = 0
+            while raw := handle.readline(MAX_LINE_BYTES + 1):
+                number += 1
+                if len(raw) > MAX_LINE_BYTES:
+                    raise CorruptResultsError(path, number, f"longer than {MAX_LINE_BYTES:,} bytes, "
+                                          "the limit for a line")
+                line = decode(raw, f"{path}, line {number}").strip()
+                if not line:
+                    continue
+                if torn is not None:
+                    raise corrupt(path, torn)
+                result = parse_result(line, path, number)
+                if result is None:
+                    torn = number
+                else:
+                    yield result
+    except (OSError, EOFError) as exc:  # unreadable, or a .gz that is not gzip or is cut off
+        raise InputError(str(path), f"cannot read: {getattr(exc, 'strerror', None) or exc}") \
+            from None
     if torn is not None and notes is not None:
         notes.append(cut_off_note(path.name, torn))
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import platform
 import sys
 from pathlib import Path
 from typing import Any, Optional
 
 from conformance.corpus.generator import DEFAULT_VERSION, corpus_sha256, generated_corpus
+from conformance.corpus.inputs import InputError, read_json, schema_problem
 from conformance.corpus.loader import case_files, hand_written_dir
 from conformance.report.parity import PAIR, device_parity
 from conformance.report.pins import framework_pins
@@ -80,15 +82,21 @@ def unsupported_by_reason(results: list[dict[str, Any]]) -> dict[str, dict[str, 
 
 
 def backends_under_test(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """``{backend: {dialect, module, subject}}``: the module each backend drove and what it is
-    (``subject``: description, distribution, version, as its process reported; None where it
-    never loaded)."""
+    """``{backend: {dialect, module, subject[, unavailable]}}``: the module each backend drove and
+    what it is (``subject``: description, distribution, version, as its process reported; None
+    where it never loaded, and then ``unavailable`` says why: the import error, the memory cap,
+    the missing device)."""
     out: dict[str, dict[str, Any]] = {}
     for r in results:
         entry = out.setdefault(r["backend"], {"dialect": r.get("dialect"), "module": r.get("module"),
                                               "subject": None})
         if entry["subject"] is None and r.get("subject"):
             entry["subject"] = r["subject"]
+        if r["verdict"] == "unavailable" and r.get("detail"):
+            entry.setdefault("unavailable", r["detail"])
+    for entry in out.values():
+        if entry["subject"] is not None:
+            entry.pop("unavailable", None)
     return dict(sorted(out.items()))
 
 
@@ -96,7 +104,8 @@ def backend_line(name: str, about: dict[str, Any]) -> str:
     """``paddle-as-torch: torch:conformance.subjects.paddle_as_torch → paddle 3.3.1 (torch
     proxy)``: the backend, the module it drove and what that module is."""
     module = f"{about['dialect']}:{about['module']}" if about.get("module") else "module not recorded"
-    subject = (about.get("subject") or {}).get("description") or "not loaded"
+    subject = (about.get("subject") or {}).get("description") or (
+        f"not loaded: {about['unavailable']}" if about.get("unavailable") else "not loaded")
     return f"{name}: {module} → {subject}"
 
 
@@ -132,3 +141,20 @@ def build_summary(results: list[dict[str, Any]], manifest: dict[str, Any], compl
         "stale_known_divergences": stale,
         **({"device_parity": device_parity(results)} if PAIR[1] in backends else {}),
     }
+
+
+SUMMARY_SCHEMA = json.loads((Path(__file__).parent / "schemas" / "summary.schema.json").read_text())
+
+
+def read_summary(directory: Path) -> dict[str, Any]:
+    """A report folder's ``summary.json``, held to its schema; a usage error when the folder has
+    none yet (``autograd-oracle report`` writes it)."""
+    path = directory / "summary.json"
+    if not path.exists():
+        raise InputError(str(directory), "has no summary.json; run 'autograd-oracle report "
+                         f"{directory}' first")
+    summary = read_json(path)
+    problem = schema_problem(summary, SUMMARY_SCHEMA)
+    if problem:
+        raise InputError(str(path), problem)
+    return summary
