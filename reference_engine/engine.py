@@ -94,6 +94,21 @@ def _needed_nodes(order: list[Node], targets: set[int]) -> set[int]:
     return needed
 
 
+def _owners_of_captured_outputs(inputs: Sequence[Tensor]) -> set[int]:
+    """torch captures an input that is one output of a node with several at that node: the
+    node is evaluated once the gradients of its outputs arrived, running every output's hooks
+    (None where nothing arrived) before the capture, though its own derivative never runs. The
+    pass needs those nodes as it needs its inputs."""
+    needed: set[int] = set()
+    for t in inputs:
+        node = t._edge()
+        rule = getattr(node, "rule", None)
+        if rule is None or rule.op != "output_slot":
+            continue
+        needed.add(id(node.attrs["of"]))
+    return needed
+
+
 class _Undefined:
     """torch's undefined gradient: what reaches a node below a custom function's None."""
 
@@ -298,7 +313,8 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
     # an identity rule (clone, add) runs a kernel: a new tensor, recorded when the gradient
     # requires grad without a node of its own
     copies = policy.kernels_copy_gradients and rule.op != "output_slot"
-    linked_alone = links and not through_operands and rule.op in policy.links_with_a_constant
+    linked_alone = links and not through_operands and (
+        rule.op in policy.links_with_a_constant or node.name() in policy.links_with_a_constant_nodes)
     out: list[Optional[Tensor]] = [None] * len(needed)
     for i, (g, meta) in enumerate(zip(grads, node.input_meta)):
         if g is None or not needed[i]:
@@ -358,6 +374,7 @@ class _Pass:
     create_graph: bool
     accumulate: bool
     plain_pass: bool  # no captured inputs, no wanted subset
+    capture_owners: frozenset[int] = frozenset()  # nodes that capture one of their outputs
 
     def step(self, node: Node, grad: Any) -> Optional[Node]:
         """Run ``node`` on the gradient that reached it. Returns the node whose saved tensors the
@@ -379,7 +396,8 @@ class _Pass:
             _run_output_hooks(policy, node, grad, self.create_graph, targets)
             grad = UNDEFINED  # only undefined gradients reached the pieces: so is the input's
         deferred = policy.output_hooks_run_at_node and type(node) is not AccumulateGrad and \
-            node.rule.op == "output_slot" and id(node) not in targets
+            node.rule.op == "output_slot" and (
+                id(node) not in targets or id(node.attrs["of"]) in self.capture_owners)
         if grad is UNDEFINED:
             return self._undefined(node, deferred)
         is_leaf = type(node) is AccumulateGrad
@@ -395,7 +413,10 @@ class _Pass:
                     policy.retain(node.retained, grad, self.create_graph)
             return None
         if isinstance(grad, list):
-            if policy.output_hooks_run_at_node:
+            if policy.output_hooks_run_at_node and id(node) in self.capture_owners:
+                _run_output_hooks(policy, node, grad, self.create_graph, {})
+                self._capture_outputs(node, grad)
+            elif policy.output_hooks_run_at_node:
                 _run_output_hooks(policy, node, grad, self.create_graph, targets)
             else:
                 _missing_outputs(policy, node, grad)
@@ -413,7 +434,7 @@ class _Pass:
         if node.node_hooks:
             outputs = _run_node_hooks(node, "pre", outputs)
             grad = list(outputs) if isinstance(grad, list) else outputs[0]
-        for index in targets.get(id(node), ()):
+        for index in () if deferred else targets.get(id(node), ()):
             self.captured[index] = grad
         if is_leaf:
             if self.accumulate:
@@ -452,6 +473,14 @@ class _Pass:
         grads = _input_grads(self.policy, node, None, wanted)
         _pass_on(self.policy, self.buffers, node, grads, wanted, self.cut_nodes)
         return node
+
+    def _capture_outputs(self, node: Node, grads: list[Any]) -> None:
+        """Capture the outputs of ``node`` that are inputs of the pass, as their hooks left
+        their gradients (torch captures at the node, after every output's hooks)."""
+        for i, ref in enumerate(node.attrs.get("slot_nodes", ())):
+            slot = ref()
+            for index in self.targets.get(id(slot), ()) if slot is not None else ():
+                self.captured[index] = None if grads[i] is UNDEFINED else grads[i]
 
     def _run_slot_hooks(self, slot_node: Node, grad: Any) -> Node:
         """Run the output hooks of the node one of whose outputs ``slot_node`` is, as torch runs
@@ -502,13 +531,15 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
             if node is not None:
                 targets.setdefault(id(node), []).append(i)
     wanted = None
+    owners: set[int] = set()
     if inputs is not None:
         order = topological_order([n for n in root_nodes if n is not None], cut_nodes)
-        wanted = _needed_nodes(order, set(targets))
+        owners = _owners_of_captured_outputs(inputs) if policy.output_hooks_run_at_node else set()
+        wanted = _needed_nodes(order, set(targets) | owners)
     captured: list[Optional[Tensor]] = [None] * (len(inputs) if inputs is not None else 0)
 
     state = _Pass(policy, buffers, targets, wanted, captured, cut_nodes, create_graph, accumulate,
-                  plain_pass=inputs is None)
+                  plain_pass=inputs is None, capture_owners=frozenset(owners))
     ready = [(_priority(n), n) for n in nodes if id(n) not in deps]
     heapq.heapify(ready)
     recording, grad_mode._State.enabled = grad_mode._State.enabled, bool(create_graph)

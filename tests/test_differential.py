@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from conformance.corpus.op_registry import REGISTERED
 from conformance.corpus.vocabulary import OPS
 from conformance.run.adapters import ADAPTERS
 from tests import observe
@@ -60,8 +61,14 @@ def _apply_form(adapter_cls, module, op: str, kwargs: dict, scalar: bool):
         args = [[a, b]]
     elif op == "where":
         args = [adapter.op("gt", [a, 1.0], {}), a, b]
-    elif op == "matmul":
+    elif op == "matmul" or (op in REGISTERED and REGISTERED[op].layout == "bmm"):
         args = [a, adapter.op("permute", [b], {"dims": [0, 2, 1]})]
+    elif op in REGISTERED and REGISTERED[op].layout in ("dot", "mv"):
+        flat = adapter.op("reshape", [b], {"shape": [6]})
+        args = [adapter.op("reshape", [a], {"shape": [6] if REGISTERED[op].layout == "dot" else [2, 3]}),
+                flat if REGISTERED[op].layout == "dot" else adapter.op("getitem", [b], {"index": [0, 0]})]
+    elif op in REGISTERED and REGISTERED[op].domain == "probability":  # operands inside (0, 1)
+        args = [adapter.op("sigmoid", [a], {}), adapter.op("sigmoid", [b], {})]
     else:
         args = [a, 2.5 if scalar else b][:spec.operands]
     y = adapter.op(op, args, dict(kwargs))

@@ -29,6 +29,7 @@ from conformance.corpus.vocabulary import (
     DIALECTS,
     FUNCTIONAL_APIS,
     IN_PLACE_OPS,
+    MATRIX_OPS,
     MODULE_KINDS,
     NAME_OR_NAMES,
     NODE_HOOK_KINDS,
@@ -162,6 +163,8 @@ def op_cells() -> list[Cell]:
     for differentiable ops, the special-point one for ops that have special points."""
     cells: list[Cell] = []
     for op, spec in OPS.items():
+        if op not in MATRIX_OPS:
+            continue
         for feature in OP_FEATURES:
             if feature == "in-place on a saved tensor" and not spec.saves:
                 continue

@@ -33,10 +33,12 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from conformance.corpus.collector import collector_paused
-from conformance.corpus.generators import v2, v3, v4
+from conformance.corpus.generators import v2, v3, v4, v5
 
-VERSIONS = {2: v2, 3: v3, 4: v4}
-VERSIONS_HELP = ("generator version: 4 (the default corpus) ends one case in two with a section "
+VERSIONS = {2: v2, 3: v3, 4: v4, 5: v5}
+VERSIONS_HELP = ("generator version: 5 ends each of 4's cases with a section reaching an op of "
+                 "the op registry (every op, to second order and at its special points); "
+                 "4 (the default corpus) ends one case in two with a section "
                  "reaching every pair of argument value x state; 3 adds custom functions and "
                  "torch's other hooks to 2, which reaches the feature matrix")
 DEFAULT_VERSION = 4

@@ -28,7 +28,7 @@ from typing import Any, Iterable
 
 from conformance.corpus.case import Case, block_mode, names_in
 from conformance.corpus.coverage import step_cells, step_cells_of_step
-from conformance.corpus.vocabulary import BLOCKS, DIALECTS, IN_PLACE_OPS, OPS
+from conformance.corpus.vocabulary import BLOCKS, DIALECTS, IN_PLACE_OPS, MATRIX_OPS, OPS
 
 Pair = tuple[str, str]  # (argument value, state)
 
@@ -68,6 +68,8 @@ def all_pairs(dialect: str) -> list[Pair]:
             s for s in WRITE_STATES if not s.startswith(("value", "a value")))
         pairs += [(f"in-place {op}", state) for state in states]
     for op, spec in OPS.items():
+        if op not in MATRIX_OPS:
+            continue
         states = [s for s in OP_STATES
                   if (s != "operands' flags mixed" or spec.operands != 1)
                   and (s != "a negative dim" or any(k in spec.kwargs for k in _DIM_KWARGS))]

@@ -8,11 +8,13 @@ results — that is the interpreter's job. A step the dialect has no API for rai
 
 from __future__ import annotations
 
+import functools
 import types
 from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
+from conformance.corpus.op_registry import REGISTERED, RegisteredOp
 from conformance.corpus.vocabulary import DIALECT_LACKS
 from conformance.run.trace import clean_message
 
@@ -107,7 +109,21 @@ class Adapter:
         raise NotImplementedError
 
     def op(self, name: str, args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
+        registered = REGISTERED.get(name)
+        if registered is not None:
+            return self.registered_op(registered, args, kwargs)
         return self.ops[name](*args, **kwargs)
+
+    def registered_op(self, op: RegisteredOp, args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
+        """An op of the registry, called as its entry says this dialect calls it: the function
+        at its path in the module that runs, or the first operand's method."""
+        call = op.call(self.dialect)
+        if call is None:
+            raise Unsupported(f"{self.dialect} has no {op.name}")
+        named = {call.keyword(k): v for k, v in kwargs.items()}
+        if call.is_method:
+            return getattr(args[0], call.path[1:])(*args[1:], **named)
+        return functools.reduce(getattr, call.path.split("."), self.m)(*args, **named)
 
     def no_grad(self) -> Any:
         return self.m.no_grad()

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from conformance.corpus.case import Case
+from conformance.corpus.op_registry import REGISTERED, RegisteredOp
 from conformance.corpus.text import comment_lines
 from conformance.corpus.vocabulary import DIALECT_LACKS, STEPS_BY_KEY
 from conformance.run.adapters import Unsupported
@@ -88,9 +89,22 @@ class _Writer:
         return "".join(f", {k}=[{', '.join(v)}]" if k in ("inputs", "no_grad_vars") else f", {k}={v!r}"
                        for k, v in given.items())
 
+    def registered_op(self, op: RegisteredOp, args: list[str], kwargs: dict[str, Any]) -> str:
+        """The call the adapter makes for an op of the registry, as program text."""
+        call = op.call(self.dialect)
+        if call is None:
+            raise Unsupported(f"{self.dialect} has no {op.name}")
+        named = [f"{call.keyword(k)}={v!r}" for k, v in kwargs.items()]
+        if call.is_method:
+            return f"{args[0]}{call.path}({', '.join(args[1:] + named)})"
+        return f"{self.m}.{call.path}({', '.join(args + named)})"
+
     def op(self, step: dict[str, Any]) -> str:
         name, args, kw = step["op"], [_arg(a) for a in step["args"]], step.get("kwargs", {})
         table = _TORCH_OPS if self.dialect == "torch" else _PADDLE_OPS
+        registered = REGISTERED.get(name)
+        if registered is not None:
+            return self.registered_op(registered, args, kw)
         if name in table:
             return table[name].format(*args)
         if name == "getitem":

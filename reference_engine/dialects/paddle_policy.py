@@ -141,6 +141,11 @@ DERIVATIVE_ORDER_LIMITS = {
     "nll_loss_kernel": (0, "nll_loss_grad"),
     "einsum_kernel": (0, "einsum_grad"),
 }
+# kernels without double grad known by their node's name, where the node shares its origin
+# with ops that have one (paddle.dot and paddle.mv record matmul's; paddle 3.3.1 measured:
+# "The Op dot_grad doesn't have any grad op", and so for mv_grad and bce_loss_grad)
+NODES_WITHOUT_DOUBLE_GRAD = {"DotGradNode": (0, "dot_grad"), "MvGradNode": (0, "mv_grad"),
+                             "BceLossGradNode": (0, "bce_loss_grad")}
 GRADIENT_NODE_NAMES = gradient_node_names(KERNELS)
 WITHOUT_DOUBLE_GRAD = {op for op, (limit, _) in DERIVATIVE_ORDER_LIMITS.items() if limit == 0}
 # origins whose double grad paddle 3.3.1 cannot run at all (an internal shape error)
@@ -233,6 +238,9 @@ class PaddlePolicy(Policy):
     zero_derivative_link_max_order = 1  # their double-grad kernels do not link further
     links_at_second_order = frozenset({"tanh"})  # tanh_triple_grad reads the incoming gradient
     links_with_a_constant = frozenset({"mul", "div"})  # matmul_grad links nothing then
+    # bmm_grad does (measured: the gradient of paddle.bmm(a, b) with b constant, taken with
+    # create_graph, has a zero derivative in a; paddle.matmul's on the same operands none)
+    links_with_a_constant_nodes = frozenset({"BmmGradNode"})
     accumulate_only_into_requires_grad = False
     retained_grads_accumulate = False  # retain_grads() keeps the latest pass's gradient
 
@@ -509,7 +517,7 @@ class PaddlePolicy(Policy):
             node.attrs["ran_in_backward"] = accumulate
         if node.released:  # paddle clears every node it ran, whether it saved anything or not
             raise self.error("freed", name=node.name())
-        limit = DERIVATIVE_ORDER_LIMITS.get(node.origin)
+        limit = DERIVATIVE_ORDER_LIMITS.get(node.origin) or NODES_WITHOUT_DOUBLE_GRAD.get(node.name())
         if create_graph and limit is not None and node.order > limit[0]:
             self.unpack_saved(node)  # paddle recovers the saved tensors (version check) first
             raise self.error("no_double_grad", op=limit[1])

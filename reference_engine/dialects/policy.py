@@ -47,6 +47,9 @@ class Policy:
     zero_derivative_link_max_order: Optional[int] = None  # kernels of higher orders read nothing
     links_at_second_order: frozenset[str] = frozenset()  # ... except in these ops' derivatives
     links_with_a_constant: frozenset[str] = frozenset()  # a constant operand: link the gradient
+    # nodes whose kernel links a gradient with a constant operand, by name: paddle.bmm's
+    # (BmmGradNode), where paddle.matmul's on the same operands does not
+    links_with_a_constant_nodes: frozenset[str] = frozenset()
     retained_grads_accumulate = True
     array_operands_are_tensors = False  # paddle: ``ndarray * tensor`` takes the array as a tensor
     # torch: a saved input (not the node's own output) that was detach_()ed cannot be used

@@ -29,7 +29,7 @@ from reference_engine.paddle._core import (
 __all__ = ["add_n", "all", "allclose", "any", "arange", "argmax", "argmin", "argsort", "assign", "bmm",
            "einsum",
            "masked_select", "meshgrid", "nonzero", "normal", "randint", "randperm", "uniform",
-           "broadcast_to", "ceil", "chunk", "cumsum", "diag", "diagonal", "dot", "equal", "equal_all",
+           "broadcast_to", "ceil", "chunk", "cumsum", "diag", "diagonal", "dot", "mv", "equal", "equal_all",
            "eye", "flatten", "flip", "floor", "full", "gather", "hypot", "index_select", "is_tensor",
            "isfinite", "isinf", "isnan", "lerp", "linspace", "logaddexp", "logsumexp", "masked_fill",
            "mm", "neg", "norm", "numel", "outer", "prod", "roll", "round", "scale", "sign", "sort",
@@ -126,6 +126,11 @@ def dot(x: Tensor, y: Tensor) -> Tensor:
 
 def bmm(x: Tensor, y: Tensor) -> Tensor:
     return C.named(matmul(x, y), "BmmGradNode", x, y)
+
+
+def mv(x: Tensor, vec: Tensor) -> Tensor:
+    """A matrix times a vector, recorded as one ``MvGradNode``."""
+    return C.named(matmul(x, vec), "MvGradNode", x, vec)
 
 
 def t(input: Tensor) -> Tensor:  # noqa: A002

@@ -16,7 +16,8 @@ from reference_engine.graph import as_kernel
 from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor
 
-__all__ = ["batch_norm", "binary_cross_entropy_with_logits", "conv1d", "conv2d", "cross_entropy",
+__all__ = ["batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
+           "cross_entropy",
            "dropout", "elu", "embedding", "gelu", "l1_loss", "layer_norm", "leaky_relu", "linear",
            "log_softmax", "mse_loss", "nll_loss", "normalize", "relu", "sigmoid", "silu", "softmax",
            "softplus", "tanh"]
@@ -112,10 +113,26 @@ def binary_cross_entropy_with_logits(logit: Tensor, label: Tensor, weight: Optio
     or the mean of all elements (MeanAllGradNode)."""
     if weight is not None or pos_weight is not None:
         raise not_supported("binary_cross_entropy_with_logits with weight or pos_weight", "paddle")
+    return _elementwise_loss("binary_cross_entropy_with_logits", "SigmoidCrossEntropyWithLogitsGradNode",
+                             logit, label, reduction)
+
+
+def binary_cross_entropy(input: Tensor, label: Tensor, weight: Optional[Tensor] = None,  # noqa: A002
+                         reduction: str = "mean", name: Optional[str] = None) -> Tensor:
+    """paddle's ``bce_loss`` kernel elementwise (one BceLossGradNode, logs held at -100 as
+    torch holds them: measured alike at 0 and 1), then the sum or the mean of all elements."""
+    if weight is not None:
+        raise not_supported("binary_cross_entropy with weight", "paddle")
+    return _elementwise_loss("binary_cross_entropy", "BceLossGradNode", input, label, reduction)
+
+
+def _elementwise_loss(op: str, node: str, input: Tensor, label: Tensor,  # noqa: A002
+                      reduction: str) -> Tensor:
+    """A loss kernel of paddle's elementwise (one ``node``), then the sum or the mean of all
+    elements (MeanAllGradNode), or neither."""
     if reduction not in ("mean", "sum", "none"):
-        raise PADDLE.error("loss_reduction", api="binary_cross_entropy_with_logits", reduction=reduction)
-    loss = C.named(recorder.apply(R.RULES["binary_cross_entropy_with_logits"], (logit, label),
-                           {"reduction": "none"}), "SigmoidCrossEntropyWithLogitsGradNode", logit)
+        raise PADDLE.error("loss_reduction", api=op, reduction=reduction)
+    loss = C.named(recorder.apply(R.RULES[op], (input, label), {"reduction": "none"}), node, input)
     if reduction == "none":
         return loss
     return F.sum(loss) if reduction == "sum" else _mean_all(loss)

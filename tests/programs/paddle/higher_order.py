@@ -159,3 +159,33 @@ def written_leaves_collect_and_unrecorded_create_graph(paddle):
     (g[0] * g[0]).sum().backward()
     result += [a.grad, g[0].grad]
     return result
+
+
+@program
+def bmm_grad_links_a_constant_operand_matmul_grad_does_not(paddle):
+    """With b constant, the create_graph gradient of paddle.bmm(a, b) has a zero derivative in
+    a (zeros), paddle.matmul's of the same operands none (None)."""
+    seen = []
+    for product in (paddle.bmm, paddle.matmul):
+        a = paddle.to_tensor([[[0.5, -1.2, 0.3]], [[1.1, 0.7, -0.4]]], dtype="float64",
+                             stop_gradient=False)
+        b = paddle.to_tensor([[[1.5], [0.2], [-0.8]], [[0.6], [-1.3], [0.9]]], dtype="float64")
+        (g,) = paddle.grad(product(a, b).sum(), [a], create_graph=True)
+        (gg,) = paddle.grad(g.sum(), [a], allow_unused=True)
+        seen += [g, g.stop_gradient, gg]
+    return seen
+
+
+@program
+def dot_mv_and_bce_have_no_double_grad(paddle):
+    """dot_grad, mv_grad and bce_loss_grad have no grad op: create_graph through them is
+    refused when the pass runs them, naming the kernel."""
+    x = paddle.to_tensor([0.2, 0.7, 0.4], dtype="float64", stop_gradient=False)
+    m = paddle.to_tensor([[0.5, 1.5, -1.0], [2.0, 0.3, 0.1]], dtype="float64", stop_gradient=False)
+    y = paddle.to_tensor([0.0, 1.0, 0.5], dtype="float64")
+    bce = paddle.nn.functional.binary_cross_entropy
+    return [attempt(lambda: paddle.grad(paddle.dot(x, y), [x], create_graph=True)),
+            attempt(lambda: paddle.grad(paddle.mv(m, x).sum(), [m, x], create_graph=True)),
+            attempt(lambda: paddle.grad(bce(x, y, reduction="sum"), [x], create_graph=True)),
+            bce(x, y, reduction="none"), bce(x, y, reduction="none").grad_fn.name(),
+            paddle.grad(bce(x, y), [x])]

@@ -226,3 +226,24 @@ def a_single_root_the_inputs_do_not_need_runs_every_outputs_hooks(torch):
     v12.register_hook(lambda g: seen.append(("v12", g)))
     torch.autograd.backward([v12], [torch.ones(1, 1)], inputs=[x2])
     return [seen, x4.grad, x2.grad]
+
+
+@program
+def inputs_capture_an_output_of_a_node_of_several(torch):
+    """backward(inputs=[v]) with v one output of unbind or split: torch captures it at that node,
+    once the gradients of its outputs arrived, running every output's hooks in output order
+    (None for an output nothing reached, the captured one's too) though the node's own
+    derivative never runs."""
+    seen = []
+    for cut, reaches_it in ((lambda t: torch.unbind(t, dim=0), False),
+                            (lambda t: torch.unbind(t, dim=0), True),
+                            (lambda t: torch.split(t, 1), True)):
+        x = torch.tensor([[0.5, -1.5, 0.25], [1.5, 1.25, -0.75]], requires_grad=True)
+        a, b, c = cut(x[-1] * 1.0)
+        a.retain_grad()
+        out = c * 2.0 + (b * 3.0 if reaches_it else 0.0)
+        for name, piece in (("a", a), ("b", b), ("c", c)):
+            piece.register_hook(lambda g, name=name: seen.append((name, g)))
+        torch.autograd.backward([out], inputs=[b])
+        seen += [x.grad, b.grad, a.grad]
+    return seen

@@ -1,0 +1,22 @@
+"""The types of a case's fields, as the validator names them in its messages (shared by the
+vocabulary and the op registry, which the vocabulary reads)."""
+
+NAME = "name"                  # an identifier bound by an earlier step
+NAMES = "list of names"
+NAMES_OR_NULLS = "list of names or nulls"
+NAME_OR_NAMES = "name or list of names"
+NUMBER = "number"
+NUMBER_OR_NAME = "number or name"
+BOOL = "boolean"
+BOOL_OR_NULL = "boolean or null"
+INT = "integer"
+INTS = "list of integers"
+DIMS = "integer, list of integers or null"
+TEXT = "string"
+VALUE = "nested list of numbers"
+SEEDS = "list of seeds (null, a name, {value, dtype} or {scalar})"
+INDEX = "index (list of integers, null, '...', {slice: [start, stop, step]} or lists of integers)"
+STEPS = "list of steps"
+ARGS = "list of arguments (names, numbers or lists of names)"
+KWARGS = "object of keyword arguments"
+DTYPE = "dtype name"

@@ -1,0 +1,166 @@
+"""The op registry: one entry per operation, from which everything outside the rule comes.
+
+An entry says how each dialect calls the op (a function of the framework module, or a method
+of the first operand, with the neutral keywords renamed), what its operands may hold (its
+domain), how their shapes relate, where its derivative is not smooth, and which keyword sets
+the generator draws. From it come:
+
+- the case vocabulary's ``OPS`` entry (``conformance.corpus.vocabulary``);
+- the adapters' call (``conformance.run.adapters``: the attribute path looked up on the
+  module that runs, real framework or reference facade);
+- the repro program's text (``conformance.run.repro``: the same path, printed), so the
+  program a report shows is the call that ran by construction;
+- the generator's builder (``conformance.corpus.generators.registry_ops``), which reaches every
+  entry in each dialect that has it, at ordinary points, at its special points and to second
+  order.
+
+The derivative itself stays in ``reference_engine/rules.py``; ``REFERENCE_RULES`` names the
+rule each entry exercises, and a test keeps every user-facing rule reached by an entry or
+listed in ``INTERNAL_RULES`` with why. Adding an op is its rule, one entry here, and the facade
+function where a dialect's API needs one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Optional
+
+from conformance.corpus.field_types import BOOL, DIMS, NUMBER
+
+# What an op's operands may hold, as the generator draws them: ranges of magnitudes (in
+# thousandths) and whether the sign is drawn.
+DOMAINS: dict[str, tuple[int, int, bool]] = {
+    "any": (300, 1900, True),
+    "positive": (300, 1900, False),
+    "unit": (50, 900, True),           # inside (-1, 1): acos, asin
+    "small": (100, 1200, True),        # where tan, sinh, cosh and expm1 stay moderate
+    "probability": (50, 950, False),   # inside (0, 1): binary cross entropy's input
+}
+# How the operands' shapes relate: "elementwise" (one operand, or two of one shape), "reduce"
+# (one operand reduced over ``dim``), "dot" (two vectors), "mv" (a matrix and a vector),
+# "bmm" (two batches of matrices), "loss" (input and a target of its shape that needs no grad).
+LAYOUTS = ("elementwise", "reduce", "dot", "mv", "bmm", "loss")
+
+
+@dataclass(frozen=True)
+class Call:
+    """How one dialect calls an op: ``path`` is an attribute path of the framework module
+    (``nn.functional.gelu``) or, starting with a dot, a method of the first operand (``.std``);
+    ``keywords`` renames the neutral keywords (``{"dim": "axis"}``)."""
+
+    path: str
+    keywords: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def is_method(self) -> bool:
+        return self.path.startswith(".")
+
+    def keyword(self, neutral: str) -> str:
+        return self.keywords.get(neutral, neutral)
+
+
+@dataclass(frozen=True)
+class RegisteredOp:
+    """One operation of the registry (see the module's docstring)."""
+
+    name: str
+    torch: Optional[Call]
+    paddle: Optional[Call]
+    operands: int = 1
+    kwargs: Mapping[str, str] = field(default_factory=dict)
+    domain: str = "any"
+    layout: str = "elementwise"
+    saves: bool = True
+    special: str = ""  # where its derivative is not smooth, in words
+    special_values: tuple[float, ...] = ()  # such points, placed among its operand's values
+    samples: tuple[Mapping[str, Any], ...] = ({},)  # keyword sets the generator draws
+    rule: str = ""  # the reference rule it exercises (default: its own name)
+
+    def call(self, dialect: str) -> Optional[Call]:
+        """How ``dialect`` calls it (None: the dialect has no such API)."""
+        return self.torch if dialect == "torch" else self.paddle
+
+    @property
+    def dialects(self) -> tuple[str, ...]:
+        return tuple(d for d in ("torch", "paddle") if self.call(d) is not None)
+
+
+def _both(path: str, **keywords: str) -> dict[str, Call]:
+    """The same function in both frameworks, paddle spelling ``dim`` as ``axis``."""
+    return {"torch": Call(path), "paddle": Call(path, {"dim": "axis", **keywords})}
+
+
+def _unary(name: str, domain: str = "any", special: str = "", special_values: tuple[float, ...] = (),
+           path: Optional[str] = None, **extra: Any) -> RegisteredOp:
+    return RegisteredOp(name, **_both(path or name), domain=domain, special=special,
+                        special_values=special_values, **extra)
+
+
+_STEP = "a jump (its derivative is 0 on each side)"
+_FUNCTIONAL = "nn.functional."
+_REDUCE_SAMPLES = ({}, {"dim": -1}, {"dim": 0, "keepdim": True}, {"dim": 1})
+
+REGISTRY: tuple[RegisteredOp, ...] = (
+    _unary("acos", "unit"), _unary("asin", "unit"), _unary("atan"),
+    _unary("sinh", "small"), _unary("cosh", "small"), _unary("tan", "small"),
+    _unary("erf"), _unary("expm1", "small"), _unary("log1p", "positive"),
+    _unary("log2", "positive"), _unary("log10", "positive"), _unary("rsqrt", "positive"),
+    _unary("reciprocal", "positive"),
+    _unary("sign", special=_STEP, special_values=(0.0,), saves=False),
+    _unary("floor", special=_STEP, special_values=(1.0, -1.0), saves=False),
+    _unary("ceil", special=_STEP, special_values=(1.0, -1.0), saves=False),
+    _unary("round", special=_STEP, special_values=(0.5, -1.5), saves=False),
+    _unary("silu", path=_FUNCTIONAL + "silu"),
+    _unary("gelu", path=_FUNCTIONAL + "gelu"),
+    _unary("softplus", path=_FUNCTIONAL + "softplus"),
+    _unary("elu", path=_FUNCTIONAL + "elu", special="zero", special_values=(0.0,),
+           kwargs={"alpha": NUMBER}, samples=({}, {"alpha": 0.5})),
+    _unary("leaky_relu", path=_FUNCTIONAL + "leaky_relu", special="zero", special_values=(0.0,),
+           kwargs={"negative_slope": NUMBER}, samples=({}, {"negative_slope": 0.2})),
+    RegisteredOp("std", **_both("std"), layout="reduce", kwargs={"dim": DIMS, "keepdim": BOOL},
+                 samples=_REDUCE_SAMPLES),
+    RegisteredOp("var", **_both("var"), layout="reduce", kwargs={"dim": DIMS, "keepdim": BOOL},
+                 samples=_REDUCE_SAMPLES),
+    RegisteredOp("norm", **_both("norm"), layout="reduce",
+                 kwargs={"p": NUMBER, "dim": DIMS, "keepdim": BOOL},
+                 samples=({}, {"p": 2, "dim": -1}, {"p": 1, "dim": 0}, {"p": 2, "dim": 1, "keepdim": True}),
+                 special="a zero vector (2-norm), zero elements (1-norm)", rule="norm_p"),
+    RegisteredOp("dot", **_both("dot"), operands=2, layout="dot"),
+    RegisteredOp("mv", **_both("mv"), operands=2, layout="mv"),
+    RegisteredOp("bmm", **_both("bmm"), operands=2, layout="bmm"),
+    RegisteredOp("mse_loss", **_both(_FUNCTIONAL + "mse_loss"), operands=2, layout="loss"),
+    RegisteredOp("binary_cross_entropy", **_both(_FUNCTIONAL + "binary_cross_entropy"),
+                 operands=2, layout="loss", domain="probability"),
+    RegisteredOp("binary_cross_entropy_with_logits",
+                 **_both(_FUNCTIONAL + "binary_cross_entropy_with_logits"), operands=2,
+                 layout="loss"),
+)
+REGISTERED: dict[str, RegisteredOp] = {op.name: op for op in REGISTRY}
+
+# Rules of the reference's table that no case op calls by that name, and why: the derivatives
+# of other rules, the variants an op picks by its arguments, and the engine's own steps.
+INTERNAL_RULES: dict[str, str] = {
+    **{f"{name}_backward": f"the derivative of {name}'s rule, recorded for second order"
+       for name in ("elu", "gelu", "leaky_relu", "log_softmax", "relu", "sigmoid", "silu",
+                    "softmax", "softplus", "tanh")},
+    "add_scaled": "add with alpha (torch)", "sub_scaled": "sub with alpha (torch)",
+    "div_number": "a division by a count in a derivative (mean's)",
+    "rsub": "a number minus a tensor", "rpow": "a number to a tensor's power",
+    "pow_scalar": "pow with a number exponent", "clamp_tensor": "clamp with tensor bounds",
+    "sum_all": "sum without dims", "mean_all": "mean without dims", "prod_all": "prod without dims",
+    "prod_others": "prod's derivative at a single zero", "max_all": "max without dims",
+    "min_all": "min without dims", "max_dim": "max over a dim", "min_dim": "min over a dim",
+    "norm2": "the 2-norm a normalisation composes", "vm": "matmul of a vector and a matrix",
+    "getitem_index": "indexing by integer lists", "getitem_select": "indexing by an integer",
+    "getitem_slice": "indexing by slices", "index_backward": "indexing's derivative",
+    "split_with_sizes": "split by sections", "unsafe_view": "a reshape that copies",
+    "t": "matmul's transposes", "setitem": "writing through an index (in-place steps)",
+    "fill": "fill_ (in-place steps)", "grad_copy": "the engine's copy of a gradient",
+    "zero_link": "the engine's zero gradient", "scatter_add_zeros": "gather's derivative",
+    "once_differentiable_error": "a once_differentiable function run to second order",
+    "layer_norm_scale": "paddle's layer_norm kernel (modules)",
+    "addmm": "a Linear layer with a bias (module steps)", "to_device": "a copy between devices",
+    "gather": "indexing by a tensor of indices: needs integer operands the vocabulary lacks",
+    "masked_fill": "needs a boolean mask operand the vocabulary's ops do not take",
+    "nll_loss": "needs integer class indices the vocabulary's ops do not take",
+}
