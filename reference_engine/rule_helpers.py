@@ -109,6 +109,25 @@ def np_fused(a: np.ndarray, b: np.ndarray, alpha: Any) -> np.ndarray:
     return a + np.asarray(alpha, b.dtype) * b
 
 
+def np_cast(a: np.ndarray, *, dtype: Any) -> np.ndarray:
+    """``a`` in ``dtype``, laid out as torch's copy with ``preserve_format`` lays it out: the
+    source's strides where its elements are non-overlapping and dense, else row-major (an
+    expanded source, whose strides hold zeros, comes out contiguous: a later reshape is a
+    view of it). numpy's own order follows a zero stride, which torch's does not."""
+    return a.astype(dtype, order="K" if _dense(a) else "C")
+
+
+def _dense(a: np.ndarray) -> bool:
+    """Whether ``a``'s elements fill its memory one each, in some order of its dimensions."""
+    expected = a.itemsize
+    for size, stride in sorted(((n, abs(st)) for n, st in zip(a.shape, a.strides) if n != 1),
+                               key=lambda pair: pair[1]):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
 def np_sum(a: np.ndarray, *, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
     return np.add.reduce(a, axis=dims, keepdims=keepdim)
 

@@ -318,7 +318,7 @@ rule("grad_copy", "torch::autograd::CopyBackwards", np.array, lambda g: g)
 # torch's once_differentiable: what such a backward returns from a gradient that requires grad
 # comes out of an Error node, which refuses to be differentiated
 rule("once_differentiable_error", "torch::autograd::Error", np.array, lambda g: H.differentiated_twice(g))
-rule("cast", "ToCopyBackward0", lambda a, *, dtype: a.astype(dtype), lambda g: g)
+rule("cast", "ToCopyBackward0", H.np_cast, lambda g: g)
 # a copy to another device: the gradient goes back to the device the input is on
 rule("to_device", "ToCopyBackward0", np.array, lambda g, source: F.to_device(g, source))
 rule("fill", "FillBackward2", lambda a, *, value: np.full_like(a, value), lambda g: F.zeros_like(g))

@@ -224,6 +224,12 @@ class Tensor(_CoreTensor):
         """The tensor this one is a view of (None for a tensor that is no view)."""
         return self._view_base
 
+    def stride(self, dim: Optional[builtins.int] = None) -> Any:
+        """The step in elements between neighbours along each dimension (or ``dim``'s), as
+        torch reports them: a tuple, and an expanded dimension's 0."""
+        steps = tuple(st // self._data.itemsize for st in self._data.strides)
+        return steps if dim is None else steps[dim]
+
     @property
     def is_leaf(self) -> builtins.bool:
         self._check_history()

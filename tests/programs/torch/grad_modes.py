@@ -157,3 +157,17 @@ def inference_tensors_outside_inference_mode(torch):
         out.append(y)
     product = c * c
     return out + [product.is_inference(), attempt(lambda: product.sum().backward())]
+
+
+@program
+def a_cast_of_an_expanded_tensor_is_contiguous_so_a_no_grad_reshape_views_it(torch):
+    """torch's dtype copy of an expanded tensor comes out row-major (preserve_format keeps only
+    non-overlapping dense strides), so reshape under no_grad is a view of it and requires grad;
+    a transposed source keeps its strides, and reshaping that copies."""
+    x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    wide = x.expand(3, 3).to(torch.float64)
+    turned = (x.unsqueeze(1) * torch.ones(3, 2)).t().to(torch.float64)
+    with torch.no_grad():
+        flat, flat_turned = wide.reshape(9, 1), turned.reshape(6)
+    return [wide.stride(), turned.stride(), flat.requires_grad, flat._base is wide,
+            flat_turned.requires_grad, torch.autograd.grad([wide.sum()], [x])]
