@@ -199,8 +199,11 @@ class Tensor:
             np.copyto(self._data, result._data, casting="unsafe")
         self._policy.check_in_place_written(self, op)
         self._counter.value += 1
+        # (a value of another dtype is cast first, without recording: that copy takes no flag)
         if op == "setitem" and self._policy.unrecorded_setitem_takes_flag and \
-                not grad_mode._State.enabled and any(getattr(o, "_requires_grad", False) for o in others):
+                not grad_mode._State.enabled and any(
+                    getattr(o, "_requires_grad", False) and o._data.dtype == self._data.dtype
+                    for o in others):
             self._requires_grad = True  # paddle: a leaf that requires grad from then on
         if result._grad_fn is not None:
             self._rebase(result._grad_fn)

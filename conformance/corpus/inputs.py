@@ -36,7 +36,12 @@ class InputError(ValueError):
 
     def __init__(self, where: str | list[str], message: str) -> None:
         self.where = [where] if isinstance(where, str) else list(where)
+        self.message = message
         super().__init__(visible(", ".join(self.where) + ": " + message if self.where else message))
+
+
+class NotJSONError(InputError):
+    """Text that does not parse as JSON (a results file's last line may be one, cut off)."""
 
 
 def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
@@ -73,7 +78,7 @@ def parse_json(text: str, source: str | list[str], unique_keys: bool = True) -> 
     try:
         value = json.loads(text, object_pairs_hook=hook)
     except json.JSONDecodeError as exc:
-        raise InputError(source, f"not valid JSON: {exc.msg} at line {exc.lineno} column "
+        raise NotJSONError(source, f"not valid JSON: {exc.msg} at line {exc.lineno} column "
                          f"{exc.colno}") from None
     except RecursionError:
         raise InputError(source, f"nested deeper than {MAX_DEPTH} levels (the limit)") from None

@@ -18,7 +18,7 @@ from conformance import data
 from conformance.corpus import vocabulary as V
 from conformance.corpus.case import Case
 from conformance.corpus.inputs import MAX_CASES, MAX_ELEMENTS, MAX_STEPS, InputError, check_count, read_json
-from conformance.corpus.text import id_problem, visible
+from conformance.corpus.text import id_problem
 
 NON_CASE_FILES = {"schema.json", "manifest.json"}
 
@@ -551,7 +551,7 @@ def load_file(path: Path | str) -> list[Case]:
     except CaseError:
         raise
     except InputError as exc:  # the file as a whole: a case file's error all the same
-        raise CaseError(str(path), str(exc).removeprefix(f"{visible(str(path))}: ")) from None
+        raise CaseError(str(path), exc.message) from None
     return parse_document(document, str(path))
 
 

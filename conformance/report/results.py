@@ -8,7 +8,14 @@ from pathlib import Path
 from typing import Any, Iterator, Optional
 
 from conformance.corpus.collector import collector_paused
-from conformance.corpus.inputs import MAX_LINE_BYTES, InputError, decode, parse_json, schema_problem
+from conformance.corpus.inputs import (
+    MAX_LINE_BYTES,
+    InputError,
+    NotJSONError,
+    decode,
+    parse_json,
+    schema_problem,
+)
 from conformance.run.trace import json_to_array, recategorize
 
 RESULTS = "results.jsonl"
@@ -44,10 +51,10 @@ def parse_result(line: str, path: Path, number: int, trusted: bool = False) -> O
     to the schema, and the checks cost a report of a large run seconds."""
     try:
         result = parse_json(line, [str(path), f"line {number}"], unique_keys=False)
+    except NotJSONError:
+        return None
     except InputError as exc:
-        if "not valid JSON" in str(exc):
-            return None
-        raise CorruptResultsError(path, number, str(exc).rpartition(": ")[2]) from None
+        raise CorruptResultsError(path, number, exc.message) from None
     if not trusted:
         problem = schema_problem(result, RESULT_SCHEMA) or _values_problem(result)
         if problem:

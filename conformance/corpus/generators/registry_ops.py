@@ -11,9 +11,10 @@ requiring grad); ops that take ``dim`` draw a negative one among their samples.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Optional
 
-from conformance.corpus.generators.base import Builder, Node, Program
+from conformance.corpus.generators.base import Builder, Node, Program, _flat
 from conformance.corpus.generators.shapes import nest
 from conformance.corpus.op_registry import DOMAINS, REGISTRY, RegisteredOp
 from conformance.corpus.vocabulary import BUCKETS
@@ -21,20 +22,12 @@ from conformance.corpus.vocabulary import BUCKETS
 FORMS = ("backward", "second order", "special point")
 
 
-def _values(p: Program, op: RegisteredOp, shape: tuple[int, ...], special: bool) -> Any:
-    """Values of ``shape`` in the op's domain, distinct; at a special point the first elements
-    are its special values (for a norm: every element zero)."""
-    low, high, signed = DOMAINS[op.domain]
-    count = 1
-    for size in shape:
-        count *= size
-    flat = [round(m / 1000.0 * (-1 if signed and p.chance(0.5) else 1), 3)
-            for m in p.rng.sample(range(low, high), count)]
-    if special and op.layout == "reduce":
-        flat = [0.0] * count
-    elif special:
-        for i, value in enumerate(op.special_values[:count]):
-            flat[i] = value
+def _values(p: Program, domain: str, shape: tuple[int, ...], special: tuple[float, ...] = ()) -> Any:
+    """Distinct values of ``shape`` in ``domain`` (``Program.values``), the first of them
+    replaced by the ``special`` points."""
+    low, high, signed = DOMAINS[domain]
+    flat = _flat(p.values(shape, positive=not signed, low=low, high=high))
+    flat[:len(special)] = special[:len(flat)]
     return nest(flat, shape)
 
 
@@ -58,9 +51,11 @@ def _operands(p: Program, op: RegisteredOp, kwargs: dict[str, Any],
 
     def leaf(shape: tuple[int, ...], requires_grad: bool = True, domain: Optional[str] = None,
              at_special: bool = False) -> str:
-        entry = op if domain is None else RegisteredOp(op.name, None, None, domain=domain)
+        # a reduction's special point is a zero vector (the 2-norm's kink), others their points
+        points = ((0.0,) * math.prod(shape) if op.layout == "reduce" else op.special_values) \
+            if at_special else ()
         return p.leaf(shape, requires_grad=requires_grad,
-                      value=_values(p, entry, shape, at_special))
+                      value=_values(p, domain or op.domain, shape, points))
 
     if op.layout == "reduce":
         shape, out = _reduce_shape(p, kwargs)

@@ -267,3 +267,17 @@ def setitem_without_recording_takes_the_flag(paddle):
         c.add_(w)
     (d * 2).sum().backward()
     return [d.stop_gradient, d.is_leaf, c.stop_gradient, d.grad, x.grad]
+
+
+@program
+def an_unrecorded_write_of_another_dtype_takes_no_flag(paddle):
+    """v[0] = t under no_grad with t requiring grad: the written tensor requires grad from then
+    on where t has its dtype, and not where t has another (paddle casts t first, unrecorded)."""
+    seen = []
+    for dtype in ("float32", "float64"):
+        v = paddle.cast(paddle.to_tensor([[1.0, 2.0, 3.0]]), "float64")
+        t = paddle.to_tensor([[4.0, 5.0, 6.0]], dtype=dtype, stop_gradient=False)
+        with paddle.no_grad():
+            v[0] = t
+        seen += [v.stop_gradient, v]
+    return seen
