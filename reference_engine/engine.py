@@ -7,6 +7,7 @@ point where torch and paddle differ — whether a freed node may run again, what
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import heapq
 from dataclasses import dataclass
@@ -83,6 +84,43 @@ def _priority(node: Node) -> int:
     order of torch's ready queue, so what a failing pass accumulated before failing agrees.
     (A heap pops the smallest key; sequence numbers are unique, so keys never tie.)"""
     return -(node.sequence_nr + (_FIRST if type(node) is AccumulateGrad else 0))
+
+
+class _LatestFirst:
+    """torch's ready queue: leaf accumulations first, then the most recently recorded node."""
+
+    def __init__(self, start: Sequence[Node]) -> None:
+        self._heap = [(_priority(n), n) for n in start]
+        heapq.heapify(self._heap)
+
+    def __bool__(self) -> bool:
+        return bool(self._heap)
+
+    def push(self, node: Node) -> None:
+        heapq.heappush(self._heap, (_priority(node), node))
+
+    def pop(self) -> Node:
+        return heapq.heappop(self._heap)[1]
+
+
+class _FirstInFirstOut:
+    """paddle's ready queue (``egr::RunBackward``): first in, first out, a leaf accumulation put
+    at the front; the start nodes in the order they are given."""
+
+    def __init__(self, start: Sequence[Node]) -> None:
+        self._queue = collections.deque(start)
+
+    def __bool__(self) -> bool:
+        return bool(self._queue)
+
+    def push(self, node: Node) -> None:
+        if type(node) is AccumulateGrad:
+            self._queue.appendleft(node)
+        else:
+            self._queue.append(node)
+
+    def pop(self) -> Node:
+        return self._queue.popleft()
 
 
 def _needed_nodes(order: list[Node], targets: set[int]) -> set[int]:
@@ -540,8 +578,43 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
 
     state = _Pass(policy, buffers, targets, wanted, captured, cut_nodes, create_graph, accumulate,
                   plain_pass=inputs is None, capture_owners=frozenset(owners))
-    ready = [(_priority(n), n) for n in nodes if id(n) not in deps]
-    heapq.heapify(ready)
+    start = [n for n in nodes if id(n) not in deps]  # the roots, in the order given
+    # paddle's fused kernel for a derivative is several nodes here, so first in, first out
+    # over them would not follow paddle's order: a pass through derivatives runs the most
+    # recently recorded first, which agrees with paddle where measured
+    if policy.ready_first_in_first_out and all(n.order == 1 for n in nodes):
+        if inputs is not None:
+            # paddle.grad starts from a hash set of the roots' nodes, whose order varies from
+            # run to run (measured): most often the reverse of the order they were added in
+            start.reverse()
+        ready: _LatestFirst | _FirstInFirstOut = _FirstInFirstOut(start)
+    else:
+        ready = _LatestFirst(start)
+
+    def visit(node: Node) -> None:
+        """Run ``node``, then queue the nodes it made ready (paddle has no node of its own for
+        one output of several, so that output's node runs at once, passing its gradient on)."""
+        made_ready = []
+        for edge in node.edges:
+            if edge is not None:
+                left = deps.get(id(edge))
+                if left == 1:
+                    del deps[id(edge)]
+                    made_ready.append(edge)
+                elif left is not None:
+                    deps[id(edge)] = left - 1
+        grad = buffers.pop(id(node), None)
+        if grad is not None:
+            ran = state.step(node, grad)
+            if ran is not None and not retain_graph:
+                policy.release(ran)  # the one place a pass frees what a node saved
+        for edge in made_ready:
+            if policy.ready_first_in_first_out and type(edge) is not AccumulateGrad and \
+                    edge.rule.op == "output_slot":
+                visit(edge)
+            else:
+                ready.push(edge)
+
     recording, grad_mode._State.enabled = grad_mode._State.enabled, bool(create_graph)
     try:
         # torch starts several roots from a node of its own, which hands a gradient only to the
@@ -552,21 +625,7 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                     skips_unneeded and id(node) not in wanted):
                 _accumulate_buffer(policy, buffers, node, seed)
         while ready:
-            node = heapq.heappop(ready)[1]
-            for edge in node.edges:
-                if edge is not None:
-                    left = deps.get(id(edge))
-                    if left == 1:
-                        del deps[id(edge)]
-                        heapq.heappush(ready, (_priority(edge), edge))
-                    elif left is not None:
-                        deps[id(edge)] = left - 1
-            grad = buffers.pop(id(node), None)
-            if grad is None:
-                continue
-            ran = state.step(node, grad)
-            if ran is not None and not retain_graph:
-                policy.release(ran)  # the one place a pass frees what a node saved
+            visit(ready.pop())
     finally:
         grad_mode._State.enabled = recording
     return captured

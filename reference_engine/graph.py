@@ -203,9 +203,13 @@ class Node:
         return RemovableHandle(self.hooks("post"), hook)
 
     @property
-    def next_functions(self) -> tuple[tuple[Optional[Node], int], ...]:
-        """(node, output number) per listed input; an output slot shows its function's node."""
-        return tuple(_shown(self.edges[i]) for i in self.listed())
+    def next_functions(self) -> Any:
+        """torch: a tuple of (node, output number) per listed input; paddle: a list of the
+        nodes. An output slot shows its function's node."""
+        shown = tuple(_shown(self.edges[i]) for i in self.listed())
+        if self.policy.next_functions_numbered:
+            return shown
+        return [node for node, _ in shown]
 
     def listed(self) -> tuple[int, ...]:
         """The positions of the inputs the node lists (not where's condition)."""

@@ -9,7 +9,8 @@ dialect's policy says. The operations (``reference_engine.ops``) validate argume
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Sequence
+import contextlib
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Optional, Sequence
 
 import numpy as np
 
@@ -117,7 +118,11 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
         else:
             if inputs[source]._inference:
                 raise policy.error("inference_saved")
-            node.saved[name] = SavedTensor(inputs[source], checked, hooked=hooked)
+            saved = inputs[source]
+            if rule.op in policy.contiguous_copy_kernels and not _STRIDED_KERNEL and \
+                    saved._view_base is not None and not _row_major(saved._data):
+                saved = graph_copy(saved)  # the kernel's contiguous copy, which writes miss
+            node.saved[name] = SavedTensor(saved, checked, hooked=hooked)
     return out
 
 
@@ -217,6 +222,31 @@ def _reduced_forward(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str
     if rule.op == "cast" or not is_floating(data.dtype):
         return data.astype(attrs["dtype"]) if rule.op == "cast" else data
     return data.astype(attrs.get("dtype") or reduced)
+
+
+def _row_major(a: np.ndarray) -> bool:
+    """Whether ``a``'s strides are exactly row-major, dimensions of size 1 included (paddle's
+    test: a transposed column is strided though it is one row)."""
+    expected = a.itemsize
+    for size, stride in zip(reversed(a.shape), reversed(a.strides)):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+_STRIDED_KERNEL: list[bool] = []  # non-empty: the kernel running reads strided inputs as they are
+
+
+@contextlib.contextmanager
+def strided_kernel() -> Iterator[None]:
+    """Record an op whose rule stands for a kernel of another name that has a strided form (so
+    saves a strided input itself, not a contiguous copy: paddle's ``square`` is ``pow``)."""
+    _STRIDED_KERNEL.append(True)
+    try:
+        yield
+    finally:
+        _STRIDED_KERNEL.pop()
 
 
 def graph_copy(t: Tensor) -> Tensor:

@@ -117,6 +117,11 @@ def np_cast(a: np.ndarray, *, dtype: Any) -> np.ndarray:
     return a.astype(dtype, order="K" if _dense(a) else "C")
 
 
+def np_copy(a: np.ndarray) -> np.ndarray:
+    """A copy of ``a`` laid out as torch's ``clone`` (``preserve_format``) lays it out."""
+    return np_cast(a, dtype=a.dtype)
+
+
 def _dense(a: np.ndarray) -> bool:
     """Whether ``a``'s elements fill its memory one each, in some order of its dimensions."""
     expected = a.itemsize
@@ -126,6 +131,13 @@ def _dense(a: np.ndarray) -> bool:
             return False
         expected *= size
     return True
+
+
+def reverse_cumsum(g: Any, dim: int) -> Any:
+    """The running sums of ``g`` along ``dim`` from its far end: cumsum's derivative."""
+    flipped = np.ix_(*(np.arange(n)[::-1] if d == dim else np.arange(n)
+                       for d, n in enumerate(g._data.shape)))
+    return F.getitem(F.cumsum(F.getitem(g, flipped), dim), flipped)
 
 
 def np_sum(a: np.ndarray, *, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:

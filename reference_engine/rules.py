@@ -70,6 +70,9 @@ for _op, _name in (("dot", "DotBackward0"), ("mv", "MvBackward0"), ("mm", "MmBac
     rule(_op, _name, np.matmul,
          H.matmul_grad_a, H.matmul_grad_b, **AB)
 
+# running sums: the kernel keeps nothing of its input
+rule("cumsum", "CumsumBackward0", lambda a, *, dim: np.cumsum(a, axis=dim),
+     lambda g, dim: H.reverse_cumsum(g, dim))
 rule("sum", "SumBackward1", H.np_sum,
      lambda g, in_shape, dims: F.expand(H.restore_reduced(g, in_shape, dims), in_shape))
 rule("sum_all", "SumBackward0", lambda a: a.sum(),
@@ -312,7 +315,7 @@ rule("cat", "CatBackward0", lambda *arrays, dim: np.ascontiguousarray(np.concate
      H.cat_grads, variadic=True)
 rule("stack", "StackBackward0", lambda *arrays, dim: np.ascontiguousarray(np.stack(arrays, axis=dim)),
      H.stack_grads, variadic=True)
-rule("clone", "CloneBackward0", np.array, lambda g: g)
+rule("clone", "CloneBackward0", H.np_copy, lambda g: g)
 # torch's AccumulateGrad copies a first gradient that requires grad into .grad (create_graph)
 rule("grad_copy", "torch::autograd::CopyBackwards", np.array, lambda g: g)
 # torch's once_differentiable: what such a backward returns from a gradient that requires grad

@@ -187,6 +187,10 @@ class Tensor:
             result = getattr(F, op)(old, *others)
         else:
             operands = [F._coerce(o, type(self), self._data.dtype) for o in others]
+            if op == "setitem" and self._policy.promotes_by_casting:
+                # paddle casts a value of another dtype first: a node of its own, recorded
+                operands = [o if o._data.dtype == self._data.dtype else F.cast(o, self._data.dtype)
+                            for o in operands]
             result = recorder.apply(R.RULES[op], (old, *operands),
                                     {**F.dialect_attrs(op, self._policy), **attrs})
         self._policy.check_in_place_dtype(self, result)

@@ -41,10 +41,10 @@ _NODE_NAME_KWARGS = {
     "expand": {"shape": [2, 2, 3]}, "getitem": {"index": [0]}, "cast": {"dtype": "float64"},
     "clamp": {"min": 0.5, "max": 1.5}, "max": {"dim": 1}, "min": {"dim": 0}, "sum": {"dim": [0]},
     "squeeze": {"dim": 0}, "split": {"sections": [1, 1], "dim": 1}, "unbind": {"dim": 2},
-    "prod": {"dim": 2, "keepdim": True},
+    "prod": {"dim": 2, "keepdim": True}, "cumsum": {"dim": -1},
 }
 # ops a case must give arguments (split takes sections, chunks or a size)
-_NEEDS_KWARGS = {"split"}
+_NEEDS_KWARGS = {"split", "cumsum"}
 _NODE_NAME_FORMS = [(op, kwargs) for op, spec in OPS.items() if spec.differentiable
                     for kwargs in ({}, _NODE_NAME_KWARGS.get(op)) if kwargs is not None
                     and (kwargs or op not in _NEEDS_KWARGS)] + [("split", {"chunks": 2, "dim": 1})]

@@ -161,6 +161,7 @@ case("minimum", lambda a, b: torch.minimum(a * a, b), _distinct(5), _distinct(5)
 case("where", lambda a, b: torch.where(a > 0, a * a, b * a), _distinct(5), _distinct(5))
 case("masked_fill", lambda a: (a * a).masked_fill(a > 0, 0.5) * a, _distinct(5))
 case("gather", lambda a: torch.gather(a * a, 1, torch.tensor([[0, 2], [1, 1]])) * a[:, :2], _distinct(2, 3))
+case("cumsum", lambda a: torch.cumsum(a * a, 1) * torch.cumsum(a, 0), _distinct(2, 3))
 case("var_std", lambda a: a.var(1).sum() * a.std() + torch.std(a, 0, correction=0), _distinct(2, 3))
 case("mse_loss", lambda a, b: torch.nn.functional.mse_loss(a * a, b, reduction="none"),
      _distinct(2, 3), _distinct(2, 3))

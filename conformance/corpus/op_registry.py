@@ -38,8 +38,9 @@ DOMAINS: dict[str, tuple[int, int, bool]] = {
 }
 # How the operands' shapes relate: "elementwise" (one operand, or two of one shape), "reduce"
 # (one operand reduced over ``dim``), "dot" (two vectors), "mv" (a matrix and a vector),
-# "bmm" (two batches of matrices), "loss" (input and a target of its shape that needs no grad).
-LAYOUTS = ("elementwise", "reduce", "dot", "mv", "bmm", "loss")
+# "bmm" (two batches of matrices), "loss" (input and a target of its shape that needs no grad),
+# "scan" (one operand, a result of its shape computed along ``dim``).
+LAYOUTS = ("elementwise", "reduce", "dot", "mv", "bmm", "loss", "scan")
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,8 @@ REGISTRY: tuple[RegisteredOp, ...] = (
                  kwargs={"p": NUMBER, "dim": DIMS, "keepdim": BOOL},
                  samples=({}, {"p": 2, "dim": -1}, {"p": 1, "dim": 0}, {"p": 2, "dim": 1, "keepdim": True}),
                  special="a zero vector (2-norm), zero elements (1-norm)", rule="norm_p"),
+    RegisteredOp("cumsum", **_both("cumsum"), layout="scan", kwargs={"dim": DIMS},
+                 samples=({"dim": 0}, {"dim": -1}, {"dim": 1}), saves=False),
     RegisteredOp("dot", **_both("dot"), operands=2, layout="dot"),
     RegisteredOp("mv", **_both("mv"), operands=2, layout="mv"),
     RegisteredOp("bmm", **_both("bmm"), operands=2, layout="bmm"),

@@ -1,8 +1,10 @@
 """Explore beyond the corpus: run fresh programs until the budget is spent, shrink each new kind
 of failure to a minimal case, and keep one case per failure class.
 
-Programs come from the corpus generator with the fuzzer's wider knobs (``wide``: every scenario
-equally likely, mixins twice as likely) and seeds of their own: program ``i`` of seed ``S`` is
+Programs come from the newest corpus generator (version 5: version 3's programs, version 4's
+sections of argument value x state, a section reaching an op of the registry) with the fuzzer's
+wider knobs (``wide``: every scenario equally likely, mixins twice as likely) and seeds of
+their own: program ``i`` of seed ``S`` is
 the same on every machine, so the same seed and count give the same cases. Each program runs on
 the backends under test and their references, in batches queued to every backend process at
 once; each failing result gets its signature (``judge.classes``), and the first program of a
@@ -19,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from conformance.corpus.case import Case
-from conformance.corpus.generators import v3
+from conformance.corpus.generators import v5
 from conformance.fuzz.shrink import ShrinkStats, shrink
 from conformance.judge import known as known_divergences
 from conformance.judge.classes import FAILING, signature
@@ -38,7 +40,7 @@ def fuzz_program(seed: int, index: int, dtype: str = "mixed") -> dict[str, Any]:
     """Program ``index`` of fuzz seed ``seed``: the generator's, with the wider knobs; ``dtype``
     "mixed" (each program draws float32 or float64, as the corpus's do) or one of them for
     every program (their ids say so)."""
-    raw = v3.generate_case(seed, index, wide=True, dtype=None if dtype == "mixed" else dtype)
+    raw = v5.generate_case(seed, index, wide=True, dtype=None if dtype == "mixed" else dtype)
     name = str(seed) if dtype == "mixed" else f"{seed}-{dtype}"
     raw["id"] = re.sub(r"^gen\d+/\d+/\d+", f"fuzz/{name}/{index:06d}", raw["id"])
     return raw

@@ -211,6 +211,10 @@ class PaddlePolicy(Policy):
     softmax_floor = -64.0  # its softmax and log_softmax kernels' ValueClip
     tanh_saturation = 7.90531110763549805  # Eigen's fast float tanh clamps its input here
     hooks_record = True
+    contiguous_copy_kernels = frozenset({"pow", "pow_scalar", "rpow", "erf", "clamp", "gelu",
+                                         "norm2", "mv", "dot"})  # measured on 3.3.1
+    ready_first_in_first_out = True
+    next_functions_numbered = False
     retain_in_hook_order = True
     kernels_copy_gradients = True
     custom_backward_skips_hook_results = True
@@ -218,7 +222,7 @@ class PaddlePolicy(Policy):
     links_read_saved_tensors = True
     # elementwise_pow_grad(x, y, out_grad), tan_grad(x, out_grad): the output computed again
     recomputes_result = frozenset({"pow", "rpow", "tan"})
-    kernels_save_inputs = frozenset({"tan"})
+    kernels_save_inputs = frozenset({"tan", "cumsum"})
     # divide_grad(x, y, out, out_grad) saves the output as well (a number divisor is scale)
     kernels_save_result = frozenset({"div", "elu", "silu"})
     prod_grad_divides = True

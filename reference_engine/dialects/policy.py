@@ -89,6 +89,13 @@ class Policy:
     norm_grad_masks_zeros = True
     # torch: the hooks on the outputs of a node with several run together, as the node runs
     output_hooks_run_at_node = False
+    # paddle: kernels with no strided form run on a contiguous copy of a strided input (a
+    # transposed view), which is what their node saves: later writes to the view are not seen
+    contiguous_copy_kernels: frozenset[str] = frozenset()
+    next_functions_numbered = True  # torch: (node, output number) pairs; paddle: the nodes
+    # the order ready nodes run in: torch's ready queue runs the most recently recorded node
+    # first; paddle's is first in, first out, with leaf accumulations put at its front
+    ready_first_in_first_out = False
     # torch: softplus' and elu's double backward put the threshold (0) on the other side
     double_backward_thresholds_inclusive = False
     hooks_run_on_unneeded_nodes = False    # torch: backward(inputs=...) still runs a root's hooks

@@ -153,8 +153,9 @@ class TorchPolicy(Policy):
                       view_shape: Optional[tuple[int, ...]] = None, recorded: bool = True) -> Exception:
         name = node_base_name(origin) if origin is not None else None
         now = tensor._grad_fn
-        # a saved view of a tensor that took no part in the graph has no node to name
-        regenerated = (view_shape is not None and recorded) or (
+        # a saved view of a tensor that took no part in the graph, and has no node since, has
+        # none to name; one whose base a recorded write gave a node is made anew
+        regenerated = (view_shape is not None and (recorded or now is not None)) or (
             tensor._no_grad_view if origin is None else (
             origin.rule.view and tensor._view_base is not None and now is not None
             and (origin is now or now.label == self.regenerated_view_node)))

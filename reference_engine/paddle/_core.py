@@ -16,7 +16,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import composed, grad_mode, rng
+from reference_engine import composed, grad_mode, recorder, rng
 from reference_engine import ops as F
 from reference_engine.dialects.paddle_policy import CLEARED, PADDLE, stopped
 from reference_engine.dtypes import DialectDtype, by_numpy, is_floating, standard_dtypes, to_numpy
@@ -514,7 +514,8 @@ def rand(shape: Sequence[builtins.int], dtype: Any = None) -> Tensor:
 @_tensor_first
 def square(x: Tensor) -> Tensor:
     """``paddle.square``: ``x ** 2`` (SquareGradNode)."""
-    return composed.named(pow(x, 2.0), "SquareGradNode", x)
+    with recorder.strided_kernel():
+        return composed.named(pow(x, 2.0), "SquareGradNode", x)
 
 
 def pow(x: Tensor, y: Any) -> Tensor:  # noqa: A001

@@ -60,6 +60,9 @@ def _operands(p: Program, op: RegisteredOp, kwargs: dict[str, Any],
     if op.layout == "reduce":
         shape, out = _reduce_shape(p, kwargs)
         return [leaf(shape, at_special=special)], out
+    if op.layout == "scan":
+        shape = _reduce_shape(p, kwargs)[0]
+        return [leaf(shape)], shape
     if op.layout == "dot":
         n = rng.randint(2, 4)
         return [leaf((n,)), leaf((n,), rng.random() < 0.8)], ()
@@ -97,8 +100,11 @@ BUILDERS: dict[str, Builder] = {op.name: builder(op) for op in REGISTRY}
 
 
 def op_of(k: int) -> RegisteredOp:
-    """The op section ``k`` reaches."""
-    return REGISTRY[k % len(REGISTRY)]
+    """The op section ``k`` reaches: each round of ``n`` sections reaches every op, each round
+    one place on from the last, so an op falls on odd and even cases in turn (version 4 ends
+    odd ones with a section that may keep the program to one dialect)."""
+    n = len(REGISTRY)
+    return REGISTRY[(k + k // n) % n]
 
 
 def section(p: Program, k: int) -> None:

@@ -37,7 +37,7 @@ programs.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Optional
 
 from conformance.corpus.case import names_in
 from conformance.corpus.generators import base, v3
@@ -65,15 +65,17 @@ _WRITES = ("add", "sub", "mul", "div", "setitem", "zero", "fill", "detach", "exp
 _TARGETS = ("requires grad", "requires no grad", "a leaf", "a view", "saved by a node")
 
 
-def generate_case(seed: int, index: int) -> dict[str, Any]:
-    """Case ``index`` of the corpus ``seed``."""
-    case = v3.generate_case(seed, index)
+def generate_case(seed: int, index: int, wide: bool = False,
+                  dtype: Optional[str] = None) -> dict[str, Any]:
+    """Case ``index`` of the corpus ``seed``; ``wide`` and ``dtype`` as version 3 takes them
+    (``dtype`` also the section's, in place of float64)."""
+    case = v3.generate_case(seed, index, wide=wide, dtype=dtype)
     case["id"] = case["id"].replace("gen3/", f"gen{VERSION}/", 1)
     if index % EVERY != EVERY - 1:
         return case
     rng = random.Random(f"autograd-oracle/{VERSION}/pairs/{seed}/{index}")
     k = index // EVERY
-    p = Program(rng, "float64")
+    p = Program(rng, dtype or "float64")
     p.counter = 1000  # names of its own, apart from the program before it
     p.dialects = set(case.get("dialects", base.BOTH))
     _writes_and_ops(p, k)

@@ -11,7 +11,7 @@ turn. The section has names of its own and keeps to the dialects of the program 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Optional
 
 from conformance.corpus.generators import base, registry_ops, v4
 from conformance.corpus.generators.base import Program
@@ -19,12 +19,15 @@ from conformance.corpus.generators.base import Program
 VERSION = 5
 
 
-def generate_case(seed: int, index: int) -> dict[str, Any]:
-    """Case ``index`` of the corpus ``seed``."""
-    case = v4.generate_case(seed, index)
+def generate_case(seed: int, index: int, wide: bool = False,
+                  dtype: Optional[str] = None) -> dict[str, Any]:
+    """Case ``index`` of the corpus ``seed``; ``wide`` and ``dtype`` as version 3 takes them
+    (``dtype`` also the section's, in place of the one it draws)."""
+    case = v4.generate_case(seed, index, wide=wide, dtype=dtype)
     case["id"] = case["id"].replace("gen4/", f"gen{VERSION}/", 1)
     rng = random.Random(f"autograd-oracle/{VERSION}/registry/{seed}/{index}")
-    p = Program(rng, "float64" if rng.random() < 0.7 else "float32")
+    drawn = "float64" if rng.random() < 0.7 else "float32"
+    p = Program(rng, dtype or drawn)
     p.counter = 2000  # names of its own, apart from the program and version 4's section
     p.dialects = set(case.get("dialects", base.BOTH))
     registry_ops.section(p, index)

@@ -111,3 +111,34 @@ def an_error_raised_by_a_programs_backward_code_comes_out_as_external(paddle):
             attempt(lambda: squared.sum().backward()), paddle.is_grad_enabled()]
     paddle.set_grad_enabled(True)  # paddle leaves recording off after the unpack hook's error
     return seen
+
+
+@program
+def the_ready_nodes_run_first_in_first_out_leaf_accumulations_first(paddle):
+    """paddle's backward queue is first in, first out (a node's inputs queued in its inputs'
+    order), a leaf's accumulation put at the front; several outputs start in the order given,
+    one reached from another waiting for it. Hooks show the order the nodes ran in."""
+    log = []
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    a = x * 2
+    b = a * 3
+    c = x * 4
+    d = paddle.exp(x)
+    e = d * 5
+    for name, t in zip("bceadx", (b, c, e, a, d, x)):
+        t.register_hook(lambda g, name=name: log.append(name))
+    (b + c + e).sum().backward()
+    first = list(log)
+    orders = []
+    for order in ("qp", "pq", "qrp", "rqp"):
+        log.clear()
+        y = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        p = y * 2
+        q = p * 3
+        r = y * 4
+        for name, t in zip("pqry", (p, q, r, y)):
+            t.register_hook(lambda g, name=name: log.append(name))
+        named = {"p": p, "q": q, "r": r}
+        paddle.autograd.backward([named[k] for k in order])
+        orders.append((order, list(log), y.grad))
+    return [first, x.grad, orders]

@@ -281,3 +281,42 @@ def an_unrecorded_write_of_another_dtype_takes_no_flag(paddle):
             v[0] = t
         seen += [v.stop_gradient, v]
     return seen
+
+
+@program
+def a_recorded_write_of_another_dtype_casts_the_value_in_a_node_of_its_own(paddle):
+    """v[0] = t with t of another dtype: paddle casts t first, recorded (CastGradNode between
+    the write's node and t), so a pass that fails at a node queued before that cast leaves t
+    without a gradient; a value of v's own dtype is reached first (leaf accumulations go to
+    the front of paddle's queue)."""
+    seen = []
+    for dtype in ("float32", "float64"):
+        x = paddle.to_tensor([[1.0, 2.0, 3.0]], stop_gradient=False)
+        v = paddle.exp(paddle.cast(x, "float64"))
+        t = paddle.to_tensor([5.0], dtype=dtype, stop_gradient=False)
+        v[0] = t
+        seen += [[n.name() for n in v.grad_fn.next_functions] if hasattr(v.grad_fn, "next_functions")
+                 else None, attempt(lambda v=v: paddle.autograd.backward([v.sum()])), t.grad]
+    return seen
+
+
+@program
+def a_kernel_without_a_strided_form_saves_a_contiguous_copy_of_a_transposed_view(paddle):
+    """An input that is a transposed view, written in place after the op: the kernels that read
+    strided inputs (multiply, sin, square) saved the view and refuse the backward; those that
+    copy it to contiguous memory first (pow, erf, clip, gelu, the 2-norm) saved the copy and
+    do not see the write. A view that stays row-major (a slice of rows) is saved by all."""
+    ops = {"multiply": lambda t: t * t, "sin": paddle.sin, "square": paddle.square,
+           "pow": lambda t: t ** 3, "rpow": lambda t: 2.0 ** t, "erf": paddle.erf,
+           "clip": lambda t: paddle.clip(t, -1.0, 1.0),
+           "gelu": paddle.nn.functional.gelu, "norm": paddle.linalg.norm}
+    seen = {}
+    for view_name, view in (("transpose", lambda x: paddle.transpose(x, [1, 0])),
+                            ("rows", lambda x: x[0:1])):
+        for name, op in ops.items():
+            x = paddle.to_tensor([[1.0, 0.5], [2.0, -1.5]], stop_gradient=False)
+            v = view(x)
+            out = op(v)
+            v[0] = -0.596
+            seen[f"{view_name} {name}"] = attempt(lambda out=out: out.sum().backward())
+    return seen

@@ -482,3 +482,17 @@ def a_product_by_a_number_is_the_scale_kernel(paddle):
         v16 = paddle.sqrt(x2)
     paddle.autograd.backward([v16])
     return [signs, x2.grad]
+
+
+@program
+def cumsum_keeps_its_input_in_paddle(paddle):
+    """cumsum's derivative is the running sums from the far end; paddle's node keeps its input
+    all the same, and a write to it after the op fails the backward (torch's keeps nothing)."""
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], stop_gradient=False)
+    weights = paddle.to_tensor([[1.0, 2.0, 3.0], [1.0, -1.0, 2.0]])
+    y = paddle.cumsum(x * 1.0, axis=1)
+    (y * weights).sum().backward()
+    v = x * 1.0
+    written = paddle.cumsum(v, axis=1)
+    v.scale_(2.0)
+    return [y, x.grad, attempt(lambda: written.sum().backward())]

@@ -171,3 +171,16 @@ def a_cast_of_an_expanded_tensor_is_contiguous_so_a_no_grad_reshape_views_it(tor
         flat, flat_turned = wide.reshape(9, 1), turned.reshape(6)
     return [wide.stride(), turned.stride(), flat.requires_grad, flat._base is wide,
             flat_turned.requires_grad, torch.autograd.grad([wide.sum()], [x])]
+
+
+@program
+def a_clone_of_an_expanded_tensor_is_contiguous_so_a_reshape_views_it(torch):
+    """clone keeps a source's strides only where its elements are non-overlapping and dense, as
+    the dtype copy does: a clone of an expanded tensor is row-major, a reshape of it is a view
+    sharing its version counter, and a clone of a transposed tensor keeps the transpose."""
+    x = torch.tensor([[0.5], [-1.0], [2.0]])
+    copied = x.expand(2, 3, 3).clone()
+    turned = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]).t().clone()
+    flat = copied.reshape(18)
+    copied.fill_(0.25)
+    return [copied.stride(), turned.stride(), flat._version, flat._base is copied]

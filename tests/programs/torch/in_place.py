@@ -633,3 +633,25 @@ def a_written_matmul_operand_that_needs_no_grad_is_named_without_a_node(torch):
     x8.requires_grad_(False)  # after the product saved a view of it, with a node
     x8.zero_()
     return [run(False), run(True), attempt(lambda: torch.autograd.backward([v11]))]
+
+
+@program
+def a_written_matmul_operand_that_needed_no_grad_gets_a_node_from_a_recorded_write(torch):
+    """matmul of two batched matrices saves a view of each operand for bmm, even of the same
+    shape; an operand that needed no grad when saved and was then written by a recorded op
+    (taking a node) is named by the view's regenerated node (AsStrided); written by an
+    unrecorded one it is named by none. Two matrices save the operand itself: the write's node."""
+    def run(shapes, write):
+        a = torch.ones(*shapes[0], requires_grad=True)
+        b = torch.ones(*shapes[1])
+        out = torch.matmul(a, b).sum()
+        write(a, b)
+        return attempt(lambda: out.backward())
+
+    def recorded(a, b):
+        b.sub_(a.sum())
+
+    def unrecorded(a, b):
+        b.sub_(1.0)
+    batched, plain = ((2, 2, 2), (2, 2, 2)), ((2, 3), (3, 2))
+    return [run(batched, recorded), run(batched, unrecorded), run(plain, recorded)]

@@ -491,3 +491,16 @@ def einsum_equations(torch):
         seen += [equation, out, out.grad_fn.name(), grads]
     seen.append(torch.einsum("ij,jk->ik", [a, b]))
     return seen
+
+
+@program
+def cumsum_keeps_nothing_of_its_input_in_torch(torch):
+    """cumsum's derivative is the running sums from the far end, read from nothing the forward
+    saved: a write to its input after it does not fail the backward; to second order too."""
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    v = x * 1.0
+    y = torch.cumsum(v, 1)
+    v.mul_(2.0)
+    weights = torch.tensor([[1.0, 2.0, 3.0], [1.0, -1.0, 2.0]])
+    g, = torch.autograd.grad([(y * weights).sum()], [x], create_graph=True)
+    return [y, g, attempt(lambda: torch.autograd.grad([(g * g).sum()], [x], allow_unused=True))]
