@@ -458,6 +458,8 @@ class _Pass:
                 _run_output_hooks(policy, node, grad, self.create_graph, targets)
             else:
                 _missing_outputs(policy, node, grad)
+        if not is_leaf:
+            policy.check_before_hooks(node)
         handed = hooked = grad
         # a deferred output slot's hooks run with its node's others (``_run_output_hooks``)
         if not deferred and (not is_leaf or self.accumulate or policy.leaf_hooks_apply_to_grad):

@@ -491,9 +491,11 @@ def where(condition: Tensor, a: Operand, b: Operand) -> Tensor:
     return apply(R.RULES["where"], inputs, _EMPTY, arrays)
 
 
-def cast(a: Tensor, dtype: Any) -> Tensor:
+def cast(a: Tensor, dtype: Any, same_dtype_copies: bool = False) -> Tensor:
+    """``a`` in ``dtype``: ``a`` itself where it has that dtype already, unless
+    ``same_dtype_copies`` (paddle's cast kernel runs anyway: a new tensor, a node)."""
     dtype = note_dtype(np.dtype(dtype))
-    if a._data.dtype == dtype:
+    if a._data.dtype == dtype and not same_dtype_copies:
         return a
     if dtype.kind in "biu" and not a._policy.integer_casts_record:
         with grad_mode.no_grad():  # integers cannot require grad

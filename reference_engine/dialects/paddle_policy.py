@@ -512,6 +512,13 @@ class PaddlePolicy(Policy):
     def empty_list_error(self, fn: str) -> Exception:
         return self.error("empty_tensor_list", fn="concat" if fn == "cat" else fn, arg="x")
 
+    def check_before_hooks(self, node: Node) -> None:
+        """paddle refuses a node an earlier pass cleared before it runs the node (and with it
+        the hooks on the node's outputs). A PyLayer's node checks inside its run."""
+        owner = node.attrs["of"] if node.rule.op == "output_slot" else node
+        if owner.released and not owner.attrs.get("refuses_second_backward"):
+            raise self.error("freed", name=owner.name())
+
     def check_runnable(self, node: Node, create_graph: bool, accumulate: bool = True) -> None:
         if node.attrs.get("refuses_second_backward"):
             # a PyLayer node a backward ran (retain_graph or not), or a grad freed, crashes when

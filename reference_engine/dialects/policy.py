@@ -317,6 +317,10 @@ class Policy:
         if node.released_saved:
             raise self.error("freed", name=node.name())
 
+    def check_before_hooks(self, node: Node) -> None:
+        """Raise what the framework checks of ``node`` before its tensor hooks run (torch:
+        nothing; its hooks run first, then the node finds what it saved freed)."""
+
     def missing_output_gradient(self, node: Node) -> Optional[str]:
         """What the hooks of a node's outputs that no gradient reached see when it runs:
         "none" (they are handed None), "zeros" (the kernel fills in zeros) or None (nothing)."""

@@ -284,7 +284,8 @@ class Tensor(_CoreTensor):
         return F.truth(self, np.any, axis, keepdim)
 
     def astype(self, dtype: Any) -> Tensor:
-        return cast(self, dtype)
+        """This tensor in ``dtype`` (itself where it has that dtype already)."""
+        return F.cast(self, _np_dtype(dtype))
 
     # --- operations -----------------------------------------------------------------------
 
@@ -620,7 +621,8 @@ def stack(x: Sequence[Tensor], axis: builtins.int = 0) -> Tensor:
 
 @_tensor_first
 def cast(x: Tensor, dtype: Any) -> Tensor:
-    return F.cast(x, _np_dtype(dtype))
+    """``paddle.cast``: a new tensor even in ``x``'s own dtype (``astype`` returns ``x``)."""
+    return F.cast(x, _np_dtype(dtype), same_dtype_copies=True)
 
 
 def grad(outputs: Any, inputs: Any, grad_outputs: Any = None, retain_graph: Optional[builtins.bool] = None,

@@ -144,3 +144,16 @@ def dtype_arguments_as_paddle_reads_them(paddle):
     finally:
         paddle.set_default_dtype("float32")
     return [(t, str(t.dtype)) for t in made] + [attempt(f) for f in refused] + defaults
+
+
+@program
+def a_cast_to_its_own_dtype_is_a_new_tensor_astype_is_not(paddle):
+    """paddle.cast (and Tensor.cast) to the tensor's own dtype runs the kernel: a new tensor
+    with a CastGradNode; astype returns the tensor itself."""
+    x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    y = x * 1.0
+    cast, method, astype = paddle.cast(y, "float32"), y.cast("float32"), y.astype("float32")
+    y.retain_grads()
+    (cast * 2.0 + method * 3.0 + astype).sum().backward()
+    return [cast is y, method is y, astype is y, cast.grad_fn.name(), astype.grad_fn.name(),
+            y.grad, paddle.cast(paddle.to_tensor([1.0]), "float32").stop_gradient]

@@ -142,3 +142,21 @@ def the_ready_nodes_run_first_in_first_out_leaf_accumulations_first(paddle):
         paddle.autograd.backward([named[k] for k in order])
         orders.append((order, list(log), y.grad))
     return [first, x.grad, orders]
+
+
+@program
+def a_cleared_node_is_refused_before_its_hooks_run(paddle):
+    """A second backward through a node the first cleared: paddle refuses before the node runs,
+    so the hooks on its output (and on the outputs of a node of several) do not run again."""
+    log = []
+    x = paddle.to_tensor([[1.0, 3.0, 2.0]], stop_gradient=False)
+    top = paddle.amax(x)
+    top.register_hook(lambda g: log.append("amax"))
+    paddle.autograd.backward([top])
+    second = attempt(lambda: paddle.autograd.backward([top]))
+    y = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+    a, b = paddle.unbind(y * 2.0, axis=0)
+    a.register_hook(lambda g: log.append("a"))
+    paddle.autograd.backward([a.sum()])
+    third = attempt(lambda: paddle.autograd.backward([a.sum()]))
+    return [second, third, log, x.grad, y.grad]
