@@ -327,11 +327,20 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
     """Apply the node's rules for the inputs whose gradient is wanted, each gradient summed to
     its input's shape and cast to its dtype."""
     rule, edges = node.rule, node.edges
-    saved = policy.unpack_saved(node) if node.saved else _NOTHING_SAVED
     if wanted is None:
         needed = [e is not None for e in edges]
     else:
         needed = [e is not None and id(e) in wanted for e in edges]
+    if rule.op == "copy_slices":
+        return _copy_slices_grads(policy, node, grad, needed)
+    return _needed_input_grads(policy, node, grad, needed)
+
+
+def _needed_input_grads(policy: Policy, node: Node, grad: Tensor,
+                        needed: list[bool]) -> list[Optional[Tensor]]:
+    """``_input_grads`` for the inputs ``needed`` marks."""
+    rule, edges = node.rule, node.edges
+    saved = policy.unpack_saved(node) if node.saved else _NOTHING_SAVED
 
     links = rule.op in policy.zero_derivative_links and policy.links_operands(node)
 
@@ -374,6 +383,20 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
             g = policy.cast_gradient(g, meta[1])
         out[i] = g
     return out
+
+
+def _copy_slices_grads(policy: Policy, node: Node, grad: Tensor,
+                       needed: list[bool]) -> list[Optional[Tensor]]:
+    """torch's CopySlices, the node of a base one of its views was written through: the
+    write's node (``fn``) runs on the view's part of the base's gradient; the base's gradient
+    is the incoming one with that part replaced by what ``fn`` gives its first input, and fn's
+    other inputs get what it gives them."""
+    fn, index = node.attrs["fn"], node.attrs["index"]
+    result = F.clone(grad)
+    inner = _needed_input_grads(policy, fn, F.getitem(result, index), needed)
+    if needed[0] and inner[0] is not None:
+        result = F.index_put(result, index, inner[0])
+    return [result if needed[0] and inner[0] is not None else None, *inner[1:]]
 
 
 _NOTHING_SAVED: dict[str, Any] = {}

@@ -1082,6 +1082,11 @@ def getitem(a: Tensor, index: Any) -> Tensor:
     return apply(rule, (a,), {"index": index, "in_shape": a._data.shape})
 
 
+def index_put(a: Tensor, index: Any, value: Tensor) -> Tensor:
+    """A copy of ``a`` with ``value`` at ``index``, recorded (setitem's rule, out of place)."""
+    return apply(R.RULES["setitem"], (a, value), {"index": index})
+
+
 def _normalize_index(a: Tensor, index: Any) -> Any:
     base = tensor_type()
     parts = index if isinstance(index, tuple) else (index,)

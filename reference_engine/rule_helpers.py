@@ -133,6 +133,37 @@ def _dense(a: np.ndarray) -> bool:
     return True
 
 
+def positions_in(base: np.ndarray, view: np.ndarray) -> Optional[tuple[np.ndarray, ...]]:
+    """Where each element of ``view`` lies in ``base``, whose memory it shares: an index of
+    ``base`` shaped as ``view`` (``base[index]`` reads the view's elements), as torch's
+    ``as_strided`` reads a view from its base's geometry. None where ``view`` lies outside
+    ``base``'s elements, or ``base`` repeats some (it is expanded)."""
+    start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    item = base.itemsize
+    if view.dtype != base.dtype or start % item:
+        return None
+    base_offsets = _element_offsets(base.shape, base.strides, 0).ravel()
+    order = np.argsort(base_offsets, kind="stable")
+    ordered = base_offsets[order]
+    if ordered.size and (np.diff(ordered) == 0).any():
+        return None
+    wanted = _element_offsets(view.shape, view.strides, start).ravel()
+    found = np.searchsorted(ordered, wanted)
+    if wanted.size and (found.max() >= ordered.size or (ordered[found] != wanted).any()):
+        return None
+    flat = order[found]
+    return tuple(i.reshape(view.shape) for i in np.unravel_index(flat, base.shape))
+
+
+def _element_offsets(shape: tuple[int, ...], strides: tuple[int, ...], start: int) -> np.ndarray:
+    """The byte offset of every element of an array of this geometry, shaped as the array."""
+    offsets = np.full(shape, start, dtype=np.int64)
+    for dim, (n, stride) in enumerate(zip(shape, strides)):
+        offsets += (np.arange(n, dtype=np.int64) * stride).reshape(
+            [n if d == dim else 1 for d in range(len(shape))])
+    return offsets
+
+
 def reverse_cumsum(g: Any, dim: int) -> Any:
     """The running sums of ``g`` along ``dim`` from its far end: cumsum's derivative."""
     flipped = np.ix_(*(np.arange(n)[::-1] if d == dim else np.arange(n)

@@ -291,6 +291,14 @@ rule("reshape", "ViewBackward0", lambda a, *, shape: np.reshape(a, shape),
 # torch's reshape of a layout no view has: of a contiguous copy (a new tensor, not a view)
 rule("unsafe_view", "UnsafeViewBackward0", lambda a, *, shape: np.reshape(a, shape),
      lambda g, in_shape: F.reshape(g, in_shape))
+# torch's node for a view made anew from its base (AsStridedBackward0), once a write moved its
+# version on: the view's elements read from the base by where they lie in its memory
+rule("as_strided", "AsStridedBackward0", lambda a, *, index: a[index],
+     lambda g, index, in_shape: F.index_backward(g, in_shape, index), view=True)
+# torch's node for a base one of its views was written through: the write's own node (fn) runs
+# on the view's part of the gradient (engine._copy_slices_grads), the rest passes unchanged
+rule("copy_slices", "torch::autograd::CopySlices", lambda a, *others, **attrs: a, None,
+     variadic=True, holds_state=True)
 rule("transpose", "TransposeBackward0", lambda a, *, dim0, dim1: np.swapaxes(a, dim0, dim1),
      lambda g, dim0, dim1: F.transpose(g, dim0, dim1), view=True)
 rule("t", "TBackward0", lambda a: a.T, lambda g: F.t(g), view=True)

@@ -15,6 +15,7 @@ import numpy as np
 
 from reference_engine import grad_mode, recorder
 from reference_engine import ops as F
+from reference_engine import rule_helpers as H
 from reference_engine import rules as R
 from reference_engine.graph import AccumulateGrad, Hook, Node, RemovableHandle
 
@@ -112,8 +113,22 @@ class Tensor:
         if node.edges and base is not None and node.edges[0] is base._edge():
             # a retained gradient moves to the new node, other hooks stay on the old (torch)
             self._rebase(node.regenerated(self._policy.regenerated_view_node, self._counter.value))
-        else:
-            node.made_at = None
+            return
+        index = None if base is None else H.positions_in(base._data, self._data)
+        base_edge = None if base is None else base._edge()
+        if index is None or base_edge is None or self._split_piece is not None:
+            node.made_at = None  # (torch refuses to remake a view of a piece of split)
+            return
+        # read anew from the base as it is now, by where its elements lie (as_strided): the
+        # nodes of the views between, and their hooks, are passed by
+        self._rebase(self._strided_from(base, base_edge, index))
+
+    def _strided_from(self, base: Tensor, base_edge: Node, index: tuple[Any, ...]) -> Node:
+        """torch's AsStridedBackward0 for this view over ``base_edge``, the base's node now."""
+        node = Node(R.RULES["as_strided"], {"index": index, "in_shape": base._data.shape},
+                    (base_edge,), ((base._data.shape, base._data.dtype),), self._policy)
+        node.made_at = self._counter.value
+        return node
 
     def _follow_base(self) -> None:
         """torch: a view made without recording requires grad while its base does. Once the
@@ -210,13 +225,31 @@ class Tensor:
                     for o in others):
             self._requires_grad = True  # paddle: a leaf that requires grad from then on
         if result._grad_fn is not None:
-            self._rebase(result._grad_fn)
+            self._rebase_written(result._grad_fn)
             slot = result._grad_fn.saved.get("result")
             if slot is not None and slot.tensor is result:
                 # what it wrote is this tensor, saved at the version the write gave it
                 slot.tensor = self
                 slot.version = None if slot.version is None else self._counter.value
         return self
+
+    def _rebase_written(self, node: Node) -> None:
+        """After a recorded in-place write, whose node is ``node``. torch: a write through a
+        view gives the base a CopySlices node (running ``node`` on the view's part of the
+        base's gradient) and the view a node read anew from it."""
+        base = self._view_base
+        index = None
+        if base is not None and self._policy.writes_through_views_rebase_the_base:
+            index = H.positions_in(base._data, self._data)
+        if index is None:
+            self._rebase(node)
+            return
+        edges = (base._edge(), *node.edges[1:])
+        copy = Node(R.RULES["copy_slices"], {"fn": node, "index": index}, edges,
+                    ((base._data.shape, base._data.dtype), *node.input_meta[1:]), self._policy)
+        copy.saved = node.saved  # a pass frees what the write's node saved with it
+        base._rebase(copy)
+        self._rebase(self._strided_from(base, copy, index))
 
     def _rebase(self, node: Node) -> None:
         """After an in-place write: ``node`` computes this tensor from now on."""
@@ -379,3 +412,4 @@ recorder.bind_tensor_class(Tensor)
 
 def _is_operand(x: Any) -> bool:
     return isinstance(x, (Tensor, bool, int, float, np.number))
+

@@ -178,6 +178,30 @@ case("t", lambda a: (a * a).t(), _distinct(2, 3))
 case("permute", lambda a: (a * a).permute(2, 0, 1), _distinct(2, 3, 2))
 case("squeeze_unsqueeze", lambda a: (a * a).unsqueeze(1).squeeze(), _distinct(1, 3))
 case("expand", lambda a: (a * a).expand(2, 3, 4), _distinct(3, 1))
+
+
+def _view_of_view_after_a_quiet_write(a: Any) -> Any:
+    """A view of a view whose base a write without recording moved on: torch makes its node
+    anew (as_strided, AsStridedBackward0) from the base. The write adds zero."""
+    base = a * a
+    view = base.transpose(0, 1)[1:].unsqueeze(0)
+    with torch.no_grad():
+        base.add_(0.0)
+    return view * view
+
+
+def _written_through_a_view(a: Any, b: Any) -> Any:
+    """A recorded write through a view of a view: the base's node is torch's CopySlices
+    (copy_slices), running the write's node on the view's part of its gradient."""
+    base = a * a
+    view = base.transpose(0, 1)[1:]
+    view.mul_(b)
+    view.tanh_()
+    return base * base
+
+
+case("as_strided", _view_of_view_after_a_quiet_write, _distinct(2, 3))
+case("copy_slices", _written_through_a_view, _distinct(2, 3), _distinct(2, 2))
 case("getitem_select", lambda a: a[1] * a[1], _distinct(3, 2))
 case("getitem_slice", lambda a: (a * a)[:, 1:, None, ...], _distinct(3, 3))
 case("getitem_index", lambda a: (a * a)[[0, 2, 2]], _distinct(3, 2))

@@ -157,6 +157,8 @@ INTERNAL_RULES: dict[str, str] = {
     "getitem_index": "indexing by integer lists", "getitem_select": "indexing by an integer",
     "getitem_slice": "indexing by slices", "index_backward": "indexing's derivative",
     "split_with_sizes": "split by sections", "unsafe_view": "a reshape that copies",
+    "as_strided": "a view made anew from its base once its version moved on (torch)",
+    "copy_slices": "a base written through one of its views (torch's CopySlices)",
     "t": "matmul's transposes", "setitem": "writing through an index (in-place steps)",
     "fill": "fill_ (in-place steps)", "grad_copy": "the engine's copy of a gradient",
     "zero_link": "the engine's zero gradient", "scatter_add_zeros": "gather's derivative",

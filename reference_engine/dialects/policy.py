@@ -115,6 +115,9 @@ class Policy:
     backward_runs_input_nodes = False      # torch: backward(inputs=...) runs a non-leaf input's node
     # torch: a view written in place without recording gets a node made anew (its name)
     regenerated_view_node: Optional[str] = None
+    # torch: a recorded write through a view gives its base a node of its own (CopySlices), and
+    # the view a node made anew over it
+    writes_through_views_rebase_the_base = False
     promotes_by_casting = False            # paddle: mixed dtypes cast first (a node, a new tensor)
     kernels_copy_gradients = False         # paddle: a kernel's output is a new tensor, never its input
     hooks_record = False                   # paddle runs tensor hooks with recording on

@@ -600,6 +600,66 @@ def a_view_whose_version_moved_on_through_an_alias_gets_a_new_node(torch):
 
 
 @program
+def a_write_through_a_view_gives_its_base_a_copy_slices_node(torch):
+    """A recorded write through a view: the base's node is CopySlices (over its old node and
+    the write's other operands), the view's and every other view's a node read anew from it.
+    The base's gradient is the incoming one with the view's part run through the write; the
+    view's old history is passed by. A base that needed no grad needs it after a write of a
+    value that does."""
+    def names(t):
+        fn = t.grad_fn
+        return None if fn is None else [fn.name(), [None if f[0] is None else f[0].name()
+                                                    for f in fn.next_functions]]
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    w = torch.tensor([0.5, -1.5], requires_grad=True)
+    base = x * 1.0
+    column = base.t()[1]
+    row = base[1:]
+    row.retain_grad()
+    seen = []
+    column.register_hook(lambda g: seen.append(g.tolist()))
+    column.mul_(w)
+    column.sigmoid_()
+    first = [names(base), names(column), names(row), seen]
+    (base * torch.tensor([[1.0, 10.0, 100.0], [2.0, 20.0, 200.0]])).sum().backward(retain_graph=True)
+    first += [x.grad.clone(), w.grad.clone(), row.grad]
+    (row * row).sum().backward()
+    first += [x.grad, w.grad, row.grad, attempt(lambda: base.sum().backward())]
+    quiet = torch.zeros(2, 3)
+    part = quiet[:, 1:]
+    part.add_(w[:, None] * 2.0)
+    second = [quiet.requires_grad, names(quiet), names(part)]
+    second.append(torch.autograd.grad(quiet.sum(), [w], create_graph=True))
+    part[0, 0] = w[1] * w[1]
+    grads = torch.autograd.grad((quiet * quiet).sum(), [w], create_graph=True)
+    second += [names(quiet), grads, torch.autograd.grad(grads[0].sum(), [w])]
+    return [first, second]
+
+
+@program
+def a_view_of_a_view_made_anew_leads_straight_to_the_base(torch):
+    """A view of a view written without recording: torch makes its node anew from the base, one
+    AsStridedBackward0 over both views leading straight to the base's node. The view between
+    is passed by: its retained gradient stays None and its hooks do not run."""
+    x3 = torch.tensor([[[1.0, 2.0, 3.0]], [[4.0, 5.0, 6.0]]], requires_grad=True)
+    base = x3 * 1.0
+    v4 = torch.squeeze(base, 1)
+    v6 = torch.unsqueeze(v4, 2)
+    v4.retain_grad()
+    seen = []
+    v4.register_hook(lambda g: seen.append(g.shape))
+    with torch.no_grad():
+        v6.mul_(2.0)
+    names = [v6.grad_fn.name(), [f[0].name() for f in v6.grad_fn.next_functions]]
+    seed = torch.tensor([[[1.0], [2.0], [3.0]], [[4.0], [5.0], [6.0]]])
+    grads = torch.autograd.grad([v6 * v6], [x3], [seed], retain_graph=True)
+    leaf = x3.transpose(0, 2)[1:]
+    with torch.no_grad():
+        x3.add_(1.0)
+    return [names, grads, v4.grad, seen, attempt(lambda: leaf.sum().backward()), leaf.grad_fn.name()]
+
+
+@program
 def writing_a_number_through_an_index_of_a_no_grad_view_whose_base_moved_on(torch):
     """``v9[0] = n`` with grad mode on, v9 a view made under no_grad whose base was written
     since: making the view ``v9[0]`` is refused first (its base was modified); a write of v9 as
