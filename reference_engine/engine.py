@@ -306,19 +306,19 @@ def _run_node_hooks(node: Node, kind: str, grads: tuple[Any, ...], *extra: Any) 
 
 
 def _call_rule(vjp: Any, grad: Any, node: Node, saved: dict[str, Tensor], uses: tuple[str, ...],
-               linked_operand: Optional[str]) -> Any:
+               linked_operand: Optional[str], unrecorded_links: bool = False) -> Any:
     """One derivative rule, handed the saved tensors and attributes it names (an attribute the
     call did not set takes the rule's default). With ``linked_operand``, the framework's kernel
     reads that operand: the other operands it multiplies the gradient by stay connected to it,
-    with a zero derivative."""
+    with a zero derivative (``unrecorded_links``: zeros without a node)."""
     attrs = node.attrs
     if not uses:
         return vjp(grad)
     args = {n: saved[n] if n in saved else attrs[n] for n in uses if n in saved or n in attrs}
     if linked_operand is not None:
         inputs, operand = node.rule.inputs, saved[linked_operand]
-        args = {n: F.link(v, operand) if n in inputs and n != linked_operand else v
-                for n, v in args.items()}
+        args = {n: F.link(v, operand, unrecorded_links) if n in inputs and n != linked_operand
+                else v for n, v in args.items()}
     return vjp(grad, **args)
 
 
@@ -344,9 +344,11 @@ def _needed_input_grads(policy: Policy, node: Node, grad: Tensor,
 
     links = rule.op in policy.zero_derivative_links and policy.links_operands(node)
 
-    # with every operand differentiable, each gradient is linked through the other operands;
-    # with a constant among them, to its own operand only (see ``Policy.links_operands``)
-    through_operands = links and None not in edges
+    # with every operand differentiable, each gradient is linked through the other operands
+    # (``Policy.operand_links``: its zeros recorded or not, or no link); with a constant among
+    # them, to its own operand only (see ``Policy.links_operands``)
+    through = policy.operand_links(node, needed) if links and None not in edges else None
+    through_operands = through is not None
 
     if rule.reads_needed or rule.op == "custom":  # a kernel told which inputs the pass needs
         node.attrs = {**node.attrs, "needed": tuple(needed)}  # (a node may share its attrs)
@@ -354,8 +356,8 @@ def _needed_input_grads(policy: Policy, node: Node, grad: Tensor,
         grads = _call_rule(rule.vjps[0], grad, node, saved, rule.uses[0], None) if True in needed \
             else [None] * len(needed)
     else:
-        grads = [_call_rule(vjp, grad, node, saved, uses, name if through_operands else None)
-                 if need else None
+        grads = [_call_rule(vjp, grad, node, saved, uses, name if through_operands else None,
+                            through == "unrecorded") if need else None
                  for vjp, uses, need, name in zip(rule.vjps, rule.uses, needed, rule.inputs)]
     # an identity rule (clone, add) runs a kernel: a new tensor, recorded when the gradient
     # requires grad without a node of its own

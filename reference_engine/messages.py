@@ -331,6 +331,8 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                       "operation."),
     "in_place_cast": (RuntimeError,
                       "result type {got} can't be cast to the desired output type {want}"),
+    "in_place_broadcast": (RuntimeError,
+                           "output with shape {shape} doesn't match the broadcast shape {broadcast}"),
     "differentiated_twice": (RuntimeError, "trying to differentiate twice a function that was "
                                            "marked with @once_differentiable"),
     # a custom function's ctx.mark_dirty
@@ -566,6 +568,9 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "in_place_broadcast": (ValueError, "The shape of broadcast output {broadcast} is different "
+                                       "from that of inplace tensor paddle.Size({shape}) in the "
+                                       "Inplace operation."),
     "len_0d": (AssertionError, "len() of a 0-D tensor is wrong"),
     "dropout_p": (ValueError, "p argument should between 0 and 1"),
     "einsum_operands": (AssertionError, "Invalid equation: the number of operands is {operands}, but "
@@ -789,6 +794,13 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                "paddle 3.3.1 does not check the shape of the gradient {name}'s "
                                "backward returns at position {position} (it reads memory of "
                                "another size), so the reference engine refuses."),
+    "holder_size": (ValueError, "(InvalidArgument) The size of Holder is not enough to store the "
+                                "Tensor."),
+    "unpacked_read_past": (UndefinedInFrameworkError,
+                           "paddle 3.3.1 reads a saved view of shape {shape} anew from the memory "
+                           "of what the saved-tensor unpack hook returned, with the view's offset "
+                           "and strides: here past its end (uninitialised memory), so the "
+                           "reference engine refuses."),
     "pylayer_second_backward": (UndefinedInFrameworkError,
                                 "paddle 3.3.1 crashes (segmentation fault) running {name} a "
                                 "second time, so the reference engine refuses."),

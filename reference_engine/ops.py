@@ -1047,7 +1047,8 @@ def _pass_slot(g: Tensor) -> Tensor:
 
 
 def sum_to_shape(a: Tensor, shape: tuple[int, ...]) -> Tensor:
-    """Sum a broadcast gradient back to ``shape`` (differentiable: a sum and a reshape)."""
+    """Sum a broadcast gradient back to ``shape`` (differentiable: a sum and a reshape; paddle
+    sums leading dimensions away in one sum)."""
     have = a._data.shape
     if have == shape:
         return a
@@ -1056,8 +1057,11 @@ def sum_to_shape(a: Tensor, shape: tuple[int, ...]) -> Tensor:
     lead = len(have) - len(shape)
     if lead < 0:  # the operand had leading 1s the op dropped (setitem's value)
         return reshape(a, shape)
-    dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape)
-                                      if s == 1 and have[i + lead] != 1)
+    inner = tuple(i + lead for i, s in enumerate(shape) if s == 1 and have[i + lead] != 1)
+    if lead and not inner and a._policy.sums_leading_dims_away:
+        return apply(R.RULES["sum"], (a,), {"in_shape": have, "dims": tuple(range(lead)),
+                                            "keepdim": False})
+    dims = tuple(range(lead)) + inner
     out = apply(R.RULES["sum"], (a,), {"in_shape": have, "dims": dims, "keepdim": True}) \
         if dims else a
     return reshape(out, shape) if out._data.shape != shape else out

@@ -120,7 +120,7 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
                 raise policy.error("inference_saved")
             saved = inputs[source]
             if rule.op in policy.contiguous_copy_kernels and not _STRIDED_KERNEL and \
-                    saved._view_base is not None and not _row_major(saved._data):
+                    saved._view_base is not None and not row_major(saved._data):
                 saved = graph_copy(saved)  # the kernel's contiguous copy, which writes miss
             node.saved[name] = SavedTensor(saved, checked, hooked=hooked)
     return out
@@ -224,7 +224,7 @@ def _reduced_forward(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str
     return data.astype(attrs.get("dtype") or reduced)
 
 
-def _row_major(a: np.ndarray) -> bool:
+def row_major(a: np.ndarray) -> bool:
     """Whether ``a``'s strides are exactly row-major, dimensions of size 1 included (paddle's
     test: a transposed column is strided though it is one row)."""
     expected = a.itemsize

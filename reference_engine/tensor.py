@@ -9,6 +9,7 @@ its methods are spelled lives in the dialect's facade, which subclasses this cla
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 import numpy as np
@@ -26,10 +27,13 @@ if TYPE_CHECKING:
 class VersionCounter:
     """Counts in-place changes of one storage; shared by a tensor, its views and detached twins."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "twins")
 
     def __init__(self) -> None:
         self.value = 0
+        # paddle: the tensors detach made of one another, which are one tensor (its dtype
+        # too), weakly held
+        self.twins: Optional[list[weakref.ref[Tensor]]] = None
 
 
 def _operator(op: Any, name: str, reflected: bool = False) -> Any:
@@ -175,6 +179,9 @@ class Tensor:
         out._counter = self._counter
         out._probe = self._probe
         out._device = self._device
+        if self._policy.in_place_takes_promoted_dtype:
+            twins = [t for t in self._counter.twins or () if t() is not None]
+            self._counter.twins = twins + [weakref.ref(self), weakref.ref(out)]
         return out
 
     def _detach_in_place(self) -> Tensor:
@@ -199,7 +206,11 @@ class Tensor:
             # in its .grad the gradient that reaches it there
             old._requires_grad, old._accumulator = True, self._accumulator_node()
         if op in ("add", "sub", "mul", "div", "pow"):  # a number operand is an attribute
+            if self._policy.in_place_takes_promoted_dtype:
+                self._promote_written(old, others)
             result = getattr(F, op)(old, *others)
+            if op in self._policy.in_place_saves_detached_copies and result._grad_fn is not None:
+                _save_detached(result._grad_fn, old)
         else:
             operands = [F._coerce(o, type(self), self._data.dtype) for o in others]
             if op == "setitem" and self._policy.promotes_by_casting:
@@ -213,7 +224,11 @@ class Tensor:
             index = attrs["index"]
             self._data[index] = result._data[index]
         elif result._data.dtype != self._data.dtype and self._policy.in_place_takes_promoted_dtype:
-            self._data = result._data.copy()
+            written, self._data = self._data, result._data.copy()
+            for ref in self._counter.twins or ():
+                twin = ref()
+                if twin is not None and twin._data is written:  # paddle: one tensor
+                    twin._data = self._data
         else:
             np.copyto(self._data, result._data, casting="unsafe")
         self._policy.check_in_place_written(self, op)
@@ -232,6 +247,20 @@ class Tensor:
                 slot.tensor = self
                 slot.version = None if slot.version is None else self._counter.value
         return self
+
+    def _promote_written(self, old: Tensor, others: tuple[Any, ...]) -> None:
+        """paddle: a write of floating operands of a wider dtype (a 0-d one too) casts the
+        written tensor to it first, without recording (``old``, its values before the write,
+        takes the dtype); a strided view cannot be, and its kernel refuses the mismatch."""
+        dtypes = [self._data.dtype] + [o._data.dtype for o in others if isinstance(o, Tensor)]
+        if any(d.kind != "f" for d in dtypes):
+            return  # mixed kinds are the op's own error
+        target = np.result_type(*dtypes)
+        if target == self._data.dtype:
+            return
+        if self._view_base is not None and not recorder.row_major(self._data):
+            raise self._policy.error("dtype_container", want=self._data.dtype, have=target)
+        old._data = old._data.astype(target)
 
     def _rebase_written(self, node: Node) -> None:
         """After a recorded in-place write, whose node is ``node``. torch: a write through a
@@ -413,3 +442,9 @@ recorder.bind_tensor_class(Tensor)
 def _is_operand(x: Any) -> bool:
     return isinstance(x, (Tensor, bool, int, float, np.number))
 
+
+def _save_detached(node: Node, written: Tensor) -> None:
+    """What ``node`` saved of ``written`` becomes a copy of its values outside the graph."""
+    for slot in node.saved.values():
+        if slot.tensor is written:
+            slot.tensor = type(written)._from_array(written._data)

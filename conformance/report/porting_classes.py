@@ -949,6 +949,31 @@ y.backward()
 print([round(v, 4) for v in x.grad.tolist()])
 """),
     PortingClass(
+        key="unpacked-view-layout", topic="hooks",
+        title="paddle reads an unpacked saved view with the view's own offset and strides",
+        explanation="When a saved tensor is a view (a piece of unbind past the first, a slice, a "
+                    "transpose), paddle keeps its offset and strides and reads them from the "
+                    "memory the unpack hook returned: a new tensor is too small for the offset "
+                    "(an InvalidArgument error) or is read in the wrong order; torch uses the "
+                    "unpacked tensor as it is.",
+        porting="In paddle, have the op save a tensor of its own (apply it to `view.clone()`), or "
+                "let the unpack hook return the packed tensor itself.",
+        patterns=("*: * vs error:unpacked-view-layout",),
+        original="""import torch
+x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+piece = torch.unbind(x)[1]
+with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t * 1.0):
+    y = torch.sin(piece).sum()
+print([round(v, 4) for v in torch.autograd.grad(y, [x])[0].flatten().tolist()])
+""",
+        rewrite="""import paddle
+x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+piece = paddle.unbind(x)[1].clone()
+with paddle.autograd.saved_tensors_hooks(lambda t: t, lambda t: t * 1.0):
+    y = paddle.sin(piece).sum()
+print([round(v, 4) for v in paddle.grad(y, [x])[0].flatten().tolist()])
+"""),
+    PortingClass(
         key="function-output-hook", topic="hooks",
         title="A hook on a custom function's output: torch applies it before the function's "
               "backward, paddle does not",

@@ -67,6 +67,8 @@ ERROR_CATEGORIES: tuple[tuple[str, str], ...] = (
     (r"saved tensor that has been detached in-place", "saved-detached"),
     (r"function that returns multiple views", "multi-view-in-place"),
     (r"must be a matrix", "not-a-matrix"),
+    (r"size of Holder is not enough", "unpacked-view-layout"),
+    (r"doesn't match the broadcast shape|The shape of broadcast output", "in-place-broadcast"),
 )
 
 

@@ -214,6 +214,7 @@ class PaddlePolicy(Policy):
     contiguous_copy_kernels = frozenset({"pow", "pow_scalar", "rpow", "erf", "clamp", "gelu",
                                          "norm2", "mv", "dot"})  # measured on 3.3.1
     ready_first_in_first_out = True
+    in_place_saves_detached_copies = frozenset({"mul"})  # measured on 3.3.1 (multiply_)
     next_functions_numbered = False
     retain_in_hook_order = True
     kernels_copy_gradients = True
@@ -245,6 +246,7 @@ class PaddlePolicy(Policy):
     # bmm_grad does (measured: the gradient of paddle.bmm(a, b) with b constant, taken with
     # create_graph, has a zero derivative in a; paddle.matmul's on the same operands none)
     links_with_a_constant_nodes = frozenset({"BmmGradNode"})
+    sums_leading_dims_away = True
     accumulate_only_into_requires_grad = False
     retained_grads_accumulate = False  # retain_grads() keeps the latest pass's gradient
 
@@ -263,6 +265,44 @@ class PaddlePolicy(Policy):
             result._accumulator = kept._accumulator
             saved["result"] = result
         return saved
+
+    def operand_links(self, node: Node, needed: Sequence[bool]) -> Optional[str]:
+        """Measured on 3.3.1: a double-grad kernel run for both operands' gradients records
+        the zeros of a link (multiply_double_grad, matmul_double_grad); for one, multiply's
+        fills them in without a node and matmul's links nothing; bmm's never records them."""
+        name = node.name()
+        if name == "BmmGradNode":
+            return "unrecorded"
+        if all(needed):
+            return "recorded"
+        return None if name == "MatmulGradNode" else "unrecorded"
+
+    def recovered(self, saved: Tensor, unpacked: Any) -> Any:
+        """paddle keeps the saved tensor's layout (shape, strides, offset) and reads it from the
+        memory of what the unpack hook returned (``TensorWrapper::recover`` resets the holder):
+        a saved view at an offset is refused when that memory is too small for the offset and
+        the elements, and a strided one reads the new memory with its strides."""
+        if not isinstance(unpacked, type(saved)) or unpacked._data.dtype != saved._data.dtype:
+            return unpacked
+        layout = _layout_in_holder(saved)
+        if layout is None or np.may_share_memory(unpacked._data, saved._data):
+            return unpacked
+        offset, strides = layout
+        holder = unpacked._view_base._data if unpacked._view_base is not None else unpacked._data
+        memory = np.ascontiguousarray(holder).reshape(-1).view(np.uint8)
+        data = saved._data
+        if data.size * data.itemsize + offset > memory.size and recorder.row_major(data):
+            raise self.error("holder_size")
+        reach = offset + data.itemsize + sum((n - 1) * s for n, s in zip(data.shape, strides))
+        if data.size and reach > memory.size:
+            raise self.error("unpacked_read_past", shape=list(data.shape))
+        values = np.lib.stride_tricks.as_strided(memory[offset:].view(data.dtype)
+                                                 if offset < memory.size else memory[:0].view(data.dtype),
+                                                 data.shape, strides).copy()
+        out = type(unpacked)._from_array(values)
+        out._requires_grad, out._grad_fn, out._device = (
+            unpacked._requires_grad, unpacked._grad_fn, unpacked._device)
+        return out
 
     def error(self, kind: str, **fields: Any) -> Exception:
         kind = ALIASES.get(kind, kind)
@@ -553,7 +593,10 @@ class PaddlePolicy(Policy):
 
     def check_in_place(self, tensor: Tensor, op: str, attrs: dict[str, Any],
                        others: Sequence[Any] = ()) -> None:
-        """setitem on a leaf that requires grad is refused before it writes ("Leaf Tensor")."""
+        """A write whose operands broadcast the tensor to a larger shape is refused first;
+        setitem on a leaf that requires grad is refused before it writes ("Leaf Tensor")."""
+        if op != "setitem":
+            self.check_in_place_shape(tensor, others)
         if op == "setitem" and self._writes_to_grad_leaf(tensor):
             raise self.error("leaf_setitem", name=tensor._name or "")
 
@@ -766,3 +809,15 @@ def paddle_size(shape: Sequence[int]) -> str:
 
 
 PADDLE = PaddlePolicy()
+
+
+def _layout_in_holder(t: Tensor) -> Optional[tuple[int, tuple[int, ...]]]:
+    """A view's byte offset into its base's memory and its strides, where either differs from
+    a tensor of its own (None: laid out as one)."""
+    base = t._view_base
+    if base is None:
+        return None
+    offset = t._data.__array_interface__["data"][0] - base._data.__array_interface__["data"][0]
+    if offset == 0 and recorder.row_major(t._data):
+        return None
+    return offset, t._data.strides

@@ -50,6 +50,9 @@ class Policy:
     # nodes whose kernel links a gradient with a constant operand, by name: paddle.bmm's
     # (BmmGradNode), where paddle.matmul's on the same operands does not
     links_with_a_constant_nodes: frozenset[str] = frozenset()
+    # paddle: a gradient summed back over leading dimensions only is one sum without keepdim
+    # (torch: a sum that keeps them, then a view)
+    sums_leading_dims_away = False
     retained_grads_accumulate = True
     array_operands_are_tensors = False  # paddle: ``ndarray * tensor`` takes the array as a tensor
     # torch: a saved input (not the node's own output) that was detach_()ed cannot be used
@@ -92,6 +95,9 @@ class Policy:
     # paddle: kernels with no strided form run on a contiguous copy of a strided input (a
     # transposed view), which is what their node saves: later writes to the view are not seen
     contiguous_copy_kernels: frozenset[str] = frozenset()
+    # paddle: in-place ops that save a copy of the tensor they write, outside the graph (a
+    # second derivative does not reach the tensor's history through it)
+    in_place_saves_detached_copies: frozenset[str] = frozenset()
     next_functions_numbered = True  # torch: (node, output number) pairs; paddle: the nodes
     # the order ready nodes run in: torch's ready queue runs the most recently recorded node
     # first; paddle's is first in, first out, with leaf accumulations put at its front
@@ -247,12 +253,17 @@ class Policy:
 
     # --- saved tensors and graph lifetime -------------------------------------------------
 
+    def recovered(self, saved: Tensor, unpacked: Any) -> Any:
+        """What a backward reads for a saved tensor whose unpack hook returned ``unpacked``."""
+        return unpacked
+
     def unpack_saved(self, node: Node) -> dict[str, Tensor]:
         """The node's saved tensors, after checking none was modified in place since."""
         out = {}
         for name, slot in node.saved.items():
             if slot.unpack is not None:
-                out[name] = _in_place_of(slot.unpack(slot.packed), slot)
+                out[name] = _in_place_of(self.recovered(slot.tensor, slot.unpack(slot.packed)),
+                                         slot)
                 continue
             tensor = slot.tensor
             if slot.origin is not None and tensor._grad_fn is None and \
@@ -313,6 +324,12 @@ class Policy:
         limit = self.zero_derivative_link_max_order
         return (limit is None or node.order <= limit
                 or (node.order == 2 and node.origin in self.links_at_second_order))
+
+    def operand_links(self, node: Node, needed: Sequence[bool]) -> Optional[str]:
+        """How a node that links its gradients through its operands (every operand
+        differentiable, ``needed``: the inputs this pass differentiates) links them: "recorded"
+        (the zeros it sends an operand have a node), "unrecorded" (none) or None (not at all)."""
+        return "recorded"
 
     def check_runnable(self, node: Node, create_graph: bool, accumulate: bool = True) -> None:
         """Raise if ``node`` cannot run: freed by an earlier pass, or not differentiable again.
@@ -447,6 +464,20 @@ class Policy:
             if any(isinstance(o, type(tensor)) and o._probe is None
                    and recorder.partially_overlaps(written, o._data) for o in others):
                 raise self.error("partially_overlapping_in_place")
+        if op != "setitem":
+            self.check_in_place_shape(tensor, others)
+
+    def check_in_place_shape(self, tensor: Tensor, others: Sequence[Any]) -> None:
+        """Refuse a write whose operands broadcast the written tensor to a larger shape (shapes
+        that do not broadcast at all are the op's own error)."""
+        shape = tensor._data.shape
+        try:
+            broadcast = np.broadcast_shapes(shape, *[o._data.shape for o in others
+                                                     if isinstance(o, type(tensor))])
+        except ValueError:
+            return
+        if broadcast != shape:
+            raise self.error("in_place_broadcast", shape=list(shape), broadcast=list(broadcast))
 
     def check_in_place_written(self, tensor: Tensor, op: str) -> None:
         """Checks a framework makes after an in-place op has written its values: torch writes

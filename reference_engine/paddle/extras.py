@@ -97,14 +97,16 @@ def equal(x: Tensor, y: Any) -> Tensor:
 
 def equal_all(x: Tensor, y: Tensor) -> Tensor:
     """Whether ``x`` and ``y`` have the same shape and values (a 0-D bool tensor); operands of
-    different dtypes are paddle's error."""
+    one shape and different dtypes are paddle's error (of different shapes, False)."""
     for position, (arg, value) in enumerate((("x", x), ("y", y))):
         if not isinstance(value, Tensor):
             raise Tensor._policy.error("equal_all_argument", arg=arg, position=position,
                                        got="None" if value is None else type(value).__name__)
+    if x._data.shape != y._data.shape:
+        return _made(np.asarray(False))
     if x._data.dtype != y._data.dtype:
         raise x._policy.error("dtype_container", want=y._data.dtype, have=x._data.dtype)
-    return _made(np.asarray(x._data.shape == y._data.shape and np.array_equal(x._data, y._data)))
+    return _made(np.asarray(np.array_equal(x._data, y._data)))
 
 
 def assign(x: Any) -> Tensor:

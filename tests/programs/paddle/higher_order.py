@@ -189,3 +189,33 @@ def dot_mv_and_bce_have_no_double_grad(paddle):
             attempt(lambda: paddle.grad(bce(x, y, reduction="sum"), [x], create_graph=True)),
             bce(x, y, reduction="none"), bce(x, y, reduction="none").grad_fn.name(),
             paddle.grad(bce(x, y), [x])]
+
+
+@program
+def a_double_grad_kernel_links_its_operands_by_what_it_computed(paddle):
+    """The zero derivative of a product's gradient in its own operand: multiply_double_grad and
+    matmul_double_grad run for both operands' gradients record it (a node); run for one,
+    multiply's fills in zeros without a node and matmul's has none (the operand is not in
+    the graph); bmm's zeros never have a node. Broadcast operands' gradients are summed over
+    leading dimensions in one sum."""
+    def described(t):
+        return None if t is None else [t.stop_gradient, t.grad_fn is None, t]
+    products = {"multiply": (lambda a, b: a * b, [2, 3], [2, 3]),
+                "broadcast": (lambda a, b: a * b, [2, 3], [3]),
+                "matmul": (paddle.matmul, [2, 3], [3, 2]),
+                "vector-matrix": (paddle.matmul, [3], [3, 2]),
+                "batched": (paddle.matmul, [2, 2, 3], [2, 3, 2]), "bmm": (paddle.bmm, [2, 2, 3], [2, 3, 2])}
+    seen = []
+    for name, (product, s1, s2) in products.items():
+        for wanted in ((0,), (1,), (0, 1)):
+            a = paddle.full(s1, 2.0, dtype="float64")
+            a.stop_gradient = False
+            b = paddle.full(s2, 3.0, dtype="float64")
+            b.stop_gradient = False
+            operands = (a, b)
+            grads = paddle.grad([product(a, b)], [operands[i] for i in wanted], create_graph=True)
+            for g in grads:
+                for w in operands:
+                    seen.append([name, wanted, attempt(
+                        lambda: described(paddle.grad([g.sum()], [w], create_graph=True)[0]))])
+    return seen

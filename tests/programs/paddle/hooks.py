@@ -160,3 +160,26 @@ def a_cleared_node_is_refused_before_its_hooks_run(paddle):
     paddle.autograd.backward([a.sum()])
     third = attempt(lambda: paddle.autograd.backward([a.sum()]))
     return [second, third, log, x.grad, y.grad]
+
+
+@program
+def an_unpacked_saved_view_is_read_with_the_views_layout(paddle):
+    """paddle reads a saved view anew from the memory the unpack hook returned, with the
+    view's offset and strides: a view at an offset (a piece of unbind past the first, a
+    slice, an index) is refused when that memory is too small; a transposed view reads the
+    new memory with its strides; the unpack hook's own tensor (or a view at offset 0) is read
+    as it is."""
+    views = {"first piece": lambda x: paddle.unbind(x, axis=0)[0],
+             "second piece": lambda x: paddle.unbind(x, axis=0)[1],
+             "slice": lambda x: x[1:], "index": lambda x: x[2],
+             "split piece": lambda x: paddle.split(x, 3, axis=0)[1],
+             "transposed": lambda x: x.t()}
+    seen = []
+    for unpack in (lambda t: t, lambda t: t * 2.0, lambda t: t.clone()):
+        for name, view in views.items():
+            x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], stop_gradient=False)
+            v = view(x)
+            with paddle.autograd.saved_tensors_hooks(lambda t: t, unpack):
+                y = paddle.sin(v)
+            seen += [name, attempt(lambda: paddle.grad([y.sum()], [x]))]
+    return seen

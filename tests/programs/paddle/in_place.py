@@ -320,3 +320,67 @@ def a_kernel_without_a_strided_form_saves_a_contiguous_copy_of_a_transposed_view
             v[0] = -0.596
             seen[f"{view_name} {name}"] = attempt(lambda out=out: out.sum().backward())
     return seen
+
+
+@program
+def multiply_in_place_saves_a_copy_outside_the_graph(paddle):
+    """multiply_ saves a copy of the tensor it writes, without its history: a second
+    derivative through the saved copy reaches nothing ((x * 1).multiply_(x) differentiates
+    twice to 1, not 2); divide_ and the activations' in-place forms keep what they save."""
+    x = paddle.to_tensor([0.5, -0.3], stop_gradient=False)
+    b = paddle.to_tensor([0.7, 0.2], stop_gradient=False)
+    seen = []
+    for name in ("multiply_", "divide_", "tanh_"):
+        v = x * 1.0
+        written = getattr(v, name)(b) if name != "tanh_" else v.tanh_()
+        grads = paddle.grad([written], [x, b], create_graph=True, allow_unused=True)
+        seen.append([name, [None if g is None else paddle.grad([g.sum()], [x, b], allow_unused=True)
+                            for g in grads]])
+    v = x * 1.0
+    v.multiply_(x)
+    (g,) = paddle.grad([v], [x], create_graph=True)
+    seen.append(paddle.grad([g.sum()], [x]))
+    return seen
+
+
+@program
+def a_write_of_a_wider_dtype_casts_the_written_tensor_first(paddle):
+    """A write of a float64 operand (a 0-D one too, which an out-of-place op would not widen
+    to) into a float32 tensor makes it float64, cast without a node of its own: its node's
+    first input is the tensor's history, whose gradient comes back as float32. A tensor
+    detach made of it is the same tensor and follows; a view keeps its old memory; a
+    transposed view is refused by its kernel."""
+    seen = []
+    for shape in ([], [2]):
+        x = paddle.to_tensor([0.5, 1.0], stop_gradient=False)
+        z = paddle.full(shape, 3.0, dtype="float64")
+        z.stop_gradient = False
+        y = x * 1.0
+        y.multiply_(z)
+        seen.append([str(y.dtype), y.grad_fn.name(), [n.name() for n in y.grad_fn.next_functions]])
+        (y * y).sum().backward()
+        seen += [x.grad, z.grad, str(paddle.multiply(x, z).dtype)]
+    a = paddle.to_tensor([0.5, 1.0]) * 1.0
+    twin = a.detach()
+    twin.add_(paddle.to_tensor(1.0, dtype="float64"))
+    base = paddle.to_tensor([[0.5, 1.0, 2.0], [1.0, 2.0, 3.0]]) * 1.0
+    view = base.unsqueeze(0)
+    view.add_(paddle.ones([1, 2, 3], dtype="float64"))
+    strided = (paddle.to_tensor([[0.5, 1.0, 2.0], [1.0, 2.0, 3.0]]) * 1.0).t()
+    return [seen, a, twin, base, view,
+            attempt(lambda: strided.add_(paddle.ones([3, 2], dtype="float64")))]
+
+
+@program
+def a_write_that_broadcasts_the_tensor_larger_is_refused(paddle):
+    """x.add_(y) where y broadcasts x to a larger shape: refused before anything runs (a leaf
+    that requires grad included), whatever the dtypes."""
+    seen = []
+    for target, other, dtype in (([], [2], "float32"), ([1], [2], "float64"), ([2, 1], [2, 3], "float32")):
+        for name in ("add_", "multiply_", "subtract_", "divide_"):
+            t = paddle.zeros(target)
+            seen.append(attempt(lambda: getattr(t, name)(paddle.ones(other, dtype=dtype))))
+    leaf = paddle.zeros([1])
+    leaf.stop_gradient = False
+    seen.append(attempt(lambda: leaf.add_(paddle.ones([2]))))
+    return seen

@@ -227,11 +227,14 @@ def prod_divides_by_the_input(paddle):
 
 @program
 def equal_all_compares_shape_and_values(paddle):
-    """paddle.equal_all: a 0-D bool tensor for shape and values; mixed dtypes and anything but a
-    tensor are paddle's InvalidArgument errors. linspace computes as the kernel does."""
+    """paddle.equal_all: a 0-D bool tensor for shape and values; mixed dtypes of one shape and
+    anything but a tensor are paddle's InvalidArgument errors (shapes are compared first:
+    mixed dtypes of two shapes are False). linspace computes as the kernel does."""
     a = paddle.to_tensor([1.0, 2.0])
     return [paddle.equal_all(a, a * 1), paddle.equal_all(a, paddle.to_tensor([1.0, 2.0, 3.0])),
             attempt(lambda: paddle.equal_all(a, paddle.to_tensor([1.0, 2.0], dtype="float64"))),
+            paddle.equal_all(a, paddle.to_tensor(1.0, dtype="float64")),
+            paddle.equal_all(paddle.to_tensor([[1.0]], dtype="float64"), a),
             attempt(lambda: paddle.equal_all(a, None)), attempt(lambda: paddle.equal_all(None, a)),
             attempt(lambda: paddle.equal_all(a, 3)),
             paddle.linspace(0.1, 0.7, 7), paddle.linspace(-2.5, 3.3, 11, dtype="float64"),

@@ -715,3 +715,17 @@ def a_written_matmul_operand_that_needed_no_grad_gets_a_node_from_a_recorded_wri
         b.sub_(1.0)
     batched, plain = ((2, 2, 2), (2, 2, 2)), ((2, 3), (3, 2))
     return [run(batched, recorded), run(batched, unrecorded), run(plain, recorded)]
+
+
+@program
+def a_write_that_broadcasts_the_tensor_larger_is_refused(torch):
+    """x.add_(y) where y broadcasts x to a larger shape: the kernel refuses (after autograd's
+    own checks: a leaf that requires grad is refused as such first)."""
+    seen = []
+    for target, other in (((), (2,)), ((1,), (2,)), ((2, 1), (2, 3))):
+        for name in ("add_", "mul_", "sub_", "div_"):
+            t = torch.zeros(target)
+            seen.append(attempt(lambda: getattr(t, name)(torch.ones(other))))
+    leaf = torch.zeros(1, requires_grad=True)
+    seen.append(attempt(lambda: leaf.add_(torch.ones(2))))
+    return seen
