@@ -163,7 +163,7 @@ def _accumulate_buffer(policy: Policy, buffers: dict[int, Any], node: Node, grad
     if have is None or have is UNDEFINED:
         buffers[key] = grad
     elif grad is not UNDEFINED:
-        buffers[key] = policy.sum_gradients(have, grad)
+        buffers[key] = policy.sum_buffered(have, grad)
 
 
 def _send(policy: Policy, buffers: dict[int, Any], node: Node, edge: Node, grad: Any) -> None:
@@ -341,6 +341,7 @@ def _needed_input_grads(policy: Policy, node: Node, grad: Tensor,
     """``_input_grads`` for the inputs ``needed`` marks."""
     rule, edges = node.rule, node.edges
     saved = policy.unpack_saved(node) if node.saved else _NOTHING_SAVED
+    policy.check_kernel(node, needed)
 
     links = rule.op in policy.zero_derivative_links and policy.links_operands(node)
 
@@ -384,6 +385,8 @@ def _needed_input_grads(policy: Policy, node: Node, grad: Tensor,
         if data.dtype != meta[1]:
             g = policy.cast_gradient(g, meta[1])
         out[i] = g
+    if rule.op in policy.gradient_views or getattr(grad, "_shares_gradient_buffer", False):
+        policy.alias_gradients(node, grad, out)
     return out
 
 

@@ -103,11 +103,13 @@ class SavedTensor:
     (``checked=False``: kept for the graph only, so no version check; ``view_shape``: the
     framework saved a view of it of this shape, which its version error shows)."""
 
-    __slots__ = ("tensor", "version", "origin", "view_shape", "leaf_node", "packed", "unpack")
+    __slots__ = ("tensor", "version", "origin", "view_shape", "leaf_node", "packed", "unpack",
+                 "dtype")
 
     def __init__(self, tensor: Tensor, checked: bool = True,
                  view_shape: Optional[tuple[int, ...]] = None, hooked: bool = True) -> None:
         self.tensor = tensor
+        self.dtype = tensor._data.dtype  # paddle: a write may change it since (see unpack_saved)
         self.packed: Any = None
         self.unpack: Optional[Callable[[Any], Any]] = None
         if SAVED_TENSORS_HOOKS and hooked:

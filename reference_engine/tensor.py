@@ -63,7 +63,7 @@ class Tensor:
     __array_ufunc__ = None
     __slots__ = ("_data", "_requires_grad", "_grad", "_grad_fn", "_counter", "_retains_grad",
                  "_accumulator", "_name", "_no_grad_view", "_untracked_view", "_view_base", "_probe",
-                 "_split_piece",
+                 "_split_piece", "_shares_gradient_buffer",
                  "_inference", "_device", "__weakref__")
 
     @classmethod
@@ -90,6 +90,8 @@ class Tensor:
         t._split_piece: Optional[tuple[int, int, str]] = None
         t._inference = grad_mode._State.inference  # torch: made inside inference_mode
         t._device: Optional[str] = None  # see reference_engine.devices: None goes with any device
+        # paddle: a gradient whose memory a retained gradient shares (``Policy.alias_gradients``)
+        t._shares_gradient_buffer = False
         return t
 
     # --- graph plumbing -------------------------------------------------------------------

@@ -62,6 +62,10 @@ class OracleResult:
 
 _VIEW_OPS = frozenset({"reshape", "transpose", "permute", "squeeze", "unsqueeze", "expand",
                        "getitem", "split", "unbind"})
+# paddle's gradient kernels of these hand on a view of the gradient they were handed: the
+# kernels below may write into it, and a retained gradient of their result shows what they
+# wrote (the reference models it: reference_engine.dialects.paddle_policy.alias_gradients)
+_SHARED_GRADIENT_VIEWS = frozenset({"reshape", "squeeze", "unsqueeze", "transpose", "permute"})
 
 
 def _bound_name(step: dict[str, Any]) -> Optional[str]:
@@ -129,6 +133,9 @@ class _Program:
              or ("saved_tensors_hooks" in s and ("scale" in s or writes))), default=None)
         self.flag_changed = {s["set_requires_grad"] for _, s, _ in self.flat
                              if "set_requires_grad" in s}
+        self.shared_gradient_views = {s["let"] for _, s, _ in self.flat
+                                      if "let" in s and s.get("op") in _SHARED_GRADIENT_VIEWS
+                                      and isinstance(s["let"], str)}
         # several results made without recording (a split under no_grad) are not replayed
         self.frozen_several = any(isinstance(s["let"], list) for w, s, _ in self.flat
                                   if w in self.frozen)
@@ -451,6 +458,8 @@ class _Checker:
             return "in-place write to a leaf while recording"
         if name in program.leaves and name in event.hooks and "grad" in event.step:
             return "hooked leaf under grad (torch runs the hook, paddle does not)"
+        if name in program.shared_gradient_views and self.adapter.dialect == "paddle":
+            return "retained gradient of a paddle reshape (its kernels below may write into it)"
         return None
 
     # --- checking --------------------------------------------------------------------------

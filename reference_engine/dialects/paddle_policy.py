@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import math
 import traceback
 import weakref
 from pathlib import Path
@@ -20,7 +21,7 @@ import numpy as np
 
 from reference_engine import engine, grad_mode, recorder
 from reference_engine import ops as F
-from reference_engine.dialects.policy import Policy
+from reference_engine.dialects.policy import Policy, plain_copy
 from reference_engine.formatting import paddle_repr
 from reference_engine.graph import AccumulateGrad, Node
 from reference_engine.messages import PADDLE_ERRORS, PADDLE_WARNINGS, TORCH_ERRORS, type_name
@@ -176,6 +177,10 @@ STOPPED: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary(
 CAST_SEEDS: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
 
 
+# gradients a retained gradient is (``retain``): a kernel does not write into one in place
+RETAINED: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
+
+
 def stopped(t: Optional[Tensor]) -> bool:
     return t is not None and STOPPED.get(id(t)) is t
 
@@ -199,6 +204,16 @@ BOOL_KERNELS_MISSING = {
 }
 
 
+
+# paddle's elementwise backward kernels that write the input's gradient into the memory of the
+# gradient they were handed, when a kernel above handed on a view of it (measured on 3.3.1:
+# not relu, abs, leaky_relu, clip, gelu, elu, erf, sign, softmax, a tensor exponent)
+IN_PLACE_GRADIENT_KERNELS = frozenset({
+    "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "reciprocal", "pow_scalar",
+    "sin", "cos", "tan", "sinh", "cosh", "asin", "acos", "atan", "tanh", "sigmoid", "silu",
+    "softplus", "floor", "ceil", "round"})
+
+
 class PaddlePolicy(Policy):
     """PaddlePaddle 3.3.1 semantics (eager mode)."""
 
@@ -214,6 +229,8 @@ class PaddlePolicy(Policy):
     contiguous_copy_kernels = frozenset({"pow", "pow_scalar", "rpow", "erf", "clamp", "gelu",
                                          "norm2", "mv", "dot"})  # measured on 3.3.1
     ready_first_in_first_out = True
+    # see alias_gradients: a transpose's only where it keeps the order in memory
+    gradient_views = frozenset({"reshape", "unsqueeze", "squeeze", "transpose", "permute"})
     in_place_saves_detached_copies = frozenset({"mul"})  # measured on 3.3.1 (multiply_)
     next_functions_numbered = False
     retain_in_hook_order = True
@@ -253,8 +270,13 @@ class PaddlePolicy(Policy):
     def unpack_saved(self, node: Node) -> dict[str, Tensor]:
         """A kernel that recomputes its result (elementwise_pow_grad) computes it from the
         operands as they are now: a write into one since (one paddle makes and then refuses)
-        shows in the gradient."""
+        shows in the gradient. A saved tensor a write made wider is refused as its kernel reads
+        it (a dtype error)."""
         saved = super().unpack_saved(node)
+        for slot in node.saved.values():
+            # a write of a wider dtype changed the saved tensor's: the kernel reads it as it was
+            if slot.unpack is None and slot.tensor._data.dtype != slot.dtype:
+                raise self.error("dtype_container", want=slot.dtype, have=slot.tensor._data.dtype)
         if node.rule.op in self.recomputes_result and "result" in saved:
             kept = saved["result"]
             with np.errstate(all="ignore"):  # as the forward computed it: nan where it was nan
@@ -265,6 +287,44 @@ class PaddlePolicy(Policy):
             result._accumulator = kept._accumulator
             saved["result"] = result
         return saved
+
+    def alias_gradients(self, node: Node, grad: Tensor, out: list[Optional[Tensor]]) -> None:
+        """paddle's backward kernels and the memory of the gradient they were handed (measured
+        on 3.3.1). A reshape's (unsqueeze, squeeze, flatten, a transpose that keeps the order
+        in memory) hands on a view of it: a gradient
+        retained above then shares its memory with what the kernels below do to the view.
+        An elementwise kernel of ``IN_PLACE_GRADIENT_KERNELS`` writes its result into such a
+        view (unless the output's retained gradient is that very tensor); add and subtract hand
+        it on to their first operand (whose first ``.grad`` it becomes, ``accumulate``), or
+        write that operand's reduced gradient into its first elements; a sum of gradients for
+        one tensor is added into the first (``sum_buffered``). A create_graph pass records its
+        kernels instead."""
+        first = out[0] if out else None
+        if first is None or grad_mode._State.enabled:
+            return
+        op = node.rule.op
+        held = RETAINED.get(id(grad)) is grad
+        if op in self.gradient_views:
+            first._shares_gradient_buffer = (grad._shares_gradient_buffer or held) and \
+                recorder.row_major(first._data) and np.shares_memory(first._data, grad._data)
+        elif not grad._shares_gradient_buffer or held:
+            return
+        elif op in ("add", "sub"):
+            _write_first_operand(grad, out)
+        elif op in IN_PLACE_GRADIENT_KERNELS and first._data.shape == grad._data.shape and \
+                first._data.dtype == grad._data.dtype:
+            np.copyto(grad._data, first._data)
+            out[0] = _sharing(grad._data, first)
+
+    def sum_buffered(self, have: Tensor, grad: Tensor) -> Tensor:
+        """A second gradient for one tensor in a pass is added into the first's memory, which
+        a retained gradient may share (``alias_gradients``)."""
+        if have._shares_gradient_buffer and not grad_mode._State.enabled and \
+                have._data.shape == grad._data.shape and have._data.dtype == grad._data.dtype:
+            self.check_gradient_sum(have, grad)
+            np.add(have._data, grad._data, out=have._data)
+            return have
+        return self.sum_gradients(have, grad)
 
     def operand_links(self, node: Node, needed: Sequence[bool]) -> Optional[str]:
         """Measured on 3.3.1: a double-grad kernel run for both operands' gradients records
@@ -447,6 +507,8 @@ class PaddlePolicy(Policy):
         """The retained gradient is the very tensor the hooks before it produced: what later hooks
         record from it (its accumulation node) shows on it too."""
         tensor._grad = grad
+        if grad is not None:
+            RETAINED[id(grad)] = grad
 
     def accumulate(self, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
         """A first gradient that a hook recorded is stored with its history, as paddle does;
@@ -459,8 +521,9 @@ class PaddlePolicy(Policy):
             STOPPED[id(leaf._grad)] = leaf._grad
             return
         first = leaf._grad is None or cleared(leaf._grad)
-        if first and not create_graph and (grad._grad_fn is not None or grad._accumulator is not None):
-            leaf._grad = grad
+        if first and not create_graph and (grad._grad_fn is not None or grad._accumulator is not None
+                                           or grad._shares_gradient_buffer):
+            leaf._grad = grad  # (the memory a retained gradient shares: see alias_gradients)
             return
         if cleared(leaf._grad):
             leaf._grad = None
@@ -574,17 +637,22 @@ class PaddlePolicy(Policy):
             raise self.error("no_double_grad", op=limit[1])
         if node.order >= 2 and node.origin in UNDEFINED_DOUBLE_GRAD:
             raise self.error("undefined_double_grad", form=node.origin)
-        if node.rule.op == "bmm" and node.order == 1:  # the forward op's own grad kernel
-            self.unpack_saved(node)  # the version check comes first here too
-            self._check_batched_matmul_grad(node)
 
-    def _check_batched_matmul_grad(self, node: Node) -> None:
-        """Paddle 3.3.1 cannot reduce the gradient of a batched operand of lower rank than the
-        other (``(2, 1, 2, 3) @ (3, 3, 2)`` fails in backward when the right side needs it)."""
-        ranks = (len(node.attrs["a_shape"]), len(node.attrs["b_shape"]))
+    def check_kernel(self, node: Node, needed: Sequence[bool]) -> None:
+        """Paddle 3.3.1's matmul_grad cannot sum the gradient of a batched operand of lower rank
+        than the other over the batch dimensions it lacks, where they hold more than one
+        matrix: ``(2, 1, 2, 3) @ (3, 3, 2)`` fails when the pass needs the right side's
+        gradient, ``(1, 3, 2, 3) @ (3, 3, 2)`` does not (measured)."""
+        if node.rule.op != "bmm" or node.order != 1:  # the forward op's own grad kernel only
+            return
+        shapes = (node.attrs["a_shape"], node.attrs["b_shape"])
+        ranks = (len(shapes[0]), len(shapes[1]))
         low = 0 if ranks[0] < ranks[1] else 1
-        if min(ranks) >= 3 and ranks[0] != ranks[1] and node.edges[low] is not None:
-            raise self.error("matmul_batch_grad", expected=ranks[low] - 1, got=ranks[low])
+        if min(ranks) < 3 or ranks[0] == ranks[1] or not needed[low]:
+            return
+        batch = np.broadcast_shapes(shapes[0][:-2], shapes[1][:-2])
+        if math.prod(batch[:len(batch) - (ranks[low] - 2)]) > 1:
+            raise self.error("matmul_batch_grad", expected=ranks[low] - 1, got=ranks[1 - low] - 1)
 
     def check_gradient_sum(self, have: Tensor, grad: Tensor) -> None:
         if have._data.dtype.kind in "biu":
@@ -821,3 +889,27 @@ def _layout_in_holder(t: Tensor) -> Optional[tuple[int, tuple[int, ...]]]:
     if offset == 0 and recorder.row_major(t._data):
         return None
     return offset, t._data.strides
+
+
+def _sharing(memory: np.ndarray, like: Tensor) -> Tensor:
+    """A gradient tensor of ``like``'s device over ``memory``, which a retained gradient shares."""
+    out = type(like)._from_array(memory)
+    out._device, out._shares_gradient_buffer = like._device, True
+    return out
+
+
+def _write_first_operand(grad: Tensor, out: list[Optional[Tensor]]) -> None:
+    """add_grad and subtract_grad on a gradient whose memory a retained gradient shares: the
+    first operand's gradient is that memory (its reduction, when it was broadcast, written
+    into its first elements); the other operand's is a copy."""
+    for i, g in enumerate(out[1:], 1):
+        if g is not None and np.shares_memory(g._data, grad._data):
+            out[i] = plain_copy(g)
+    first = out[0]
+    assert first is not None
+    if first._data.shape != grad._data.shape:
+        flat = grad._data.reshape(-1)[:first._data.size]
+        np.copyto(flat, first._data.reshape(-1), casting="unsafe")
+        out[0] = _sharing(flat.reshape(first._data.shape), first)
+    else:
+        out[0] = _sharing(grad._data, first)

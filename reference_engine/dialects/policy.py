@@ -119,6 +119,9 @@ class Policy:
     custom_refuses_second_backward = False
     custom_non_differentiable_keeps_node = False
     backward_runs_input_nodes = False      # torch: backward(inputs=...) runs a non-leaf input's node
+    # paddle: ops whose gradient kernel hands on a view of the gradient it was handed (a
+    # retained gradient of their output shares its memory with what the kernels below write)
+    gradient_views: frozenset[str] = frozenset()
     # torch: a view written in place without recording gets a node made anew (its name)
     regenerated_view_node: Optional[str] = None
     # torch: a recorded write through a view gives its base a node of its own (CopySlices), and
@@ -325,6 +328,14 @@ class Policy:
         return (limit is None or node.order <= limit
                 or (node.order == 2 and node.origin in self.links_at_second_order))
 
+    def alias_gradients(self, node: Node, grad: Tensor, out: list[Optional[Tensor]]) -> None:
+        """What ``node``'s kernels do to the memory of the gradient they were handed (paddle's
+        in-place backward kernels write into it, see ``gradient_views``): nothing here."""
+
+    def sum_buffered(self, have: Tensor, grad: Tensor) -> Tensor:
+        """Two gradients for one tensor, met in a pass: their sum."""
+        return self.sum_gradients(have, grad)
+
     def operand_links(self, node: Node, needed: Sequence[bool]) -> Optional[str]:
         """How a node that links its gradients through its operands (every operand
         differentiable, ``needed``: the inputs this pass differentiates) links them: "recorded"
@@ -336,6 +347,10 @@ class Policy:
         ``accumulate``: the pass is a ``backward`` (not a ``grad``)."""
         if node.released_saved:
             raise self.error("freed", name=node.name())
+
+    def check_kernel(self, node: Node, needed: Sequence[bool]) -> None:
+        """Raise what the framework's backward kernel of ``node`` refuses, computing the
+        gradients of the inputs ``needed`` marks (after its saved tensors were checked)."""
 
     def check_before_hooks(self, node: Node) -> None:
         """Raise what the framework checks of ``node`` before its tensor hooks run (torch:

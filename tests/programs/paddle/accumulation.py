@@ -168,3 +168,76 @@ def setting_the_flag_gives_a_tensor_its_accumulation_node(paddle):
     (made[1] * 3.0).sum().backward()
     result.append(made[1].grad)
     return result
+
+
+@program
+def a_retained_gradient_of_a_reshape_shares_memory_with_the_kernels_below(paddle):
+    """paddle's backward kernels reuse the memory of the gradient they are handed: a reshape's
+    (unsqueeze, squeeze, flatten, a transpose that keeps the order in memory) hands on a view of
+    it, so its output's retained gradient shows what the kernels below write there: an
+    elementwise kernel's result (exp, sin, floor..., not relu or abs), the first operand's
+    reduced gradient of an add, a leaf's later accumulations (its first .grad is that memory)
+    and a second gradient summed into the first. A retained gradient of the activation's own
+    output, a hook that returns a new tensor or a transpose that reorders keeps it apart."""
+    nnf = paddle.nn.functional
+    seen = []
+    ops = {"exp": paddle.exp, "sin": paddle.sin, "sqrt": paddle.sqrt, "floor": paddle.floor,
+           "square": paddle.square, "tanh": paddle.tanh, "sigmoid": nnf.sigmoid, "relu": nnf.relu,
+           "abs": paddle.abs, "gelu": nnf.gelu, "scale": lambda t: t * 2.0}
+    views = {"unsqueeze": lambda t: t.unsqueeze(0), "flatten": lambda t: t.reshape([1, 3]).flatten(),
+             "identity transpose": lambda t: t.reshape([1, 3]).transpose([0, 1]),
+             "reordering transpose": lambda t: t.reshape([1, 3]).t()}
+    for vname, view in views.items():
+        for name, op in ops.items():
+            x = paddle.to_tensor([0.3, 0.5, 0.7], stop_gradient=False)
+            t = view(op(x))
+            t.retain_grads()
+            t.backward()
+            seen.append([vname, name, t.grad, x.grad])
+
+    def pair():
+        return (paddle.to_tensor([0.3, 0.5, 0.7], stop_gradient=False),
+                paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False))
+    x, y = pair()
+    t = (x + y).unsqueeze(0)
+    t.retain_grads()
+    t.backward()
+    first = t.grad.numpy().copy()
+    (x * 10).sum().backward()
+    (y * 10).sum().backward()
+    seen.append(["add, then accumulate", first, t.grad, x.grad, y.grad])
+    for name, combine in (("0-d + x", lambda x, s: s + x), ("x - 0-d", lambda x, s: x - s),
+                          ("0-d - x", lambda x, s: s - x), ("x - mean", lambda x, s: x - x.mean()),
+                          ("x - x", lambda x, s: x - x)):
+        x = paddle.to_tensor([0.3, 0.5, 0.7], stop_gradient=False)
+        s = paddle.to_tensor(2.0, stop_gradient=False)
+        t = combine(x, s).unsqueeze(0)
+        t.retain_grads()
+        t.backward()
+        seen.append([name, t.grad, x.grad, s.grad])
+    x, _ = pair()
+    e = paddle.exp(x)
+    e.retain_grads()
+    t = e.unsqueeze(0)
+    t.retain_grads()
+    t.backward()
+    seen.append(["retained activation output", t.grad, e.grad])
+    x, _ = pair()
+    t = paddle.exp(x).unsqueeze(0)
+    t.retain_grads()
+    t.register_hook(lambda g: g * 1.0)
+    t.backward()
+    seen.append(["hook returning a new tensor", t.grad])
+    x, _ = pair()
+    t = paddle.exp(paddle.sin(x)).unsqueeze(0).unsqueeze(0)
+    t.retain_grads()
+    ((t * 2 + t).sum() + (x * 5).sum()).backward()
+    seen.append(["chain, two uses, another contribution", t.grad, x.grad])
+    x, _ = pair()
+    u = paddle.exp(x).unsqueeze(0)
+    u.retain_grads()
+    t = u.unsqueeze(0)
+    t.backward(retain_graph=True)
+    t.backward()
+    seen.append(["inner view, twice", u.grad, x.grad])
+    return seen

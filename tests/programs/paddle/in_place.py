@@ -367,8 +367,13 @@ def a_write_of_a_wider_dtype_casts_the_written_tensor_first(paddle):
     view = base.unsqueeze(0)
     view.add_(paddle.ones([1, 2, 3], dtype="float64"))
     strided = (paddle.to_tensor([[0.5, 1.0, 2.0], [1.0, 2.0, 3.0]]) * 1.0).t()
+    leaf = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 0.5, 6.0]], stop_gradient=False)
+    smallest = paddle.min(leaf)
+    refused = attempt(lambda: leaf.multiply_(paddle.cast(leaf, "float64")))
+    # the leaf's write is refused after it was made: min's saved input is float64 now
     return [seen, a, twin, base, view,
-            attempt(lambda: strided.add_(paddle.ones([3, 2], dtype="float64")))]
+            attempt(lambda: strided.add_(paddle.ones([3, 2], dtype="float64"))),
+            refused, str(leaf.dtype), attempt(lambda: smallest.backward()), leaf.grad]
 
 
 @program

@@ -499,3 +499,23 @@ def cumsum_keeps_its_input_in_paddle(paddle):
     written = paddle.cumsum(v, axis=1)
     v.scale_(2.0)
     return [y, x.grad, attempt(lambda: written.sum().backward())]
+
+
+@program
+def a_lower_rank_batched_operands_gradient_over_the_batches_it_lacks(paddle):
+    """matmul_grad fails to sum the gradient of the lower-rank batched operand over the batch
+    dimensions it lacks when they hold more than one matrix, and only when the pass needs that
+    operand's gradient."""
+    shapes = [((2, 1, 2, 3), (3, 3, 2)), ((1, 1, 2, 3), (3, 3, 2)), ((1, 1, 2, 2), (1, 2, 2)),
+              ((2, 2, 2, 2), (2, 2, 2)), ((1, 3, 2, 2), (3, 2, 2)), ((1, 2, 1, 2, 2), (3, 2, 2)),
+              ((1, 1, 1, 2, 2), (1, 2, 2)), ((3, 2, 2), (2, 1, 2, 3)), ((3, 2, 2), (1, 1, 2, 3))]
+    seen = []
+    for sa, sb in shapes:
+        a = paddle.ones(sa, dtype="float64")
+        a.stop_gradient = False
+        b = paddle.ones(sb, dtype="float64")
+        b.stop_gradient = False
+        for inputs in ([a], [b], [a, b]):
+            v = paddle.matmul(a, b)
+            seen.append([sa, sb, len(inputs), attempt(lambda: paddle.grad([v], inputs))])
+    return seen
