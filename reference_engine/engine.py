@@ -123,12 +123,22 @@ class _FirstInFirstOut:
         return self._queue.popleft()
 
 
-def _needed_nodes(order: list[Node], targets: set[int]) -> set[int]:
-    """Nodes from which some target node can be reached (targets included)."""
+def _needed_nodes(order: list[Node], targets: set[int],
+                  whole_ops: frozenset[str] = frozenset()) -> set[int]:
+    """Nodes from which some target node can be reached (targets included). A needed node of
+    ``whole_ops`` (``Policy.gradients_to_every_input``) hands every input its gradient: a node
+    it reaches that leads to no target runs too, and hands all of its inputs theirs."""
     needed: set[int] = set()
     for node in reversed(order):
         if id(node) in targets or any(e is not None and id(e) in needed for e in node.edges):
             needed.add(id(node))
+    if whole_ops:
+        reached: set[int] = set()
+        for node in order:  # the outputs' side first
+            if id(node) in reached or (id(node) in needed and type(node) is not AccumulateGrad
+                                       and node.rule.op in whole_ops):
+                reached.update(id(e) for e in node.edges if e is not None and id(e) not in needed)
+        needed |= reached
     return needed
 
 
@@ -603,7 +613,7 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
     if inputs is not None:
         order = topological_order([n for n in root_nodes if n is not None], cut_nodes)
         owners = _owners_of_captured_outputs(inputs) if policy.output_hooks_run_at_node else set()
-        wanted = _needed_nodes(order, set(targets) | owners)
+        wanted = _needed_nodes(order, set(targets) | owners, policy.gradients_to_every_input)
     captured: list[Optional[Tensor]] = [None] * (len(inputs) if inputs is not None else 0)
 
     state = _Pass(policy, buffers, targets, wanted, captured, cut_nodes, create_graph, accumulate,

@@ -821,6 +821,13 @@ def unsqueeze(a: Tensor, dim: int) -> Tensor:
     return apply(R.RULES["unsqueeze"], (a,), {"dim": d, "in_shape": a._data.shape})
 
 
+def unsqueeze_dims(a: Tensor, dims: tuple[int, ...]) -> Tensor:
+    """New dimensions of size one at ``dims`` (positions in the result), in one node."""
+    if len(dims) == 1:
+        return unsqueeze(a, dims[0])
+    return apply(R.RULES["unsqueeze"], (a,), {"dim": tuple(dims), "in_shape": a._data.shape})
+
+
 def expand(a: Tensor, shape: Sequence[int]) -> Tensor:
     shape = tuple(int(s) for s in shape)
     old = a._data.shape

@@ -307,16 +307,18 @@ def np_getitem(a: np.ndarray, index: Any) -> np.ndarray:
             isinstance(index, tuple) and all(isinstance(p, (int, np.integer)) for p in index)):
         return a[(*(index if isinstance(index, tuple) else (index,)), Ellipsis)]
     out = a[index]
-    added = _added_dims(index, a.ndim)
+    added = added_dims(index, a.ndim)
     return with_unsqueeze_strides(out, added) if added else out
 
 
-def np_unsqueeze(a: np.ndarray, dim: int) -> np.ndarray:
-    """``np.expand_dims``, the new dimension with torch's stride for it."""
-    return with_unsqueeze_strides(np.expand_dims(a, dim), (dim,))
+def np_unsqueeze(a: np.ndarray, dim: int | tuple[int, ...]) -> np.ndarray:
+    """``np.expand_dims``, the new dimensions (one, or several: paddle's list of axes) with
+    torch's stride for them."""
+    dims = dim if isinstance(dim, tuple) else (dim,)
+    return with_unsqueeze_strides(np.expand_dims(a, dims), dims)
 
 
-def _added_dims(index: Any, ndim: int) -> tuple[int, ...]:
+def added_dims(index: Any, ndim: int) -> tuple[int, ...]:
     """Where a basic index's ``None`` entries put their new dimensions in the result (none for
     an index with arrays or lists, whose result is a copy)."""
     items = index if isinstance(index, tuple) else (index,)

@@ -121,15 +121,16 @@ class Tensor:
             self._rebase(node.regenerated(self._policy.regenerated_view_node, self._counter.value))
             return
         index = None if base is None else H.positions_in(base._data, self._data)
-        base_edge = None if base is None else base._edge()
-        if index is None or base_edge is None or self._split_piece is not None:
+        if index is None or self._split_piece is not None:
             node.made_at = None  # (torch refuses to remake a view of a piece of split)
             return
+        base_edge = base._edge()  # None: the base requires grad no more, and nothing flows
         # read anew from the base as it is now, by where its elements lie (as_strided): the
         # nodes of the views between, and their hooks, are passed by
         self._rebase(self._strided_from(base, base_edge, index))
 
-    def _strided_from(self, base: Tensor, base_edge: Node, index: tuple[Any, ...]) -> Node:
+    def _strided_from(self, base: Tensor, base_edge: Optional[Node],
+                      index: tuple[Any, ...]) -> Node:
         """torch's AsStridedBackward0 for this view over ``base_edge``, the base's node now."""
         node = Node(R.RULES["as_strided"], {"index": index, "in_shape": base._data.shape},
                     (base_edge,), ((base._data.shape, base._data.dtype),), self._policy)

@@ -974,6 +974,37 @@ with paddle.autograd.saved_tensors_hooks(lambda t: t, lambda t: t * 1.0):
 print([round(v, 4) for v in paddle.grad(y, [x])[0].flatten().tolist()])
 """),
     PortingClass(
+        key="view-remade-without-grad", topic="hooks",
+        title="A view of a leaf that stopped requiring grad and was then written: torch's "
+              "backward through it reaches nothing, paddle's reaches the leaf's hook",
+        explanation="torch makes a view's node anew once its base was written, from the base as "
+                    "it is then: a base that requires grad no more has no node, so nothing "
+                    "flows and the leaf's hook does not run; paddle's view keeps its node and "
+                    "runs the hook.",
+        porting="In paddle, detach such a view (or leave out the backward through it): in torch "
+                "it reaches nothing.",
+        patterns=("hook (in autograd.backward): nothing vs tensor",),
+        original="""import torch
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+view = x.reshape(1, 3)
+seen = []
+x.register_hook(lambda g: seen.append(g.tolist()))
+x.requires_grad_(False)
+x.add_(x)
+torch.autograd.backward([view], [torch.ones(1, 3)])
+print(seen, x.tolist())
+""",
+        rewrite="""import paddle
+x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+view = x.reshape([1, 3])
+seen = []
+x.register_hook(lambda g: seen.append(g.tolist()))
+x.stop_gradient = True
+x.add_(x)
+view = view.detach()  # torch's view reaches nothing once its base was written
+print(seen, x.tolist())
+"""),
+    PortingClass(
         key="function-output-hook", topic="hooks",
         title="A hook on a custom function's output: torch applies it before the function's "
               "backward, paddle does not",

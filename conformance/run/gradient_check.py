@@ -133,9 +133,11 @@ class _Program:
              or ("saved_tensors_hooks" in s and ("scale" in s or writes))), default=None)
         self.flag_changed = {s["set_requires_grad"] for _, s, _ in self.flat
                              if "set_requires_grad" in s}
-        self.shared_gradient_views = {s["let"] for _, s, _ in self.flat
-                                      if "let" in s and s.get("op") in _SHARED_GRADIENT_VIEWS
-                                      and isinstance(s["let"], str)}
+        # (an index with None entries adds its dimensions as an unsqueeze)
+        self.shared_gradient_views = {
+            s["let"] for _, s, _ in self.flat if "let" in s and isinstance(s["let"], str) and (
+                s.get("op") in _SHARED_GRADIENT_VIEWS or (
+                    s.get("op") == "getitem" and None in s.get("kwargs", {}).get("index", ())))}
         # several results made without recording (a split under no_grad) are not replayed
         self.frozen_several = any(isinstance(s["let"], list) for w, s, _ in self.flat
                                   if w in self.frozen)

@@ -229,6 +229,7 @@ class PaddlePolicy(Policy):
     contiguous_copy_kernels = frozenset({"pow", "pow_scalar", "rpow", "erf", "clamp", "gelu",
                                          "norm2", "mv", "dot"})  # measured on 3.3.1
     ready_first_in_first_out = True
+    gradients_to_every_input = frozenset({"cat", "stack"})  # measured on 3.3.1
     # see alias_gradients: a transpose's only where it keeps the order in memory
     gradient_views = frozenset({"reshape", "unsqueeze", "squeeze", "transpose", "permute"})
     in_place_saves_detached_copies = frozenset({"mul"})  # measured on 3.3.1 (multiply_)

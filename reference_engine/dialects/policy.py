@@ -122,6 +122,9 @@ class Policy:
     # paddle: ops whose gradient kernel hands on a view of the gradient it was handed (a
     # retained gradient of their output shares its memory with what the kernels below write)
     gradient_views: frozenset[str] = frozenset()
+    # paddle: ops whose backward kernel computes every input's gradient when a pass needs one
+    # (their inputs are one list): the nodes below all run
+    gradients_to_every_input: frozenset[str] = frozenset()
     # torch: a view written in place without recording gets a node made anew (its name)
     regenerated_view_node: Optional[str] = None
     # torch: a recorded write through a view gives its base a node of its own (CopySlices), and

@@ -18,6 +18,7 @@ import numpy as np
 
 from reference_engine import composed, grad_mode, recorder, rng
 from reference_engine import ops as F
+from reference_engine import rule_helpers as H
 from reference_engine.dialects.paddle_policy import CLEARED, PADDLE, stopped
 from reference_engine.dtypes import DialectDtype, by_numpy, is_floating, standard_dtypes, to_numpy
 from reference_engine.graph import Node, shown_node
@@ -336,6 +337,9 @@ class Tensor(_CoreTensor):
     def unsqueeze(self, axis: builtins.int) -> Tensor:
         return F.unsqueeze(self, axis)
 
+    def __getitem__(self, index: Any) -> Tensor:
+        return _getitem(self, index)
+
     def expand(self, shape: Sequence[builtins.int]) -> Tensor:
         return F.expand(self, shape)
 
@@ -599,6 +603,26 @@ def squeeze(x: Tensor, axis: Any = None) -> Tensor:
 @_tensor_first
 def unsqueeze(x: Tensor, axis: builtins.int) -> Tensor:
     return F.unsqueeze(x, axis)
+
+
+def _getitem(x: Tensor, index: Any) -> Tensor:
+    """paddle's basic indexing (measured on 3.3.1): the integers and slices first (one
+    SliceGradNode), the ``None`` entries then as one unsqueeze (UnsqueezeGradNode, a view whose
+    gradient kernel hands on a view too); full slices and ``...`` alone select nothing, and give
+    the tensor back (paddle: a tensor that shares its data and autograd state)."""
+    parts = index if isinstance(index, tuple) else (index,)
+    basic = all(p is None or p is Ellipsis or isinstance(p, slice) or (
+        isinstance(p, (builtins.int, np.integer)) and not isinstance(p, (builtins.bool, np.bool_)))
+        for p in parts)
+    if not basic:
+        return F.getitem(x, index)
+    selecting = tuple(p for p in parts if p is not None)
+    if all(p is Ellipsis or p == slice(None) for p in selecting):
+        base = x
+    else:
+        base = F.getitem(x, selecting if len(selecting) != 1 else selecting[0])
+    added = H.added_dims(parts, x._data.ndim)
+    return F.unsqueeze_dims(base, added) if added else base
 
 
 @_tensor_first

@@ -519,3 +519,29 @@ def a_lower_rank_batched_operands_gradient_over_the_batches_it_lacks(paddle):
             v = paddle.matmul(a, b)
             seen.append([sa, sb, len(inputs), attempt(lambda: paddle.grad([v], inputs))])
     return seen
+
+
+@program
+def indexing_selects_first_then_adds_dimensions(paddle):
+    """paddle's basic indexing: integers and slices select first (SliceGradNode), the None
+    entries then add their dimensions in one unsqueeze (UnsqueezeGradNode, whose gradient
+    kernel hands on a view: a retained gradient shows what exp's kernel writes there); full
+    slices and ... alone select nothing and share the tensor's data and autograd state."""
+    forms = {"x[..., None]": lambda t: t[..., None], "x[None]": lambda t: t[None],
+             "x[None, ..., None]": lambda t: t[None, ..., None], "x[...]": lambda t: t[...],
+             "x[:]": lambda t: t[:], "x[0]": lambda t: t[0], "x[1:]": lambda t: t[1:],
+             "x[0, None]": lambda t: t[0, None], "x[None, 1]": lambda t: t[None, 1]}
+    seen = []
+    for name, index in forms.items():
+        x = paddle.to_tensor([[0.3, 0.5, 0.7], [0.1, 0.2, 0.4]], stop_gradient=False)
+        v = index(paddle.exp(x))
+        names = [v.grad_fn.name(), [n.name() for n in v.grad_fn.next_functions]]
+        v.retain_grads()
+        v.backward()
+        seen.append([name, v.shape, names, v.grad, x.grad])
+    x = paddle.to_tensor([[0.3, 0.5, 0.7], [0.1, 0.2, 0.4]], stop_gradient=False)
+    whole = x[:]
+    (whole * 2).sum().backward()
+    data = paddle.to_tensor([1.0, 2.0])
+    data[...].add_(paddle.to_tensor([1.0, 1.0]))
+    return [seen, whole.is_leaf, whole.grad, x.grad, data]

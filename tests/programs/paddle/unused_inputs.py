@@ -71,3 +71,23 @@ def stop_gradient_set_on_a_leaf_after_it_was_used(paddle):
     w.stop_gradient = True
     return [reached, attempt(lambda: paddle.grad(m, [a], allow_unused=True)),
             paddle.grad((w * 2).sum(), [w], allow_unused=True)]
+
+
+@program
+def concat_and_stack_hand_every_input_its_gradient(paddle):
+    """paddle.grad prunes what leads to no input, except below concat and stack: their kernel
+    computes every input's gradient, and the nodes below run (and check what they saved); a
+    node of several inputs below prunes again."""
+    def case(build):
+        x2 = paddle.to_tensor([[1.0, 2.0, 3.0]], stop_gradient=False)
+        x4 = paddle.to_tensor([[0.5, 0.7, 0.9]], stop_gradient=False)
+        out = build(x2, x4)
+        with paddle.no_grad():
+            x4.add_(paddle.ones([1, 3]))
+        return attempt(lambda: paddle.grad([out], [x2]))
+    return [case(lambda x2, x4: x2 * 1.0 + paddle.sin(x4)),
+            case(lambda x2, x4: paddle.concat([x2, paddle.sin(x4)])),
+            case(lambda x2, x4: paddle.stack([x2, paddle.sin(x4)])),
+            case(lambda x2, x4: paddle.concat([x2, paddle.sin(paddle.sin(x4) * 2.0)])),
+            case(lambda x2, x4: paddle.concat([x2 + paddle.sin(x4), x2])),
+            case(lambda x2, x4: paddle.concat([x2, paddle.max(x4, axis=0, keepdim=True)]))]

@@ -729,3 +729,24 @@ def a_write_that_broadcasts_the_tensor_larger_is_refused(torch):
     leaf = torch.zeros(1, requires_grad=True)
     seen.append(attempt(lambda: leaf.add_(torch.ones(2))))
     return seen
+
+
+@program
+def a_view_remade_over_a_base_that_requires_grad_no_more(torch):
+    """A view of a leaf that then stopped requiring grad and was written: torch makes the view's
+    node anew from the base, which has no node now (AsStridedBackward0 over None): a backward
+    through the view reaches nothing, and the leaf's hook does not run."""
+    seen = []
+    result = []
+    for write in (False, True):
+        x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        view = x.reshape(1, 3)
+        x.register_hook(lambda g: seen.append(g.tolist()))
+        x.requires_grad_(False)
+        if write:
+            x.add_(x)
+        fn = view.grad_fn
+        result.append([fn.name(), [None if f[0] is None else f[0].name() for f in fn.next_functions]])
+        torch.autograd.backward([view], [torch.ones(1, 3)])
+        result.append(x.grad)
+    return [result, seen]
