@@ -29,6 +29,11 @@ def _update(parameter: Any, delta: Any, op: str = "subtract_") -> None:
 class SGD:
     """``parameter -= learning_rate * gradient`` for each parameter that has a gradient."""
 
+    # the kernel reads the learning rate as a tensor in the dtype of the optimizer's first
+    # parameter: a parameter of another dtype is refused when its turn comes (measured on 3.3.1:
+    # Adam, AdamW, Momentum; sgd_ takes a number)
+    reads_a_learning_rate_tensor = False
+
     def __init__(self, learning_rate: float = 0.001, parameters: Optional[Sequence[Any]] = None,
                  weight_decay: Any = None, grad_clip: Any = None, name: Optional[str] = None) -> None:
         self._learning_rate = learning_rate
@@ -47,6 +52,9 @@ class SGD:
             if self._grad_clip is not None:
                 pairs = self._grad_clip(pairs)
             for p, g in pairs:
+                rate = self.parameters[0]._data.dtype
+                if self.reads_a_learning_rate_tensor and p._data.dtype != rate:
+                    raise PADDLE.error("dtype_container", want=p._data.dtype, have=rate)
                 _update(p, self._delta(p, g))
 
     def _delta(self, parameter: Any, gradient: Any) -> Any:
@@ -74,6 +82,8 @@ class Adam(SGD):
     and ``beta2^t`` are accumulators of that dtype, ``lr_t = lr * sqrt(1 - beta2^t) /
     (1 - beta1^t)``, ``m = beta1 * m + (1 - beta1) * g``, ``v = beta2 * v + (1 - beta2) * g * g``
     and ``p -= lr_t * (m / (sqrt(v) + epsilon * sqrt(1 - beta2^t)))``."""
+
+    reads_a_learning_rate_tensor = True
 
     def __init__(self, learning_rate: float = 0.001, beta1: float = 0.9, beta2: float = 0.999,
                  epsilon: float = 1e-08, parameters: Optional[Sequence[Any]] = None,
@@ -122,6 +132,8 @@ class AdamW(Adam):
 class Momentum(SGD):
     """``velocity = momentum * velocity + gradient`` (the first is the gradient), then
     ``parameter -= learning_rate * velocity`` (Nesterov: ``gradient + momentum * velocity``)."""
+
+    reads_a_learning_rate_tensor = True
 
     def __init__(self, learning_rate: float = 0.001, momentum: float = 0.9,
                  parameters: Optional[Sequence[Any]] = None, use_nesterov: bool = False,

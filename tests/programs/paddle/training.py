@@ -162,3 +162,22 @@ def optimizers_over_several_steps(paddle):
             optimizer.clear_grad()
         seen.append(w.detach())
     return seen
+
+
+@program
+def optimizers_read_the_learning_rate_in_the_first_parameters_dtype(paddle):
+    """Adam, AdamW and Momentum read the learning rate as a tensor of the first parameter's
+    dtype (whether it has a gradient or not): a parameter of another dtype is refused when its
+    turn comes, after those before it were updated. SGD takes a number."""
+    seen = []
+    for name in ("Adam", "AdamW", "Momentum", "SGD"):
+        for order in ("wide first", "narrow first"):
+            for wide_has_grad in (True, False):
+                wide = paddle.to_tensor([[1.0, 2.0]], dtype="float64", stop_gradient=False)
+                narrow = paddle.to_tensor([[0.5]], stop_gradient=False)
+                loss = (narrow * 2).sum() + ((wide * 3).sum() if wide_has_grad else 0.0)
+                loss.backward()
+                params = [wide, narrow] if order == "wide first" else [narrow, wide]
+                optimizer = getattr(paddle.optimizer, name)(learning_rate=0.5, parameters=params)
+                seen.append([name, order, wide_has_grad, attempt(optimizer.step), wide, narrow])
+    return seen
