@@ -56,11 +56,11 @@ def evenly_to_ties(g: Any, a: Any, result: Any, in_shape: tuple[int, ...],
                     dims: tuple[int, ...]) -> Any:
     """Split the gradient of a max/min evenly between the entries equal to the extremum: the
     mask times the gradient over the count of ties, as the kernels compute it, so where no entry
-    equals it any more (paddle: a saved input written without a version change) the gradient
-    is NaN, or zero over reduced dims of size 1, which divide by nothing."""
+    equals it any more (a saved tensor written without a version check) the gradient is NaN;
+    paddle's kernel divides by nothing over reduced dims of size 1 (zero then), torch's always."""
     mask = F.cast(F.eq(a, restore_reduced(result, in_shape, dims)), g._data.dtype)
     share = restore_reduced(g, in_shape, dims)
-    if reduce_count(in_shape, dims) > 1:
+    if reduce_count(in_shape, dims) > 1 or a._policy.ties_divide_single_entries:
         share = F.div(share, F.sum(mask, dims, True))
     return F.mul(mask, share)
 

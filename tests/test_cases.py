@@ -56,6 +56,7 @@ def test_schema_names_the_vocabulary():
     steps = {s["title"]: s for s in schema["$defs"]["step"]["oneOf"]}
     assert set(steps) == set(V.STEPS_BY_KEY)
     assert set(steps["let"]["properties"]["op"]["enum"]) == set(V.OPS)
+    assert set(steps["inplace"]["properties"]["op"]["enum"]) == set(V.IN_PLACE_OPS)
 
 
 # --- malformed input: one clear message naming file, case, step and field ---------------------

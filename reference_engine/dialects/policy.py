@@ -125,6 +125,9 @@ class Policy:
     # paddle: ops whose backward kernel computes every input's gradient when a pass needs one
     # (their inputs are one list): the nodes below all run
     gradients_to_every_input: frozenset[str] = frozenset()
+    # torch: max/min's gradient over a reduced dimension of size one is still divided by the
+    # count of entries equal to the extremum (paddle's kernel skips the division there)
+    ties_divide_single_entries = False
     # torch: a view written in place without recording gets a node made anew (its name)
     regenerated_view_node: Optional[str] = None
     # torch: a recorded write through a view gives its base a node of its own (CopySlices), and
@@ -475,6 +478,10 @@ class Policy:
             # torch writes an item through a view of the tensor
             raise self.error("leaf_view_in_place" if op == "setitem" else "leaf_in_place",
                              name=tensor._name or "")
+        if grad_mode.is_grad_enabled():
+            for other in others:  # then autograd reads the operands' nodes
+                if getattr(other, "_no_grad_view", None) or getattr(other, "_untracked_view", None):
+                    recorder.check_no_grad_view(other)
         if self.refuses_overlapping_writes and tensor._probe is None:  # the kernel's own check
             written = tensor._data
             if op == "setitem" and index_view_name(attrs["index"], written.shape):

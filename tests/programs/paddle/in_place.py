@@ -371,9 +371,15 @@ def a_write_of_a_wider_dtype_casts_the_written_tensor_first(paddle):
     smallest = paddle.min(leaf)
     refused = attempt(lambda: leaf.multiply_(paddle.cast(leaf, "float64")))
     # the leaf's write is refused after it was made: min's saved input is float64 now
+    kernels = []
+    for op in (paddle.abs, paddle.sin, paddle.min):  # abs_grad is typed by its input
+        x = paddle.to_tensor([0.5, 0.7], stop_gradient=False)
+        y = op(x)
+        attempt(lambda: x.multiply_(paddle.to_tensor([1.0, 1.0], dtype="float64")))
+        kernels.append(attempt(lambda: y.sum().backward()))
     return [seen, a, twin, base, view,
             attempt(lambda: strided.add_(paddle.ones([3, 2], dtype="float64"))),
-            refused, str(leaf.dtype), attempt(lambda: smallest.backward()), leaf.grad]
+            refused, str(leaf.dtype), attempt(lambda: smallest.backward()), leaf.grad, kernels]
 
 
 @program

@@ -750,3 +750,27 @@ def a_view_remade_over_a_base_that_requires_grad_no_more(torch):
         torch.autograd.backward([view], [torch.ones(1, 3)])
         result.append(x.grad)
     return [result, seen]
+
+
+@program
+def a_written_operand_view_made_without_recording_is_refused_before_the_kernel(torch):
+    """x.sub_(v) where v is a view of x made under no_grad and written since: autograd reads
+    v's node before the kernel runs, so the no_grad view's error comes before the kernel's
+    overlap check. max and min over a reduced dimension of size one still divide by the
+    count of entries equal to the extremum: none after a write the hooks let through (NaN)."""
+    x = torch.tensor([[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]], requires_grad=True)
+    top = torch.max(x, -1, keepdim=True).values
+    with torch.no_grad():
+        view = torch.transpose(top, dim0=-3, dim1=1)
+        view.mul_(2.0)
+    refused = attempt(lambda: top.sub_(view))
+    grads = []
+    for op in (torch.amin, torch.amax):
+        for shape in ((1, 1, 3), (1, 2, 3)):
+            with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+                leaf = torch.zeros(shape, requires_grad=True)
+                extreme = op(leaf, dim=-2, keepdim=False)
+            extreme.exp_()
+            extreme.sum().backward()
+            grads.append(leaf.grad)
+    return [refused, grads]
