@@ -254,7 +254,7 @@ class Tensor:
     def _promote_written(self, old: Tensor, others: tuple[Any, ...]) -> None:
         """paddle: a write of floating operands of a wider dtype (a 0-d one too) casts the
         written tensor to it first, without recording (``old``, its values before the write,
-        takes the dtype); a strided view cannot be, and its kernel refuses the mismatch."""
+        takes the dtype); a strided view takes it too, and its kernel refuses the mismatch."""
         dtypes = [self._data.dtype] + [o._data.dtype for o in others if isinstance(o, Tensor)]
         if any(d.kind != "f" for d in dtypes):
             return  # mixed kinds are the op's own error
@@ -262,7 +262,10 @@ class Tensor:
         if target == self._data.dtype:
             return
         if self._view_base is not None and not recorder.row_major(self._data):
-            raise self._policy.error("dtype_container", want=self._data.dtype, have=target)
+            # paddle takes the view to the wider dtype first: what it then reads is its old
+            # memory taken as the wider type (undefined; the reference keeps the values)
+            want, self._data = self._data.dtype, self._data.astype(target)
+            raise self._policy.error("dtype_container", want=want, have=target)
         old._data = old._data.astype(target)
 
     def _rebase_written(self, node: Node) -> None:

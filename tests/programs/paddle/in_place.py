@@ -349,7 +349,7 @@ def a_write_of_a_wider_dtype_casts_the_written_tensor_first(paddle):
     to) into a float32 tensor makes it float64, cast without a node of its own: its node's
     first input is the tensor's history, whose gradient comes back as float32. A tensor
     detach made of it is the same tensor and follows; a view keeps its old memory; a
-    transposed view is refused by its kernel."""
+    transposed view takes the dtype and is then refused by its kernel."""
     seen = []
     for shape in ([], [2]):
         x = paddle.to_tensor([0.5, 1.0], stop_gradient=False)
@@ -378,7 +378,7 @@ def a_write_of_a_wider_dtype_casts_the_written_tensor_first(paddle):
         attempt(lambda: x.multiply_(paddle.to_tensor([1.0, 1.0], dtype="float64")))
         kernels.append(attempt(lambda: y.sum().backward()))
     return [seen, a, twin, base, view,
-            attempt(lambda: strided.add_(paddle.ones([3, 2], dtype="float64"))),
+            attempt(lambda: strided.add_(paddle.ones([3, 2], dtype="float64"))), str(strided.dtype),
             refused, str(leaf.dtype), attempt(lambda: smallest.backward()), leaf.grad, kernels]
 
 
