@@ -31,7 +31,8 @@ class SGD:
 
     # the kernel reads the learning rate as a tensor in the dtype of the optimizer's first
     # parameter: a parameter of another dtype is refused when its turn comes (measured on 3.3.1:
-    # Adam, AdamW, Momentum; sgd_ takes a number)
+    # Adam, AdamW, Momentum; sgd_ takes a number). Every kernel refuses a gradient of another
+    # dtype than its parameter's.
     reads_a_learning_rate_tensor = False
 
     def __init__(self, learning_rate: float = 0.001, parameters: Optional[Sequence[Any]] = None,
@@ -55,6 +56,8 @@ class SGD:
                 rate = self.parameters[0]._data.dtype
                 if self.reads_a_learning_rate_tensor and p._data.dtype != rate:
                     raise PADDLE.error("dtype_container", want=p._data.dtype, have=rate)
+                if g._data.dtype != p._data.dtype:  # (a leaf's .grad in its seed's dtype)
+                    raise PADDLE.error("dtype_container", want=p._data.dtype, have=g._data.dtype)
                 _update(p, self._delta(p, g))
 
     def _delta(self, parameter: Any, gradient: Any) -> Any:

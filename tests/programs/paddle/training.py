@@ -168,7 +168,8 @@ def optimizers_over_several_steps(paddle):
 def optimizers_read_the_learning_rate_in_the_first_parameters_dtype(paddle):
     """Adam, AdamW and Momentum read the learning rate as a tensor of the first parameter's
     dtype (whether it has a gradient or not): a parameter of another dtype is refused when its
-    turn comes, after those before it were updated. SGD takes a number."""
+    turn comes, after those before it were updated. SGD takes a number. Every kernel refuses
+    a gradient of another dtype than its parameter's."""
     seen = []
     for name in ("Adam", "AdamW", "Momentum", "SGD"):
         for order in ("wide first", "narrow first"):
@@ -180,4 +181,9 @@ def optimizers_read_the_learning_rate_in_the_first_parameters_dtype(paddle):
                 params = [wide, narrow] if order == "wide first" else [narrow, wide]
                 optimizer = getattr(paddle.optimizer, name)(learning_rate=0.5, parameters=params)
                 seen.append([name, order, wide_has_grad, attempt(optimizer.step), wide, narrow])
+    for name in ("SGD", "Momentum", "Adam"):  # a .grad in its float64 seed's dtype
+        param = paddle.to_tensor([[1.0, 2.0, 3.0]], stop_gradient=False)
+        paddle.autograd.backward([param], [paddle.to_tensor([[1.0, 1.0, 1.0]], dtype="float64")])
+        optimizer = getattr(paddle.optimizer, name)(learning_rate=0.5, parameters=[param])
+        seen.append([name, str(param.grad.dtype), attempt(optimizer.step), param])
     return seen
