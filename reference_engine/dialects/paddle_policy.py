@@ -210,12 +210,13 @@ BOOL_KERNELS_MISSING = {
 KERNELS_TYPED_BY_THEIR_INPUT = frozenset({"abs"})
 
 # paddle's elementwise backward kernels that write the input's gradient into the memory of the
-# gradient they were handed, when a kernel above handed on a view of it (measured on 3.3.1:
-# not relu, abs, leaky_relu, clip, gelu, elu, erf, sign, softmax, a tensor exponent)
+# gradient they were handed, when a kernel above handed on a view of it (measured on 3.3.1,
+# at points where the derivative is not one: not abs, gelu, erf, sign, softmax, a tensor
+# exponent, a product)
 IN_PLACE_GRADIENT_KERNELS = frozenset({
     "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "reciprocal", "pow_scalar",
     "sin", "cos", "tan", "sinh", "cosh", "asin", "acos", "atan", "tanh", "sigmoid", "silu",
-    "softplus", "floor", "ceil", "round"})
+    "softplus", "floor", "ceil", "round", "relu", "leaky_relu", "clamp", "elu"})
 
 
 class PaddlePolicy(Policy):

@@ -195,6 +195,15 @@ def a_retained_gradient_of_a_reshape_shares_memory_with_the_kernels_below(paddle
             t.backward()
             seen.append([vname, name, t.grad, x.grad])
 
+    kinks = {"relu": nnf.relu, "leaky_relu": lambda t: nnf.leaky_relu(t, 0.1), "abs": paddle.abs,
+             "clip": lambda t: paddle.clip(t, -0.2, 0.2), "elu": nnf.elu, "gelu": nnf.gelu}
+    for name, op in kinks.items():  # where their derivative is not one
+        x = paddle.to_tensor([-0.3, 0.5, 0.0], stop_gradient=False)
+        t = op(x).unsqueeze(0)
+        t.retain_grads()
+        t.backward()
+        seen.append([name, t.grad, x.grad])
+
     def pair():
         return (paddle.to_tensor([0.3, 0.5, 0.7], stop_gradient=False),
                 paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False))
