@@ -163,6 +163,31 @@ def _before(step: str, other: str) -> bool:
     return key(step) < key(other)
 
 
+def _made_from(observations: list[dict[str, Any]], step: str,
+               deferred: frozenset[str] = frozenset()) -> int:
+    """Where the observations made while ``step`` ran, or later, start. A hook's print carries
+    the hook's own (earlier) step but is made by the autograd step that runs it: a printed
+    observation of a ``deferred`` step, or of an earlier step than one already seen, waits for
+    the ``.after`` state of the step that made it (as ``causes.chronological`` reads them; an
+    error or a warning is the registering step's own)."""
+    latest: tuple[int, ...] = ()
+    pending: Optional[int] = None  # the first observation waiting for its step
+    for i, o in enumerate(observations):
+        at = o["step"]
+        if o["kind"] == "state" and at.endswith(".after"):
+            if pending is not None and not _before(at[:-len(".after")], step):
+                return pending
+            pending = None
+        key = tuple(int(p) for p in at.split(".") if p.isdigit())
+        if o["kind"] not in ("state", "error", "warning") and (key < latest or at in deferred):
+            pending = i if pending is None else pending
+            continue
+        if not _before(at, step):
+            return i if pending is None else pending
+        latest = max(latest, key)
+    return len(observations) if pending is None else pending
+
+
 def _by_step(observations: list[dict[str, Any]]) -> dict[str, list[tuple[int, dict[str, Any]]]]:
     steps: dict[str, list[tuple[int, dict[str, Any]]]] = {}
     for i, o in enumerate(observations):
@@ -178,12 +203,14 @@ def _drop_unmatched_warn_once(e: list[dict[str, Any]], a: list[dict[str, Any]]
 
 
 def compare_traces(expected: Trace, actual: Trace, messages: str = "text",
-                   computed_in: frozenset[str] = frozenset()) -> Comparison:
+                   computed_in: frozenset[str] = frozenset(),
+                   deferred: frozenset[str] = frozenset()) -> Comparison:
     """Compare ``actual`` (a framework) against ``expected`` (its reference), step by step.
 
     ``messages`` is ``"text"`` (a reference against its framework: texts must be equal) or
     ``"category"`` (torch against paddle: texts are noted, categories compared).
     ``computed_in``: the dtypes the case computes in (values agree within the loosest).
+    ``deferred``: the steps whose observations an autograd step makes later (hooks).
     """
     result = Comparison()
     exp, act = full_states(expected.observations), full_states(actual.observations)
@@ -192,7 +219,7 @@ def compare_traces(expected: Trace, actual: Trace, messages: str = "text",
         step = exp[cut]["step"]
         result.undefined_steps = [step]
         exp = exp[:cut]
-        act = act[:next((i for i, o in enumerate(act) if not _before(o["step"], step)), len(act))]
+        act = act[:_made_from(act, step, deferred)]
     exp_steps, act_steps = _by_step(exp), _by_step(act)
     order = list(exp_steps) + [s for s in act_steps if s not in exp_steps]
     for step in order:

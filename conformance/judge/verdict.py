@@ -14,6 +14,7 @@ from typing import Any, Optional
 import numpy as np
 
 from conformance.corpus.case import Case
+from conformance.judge.causes import deferred_steps
 from conformance.judge.compare import compare_traces
 from conformance.judge.known import KnownDivergences, describe_entry
 from conformance.run.backends import Backend, framework_versions
@@ -131,7 +132,7 @@ def judge_framework(case: Case, backend: Backend, outcome: Outcome, reference: O
         return result
     comparison = compare_traces(Trace(case.id, "reference", reference.observations or []),
                                 Trace(case.id, backend.name, outcome.observations or []),
-                                computed_in=case.dtypes())
+                                computed_in=case.dtypes(), deferred=deferred_steps(case))
     problems = [d.describe() for d in comparison.differences]
     expectations = check_expectations(case, backend.dialect, outcome.observations or [])
     result["undefined_steps"] = comparison.undefined_steps
