@@ -229,7 +229,10 @@ def _run_undefined(policy: Policy, node: Node, hooks: bool = True) -> bool:
 def _run_hooks(policy: Policy, node: Node, grad: Tensor) -> tuple[Tensor, Tensor]:
     """The node's tensor hooks in registration order, each handed what the previous returned.
     Returns the gradient the first hook was handed and the one the last returned."""
-    if not node.pre_hooks:
+    if not node.pre_hooks or (type(node) is AccumulateGrad and node.variable._grad_fn is not None
+                              and policy.refuses_leaves_moved_into_graph):
+        # torch: a leaf moved into the graph (a recorded write after requires_grad_(False))
+        # keeps its hooks nowhere: its accumulation node reads them from the tensor
         return grad, grad
     with grad_mode.set_grad_enabled(True) if policy.hooks_record else contextlib.nullcontext():
         grad = handed = policy.hook_input(grad)
@@ -295,6 +298,7 @@ def _label_gradient_nodes(policy: Policy, node: Node, grads: Sequence[Any]) -> N
         label = policy.gradient_node_name(node, index)
         if label is not None:
             made.label = label
+        policy.gradient_node_made(node, made)
 
 
 def _check_nan(policy: Policy, node: Node, grads: Sequence[Any]) -> None:

@@ -713,6 +713,8 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "no_grad_op_input": (SystemError,
                          "(Fatal) There is no grad op for inputs:[{index}] or it's "
                          "stop_gradient=True."),
+    "empty_grad_slot": (SystemError,
+                        "(Fatal) Unable to fill empty grad inputs due to empty GradSlotMeta"),
     "freed": (SystemError,
               "(Fatal) The TensorWrappers of {name} do not exist. This may be because:\nYou "
               "calculate backward twice for the same subgraph without setting retain_graph=True. "

@@ -423,11 +423,15 @@ def silu_grad(grad: Tensor, a: Tensor) -> Tensor:
 
 
 def fused_grad(op: str, grad: Tensor, result: Tensor, **attrs: Any) -> Tensor:
-    """The gradient of tanh, sigmoid, softmax or log_softmax from its output: one node where
-    the dialect records its backward kernel as one (torch's tanh_backward, sigmoid_backward,
-    _softmax_backward_data, _log_softmax_backward_data), composed otherwise."""
+    """The gradient of tanh, sigmoid, softmax or log_softmax from its output, or of log from
+    its input: one node where the dialect records its backward kernel as one (torch's
+    tanh_backward, sigmoid_backward, _softmax_backward_data, _log_softmax_backward_data;
+    paddle's log_grad, whose own derivatives are its composite double grad), composed
+    otherwise."""
     if op in grad._policy.fused_gradients:
         return apply(R.RULES[op + "_backward"], (grad, result), attrs or _EMPTY)
+    if op == "log":
+        return div(grad, result)
     if op == "tanh":
         return mul(grad, sub(1, mul(result, result)))
     if op == "sigmoid":

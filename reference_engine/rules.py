@@ -114,7 +114,11 @@ for _op, _np_fn in (("amax", np.amax), ("amin", np.amin)):
          H.to_index, saved_attrs=("indices",))
 
 rule("exp", "ExpBackward0", np.exp, lambda g, result: F.mul(g, result))
-rule("log", "LogBackward0", np.log, lambda g, a: F.div(g, a))
+rule("log", "LogBackward0", np.log, lambda g, a: F.fused_grad("log", g, a))
+# paddle's log_grad as one node; its double grad is composite: ddx / x for the gradient and
+# -(dout * ddx) / (x * x) for the input (so the third derivative at 0 is inf * 0, nan)
+rule("log_backward", "LogBackwardBackward0", lambda a, b: a / b,
+     lambda g, b: F.div(g, b), lambda g, a, b: F.div(F.neg(F.mul(a, g)), F.mul(b, b)), **AB)
 rule("sqrt", "SqrtBackward0", np.sqrt, lambda g, result: F.div(g, F.mul(result, 2)))
 rule("abs", "AbsBackward0", np.abs, lambda g, a: F.abs_grad(g, a))
 rule("sign", "SignBackward0", np.sign, lambda g: F.zeros_like(g))

@@ -144,7 +144,7 @@ REGISTERED: dict[str, RegisteredOp] = {op.name: op for op in REGISTRY}
 # of other rules, the variants an op picks by its arguments, and the engine's own steps.
 INTERNAL_RULES: dict[str, str] = {
     **{f"{name}_backward": f"the derivative of {name}'s rule, recorded for second order"
-       for name in ("elu", "gelu", "leaky_relu", "log_softmax", "relu", "sigmoid", "silu",
+       for name in ("elu", "gelu", "leaky_relu", "log", "log_softmax", "relu", "sigmoid", "silu",
                     "softmax", "softplus", "tanh")},
     "add_scaled": "add with alpha (torch)", "sub_scaled": "sub with alpha (torch)",
     "div_number": "a division by a count in a derivative (mean's)",

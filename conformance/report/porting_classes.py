@@ -278,11 +278,12 @@ print(g.tolist(), not g.stop_gradient)
         title="paddle's tensors made by to_tensor have a grad_fn (GradNodeAccumulation); torch's "
               "leaves have none",
         explanation="`x.grad_fn` is None for every torch leaf, but a GradNodeAccumulation node for "
-                    "a paddle tensor from to_tensor, whether or not it requires grad, so "
-                    "`grad_fn is None` does not tell a leaf in paddle.",
+                    "a paddle tensor from to_tensor, whether or not it requires grad (a hook "
+                    "handed such a seed sees its node too), so `grad_fn is None` does not tell "
+                    "a leaf in paddle.",
         porting="In paddle, test `x.is_leaf` instead of `x.grad_fn is None`.",
         patterns=("observe flags*: has_grad_fn False/True", "observe value*: has_grad_fn False/True",
-                  "saved_tensors_hooks*: has_grad_fn False/True"),
+                  "saved_tensors_hooks*: has_grad_fn False/True", "hook*: has_grad_fn False/True"),
         original="""import torch
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 c = torch.tensor([1.0, 2.0])
@@ -1148,6 +1149,37 @@ with paddle.no_grad():
 print(x.tolist())
 """,
         documented=("In-place: in-place on a leaf requiring grad",)),
+    PortingClass(
+        key="leaf-moved-into-graph", topic="inplace",
+        title="A recorded in-place write into a leaf after requires_grad_(False): torch refuses "
+              "the next backward that reaches the leaf, paddle still fills its .grad",
+        explanation="Writing a tensor that requires grad into a leaf whose flag was turned off "
+                    "gives the leaf a grad_fn. A backward that reaches the leaf's old "
+                    "accumulation node then fails in torch ('leaf variable has been moved into "
+                    "the graph interior', and the hooks registered on the leaf before run "
+                    "nowhere); paddle accumulates into the tensor's .grad as before.",
+        porting="Write into the leaf under `no_grad()` in both (the write is then not recorded), "
+                "and clear paddle's gradient of a tensor it should not fill.",
+        patterns=("*: error:leaf-moved-into-graph vs nothing",),
+        original="""import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = (x * 2.0).sum()
+x.requires_grad_(False)
+with torch.no_grad():
+    x.add_(torch.tensor([1.0, 1.0]))
+y.backward()
+print(x.grad, x.is_leaf, x.tolist())
+""",
+        rewrite="""import paddle
+x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+y = (x * 2.0).sum()
+x.stop_gradient = True
+with paddle.no_grad():
+    x.add_(paddle.to_tensor([1.0, 1.0]))
+y.backward()
+x.clear_gradient(False)
+print(x.grad, x.is_leaf, x.tolist())
+"""),
     PortingClass(
         key="leaf-view-in-place", topic="inplace",
         title="In-place on a view of a leaf that requires grad: torch refuses, paddle writes",

@@ -39,6 +39,7 @@ ERROR_CATEGORIES: tuple[tuple[str, str], ...] = (
     (r"materialize_grads=True", "materialize-conflict"),
     (r"modified by an inplace operation", "version-counter"),
     (r"leaf Variable that requires grad|Leaf (Var|Tensor) .* can't use inplace", "leaf-in-place"),
+    (r"leaf variable has been moved into the graph interior", "leaf-moved-into-graph"),
     (r"register a hook|register hook", "hook-no-grad"),
     (r"retain_grad on Tensor", "retain-no-grad"),
     (r"floating point .*can require gradients", "integer-requires-grad"),

@@ -181,17 +181,40 @@ CAST_SEEDS: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictiona
 RETAINED: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
 
 
+def _strided(index: Any) -> bool:
+    """Whether a basic index has a slice of a step other than one (paddle's strided_slice)."""
+    return any(isinstance(p, slice) and p.step not in (None, 1)
+               for p in (index if isinstance(index, tuple) else (index,)))
+
+
 def stopped(t: Optional[Tensor]) -> bool:
     return t is not None and STOPPED.get(id(t)) is t
 
 
-def _seed_leaf(seed: Tensor) -> Tensor:
+# explicit seeds paddle.grad hands a hook as they are (``PaddlePolicy._hook_sees_the_seed``)
+UNCOPIED_SEEDS: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
+
+
+def _uncopied(seed: Tensor, leaf: Tensor) -> Tensor:
+    """The program's seed itself where its shape and dtype are the pass's (``leaf``): what a
+    hook writes into it shows in the seed."""
+    same = leaf
+    if seed._data.shape == leaf._data.shape and seed._data.dtype == leaf._data.dtype:
+        same = type(seed)._from_array(seed._data)
+        if leaf._accumulator is not None:
+            same._accumulator = AccumulateGrad(same)
+    UNCOPIED_SEEDS[id(same)] = same
+    return same
+
+
+def _seed_leaf(seed: Tensor, has_node: bool) -> Tensor:
     """An explicit seed as the pass sees it: a copy (of its values too: what the pass
-    accumulates into a leaf's .grad never reaches the program's seed) that keeps an accumulation
-    node, which paddle shows as the grad_fn of a hook's gradient or a .grad that received the
-    seed unchanged."""
+    accumulates into a leaf's .grad never reaches the program's seed) that keeps the seed's
+    accumulation node (a created tensor's, not an op's output's), which paddle shows as the
+    grad_fn of a hook's gradient or a .grad that received the seed unchanged."""
     out = type(seed)._from_array(seed._data.copy())
-    out._accumulator = AccumulateGrad(out)
+    if has_node:
+        out._accumulator = AccumulateGrad(out)
     return out
 
 
@@ -251,7 +274,7 @@ class PaddlePolicy(Policy):
     kernels_save_result = frozenset({"div", "elu", "silu"})
     prod_grad_divides = True
     leaky_relu_passes_at_zero = True
-    fused_gradients = frozenset({"silu"})
+    fused_gradients = frozenset({"silu", "log"})
     masks_by_multiplying = True
     norm_grad_masks_zeros = False
     expand_copies = True
@@ -499,7 +522,7 @@ class PaddlePolicy(Policy):
         records nothing), so what the hook computes from it is recorded; an explicit seed keeps
         its accumulation node. One a PyLayer's backward returned stays as it is: it stops
         gradient."""
-        if grad._requires_grad or stopped(grad):
+        if grad._requires_grad or stopped(grad) or UNCOPIED_SEEDS.get(id(grad)) is grad:
             return grad
         leaf = type(grad)._from_array(grad._data)
         leaf._requires_grad = True
@@ -564,6 +587,8 @@ class PaddlePolicy(Policy):
             return rule.node_name
         if attrs.get("api") in API_NODE_NAMES:
             return API_NODE_NAMES[attrs["api"]]
+        if rule.op == "getitem_slice" and _strided(attrs["index"]):
+            return "StridedSliceGradNode"
         scalar = attrs.get("scalar")
         if scalar and (rule.op, scalar) in SCALAR_NODE_NAMES:
             return SCALAR_NODE_NAMES[(rule.op, scalar)]
@@ -610,6 +635,13 @@ class PaddlePolicy(Policy):
         forward op's gradient kernel (``ExpDoubleGradNode``), as measured."""
         return GRADIENT_NODE_NAMES.get((node.origin, index)) if node.order == 1 else None
 
+    def gradient_node_made(self, node: Node, made: Node) -> None:
+        """Measured on 3.3.1: concat's and stack's double-grad node has one gradient slot per
+        forward input (``slots_per_input``), and cannot fill the slot of an input that did not
+        require grad: running it fails (``unfillable_slot``)."""
+        if node.attrs.get("slots_per_input") and any(e is None for e in node.edges):
+            made.attrs["unfillable_slot"] = True
+
     def filled_gradient(self, zeros: Tensor) -> Tensor:
         """Zeros a kernel filled in stop gradient."""
         self.mark_stopped(zeros)
@@ -640,6 +672,8 @@ class PaddlePolicy(Policy):
             node.attrs["ran_in_backward"] = accumulate
         if node.released:  # paddle clears every node it ran, whether it saved anything or not
             raise self.error("freed", name=node.name())
+        if node.attrs.get("unfillable_slot"):
+            raise self.error("empty_grad_slot")
         limit = DERIVATIVE_ORDER_LIMITS.get(node.origin) or NODES_WITHOUT_DOUBLE_GRAD.get(node.name())
         if create_graph and limit is not None and node.order > limit[0]:
             self.unpack_saved(node)  # paddle recovers the saved tensors (version check) first
@@ -744,7 +778,7 @@ class PaddlePolicy(Policy):
                 raise self.error("leaf_seed_dtype_mixed", index=i, api=api,
                                  seed_dtype=seed._data.dtype.name, dtype=t._data.dtype.name)
             cast = seed if kept else F.cast(seed, t._data.dtype)
-            leaf = _seed_leaf(cast)
+            leaf = _seed_leaf(cast, seeds[i]._accumulator is not None)
             if cast is not seed:  # paddle.grad hands back a cast seed without its node
                 CAST_SEEDS[id(leaf)] = leaf
             out.append(leaf)
@@ -828,6 +862,8 @@ class PaddlePolicy(Policy):
                 if t._requires_grad]
         if recording:  # paddle records the whole backward pass: its seeds take part too
             live = [(t, s if s._requires_grad else _recording_copy(s)) for t, s in live]
+        if not recording and self._hook_sees_the_seed(live, ins, seeds):
+            live[0] = (live[0][0], _uncopied(seeds[0], live[0][1]))
         # a tensor whose stop_gradient was set after it was used is still reached through the
         # nodes recorded before (its own node, or a leaf's accumulation node)
         reachable = [t if t._requires_grad or t._grad_fn is not None or t._accumulator is not None
@@ -862,6 +898,35 @@ class PaddlePolicy(Policy):
                 g._requires_grad = create_graph  # stop_gradient = not create_graph, always
             result.append(g)
         return result
+
+    def _hook_sees_the_seed(self, live: list[tuple[Tensor, Tensor]], inputs: list[Tensor],
+                            seeds: list[Any]) -> bool:
+        """Measured on 3.3.1: paddle.grad of one output for one input, where the output is a
+        view of all of the input's elements (a reshape, squeeze, transpose, a full index, an
+        unbind piece of a dimension of one; views of views too), hands a hook on the output the
+        explicit seed itself: a hook sees stop_gradient=True. Anywhere else (another op on the
+        way, a second output or input, ``backward``) the hook's gradient does not stop it. (A
+        create_graph pass hands it the seed too; the reference's recorded copy does not model
+        it.)"""
+        if len(live) != 1 or len(inputs) != 1 or not seeds or seeds[0] is None or \
+                seeds[0]._requires_grad:
+            return False
+        out, target = live[0][0], inputs[0]
+        end = target._grad_fn or target._accumulator
+        node = out._grad_fn
+        while node is not end:
+            if node is None or type(node) is AccumulateGrad:
+                return False
+            if node.rule.op == "output_slot":
+                node = node.edges[0]
+                if node is None or node.rule.op not in self.split_ops_making_views:
+                    return False
+            elif not node.rule.view:
+                return False
+            if len(node.edges) != 1 or math.prod(node.input_meta[0][0]) != out._data.size:
+                return False
+            node = node.edges[0]
+        return True
 
     def _check_duplicates(self, tensors: Sequence[Tensor], kind: str) -> None:
         seen: set[int] = set()

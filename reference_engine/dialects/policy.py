@@ -373,6 +373,10 @@ class Policy:
         op's own name)."""
         return None
 
+    def gradient_node_made(self, node: Node, made: Node) -> None:
+        """``made`` is the node a recording run of ``node`` made a gradient from (a hook for
+        what the framework's node of that kernel remembers of ``node``): nothing here."""
+
     def filled_gradient(self, zeros: Tensor) -> Tensor:
         """A gradient a kernel filled in with zeros, as hooks see it."""
         return zeros

@@ -608,8 +608,9 @@ def unsqueeze(x: Tensor, axis: builtins.int) -> Tensor:
 def _getitem(x: Tensor, index: Any) -> Tensor:
     """paddle's basic indexing (measured on 3.3.1): the integers and slices first (one
     SliceGradNode), the ``None`` entries then as one unsqueeze (UnsqueezeGradNode, a view whose
-    gradient kernel hands on a view too); full slices and ``...`` alone select nothing, and give
-    the tensor back (paddle: a tensor that shares its data and autograd state)."""
+    gradient kernel hands on a view too); slices that each cover their whole dimension in
+    order (``x[:]``, ``x[0:2]`` of 2 rows, ``x[..., 0:9]``) select nothing, and give the tensor
+    back (paddle: a tensor that shares its data and autograd state)."""
     parts = index if isinstance(index, tuple) else (index,)
     basic = all(p is None or p is Ellipsis or isinstance(p, slice) or (
         isinstance(p, (builtins.int, np.integer)) and not isinstance(p, (builtins.bool, np.bool_)))
@@ -617,12 +618,25 @@ def _getitem(x: Tensor, index: Any) -> Tensor:
     if not basic:
         return F.getitem(x, index)
     selecting = tuple(p for p in parts if p is not None)
-    if all(p is Ellipsis or p == slice(None) for p in selecting):
+    if _selects_everything(selecting, x._data.shape):
         base = x
     else:
         base = F.getitem(x, selecting if len(selecting) != 1 else selecting[0])
     added = H.added_dims(parts, x._data.ndim)
     return F.unsqueeze_dims(base, added) if added else base
+
+
+def _selects_everything(selecting: tuple[Any, ...], shape: tuple[builtins.int, ...]) -> builtins.bool:
+    """Whether an index of slices and ``...`` keeps every element of ``shape`` in order."""
+    if any(not (p is Ellipsis or isinstance(p, slice)) for p in selecting) or \
+            builtins.sum(p is Ellipsis for p in selecting) > 1:
+        return False
+    explicit = [p for p in selecting if p is not Ellipsis]
+    if len(explicit) > len(shape):
+        return False  # too many indices: getitem's error
+    head = selecting.index(Ellipsis) if Ellipsis in selecting else len(explicit)
+    dims = list(range(head)) + list(range(len(shape) - len(explicit) + head, len(shape)))
+    return all(p.indices(shape[d]) == (0, shape[d], 1) for p, d in zip(explicit, dims))
 
 
 @_tensor_first
@@ -636,11 +650,19 @@ def expand_as(x: Tensor, y: Tensor) -> Tensor:
 
 
 def concat(x: Sequence[Tensor], axis: builtins.int = 0) -> Tensor:
-    return F.cat(x, axis, policy=PADDLE)
+    return _slots_per_input(F.cat(x, axis, policy=PADDLE))
 
 
 def stack(x: Sequence[Tensor], axis: builtins.int = 0) -> Tensor:
-    return F.stack(x, axis, policy=PADDLE)
+    return _slots_per_input(F.stack(x, axis, policy=PADDLE))
+
+
+def _slots_per_input(out: Tensor) -> Tensor:
+    """paddle's concat and stack kernels (not the reference's compositions that join pieces,
+    a padding's zeros) keep a gradient slot per input in their double grad's node."""
+    if out._grad_fn is not None:
+        out._grad_fn.attrs["slots_per_input"] = True
+    return out
 
 
 @_tensor_first

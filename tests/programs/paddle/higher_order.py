@@ -219,3 +219,31 @@ def a_double_grad_kernel_links_its_operands_by_what_it_computed(paddle):
                     seen.append([name, wanted, attempt(
                         lambda: described(paddle.grad([g.sum()], [w], create_graph=True)[0]))])
     return seen
+
+
+@program
+def log_third_derivative_is_composite(paddle):
+    """log's double grad is composite, -(dout * ddx) / (x * x): at 0 the third derivative is
+    inf * 0 (nan), not the inf calculus gives; the seed's own second derivative is ddx / x."""
+    x = paddle.to_tensor([0.0, 1.0, -2.0], dtype="float64", stop_gradient=False)
+    s = paddle.to_tensor([2.0, 3.0, 0.5], dtype="float64", stop_gradient=False)
+    g1 = paddle.grad(paddle.log(x), x, grad_outputs=s, create_graph=True)[0]
+    gs, gx = paddle.grad(g1.sum(), [s, x], create_graph=True)
+    g3 = paddle.grad(gx.sum(), x, create_graph=True)[0]
+    return [g1, gs, gx, g3, g3.grad_fn is not None,
+            attempt(lambda: paddle.grad(gs.sum(), s, allow_unused=True))]
+
+
+@program
+def concat_double_grad_with_a_constant_input_cannot_run(paddle):
+    """concat's and stack's double-grad node keeps a gradient slot per forward input: one that
+    did not require grad leaves a slot it cannot fill, and running the node fails."""
+    def second(join, other_requires_grad):
+        x = paddle.to_tensor([0.0, 1.0], stop_gradient=False)
+        c = paddle.to_tensor([2.0, 3.0], stop_gradient=not other_requires_grad)
+        g = paddle.grad(join([x * x, c]), x, create_graph=True)[0]
+        return [g, g.grad_fn.name(), attempt(lambda: paddle.grad(g.sum(), x)),
+                attempt(lambda: paddle.autograd.backward([g.sum()]))]
+
+    return [second(paddle.stack, False), second(paddle.concat, False),
+            second(paddle.stack, True), second(paddle.concat, True)]

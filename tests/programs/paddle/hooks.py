@@ -183,3 +183,45 @@ def an_unpacked_saved_view_is_read_with_the_views_layout(paddle):
                 y = paddle.sin(v)
             seen += [name, attempt(lambda: paddle.grad([y.sum()], [x]))]
     return seen
+
+
+@program
+def grad_of_a_whole_view_hands_its_hook_the_seed(paddle):
+    """paddle.grad of one output for one input, the output a view of all the input's elements
+    (views of views too): a hook on the output is handed the explicit seed itself (its
+    stop_gradient, its memory). Another op on the way, a second input or output, a partial
+    view or backward: a gradient that does not stop gradient."""
+    x = paddle.to_tensor([[1.0, 2.0, 3.0]], stop_gradient=False)
+    y = paddle.to_tensor([[1.0, 2.0, 3.0]], stop_gradient=False)
+    seen = []
+
+    def run(make, inputs, api="grad", scale=False):
+        v = make()
+        v.register_hook(lambda g: seen.append((g.stop_gradient, g.grad_fn is None)))
+        if scale:
+            v.register_hook(lambda g: g.scale_(2.0))
+        s = paddle.full(v.shape, 1.5)
+        if api == "grad":
+            r = paddle.grad([v], inputs, [s], allow_unused=True)
+        else:
+            r = paddle.autograd.backward([v], [s])
+        return [s, r]
+
+    out = [run(lambda: paddle.squeeze(x), [x]), run(lambda: x.t(), [x]), run(lambda: x[0], [x]),
+           run(lambda: paddle.unbind(x, 0)[0], [x]), run(lambda: x[None], [x]),
+           run(lambda: paddle.unsqueeze(x, 0).squeeze(0), [x]),
+           run(lambda: paddle.squeeze(x), [x], scale=True),
+           run(lambda: paddle.squeeze(x), [x, y]), run(lambda: paddle.squeeze(x * 2), [x]),
+           run(lambda: x[:, 1:], [x]), run(lambda: paddle.exp(x), [x]),
+           run(lambda: paddle.squeeze(x), [x], api="backward")]
+    return [out, seen]
+
+
+@program
+def slices_over_every_element_give_the_tensor_back(paddle):
+    """Slices that each cover their whole dimension in order give the tensor back (its
+    accumulation node as grad_fn); a step other than one is a strided slice."""
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], stop_gradient=False)
+    views = [x[0:2], x[:, 0:3], x[0:5], x[-2:], x[::1], x[..., 0:3], x[0:2, ...], x[::-1],
+             x[1:], x[0:2:2], x[None, 0:9]]
+    return [[v.grad_fn.name() if v.grad_fn else None, v.is_leaf, v.shape] for v in views]

@@ -247,3 +247,18 @@ def inputs_capture_an_output_of_a_node_of_several(torch):
         torch.autograd.backward([out], inputs=[b])
         seen += [x.grad, b.grad, a.grad]
     return seen
+
+
+@program
+def a_leaf_moved_into_the_graph_keeps_its_hooks_nowhere(torch):
+    """A leaf's hook lives on the tensor and its accumulation node reads it from there: once a
+    recorded write moves the leaf into the graph (after requires_grad_(False)), neither that
+    node nor the leaf's new grad_fn runs it."""
+    x = torch.tensor([[1.0, 2.0]], requires_grad=True)
+    v = x / 2.0
+    seen = []
+    x.register_hook(lambda g: seen.append(g.clone()))
+    x.requires_grad_(False)
+    x.add_(v)
+    return [x.grad_fn is not None, attempt(lambda: v.sum().backward(retain_graph=True)),
+            attempt(lambda: (x * 3).sum().backward()), len(seen)]
