@@ -127,8 +127,10 @@ class SavedTensor:
         self.origin = tensor._grad_fn
         self.view_shape = view_shape
         # a view of a leaf that requires grad is recorded: it keeps the leaf's node even if
-        # the leaf stops requiring grad later
-        self.leaf_node = tensor._accumulator_node() if view_shape is not None and \
+        # the leaf stops requiring grad later (paddle: any saved leaf, whose TensorWrapper keeps
+        # the leaf's node)
+        self.leaf_node = tensor._accumulator_node() if (
+            view_shape is not None or tensor._policy.saved_leaves_keep_their_node) and \
             tensor._grad_fn is None and tensor._requires_grad else None
 
 

@@ -803,6 +803,10 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                            "of what the saved-tensor unpack hook returned, with the view's offset "
                            "and strides: here past its end (uninitialised memory), so the "
                            "reference engine refuses."),
+    "accumulated_dtype": (UndefinedInFrameworkError,
+                          "paddle 3.3.1 adds a {dtype} gradient into a .grad of {have} by reading "
+                          "the .grad's memory as {dtype} (values of another type), so the "
+                          "reference engine refuses."),
     "pylayer_second_backward": (UndefinedInFrameworkError,
                                 "paddle 3.3.1 crashes (segmentation fault) running {name} a "
                                 "second time, so the reference engine refuses."),

@@ -89,3 +89,13 @@ def test_a_pylayer_gradient_of_another_shape_is_refused():
     x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
     with pytest.raises(UndefinedInFrameworkError, match="does not check the shape"):
         wrong_shape.apply(x).sum().backward()
+
+
+@pytest.mark.parametrize("leaf_dtype, grad_dtype", [("float32", "float64"), ("float64", "float32")])
+def test_accumulating_into_a_grad_of_another_dtype_is_refused(leaf_dtype, grad_dtype):
+    # paddle 3.3.1 reads the assigned .grad's memory as the incoming gradient's dtype: a float32
+    # 0.5 read as float64 gives a different huge number on each run
+    x = paddle.to_tensor(2.0, dtype=leaf_dtype, stop_gradient=False)
+    x.grad = paddle.to_tensor(0.5, dtype=grad_dtype)
+    with pytest.raises(UndefinedInFrameworkError, match="reading the .grad's memory"):
+        paddle.autograd.backward([x * 1.0])

@@ -87,6 +87,9 @@ class Policy:
     leaky_relu_passes_at_zero = False      # paddle: leaky_relu's gradient at 0 is the gradient
     # ops whose gradient is recorded as one node (torch: tanh, sigmoid; paddle: silu)
     fused_gradients: frozenset[str] = frozenset()
+    # paddle: a saved leaf keeps its node, so what a create_graph pass computes from it still
+    # reaches the leaf after its stop_gradient was set (torch: only a saved view of a leaf)
+    saved_leaves_keep_their_node = False
     masks_by_multiplying = False           # paddle: maximum's kernel keeps a nan gradient
     # torch: a p-norm's gradient is 0 at zeros (p < 1) and shared among ties (p = inf)
     norm_grad_masks_zeros = True

@@ -247,3 +247,18 @@ def concat_double_grad_with_a_constant_input_cannot_run(paddle):
 
     return [second(paddle.stack, False), second(paddle.concat, False),
             second(paddle.stack, True), second(paddle.concat, True)]
+
+
+@program
+def a_saved_leaf_keeps_its_node_after_stop_gradient_is_set(paddle):
+    """A leaf saved by multiply while it required grad keeps its node in paddle's saved copy:
+    a create_graph pass after its stop_gradient was set records from it, and a backward
+    through that fills its .grad."""
+    x = paddle.to_tensor([[0.5, 1.0, 0.0]], stop_gradient=False)
+    w = paddle.to_tensor([[1.0, 2.0, 3.0]], stop_gradient=False)
+    y = paddle.nn.functional.sigmoid(x) * w
+    w.stop_gradient = True
+    g = paddle.grad([y], [x], create_graph=True)[0]
+    g2 = paddle.grad([g], [x], create_graph=True)[0]
+    paddle.autograd.backward([g2])
+    return [g, g2, x.grad, w.grad, w.stop_gradient]

@@ -91,3 +91,18 @@ def concat_and_stack_hand_every_input_its_gradient(paddle):
             case(lambda x2, x4: paddle.concat([x2, paddle.sin(paddle.sin(x4) * 2.0)])),
             case(lambda x2, x4: paddle.concat([x2 + paddle.sin(x4), x2])),
             case(lambda x2, x4: paddle.concat([x2, paddle.max(x4, axis=0, keepdim=True)]))]
+
+
+@program
+def no_grad_vars_cuts_one_piece_per_node(paddle):
+    """no_grad_vars keeps one output slot per node: of several pieces of one unbind or split
+    listed, only the last is cut (the others' gradients flow)."""
+    x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], stop_gradient=False)
+    a, b, c = paddle.unbind(x, 0)
+    y = (a * b * c).sum()
+    s1, s2, s3 = paddle.split(x, 3, axis=0)
+    z = (s1 * s2 * s3).sum()
+    return [attempt(lambda: paddle.grad([y], [x], no_grad_vars=cut, retain_graph=True))
+            for cut in ([b, a], [a, b], [a, c], [c, a, b], [a, a])] + \
+        [attempt(lambda: paddle.grad([z], [x], no_grad_vars=cut, retain_graph=True))
+         for cut in ([s1, s2], [s3, s1])]
