@@ -380,6 +380,13 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "post_accumulate_non_leaf": (RuntimeError,
                                  "post accumulate grad hooks cannot be registered on non-leaf "
                                  "tensors"),
+    "zero_tensor_numpy": (RuntimeError, " Cannot convert a ZeroTensor to numpy. Set force=True "
+                                        "if you need the zero array."),
+    "zero_tensor_tolist": (RuntimeError,
+                           "tolist() shouldn't be called on a tensor with unallocated storage"),
+    "zero_tensor_immutable": (RuntimeError,
+                              "ZeroTensors are immutable. Please use the materialized zero tensor "
+                              "obtained using .clone() if you want a mutable tensor."),
     "numpy_requires_grad": (RuntimeError,
                             "Can't call numpy() on Tensor that requires grad. Use "
                             "tensor.detach().numpy() instead."),

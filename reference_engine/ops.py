@@ -179,7 +179,11 @@ def sub(a: Operand, b: Operand) -> Tensor:
 
 
 def mul(a: Operand, b: Operand) -> Tensor:
-    return _binary("mul", a, b)
+    out = _binary("mul", a, b)
+    policy = out._policy
+    if any(isinstance(x, tensor_type()) and policy.is_zero_tensor(x) for x in (a, b)):
+        policy.mark_zero_tensor(out)  # torch: a product with a ZeroTensor is one
+    return out
 
 
 def div(a: Operand, b: Operand) -> Tensor:
@@ -363,6 +367,10 @@ def sign(a: Tensor) -> Tensor:
     return apply(R.RULES["sign"], (a,))
 
 
+def sgn(a: Tensor) -> Tensor:
+    return apply(R.RULES["sgn"], (a,))
+
+
 def floor(a: Tensor) -> Tensor:
     return apply(R.RULES["floor"], (a,))
 
@@ -446,7 +454,7 @@ def abs_grad(grad: Tensor, a: Tensor) -> Tensor:
     """abs's gradient: torch's ``grad * sgn(a)`` (differentiable sgn; a nan gradient stays nan
     at 0), paddle's kernel (0 at 0 whatever the gradient, by a constant sign elsewhere)."""
     if "abs" in a._policy.zero_derivative_links:
-        return mul(grad, sign(a))
+        return mul(grad, sgn(a))
     return where(constant_like(a, a._data == 0), 0, mul(grad, constant_like(a, np.sign(a._data))))
 
 

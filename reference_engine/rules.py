@@ -122,6 +122,8 @@ rule("log_backward", "LogBackwardBackward0", lambda a, b: a / b,
 rule("sqrt", "SqrtBackward0", np.sqrt, lambda g, result: F.div(g, F.mul(result, 2)))
 rule("abs", "AbsBackward0", np.abs, lambda g, a: F.abs_grad(g, a))
 rule("sign", "SignBackward0", np.sign, lambda g: F.zeros_like(g))
+# torch's sgn (abs's derivative): its own derivative is a ZeroTensor
+rule("sgn", "SgnBackward0", np.sign, lambda g: g._policy.efficient_zeros(g))
 rule("floor", "FloorBackward0", np.floor, lambda g: F.zeros_like(g))
 rule("ceil", "CeilBackward0", np.ceil, lambda g: F.zeros_like(g))
 rule("round", "RoundBackward0", np.rint, lambda g: F.zeros_like(g))  # halves to even

@@ -182,6 +182,8 @@ class Tensor:
         out._counter = self._counter
         out._probe = self._probe
         out._device = self._device
+        if self._policy.is_zero_tensor(self):
+            self._policy.mark_zero_tensor(out)
         if self._policy.in_place_takes_promoted_dtype:
             twins = [t for t in self._counter.twins or () if t() is not None]
             self._counter.twins = twins + [weakref.ref(self), weakref.ref(out)]

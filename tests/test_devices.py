@@ -100,6 +100,15 @@ def _run(case: Case, adapter) -> tuple[Trace, Interpreter]:
     return trace, interpreter
 
 
+def _reads_a_zero_tensor_through_a_copy(difference) -> bool:
+    """A CUDA gradient is read as ``.grad.cpu().numpy()``, and a copy of a ZeroTensor is a
+    plain tensor (pinned by ``abs_second_derivative_is_a_zero_tensor``): where the CPU refuses
+    ``.grad.numpy()`` of one, CUDA reads its zeros."""
+    refused = difference.expected.get("message", "")
+    return difference.what == "kind" and difference.actual.get("kind") == "array" and \
+        refused.startswith("Cannot convert a ZeroTensor to numpy")
+
+
 def test_everything_a_case_makes_lives_on_the_backends_device():
     """Every case, run by the reference acting as CUDA: every tensor it binds (leaves, seeds,
     module parameters, optimizer-stepped parameters, functional and custom-function results) is
@@ -120,6 +129,8 @@ def test_everything_a_case_makes_lives_on_the_backends_device():
                 misplaced += [(case.id, name) for t in tensors if devices.device_of(t) != "cuda:0"]
             for d in compare_traces(on_cpu, on_cuda).differences:
                 cpu_text, cuda_text = d.expected.get("message", ""), d.actual.get("message", "")
+                if _reads_a_zero_tensor_through_a_copy(d):
+                    continue
                 if d.what != "error message" or cuda_text != cpu_text.replace("[torch.", "[torch.cuda."):
                     differences.append((case.id, d.step, d.what))
         assert misplaced == []

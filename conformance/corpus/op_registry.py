@@ -159,6 +159,7 @@ INTERNAL_RULES: dict[str, str] = {
     "split_with_sizes": "split by sections", "unsafe_view": "a reshape that copies",
     "as_strided": "a view made anew from its base once its version moved on (torch)",
     "copy_slices": "a base written through one of its views (torch's CopySlices)",
+    "sgn": "abs's derivative (torch), whose own derivative is a ZeroTensor",
     "t": "matmul's transposes", "setitem": "writing through an index (in-place steps)",
     "fill": "fill_ (in-place steps)", "grad_copy": "the engine's copy of a gradient",
     "zero_link": "the engine's zero gradient", "scatter_add_zeros": "gather's derivative",

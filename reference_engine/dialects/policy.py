@@ -449,11 +449,26 @@ class Policy:
 
     # --- in-place operations --------------------------------------------------------------
 
+    def efficient_zeros(self, like: Tensor) -> Tensor:
+        """The zero gradient of a derivative that is zero everywhere (torch's sgn): plain
+        zeros here."""
+        return F.zeros_like(like)
+
+    def is_zero_tensor(self, tensor: Tensor) -> bool:
+        """Whether ``tensor`` is torch's lazily-zero ZeroTensor (never here)."""
+        return False
+
+    def mark_zero_tensor(self, tensor: Tensor) -> None:
+        """Make ``tensor`` (zeros) a ZeroTensor where the framework has them: nothing here."""
+
     def check_in_place(self, tensor: Tensor, op: str, attrs: dict[str, Any],
                        others: Sequence[Any] = ()) -> None:
         """Refuse an in-place ``op`` (with ``attrs``: setitem's index; ``others``: its operands)
         the framework refuses."""
         from reference_engine import grad_mode
+
+        if self.is_zero_tensor(tensor):
+            raise self.error("zero_tensor_immutable")
 
         base = tensor._view_base
         tensor._follow_base()

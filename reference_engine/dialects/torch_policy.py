@@ -8,6 +8,7 @@ the first error a program meets is torch's first error.
 from __future__ import annotations
 
 import functools
+import weakref
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 
 import numpy as np
@@ -78,6 +79,10 @@ def _expandable(target: tuple[int, ...], shape: tuple[int, ...]) -> bool:
     return all(t in (s, 1) for t, s in zip(target[::-1], shape[::-1]))
 
 
+# torch's ZeroTensors (``TorchPolicy.efficient_zeros``): a property of the tensor object
+ZERO_TENSORS: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
+
+
 class TorchPolicy(Policy):
     """PyTorch 2.13 semantics."""
 
@@ -115,6 +120,30 @@ class TorchPolicy(Policy):
     refuses_leaves_moved_into_graph = True
     # threshold_backward, sgn, leaky_relu_backward
     zero_derivative_links = frozenset({"relu", "abs", "leaky_relu", "nll_loss"})
+
+    def efficient_zeros(self, like: Tensor) -> Tensor:
+        """torch's ``_efficientzerotensor``: zeros without memory (sgn's derivative), which
+        refuse numpy(), tolist() and in-place writes, accumulation into them included."""
+        zeros = F.zeros_like(like)
+        self.mark_zero_tensor(zeros)
+        return zeros
+
+    def is_zero_tensor(self, tensor: Tensor) -> bool:
+        return ZERO_TENSORS.get(id(tensor)) is tensor
+
+    def mark_zero_tensor(self, tensor: Tensor) -> None:
+        ZERO_TENSORS[id(tensor)] = tensor
+
+    def accumulate(self, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
+        """A first ZeroTensor gradient becomes the leaf's ``.grad`` as it is; adding a later
+        one into it in place is refused."""
+        first = leaf._grad is None
+        if not first and not create_graph and self.is_zero_tensor(leaf._grad) and \
+                (leaf._requires_grad or not self.accumulate_only_into_requires_grad):
+            raise self.error("zero_tensor_immutable")
+        super().accumulate(leaf, grad, create_graph)
+        if first and leaf._grad is not None and self.is_zero_tensor(grad):
+            self.mark_zero_tensor(leaf._grad)
 
     def first_recorded_grad(self, grad: Tensor) -> Tensor:
         """AccumulateGrad deep-copies a first gradient in a create_graph pass: a new tensor (no
@@ -156,8 +185,10 @@ class TorchPolicy(Policy):
         name = node_base_name(origin) if origin is not None else None
         now = tensor._grad_fn
         # a saved view of a tensor that took no part in the graph, and has no node since, has
-        # none to name; one whose base a recorded write gave a node is made anew
-        regenerated = (view_shape is not None and (recorded or now is not None)) or (
+        # none to name; one whose base a recorded write gave a node, or that requires grad
+        # since, is made anew
+        regenerated = (view_shape is not None and (recorded or now is not None
+                                                   or tensor._requires_grad)) or (
             tensor._no_grad_view if origin is None else (
             origin.rule.view and tensor._view_base is not None and now is not None
             and (origin is now or now.label == self.regenerated_view_node)))

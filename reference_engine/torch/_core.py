@@ -45,7 +45,7 @@ __all__ = [
     "is_inference_mode_enabled",
     "log_softmax", "long", "matmul", "max", "maximum", "mean", "min", "minimum", "mul", "neg",
     "no_grad", "ones", "ones_like", "permute", "pow", "relu", "reshape", "round",
-    "set_grad_enabled", "sigmoid", "sign", "sin", "softmax", "sqrt", "squeeze", "stack", "sub", "sum",
+    "set_grad_enabled", "sigmoid", "sgn", "sign", "sin", "softmax", "sqrt", "squeeze", "stack", "sub", "sum",
     "t", "tanh", "tensor", "transpose", "unsqueeze", "where", "zeros", "zeros_like", "empty",
     "get_default_dtype", "set_default_dtype",
     "tan", "sinh", "cosh", "atan", "asin", "acos", "log1p", "expm1", "log2", "log10",
@@ -310,12 +310,27 @@ class Tensor(_CoreTensor):
     def cuda(self, device: Any = None) -> Tensor:
         return F.to_device(self, placement(device if device is not None else "cuda"))
 
-    def numpy(self) -> np.ndarray:
+    def numpy(self, *, force: builtins.bool = False) -> np.ndarray:
+        """The data as an array (``force``: of a tensor that requires grad, on another device,
+        or a ZeroTensor too: a copy)."""
+        if force:
+            return self._data.copy()
         if devices.device_of(self) != devices.CPU:
             raise TORCH.error("numpy_device", device=devices.device_of(self))
         if self._requires_grad:
             raise TORCH.error("numpy_requires_grad")
+        if TORCH.is_zero_tensor(self):
+            raise TORCH.error("zero_tensor_numpy")
         return self._data
+
+    def _is_zerotensor(self) -> builtins.bool:
+        """Whether this is a ZeroTensor (torch's private query, which its tests use)."""
+        return TORCH.is_zero_tensor(self)
+
+    def tolist(self) -> Any:
+        if TORCH.is_zero_tensor(self):
+            raise TORCH.error("zero_tensor_tolist")
+        return self._data.tolist()
 
     def to(self, *args: Any, dtype: Any = None, device: Any = None, non_blocking: builtins.bool = False,
            copy: builtins.bool = False) -> Tensor:
@@ -761,6 +776,7 @@ erf = TORCH.tensor_function(F.erf, "erf")
 sigmoid = TORCH.tensor_function(F.sigmoid, "sigmoid")
 relu = TORCH.tensor_function(F.relu, "relu")
 sign = TORCH.tensor_function(F.sign, "sign")
+sgn = TORCH.tensor_function(F.sgn, "sgn")
 floor = TORCH.tensor_function(F.floor, "floor")
 ceil = TORCH.tensor_function(F.ceil, "ceil")
 round = TORCH.tensor_function(F.rint, "round")  # noqa: A001 - torch's name

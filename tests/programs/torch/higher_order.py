@@ -115,3 +115,22 @@ def detach_in_place_refuses_views_and_a_first_create_graph_grad_is_none(torch):
     optimizer.zero_grad(set_to_none=False)
     result.append(leaf.grad)
     return result
+
+
+@program
+def abs_second_derivative_is_a_zero_tensor(torch):
+    """abs's derivative is grad * sgn(x), and sgn's derivative is a ZeroTensor: zeros without
+    memory that a leaf's .grad takes as it is, that refuse numpy() (but not numpy(force=True)),
+    tolist() and in-place writes, so a second accumulation into that .grad fails; a product
+    with one is one, a sum, a clone or a copy to a device (how CUDA's gradients are read) is
+    not."""
+    x = torch.tensor([[0.0, 1.0, -2.0]], requires_grad=True)
+    g = torch.autograd.grad(torch.abs(x).sum(), x, create_graph=True)[0]
+    torch.autograd.backward(g.sum(), retain_graph=True)
+    z = x.grad
+    return [g, g.grad_fn.next_functions[1][0].name(), z.clone(), z._is_zerotensor(),
+            attempt(lambda: z.numpy()), z.numpy(force=True), attempt(lambda: z.tolist()),
+            attempt(lambda: z.detach().numpy()), (z * 2)._is_zerotensor(), z.sum()._is_zerotensor(),
+            z.clone()._is_zerotensor(), z.to("cpu", copy=True)._is_zerotensor(),
+            z.to(torch.float64)._is_zerotensor(), attempt(lambda: z.add_(1.0)),
+            attempt(lambda: torch.autograd.backward(g.sum())), x.grad._is_zerotensor()]

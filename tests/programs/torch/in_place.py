@@ -774,3 +774,21 @@ def a_written_operand_view_made_without_recording_is_refused_before_the_kernel(t
             extreme.sum().backward()
             grads.append(leaf.grad)
     return [refused, grads]
+
+
+@program
+def a_saved_operand_that_requires_grad_since_is_named_as_made_anew(torch):
+    """matmul saves its 3-D operands as views; one that was a constant when saved, requires
+    grad since and is written under no_grad is reported as ``AsStrided`` (torch makes the view
+    anew), while a written constant that never required grad is named by its own node."""
+    seen = []
+    for requires_grad_since in (False, True):
+        a = torch.ones(2, 2, 2, requires_grad=True)
+        b = torch.ones(2, 2, 2)
+        out = torch.matmul(a, b)
+        if requires_grad_since:
+            b.requires_grad_(True)
+        with torch.no_grad():
+            b.div_(2.0)
+        seen.append(attempt(lambda: out.mean().backward()))
+    return seen
