@@ -531,6 +531,9 @@ PADDLE_WARNINGS: dict[str, tuple[type[Warning], str]] = {
                             'gradient" is deprecated since 2.1.0, and will be removed in future '
                             'versions.\n    Reason: Please use tensor.grad, which returns the tensor '
                             'value of the gradient. \x1b[0m'),
+    "to_tensor_of_tensor": (UserWarning, "To copy construct from a tensor, it is recommended to use "
+                                         "sourceTensor.clone().detach(), rather than "
+                                         "paddle.to_tensor(sourceTensor)."),
     "batch_norm_training": (UserWarning, "When training, we now always track global mean and variance."),
     "amp_guard_cpu": (UserWarning, "amp_guard can only be enabled on CUDAPlace, XPUPlace, and CustomPlace, "
                                    "current place is Place(cpu), so it makes no effect."),

@@ -349,9 +349,9 @@ def tanh(a: Tensor) -> Tensor:
 
 def dialect_attrs(op: str, policy: Any) -> dict[str, Any]:
     """The attributes an op's forward takes from the dialect rather than from the call (paddle's
-    tanh saturation), for every path that runs the op, in place or not."""
+    float32 tanh), for every path that runs the op, in place or not."""
     if op == "tanh":
-        return {"saturation": policy.tanh_saturation}
+        return {"fast": policy.fast_float32_tanh}
     return _EMPTY
 
 
@@ -768,7 +768,9 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
 
 # --- shape and view operations --------------------------------------------------------------
 
-def reshape(a: Tensor, shape: Sequence[int]) -> Tensor:
+def reshape(a: Tensor, shape: Sequence[int], api: Optional[str] = None) -> Tensor:
+    """``a``'s elements in ``shape`` (one -1 stands for what is left); ``api`` records the public
+    function that ran it where a framework names the node by that (paddle's view)."""
     for s in shape:
         _require(type(a), s, (int, np.integer), "reshape", "shape", 1, "tuple of ints")
     shape = tuple(int(s) for s in shape)
@@ -780,7 +782,9 @@ def reshape(a: Tensor, shape: Sequence[int]) -> Tensor:
                               capacity=math.prod(shape))
     if -1 in shape:
         shape = tuple(size // known if s == -1 else s for s in shape)
-    attrs = {"shape": shape, "in_shape": a._data.shape}
+    attrs: dict[str, Any] = {"shape": shape, "in_shape": a._data.shape}
+    if api is not None:
+        attrs["api"] = api
     if a._policy.reshape_copies_are_new and a._data.size and \
             not np.may_share_memory(np.reshape(a._data, shape), a._data):
         # torch: no view has that layout (a transposed input): a copy, then a view of it

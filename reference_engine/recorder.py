@@ -20,6 +20,7 @@ from reference_engine.dtypes import _Reduced, is_floating, is_reduced
 from reference_engine.graph import Node, SavedTensor, node_base_name
 
 if TYPE_CHECKING:
+    from reference_engine.dialects.policy import Policy
     from reference_engine.tensor import Tensor
 
 _EMPTY: dict[str, Any] = {}
@@ -42,9 +43,10 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     """Run ``rule``'s forward on ``inputs`` and, when recording, attach a node to the result."""
     if arrays is None:
         arrays = [t._data for t in inputs]
+    policy = inputs[0]._policy
     if not grad_mode._State.enabled and not rule.view:
         # nothing to record, and no view to track: a gradient computed in a plain backward pass
-        out = type(inputs[0])._from_array(_compute(rule, arrays, attrs))
+        out = type(inputs[0])._from_array(_compute(rule, arrays, attrs, policy))
         out._device = devices.of_result(rule.op, inputs)
         return out
     if rule.view:  # views compute nothing
@@ -52,7 +54,7 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
         if type(data) is not np.ndarray:
             data = np.asarray(data)
     else:
-        data = _compute(rule, arrays, attrs)
+        data = _compute(rule, arrays, attrs, policy)
     out = type(inputs[0])._from_array(data)
     out._device = devices.of_result(rule.op, inputs)
     if rule.view and not (rule.op == "expand" and out._policy.expand_copies):
@@ -95,7 +97,6 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     needed = tuple([edge is not None for edge in edges])
     if True not in needed and not any(t._no_grad_view for t in inputs):
         return out
-    policy = out._policy
     node = Node(rule, attrs, edges, tuple([(t._data.shape, t._data.dtype) for t in inputs]), policy)
     out._grad_fn = node
     out._requires_grad = True
@@ -192,8 +193,10 @@ def _saved_names(rule: R.Rule, policy: Any, needed: tuple[bool, ...],
     return names, linked
 
 
-def _compute(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:
-    """The forward of an op that computes (not a view), floating-point errors as values."""
+def _compute(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str, Any],
+             policy: Policy) -> np.ndarray:
+    """The forward of an op that computes (not a view), floating-point errors as values, in the
+    memory layout the dialect's kernels write."""
     token = fp_errors.ignored()
     try:
         if _Reduced.seen and any(is_reduced(a.dtype) for a in arrays):
@@ -202,7 +205,11 @@ def _compute(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str, Any]) 
             data = run_forward(rule, arrays, attrs)
     finally:
         fp_errors.restore(token)
-    return data if type(data) is np.ndarray else np.asarray(data)
+    if type(data) is not np.ndarray:
+        return np.asarray(data)
+    if policy.computed_results_row_major and not data.flags.c_contiguous:
+        return np.ascontiguousarray(data)
+    return data
 
 
 def run_forward(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:

@@ -31,13 +31,32 @@ def reduce_count(in_shape: tuple[int, ...], dims: tuple[int, ...]) -> int:
     return math.prod(in_shape[d] for d in dims)
 
 
-def tanh(a: np.ndarray, saturation: Optional[float]) -> np.ndarray:
-    """tanh; with ``saturation``, float32 values at or beyond it are exactly ±1, as paddle's CPU
-    kernel (Eigen's fast float tanh) gives them."""
-    out = np.tanh(a)
-    if saturation is not None and a.dtype == np.float32:
-        out = np.where(np.abs(a) >= saturation, np.sign(a), out).astype(a.dtype)
-    return out
+# Eigen's fast float tanh (``ptanh_float``, what paddle's CPU kernel runs): the input clamped
+# to +-TANH_CLAMP, then an odd degree-13 polynomial over an even degree-6 one, in float32
+TANH_CLAMP = np.float32(7.90531110763549805)
+TANH_NUMERATOR = np.array([-2.76076847742355e-16, 2.00018790482477e-13, -8.60467152213735e-11,
+                           5.12229709037114e-08, 1.48572235717979e-05, 6.37261928875436e-04,
+                           4.89352455891786e-03], np.float32)
+TANH_DENOMINATOR = np.array([1.19825839466702e-06, 1.18534705686654e-04, 2.26843463243900e-03,
+                             4.89352518554385e-03], np.float32)
+TANH_TINY = np.float32(0.0004)  # below it, tanh(x) is x
+
+
+def tanh(a: np.ndarray, fast: bool) -> np.ndarray:
+    """tanh; with ``fast``, float32 tanh is Eigen's rational approximation (paddle's CPU
+    kernel), which agrees with paddle bit for bit and differs from ``np.tanh`` by up to 3e-7
+    (exactly +-1 from the clamp on)."""
+    if not (fast and a.dtype == np.float32):
+        return np.tanh(a)
+    x = np.clip(a, -TANH_CLAMP, TANH_CLAMP)
+    x2 = x * x
+    numerator = np.zeros_like(x)
+    for c in TANH_NUMERATOR:
+        numerator = numerator * x2 + c
+    denominator = np.zeros_like(x)
+    for c in TANH_DENOMINATOR:
+        denominator = denominator * x2 + c
+    return np.where(np.abs(a) < TANH_TINY, a, numerator * x / denominator).astype(np.float32)
 
 
 def one_minus_square(b: np.ndarray) -> np.ndarray:

@@ -146,7 +146,7 @@ rule("rsqrt", "RsqrtBackward0", lambda a: np.reciprocal(np.sqrt(a)),
      lambda g, result: F.mul(F.mul(g, -0.5), F.pow(result, 3)))
 rule("erf", "ErfBackward0", lambda a: H.np_erf(a),
      lambda g, a: F.mul(F.mul(F.exp(F.neg(F.pow(a, 2))), 2.0 / math.sqrt(math.pi)), g))
-rule("tanh", "TanhBackward0", lambda a, *, saturation: H.tanh(a, saturation),
+rule("tanh", "TanhBackward0", lambda a, *, fast: H.tanh(a, fast),
      lambda g, result: F.fused_grad("tanh", g, result))
 rule("sigmoid", "SigmoidBackward0", lambda a: 1 / (1 + np.exp(-a)),
      lambda g, result: F.fused_grad("sigmoid", g, result))

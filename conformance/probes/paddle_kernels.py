@@ -144,6 +144,7 @@ FORMS: dict[str, Form] = {
     "softmax": ([_X], lambda fw, x: fw.nn.functional.softmax(x, axis=-1)),
     "log_softmax": ([_X], lambda fw, x: fw.nn.functional.log_softmax(x, axis=-1)),
     "reshape": ([_X], lambda fw, x: fw.reshape(x, [3, 2])),
+    "view": ([_X], lambda fw, x: fw.view(x, [3, 2])),
     "transpose": ([_X], lambda fw, x: fw.transpose(x, [1, 0])),
     "squeeze": ([[_ROW]], lambda fw, x: fw.squeeze(x, axis=0)),
     "unsqueeze": ([_X], lambda fw, x: fw.unsqueeze(x, axis=1)),

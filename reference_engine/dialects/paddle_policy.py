@@ -72,7 +72,7 @@ SCALAR_NODE_NAMES = {
 
 # paddle.max and paddle.amax share a kernel, but not a node name
 API_NODE_NAMES = {"max": "MaxGradNode", "min": "MinGradNode", "amax": "AmaxGradNode",
-                  "amin": "AminGradNode"}
+                  "amin": "AminGradNode", "view": "ViewShapeGradNode"}
 
 # The nodes of each form the kernel table measures carry this origin (see ``graph._origin``);
 # a form not listed carries its op's name.
@@ -191,6 +191,16 @@ def stopped(t: Optional[Tensor]) -> bool:
     return t is not None and STOPPED.get(id(t)) is t
 
 
+# tensors ``paddle.to_tensor`` made from Python or numpy data (not from a tensor, not by an op
+# such as zeros or linspace, not detached): a gradient of another dtype reaches their .grad as
+# it is, where any other leaf's accumulation casts it to the leaf's dtype (measured on 3.3.1)
+FROM_DATA: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
+
+
+def made_from_data(t: Tensor) -> bool:
+    return FROM_DATA.get(id(t)) is t
+
+
 # explicit seeds paddle.grad hands a hook as they are (``PaddlePolicy._seed_is_the_buffer``)
 UNCOPIED_SEEDS: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
 
@@ -267,10 +277,11 @@ class PaddlePolicy(Policy):
     accumulate_node_name = "GradNodeAccumulation"
     clamp_needs_a_bound = False
     softmax_floor = -64.0  # its softmax and log_softmax kernels' ValueClip
-    tanh_saturation = 7.90531110763549805  # Eigen's fast float tanh clamps its input here
+    fast_float32_tanh = True  # measured on 3.3.1: equal to it bit for bit
     hooks_record = True
     contiguous_copy_kernels = frozenset({"pow", "pow_scalar", "rpow", "erf", "clamp", "gelu",
                                          "norm2", "mv", "dot"})  # measured on 3.3.1
+    computed_results_row_major = True  # measured on 3.3.1 (is_contiguous of a result)
     ready_first_in_first_out = True
     gradients_to_every_input = frozenset({"cat", "stack"})  # measured on 3.3.1
     # see alias_gradients: a transpose's only where it keeps the order in memory
@@ -575,6 +586,12 @@ class PaddlePolicy(Policy):
             return
         if cleared(leaf._grad):
             leaf._grad = None
+        if leaf._grad is None and not create_graph and grad._data.dtype != leaf._data.dtype \
+                and not made_from_data(leaf):
+            # a leaf whose dtype an in-place write changed after the graph recorded it
+            super().accumulate(leaf, F.cast(grad, leaf._data.dtype), create_graph)
+            STOPPED[id(leaf._grad)] = leaf._grad
+            return
         if leaf._grad is not None and not create_graph and \
                 leaf._grad._data.dtype != grad._data.dtype:
             raise self.error("accumulated_dtype", dtype=grad._data.dtype.name,
@@ -774,9 +791,10 @@ class PaddlePolicy(Policy):
     def _seeds(self, outputs: Sequence[Tensor], seeds: Sequence[Any], api: str,
                create_graph: bool = False) -> list[Tensor]:
         """Ones for missing seeds (any shape); explicit seeds cast to the output's dtype, except
-        for an output that is a leaf, whose gradient the seed becomes as it is (measured: a
-        float64 seed for a float32 leaf gives a float64 .grad). A seed that requires grad takes
-        part in a create_graph pass itself: what the pass computes from it is connected to it."""
+        for an output that is a leaf made from data, whose gradient the seed becomes as it is
+        (measured: a float64 seed for such a float32 leaf gives a float64 .grad). A seed that
+        requires grad takes part in a create_graph pass itself: what the pass computes from it
+        is connected to it."""
         out: list[Tensor] = []
         for i, t in enumerate(outputs):
             seed = seeds[i] if i < len(seeds) else None
@@ -793,7 +811,7 @@ class PaddlePolicy(Policy):
             if create_graph and seed._requires_grad:
                 out.append(F.cast(seed, t._data.dtype))
                 continue
-            kept = t._grad_fn is None and seed._data.dtype != t._data.dtype
+            kept = t._grad_fn is None and seed._data.dtype != t._data.dtype and made_from_data(t)
             if kept and len(outputs) > 1:
                 raise self.error("leaf_seed_dtype_mixed", index=i, api=api,
                                  seed_dtype=seed._data.dtype.name, dtype=t._data.dtype.name)

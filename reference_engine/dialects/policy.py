@@ -98,6 +98,9 @@ class Policy:
     # paddle: kernels with no strided form run on a contiguous copy of a strided input (a
     # transposed view), which is what their node saves: later writes to the view are not seen
     contiguous_copy_kernels: frozenset[str] = frozenset()
+    # paddle: every kernel that computes writes its result in row-major order (torch, like
+    # numpy, keeps the layout of a strided input: a reshape of the result may have to copy)
+    computed_results_row_major = False
     # paddle: in-place ops that save a copy of the tensor they write, outside the graph (a
     # second derivative does not reach the tensor's history through it)
     in_place_saves_detached_copies: frozenset[str] = frozenset()
@@ -142,7 +145,7 @@ class Policy:
     retain_in_hook_order = False           # paddle's retain_grads is a hook, run in registration order
     clamp_needs_a_bound = True             # torch.clamp(x) refuses; paddle.clip(x) is the identity
     softmax_floor: Optional[float] = None  # paddle: softmax clips x - max(x) from below at -64
-    tanh_saturation: Optional[float] = None  # paddle: float32 tanh is exactly ±1 from here on
+    fast_float32_tanh = False  # paddle: float32 tanh is Eigen's rational approximation
     operand_labels = (("input", 1), ("other", 2))  # how argument errors name a binary op's operands
 
     # --- errors and warnings --------------------------------------------------------------

@@ -19,7 +19,7 @@ import numpy as np
 from reference_engine import composed, grad_mode, recorder, rng
 from reference_engine import ops as F
 from reference_engine import rule_helpers as H
-from reference_engine.dialects.paddle_policy import CLEARED, PADDLE, stopped
+from reference_engine.dialects.paddle_policy import CLEARED, FROM_DATA, PADDLE, stopped
 from reference_engine.dtypes import DialectDtype, by_numpy, is_floating, standard_dtypes, to_numpy
 from reference_engine.graph import Node, shown_node
 from reference_engine.messages import not_supported
@@ -35,7 +35,7 @@ __all__ = [
     "int64", "is_grad_enabled", "log", "matmul", "max", "maximum", "mean", "min", "minimum",
     "multiply", "no_grad", "ones", "ones_like", "pow", "reshape", "set_grad_enabled", "sin",
     "sqrt", "squeeze", "stack", "subtract", "sum", "tanh", "to_tensor", "transpose", "unsqueeze",
-    "where", "zeros", "zeros_like",
+    "view", "view_as", "where", "zeros", "zeros_like",
     "tan", "sinh", "cosh", "atan", "asin", "acos", "log1p", "expm1", "log2", "log10",
     "reciprocal", "rsqrt", "erf",
 ]
@@ -346,6 +346,17 @@ class Tensor(_CoreTensor):
     def expand_as(self, y: Tensor) -> Tensor:
         return expand_as(self, y)
 
+    def is_contiguous(self) -> builtins.bool:
+        """Whether the tensor's memory is row-major: a computed result always is, a transposed
+        view need not be."""
+        return builtins.bool(self._data.flags.c_contiguous)
+
+    def view(self, shape_or_dtype: Any) -> Tensor:
+        return view(self, shape_or_dtype)
+
+    def view_as(self, other: Tensor) -> Tensor:
+        return view_as(self, other)
+
     # --- in-place operations --------------------------------------------------------------
 
     def add_(self, y: Any) -> Tensor:
@@ -406,9 +417,25 @@ def _to_tensor_dtype(d: Any) -> Optional[np.dtype]:
     raise PADDLE.error("to_tensor_dtype", dtype=d)
 
 
+_WARNED_TO_TENSOR_OF_TENSOR: list[builtins.bool] = []
+
+
 def to_tensor(data: Any, dtype: Any = None, place: Any = None,
               stop_gradient: builtins.bool = True) -> Tensor:
     """``paddle.to_tensor``: a new leaf (``stop_gradient=True`` unless asked otherwise)."""
+    out = created(data, dtype, stop_gradient)
+    if isinstance(data, _CoreTensor):
+        if not _WARNED_TO_TENSOR_OF_TENSOR:  # paddle warns once per process
+            _WARNED_TO_TENSOR_OF_TENSOR.append(True)
+            PADDLE.warn("to_tensor_of_tensor")
+    else:
+        FROM_DATA[id(out)] = out
+    return out
+
+
+def created(data: Any, dtype: Any = None, stop_gradient: builtins.bool = True) -> Tensor:
+    """A new leaf with ``data``'s values, as the ops that create tensors make it (``to_tensor``
+    of a tensor, zeros, rand, arange): with its accumulation node from the start."""
     if isinstance(data, _CoreTensor):
         array = data._data.copy()
     elif isinstance(data, np.ndarray):
@@ -429,7 +456,7 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None,
 
 def _filled(value: builtins.float, shape: Any, dtype_: Any) -> Tensor:
     shape = [shape] if isinstance(shape, builtins.int) else list(shape)
-    return to_tensor(np.full(shape, value, dtype=_np_dtype(dtype_) or _DEFAULT_FLOAT[0]))
+    return created(np.full(shape, value, dtype=_np_dtype(dtype_) or _DEFAULT_FLOAT[0]))
 
 
 def zeros(shape: Any, dtype: Any = None) -> Tensor:
@@ -507,13 +534,13 @@ def seed(value: builtins.int) -> None:
 def randn(shape: Sequence[builtins.int], dtype: Any = None) -> Tensor:
     """Standard normal draws (numpy's generator, not paddle's: shapes and dtypes agree, values
     do not)."""
-    return to_tensor(rng.generator().standard_normal(list(shape)).astype(_DEFAULT_FLOAT[0]),
+    return created(rng.generator().standard_normal(list(shape)).astype(_DEFAULT_FLOAT[0]),
                      dtype=dtype)
 
 
 def rand(shape: Sequence[builtins.int], dtype: Any = None) -> Tensor:
     """Uniform draws in [0, 1) (numpy's generator, not paddle's)."""
-    return to_tensor(rng.generator().random(list(shape)).astype(_DEFAULT_FLOAT[0]), dtype=dtype)
+    return created(rng.generator().random(list(shape)).astype(_DEFAULT_FLOAT[0]), dtype=dtype)
 
 
 @_tensor_first
@@ -642,6 +669,22 @@ def _selects_everything(selecting: tuple[Any, ...], shape: tuple[builtins.int, .
 @_tensor_first
 def expand(x: Tensor, shape: Sequence[builtins.int]) -> Tensor:
     return F.expand(x, shape)
+
+
+def view(x: Tensor, shape_or_dtype: Any) -> Tensor:
+    """``x``'s memory in a new shape (ViewShapeGradNode, a new tensor even for ``x``'s own
+    shape); a dtype reinterprets the bytes, which is modelled only for ``x``'s own dtype (``x``
+    itself)."""
+    if isinstance(shape_or_dtype, (list, tuple)):
+        return F.reshape(x, shape_or_dtype, api="view")
+    if _np_dtype(shape_or_dtype) == x._data.dtype:
+        return x
+    raise not_supported("view as another dtype (a reinterpretation of the bytes)", "paddle")
+
+
+def view_as(x: Tensor, other: Tensor) -> Tensor:
+    """``x`` viewed in ``other``'s shape."""
+    return view(x, list(other._data.shape))
 
 
 def expand_as(x: Tensor, y: Tensor) -> Tensor:

@@ -20,9 +20,9 @@ from reference_engine.paddle._core import (
     _made,
     _np_dtype,
     cast,
+    created,
     matmul,
     square,
-    to_tensor,
     unsigned_zeros,
 )
 
@@ -39,7 +39,7 @@ __all__ = ["add_n", "all", "allclose", "any", "arange", "argmax", "argmin", "arg
 def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None) -> Tensor:
     values = np.arange(start, end, step) if end is not None else np.arange(start)
     kind = _DEFAULT_FLOAT[0] if values.dtype.kind == "f" else np.int64
-    return to_tensor(values.astype(_np_dtype(dtype) or kind))  # with a node, as paddle's
+    return created(values.astype(_np_dtype(dtype) or kind))  # with a node, as paddle's
 
 
 def linspace(start: float, stop: float, num: builtins.int, dtype: Any = None) -> Tensor:
@@ -110,8 +110,12 @@ def equal_all(x: Tensor, y: Tensor) -> Tensor:
 
 
 def assign(x: Any) -> Tensor:
-    """A copy of ``x`` that records (``AssignGradNode``)."""
-    return F.clone(x) if isinstance(x, Tensor) else to_tensor(x)
+    """A copy of ``x`` that records (``AssignGradNode``); data is taken in numpy's dtype
+    (Python floats as float64), a number as shape [1]."""
+    if isinstance(x, Tensor):
+        return F.clone(x)
+    array = np.array(x)
+    return created(array.reshape(1) if array.ndim == 0 else array)
 
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:  # noqa: A002

@@ -157,3 +157,31 @@ def a_cast_to_its_own_dtype_is_a_new_tensor_astype_is_not(paddle):
     (cast * 2.0 + method * 3.0 + astype).sum().backward()
     return [cast is y, method is y, astype is y, cast.grad_fn.name(), astype.grad_fn.name(),
             y.grad, paddle.cast(paddle.to_tensor([1.0]), "float32").stop_gradient]
+
+
+@program
+def a_gradient_of_another_dtype_reaches_a_leaf_made_from_data_as_it_is(paddle):
+    """A leaf ``to_tensor`` made from Python or numpy data takes a float64 seed (or, once an
+    in-place write widened it, a float32 gradient) into its .grad as it is; a leaf any other
+    way made (zeros, full, linspace, arange, rand, assign, to_tensor of a tensor, detach) has
+    its accumulation cast the gradient to its own dtype: a .grad that stops gradient when the
+    gradient came from a node. ``assign`` takes data in numpy's dtype, a number as shape [1]."""
+    import numpy as np
+    makers = [lambda: paddle.to_tensor([1.0]), lambda: paddle.to_tensor(np.ones(1, np.float32)),
+              lambda: paddle.to_tensor(paddle.ones([1])), lambda: paddle.zeros([1]),
+              lambda: paddle.full([1], 2.0), lambda: paddle.linspace(1.0, 1.0, 1),
+              lambda: paddle.arange(1.0, 2.0, 1.0), lambda: paddle.to_tensor([1.0]).detach(),
+              lambda: paddle.assign(np.ones(1, np.float32))]
+    seen = [paddle.assign([0.5]), paddle.assign(2.0), paddle.assign([1, 2])]
+    for make in makers:
+        x = make()
+        x.stop_gradient = False
+        paddle.autograd.backward([x], [paddle.to_tensor([2.0], dtype="float64")])
+        seen.append([x.grad.numpy().dtype.name, x.grad.stop_gradient])
+        x = make()
+        x.stop_gradient = False
+        y = paddle.add(paddle.to_tensor([[0.5]]), x)
+        attempt(lambda: x.subtract_(paddle.cast(x, "float64")))  # refused, yet widens x
+        y.backward()
+        seen.append([x.numpy().dtype.name, x.grad.numpy(), x.grad.stop_gradient])
+    return seen

@@ -545,3 +545,47 @@ def indexing_selects_first_then_adds_dimensions(paddle):
     data = paddle.to_tensor([1.0, 2.0])
     data[...].add_(paddle.to_tensor([1.0, 1.0]))
     return [seen, whole.is_leaf, whole.grad, x.grad, data]
+
+
+@program
+def view_is_a_reshape_with_its_own_nodes(paddle):
+    """``Tensor.view`` / ``paddle.view`` / ``view_as`` share ``x``'s memory like reshape, but
+    record ViewShapeGradNode (ViewShapeDoubleGradNode to second order), make a new tensor even
+    for ``x``'s own shape, and give ``x`` back for its own dtype."""
+    x = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], stop_gradient=False)
+    v = x.view([3, -1])
+    same = x.view([2, 3])
+    g, = paddle.grad((v * v * v).sum(), x, create_graph=True)
+    gg, = paddle.grad(g.sum(), x)
+    w = x * 1
+    u = paddle.view(w, [6])
+    with paddle.no_grad():
+        u[0] = 10.0
+    return [v, v.grad_fn.name(), same is x, same.grad_fn.name(), x.view_as(v).shape,
+            x.view("float32") is x, g, g.grad_fn.name(), gg, w,
+            attempt(lambda: x.view([4, 2]))]
+
+
+@program
+def float32_tanh_is_eigens_rational_approximation(paddle):
+    """paddle's float32 tanh is Eigen's fast approximation, which moves values off the correctly
+    rounded tanh by up to a few units in the last place: each value's distance from numpy's
+    tanh, in units of 2**-24, over a fine grid (plus its clamp at 7.905 and ``x`` below 4e-4)."""
+    xs = np.concatenate([np.linspace(-9.0, 9.0, 4001), [3e-4, 4e-4, 5e-4, 7.9, 7.91]])
+    xs = xs.astype(np.float32)
+    got = paddle.tanh(paddle.to_tensor(xs)).numpy().astype(np.float64)
+    return (got - np.tanh(xs).astype(np.float64)) * 2.0 ** 24
+
+
+@program
+def a_computed_result_is_row_major_so_its_reshape_is_a_view(paddle):
+    """Every paddle kernel that computes writes its result in row-major order, even from a
+    transposed input (torch keeps the input's layout): a reshape of it is a view, and a write
+    through that reshape reaches it."""
+    x = paddle.to_tensor(np.arange(12.0, dtype=np.float32).reshape(2, 3, 2))
+    t = paddle.transpose(x, [1, 2, 0])
+    results = [-t, paddle.exp(t), t + t, t * 2.0, paddle.tanh(t)]
+    for r in results:
+        flat = paddle.reshape(r, [12])
+        flat.multiply_(paddle.to_tensor(0.0))
+    return [t.is_contiguous()] + [[r.is_contiguous(), r] for r in results]
