@@ -208,11 +208,15 @@ def _pass_on(policy: Policy, buffers: dict[int, Any], node: Node, grads: Sequenc
             _send(policy, buffers, node, edge, UNDEFINED)
 
 
-def _run_undefined(policy: Policy, node: Node, hooks: bool = True) -> bool:
+def _run_undefined(policy: Policy, node: Node, hooks: bool = True, accumulate: bool = True) -> bool:
     """A node an undefined gradient reached, as torch runs it: its hooks are handed None (unless
     they run later, with its function's), its saved tensors are checked (and freed after the
     step, by ``run_backward``). Returns whether its backward runs (a custom function's does,
-    with zeros); otherwise every input it needs gets an undefined gradient."""
+    with zeros); otherwise every input it needs gets an undefined gradient. A leaf moved into
+    the graph refuses even an undefined gradient."""
+    if accumulate and type(node) is AccumulateGrad and node.variable._grad_fn is not None and \
+            policy.refuses_leaves_moved_into_graph:
+        raise policy.error("leaf_moved_into_graph")
     for hook in list(node.pre_hooks.values()) if hooks else ():
         hook(None)
     if node.node_hooks:
@@ -513,7 +517,12 @@ class _Pass:
         grad = handed if skips else hooked
         # a custom function with several outputs gets a list: one gradient per output
         outputs = tuple(grad) if isinstance(grad, list) else (grad,)
-        if node.node_hooks:
+        input_only = not is_leaf and wanted is not None and \
+            not any(e is not None and id(e) in wanted for e in node.edges)
+        if node.node_hooks and not (input_only and not self.accumulate
+                                    and policy.backward_runs_input_nodes):
+            # (torch.autograd.grad runs only the tensor hooks of a node it needs for nothing
+            # but a capture)
             outputs = _run_node_hooks(node, "pre", outputs)
             grad = list(outputs) if isinstance(grad, list) else outputs[0]
         for index in () if deferred else targets.get(id(node), ()):
@@ -525,8 +534,8 @@ class _Pass:
                     for hook in list(node.hooks("post_accumulate").values()):
                         hook(node.variable)
             return None
-        if wanted is not None and not any(e is not None and id(e) in wanted for e in node.edges):
-            return self._input_node(node, grad)
+        if input_only:
+            return self._input_node(node, grad, outputs)
         grads = _run_rules(policy, node, grad, wanted, self.create_graph, self.accumulate)
         if node.node_hooks:
             listed = node.listed()
@@ -545,7 +554,7 @@ class _Pass:
         wanted = self.wanted
         if wanted is not None and id(node) not in wanted:
             return None
-        if not _run_undefined(self.policy, node, hooks=not deferred):
+        if not _run_undefined(self.policy, node, hooks=not deferred, accumulate=self.accumulate):
             for edge in node.edges:
                 if edge is not None and id(edge) not in self.cut_nodes and (
                         wanted is None or id(edge) in wanted):
@@ -574,10 +583,12 @@ class _Pass:
         _run_output_hooks(self.policy, node, handed, self.create_graph, self.targets)
         return node
 
-    def _input_node(self, node: Node, grad: Any) -> Optional[Node]:
-        """A node none of whose inputs the pass needs: torch runs a non-leaf input's own node
-        (checking and freeing what it saved); what it computes goes nowhere. For one output of
-        a node with several, that node: the other outputs' hooks see None."""
+    def _input_node(self, node: Node, grad: Any, outputs: tuple[Any, ...]) -> Optional[Node]:
+        """A node none of whose inputs the pass needs: torch's backward runs a non-leaf input's
+        own node (checking and freeing what it saved), computing nothing but a custom
+        function's backward; what it computes goes nowhere, and its post hooks see None for
+        each input (a custom function's: what its backward returned). For one output of a node
+        with several, that node: the other outputs' hooks see None."""
         policy = self.policy
         if not (self.accumulate and id(node) in self.targets and policy.backward_runs_input_nodes):
             return None
@@ -585,8 +596,15 @@ class _Pass:
             return None  # the framework's own node here is a view of a product: nothing to check
         if node.rule.op == "output_slot" and policy.output_hooks_run_at_node:
             node = self._run_slot_hooks(node, grad)
-        policy.check_runnable(node, self.create_graph, self.accumulate)
-        policy.unpack_saved(node)
+        if node.rule.op == "custom":
+            _run_rules(policy, node, grad, None, self.create_graph, self.accumulate)
+        else:
+            policy.check_runnable(node, self.create_graph, self.accumulate)
+            policy.unpack_saved(node)
+        if node.node_hooks:
+            returned = node.attrs.get("returned") if node.rule.op == "custom" else None
+            _run_node_hooks(node, "post", returned if returned is not None
+                            else (None,) * len(node.listed()), outputs)
         return node
 
 

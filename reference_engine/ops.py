@@ -1021,10 +1021,6 @@ def several_outputs(rule: R.Rule, a: Tensor, attrs: dict[str, Any],
     return outputs
 
 
-
-
-
-
 def output_slot(node: Node, data: np.ndarray, index: int, count: int, like: Tensor) -> Tensor:
     """Output ``index`` of ``count`` that ``node`` computes (a tensor of ``like``'s class, on its
     device). The output's tensor gets a node of

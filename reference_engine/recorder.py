@@ -207,7 +207,8 @@ def _compute(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str, Any],
         fp_errors.restore(token)
     if type(data) is not np.ndarray:
         return np.asarray(data)
-    if policy.computed_results_row_major and not data.flags.c_contiguous:
+    if policy.computed_results_row_major and not data.flags.c_contiguous and \
+            not any(np.may_share_memory(data, a) for a in arrays):  # (an output slot's piece)
         return np.ascontiguousarray(data)
     return data
 

@@ -589,3 +589,16 @@ def a_computed_result_is_row_major_so_its_reshape_is_a_view(paddle):
         flat = paddle.reshape(r, [12])
         flat.multiply_(paddle.to_tensor(0.0))
     return [t.is_contiguous()] + [[r.is_contiguous(), r] for r in results]
+
+
+@program
+def unbind_pieces_are_strided_views_of_their_input(paddle):
+    """unbind's pieces are views of the input (not row-major along a middle axis): a write to
+    one under no_grad reaches the input, and an op on one computes a row-major result."""
+    x = paddle.to_tensor(np.arange(6.0, dtype=np.float32).reshape(2, 1, 3), stop_gradient=False)
+    a, b, c = paddle.unbind(x, axis=2)
+    y = b * 3.0
+    with paddle.no_grad():
+        b.multiply_(paddle.to_tensor(10.0))
+    y.sum().backward()
+    return [b.is_contiguous(), b.shape, x, y.is_contiguous(), x.grad]

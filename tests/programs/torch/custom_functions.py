@@ -278,3 +278,31 @@ def an_unused_output_of_a_custom_function_hands_its_hooks_none(torch):
     b.retain_grad()
     a.sum().backward()
     return [seen, b.grad, x.grad, y.grad]
+
+
+@program
+def an_undefined_gradient_still_reaches_a_leaf_moved_into_the_graph(torch):
+    """A custom function's backward returning None sends an undefined gradient on; a node that
+    passes it to the accumulation of a leaf written by a recorded op after the graph was built
+    (moved into the graph) fails there as a defined one does, the leaf's hooks unrun."""
+
+    class NoGradient(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            return None
+
+    seen = []
+    for name, make in (("where", lambda x: torch.where(x > 0.0, x, 0.0)), ("exp", torch.exp),
+                       ("itself", None)):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        x.register_hook(lambda g: seen.append(("x hook", g)))
+        v = make(x) if make is not None else x
+        x.requires_grad_(False)
+        x.div_(v if make is not None else torch.tensor([1.0, 1.0], requires_grad=True))
+        out = NoGradient.apply(v)
+        seen.append((name, attempt(lambda: out.sum().backward())))
+    return seen

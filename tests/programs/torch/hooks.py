@@ -262,3 +262,45 @@ def a_leaf_moved_into_the_graph_keeps_its_hooks_nowhere(torch):
     x.add_(v)
     return [x.grad_fn is not None, attempt(lambda: v.sum().backward(retain_graph=True)),
             attempt(lambda: (x * 3).sum().backward()), len(seen)]
+
+
+@program
+def a_captured_nodes_hooks_under_backward_inputs_and_grad(torch):
+    """backward(inputs=[v]) of a non-leaf ``v`` runs v's node (needed for the capture): its
+    pre hooks, then its post hooks with None for every input nothing else needs (a custom
+    function's backward runs, and its post hooks see what it returned). autograd.grad needs
+    the node for nothing but the capture: only its tensor hooks run."""
+    seen = []
+
+    def hooked(t, name):
+        t.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append((name, "post", grad_inputs)))
+        t.grad_fn.register_prehook(lambda grad_outputs: seen.append((name, "pre", grad_outputs)))
+        t.register_hook(lambda g: seen.append((name, "tensor", g)))
+
+    class Exp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            out = torch.exp(a)
+            ctx.save_for_backward(out)
+            return out
+
+        @staticmethod
+        def backward(ctx, g):
+            seen.append(("custom backward", ctx.needs_input_grad))
+            return g * ctx.saved_tensors[0]
+
+    for how in ("backward-root", "backward-inner", "backward-inner-and-leaf", "grad-root",
+                "grad-inner", "grad-inner-and-leaf", "custom-backward", "custom-grad"):
+        x = torch.tensor([1.0], requires_grad=True)
+        v = Exp.apply(x) if how.startswith("custom") else x * 2
+        y = v * 3
+        hooked(v, "v")
+        out = v if how.endswith("root") or how.startswith("custom") else y
+        inputs = [v, x] if how.endswith("and-leaf") else [v]
+        seen.append(how)
+        if how.startswith(("backward", "custom-backward")):
+            torch.autograd.backward([out], torch.ones(1), inputs=inputs)
+            seen.append((v.grad, x.grad))
+        else:
+            seen.append(torch.autograd.grad([out], inputs, torch.ones(1)))
+    return seen
