@@ -139,7 +139,7 @@ class Node:
 
     __slots__ = ("rule", "attrs", "edges", "input_meta", "saved", "released", "released_saved",
                  "pre_hooks", "retained", "sequence_nr", "policy", "_origin", "order", "node_hooks",
-                 "label", "made_at", "__weakref__")
+                 "label", "made_at", "out_dtype", "__weakref__")
 
     def __init__(self, rule: Rule, attrs: dict[str, Any], edges: tuple[Optional[Node], ...],
                  input_meta: tuple[tuple[tuple[int, ...], Any], ...], policy: Policy) -> None:
@@ -152,6 +152,7 @@ class Node:
         self.attrs = attrs
         self.edges = edges
         self.input_meta = input_meta
+        self.out_dtype: Any = None  # its output's dtype when recorded (see ``recorder.apply``)
         self.saved: dict[str, SavedTensor] = {}
         self.released = False
         self.released_saved = False
@@ -258,6 +259,7 @@ class AccumulateGrad(Node):
         self.attrs = {}
         self.edges = ()
         self.input_meta = ()
+        self.out_dtype = None  # the leaf's accumulation casts as its policy says
         self.saved = {}
         self.released = False
         self.released_saved = False

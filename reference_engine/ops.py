@@ -452,10 +452,13 @@ def fused_grad(op: str, grad: Tensor, result: Tensor, **attrs: Any) -> Tensor:
 
 def abs_grad(grad: Tensor, a: Tensor) -> Tensor:
     """abs's gradient: torch's ``grad * sgn(a)`` (differentiable sgn; a nan gradient stays nan
-    at 0), paddle's kernel (0 at 0 whatever the gradient, by a constant sign elsewhere)."""
+    at 0), paddle's kernel (0 at 0 whatever the gradient, elsewhere times the constant
+    ``a / |a|``, which is nan at infinities)."""
     if "abs" in a._policy.zero_derivative_links:
         return mul(grad, sgn(a))
-    return where(constant_like(a, a._data == 0), 0, mul(grad, constant_like(a, np.sign(a._data))))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        direction = a._data / np.abs(a._data)
+    return where(constant_like(a, a._data == 0), 0, mul(grad, constant_like(a, direction)))
 
 
 def link(grad: Tensor, source: Tensor, unrecorded: bool = False) -> Tensor:
@@ -993,7 +996,8 @@ def split(a: Tensor, sizes: Sequence[int], dim: int, with_sizes: bool) -> list[T
 def unbind(a: Tensor, dim: int) -> list[Tensor]:
     """The slices of ``a`` along ``dim``, that dimension removed (UnbindBackward0 / UnbindGradNode)."""
     d = normalize_dim(type(a), dim, a._data.ndim)
-    indices = [(slice(None),) * d + (i,) for i in range(a._data.shape[d])]
+    # (the Ellipsis keeps a piece of a vector a 0-d view, where numpy would hand out a scalar)
+    indices = [(slice(None),) * d + (i, Ellipsis) for i in range(a._data.shape[d])]
     return several_outputs(R.RULES["unbind"], a, {"dim": d, "in_shape": a._data.shape}, indices)
 
 

@@ -98,6 +98,7 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
     if True not in needed and not any(t._no_grad_view for t in inputs):
         return out
     node = Node(rule, attrs, edges, tuple([(t._data.shape, t._data.dtype) for t in inputs]), policy)
+    node.out_dtype = data.dtype
     out._grad_fn = node
     out._requires_grad = True
     if rule.view and out._view_base is not None and policy.regenerated_view_node:

@@ -282,6 +282,7 @@ class PaddlePolicy(Policy):
     contiguous_copy_kernels = frozenset({"pow", "pow_scalar", "rpow", "erf", "clamp", "gelu",
                                          "norm2", "mv", "dot"})  # measured on 3.3.1
     computed_results_row_major = True  # measured on 3.3.1 (is_contiguous of a result)
+    gradients_cast_to_recorded_dtype = True  # measured on 3.3.1 (a hook's gradient dtype)
     ready_first_in_first_out = True
     gradients_to_every_input = frozenset({"cat", "stack"})  # measured on 3.3.1
     # see alias_gradients: a transpose's only where it keeps the order in memory

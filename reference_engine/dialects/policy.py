@@ -101,6 +101,9 @@ class Policy:
     # paddle: every kernel that computes writes its result in row-major order (torch, like
     # numpy, keeps the layout of a strided input: a reshape of the result may have to copy)
     computed_results_row_major = False
+    # paddle: a gradient reaching a node is cast to the dtype its output had when recorded (an
+    # in-place write may have widened the tensor since)
+    gradients_cast_to_recorded_dtype = False
     # paddle: in-place ops that save a copy of the tensor they write, outside the graph (a
     # second derivative does not reach the tensor's history through it)
     in_place_saves_detached_copies: frozenset[str] = frozenset()

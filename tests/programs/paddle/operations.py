@@ -602,3 +602,46 @@ def unbind_pieces_are_strided_views_of_their_input(paddle):
         b.multiply_(paddle.to_tensor(10.0))
     y.sum().backward()
     return [b.is_contiguous(), b.shape, x, y.is_contiguous(), x.grad]
+
+
+@program
+def abs_gradient_is_the_gradient_times_x_over_its_magnitude(paddle):
+    """paddle's abs_grad is 0 at 0 whatever the gradient, elsewhere the gradient times
+    ``x / |x|``: nan at the infinities (torch's sgn gives +-1 there)."""
+    seen = []
+    for dtype in ("float32", "float64"):
+        x = paddle.to_tensor(np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 2.0, -3.0], dtype),
+                             stop_gradient=False)
+        for seed in (1.0, 0.0, np.nan):
+            x.clear_grad()
+            y = paddle.abs(x)
+            y.backward(paddle.full_like(y, seed))
+            seen.append(x.grad)
+    return seen
+
+
+@program
+def a_gradient_reaching_a_node_takes_its_recorded_dtype(paddle):
+    """A float32 cast result widened to float64 by an in-place write: the gradient reaching
+    the cast's node (its hook) is float32 again, the dtype the node recorded."""
+    x = paddle.to_tensor(2.0, dtype="float64", stop_gradient=False)
+    v = paddle.cast(x, "float32")
+    seen = []
+    v.register_hook(lambda g: seen.append((g.numpy().dtype.name, g.numpy())))
+    v.multiply_(x)
+    paddle.autograd.backward([v])
+    return [v.numpy().dtype.name, seen, x.grad]
+
+
+@program
+def a_piece_of_unbind_of_a_vector_is_a_zero_d_view(paddle):
+    """unbind's pieces of a vector are 0-d views of it: saved by a kernel and unpacked from a
+    saved-tensor hook's new memory, each is read at its own offset (here within that memory)."""
+    x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    w = paddle.where(x > 0.0, x, 0.0)
+    x.register_hook(lambda g: None)
+    a, b, c = paddle.unbind(w, axis=0)
+    with paddle.autograd.saved_tensors_hooks(lambda t: t, lambda t: t * -1.0):
+        y = x * a
+    paddle.autograd.backward([y])
+    return [a.shape, x.grad]
