@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import grad_mode
+from reference_engine import grad_mode, rounding
 from reference_engine import ops as F
 from reference_engine.dtypes import is_floating
 from reference_engine.graph import AccumulateGrad, Node, derivative_of
@@ -178,6 +178,24 @@ def _accumulate_buffer(policy: Policy, buffers: dict[int, Any], node: Node, grad
         buffers[key] = grad
     elif grad is not UNDEFINED:
         buffers[key] = policy.sum_buffered(have, grad)
+        rounding.note(buffers[key], (have, grad))
+
+
+# the buffers of the passes running (a hook may run a pass inside another), innermost last
+_RUNNING_BUFFERS: list[dict[int, Any]] = []
+
+
+def held_by_another_node(grad: Tensor) -> bool:
+    """Whether the running pass still holds ``grad`` for a node yet to run (torch's
+    AccumulateGrad steals only a gradient nothing else holds)."""
+    return bool(_RUNNING_BUFFERS) and any(held is grad for held in _RUNNING_BUFFERS[-1].values())
+
+
+def _accumulate_leaf(policy: Policy, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
+    """Accumulate into the leaf's .grad, noting the scale of what the sum came from."""
+    before = leaf._grad
+    policy.accumulate(leaf, grad, create_graph)
+    rounding.note(leaf._grad, (grad,) if before is None else (before, grad))
 
 
 def _send(policy: Policy, buffers: dict[int, Any], node: Node, edge: Node, grad: Any) -> None:
@@ -438,6 +456,7 @@ def _run_rules(policy: Policy, node: Node, grad: Any, wanted: Optional[set[int]]
     """Check that ``node`` can run and apply its rules to ``grad`` (recording them, as part of
     its derivative, in a create_graph pass)."""
     policy.check_runnable(node, create_graph, accumulate)
+    factor = rounding.saved_factor(node)  # (before the rules run: a pass may free what they read)
     if create_graph:
         with derivative_of(node):
             grads = _input_grads(policy, node, grad, wanted)
@@ -446,6 +465,7 @@ def _run_rules(policy: Policy, node: Node, grad: Any, wanted: Optional[set[int]]
         grads = _input_grads(policy, node, grad, wanted)
     if grad_mode._State.anomaly:
         _check_nan(policy, node, grads)
+    rounding.note_rule_outputs(grads, grad, factor)
     return grads
 
 
@@ -473,7 +493,7 @@ class _Pass:
             # the common case, without hooks, retained gradients, custom functions or inputs
             if type(node) is AccumulateGrad:
                 if self.accumulate:
-                    policy.accumulate(node.variable, grad, self.create_graph)
+                    _accumulate_leaf(policy, node.variable, grad, self.create_graph)
                 return None
             if node.rule.op not in _OWN_HANDLING:
                 grads = _run_rules(policy, node, grad, None, self.create_graph, self.accumulate)
@@ -533,7 +553,7 @@ class _Pass:
             self.captured[index] = grad
         if is_leaf:
             if self.accumulate:
-                policy.accumulate(node.variable, grad, self.create_graph)
+                _accumulate_leaf(policy, node.variable, grad, self.create_graph)
                 if node.node_hooks:
                     for hook in list(node.hooks("post_accumulate").values()):
                         hook(node.variable)
@@ -682,6 +702,7 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                 ready.push(edge)
 
     recording, grad_mode._State.enabled = grad_mode._State.enabled, bool(create_graph)
+    _RUNNING_BUFFERS.append(buffers)
     try:
         # torch starts several roots from a node of its own, which hands a gradient only to the
         # roots the inputs need (one root is the start itself: it runs, its hooks too)
@@ -694,4 +715,5 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
             visit(ready.pop())
     finally:
         grad_mode._State.enabled = recording
+        _RUNNING_BUFFERS.pop()
     return captured

@@ -88,3 +88,20 @@ def test_seeding_makes_random_tensors_and_initial_weights_reproducible():
     assert draws[0] == draws[1]
     paddle_ref.seed(7)
     assert paddle_ref.randn([3]).numpy().tolist() == draws[0][0]
+
+
+def test_a_gradient_notes_the_scale_of_the_terms_it_cancelled():
+    # d/dx sum(expand(x) * [1000, -1000]) = 1000 - 1000: zero, from terms of magnitude 1000
+    from reference_engine import rounding
+    x = torch.tensor([2.0], requires_grad=True)
+    (x.expand(2) * torch.tensor([1000.0, -1000.0])).sum().backward()
+    assert x.grad.tolist() == [0.0]
+    assert rounding.scale_of(x.grad) == 1000.0
+    # a node's saved tensor multiplies what reached it: d/dw of sum(x * w) with x of 3000
+    w = torch.tensor([0.5], requires_grad=True)
+    (torch.tensor([3000.0]) * w).sum().backward()
+    assert rounding.scale_of(w.grad) == 3000.0
+    # a gradient nothing cancelled has only its own magnitude
+    z = torch.tensor([2.0, -4.0], requires_grad=True)
+    (z * 1.0).sum().backward()
+    assert rounding.scale_of(z.grad) == 1.0

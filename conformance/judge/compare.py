@@ -1,6 +1,7 @@
 """Compare two traces step by step and list every difference.
 
-Values agree within tolerances per dtype (integers and booleans exactly), NaN equals NaN; shapes,
+Values agree within tolerances per dtype (integers and booleans exactly), widened for values that
+cancel larger ones by the rounding noise of those (``rounding_scale``), NaN equals NaN; shapes,
 dtypes and flags agree exactly. Errors and warnings agree by class and by normalised text
 (:func:`conformance.run.trace.clean_message`), because the reference engine claims the frameworks'
 verbatim texts; between torch and paddle, whose texts always differ, ``messages="category"``
@@ -19,7 +20,14 @@ from typing import Any, Optional
 
 import numpy as np
 
-from conformance.run.trace import STATE_FIELDS, Trace, full_states, json_to_array, printed
+from conformance.run.trace import (
+    STATE_FIELDS,
+    Trace,
+    full_states,
+    json_to_array,
+    printed,
+    rounding_noise,
+)
 
 # (rtol, atol) per dtype. float32 and the half types keep torch.testing.assert_close's defaults.
 # float64 is set from measurement (`python benchmarks/float64_agreement.py RUN` over the default
@@ -103,6 +111,7 @@ def values_close(expected: dict[str, Any], actual: dict[str, Any],
     rtol, atol = TOLERANCES.get(dtype, (0.0, 0.0))
     for other in computed_in & TOLERANCES.keys():
         rtol, atol = max(rtol, TOLERANCES[other][0]), max(atol, TOLERANCES[other][1])
+    atol = max(atol, rounding_noise(expected, computed_in), rounding_noise(actual, computed_in))
     return bool(np.allclose(b, a, rtol=rtol, atol=atol, equal_nan=True))
 
 

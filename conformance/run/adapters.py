@@ -17,6 +17,8 @@ import numpy as np
 from conformance.corpus.op_registry import REGISTERED, RegisteredOp
 from conformance.corpus.vocabulary import DIALECT_LACKS
 from conformance.run.trace import clean_message
+from reference_engine import rounding
+from reference_engine.tensor import Tensor as ReferenceTensor
 
 
 class Unsupported(Exception):  # noqa: N818 - an outcome, not an error of the program
@@ -266,6 +268,14 @@ class Adapter:
 
     def to_numpy(self, tensor: Any) -> np.ndarray:
         raise NotImplementedError
+
+
+def rounding_scale(tensor: Any) -> Optional[float]:
+    """The scale of the rounding error the reference engine noted for a tensor it computed
+    (``reference_engine.rounding``); None for a framework's tensor."""
+    if isinstance(tensor, ReferenceTensor):
+        return rounding.scale_of(tensor)
+    return None
 
 
 class TorchAdapter(Adapter):

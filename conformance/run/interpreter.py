@@ -15,11 +15,12 @@ import numpy as np
 
 from conformance.corpus.case import Case, names_in
 from conformance.corpus.vocabulary import IN_PLACE_OPS, NUMBER_OR_NAME, OPS, OpSpec
-from conformance.run.adapters import Adapter, Unsupported
+from conformance.run.adapters import Adapter, Unsupported, rounding_scale
 from conformance.run.calls import call_keywords
 from conformance.run.memory import OutOfMemory, is_out_of_memory
 from conformance.run.noise import is_environment_noise
 from conformance.run.trace import STATE_FIELDS, Trace, array_to_json, categorize, clean_message
+from reference_engine.rounding import largest
 
 _UNDEFINED = "UndefinedInFrameworkError"
 # steps after which the state of every named tensor is observed: they change flags, gradients
@@ -102,9 +103,14 @@ class Interpreter:
         if isinstance(value, (list, tuple)):
             return {"kind": "list", "items": [self.describe(v) for v in value]}
         dtype, data, requires_grad, has_grad_fn = self.a.describe(value)
-        return {"kind": "tensor", "dtype": dtype, "shape": list(data.shape),
-                "values": array_to_json(np.asarray(data)), "requires_grad": requires_grad,
-                "has_grad_fn": has_grad_fn}
+        observed = {"kind": "tensor", "dtype": dtype, "shape": list(data.shape),
+                    "values": array_to_json(np.asarray(data)), "requires_grad": requires_grad,
+                    "has_grad_fn": has_grad_fn}
+        scale = rounding_scale(value)
+        if scale is not None and scale > largest(np.asarray(data)):
+            # the values cancel larger ones: their rounding noise is of this scale
+            observed["rounding_scale"] = scale
+        return observed
 
     # --- steps ------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ import functools
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 import numpy as np
 
@@ -170,6 +170,25 @@ def array_to_json(values: np.ndarray) -> Any:
 def json_to_array(values: Any, dtype: str) -> np.ndarray:
     """The inverse of :func:`array_to_json` (numpy reads the strings "nan", "inf", "-inf")."""
     return np.array(values, dtype=dtype)
+
+
+# A value the reference computed by cancelling larger ones carries their scale
+# (``rounding_scale``, see reference_engine.rounding): a framework that sums in another order holds
+# other rounding noise of up to a few epsilons of that scale. 16 epsilons leave room for sums of
+# several terms while a difference a millionth of the scale (float32) still stands out.
+EPSILON = {"float16": 2.0 ** -10, "bfloat16": 2.0 ** -7, "float32": 2.0 ** -23,
+           "float64": 2.0 ** -52}
+NOISE_EPSILONS = 16
+
+
+def rounding_noise(observed: dict[str, Any], dtypes: Iterable[str] = ()) -> float:
+    """How far rounding may move each value of a tensor observation that cancelled larger ones:
+    0 where it noted no ``rounding_scale``; in the least precise of its dtype and ``dtypes``."""
+    scale = observed.get("rounding_scale", 0.0)
+    if not scale:
+        return 0.0
+    epsilon = max([EPSILON.get(d, 0.0) for d in (observed.get("dtype", ""), *dtypes)])
+    return NOISE_EPSILONS * epsilon * scale
 
 
 @dataclass

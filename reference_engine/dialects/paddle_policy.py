@@ -24,6 +24,7 @@ from reference_engine import ops as F
 from reference_engine.dialects.policy import Policy, plain_copy
 from reference_engine.formatting import paddle_repr
 from reference_engine.graph import AccumulateGrad, Node
+from reference_engine.identity_map import IdentityMap
 from reference_engine.messages import PADDLE_ERRORS, PADDLE_WARNINGS, TORCH_ERRORS, type_name
 
 KERNELS_FILE = Path(__file__).parent / "paddle_kernels.json"
@@ -199,6 +200,21 @@ FROM_DATA: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionar
 
 def made_from_data(t: Tensor) -> bool:
     return FROM_DATA.get(id(t)) is t
+
+
+# leaves whose dtype a promoting ``multiply_`` widened, with the dtype they had before: paddle's
+# hand-written multiply_ gives the tensor new memory, where the other in-place operations cast
+# its memory in place, so its engine goes on seeing the old dtype (measured on 3.3.1)
+WIDENED_BY_MULTIPLY: IdentityMap[np.dtype] = IdentityMap()
+
+
+def engine_dtype(leaf: Tensor) -> Optional[np.dtype]:
+    """The dtype paddle's engine holds for a leaf: the one it casts a seed to, and (where it
+    is still the leaf's own) a gradient reaching the leaf's .grad. None for a tensor to_tensor
+    made from data, whose seeds and gradients arrive as they are."""
+    if made_from_data(leaf):
+        return None
+    return WIDENED_BY_MULTIPLY.get(leaf, leaf._data.dtype)
 
 
 # explicit seeds paddle.grad hands a hook as they are (``PaddlePolicy._seed_is_the_buffer``)
@@ -587,12 +603,15 @@ class PaddlePolicy(Policy):
             return
         if cleared(leaf._grad):
             leaf._grad = None
-        if leaf._grad is None and not create_graph and grad._data.dtype != leaf._data.dtype \
-                and not made_from_data(leaf):
+        recorded = engine_dtype(leaf)
+        if not create_graph and grad._data.dtype != leaf._data.dtype \
+                and recorded is not None and recorded == leaf._data.dtype:
             # a leaf whose dtype an in-place write changed after the graph recorded it
-            super().accumulate(leaf, F.cast(grad, leaf._data.dtype), create_graph)
-            STOPPED[id(leaf._grad)] = leaf._grad
-            return
+            grad = F.cast(grad, leaf._data.dtype)
+            if leaf._grad is None:
+                super().accumulate(leaf, grad, create_graph)
+                STOPPED[id(leaf._grad)] = leaf._grad
+                return
         if leaf._grad is not None and not create_graph and \
                 leaf._grad._data.dtype != grad._data.dtype:
             raise self.error("accumulated_dtype", dtype=grad._data.dtype.name,
@@ -812,11 +831,12 @@ class PaddlePolicy(Policy):
             if create_graph and seed._requires_grad:
                 out.append(F.cast(seed, t._data.dtype))
                 continue
-            kept = t._grad_fn is None and seed._data.dtype != t._data.dtype and made_from_data(t)
+            dtype = engine_dtype(t) if t._grad_fn is None else t._data.dtype
+            kept = dtype is None and seed._data.dtype != t._data.dtype
             if kept and len(outputs) > 1:
                 raise self.error("leaf_seed_dtype_mixed", index=i, api=api,
                                  seed_dtype=seed._data.dtype.name, dtype=t._data.dtype.name)
-            cast = seed if kept else F.cast(seed, t._data.dtype)
+            cast = seed if dtype is None else F.cast(seed, dtype)
             leaf = _seed_leaf(cast, seeds[i]._accumulator is not None)
             if cast is not seed:  # paddle.grad hands back a cast seed without its node
                 CAST_SEEDS[id(leaf)] = leaf

@@ -21,6 +21,7 @@ from reference_engine.dialects.policy import Policy, node_base_name, plain_copy
 from reference_engine.dtypes import is_floating
 from reference_engine.formatting import tensor_body, with_suffixes
 from reference_engine.graph import Node
+from reference_engine.identity_map import IdentityMap
 from reference_engine.messages import TORCH_ERRORS, TORCH_WARNINGS
 
 if TYPE_CHECKING:
@@ -83,6 +84,45 @@ def _expandable(target: tuple[int, ...], shape: tuple[int, ...]) -> bool:
 ZERO_TENSORS: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
 
 
+# the seeds callers gave backward, by the array owning their memory
+GIVEN_SEEDS: IdentityMap[weakref.ref[Tensor]] = IdentityMap()
+
+
+def memory_owner(data: np.ndarray) -> np.ndarray:
+    return data if data.base is None or not isinstance(data.base, np.ndarray) else data.base
+
+
+def _seed_viewed_by(grad: Tensor) -> Optional[Tensor]:
+    """The given seed whose memory ``grad`` is a view of (not the seed itself), or None."""
+    ref = GIVEN_SEEDS.get(memory_owner(grad._data))
+    seed = ref() if ref is not None else None
+    if seed is None or grad._data is seed._data or not np.shares_memory(grad._data, seed._data):
+        return None
+    return seed
+
+
+def obeys_layout_contract(grad: np.ndarray, leaf: np.ndarray) -> bool:
+    """torch's gradient layout contract: for a leaf that is non-overlapping and dense, the
+    gradient's strides are the leaf's in every dimension of size other than 1 (and not 0 in
+    those of size 1); for any other leaf, the gradient is contiguous."""
+    if grad.shape != leaf.shape or grad.dtype != leaf.dtype:
+        return False
+    if not _non_overlapping_and_dense(leaf):
+        return bool(grad.flags.c_contiguous)
+    return all((g != 0) if size == 1 else g == s
+               for size, g, s in zip(grad.shape, grad.strides, leaf.strides))
+
+
+def _non_overlapping_and_dense(a: np.ndarray) -> bool:
+    """Whether the array's elements fill its memory once each, in some order of its dims."""
+    expected = a.itemsize
+    for stride, size in sorted((st, sz) for sz, st in zip(a.shape, a.strides) if sz != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
 class TorchPolicy(Policy):
     """PyTorch 2.13 semantics."""
 
@@ -136,8 +176,21 @@ class TorchPolicy(Policy):
 
     def accumulate(self, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
         """A first ZeroTensor gradient becomes the leaf's ``.grad`` as it is; adding a later
-        one into it in place is refused."""
+        one into it in place is refused. A first gradient that is a view of a seed the caller
+        gave (what a view's backward makes of it) becomes the ``.grad`` as it is too, sharing
+        the seed's memory and version, where its strides fit the leaf's layout and no other
+        node of the pass still holds it: AccumulateGrad steals a gradient nothing else holds."""
         first = leaf._grad is None
+        if first and not create_graph and not engine.held_by_another_node(grad) and not (
+                self.accumulate_only_into_requires_grad and not leaf._requires_grad):
+            seed = _seed_viewed_by(grad)
+            if seed is not None and obeys_layout_contract(grad._data, leaf._data):
+                if leaf._grad_fn is not None:
+                    raise self.error("leaf_moved_into_graph")
+                stolen = type(grad)._from_array(grad._data)
+                stolen._counter = seed._counter
+                leaf._grad = stolen
+                return
         if not first and not create_graph and self.is_zero_tensor(leaf._grad) and \
                 (leaf._requires_grad or not self.accumulate_only_into_requires_grad):
             raise self.error("zero_tensor_immutable")
@@ -309,6 +362,7 @@ class TorchPolicy(Policy):
                                      out_shape=torch_size(out._data.shape))
                 devices.check_seed(out, grad, i, self)
                 seeds.append(F.cast(grad, out._data.dtype))
+                GIVEN_SEEDS[memory_owner(grad._data)] = weakref.ref(grad)
             elif grad is None:
                 if out._requires_grad:
                     if out._data.size != 1:

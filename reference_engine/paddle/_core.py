@@ -19,7 +19,13 @@ import numpy as np
 from reference_engine import composed, grad_mode, recorder, rng
 from reference_engine import ops as F
 from reference_engine import rule_helpers as H
-from reference_engine.dialects.paddle_policy import CLEARED, FROM_DATA, PADDLE, stopped
+from reference_engine.dialects.paddle_policy import (
+    CLEARED,
+    FROM_DATA,
+    PADDLE,
+    WIDENED_BY_MULTIPLY,
+    stopped,
+)
 from reference_engine.dtypes import DialectDtype, by_numpy, is_floating, standard_dtypes, to_numpy
 from reference_engine.graph import Node, shown_node
 from reference_engine.messages import not_supported
@@ -47,6 +53,7 @@ is_grad_enabled = grad_mode.is_grad_enabled
 
 _generated = itertools.count()
 _eager_tmp = itertools.count()
+_eager_in_tmp = itertools.count()
 
 
 class dtype(DialectDtype):  # noqa: N801 - paddle's name
@@ -218,9 +225,17 @@ class Tensor(_CoreTensor):
 
     @property
     def name(self) -> str:
+        """Named when first asked (``eager_tmp_N``), except a tensor to_tensor made from data
+        (``generated_tensor_N``) or detach made (``eager_in_tmp_N``), named at once: so only
+        those show their name in an error about them before it was read."""
         if self._name is None:
             self._name = f"eager_tmp_{next(_eager_tmp)}"
         return self._name
+
+    def detach(self) -> Tensor:
+        out = super().detach()
+        out._name = f"eager_in_tmp_{next(_eager_in_tmp)}"
+        return out  # type: ignore[return-value]
 
     def backward(self, grad_tensor: Optional[Tensor] = None, retain_graph: builtins.bool = False) -> None:
         PADDLE.tensor_backward(self, grad_tensor, retain_graph)
@@ -366,7 +381,12 @@ class Tensor(_CoreTensor):
         return self._in_place("sub", y)  # type: ignore[return-value]
 
     def multiply_(self, y: Any) -> Tensor:
-        return self._in_place("mul", y)  # type: ignore[return-value]
+        before = self._data.dtype
+        try:
+            return self._in_place("mul", y)  # type: ignore[return-value]
+        finally:  # (a refused write still widens)
+            if self._data.dtype != before and self not in WIDENED_BY_MULTIPLY:
+                WIDENED_BY_MULTIPLY[self] = before
 
     def divide_(self, y: Any) -> Tensor:
         return self._in_place("div", y)  # type: ignore[return-value]
@@ -430,6 +450,7 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None,
             PADDLE.warn("to_tensor_of_tensor")
     else:
         FROM_DATA[id(out)] = out
+        out._name = f"generated_tensor_{next(_generated)}"
     return out
 
 
@@ -449,7 +470,6 @@ def created(data: Any, dtype: Any = None, stop_gradient: builtins.bool = True) -
         array = array.astype(target)
     out = Tensor._from_array(array)
     out._requires_grad = not stop_gradient
-    out._name = f"generated_tensor_{next(_generated)}"
     out._accumulator_node()  # paddle gives a created tensor its GradNodeAccumulation at once
     return out  # type: ignore[return-value]
 

@@ -160,6 +160,35 @@ def a_cast_to_its_own_dtype_is_a_new_tensor_astype_is_not(paddle):
 
 
 @program
+def a_leaf_multiply_widened_keeps_its_old_dtype_for_the_engine(paddle):
+    """A leaf that a promoting ``multiply_`` widened (refused on a leaf that requires grad, yet
+    widening it; or under no_grad) is still its old dtype to paddle's engine: a seed is cast to
+    that, a gradient of it (or of the new dtype) reaches .grad as it is. subtract_, add_ and
+    divide_ widen it for the engine too: seeds and gradients are cast to the new dtype, a second
+    gradient too before it is added. A leaf made from data keeps what reaches it either way.
+    (A gradient of another dtype than the .grad it is added to is undefined: not done here.)"""
+    wide = paddle.to_tensor([1.0], dtype="float64")
+    seen = []
+    for make in (lambda: paddle.ones([1]), lambda: paddle.to_tensor([1.0])):
+        for write in ("multiply_", "subtract_", "add_", "divide_"):
+            x = make()
+            x.stop_gradient = False
+            first, second = paddle.cast(x, "float64"), x * 3.0
+            seen.append(attempt(lambda: getattr(x, write)(wide)))
+            paddle.autograd.backward([first])
+            seen.append([x.numpy().dtype.name, x.grad.numpy().dtype.name, x.grad.stop_gradient])
+            second.backward()
+            seen.append([x.grad.numpy(), x.grad.stop_gradient])
+            y = make()
+            y.stop_gradient = False
+            with paddle.no_grad():
+                getattr(y, write)(wide)
+            paddle.autograd.backward([y], [paddle.to_tensor([2.0], dtype="float16")])
+            seen.append([y.grad.numpy().dtype.name, y.grad.stop_gradient])
+    return seen
+
+
+@program
 def a_gradient_of_another_dtype_reaches_a_leaf_made_from_data_as_it_is(paddle):
     """A leaf ``to_tensor`` made from Python or numpy data takes a float64 seed (or, once an
     in-place write widened it, a float32 gradient) into its .grad as it is; a leaf any other

@@ -395,3 +395,29 @@ def a_write_that_broadcasts_the_tensor_larger_is_refused(paddle):
     leaf.stop_gradient = False
     seen.append(attempt(lambda: leaf.add_(paddle.ones([2]))))
     return seen
+
+
+@program
+def the_refused_write_to_a_leaf_names_it_only_where_it_has_a_name(paddle):
+    """paddle names a tensor when its name is first read (``eager_tmp_N``), except one
+    to_tensor made from data (``generated_tensor_N``) or detach made (``eager_in_tmp_N``),
+    named at once; the error refusing an in-place write to a leaf that requires grad shows the
+    name it has then, or nothing."""
+    import re
+
+    import numpy as np
+    makers = [lambda: paddle.to_tensor([1.0]), lambda: paddle.to_tensor(paddle.ones([1])),
+              lambda: paddle.zeros([1]), lambda: paddle.full([1], 2.0),
+              lambda: paddle.arange(1.0, 2.0, 1.0), lambda: paddle.linspace(1.0, 1.0, 1),
+              lambda: paddle.assign(np.ones(1, np.float32)), lambda: paddle.to_tensor([1.0]).detach(),
+              lambda: paddle.to_tensor([1.0]).clone()]
+    seen = []
+    for make in makers:
+        for read_first in (False, True):
+            x = make()
+            x.stop_gradient = False
+            if read_first:
+                seen.append(x.name.rstrip("0123456789"))
+            refused = attempt(lambda: x.multiply_(paddle.to_tensor([2.0])))
+            seen.append(re.sub(r"_\d+\)", ")", refused["message"]))  # (counters differ)
+    return seen

@@ -88,3 +88,31 @@ def same_output_twice(torch):
     torch.autograd.backward([z, z], retain_graph=True)
     g = torch.autograd.grad([z, z], [x, x])
     return [x.grad, g]
+
+
+@program
+def a_leaf_takes_a_view_of_the_given_seed_as_its_grad(torch):
+    """AccumulateGrad steals a first gradient nothing else holds: a view's backward makes a view
+    of the seed the caller gave, which becomes the leaf's .grad as it is, sharing the seed's
+    memory and version (zeroing the .grad zeroes the seed; a second backward adds into it),
+    where its strides fit the leaf's layout. The seed itself, a transposed view that does not
+    fit, or what a computing backward made is copied."""
+    views = [lambda x: torch.permute(x, dims=(0, 1)), lambda x: x.view(1, 2),
+             lambda x: x.unsqueeze(0), lambda x: x.flatten(), lambda x: x.squeeze(1),
+             lambda x: x.t(), lambda x: x, lambda x: x.narrow(0, 0, 2), lambda x: x * 1.0]
+    seen = []
+    for view in views:
+        x = torch.tensor([[1.0], [2.0]], requires_grad=True) if view is not views[5] else \
+            torch.ones(2, 3, requires_grad=True)
+        v = view(x)
+        seed = torch.full(v.shape, 3.0)
+        torch.autograd.backward([v], [seed])
+        x.grad.zero_()
+        seen.append([seed._version, seed.sum().item()])
+    x = torch.tensor([[0.0], [0.0]], requires_grad=True)
+    seed = torch.tensor([[1.0, 2.0]])
+    x.t().backward(seed)
+    x.t().backward(seed)
+    x.t().backward(torch.tensor([[1.0, 2.0]]), create_graph=True)
+    seen.append([seed.tolist(), seed._version, x.grad.tolist()])
+    return seen

@@ -1,0 +1,65 @@
+"""How large the values were that a gradient was computed from: the scale of its rounding error.
+
+A gradient that is a sum of large terms which cancel (an expanded tensor's gradient summed back,
+log_softmax's ``g - p * sum(g)``) holds rounding noise of the order of those terms times its
+dtype's epsilon, however small the gradient itself is; a framework that sums in another order
+holds other noise. So that a judge can tell such noise from a real difference, the engine notes
+for each gradient it computes the largest magnitude in its history: the gradient that reached the
+node (scaled by the largest tensor the node saved, which multiplies it) and the gradients summed
+into it. A scale goes with the tensor's memory (a facade's ``.grad`` may wrap it anew). Nothing in
+the engine's semantics reads these scales.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable
+
+import numpy as np
+
+from reference_engine.identity_map import IdentityMap
+
+if TYPE_CHECKING:
+    from reference_engine.graph import Node
+
+_SCALES: IdentityMap[float] = IdentityMap()
+
+
+def largest(data: np.ndarray) -> float:
+    """The largest finite magnitude in ``data`` (0 for none, or for data that is not float)."""
+    if data.dtype.kind not in "fc" or data.size == 0:
+        return 0.0
+    magnitudes = np.abs(data[np.isfinite(data)])
+    return float(magnitudes.max()) if magnitudes.size else 0.0
+
+
+def scale_of(t: Any) -> float:
+    """The scale noted for ``t``, or its own largest magnitude where none was noted."""
+    data = getattr(t, "_data", None)
+    if data is None:
+        return 0.0
+    return max(_SCALES.get(data, 0.0) or 0.0, largest(data))
+
+
+def note(t: Any, sources: Iterable[Any] = (), factor: float = 1.0) -> None:
+    """Note for ``t`` the largest of its own magnitude and ``factor`` times its sources' scales."""
+    if getattr(t, "_data", None) is None:
+        return
+    upstream = max((scale_of(s) for s in sources), default=0.0) * factor
+    _SCALES[t._data] = max(upstream, largest(t._data))
+
+
+def saved_factor(node: Node) -> float:
+    """How much a node's rules may scale the gradient up: its largest saved tensor (at least 1)."""
+    factor = 1.0
+    for slot in node.saved.values():
+        data = getattr(slot.tensor, "_data", None)
+        if data is not None:
+            factor = max(factor, largest(data))
+    return factor
+
+
+def note_rule_outputs(grads: Iterable[Any], incoming: Any, factor: float) -> None:
+    """Note the gradients a node computed from ``incoming`` (one gradient, or a list of them)."""
+    sources = incoming if isinstance(incoming, list) else [incoming]
+    for g in grads:
+        note(g, sources, factor)
