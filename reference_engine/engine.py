@@ -265,7 +265,9 @@ def _run_hooks(policy: Policy, node: Node, grad: Tensor) -> tuple[Tensor, Tensor
         for hook in list(node.pre_hooks.values()):
             replaced = hook(grad)
             if replaced is not None:
-                grad = policy.hook_result(grad, replaced)
+                result = policy.hook_result(grad, replaced)
+                rounding.note_hook_result(result, grad)
+                grad = result
     return handed, grad
 
 

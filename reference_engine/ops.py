@@ -539,7 +539,9 @@ def _compare(ufunc: Any, a: Operand, b: Operand) -> Tensor:
     cls._policy.result_dtype(a, b)  # operands the framework cannot promote are refused
     x = a._data if isinstance(a, tensor_type()) else a
     y = b._data if isinstance(b, tensor_type()) else b
-    out = cls._from_array(np.asarray(ufunc(x, y)))
+    operands = [np.asarray(x), np.asarray(y)]
+    out = cls._from_array(cls._policy.computed_layout("compare", operands,
+                                                      np.asarray(ufunc(x, y))))
     out._device = devices.of_result("compare", [t for t in (a, b) if isinstance(t, tensor_type())])
     return out
 

@@ -53,6 +53,7 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
         data = run_forward(rule, arrays, attrs)
         if type(data) is not np.ndarray:
             data = np.asarray(data)
+        data = policy.view_layout(rule.op, arrays[0], data)
     else:
         data = _compute(rule, arrays, attrs, policy)
     out = type(inputs[0])._from_array(data)
@@ -211,7 +212,7 @@ def _compute(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str, Any],
     if policy.computed_results_row_major and not data.flags.c_contiguous and \
             not any(np.may_share_memory(data, a) for a in arrays):  # (an output slot's piece)
         return np.ascontiguousarray(data)
-    return data
+    return policy.computed_layout(rule.op, arrays, data)
 
 
 def run_forward(rule: R.Rule, arrays: Sequence[np.ndarray], attrs: dict[str, Any]) -> np.ndarray:

@@ -63,3 +63,13 @@ def note_rule_outputs(grads: Iterable[Any], incoming: Any, factor: float) -> Non
     sources = incoming if isinstance(incoming, list) else [incoming]
     for g in grads:
         note(g, sources, factor)
+
+
+def note_hook_result(result: Any, given: Any) -> None:
+    """Note what a hook returned in place of ``given``: its noise is the given gradient's,
+    scaled as the hook scaled the values (``g * 2`` doubles both)."""
+    if result is given or getattr(result, "_data", None) is None:
+        return
+    handed = largest(getattr(given, "_data", np.zeros(0)))
+    factor = max(1.0, largest(result._data) / handed) if handed else 1.0
+    note(result, [given], factor)

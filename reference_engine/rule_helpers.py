@@ -332,9 +332,19 @@ def np_getitem(a: np.ndarray, index: Any) -> np.ndarray:
 
 def np_unsqueeze(a: np.ndarray, dim: int | tuple[int, ...]) -> np.ndarray:
     """``np.expand_dims``, the new dimensions (one, or several: paddle's list of axes) with
-    torch's stride for them."""
+    torch's stride for them, the others keeping theirs (numpy's reshape restrides dimensions
+    of size 1, which torch's overlap check compares)."""
     dims = dim if isinstance(dim, tuple) else (dim,)
-    return with_unsqueeze_strides(np.expand_dims(a, dims), dims)
+    expanded = np.expand_dims(a, dims)  # (checks the dims, and says where the new ones go)
+    added = sorted(d % expanded.ndim for d in dims)
+    shape, strides = list(a.shape), list(a.strides)
+    for position in added:
+        shape.insert(position, 1)
+        strides.insert(position, 0)
+    if tuple(shape) != expanded.shape:
+        return with_unsqueeze_strides(expanded, dims)
+    kept = np.lib.stride_tricks.as_strided(a, shape, strides, writeable=a.flags.writeable)
+    return with_unsqueeze_strides(kept, added)
 
 
 def added_dims(index: Any, ndim: int) -> tuple[int, ...]:

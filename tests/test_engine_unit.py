@@ -97,6 +97,12 @@ def test_a_gradient_notes_the_scale_of_the_terms_it_cancelled():
     (x.expand(2) * torch.tensor([1000.0, -1000.0])).sum().backward()
     assert x.grad.tolist() == [0.0]
     assert rounding.scale_of(x.grad) == 1000.0
+    # a hook that scales the gradient scales its noise too
+    x = torch.tensor([2.0], requires_grad=True)
+    x.register_hook(lambda g: g * 2.0)
+    (x.expand(2) * torch.tensor([1000.5, -1000.0])).sum().backward()
+    assert x.grad.tolist() == [1.0]
+    assert rounding.scale_of(x.grad) == 1000.5 * 2
     # a node's saved tensor multiplies what reached it: d/dw of sum(x * w) with x of 3000
     w = torch.tensor([0.5], requires_grad=True)
     (torch.tensor([3000.0]) * w).sum().backward()

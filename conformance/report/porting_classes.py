@@ -1204,6 +1204,31 @@ w.mul_(2.0)
 print(w.tolist())
 """),
     PortingClass(
+        key="partial-overlap", topic="inplace",
+        title="torch refuses an in-place write whose operand is the written memory in another "
+              "layout; paddle writes it",
+        explanation="torch checks the operands of an in-place op: one that lies in the written "
+                    "tensor's memory with other strides (a transposed view, or a reshape whose "
+                    "dimensions of size 1 are strided otherwise) raises 'some elements of the "
+                    "input tensor and the written-to tensor refer to a single memory location'; "
+                    "paddle checks nothing and reads the operand as the kernel goes.",
+        porting="In torch, clone the operand that shares the written memory: "
+                "`y.add_(x.clone())`.",
+        patterns=("*: error:partial-overlap-write vs *",),
+        source="paddle",
+        original="""import paddle
+x = paddle.to_tensor([[1.0], [2.0], [3.0]]).t()
+y = x.reshape([1, 3])
+y.add_(x)
+print(y.tolist())
+""",
+        rewrite="""import torch
+x = torch.tensor([[1.0], [2.0], [3.0]]).t()
+y = x.reshape(1, 3)
+y.add_(x.clone())
+print(y.tolist())
+"""),
+    PortingClass(
         key="expand-copies", topic="inplace",
         title="expand is a view in torch and a copy in paddle: a write through it reaches the "
               "input only in torch",

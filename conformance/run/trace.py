@@ -61,6 +61,7 @@ ERROR_CATEGORIES: tuple[tuple[str, str], ...] = (
     (r"is deprecated", "deprecated"),
     (r"is_batched=False", "functional-batched"),
     (r"written-to tensor refers to a single memory location", "overlapping-write"),
+    (r"input tensor and the written-to tensor refer to a single memory", "partial-overlap-write"),
     (r"incorrect number of gradients|number of outputs of `PyLayer.backward`", "custom-gradient-count"),
     (r"backward function should (return None|not return empty)", "custom-gradient-none"),
     (r"Type promotion only support", "type-promotion"),

@@ -410,6 +410,17 @@ class Policy:
         self.check_gradient_sum(have, grad)
         return F.add(have, grad)
 
+    def computed_layout(self, op: str, operands: Sequence[np.ndarray],
+                        result: np.ndarray) -> np.ndarray:
+        """The result ``op`` computed, laid out in memory as the framework's kernel writes it
+        (as numpy wrote it, by default)."""
+        return result
+
+    def view_layout(self, op: str, source: np.ndarray, view: np.ndarray) -> np.ndarray:
+        """The view ``op`` made of ``source``, strided as the framework strides it (numpy's
+        strides, by default)."""
+        return view
+
     def accumulate(self, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
         """Add ``grad`` into a leaf's ``.grad``: a copy first, then in place (out of place when
         ``create_graph``, so the sum is differentiable)."""

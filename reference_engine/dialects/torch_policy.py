@@ -16,7 +16,7 @@ import numpy as np
 from reference_engine import devices, engine, recorder
 from reference_engine import ops as F
 from reference_engine import rules as R
-from reference_engine.dialects import torch_matmul
+from reference_engine.dialects import torch_layout, torch_matmul
 from reference_engine.dialects.policy import Policy, node_base_name, plain_copy
 from reference_engine.dtypes import is_floating
 from reference_engine.formatting import tensor_body, with_suffixes
@@ -88,8 +88,12 @@ ZERO_TENSORS: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictio
 GIVEN_SEEDS: IdentityMap[weakref.ref[Tensor]] = IdentityMap()
 
 
-def memory_owner(data: np.ndarray) -> np.ndarray:
-    return data if data.base is None or not isinstance(data.base, np.ndarray) else data.base
+def memory_owner(data: np.ndarray) -> Any:
+    """The object owning the memory an array views (through as_strided's wrappers too)."""
+    owner: Any = data
+    while getattr(owner, "base", None) is not None:
+        owner = owner.base
+    return owner
 
 
 def _seed_viewed_by(grad: Tensor) -> Optional[Tensor]:
@@ -99,28 +103,6 @@ def _seed_viewed_by(grad: Tensor) -> Optional[Tensor]:
     if seed is None or grad._data is seed._data or not np.shares_memory(grad._data, seed._data):
         return None
     return seed
-
-
-def obeys_layout_contract(grad: np.ndarray, leaf: np.ndarray) -> bool:
-    """torch's gradient layout contract: for a leaf that is non-overlapping and dense, the
-    gradient's strides are the leaf's in every dimension of size other than 1 (and not 0 in
-    those of size 1); for any other leaf, the gradient is contiguous."""
-    if grad.shape != leaf.shape or grad.dtype != leaf.dtype:
-        return False
-    if not _non_overlapping_and_dense(leaf):
-        return bool(grad.flags.c_contiguous)
-    return all((g != 0) if size == 1 else g == s
-               for size, g, s in zip(grad.shape, grad.strides, leaf.strides))
-
-
-def _non_overlapping_and_dense(a: np.ndarray) -> bool:
-    """Whether the array's elements fill its memory once each, in some order of its dims."""
-    expected = a.itemsize
-    for stride, size in sorted((st, sz) for sz, st in zip(a.shape, a.strides) if sz != 1):
-        if stride != expected:
-            return False
-        expected *= size
-    return True
 
 
 class TorchPolicy(Policy):
@@ -174,6 +156,32 @@ class TorchPolicy(Policy):
     def mark_zero_tensor(self, tensor: Tensor) -> None:
         ZERO_TENSORS[id(tensor)] = tensor
 
+    def view_layout(self, op: str, source: np.ndarray, view: np.ndarray) -> np.ndarray:
+        """A view reshape makes has the strides torch's ``computeStride`` gives it."""
+        if op != "reshape" or view.size == 0 or not np.shares_memory(source, view):
+            return view
+        strides = torch_layout.view_strides(source.shape, torch_layout.elements(source),
+                                            view.shape)
+        if strides is None or strides == torch_layout.elements(view):
+            return view
+        return np.lib.stride_tricks.as_strided(view, view.shape,
+                                               [st * view.itemsize for st in strides],
+                                               writeable=view.flags.writeable)
+
+    def computed_layout(self, op: str, operands: Sequence[np.ndarray],
+                        result: np.ndarray) -> np.ndarray:
+        """An elementwise kernel's result in the layout TensorIterator gives it."""
+        if result.ndim < 2 or result.size < 2 or \
+                any(np.may_share_memory(result, a) for a in operands):
+            return result
+        if op in torch_layout.PRESERVING:
+            return torch_layout.like(operands[0], result)
+        if op not in torch_layout.ELEMENTWISE:
+            return result
+        strides = torch_layout.elementwise_strides(
+            result.shape, [(a.shape, torch_layout.elements(a)) for a in operands])
+        return torch_layout.laid_out(result, strides)
+
     def accumulate(self, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
         """A first ZeroTensor gradient becomes the leaf's ``.grad`` as it is; adding a later
         one into it in place is refused. A first gradient that is a view of a seed the caller
@@ -184,7 +192,7 @@ class TorchPolicy(Policy):
         if first and not create_graph and not engine.held_by_another_node(grad) and not (
                 self.accumulate_only_into_requires_grad and not leaf._requires_grad):
             seed = _seed_viewed_by(grad)
-            if seed is not None and obeys_layout_contract(grad._data, leaf._data):
+            if seed is not None and torch_layout.obeys_layout_contract(grad._data, leaf._data):
                 if leaf._grad_fn is not None:
                     raise self.error("leaf_moved_into_graph")
                 stolen = type(grad)._from_array(grad._data)

@@ -17,6 +17,7 @@ import numpy as np
 
 from reference_engine import composed, devices, grad_mode, recorder, rng
 from reference_engine import ops as F
+from reference_engine.dialects import torch_layout
 from reference_engine.dialects.torch_policy import TORCH, tensor_type_name, torch_size
 from reference_engine.dtypes import (
     REDUCED_NAMES,
@@ -622,8 +623,8 @@ def _like(value: builtins.float, input: Tensor, dtype_: Any, requires_grad: buil
           api: str, on: Any) -> Tensor:
     """A tensor of ``input``'s shape, dtype and device (unless given) filled with ``value``."""
     target = _np_dtype(dtype_, api) or input._data.dtype
-    return _new(np.full(input._data.shape, value, dtype=target), None, requires_grad,
-                on if on is not None else input._device)
+    values = torch_layout.like(input._data, np.full(input._data.shape, value, dtype=target))
+    return _new(values, None, requires_grad, on if on is not None else input._device)
 
 
 def zeros_like(input: Tensor, dtype: Optional[dtype] = None, device: Any = None,  # noqa: A002

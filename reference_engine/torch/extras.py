@@ -13,6 +13,7 @@ import numpy as np
 from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine import rng
+from reference_engine.dialects import torch_layout
 from reference_engine.torch import autocast_ops
 from reference_engine.torch._core import Tensor, _new, _np_dtype, _overloads, dtype, full, ones, tensor, zeros
 
@@ -74,8 +75,8 @@ def eye(n: builtins.int, m: Optional[builtins.int] = None, dtype: Optional[dtype
 def full_like(input: Tensor, fill_value: float, dtype: Optional[dtype] = None,  # noqa: A002
               device: Any = None, requires_grad: builtins.bool = False) -> Tensor:
     target = _np_dtype(dtype, "full_like") or input._data.dtype
-    return _new(np.full(input._data.shape, fill_value, dtype=target), None, requires_grad,
-                device if device is not None else input._device)
+    values = torch_layout.like(input._data, np.full(input._data.shape, fill_value, dtype=target))
+    return _new(values, None, requires_grad, device if device is not None else input._device)
 
 
 def numel(input: Tensor) -> builtins.int:  # noqa: A002

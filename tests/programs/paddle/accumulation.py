@@ -256,13 +256,15 @@ def a_retained_gradient_of_a_reshape_shares_memory_with_the_kernels_below(paddle
 def an_add_sums_a_broadcast_first_operand_into_the_shared_gradient_only_sometimes(paddle):
     """Which broadcast first operands of add and subtract have their reduced gradient written
     into the first elements of a gradient a retained gradient of a reshape shares: from fewer
-    dimensions into two or more, where no broadcast dimension comes before a kept one."""
+    dimensions into two or more, where no broadcast dimension comes before a kept one, and
+    only where the other operand is not broadcast itself."""
     pairs = [([2, 1, 3], [2, 2, 3]), ([2, 2, 3], [2, 1, 3]), ([2, 1, 3], [1, 2, 3]),
              ([1, 3], [2, 2, 3]), ([2, 2, 3], [3]), ([2, 1], [1, 3]), ([], [3]), ([1], [3]),
              ([1, 1], [2, 3]), ([3], [2, 3]), ([], [2, 3]), ([1, 3], [2, 3]), ([], [2, 2, 3]),
              ([3], [2, 2, 3]), ([2, 3], [4, 2, 3]), ([1], [2, 3]), ([1, 2, 3], [4, 2, 3]),
              ([1, 1], [2, 2, 3]), ([1, 2], [3, 1, 2]), ([2, 1], [3, 2, 2]),
-             ([1, 1, 3], [2, 2, 2, 3]), ([2], [3, 2])]
+             ([1, 1, 3], [2, 2, 2, 3]), ([2], [3, 2]), ([2, 1], [2, 1, 3]), ([2, 1], [1, 1, 3]),
+             ([2, 1], [1, 2, 3]), ([3], [2, 1, 1]), ([], [2, 1])]
     seen = []
     for a_shape, b_shape in pairs:
         for sub in (False, True):

@@ -792,3 +792,37 @@ def a_saved_operand_that_requires_grad_since_is_named_as_made_anew(torch):
             b.div_(2.0)
         seen.append(attempt(lambda: out.mean().backward()))
     return seen
+
+
+@program
+def the_overlap_check_compares_the_strides_of_dimensions_of_size_one(torch):
+    """torch refuses an in-place write whose operand is the same memory in another order; two
+    views of the same elements whose strides differ only in a dimension of size 1 count as
+    such. So the strides torch gives those dimensions show: unsqueeze's new dimension (the
+    next one's size times its stride), a view's (computeStride), an elementwise result's
+    (TensorIterator: contiguous when every operand has the result's shape and is contiguous,
+    else the operands' order of dimensions, a Python number being an operand of its own), a
+    tensor made like another (its strides, where it is dense)."""
+    column = torch.zeros(3, 1).t()
+    middle = torch.zeros(2, 1, 3).transpose(0, 1)
+    strides = [
+        column.stride(), torch.where(column < 0.0, column, 0.0).stride(),
+        column.reshape(1, 3).stride(), column.view(1, 1, 3).stride(), column.view(3).stride(),
+        column.unsqueeze(0).stride(), column.unsqueeze(1).stride(), column.unsqueeze(2).stride(),
+        column[..., None].stride(), column[:, None].stride(), torch.zeros(1, 3).t().view(1, 3, 1).stride(),
+        middle.view(1, 2, 3).stride(), (column + 2.0).stride(), (column * column).stride(),
+        torch.exp(column).stride(), (column < 0).stride(), column.clone().stride(),
+        torch.zeros_like(column).stride(), torch.full_like(middle, 2.0).stride(),
+        (column + torch.zeros(3)).stride(), column.to(torch.float64).stride(),
+        (middle + 1.0).stride(), (middle * middle).stride(), middle.clone().stride(),
+        (middle + torch.zeros(3)).stride(), torch.relu(middle).stride()]
+    x = torch.tensor([[0.0], [0.0]])
+    v = torch.permute(x, dims=(1, 0))
+    same = v[..., None]
+    refused = []
+    for write in (lambda: same.mul_(torch.unsqueeze(v, dim=2)),
+                  lambda: v.reshape(1, 2).sub_(v), lambda: v.view(1, 2).add_(v.view(1, 2)),
+                  lambda: (lambda w: w.reshape(1, 3).sub_(w))(torch.where(column < 0.0, column, 0.0)),
+                  lambda: (lambda w: w.reshape(1, 3).sub_(w))(column * column)):
+        refused.append(attempt(write))
+    return [strides, refused]
