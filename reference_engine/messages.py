@@ -124,6 +124,50 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "functional_strict_independent": (RuntimeError, "Output {output} of the user-provided function is "
                                                     "independent of input {input}. This is not allowed in "
                                                     "strict mode."),
+    "functional_strict_unreached": (RuntimeError, "The output of the user-provided function is "
+                                                  "independent of input {index}. This is not allowed "
+                                                  "in strict mode."),
+    "functional_strict_grad_inputs": (RuntimeError, "The gradient with respect to input {index} is "
+                                                    "independent of the inputs of the user-provided "
+                                                    "function. This is not allowed in strict mode."),
+    "functional_strict_jacobian": (RuntimeError, "While computing the hessian, found that the jacobian "
+                                                 "of the user-provided function with respect to input "
+                                                 "{index} is independent of the input. This is not "
+                                                 "allowed in strict mode. You should ensure that your "
+                                                 "function is twice differentiable and that the "
+                                                 "jacobian depends on the inputs (this would be "
+                                                 "violated by a linear function for example)."),
+    "functional_strict_hessian": (RuntimeError, "The hessian of the user-provided function with "
+                                                "respect to input {index} is independent of the input. "
+                                                "This is not allowed in strict mode. You should ensure "
+                                                "that your function is thrice differentiable and that "
+                                                "the hessian depends on the inputs."),
+    "functional_strict_back_trick": (RuntimeError, "The gradient with respect to the input is "
+                                                   "independent of entry {index} in the grad_outputs "
+                                                   "when using the double backward trick to compute "
+                                                   "forward mode gradients. This is not allowed in "
+                                                   "strict mode."),
+    "functional_strict_double_back": (RuntimeError, "The jacobian of the user-provided function is "
+                                                    "independent of input {index}. This is not allowed "
+                                                    "in strict mode."),
+    "functional_strict_double_back_trick": (RuntimeError, "The hessian of the user-provided function is "
+                                                          "independent of entry {index} in the "
+                                                          "grad_jacobian. This is not allowed in strict "
+                                                          "mode as it prevents from using the double "
+                                                          "backward trick to replace forward mode AD."),
+    "functional_strict_create_graph": (RuntimeError, "The {what} of the user-provided function is "
+                                                     "independent of input {index}. This is not allowed "
+                                                     "in strict mode when create_graph=True."),
+    "functional_single_tensor": (RuntimeError, "The function given to {api} should return a single "
+                                               "Tensor"),
+    "functional_single_element": (RuntimeError, "The Tensor returned by the function given to {api} "
+                                                "should contain a single element"),
+    "functional_v_none_input": (RuntimeError, "The vector v can only be None if the input to the "
+                                              "user-provided function is a single Tensor with a "
+                                              "single element."),
+    "functional_v_none_output": (RuntimeError, "The vector v can only be None if the user-provided "
+                                               "function returns a single Tensor with a single "
+                                               "element."),
     "gradcheck_no_inputs": (ValueError, "gradcheck expects at least one input tensor to require gradient, "
                                         "but none of them have requires_grad=True."),
     "gradcheck_not_zero": (GradcheckError, "Numerical gradient for function expected to be zero"),

@@ -109,3 +109,41 @@ def grads_batched(torch):
     (second,) = torch.autograd.grad(twice.sum(), x)
     return [jac, twice, second,
             attempt(lambda: torch.autograd.grad(y, x, torch.eye(3), is_grads_batched=True))]
+
+
+@program
+def strict_mode_refuses_what_does_not_depend_on_the_inputs(torch):
+    """strict=True: every output must require grad, every gradient must exist, and with
+    create_graph=True every product must itself depend on the inputs: a linear function's
+    Hessian products, a quadratic's with create_graph, a constant output each fail, with a
+    message naming the stage (vjp, jvp's double backward trick, vhp, hvp, jacobian, hessian).
+    v may be None only against a single-element tensor; vhp, hvp and hessian take a function of
+    one single-element tensor."""
+    from importlib import import_module
+    functional = import_module(torch.__name__ + ".autograd.functional")
+    x = torch.tensor([[1.0], [2.0]])
+    v = torch.tensor([[0.5], [-1.0]])
+    one = torch.tensor([3.0])
+    functions = {"linear": lambda a: (a * 2.0).sum(), "quadratic": lambda a: (a * a).sum(),
+                 "cubic": lambda a: (a * a * a).sum(), "constant": lambda a: torch.ones(()),
+                 "unused": lambda a: (a * 0.0).sum() + torch.ones(()).requires_grad_()}
+    seen = []
+    for name, f in functions.items():
+        for create_graph in (False, True):
+            for api in ("vjp", "jvp", "vhp", "hvp"):
+                vector = torch.ones(()) if api == "vjp" else v
+                seen.append([name, create_graph, api, attempt(lambda: getattr(functional, api)(
+                    f, x, vector, create_graph=create_graph, strict=True))])
+            seen.append([name, create_graph, "jacobian", attempt(lambda: functional.jacobian(
+                lambda a: f(a).reshape(1), x, create_graph=create_graph, strict=True))])
+            seen.append([name, create_graph, "hessian", attempt(lambda: functional.hessian(
+                f, x, create_graph=create_graph, strict=True))])
+    seen += [attempt(lambda: functional.vhp(lambda a: a * a, x, v)),
+             attempt(lambda: functional.hvp(lambda a: (a * a, a), x, v)),
+             attempt(lambda: functional.hessian(lambda a: a * a, x)),
+             attempt(lambda: functional.vhp(functions["cubic"], x)),
+             attempt(lambda: functional.vjp(lambda a: a * a, x)),
+             attempt(lambda: functional.jvp(lambda a: a * a, x)),
+             functional.vhp(functions["cubic"], one), functional.jvp(lambda a: a * a, one),
+             functional.vjp(functions["cubic"], one)]
+    return seen
