@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import heapq
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
@@ -76,31 +75,65 @@ def _dependencies(roots: Sequence[Node], cut: frozenset[int]) -> tuple[list[Node
     return nodes, deps
 
 
-_FIRST = 1 << 62  # leaf accumulations run before any other ready node
+_LEAF_PRIORITY = 1 << 62  # every leaf accumulation's: above any recorded node's
 
 
 def _priority(node: Node) -> int:
-    """Ready nodes run leaf accumulations first, then the most recently recorded node — the
-    order of torch's ready queue, so what a failing pass accumulated before failing agrees.
-    (A heap pops the smallest key; sequence numbers are unique, so keys never tie.)"""
-    return -(node.sequence_nr + (_FIRST if type(node) is AccumulateGrad else 0))
+    """torch's ready-queue priority: a node's sequence number; AccumulateGrad's is the largest
+    number there is, the same for every leaf."""
+    return _LEAF_PRIORITY if type(node) is AccumulateGrad else node.sequence_nr
 
 
 class _LatestFirst:
-    """torch's ready queue: leaf accumulations first, then the most recently recorded node."""
+    """torch's ready queue: a ``std::priority_queue`` popping the highest priority, the most
+    recently recorded node, leaf accumulations first. Leaf accumulations tie, so which of them
+    runs first is what libstdc++'s heap algorithms make of the order they were pushed in: they
+    are emulated step for step."""
 
     def __init__(self, start: Sequence[Node]) -> None:
-        self._heap = [(_priority(n), n) for n in start]
-        heapq.heapify(self._heap)
+        self._heap: list[tuple[int, Node]] = []
+        for node in start:
+            self.push(node)
 
     def __bool__(self) -> bool:
         return bool(self._heap)
 
     def push(self, node: Node) -> None:
-        heapq.heappush(self._heap, (_priority(node), node))
+        self._heap.append((_priority(node), node))
+        self._sift_up(len(self._heap) - 1, 0, self._heap[-1])
 
     def pop(self) -> Node:
-        return heapq.heappop(self._heap)[1]
+        heap = self._heap
+        top, last = heap[0], heap.pop()
+        if heap:  # std::pop_heap: the last element fills the hole the top leaves
+            self._adjust(0, len(heap), last)
+        return top[1]
+
+    def _sift_up(self, hole: int, top: int, value: tuple[int, Node]) -> None:
+        """``std::__push_heap``: strictly lower parents move down."""
+        heap = self._heap
+        parent = (hole - 1) // 2
+        while hole > top and heap[parent][0] < value[0]:
+            heap[hole] = heap[parent]
+            hole = parent
+            parent = (hole - 1) // 2
+        heap[hole] = value
+
+    def _adjust(self, hole: int, length: int, value: tuple[int, Node]) -> None:
+        """``std::__adjust_heap``: the hole goes down to a leaf along the larger children (the
+        left one on a tie), then ``value`` sifts up from there."""
+        heap, top, child = self._heap, hole, hole
+        while child < (length - 1) // 2:
+            child = 2 * (child + 1)
+            if heap[child][0] < heap[child - 1][0]:
+                child -= 1
+            heap[hole] = heap[child]
+            hole = child
+        if length % 2 == 0 and child == (length - 2) // 2:
+            child = 2 * (child + 1)
+            heap[hole] = heap[child - 1]
+            hole = child - 1
+        self._sift_up(hole, top, value)
 
 
 class _FirstInFirstOut:

@@ -304,3 +304,27 @@ def a_captured_nodes_hooks_under_backward_inputs_and_grad(torch):
         else:
             seen.append(torch.autograd.grad([out], inputs, torch.ones(1)))
     return seen
+
+
+@program
+def leaves_accumulate_in_the_order_torchs_heap_pops_them(torch):
+    """Every leaf's accumulation node has the same priority in torch's ready queue (the
+    largest sequence number), so the order leaves' hooks run in is what std::priority_queue
+    makes of the order they became ready in: a stack of six runs 0, 2, 5, 4, 1, 3. The last
+    of two leaves one gradient reaches steals it (a view of the caller's seed), the first
+    copies it."""
+    leaves = [torch.tensor([float(i)], requires_grad=True) for i in range(6)]
+    order = []
+    for i, t in enumerate(leaves):
+        t.register_hook(lambda g, i=i: order.append(i))
+    a, b, c, d, e, f = leaves
+    (a + b + c * d + e * f).sum().backward()
+    torch.stack(leaves).sum().backward()
+    torch.cat([a * b, c, d + e, f]).sum().backward()
+    x, y = torch.tensor([1.0, 2.0], requires_grad=True), torch.tensor([1.0, 2.0], requires_grad=True)
+    seed = torch.tensor([[1.0, 2.0]])
+    (x + y).unsqueeze(0).backward(seed)
+    x.grad.add_(10.0)
+    first = [seed.tolist(), y.grad.tolist()]
+    y.grad.add_(100.0)
+    return [order, first, seed.tolist(), seed._version, x.grad.tolist()]
