@@ -852,6 +852,8 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                "another size), so the reference engine refuses."),
     "holder_size": (ValueError, "(InvalidArgument) The size of Holder is not enough to store the "
                                 "Tensor."),
+    "grad_set_dtype": (RuntimeError, "(PreconditionNotMet) Tensor  has different data type with "
+                                     "Tensor {name}, Tensor Copy cannot be performed!"),
     "unpacked_read_past": (UndefinedInFrameworkError,
                            "paddle 3.3.1 reads a saved view of shape {shape} anew from the memory "
                            "of what the saved-tensor unpack hook returned, with the view's offset "

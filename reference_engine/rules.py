@@ -213,7 +213,8 @@ rule("silu_backward", "SiluBackwardBackward0",
 rule("zero_link", "ZeroLinkBackward", lambda a, b: a,
      lambda g: g,
      lambda g, b_shape, unrecorded=False: F.unrecorded_zeros(g, b_shape) if unrecorded
-     else F.expand(F.mul(F.sum(g), 0.0), b_shape), **AB)
+     else F.expand(F.sum(F.where(F.constant_like(g, np.zeros(g._data.shape, bool)), g, 0.0)),
+                   b_shape), **AB)
 rule("clamp", "ClampBackward1", H.np_clamp,
      lambda g, a, low, high: g if low is None and high is None else
      H.where_zero(H.clamp_mask(a, low, high), g))

@@ -21,9 +21,12 @@ ELEMENTWISE = frozenset({
     "compare", "cos", "cosh", "div", "elu", "elu_backward", "erf", "exp", "expm1", "floor", "gelu",
     "gelu_backward", "leaky_relu", "leaky_relu_backward", "log", "log10", "log1p", "log2",
     "maximum", "minimum", "mul", "neg", "pow", "pow_scalar", "reciprocal", "relu",
-    "relu_backward", "round", "rpow", "rsqrt", "rsub", "sgn", "sigmoid", "sigmoid_backward",
+    "relu_backward", "round", "rsqrt", "rsub", "sgn", "sigmoid", "sigmoid_backward",
     "sign", "silu", "silu_backward", "sin", "sinh", "softplus", "softplus_backward", "sqrt",
     "sub", "sub_scaled", "tan", "tanh", "tanh_backward", "where"})
+# ops whose kernel writes into a fresh empty tensor it resizes (``pow(Scalar, Tensor)``'s
+# pow_out): a contiguous result, whatever the operands' layout
+CONTIGUOUS = frozenset({"rpow"})
 # ops that make a tensor like their input (``memory_format=torch.preserve_format``)
 PRESERVING = frozenset({"clone", "cast"})
 

@@ -176,6 +176,8 @@ class TorchPolicy(Policy):
             return result
         if op in torch_layout.PRESERVING:
             return torch_layout.like(operands[0], result)
+        if op in torch_layout.CONTIGUOUS:
+            return torch_layout.laid_out(result, torch_layout.contiguous_strides(result.shape))
         if op not in torch_layout.ELEMENTWISE:
             return result
         strides = torch_layout.elementwise_strides(

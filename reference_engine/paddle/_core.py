@@ -186,14 +186,24 @@ class Tensor(_CoreTensor):
 
     @grad.setter
     def grad(self, value: Optional[Tensor]) -> None:
-        """Assigning copies the values: into the gradient there is, or into a new one with the
+        """Assigning copies the values: into the gradient there is (of the same dtype only; of
+        another shape, it takes that shape), or into a new one with the
         flag and history of the gradient held before (dropped by ``clear_gradient(False)`` or by assigning
         None), or, for a tensor that never had one, a new one that stops gradient; later passes
         accumulate into them."""
         if value is None:
             self._drop_grad()
+        elif self._grad is not None and self._grad._data.dtype != value._data.dtype:
+            raise PADDLE.error("grad_set_dtype", name=value.name)  # it copies into the gradient
         elif self._grad is not None and self._grad._data.shape == value._data.shape:
             np.copyto(self._grad._data, value._data, casting="unsafe")
+        elif self._grad is not None:  # the same gradient tensor, of the new shape
+            held = self._grad._data
+            if held.size == value._data.size and held.flags.c_contiguous:
+                held.shape = value._data.shape  # (so the tensors handed out before see it too)
+                np.copyto(held, value._data, casting="unsafe")
+            else:
+                self._grad._data = value._data.copy()
         else:
             previous = self._grad if self._grad is not None else getattr(
                 self, "_dropped_grad", None)

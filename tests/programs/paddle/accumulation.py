@@ -3,6 +3,7 @@ carries."""
 
 from __future__ import annotations
 
+from tests.observe import attempt
 from tests.programs.registry import paddle_program as program
 
 
@@ -278,3 +279,22 @@ def an_add_sums_a_broadcast_first_operand_into_the_shared_gradient_only_sometime
             r.backward()
             seen.append([a_shape, b_shape, sub, r.grad, a.grad, b.grad])
     return seen
+
+
+@program
+def assigning_a_grad_of_another_dtype_into_an_existing_one_is_refused(paddle):
+    """Assigning .grad copies into the gradient there is: one of another dtype is refused
+    (whatever its shape), also into a gradient clear_grad() zeroed; a tensor without a
+    gradient takes any."""
+    x = paddle.to_tensor([[0.0, 0.0, 0.0]], stop_gradient=False)
+    (x * 2.0).sum().backward()
+    seen = []
+    for value in (paddle.to_tensor([[1.0, 1.0, 1.0]], dtype="float64"), paddle.to_tensor([[1, 1, 1]]),
+                  paddle.to_tensor([1.0, 1.0, 1.0], dtype="float64"), paddle.to_tensor([7.0, 7.0, 7.0])):
+        seen.append(attempt(lambda value=value: setattr(x, "grad", value)))
+        seen.append(x.grad)
+    x.clear_grad()
+    seen.append(attempt(lambda: setattr(x, "grad", paddle.to_tensor([1.0, 1.0, 1.0], dtype="float64"))))
+    y = paddle.to_tensor([[0.0, 0.0, 0.0]], stop_gradient=False)
+    y.grad = paddle.to_tensor([[1.0, 1.0, 1.0]], dtype="float64")
+    return seen + [y.grad]

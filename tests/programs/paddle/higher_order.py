@@ -262,3 +262,21 @@ def a_saved_leaf_keeps_its_node_after_stop_gradient_is_set(paddle):
     g2 = paddle.grad([g], [x], create_graph=True)[0]
     paddle.autograd.backward([g2])
     return [g, g2, x.grad, w.grad, w.stop_gradient]
+
+
+@program
+def the_zeros_of_a_recorded_link_stay_zeros_beside_a_nan(paddle):
+    """matmul_double_grad run for both operands' gradients records the zeros of a link; in the
+    next pass they stay zeros where what reaches them holds a NaN (it does not spread to the
+    other elements). The NaN: a refused in-place write leaves its values in the leaf sin saved."""
+    seen = []
+    for both in (True, False):
+        x = paddle.to_tensor([0.0, 0.0, 0.0], dtype="float64", stop_gradient=False)
+        s = paddle.sin(x)
+        seen.append(attempt(lambda x=x: x.multiply_(
+            paddle.to_tensor([float("nan"), 0.0, 0.0], dtype="float64"))))
+        w = paddle.to_tensor([[0.0, 0.0, 0.0]] * 3, dtype="float64", stop_gradient=False)
+        first, _ = paddle.split(paddle.mm(paddle.unsqueeze(s, axis=0), w), [1, 2], axis=1)
+        g = paddle.grad([first], [x, w] if both else [x], create_graph=True)[0]
+        seen.append([g, paddle.grad([g], [x])[0]])
+    return seen

@@ -815,7 +815,8 @@ def the_overlap_check_compares_the_strides_of_dimensions_of_size_one(torch):
         torch.zeros_like(column).stride(), torch.full_like(middle, 2.0).stride(),
         (column + torch.zeros(3)).stride(), column.to(torch.float64).stride(),
         (middle + 1.0).stride(), (middle * middle).stride(), middle.clone().stride(),
-        (middle + torch.zeros(3)).stride(), torch.relu(middle).stride()]
+        (middle + torch.zeros(3)).stride(), torch.relu(middle).stride(),
+        (2.0 ** torch.zeros(2, 3).t()).stride(), (2.0 - torch.zeros(2, 3).t()).stride()]
     x = torch.tensor([[0.0], [0.0]])
     v = torch.permute(x, dims=(1, 0))
     same = v[..., None]
