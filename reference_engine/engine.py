@@ -457,7 +457,8 @@ def _needed_input_grads(policy: Policy, node: Node, grad: Tensor,
         if data.shape != meta[0]:
             g = F.sum_to_shape(g, meta[0])
             data = g._data
-        if data.dtype != meta[1]:
+        if data.dtype != meta[1] and (
+                rule.op != "custom" or policy.custom_gradients_cast_to_input_dtype):
             g = policy.cast_gradient(g, meta[1])
         out[i] = g
     if rule.op in policy.gradient_views or getattr(grad, "_shares_gradient_buffer", False):

@@ -307,6 +307,7 @@ class PaddlePolicy(Policy):
     next_functions_numbered = False
     retain_in_hook_order = True
     kernels_copy_gradients = True
+    custom_gradients_cast_to_input_dtype = False
     custom_backward_skips_hook_results = True
     promotes_by_casting = True
     links_read_saved_tensors = True
@@ -594,6 +595,10 @@ class PaddlePolicy(Policy):
         if cleared(leaf._grad) and stopped(grad) and not create_graph:
             leaf._grad = None
         if leaf._grad is None and stopped(grad) and not create_graph:
+            recorded = engine_dtype(leaf)
+            if grad._data.dtype != leaf._data.dtype and recorded is not None \
+                    and recorded == leaf._data.dtype:
+                grad = F.cast(grad, leaf._data.dtype)  # (a PyLayer's gradient of another dtype)
             super().accumulate(leaf, grad, create_graph)
             STOPPED[id(leaf._grad)] = leaf._grad
             return

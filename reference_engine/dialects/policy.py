@@ -144,6 +144,9 @@ class Policy:
     writes_through_views_rebase_the_base = False
     promotes_by_casting = False            # paddle: mixed dtypes cast first (a node, a new tensor)
     kernels_copy_gradients = False         # paddle: a kernel's output is a new tensor, never its input
+    # torch casts what a custom function's backward returns to its input's dtype; paddle hands a
+    # PyLayer's gradient on as it is (the leaf's accumulation decides)
+    custom_gradients_cast_to_input_dtype = True
     hooks_record = False                   # paddle runs tensor hooks with recording on
     retain_in_hook_order = False           # paddle's retain_grads is a hook, run in registration order
     clamp_needs_a_bound = True             # torch.clamp(x) refuses; paddle.clip(x) is the identity

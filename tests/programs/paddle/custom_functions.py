@@ -319,3 +319,34 @@ def an_unused_output_of_a_pylayer_hands_its_hooks_none(paddle):
     a, b = Two.apply(x, y)
     b.register_hook(lambda g: paddle.ones([2]) * 5.0)
     return result + [attempt(lambda: a.sum().backward())]
+
+
+@program
+def a_pylayer_gradient_of_another_dtype_reaches_a_leaf_as_its_accumulation_decides(paddle):
+    """paddle hands a PyLayer's gradient on without casting it to the input's dtype: a leaf
+    to_tensor made from data keeps a float64 gradient for its float32 .grad, another leaf's
+    accumulation casts it; both stop gradient, as a PyLayer's gradient does. Through an op, the
+    op's node casts it to the dtype it recorded."""
+    class Mul(paddle.autograd.PyLayer):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            a, b = ctx.saved_tensor()
+            return g * b, g * a
+
+    seen = []
+    for make in (lambda: paddle.to_tensor([1.0, 2.0]), lambda: paddle.ones([2])):
+        x = paddle.to_tensor([1.0, 2.0], dtype="float64", stop_gradient=False)
+        y = make()
+        y.stop_gradient = False
+        Mul.apply(x, y).sum().backward()
+        seen.append([y.grad, y.grad.numpy().dtype.name, y.grad.stop_gradient])
+        z = make()
+        z.stop_gradient = False
+        Mul.apply(x, z * 1.0).sum().backward()
+        seen.append([z.grad.numpy().dtype.name, z.grad.stop_gradient])
+    return seen
