@@ -15,6 +15,7 @@ import numpy as np
 
 from reference_engine import modules as shared
 from reference_engine import rng
+from reference_engine.dialects.paddle_policy import FROM_DATA
 from reference_engine.messages import not_supported
 from reference_engine.paddle._core import Tensor, get_default_dtype, matmul, no_grad, tanh, to_tensor
 from reference_engine.paddle.nn import functional
@@ -42,6 +43,7 @@ class Parameter(Tensor):
         with no_grad():
             param = to_tensor(values)
         param.__class__ = Parameter
+        FROM_DATA.pop(id(param), None)  # a parameter casts a seed of another dtype, as other leaves
         param._requires_grad = True
         param._name = name
         return param  # type: ignore[return-value]

@@ -214,3 +214,17 @@ def a_gradient_of_another_dtype_reaches_a_leaf_made_from_data_as_it_is(paddle):
         y.backward()
         seen.append([x.numpy().dtype.name, x.grad.numpy(), x.grad.stop_gradient])
     return seen
+
+
+@program
+def a_parameter_casts_a_seed_of_another_dtype_to_its_own(paddle):
+    """A parameter (create_parameter, a layer's weight) is not a tensor made from data: a
+    float64 seed handed to backward on it is cast to its float32 .grad."""
+    import numpy as np
+    linear = paddle.nn.Linear(2, 1, weight_attr=paddle.nn.initializer.Constant(0.5),
+                              bias_attr=paddle.nn.initializer.Constant(0.0))
+    made = paddle.create_parameter([2], "float32", default_initializer=paddle.nn.initializer.Assign(
+        np.ones(2, np.float32)))
+    paddle.autograd.backward([linear.weight], [paddle.to_tensor([[1.5], [2.5]], dtype="float64")])
+    paddle.autograd.backward([made], [paddle.to_tensor([1.5, 2.5], dtype="float64")])
+    return [[p.grad, p.grad.numpy().dtype.name, p.grad.stop_gradient] for p in (linear.weight, made)]
