@@ -20,7 +20,13 @@ class IdentityMap(Generic[V]):
 
     def __setitem__(self, key: Any, value: V) -> None:
         ident = id(key)
-        self._entries[ident] = (weakref.ref(key, lambda _: self._entries.pop(ident, None)), value)
+
+        def forget(ref: weakref.ref[Any]) -> None:
+            entry = self._entries.get(ident)
+            if entry is not None and entry[0] is ref:  # (not a newer object's, of the same id)
+                del self._entries[ident]
+
+        self._entries[ident] = (weakref.ref(key, forget), value)
 
     def get(self, key: Any, default: Optional[V] = None) -> Optional[V]:
         entry = self._entries.get(id(key))

@@ -335,14 +335,12 @@ def np_unsqueeze(a: np.ndarray, dim: int | tuple[int, ...]) -> np.ndarray:
     torch's stride for them, the others keeping theirs (numpy's reshape restrides dimensions
     of size 1, which torch's overlap check compares)."""
     dims = dim if isinstance(dim, tuple) else (dim,)
-    expanded = np.expand_dims(a, dims)  # (checks the dims, and says where the new ones go)
-    added = sorted(d % expanded.ndim for d in dims)
+    ndim = np.expand_dims(a, dims).ndim  # (numpy checks the dims)
+    added = sorted(d % ndim for d in dims)
     shape, strides = list(a.shape), list(a.strides)
     for position in added:
         shape.insert(position, 1)
         strides.insert(position, 0)
-    if tuple(shape) != expanded.shape:
-        return with_unsqueeze_strides(expanded, dims)
     kept = np.lib.stride_tricks.as_strided(a, shape, strides, writeable=a.flags.writeable)
     return with_unsqueeze_strides(kept, added)
 

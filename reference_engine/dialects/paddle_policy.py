@@ -217,6 +217,14 @@ def engine_dtype(leaf: Tensor) -> Optional[np.dtype]:
     return WIDENED_BY_MULTIPLY.get(leaf, leaf._data.dtype)
 
 
+def _cast_on_accumulation(leaf: Tensor, grad: Tensor) -> bool:
+    """Whether the leaf's accumulation casts ``grad`` to the leaf's dtype: a gradient of
+    another dtype, where the engine still holds the leaf's own dtype."""
+    recorded = engine_dtype(leaf)
+    return grad._data.dtype != leaf._data.dtype and recorded is not None and \
+        recorded == leaf._data.dtype
+
+
 # explicit seeds paddle.grad hands a hook as they are (``PaddlePolicy._seed_is_the_buffer``)
 UNCOPIED_SEEDS: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
 
@@ -595,10 +603,8 @@ class PaddlePolicy(Policy):
         if cleared(leaf._grad) and stopped(grad) and not create_graph:
             leaf._grad = None
         if leaf._grad is None and stopped(grad) and not create_graph:
-            recorded = engine_dtype(leaf)
-            if grad._data.dtype != leaf._data.dtype and recorded is not None \
-                    and recorded == leaf._data.dtype:
-                grad = F.cast(grad, leaf._data.dtype)  # (a PyLayer's gradient of another dtype)
+            if _cast_on_accumulation(leaf, grad):  # (a PyLayer's gradient of another dtype)
+                grad = F.cast(grad, leaf._data.dtype)
             super().accumulate(leaf, grad, create_graph)
             STOPPED[id(leaf._grad)] = leaf._grad
             return
@@ -609,9 +615,7 @@ class PaddlePolicy(Policy):
             return
         if cleared(leaf._grad):
             leaf._grad = None
-        recorded = engine_dtype(leaf)
-        if not create_graph and grad._data.dtype != leaf._data.dtype \
-                and recorded is not None and recorded == leaf._data.dtype:
+        if not create_graph and _cast_on_accumulation(leaf, grad):
             # a leaf whose dtype an in-place write changed after the graph recorded it
             grad = F.cast(grad, leaf._data.dtype)
             if leaf._grad is None:

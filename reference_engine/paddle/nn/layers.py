@@ -15,9 +15,15 @@ import numpy as np
 
 from reference_engine import modules as shared
 from reference_engine import rng
-from reference_engine.dialects.paddle_policy import FROM_DATA
 from reference_engine.messages import not_supported
-from reference_engine.paddle._core import Tensor, get_default_dtype, matmul, no_grad, tanh, to_tensor
+from reference_engine.paddle._core import (
+    Tensor,
+    created,
+    get_default_dtype,
+    matmul,
+    no_grad,
+    tanh,
+)
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.initializer import Constant
 
@@ -41,9 +47,8 @@ class Parameter(Tensor):
     @staticmethod
     def of(values: np.ndarray, name: str) -> Parameter:
         with no_grad():
-            param = to_tensor(values)
+            param = created(values)  # (not made from data: a seed of another dtype is cast)
         param.__class__ = Parameter
-        FROM_DATA.pop(id(param), None)  # a parameter casts a seed of another dtype, as other leaves
         param._requires_grad = True
         param._name = name
         return param  # type: ignore[return-value]
