@@ -155,6 +155,7 @@ def print_breakdown(count: int, workers: list[str], backends: str) -> None:
 
     own = framework_rss(backends)
     serial_run: Optional[Breakdown] = None
+    parallel_run: Optional[Breakdown] = None
     with tempfile.TemporaryDirectory() as tmp:
         for n in workers:
             run = observed_run(Path(tmp) / f"n{n}", count, n, backends)
@@ -166,12 +167,20 @@ def print_breakdown(count: int, workers: list[str], backends: str) -> None:
                   f"its backends' imports ({own / 2**20:.0f} MB)")
             if xdist_workers(n) == 0 and serial_run is None:
                 serial_run = run
+            elif xdist_workers(n) and parallel_run is None:
+                parallel_run = run
     if serial_run is not None:
         serial = serial_run.before + serial_run.after
-        fraction = serial / serial_run.wall
+        print(f"serial fraction of the one-process run: {serial / serial_run.wall:.2f} (goal <= 0.05)")
+        if parallel_run is not None:
+            # what a parallel run does not spread over its workers: its own start (workers,
+            # collection, backends' imports) and its reports after the last case
+            serial = parallel_run.before + parallel_run.after
+            print(f"serial part of the -n {parallel_run.workers} run: {serial:.1f} s, "
+                  f"{serial / serial_run.wall:.2f} of the one-process run (goal <= 0.05)")
         projected = ", ".join(f"{n}: {serial + serial_run.in_cases / n:.1f} s" for n in (4, 8, 16, 32))
-        print(f"serial fraction of the one-process run: {fraction:.2f} (goal <= 0.05); "
-              f"Amdahl's projection with ideal workers: {projected}")
+        print(f"Amdahl's projection with ideal workers, from that serial part and the one-process "
+              f"run's time in cases: {projected}")
 
 
 def seconds_per_case(results: Path) -> dict[str, float]:

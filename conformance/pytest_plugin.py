@@ -19,10 +19,10 @@ from typing import Any, Iterator, Optional, Sequence
 
 import pytest
 
-from conformance.corpus.assembly import load_corpus
+from conformance.corpus.assembly import CorpusEntry, corpus_entries
 from conformance.corpus.case import Case
 from conformance.corpus.collector import collector_paused
-from conformance.corpus.generator import DEFAULT_VERSION, VERSIONS, VERSIONS_HELP, shared_corpus
+from conformance.corpus.generator import DEFAULT_VERSION, VERSIONS, VERSIONS_HELP
 from conformance.corpus.selection import in_shard, parse_shard, select
 from conformance.judge import known as known_divergences
 from conformance.judge.verdict import judge_framework, judge_reference
@@ -49,9 +49,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--oracle-generator", type=int, default=None, choices=sorted(VERSIONS),
                     help=f"{VERSIONS_HELP} (default: {DEFAULT_VERSION})")
     group.addoption("--oracle-cases", default=None, help="directory of hand-written case files")
-    group.addoption("--oracle-shared-corpus", default=None, metavar="FILE",
-                    help="read the generated cases from FILE, written for this run's corpus by "
-                         "autograd-oracle run, rather than generating them in each process")
     group.addoption("--oracle-select", default=None,
                     help="comma-separated glob patterns of case ids to run")
     group.addoption("--shard", default=None, metavar="K/N",
@@ -107,7 +104,8 @@ class OracleFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         """The items of the corpus, one per case and backend, made with the garbage collector
         paused: a corpus and its items are tens of thousands of small objects, which set off
-        collections that walk every one of them again (each worker collects them all)."""
+        collections that walk every one of them again (each worker collects them all). A
+        generated case is listed by its id and made when its first item runs."""
         with collector_paused():
             yield from self._items()
 
@@ -119,22 +117,15 @@ class OracleFile(pytest.File):
         count = _option(config, defaults, "count", 10000)
         version = _option(config, defaults, "generator", DEFAULT_VERSION)
         options = run_options(config)
-        shared = options.shared_corpus
-        generated = None
-        if shared and kind != "hand" and count:
-            try:
-                generated = shared_corpus(Path(shared), seed, count, version)
-            except (OSError, ValueError) as exc:
-                raise pytest.UsageError(f"--oracle-shared-corpus: {exc}") from None
-        cases = load_corpus(kind, seed, count, options.cases, generated, version=version)
-        cases = select(cases, options.select or defaults.get("select"))
+        entries = corpus_entries(kind, seed, count, options.cases, version)
+        entries = select(entries, options.select or defaults.get("select"))
         names = _option(config, defaults, "backends", ",".join(BUILT_IN)).split(",")
         backends = [resolve(n.strip()) for n in names if n.strip()]
         together = tuple(dict.fromkeys(
             [*backends, *(_reference_of(b) for b in backends if not b.is_reference)]))
-        for case in cases:
+        for entry in entries:
             for backend in backends:
-                yield OracleItem.from_parent(self, name=f"{case.id}[{backend.name}]", case=case,
+                yield OracleItem.from_parent(self, name=f"{entry.id}[{backend.name}]", entry=entry,
                                              backend=backend, together=together)
 
 
@@ -237,14 +228,19 @@ _ORACLE_MARK = pytest.mark.oracle
 
 
 class OracleItem(pytest.Item):
-    def __init__(self, *, case: Case, backend: Backend, together: Sequence[Backend] = (),
+    def __init__(self, *, entry: CorpusEntry, backend: Backend, together: Sequence[Backend] = (),
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.case = case
+        self.entry = entry
         self.backend = backend
         self.together = together
         self.nextitem: Optional[pytest.Item] = None
         self.add_marker(_ORACLE_MARK)
+
+    @property
+    def case(self) -> Case:
+        """The item's case, made when first asked for (``assembly.CorpusEntry``)."""
+        return self.entry.case
 
     def upcoming(self) -> Iterator[tuple[dict[str, Any], Sequence[Backend]]]:
         """The cases of the oracle items this process runs after this one."""
@@ -274,7 +270,7 @@ class OracleItem(pytest.Item):
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, Optional[int], str]:
-        return self.path, None, f"{self.case.id}[{self.backend.name}]"
+        return self.path, None, f"{self.entry.id}[{self.backend.name}]"
 
 
 def side_by_side(left: list[dict[str, Any]], right: list[dict[str, Any]], mark: Optional[int],
@@ -330,8 +326,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
     oracle = [i for i in items if isinstance(i, OracleItem)]
-    chosen = in_shard([item.case.id for item in oracle], k_of_n)
-    keep = {id(item) for item in oracle if item.case.id in chosen}
+    chosen = in_shard([item.entry.id for item in oracle], k_of_n)
+    keep = {id(item) for item in oracle if item.entry.id in chosen}
     deselected = [i for i in oracle if id(i) not in keep]
     items[:] = [i for i in items if not isinstance(i, OracleItem) or id(i) in keep]
     config.hook.pytest_deselected(items=deselected)

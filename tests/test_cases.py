@@ -5,20 +5,25 @@ from __future__ import annotations
 
 import copy
 import json
+import threading
 
 import pytest
 
+from conformance.corpus import generator
 from conformance.corpus import vocabulary as V
+from conformance.corpus.assembly import corpus_entries, load_corpus
 from conformance.corpus.case import walk
 from conformance.corpus.coverage import bucket_counts
 from conformance.corpus.generator import (
     VERSIONS,
+    case_id,
     corpus_bytes,
     corpus_sha256,
     generate,
     generate_case,
-    share_corpus,
-    shared_corpus,
+    generate_indices,
+    generated_cases,
+    generated_corpus,
 )
 from conformance.corpus.loader import CaseError, hand_written_dir, load_directory, load_file, parse_document
 
@@ -191,13 +196,29 @@ def test_generation_is_deterministic_and_sliceable():
     assert corpus_bytes(generate(7, 50)) != corpus_bytes(generate(8, 50))
 
 
-def test_a_shared_corpus_reads_back_as_generated_and_refuses_another(tmp_path):
-    path = tmp_path / "generated.json"
-    share_corpus(path, 5, 30, 3)
-    assert shared_corpus(path, 5, 30, 3) == generate(5, 30, version=3)
-    with pytest.raises(ValueError) as caught:
-        shared_corpus(path, 5, 31, 3)
-    assert str(path) in str(caught.value) and "count 30" in str(caught.value)
+@pytest.mark.parametrize("version", sorted(VERSIONS))
+def test_a_case_id_is_known_without_making_the_case(version):
+    for seed in (0, 11):
+        assert [case_id(seed, i, version) for i in range(120)] == \
+            [c["id"] for c in generate(seed, 120, version=version)]
+
+
+def test_corpus_entries_list_generated_cases_by_id_and_make_each_where_it_is_asked_for():
+    seed = 9173  # a corpus no other test of this process makes
+    entries = corpus_entries("all", seed, 40, None)
+    made = generated_cases(seed).made
+    assert not made  # listing made nothing
+    cases = load_corpus("all", seed, 40, None)
+    assert [e.id for e in entries] == [c.id for c in cases]
+    assert entries[-3].case.raw == cases[-3].raw and entries[-3].case.source == cases[-3].source
+    assert entries[0].case is entries[0].case  # hand-written: the loaded case itself
+
+
+def test_the_whole_corpus_after_some_cases_were_made_is_the_generated_one():
+    corpus = generated_cases(9174, 3)
+    early = [corpus.case(i) for i in (3, 17)]
+    assert generated_corpus(9174, 25, 3) == tuple(generate(9174, 25, version=3))
+    assert generated_corpus(9174, 25, 3)[17] is early[1]  # made once
 
 
 def test_every_generated_case_is_well_formed(generated):
@@ -360,3 +381,15 @@ def test_a_module_is_called_and_cleared_by_name():
                       {"observe": "grad", "of": "w"}]
     (parsed,) = parse_document(_document(case), "f.json")
     assert [s.get("into") for s in parsed.steps if "call" in s] == ["y2"]
+
+
+def test_cases_made_over_the_cores_from_a_thread_are_the_generated_ones(monkeypatch):
+    """A run's own process makes its reports' corpus in a thread, where helpers are started
+    afresh rather than forked."""
+    monkeypatch.setattr(generator, "CHUNK", 4)
+    made: list = []
+    indices = [*range(3, 9), *range(1200, 1206)]
+    thread = threading.Thread(target=lambda: made.extend(generate_indices(4, indices, 4, processes=2)))
+    thread.start()
+    thread.join()
+    assert made == [generate_case(4, i) for i in indices]

@@ -267,15 +267,20 @@ def test_a_backend_that_cannot_load_says_why(tmp_path, capsys, monkeypatch):
         "could not load: AttributeError: module 'broken_framework' has no attribute 'cuda'")
 
 
-def test_the_failing_results_do_not_depend_on_the_number_of_workers(tmp_path, capsys):
-    """One corpus slice at -n 0 and at -n 2: the same verdict for every result."""
-    verdicts = []
-    for workers in ("0", "2"):
+def test_the_results_do_not_depend_on_the_number_of_workers(tmp_path, capsys):
+    """One corpus slice, hand-written and generated cases, at -n 0, 2 and 3: the same verdict for
+    every result, and the same corpus in the reports (each process makes the generated cases it
+    runs, the run's own process all of them for the reports)."""
+    verdicts, corpora = [], []
+    for workers in ("0", "2", "3"):
         out = tmp_path / f"n{workers}"
-        main(["run", "-n", workers, "--corpus", "hand", "--count", "60", "--select",
+        main(["run", "-n", workers, "--corpus", "all", "--count", "40", "--select",
               "seeds/*,accumulate/*,module/*,gen4/*", "--backends", "reference-torch,torch-cpu",
               "--out", str(out)])
         capsys.readouterr()
         results = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
         verdicts.append(sorted((r["case"], r["backend"], r["verdict"]) for r in results))
-    assert verdicts[0] and verdicts[0] == verdicts[1]
+        corpora.append(json.loads((out / "summary.json").read_text())["corpus"])
+    assert sum(case.startswith("gen4/") for case, _, _ in verdicts[0]) == 80
+    assert verdicts[0] == verdicts[1] == verdicts[2]
+    assert corpora[0] == corpora[1] == corpora[2]

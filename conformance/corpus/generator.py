@@ -23,17 +23,15 @@ corpus, is retired: no committed baseline uses it, and git keeps it
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import multiprocessing
 import os
 import threading
-from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from conformance.corpus.collector import collector_paused
-from conformance.corpus.generators import v2, v3, v4, v5
+from conformance.corpus.generators import base, v2, v3, v4, v5
 
 VERSIONS = {2: v2, 3: v3, 4: v4, 5: v5}
 VERSIONS_HELP = ("generator version: 5 ends each of 4's cases with a section reaching an op of "
@@ -60,55 +58,98 @@ def generate(seed: int, count: int, start: int = 0, version: int = DEFAULT_VERSI
 CHUNK = 500
 
 
-def _chunk(job: tuple[int, int, int, int]) -> list[dict[str, Any]]:
-    seed, count, start, version = job
+def _chunk(job: tuple[int, list[int], int]) -> list[dict[str, Any]]:
+    seed, indices, version = job
     with collector_paused():
-        return generate(seed, count, start, version)
+        return [generate_case(seed, i, version) for i in indices]
 
 
 def generate_in_parallel(seed: int, count: int, version: int = DEFAULT_VERSION,
                          processes: Optional[int] = None) -> list[dict[str, Any]]:
-    """``generate(seed, count, version=version)``, in chunks over the cores this process may use:
-    each case depends only on its index, so the chunks are made side by side and joined in
-    order, the same cases as one process makes. A run generates before its first case runs, so
-    this is time every run waits for. One process where a chunk or a core is all there is, or
-    where this process has threads of its own (forking one is unsafe)."""
+    """``generate(seed, count, version=version)`` over the cores (``generate_indices``)."""
+    return generate_indices(seed, range(count), version, processes)
+
+
+def generate_indices(seed: int, indices: Sequence[int], version: int = DEFAULT_VERSION,
+                     processes: Optional[int] = None) -> list[dict[str, Any]]:
+    """Cases ``indices`` of corpus ``seed``, in chunks over the cores this process may use: each
+    case depends only on its index, so the chunks are made side by side and joined in order, the
+    same cases as one process makes, in one process where a chunk or a core is all there is.
+    The helpers are forked, or started afresh where this process has threads of its own (forking
+    one is unsafe): a run's own process makes the corpus for its reports in a thread."""
     if processes is None:
         processes = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    chunks = [(seed, min(CHUNK, count - start), start, version) for start in range(0, count, CHUNK)]
+    indices = list(indices)
+    chunks = [(seed, indices[start:start + CHUNK], version) for start in range(0, len(indices), CHUNK)]
     processes = min(processes, len(chunks))
     with collector_paused():
+        if processes < 2:
+            return [generate_case(seed, i, version) for i in indices]
         forkable = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
-        if processes < 2 or not forkable:
-            return generate(seed, count, version=version)
-        with multiprocessing.get_context("fork").Pool(processes) as pool:
+        with multiprocessing.get_context("fork" if forkable else "spawn").Pool(processes) as pool:
             return [case for part in pool.map(_chunk, chunks, chunksize=1) for case in part]
 
 
-@functools.lru_cache(maxsize=2)
+class GeneratedCases:
+    """The cases of generator ``version``'s corpus ``seed`` in this process, each made when first
+    asked for and then kept (shared, so read-only).
+
+    A run lists its items by id (``case_id``, microseconds a case) and a test process makes only
+    the cases it runs, as it comes to them: no process waits for the whole corpus before its
+    first case, and the processes of a parallel run make their own shares side by side. Whoever
+    needs the whole corpus (the reports, its hash) gets it with ``first``; what this process
+    made already is not made again.
+    """
+
+    def __init__(self, seed: int, version: int) -> None:
+        self.seed, self.version = seed, version
+        self.made: dict[int, dict[str, Any]] = {}
+        self.lock = threading.Lock()
+
+    def id(self, index: int) -> str:
+        return case_id(self.seed, index, self.version)
+
+    def case(self, index: int) -> dict[str, Any]:
+        made = self.made.get(index)
+        if made is None:
+            with collector_paused():
+                made = self.made.setdefault(index, generate_case(self.seed, index, self.version))
+        return made
+
+    def first(self, count: int) -> tuple[dict[str, Any], ...]:
+        """Cases ``0 .. count - 1``, the ones this process has not made yet over its cores (all
+        of them in a process that runs no case: the CLI's with workers, the reports')."""
+        with self.lock:
+            missing = [i for i in range(count) if i not in self.made]
+            if missing:
+                self.made.update(zip(missing, generate_indices(self.seed, missing, self.version)))
+        return tuple(self.made[i] for i in range(count))
+
+
+_CORPORA: dict[tuple[int, int], GeneratedCases] = {}
+
+
+def generated_cases(seed: int, version: int = DEFAULT_VERSION) -> GeneratedCases:
+    """This process's ``GeneratedCases`` of corpus ``seed`` (two corpora kept: a process runs
+    one, and its tests a few)."""
+    key = (seed, version)
+    if key not in _CORPORA:
+        while len(_CORPORA) >= 2:
+            del _CORPORA[next(iter(_CORPORA))]
+        _CORPORA[key] = GeneratedCases(seed, version)
+    return _CORPORA[key]
+
+
 def generated_corpus(seed: int, count: int, version: int = DEFAULT_VERSION) -> Sequence[dict[str, Any]]:
-    """``generate(seed, count, version=version)``, made once per process (over its cores): a run
-    checks its arguments, collects and reports on the same corpus. Shared, so read-only."""
-    return tuple(generate_in_parallel(seed, count, version=version))
+    """``generate(seed, count, version=version)``, each case made once per process (over its
+    cores where none is made yet): a run checks its arguments, runs and reports on the same
+    corpus. Shared, so read-only."""
+    return generated_cases(seed, version).first(count)
 
 
-def share_corpus(path: Path, seed: int, count: int, version: int = DEFAULT_VERSION) -> None:
-    """Write ``generated_corpus(seed, count, version)`` to ``path`` as JSON, for the other test
-    processes of a run (pytest-xdist workers) to read with ``shared_corpus`` rather than each
-    generating it again: reading takes half the time, and no worker waits for another."""
-    document = {"seed": seed, "count": count, "generator": version,
-                "cases": list(generated_corpus(seed, count, version))}
-    path.write_text(json.dumps(document, separators=(",", ":")), encoding="utf-8")
-
-
-def shared_corpus(path: Path, seed: int, count: int, version: int) -> list[dict[str, Any]]:
-    """The cases ``share_corpus`` wrote, checked to be the corpus asked for (else ValueError)."""
-    document = json.loads(path.read_text(encoding="utf-8"))
-    made = (document.get("seed"), document.get("count"), document.get("generator"))
-    if made != (seed, count, version):
-        raise ValueError(f"{path}: holds the corpus of seed {made[0]}, count {made[1]}, generator "
-                         f"{made[2]}, not of seed {seed}, count {count}, generator {version}")
-    return document["cases"]
+def case_id(seed: int, index: int, version: int = DEFAULT_VERSION) -> str:
+    """``generate_case(seed, index, version)["id"]`` without making the case."""
+    return base.case_id(seed, index, version)
 
 
 def corpus_bytes(cases: list[dict[str, Any]]) -> bytes:

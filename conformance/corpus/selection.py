@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import fnmatch
 import random
-from typing import Iterable, Optional, Sequence, TypeVar
+from typing import Iterable, Optional, Protocol, Sequence, TypeVar
 
-from conformance.corpus.case import Case
 
-C = TypeVar("C", bound=Case)
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+C = TypeVar("C", bound=_Identified)
 
 
 def select(cases: Iterable[C], patterns: Optional[str]) -> list[C]:

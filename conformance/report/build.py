@@ -60,8 +60,10 @@ def build_reports(directory: Path, complete: bool, known_dir: Optional[Path] = N
     """summary.json, junit.xml, report.md and report.html for the results in ``directory`` (built
     with the garbage collector paused: ``collector.py``); ``prepared``: the corpus and results
     already read while the run went (``prepare.Preparation``)."""
+    facts = None
     if prepared is not None:
         run, results, cases, manifest = prepared.run, prepared.results, prepared.cases, prepared.manifest
+        facts = prepared.facts
     else:
         run, results, cases, generated = load_run(directory)
         manifest = run_manifest(run, generated)
@@ -71,7 +73,7 @@ def build_reports(directory: Path, complete: bool, known_dir: Optional[Path] = N
                             classes=[c.to_json() for c in classes], notes=run["notes"])
     (directory / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
     write_junit(directory / "junit.xml", results, summary["backends"])
-    model = build_model(summary, results, cases, classes)
+    model = build_model(summary, results, cases, classes, facts)
     (directory / "report.md").write_text(render_markdown(model), encoding="utf-8")
     (directory / "report.html").write_text(render_html(model, results), encoding="utf-8")
     (directory / "guide.html").write_text(render_guide_html(model.guide, summary), encoding="utf-8")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import fnmatch
 import json
 from dataclasses import dataclass, field
-from typing import Any, Collection, Optional
+from typing import Any, Collection, Mapping, Optional
 
 from conformance.corpus.case import Case
 from conformance.corpus.vocabulary import DIALECT_LACKS
@@ -127,8 +127,16 @@ def used_lacks(case: Case, lacks: Collection[tuple[str, str]]) -> set[tuple[str,
     return found
 
 
-def porting_guide(results: list[dict[str, Any]], cases: dict[str, Case]) -> Guide:
-    """The guide's classes counted over a run's torch-cpu and paddle-cpu results."""
+def lacked_apis(case: Case) -> set[tuple[str, str]]:
+    """The APIs without a counterpart in the other framework (``NO_COUNTERPART``) that ``case``
+    calls: what the guide's missing-API list counts, a fact of the case alone."""
+    return used_lacks(case, {entry.lacked for entry in NO_COUNTERPART})
+
+
+def porting_guide(results: list[dict[str, Any]], cases: dict[str, Case],
+                  lacked: Optional[Mapping[str, set[tuple[str, str]]]] = None) -> Guide:
+    """The guide's classes counted over a run's torch-cpu and paddle-cpu results; ``lacked``:
+    ``lacked_apis`` of the cases, worked out before the results were in (else here)."""
     pairs: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for r in results:
         if r["backend"] in (BASELINE, OTHER) and r.get("observations") is not None:
@@ -163,8 +171,8 @@ def porting_guide(results: list[dict[str, Any]], cases: dict[str, Case]) -> Guid
             cls.paddle_program = program(cases[cls.example], "paddle")
     guide.classes = [c for c in by_key.values() if c.cases]
     guide.unexplained = sorted(unexplained.values(), key=lambda c: (-len(c.cases), c.signature))
-    lacked = {entry.lacked for entry in NO_COUNTERPART}
-    used = {case_id: used_lacks(cases[case_id], lacked) for case_id in pairs if case_id in cases}
+    used = {case_id: lacked[case_id] if lacked is not None and case_id in lacked
+            else lacked_apis(cases[case_id]) for case_id in pairs if case_id in cases}
     for entry in NO_COUNTERPART:
         lacking = next(d for d in DIALECT_LACKS if d != entry.dialect)
         assert entry.lacked in DIALECT_LACKS[lacking], entry.key

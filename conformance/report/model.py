@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from conformance.corpus.case import Case
 from conformance.corpus.coverage import buckets_of
 from conformance.corpus.vocabulary import BUCKETS
 from conformance.judge.classes import FAILING, FailureClass, failure_classes
-from conformance.report.divergence import Guide, porting_guide
+from conformance.report.divergence import Guide, lacked_apis, porting_guide
 
 
 @dataclass
@@ -29,9 +29,25 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("s") else "s")
 
 
-def heatmap(results: list[dict[str, Any]], cases: dict[str, Case]) -> dict[str, dict[str, tuple[int, int]]]:
+@dataclass
+class CorpusFacts:
+    """What the reports read of each case whatever its results, by case id: its coverage
+    buckets and the APIs without a counterpart it calls. A run works them out while its cases
+    run (``prepare.Preparation``), so that they are not left for after the last one."""
+
+    buckets: dict[str, set[str]] = field(default_factory=dict)
+    lacked: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, cases: dict[str, Case]) -> CorpusFacts:
+        return cls({i: buckets_of(c) for i, c in cases.items()},
+                   {i: lacked_apis(c) for i, c in cases.items()})
+
+
+def heatmap(results: list[dict[str, Any]], cases: dict[str, Case],
+            buckets: Optional[dict[str, set[str]]] = None) -> dict[str, dict[str, tuple[int, int]]]:
     table: dict[str, dict[str, list[int]]] = {b: {} for b in BUCKETS}
-    bucket_cache: dict[str, set[str]] = {}
+    bucket_cache: dict[str, set[str]] = buckets if buckets is not None else {}
     for r in results:
         if r["verdict"] in ("unsupported", "unavailable"):
             continue
@@ -48,11 +64,14 @@ def heatmap(results: list[dict[str, Any]], cases: dict[str, Case]) -> dict[str, 
 
 
 def build_model(summary: dict[str, Any], results: list[dict[str, Any]],
-                cases: dict[str, Case], classes: Optional[list[FailureClass]] = None) -> ReportModel:
+                cases: dict[str, Case], classes: Optional[list[FailureClass]] = None,
+                facts: Optional[CorpusFacts] = None) -> ReportModel:
+    """The model of a run's reports; ``facts``: the cases' ``CorpusFacts`` if worked out before."""
     backends = sorted({r["backend"] for r in results})
     failures = [r for r in results if r["verdict"] in FAILING]
     known = [r for r in results if r["verdict"] == "known"]
     unsupported = [r for r in results if r["verdict"] == "unsupported"]
-    return ReportModel(summary, backends, heatmap(results, cases), failures,
-                       porting_guide(results, cases), known, unsupported,
+    facts = facts or CorpusFacts()
+    return ReportModel(summary, backends, heatmap(results, cases, dict(facts.buckets)), failures,
+                       porting_guide(results, cases, facts.lacked or None), known, unsupported,
                        failure_classes(results, cases) if classes is None else classes)

@@ -19,11 +19,15 @@ from conformance.corpus.assembly import load_corpus
 from conformance.corpus.case import Case
 from conformance.corpus.collector import collector_paused
 from conformance.corpus.generator import DEFAULT_VERSION, generated_corpus
+from conformance.report.model import CorpusFacts
 from conformance.report.results import RESULTS, corrupt, cut_off_note, parse_result
 from conformance.report.summary import corpus_manifest
 from conformance.run.trace import recategorize
 
 POLL_SECONDS = 0.2
+
+# a run's cases by id, its generated cases, its manifest and (where worked out) the cases' facts
+Corpus = tuple[dict[str, Case], list[dict[str, Any]], dict[str, Any], Optional[CorpusFacts]]
 
 
 def run_corpus(run: dict[str, Any]) -> tuple[dict[str, Case], list[dict[str, Any]]]:
@@ -53,19 +57,28 @@ class Prepared:
     cases: dict[str, Case]
     generated: list[dict[str, Any]]
     manifest: dict[str, Any]
+    facts: Optional[CorpusFacts] = None  # the cases' facts, where worked out while the run went
 
 
 class Preparation:
-    """Reads the run's corpus and its results as they are written, in a thread; ``finish``
-    reads the rest once the run is over."""
+    """Reads the run's results as they are written, in a thread, and its corpus (in that thread
+    with ``corpus_meanwhile``, else in ``finish``); ``finish`` reads the rest once the run is
+    over.
 
-    def __init__(self, directory: Path, run: dict[str, Any]) -> None:
+    ``corpus_meanwhile`` suits a process that waits on test processes of its own. Where this
+    process runs the cases itself, the corpus waits for ``finish``: the cases it ran are made by
+    then, and a thread making them meanwhile would hold the interpreter's lock that the run's
+    own loop needs for every result.
+    """
+
+    def __init__(self, directory: Path, run: dict[str, Any], corpus_meanwhile: bool = True) -> None:
         self.directory, self.run = directory, dict(run)
+        self.corpus_meanwhile = corpus_meanwhile
         self.latest: dict[tuple[str, str], dict[str, Any]] = {}
         self.offset = 0  # bytes of results.jsonl read so far (whole lines only)
         self.lines = 0
         self.torn: Optional[int] = None  # an unparseable line, until another line follows it
-        self.corpus: Optional[tuple[dict[str, Case], list[dict[str, Any]], dict[str, Any]]] = None
+        self.corpus: Optional[Corpus] = None
         self.failure: Optional[BaseException] = None
         self.done = threading.Event()
         self.thread = threading.Thread(target=self._work, name="report-preparation", daemon=True)
@@ -76,15 +89,17 @@ class Preparation:
 
     def _work(self) -> None:
         try:
-            self.corpus = self._load_corpus()
+            if self.corpus_meanwhile:
+                self.corpus = self._load_corpus(with_facts=True)
             while not self.done.wait(POLL_SECONDS):
                 self._read_new_lines()
         except BaseException as exc:  # noqa: BLE001 - handed to finish, which raises it there
             self.failure = exc
 
-    def _load_corpus(self) -> tuple[dict[str, Case], list[dict[str, Any]], dict[str, Any]]:
+    def _load_corpus(self, with_facts: bool = False) -> Corpus:
         cases, generated = run_corpus(self.run)
-        return cases, generated, run_manifest(self.run, generated)
+        return cases, generated, run_manifest(self.run, generated), \
+            CorpusFacts.of(cases) if with_facts else None
 
     @collector_paused()
     def _read_new_lines(self, final: bool = False) -> None:
@@ -122,7 +137,6 @@ class Preparation:
             raise self.failure
         self._read_new_lines(final=True)
         notes = [] if self.torn is None else [cut_off_note(RESULTS, self.torn)]
-        assert self.corpus is not None
-        cases, generated, manifest = self.corpus
+        cases, generated, manifest, facts = self.corpus or self._load_corpus()
         results = [self.latest[k] for k in sorted(self.latest)]
-        return Prepared({**run, "notes": notes}, results, cases, generated, manifest)
+        return Prepared({**run, "notes": notes}, results, cases, generated, manifest, facts)

@@ -433,6 +433,12 @@ def run_case(case: Case, adapter: Adapter, backend_name: str) -> Trace:
         trace.add("-", "unsupported", what=f"case is not written for {adapter.dialect}")
         return trace
     interpreter = Interpreter(case, adapter, trace)
-    interpreter.run_steps(case.steps, "")
-    interpreter.record_state(f"{len(case.steps)}.end")
+    try:
+        interpreter.run_steps(case.steps, "")
+        interpreter.record_state(f"{len(case.steps)}.end")
+    finally:
+        # a hook the program registered holds the interpreter, and torch keeps a non-leaf's
+        # hooks where Python's garbage collector cannot see them: the program's tensors would
+        # hold their graph, its hooks, the interpreter and the tensors again, case after case
+        interpreter.env.clear()
     return trace

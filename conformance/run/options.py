@@ -18,7 +18,7 @@ from typing import Any, Optional
 FLAGS = {
     "backends": "--oracle-backends", "corpus": "--oracle-corpus", "seed": "--oracle-seed",
     "count": "--oracle-count", "generator": "--oracle-generator", "cases": "--oracle-cases",
-    "shared_corpus": "--oracle-shared-corpus", "select": "--oracle-select", "shard": "--shard",
+    "select": "--oracle-select", "shard": "--shard",
     "timeout": "--oracle-timeout", "memory": "--oracle-memory", "report": "--oracle-report",
     "progress": "--oracle-progress", "known": "--oracle-known", "known_files": "--oracle-known-file",
 }
@@ -34,7 +34,6 @@ class RunOptions:
     count: Optional[int] = None
     generator: Optional[int] = None      # the generator version
     cases: Optional[str] = None          # a folder of hand-written cases
-    shared_corpus: Optional[str] = None  # the generated cases, written once for the workers
     select: Optional[str] = None         # glob patterns of case ids
     shard: Optional[str] = None          # K/N
     timeout: Optional[float] = None      # seconds a case may take on a backend

@@ -1053,6 +1053,31 @@ def spell_out_defaults(p: Program) -> None:
 Extension = Callable[[Program, Callable[[Program], None]], None]
 
 
+def _case_stream(seed: int, index: int) -> random.Random:
+    return random.Random(f"autograd-oracle/{STREAM_VERSION}/{seed}/{index}")
+
+
+def _draw_scenario(rng: random.Random, wide: bool) -> Callable[[Program], None]:
+    """A case's scenario: the first draw of its stream."""
+    scenarios, weights = zip(*SCENARIOS)
+    return rng.choices(scenarios, (1,) * len(scenarios) if wide else weights)[0]
+
+
+def _scenario_name(scenario: Callable[[Program], None]) -> str:
+    return scenario.__name__[2:].replace("_", "-")
+
+
+def _case_id(version: int, seed: int, index: int, name: str) -> str:
+    return f"gen{version}/{seed}/{index:05d}-{name}"
+
+
+def case_id(seed: int, index: int, version: int) -> str:
+    """The id ``build_case(seed, index, version)`` gives its case, without building the case
+    (a few microseconds against a millisecond): the id names the scenario, the first draw of the
+    case's stream. A run lists its items by id and makes each case only where it runs."""
+    return _case_id(version, seed, index, _scenario_name(_draw_scenario(_case_stream(seed, index), False)))
+
+
 def build_case(seed: int, index: int, version: int, extension: Optional[Extension] = None,
                after: Optional[Extension] = None, wide: bool = False,
                dtype: Optional[str] = None) -> dict[str, Any]:
@@ -1063,11 +1088,8 @@ def build_case(seed: int, index: int, version: int, extension: Optional[Extensio
     likely, and each mixin twice as likely (at most 0.9), so features combine more often.
     ``dtype``: the program's floating dtype, in place of the one it draws (the choices that
     follow may differ where they depend on dtypes)."""
-    rng = random.Random(f"autograd-oracle/{STREAM_VERSION}/{seed}/{index}")
-    scenarios, weights = zip(*SCENARIOS)
-    if wide:
-        weights = (1,) * len(scenarios)
-    scenario = rng.choices(scenarios, weights)[0]
+    rng = _case_stream(seed, index)
+    scenario = _draw_scenario(rng, wide)
     # third derivatives in float32 differ between implementations by more than float32's
     # tolerances (rounding compounds), so higher orders are generated in float64
     drawn = "float64" if scenario is s_create_graph or rng.random() < 0.2 else "float32"
@@ -1082,8 +1104,8 @@ def build_case(seed: int, index: int, version: int, extension: Optional[Extensio
     if after is not None:
         after(p, scenario)
     spell_out_defaults(p)
-    name = scenario.__name__[2:].replace("_", "-")
-    case: dict[str, Any] = {"id": f"gen{version}/{seed}/{index:05d}-{name}",
+    name = _scenario_name(scenario)
+    case: dict[str, Any] = {"id": _case_id(version, seed, index, name),
                             "about": f"generated: {name} after a {len(p.steps)}-step program",
                             "tags": sorted(p.tags), "steps": p.steps}
     if p.dialects != set(BOTH):
