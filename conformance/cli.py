@@ -225,10 +225,9 @@ def xdist_workers(workers: str, cores: Optional[int] = None) -> int:
     """How many pytest-xdist workers ``-n WORKERS`` asks for; 0: the run stays in one process.
 
     ``auto`` counts two cores a worker, and none below four cores: a test process already runs
-    each backend in a process of its own, side by side, and keeps about 1.8 cores busy (1.77 of
-    2 over the default corpus on four backends, 78 s: ``benchmarks/corpus_run.py``). On two
-    cores a second test process only adds xdist's per-item work and a second set of backend
-    processes (``docs/benchmarks.md``).
+    each backend in a process of its own, side by side, and keeps about 1.8 cores busy. On two
+    cores a second test process adds a second set of backend processes: the main job's four
+    backends take 131 s at ``-n 2`` against 114 s in one process (``docs/benchmarks.md``).
     """
     if workers == "auto":
         cores = usable_cores() if cores is None else cores

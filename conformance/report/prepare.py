@@ -96,6 +96,7 @@ class Preparation:
         except BaseException as exc:  # noqa: BLE001 - handed to finish, which raises it there
             self.failure = exc
 
+    @collector_paused()  # tens of thousands of objects: no collection walks the run's heap for them
     def _load_corpus(self, with_facts: bool = False) -> Corpus:
         cases, generated = run_corpus(self.run)
         return cases, generated, run_manifest(self.run, generated), \
