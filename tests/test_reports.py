@@ -209,3 +209,18 @@ def test_reports_list_known_and_unsupported_results_and_word_divergences(run_dir
     guide = (run_dir / "guide.html").read_text()
     assert "torch ↔ paddle divergences" in markdown and "guide.html" in page
     assert "torch: " in guide and " / paddle: " in guide  # each class's example, worded
+
+
+def test_case_facts_worked_out_during_the_run_give_the_same_report_model(run_dir):
+    """A parallel run's own process works out each case's coverage buckets and missing APIs
+    while its workers run; the model built from them is the one built from the cases after."""
+    from conformance.report.build import load_run
+    from conformance.report.model import CorpusFacts, build_model
+
+    run, results, cases, _ = load_run(run_dir)
+    summary = json.loads((run_dir / "summary.json").read_text())
+    after = build_model(summary, results, cases)
+    during = build_model(summary, results, cases, facts=CorpusFacts.of(cases))
+    assert during.heatmap == after.heatmap and any(after.heatmap.values())
+    assert [m.cases for m in during.guide.missing] == [m.cases for m in after.guide.missing]
+    assert any(m.cases for m in after.guide.missing)

@@ -171,8 +171,9 @@ def porting_guide(results: list[dict[str, Any]], cases: dict[str, Case],
             cls.paddle_program = program(cases[cls.example], "paddle")
     guide.classes = [c for c in by_key.values() if c.cases]
     guide.unexplained = sorted(unexplained.values(), key=lambda c: (-len(c.cases), c.signature))
-    used = {case_id: lacked[case_id] if lacked is not None and case_id in lacked
-            else lacked_apis(cases[case_id]) for case_id in pairs if case_id in cases}
+    known = lacked or {}
+    used = {case_id: known[case_id] if case_id in known else lacked_apis(cases[case_id])
+            for case_id in pairs if case_id in cases}
     for entry in NO_COUNTERPART:
         lacking = next(d for d in DIALECT_LACKS if d != entry.dialect)
         assert entry.lacked in DIALECT_LACKS[lacking], entry.key

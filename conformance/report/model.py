@@ -73,5 +73,5 @@ def build_model(summary: dict[str, Any], results: list[dict[str, Any]],
     unsupported = [r for r in results if r["verdict"] == "unsupported"]
     facts = facts or CorpusFacts()
     return ReportModel(summary, backends, heatmap(results, cases, dict(facts.buckets)), failures,
-                       porting_guide(results, cases, facts.lacked or None), known, unsupported,
+                       porting_guide(results, cases, facts.lacked), known, unsupported,
                        failure_classes(results, cases) if classes is None else classes)
