@@ -10,7 +10,7 @@ from __future__ import annotations
 import collections
 import contextlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 import numpy as np
 
@@ -268,12 +268,12 @@ def _run_undefined(policy: Policy, node: Node, hooks: bool = True, accumulate: b
     they run later, with its function's), its saved tensors are checked (and freed after the
     step, by ``run_backward``). Returns whether its backward runs (a custom function's does,
     with zeros); otherwise every input it needs gets an undefined gradient. A leaf moved into
-    the graph refuses even an undefined gradient."""
+    the graph refuses even an undefined gradient, after its hooks ran."""
+    for hook in list(node.pre_hooks.values()) if hooks else ():
+        hook(None)
     if accumulate and type(node) is AccumulateGrad and node.variable._grad_fn is not None and \
             policy.refuses_leaves_moved_into_graph:
         raise policy.error("leaf_moved_into_graph")
-    for hook in list(node.pre_hooks.values()) if hooks else ():
-        hook(None)
     if node.node_hooks:
         _run_node_hooks(node, "pre", (None,))
     if type(node) is AccumulateGrad:
@@ -288,20 +288,29 @@ def _run_undefined(policy: Policy, node: Node, hooks: bool = True, accumulate: b
 def _run_hooks(policy: Policy, node: Node, grad: Tensor) -> tuple[Tensor, Tensor]:
     """The node's tensor hooks in registration order, each handed what the previous returned.
     Returns the gradient the first hook was handed and the one the last returned."""
-    if not node.pre_hooks or (type(node) is AccumulateGrad and node.variable._grad_fn is not None
-                              and policy.refuses_leaves_moved_into_graph):
-        # torch: a leaf moved into the graph (a recorded write after requires_grad_(False))
-        # keeps its hooks nowhere: its accumulation node reads them from the tensor
+    if not node.pre_hooks:
         return grad, grad
-    with grad_mode.set_grad_enabled(True) if policy.hooks_record else contextlib.nullcontext():
-        grad = handed = policy.hook_input(grad)
+    with _hook_mode(policy):
+        grad = handed = policy.leaf_hook_input(node.variable, grad) if type(node) is AccumulateGrad \
+            else policy.hook_input(grad)
         for hook in list(node.pre_hooks.values()):
-            replaced = hook(grad)
-            if replaced is not None:
-                result = policy.hook_result(grad, replaced)
-                rounding.note_hook_result(result, grad)
-                grad = result
+            grad = _call_hook(policy, hook, grad)
     return handed, grad
+
+
+def _hook_mode(policy: Policy) -> contextlib.AbstractContextManager[Any]:
+    """The grad mode tensor hooks run in (paddle records what they compute)."""
+    return grad_mode.set_grad_enabled(True) if policy.hooks_record else contextlib.nullcontext()
+
+
+def _call_hook(policy: Policy, hook: Callable[[Any], Any], grad: Tensor) -> Tensor:
+    """What a tensor hook makes of ``grad``: what it returned, else ``grad``."""
+    replaced = hook(grad)
+    if replaced is None:
+        return grad
+    result = policy.hook_result(grad, replaced)
+    rounding.note_hook_result(result, grad)
+    return result
 
 
 def _run_output_hooks(policy: Policy, node: Node, grads: list[Any], create_graph: bool,
@@ -326,11 +335,13 @@ def _run_output_hooks(policy: Policy, node: Node, grads: list[Any], create_graph
             policy.retain(slot.retained, grads[i], create_graph)
 
 
-def _missing_outputs(policy: Policy, node: Node, grads: list[Any]) -> None:
+def _missing_outputs(policy: Policy, node: Node, grads: list[Any], hooks: bool = True) -> set[int]:
     """The outputs of a node with several that no gradient reached, as the node runs: torch
     hands their tensor hooks None (a hook may not replace it); paddle's split kernels fill in
-    zeros, which the outputs' hooks and retained gradients see and the node adds up."""
+    zeros, which the outputs' hooks and retained gradients see and the node adds up (their
+    hooks run here unless ``hooks`` is False). Returns the outputs filled in."""
     kind = policy.missing_output_gradient(node)
+    filled: set[int] = set()
     for index, slot_ref in enumerate(node.attrs.get("slot_nodes", ())):
         slot = slot_ref()
         if slot is None or grads[index] is not None:  # an undefined one ran its hooks on arrival
@@ -346,7 +357,27 @@ def _missing_outputs(policy: Policy, node: Node, grads: list[Any]) -> None:
                 zeros = type(like)._from_array(np.zeros(shape, dtype))
                 zeros._device = like._device
                 zeros = policy.filled_gradient(zeros)
-                grads[index] = _run_hooks(policy, slot, zeros)[1]
+                grads[index] = _run_hooks(policy, slot, zeros)[1] if hooks else zeros
+                filled.add(index)
+    return filled
+
+
+def _slot_hooks_at_owner(policy: Policy, node: Node, grads: list[Any], filled: set[int]) -> None:
+    """paddle: the hooks of a node's outputs run as the node runs, in the order they were
+    registered, each output's handed what its previous hook returned. A filled-in zero is what
+    its hooks return; what they return for a gradient that arrived goes unused."""
+    slots = [(i, ref()) for i, ref in enumerate(node.attrs.get("slot_nodes", ()))]
+    slots = [(i, slot) for i, slot in slots
+             if slot is not None and grads[i] is not None and grads[i] is not UNDEFINED]
+    hooks = sorted((key, i, hook) for i, slot in slots for key, hook in slot.pre_hooks.items())
+    if not hooks:
+        return
+    with _hook_mode(policy):
+        current = {i: policy.hook_input(grads[i]) for i, _ in slots}
+        for _, i, hook in hooks:
+            current[i] = _call_hook(policy, hook, current[i])
+    for i in filled:
+        grads[i] = current.get(i, grads[i])
 
 
 def _label_gradient_nodes(policy: Policy, node: Node, grads: Sequence[Any]) -> None:
@@ -562,13 +593,18 @@ class _Pass:
                 self._capture_outputs(node, grad)
             elif policy.output_hooks_run_at_node:
                 _run_output_hooks(policy, node, grad, self.create_graph, targets)
+            elif policy.slot_hooks_run_at_owner:
+                _slot_hooks_at_owner(policy, node, grad, _missing_outputs(policy, node, grad, False))
             else:
                 _missing_outputs(policy, node, grad)
         if not is_leaf:
             policy.check_before_hooks(node)
         handed = hooked = grad
-        # a deferred output slot's hooks run with its node's others (``_run_output_hooks``)
-        if not deferred and (not is_leaf or self.accumulate or policy.leaf_hooks_apply_to_grad):
+        # a deferred output slot's hooks run with its node's others (``_run_output_hooks``),
+        # or as its node runs (``slot_hooks_run_at_owner``)
+        at_owner = policy.slot_hooks_run_at_owner and not is_leaf and node.rule.op == "output_slot"
+        if not deferred and not at_owner and (
+                not is_leaf or self.accumulate or policy.leaf_hooks_apply_to_grad):
             handed, hooked = _run_hooks(policy, node, grad)
         if node.retained is not None and not deferred:
             policy.retain(node.retained, hooked, self.create_graph)

@@ -62,6 +62,9 @@ class as_kernel:  # noqa: N801 - used as a context manager
 
 # (pack, unpack) pairs of the ``saved_tensors_hooks`` blocks open now, innermost last
 SAVED_TENSORS_HOOKS: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = []
+# paddle packs a node's saved tensors before it links the node to its inputs: the accumulation
+# nodes (by id) that linking makes for the op being recorded, not there yet while a pack hook runs
+UNLINKED_WHILE_PACKING: set[int] = set()
 
 
 class saved_tensors_hooks:  # noqa: N801 - the frameworks' name
@@ -104,7 +107,7 @@ class SavedTensor:
     framework saved a view of it of this shape, which its version error shows)."""
 
     __slots__ = ("tensor", "version", "origin", "view_shape", "leaf_node", "packed", "unpack",
-                 "dtype")
+                 "dtype", "required_grad")
 
     def __init__(self, tensor: Tensor, checked: bool = True,
                  view_shape: Optional[tuple[int, ...]] = None, hooked: bool = True) -> None:
@@ -125,10 +128,11 @@ class SavedTensor:
             checked = False
         self.version = tensor._counter.value if checked else None
         self.origin = tensor._grad_fn
+        self.required_grad = tensor._requires_grad
         self.view_shape = view_shape
         # a view of a leaf that requires grad is recorded: it keeps the leaf's node even if
         # the leaf stops requiring grad later (paddle: any saved leaf, whose TensorWrapper keeps
-        # the leaf's node)
+        # the leaf's node; and a leaf saved while it required none is restored without one)
         self.leaf_node = tensor._accumulator_node() if (
             view_shape is not None or tensor._policy.saved_leaves_keep_their_node) and \
             tensor._grad_fn is None and tensor._requires_grad else None

@@ -17,7 +17,13 @@ import numpy as np
 from reference_engine import devices, fp_errors, grad_mode
 from reference_engine import rule as R
 from reference_engine.dtypes import _Reduced, is_floating, is_reduced
-from reference_engine.graph import Node, SavedTensor, node_base_name
+from reference_engine.graph import (
+    SAVED_TENSORS_HOOKS,
+    UNLINKED_WHILE_PACKING,
+    Node,
+    SavedTensor,
+    node_base_name,
+)
 
 if TYPE_CHECKING:
     from reference_engine.dialects.policy import Policy
@@ -92,6 +98,8 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
         if t._split_piece is not None:
             check_split_piece(t)
     flags = rule.differentiable * len(inputs) if rule.variadic else rule.differentiable
+    unlinked = [t for t in inputs if t._accumulator is None] \
+        if SAVED_TENSORS_HOOKS and policy.packs_before_linking else ()
     # a tensor that no longer requires grad (paddle: stop_gradient set on a non-leaf) gets no edge
     edges = tuple([(t._grad_fn or t._edge()) if diff and t._requires_grad else None
                    for t, diff in zip(inputs, flags)])
@@ -110,6 +118,29 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
         plan = _saved_plan(rule, policy, needed, scalar)
     if type(plan) is _OrderedPerCall:  # the order it unpacks them in reads the call's attributes
         plan = plan.entries(rule, policy, attrs)
+    if unlinked:
+        with _packed_before_linking(unlinked):
+            _save(node, plan, inputs, out, attrs, rule, policy)
+    else:
+        _save(node, plan, inputs, out, attrs, rule, policy)
+    return out
+
+
+@contextlib.contextmanager
+def _packed_before_linking(unlinked: Sequence[Tensor]) -> Iterator[None]:
+    """While the saved tensors are packed: the accumulation nodes linking ``unlinked`` made do
+    not show yet (``graph.UNLINKED_WHILE_PACKING``)."""
+    made = {id(t._accumulator) for t in unlinked if t._accumulator is not None}
+    UNLINKED_WHILE_PACKING.update(made)
+    try:
+        yield
+    finally:
+        UNLINKED_WHILE_PACKING.difference_update(made)
+
+
+def _save(node: Node, plan: Sequence[SavedEntry], inputs: Sequence[Tensor], out: Tensor,
+          attrs: dict[str, Any], rule: R.Rule, policy: Any) -> None:
+    """Save what ``plan`` names for ``node``'s backward."""
     for name, source, checked, hooked in plan:
         if source == "result":
             node.saved[name] = SavedTensor(out)
@@ -126,7 +157,6 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
                     saved._view_base is not None and not row_major(saved._data):
                 saved = graph_copy(saved)  # the kernel's contiguous copy, which writes miss
             node.saved[name] = SavedTensor(saved, checked, hooked=hooked)
-    return out
 
 
 # One saved tensor of a node: its name, where it comes from ("result", "result-copy", "attr" or

@@ -279,6 +279,9 @@ class Tensor:
         if base is not None and self._policy.writes_through_views_rebase_the_base:
             index = H.positions_in(base._data, self._data)
         if index is None:
+            if self._grad_fn is None and self._accumulator is not None and \
+                    self._policy.write_drops_leaf_hooks(node):
+                self._accumulator.pre_hooks.clear()
             self._rebase(node)
             return
         edges = (base._edge(), *node.edges[1:])

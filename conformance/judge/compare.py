@@ -224,10 +224,10 @@ def compare_traces(expected: Trace, actual: Trace, messages: str = "text",
     result = Comparison()
     exp, act = full_states(expected.observations), full_states(actual.observations)
     cut = next((i for i, o in enumerate(exp) if o["kind"] == "undefined"), None)
-    if cut is not None:  # everything from an undefined result on is undefined too
+    if cut is not None:  # everything the undefined step made, and after, is undefined too
         step = exp[cut]["step"]
         result.undefined_steps = [step]
-        exp = exp[:cut]
+        exp = exp[:min(cut, _made_from(exp, step, deferred))]
         act = act[:_made_from(act, step, deferred)]
     exp_steps, act_steps = _by_step(exp), _by_step(act)
     order = list(exp_steps) + [s for s in act_steps if s not in exp_steps]

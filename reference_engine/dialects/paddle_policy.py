@@ -208,6 +208,11 @@ def made_from_data(t: Tensor) -> bool:
 WIDENED_BY_MULTIPLY: IdentityMap[np.dtype] = IdentityMap()
 
 
+# the cast gradient a leaf's hooks were handed -> the gradient its accumulation goes on with
+# where no hook replaced it (``PaddlePolicy.leaf_hook_input``)
+ACCUMULATED_INSTEAD: IdentityMap[Tensor] = IdentityMap()
+
+
 def engine_dtype(leaf: Tensor) -> Optional[np.dtype]:
     """The dtype paddle's engine holds for a leaf: the one it casts a seed to, and (where it
     is still the leaf's own) a gradient reaching the leaf's .grad. None for a tensor to_tensor
@@ -317,6 +322,8 @@ class PaddlePolicy(Policy):
     kernels_copy_gradients = True
     custom_gradients_cast_to_input_dtype = False
     custom_backward_skips_hook_results = True
+    slot_hooks_run_at_owner = True
+    packs_before_linking = True
     promotes_by_casting = True
     links_read_saved_tensors = True
     # elementwise_pow_grad(x, y, out_grad), tan_grad(x, out_grad): the output computed again
@@ -583,9 +590,23 @@ class PaddlePolicy(Policy):
         leaf._accumulator = grad._accumulator
         return leaf
 
+    def leaf_hook_input(self, leaf: Tensor, grad: Tensor) -> Tensor:
+        """A leaf's accumulation node casts a gradient to the dtype the engine holds for the
+        leaf before the leaf's hooks see it (a parameter that add_ widened hands its hook
+        float64, which stops gradient; measured on 3.3.1). What it accumulates is made as
+        before from the gradient the pass brought, unless a hook replaced what it was handed."""
+        handed = self.hook_input(grad)
+        if grad._requires_grad or not _cast_on_accumulation(leaf, grad):
+            return handed
+        cast = F.cast(grad, leaf._data.dtype)
+        ACCUMULATED_INSTEAD[cast] = handed
+        return cast
+
     def hook_result(self, handed: Tensor, returned: Tensor) -> Tensor:
-        """What a hook computed from a gradient that stops gradient (a PyLayer's) stops it too."""
-        if stopped(handed) and not returned._requires_grad:
+        """What a hook computed from a gradient that stops gradient (a PyLayer's) stops it too,
+        as does what it returned for a gradient a leaf's accumulation cast (the .grad made
+        from it stops gradient, as one made from the cast gradient does)."""
+        if handed in ACCUMULATED_INSTEAD or (stopped(handed) and not returned._requires_grad):
             self.mark_stopped(returned)
         return returned
 
@@ -600,6 +621,7 @@ class PaddlePolicy(Policy):
         """A first gradient that a hook recorded is stored with its history, as paddle does;
         a gradient zeroed by clear_grad() counts as none (paddle assigns the next one, with
         its flag)."""
+        grad = ACCUMULATED_INSTEAD.get(grad, grad)
         if cleared(leaf._grad) and stopped(grad) and not create_graph:
             leaf._grad = None
         if leaf._grad is None and stopped(grad) and not create_graph:

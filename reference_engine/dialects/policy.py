@@ -95,6 +95,10 @@ class Policy:
     norm_grad_masks_zeros = True
     # torch: the hooks on the outputs of a node with several run together, as the node runs
     output_hooks_run_at_node = False
+    packs_before_linking = False  # paddle: see graph.UNLINKED_WHILE_PACKING
+    # paddle: one output of several has no node of its own; its hooks run as the node that made
+    # it runs (their results unused), though its gradient passes on at once
+    slot_hooks_run_at_owner = False
     # paddle: kernels with no strided form run on a contiguous copy of a strided input (a
     # transposed view), which is what their node saves: later writes to the view are not seen
     contiguous_copy_kernels: frozenset[str] = frozenset()
@@ -305,6 +309,9 @@ class Policy:
                                          slot.origin is not None or slot.leaf_node is not None)
             if slot.leaf_node is not None and not tensor._requires_grad:
                 tensor = _still_recorded(tensor, slot.leaf_node)
+            elif self.saved_leaves_keep_their_node and slot.origin is None and \
+                    not slot.required_grad and tensor._requires_grad:
+                tensor = _never_recorded(tensor)
             out[name] = tensor
         return out
 
@@ -424,6 +431,11 @@ class Policy:
         strides, by default)."""
         return view
 
+    def write_drops_leaf_hooks(self, node: Node) -> bool:
+        """Whether an in-place write recorded as ``node`` drops the hooks of the leaf it moves
+        into the graph."""
+        return False
+
     def accumulate(self, leaf: Tensor, grad: Tensor, create_graph: bool) -> None:
         """Add ``grad`` into a leaf's ``.grad``: a copy first, then in place (out of place when
         ``create_graph``, so the sum is differentiable)."""
@@ -452,6 +464,10 @@ class Policy:
     def hook_input(self, grad: Tensor) -> Tensor:
         """The gradient a tensor hook is handed."""
         return grad
+
+    def leaf_hook_input(self, leaf: Tensor, grad: Tensor) -> Tensor:
+        """The gradient a leaf's tensor hook is handed, as it reaches the leaf's accumulation."""
+        return self.hook_input(grad)
 
     def hook_result(self, handed: Tensor, returned: Tensor) -> Tensor:
         """What a tensor hook returned, as the pass goes on with it."""
@@ -661,6 +677,12 @@ def _still_recorded(tensor: Tensor, leaf_node: Node) -> Tensor:
     stand_in._requires_grad = True
     stand_in._accumulator = leaf_node
     return stand_in
+
+
+def _never_recorded(tensor: Tensor) -> Tensor:
+    """paddle: a saved leaf that required no grad when saved and requires it now is restored
+    as it was saved, so what a create_graph pass computes from it does not reach it."""
+    return type(tensor)._from_array(tensor._data)
 
 
 def _is_output(name: str, slot: SavedTensor, node: Node) -> bool:

@@ -53,6 +53,11 @@ _BASIC_INDEX_NODES = {type(None): "UnsqueezeBackward0", int: "SelectBackward0",
                       slice: "SliceBackward0"}
 
 
+def _index_put(attrs: dict[str, Any]) -> bool:
+    """Whether a setitem is index_put_ (advanced indices), not a copy into a view."""
+    return F._index_kind(attrs["index"]) == "index"
+
+
 def _basic_index_node(index: Any) -> str:
     """The node a basic index records: torch applies it one component at a time (None an
     unsqueeze, an integer a select, a slice a slice), skipping ``...`` and, in a tuple, ``:``;
@@ -218,13 +223,19 @@ class TorchPolicy(Policy):
     def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:
         if attrs.get("api") == "zero":
             return "ZeroBackward0"
-        if rule.op == "setitem" and F._index_kind(attrs["index"]) == "index":
-            return "IndexPutBackward0"  # advanced indices: index_put_, not a view's copy
+        if rule.op == "setitem" and _index_put(attrs):
+            return "IndexPutBackward0"
         if rule.op == "bmm" and torch_matmul.transposes_result(attrs["a_shape"], attrs["b_shape"]):
             return "CloneBackward0"
         if rule.op == "getitem_slice":
             return _basic_index_node(attrs["index"])
         return super().node_name(rule, attrs)
+
+    def write_drops_leaf_hooks(self, node: Node) -> bool:
+        """A leaf's hooks live on the tensor, and a write that gives the tensor itself a node
+        drops them; a write through a view (``x[0] = v`` is a view's copy_) gives the base
+        CopySlices and keeps them, and its old accumulation node runs them."""
+        return not (node.rule.op == "setitem" and not _index_put(node.attrs))
 
     def saved_order(self, rule: Any, attrs: dict[str, Any], names: Iterable[str]) -> list[str]:
         """torch's generated nodes unpack their saved inputs in alphabetical order of their own

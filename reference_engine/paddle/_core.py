@@ -27,7 +27,7 @@ from reference_engine.dialects.paddle_policy import (
     stopped,
 )
 from reference_engine.dtypes import DialectDtype, by_numpy, is_floating, standard_dtypes, to_numpy
-from reference_engine.graph import Node, shown_node
+from reference_engine.graph import UNLINKED_WHILE_PACKING, Node, shown_node
 from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor as _CoreTensor
 
@@ -230,8 +230,11 @@ class Tensor(_CoreTensor):
 
     @property
     def grad_fn(self) -> Optional[Node]:
-        """The creating node; a tensor made by ``to_tensor`` shows its accumulation node."""
-        return shown_node(self._grad_fn) if self._grad_fn is not None else self._accumulator
+        """The creating node; a tensor made by ``to_tensor`` shows its accumulation node (once
+        there: ``graph.UNLINKED_WHILE_PACKING``)."""
+        if self._grad_fn is not None:
+            return shown_node(self._grad_fn)
+        return None if id(self._accumulator) in UNLINKED_WHILE_PACKING else self._accumulator
 
     @property
     def name(self) -> str:

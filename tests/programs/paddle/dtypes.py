@@ -228,3 +228,27 @@ def a_parameter_casts_a_seed_of_another_dtype_to_its_own(paddle):
     paddle.autograd.backward([linear.weight], [paddle.to_tensor([[1.5], [2.5]], dtype="float64")])
     paddle.autograd.backward([made], [paddle.to_tensor([1.5, 2.5], dtype="float64")])
     return [[p.grad, p.grad.numpy().dtype.name, p.grad.stop_gradient] for p in (linear.weight, made)]
+
+
+@program
+def a_leafs_hooks_see_the_gradient_its_accumulation_cast(paddle):
+    """A leaf an in-place add_ or subtract_ widened (refused on a leaf that requires grad, but
+    the cast comes first) is the wider dtype to paddle's engine: its accumulation node casts a
+    narrower gradient before the leaf's hooks see it, and the .grad made from it stops
+    gradient, what a hook returned for it too. multiply_ leaves the engine the old dtype, and a
+    tensor made from data takes gradients as they are: their hooks see the gradient uncast."""
+    out = []
+    for kind in ("zeros", "data"):
+        for op in ("add_", "subtract_", "multiply_"):
+            for replace in (False, True):
+                x = paddle.zeros([1, 3], "float32") if kind == "zeros" else \
+                    paddle.to_tensor([[0.0, 0.0, 0.0]])
+                x.stop_gradient = False
+                v = paddle.cast(x, "float64")
+                seen = []
+                x.register_hook(lambda g, seen=seen, replace=replace: (
+                    seen.append([str(g.dtype), g.stop_gradient]), g * 2 if replace else None)[1])
+                attempt(lambda: getattr(x, op)(v))
+                paddle.autograd.backward([v])
+                out.append([kind, op, replace, str(x.dtype), seen, x.grad, x.grad.stop_gradient])
+    return out

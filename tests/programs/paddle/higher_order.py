@@ -280,3 +280,25 @@ def the_zeros_of_a_recorded_link_stay_zeros_beside_a_nan(paddle):
         g = paddle.grad([first], [x, w] if both else [x], create_graph=True)[0]
         seen.append([g, paddle.grad([g], [x])[0]])
     return seen
+
+
+@program
+def a_leaf_saved_before_it_required_grad_is_restored_without_a_node(paddle):
+    """A leaf saved by a node while it required no grad is restored as it was saved (its
+    TensorWrapper keeps no node), so a create_graph gradient computed from it does not reach it
+    once stop_gradient is set False: None with allow_unused. Where it is saved only after that,
+    it is reached."""
+    out = []
+    for name, f in (("multiply", lambda a, b: a * b), ("divide", lambda a, b: a / b),
+                    ("where", lambda a, b: paddle.where(b > 0, a, 0.5) * b),
+                    ("matmul", lambda a, b: paddle.matmul(a, b))):
+        x1 = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+        x2 = paddle.to_tensor([3.0, 4.0])
+        v = f(x1, x2)
+        x2.stop_gradient = False
+        g, = paddle.grad([v.sum()], [x1], create_graph=True)
+        out.append([name, g, attempt(lambda: paddle.grad([g.sum()], [x2], allow_unused=True))])
+        later = f(x1, x2)
+        g, = paddle.grad([later.sum()], [x1], create_graph=True)
+        out.append([name + " saved later", paddle.grad([g.sum()], [x2], allow_unused=True)])
+    return out

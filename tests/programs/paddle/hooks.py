@@ -225,3 +225,63 @@ def slices_over_every_element_give_the_tensor_back(paddle):
     views = [x[0:2], x[:, 0:3], x[0:5], x[-2:], x[::1], x[..., 0:3], x[0:2, ...], x[::-1],
              x[1:], x[0:2:2], x[None, 0:9]]
     return [[v.grad_fn.name() if v.grad_fn else None, v.is_leaf, v.shape] for v in views]
+
+
+@program
+def the_hooks_of_a_splits_outputs_run_as_the_split_node_runs(paddle):
+    """One output of several has no node of its own: its gradient passes on at once, but its
+    hooks run as the split's node runs, after the nodes queued before it (here a node whose
+    saved input was written fails first, and no hook runs), in the order they were registered
+    across the outputs, an unreached output's with the zeros paddle fills in."""
+    seen = []
+    x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    y = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    a, b = paddle.split(x, [1, 2], axis=0)
+    a.register_hook(lambda g: seen.append(("a", g.numpy())))
+    b.register_hook(lambda g: seen.append(("b", g.numpy())))
+    q = y * 3.0
+    q.register_hook(lambda g: seen.append(("q", g.numpy())))
+    r = q.exp()
+    r.register_hook(lambda g: seen.append(("r", g.numpy())))
+    (b * 2.0 * r).sum().backward()
+    a, b = paddle.split(x, [1, 2], axis=0)
+    b.register_hook(lambda g: seen.append(("b first", g.numpy())))
+    a.register_hook(lambda g: seen.append(("a unreached", g.numpy())))
+    (b * y).sum().backward()
+    w = paddle.to_tensor([[0.0, 0.0, 0.0]], stop_gradient=False)
+    m = paddle.max(w)
+    with paddle.no_grad():
+        w[0] = 0.5
+    _, c = paddle.split(x, [1, 2], axis=0)
+    c.register_hook(lambda g: seen.append(("c", g.numpy())))
+    out = c * 2.0 * m
+    return [seen, x.grad.numpy(), attempt(lambda: paddle.autograd.backward([out], retain_graph=True)),
+            list(seen[6:])]
+
+
+@program
+def a_pack_hook_runs_before_the_node_is_linked_to_its_inputs(paddle):
+    """paddle packs a node's saved tensors before it links the node to its inputs: a tensor
+    whose accumulation node that linking makes (a view of a tensor that needs no grad, given
+    stop_gradient False by a write under no_grad) shows no grad_fn to the pack hook, and its
+    accumulation node once the op is recorded; a leaf that had one shows it."""
+    seen = []
+
+    def pack(t):
+        seen.append([list(t.shape), t.stop_gradient, t.grad_fn.name() if t.grad_fn is not None else None])
+        return t
+
+    for kind in ("unsqueeze", "scaled", "to_tensor"):
+        x1 = paddle.to_tensor([0.0, 0.0, 0.0], dtype="float64")
+        v = paddle.unsqueeze(x1, axis=1) if kind == "unsqueeze" else \
+            (x1 * 2.0).unsqueeze(1) if kind == "scaled" else \
+            paddle.to_tensor([[0.0], [0.0], [0.0]], dtype="float64")
+        with paddle.no_grad():
+            v[0] = paddle.to_tensor([0.0], dtype="float64", stop_gradient=False)
+        before = v.grad_fn is not None
+        with paddle.autograd.saved_tensors_hooks(pack, lambda t: t):
+            z = paddle.to_tensor([2.0], dtype="float64") * v
+        seen.append([kind, before, v.grad_fn.name() if v.grad_fn is not None else None])
+        z.sum().backward()
+        seen.append(v.grad)
+    return seen

@@ -284,7 +284,9 @@ def an_unused_output_of_a_custom_function_hands_its_hooks_none(torch):
 def an_undefined_gradient_still_reaches_a_leaf_moved_into_the_graph(torch):
     """A custom function's backward returning None sends an undefined gradient on; a node that
     passes it to the accumulation of a leaf written by a recorded op after the graph was built
-    (moved into the graph) fails there as a defined one does, the leaf's hooks unrun."""
+    (moved into the graph) fails there as a defined one does: after the leaf's hooks, handed
+    None, where the write went through a view (x[0] = t) and kept them; a write that gave the
+    leaf itself a node (div_) dropped them."""
 
     class NoGradient(torch.autograd.Function):
         @staticmethod
@@ -305,4 +307,11 @@ def an_undefined_gradient_still_reaches_a_leaf_moved_into_the_graph(torch):
         x.div_(v if make is not None else torch.tensor([1.0, 1.0], requires_grad=True))
         out = NoGradient.apply(v)
         seen.append((name, attempt(lambda: out.sum().backward())))
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    x.register_hook(lambda g: seen.append(("x hook after a write through a view", g)))
+    v = torch.exp(x)
+    x.requires_grad_(False)
+    x[0] = torch.tensor(3.0, requires_grad=True)
+    out = NoGradient.apply(v)
+    seen.append(("setitem", attempt(lambda: out.sum().backward())))
     return seen

@@ -265,6 +265,32 @@ def a_leaf_moved_into_the_graph_keeps_its_hooks_nowhere(torch):
 
 
 @program
+def a_leaf_written_through_a_view_keeps_its_hooks_on_its_old_accumulation(torch):
+    """A write that gives the leaf itself a node (add_, index_put_ by advanced indices) drops
+    the leaf's hooks; a write through a view (x[0] = v, x[:, 0].copy_(v), x.t().add_) gives the
+    base CopySlices and keeps them: its old accumulation node runs them before it refuses the
+    leaf moved into the graph."""
+    out = []
+    for name, write in (("add_", lambda x, y, v: x.add_(v)),
+                        ("setitem", lambda x, y, v: x.__setitem__(0, v[0])),
+                        ("setitem column", lambda x, y, v: x.__setitem__((slice(None), 0), y)),
+                        ("index_put", lambda x, y, v: x.__setitem__([0], y)),
+                        ("mask", lambda x, y, v: x.__setitem__(torch.tensor([True, False]), y)),
+                        ("view add_", lambda x, y, v: x[0].add_(y)),
+                        ("transposed add_", lambda x, y, v: x.t().add_(v.t()))):
+        x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        v = x / 2.0
+        seen = []
+        x.register_hook(lambda g, seen=seen: seen.append(g.clone()))
+        x.requires_grad_(False)
+        y = torch.tensor(5.0, requires_grad=True)
+        write(x, y, v)
+        out.append([name, x.grad_fn.name(), attempt(lambda: v.sum().backward(retain_graph=True)),
+                    attempt(lambda: (x * 3).sum().backward()), seen])
+    return out
+
+
+@program
 def a_captured_nodes_hooks_under_backward_inputs_and_grad(torch):
     """backward(inputs=[v]) of a non-leaf ``v`` runs v's node (needed for the capture): its
     pre hooks, then its post hooks with None for every input nothing else needs (a custom
