@@ -128,11 +128,16 @@ def _default_signals() -> None:
 
 
 def _start_run(out: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "conformance.cli", "run", "--corpus", "generated",
-                             "--count", "3000", "--backends", "reference-torch", "-n", "0",
-                             "--out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True,
-                            preexec_fn=_default_signals)
+    with _stderr_file(out).open("w") as stderr:  # the child keeps its own copy
+        return subprocess.Popen([sys.executable, "-m", "conformance.cli", "run", "--corpus",
+                                 "generated", "--count", "3000", "--backends", "reference-torch",
+                                 "-n", "0", "--out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                                stderr=stderr, start_new_session=True, preexec_fn=_default_signals)
+
+
+def _stderr_file(out: Path) -> Path:
+    """Where a run started by ``_start_run`` writes its stderr (beside its folder)."""
+    return out.with_name(out.name + ".stderr")
 
 
 def _wait_for_results(out: Path, lines: int, proc: subprocess.Popen) -> None:
@@ -158,6 +163,8 @@ def test_an_interrupted_run_leaves_a_readable_partial_report(tmp_path, how):
             os.killpg(proc.pid, signal.SIGKILL)
     if how == "kill":
         assert main(["report", str(out)]) == 0
+    assert (out / "summary.json").exists(), \
+        f"exit {proc.returncode}; the run's stderr:\n{_stderr_file(out).read_text()[-3000:]}"
     summary = json.loads((out / "summary.json").read_text())
     assert summary["complete"] is False
     assert 50 <= summary["results"] < 3000
