@@ -13,6 +13,8 @@
     autograd-oracle coverage [--corpus all --seed S --count N]
     autograd-oracle known update --from DIR   re-pin known divergences from a run
     autograd-oracle known add --backend B --case ID --reason TEXT --from DIR [--file F]
+    autograd-oracle inventory scan --checkouts DIR   count the APIs real code uses
+    autograd-oracle inventory report                 write docs/api-coverage.md
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class UsageError(Exception):
     """A mistake in the command line or its inputs: one line, exit code 2."""
 BASELINES = Path("baselines")
 KNOWN_DIR = Path("known_divergences")
+_INVENTORY = Path(__file__).parent / "inventory" / "inventory.json"
 
 
 def _version() -> str:
@@ -625,6 +628,32 @@ def cmd_coverage(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_inventory(args: argparse.Namespace) -> int:
+    import json
+
+    from conformance.inventory import build, coverage
+    from reference_engine.framework_names import LISTING
+
+    if args.action == "scan":
+        checkouts = _existing_dir(args.checkouts, "--checkouts")
+        try:
+            inventory = build.scan(checkouts)
+        except build.CheckoutMissingError as exc:
+            raise UsageError(f"--checkouts: {exc}") from None
+        build.write(inventory, Path(args.inventory))
+        LISTING.write_text(json.dumps(build.framework_names(), indent=0) + "\n")
+        print(f"wrote {args.inventory} and {LISTING.name}: "
+              + ", ".join(f"{len(apis)} {f} APIs" for f, apis in inventory["apis"].items()))
+        return 0
+    try:
+        inventory = build.load(Path(args.inventory))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--inventory: cannot read {args.inventory}: {exc}") from None
+    Path(args.out).write_text(coverage.report(inventory, Path(args.tests_root)))
+    print(f"wrote {args.out}")
+    return 0
+
+
 class _Help(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
     """Descriptions as written, every option followed by its default."""
 
@@ -766,6 +795,18 @@ def parser() -> argparse.ArgumentParser:
     cov = command("coverage", "cases per feature bucket, step kind x argument, op x feature and "
                               "argument value x state")
     _corpus_args(cov)
+    inv = command("inventory", "count the torch and paddle APIs that bodies of real code use (scan), "
+                               "and write what the facades do with each (report)")
+    inv.add_argument("action", choices=("scan", "report"),
+                     help="scan: read checkouts of the bodies into the inventory and list the "
+                          "frameworks' names (needs torch and paddle); report: write the coverage page")
+    inv.add_argument("--checkouts", default=None,
+                     help="scan: folder holding a checkout of each body, named owner+name")
+    inv.add_argument("--inventory", default=str(_INVENTORY), help="the inventory file")
+    inv.add_argument("--out", type=arguments.output_file, default="docs/api-coverage.md",
+                     help="report: Markdown file to write")
+    inv.add_argument("--tests-root", default=".",
+                     help="report: the checkout whose tests/programs and tests/field count as checks")
     val = command("validate", "check case files and known-divergence files, and list every "
                               "error (exit 2 on any)")
     val.add_argument("paths", nargs="+", help="case files, known-divergence files, or folders of them")
@@ -775,7 +816,7 @@ def parser() -> argparse.ArgumentParser:
 HANDLERS = {"report": cmd_report, "diff": cmd_diff, "record": cmd_record, "merge": cmd_merge,
             "compat": cmd_compat, "generate": cmd_generate, "coverage": cmd_coverage,
             "known": cmd_known, "validate": cmd_validate, "subject": cmd_subject, "fuzz": cmd_fuzz,
-            "sweep": cmd_sweep}
+            "sweep": cmd_sweep, "inventory": cmd_inventory}
 
 
 def _parsed(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -786,6 +827,8 @@ def _parsed(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
         parser().error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "known" and args.action == "add" and not (args.case and args.reason and args.backend):
         parser().error("known add needs --backend, --case and --reason")
+    if args.command == "inventory" and args.action == "scan" and not args.checkouts:
+        parser().error("inventory scan needs --checkouts: the folder of the bodies' checkouts")
     if args.command == "known" and args.file and not args.backend:
         parser().error("known --file needs --backend: the backend whose results it pins")
     return args, extra

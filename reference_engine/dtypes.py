@@ -7,6 +7,7 @@ frameworks' CPU kernels do (``recorder.apply``).
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -59,8 +60,16 @@ class DialectDtype:
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.numpy = numpy_dtype(name)
-        self.is_floating_point = is_floating(self.numpy)
+
+    @cached_property
+    def numpy(self) -> np.dtype:
+        """The numpy dtype; bfloat16's is made on first use, since importing ``ml_dtypes``
+        costs more than the rest of the engine's import together."""
+        return numpy_dtype(self.name)
+
+    @property
+    def is_floating_point(self) -> bool:
+        return self.name == "bfloat16" or is_floating(self.numpy)
 
     def __repr__(self) -> str:
         return f"{self.prefix}.{self.name}"
@@ -71,8 +80,37 @@ def standard_dtypes(cls: type[DialectDtype], names: tuple[str, ...] = STANDARD) 
     return {name: cls(name) for name in names}
 
 
-def by_numpy(dtypes: dict[str, DialectDtype]) -> dict[np.dtype, DialectDtype]:
-    return {d.numpy: d for d in dtypes.values()}
+class DtypesByNumpy(dict):
+    """The dialect's dtype objects by numpy dtype. bfloat16 joins on the first lookup that
+    misses: an array of it exists only once ``ml_dtypes`` is imported, so the engine's import
+    never pays for it."""
+
+    def __init__(self, dtypes: dict[str, DialectDtype]) -> None:
+        self._deferred = [d for d in dtypes.values() if d.name == "bfloat16"]
+        super().__init__({d.numpy: d for d in dtypes.values() if d.name != "bfloat16"})
+
+    def _resolve_deferred(self) -> bool:
+        resolved = bool(self._deferred)
+        for d in self._deferred:
+            self[d.numpy] = d
+        self._deferred = []
+        return resolved
+
+    def __missing__(self, key: np.dtype) -> DialectDtype:
+        if self._resolve_deferred() and dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        raise KeyError(key)
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or (self._resolve_deferred() and dict.__contains__(self, key))
+
+    def get(self, key: np.dtype, default: Any = None) -> Any:
+        self.__contains__(key)  # resolves the deferred dtypes on a miss
+        return dict.get(self, key, default)
+
+
+def by_numpy(dtypes: dict[str, DialectDtype]) -> DtypesByNumpy:
+    return DtypesByNumpy(dtypes)
 
 
 def to_numpy(d: Any, cls: type[DialectDtype], other: Callable[[Any], np.dtype]) -> Optional[np.dtype]:

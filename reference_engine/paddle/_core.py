@@ -27,6 +27,7 @@ from reference_engine.dialects.paddle_policy import (
     stopped,
 )
 from reference_engine.dtypes import DialectDtype, by_numpy, is_floating, standard_dtypes, to_numpy
+from reference_engine.framework_names import instance_getattr
 from reference_engine.graph import UNLINKED_WHILE_PACKING, Node, shown_node
 from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor as _CoreTensor
@@ -136,6 +137,7 @@ class Tensor(_CoreTensor):
     """``paddle.Tensor`` over the reference engine."""
 
     __slots__ = ("_dropped_grad",)  # the gradient last cleared to None (unset: none)
+    __getattr__ = instance_getattr("paddle.Tensor")
     _size_type = Size
     _policy = PADDLE
     _dtype_objects = _DTYPES

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference_engine.dialects.paddle_policy import PADDLE
+from reference_engine.framework_names import module_getattr
 
 __all__ = ["GradScaler", "auto_cast", "decorate"]
 
@@ -80,3 +81,5 @@ class GradScaler:
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         return None
+
+__getattr__ = module_getattr("paddle.amp")

@@ -6,6 +6,7 @@ from typing import Any, Callable, Optional
 
 from reference_engine import custom_function, graph
 from reference_engine.dialects.paddle_policy import PADDLE
+from reference_engine.framework_names import module_getattr
 from reference_engine.paddle import _core as paddle
 
 __all__ = ["Hessian", "Jacobian", "PyLayer", "PyLayerContext", "backward", "hessian", "jacobian",
@@ -149,3 +150,5 @@ def hessian(ys: Any, xs: Any, batch_axis: Optional[int] = None) -> Any:
         return h
 
     return _nested(make, grads if isinstance(xs, (list, tuple)) else grads[0], xs)
+
+__getattr__ = module_getattr("paddle.autograd")

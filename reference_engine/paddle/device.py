@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reference_engine.dialects.paddle_policy import PADDLE
+from reference_engine.framework_names import module_getattr
 
 __all__ = ["CPUPlace", "get_device", "is_compiled_with_cuda", "set_device"]
 
@@ -35,3 +36,5 @@ def set_device(device: str) -> Place:
     if device != "cpu":
         raise PADDLE.error("device_not_compiled", device=device)
     return Place("cpu")
+
+__getattr__ = module_getattr("paddle.device")

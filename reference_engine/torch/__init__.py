@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.messages import no_attribute, not_modelled
+from reference_engine.framework_names import missing_from_module
 from reference_engine.torch import _core, amp, autograd, extras, func, nn, optim
 from reference_engine.torch._core import *  # noqa: F403
 from reference_engine.torch.amp import autocast, get_autocast_dtype, is_autocast_enabled
@@ -19,12 +19,13 @@ from reference_engine.torch.extras import *  # noqa: F403
 for _method, _function in extras.TENSOR_METHODS.items():
     setattr(_core.Tensor, _method, _function)
 
+# the release whose behaviour the facade models (its measured errors, kernels and orders)
+__version__ = "2.13.0"
+
 __all__ = [*_core.__all__, *extras.__all__, "amp", "autograd", "func", "nn", "optim",
            "autocast", "get_autocast_dtype", "is_autocast_enabled"]
 
 
 def __getattr__(name: str) -> Any:
     """A name of torch's API the facade lacks: an AttributeError that says so."""
-    if name.startswith("__"):
-        raise no_attribute(__name__, name)
-    raise not_modelled("torch", name)
+    raise missing_from_module("torch", name)

@@ -28,6 +28,7 @@ from reference_engine.dtypes import (
     standard_dtypes,
     to_numpy,
 )
+from reference_engine.framework_names import instance_getattr
 from reference_engine.graph import Node, RemovableHandle, shown_node
 from reference_engine.messages import TORCH_SIGNATURES, type_name
 from reference_engine.tensor import Tensor as _CoreTensor
@@ -131,6 +132,7 @@ class Tensor(_CoreTensor):
     """``torch.Tensor`` over the reference engine."""
 
     __slots__ = ()
+    __getattr__ = instance_getattr("torch.Tensor")
     _size_type = Size
     _policy = TORCH
     _dtype_objects = _DTYPES

@@ -18,6 +18,7 @@ from typing import Any, Optional
 import numpy as np
 
 from reference_engine import devices as engine_devices
+from reference_engine.framework_names import module_getattr
 from reference_engine.messages import NotModelledError, not_supported
 from reference_engine.torch import autocast_ops as region
 from reference_engine.torch import devices
@@ -229,3 +230,5 @@ def get_autocast_dtype(device_type: str) -> Any:
         return float16
     current = region.region_dtype()
     return bfloat16 if current is None else _DTYPES[current]
+
+__getattr__ = module_getattr("torch.amp")

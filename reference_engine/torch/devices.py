@@ -14,6 +14,7 @@ from typing import Any, Optional
 
 from reference_engine import devices
 from reference_engine.dialects.torch_policy import TORCH
+from reference_engine.framework_names import missing_from_module
 from reference_engine.messages import not_supported
 
 __all__ = ["DEVICE_TYPES", "cuda", "device", "placement"]
@@ -88,8 +89,44 @@ def placement(argument: Any) -> Optional[str]:
     return devices.canonical(kind, index)
 
 
-class cuda:  # noqa: N801 - torch.cuda, as far as the engine acts as a machine with a GPU
-    """``torch.cuda``: available only where the engine acts as a machine with CUDA."""
+class _Namespace(type):
+    """A class standing for a torch module: a name torch's module has and the class lacks is
+    refused by name."""
+
+    def __getattr__(cls, name: str) -> Any:
+        raise missing_from_module(f"torch.{cls.__name__}", name)
+
+
+class cuda(metaclass=_Namespace):  # noqa: N801 - torch.cuda, as far as the engine acts as a machine with a GPU
+    """``torch.cuda``: available only where the engine acts as a machine with CUDA. Without it,
+    each function answers as torch's CPU build does (measured on 2.13.0)."""
+
+    @staticmethod
+    def manual_seed(seed: int) -> None:
+        """Seeds CUDA's generators, which the engine does not have: nothing to do."""
+
+    manual_seed_all = manual_seed
+
+    @staticmethod
+    def is_bf16_supported(including_emulation: bool = True) -> bool:
+        return devices.simulated("cuda")
+
+    @staticmethod
+    def is_initialized() -> bool:
+        return devices.simulated("cuda")
+
+    @staticmethod
+    def empty_cache() -> None:
+        """Nothing cached: the engine's arrays are numpy's."""
+
+    @staticmethod
+    def memory_allocated(device: Any = None) -> int:
+        return 0
+
+    @staticmethod
+    def set_device(device: Any) -> None:
+        if not devices.simulated("cuda"):
+            raise AttributeError("module 'torch._C' has no attribute '_cuda_setDevice'")
 
     @staticmethod
     def is_available() -> bool:

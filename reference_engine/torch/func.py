@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterator, Sequence, Union
 
 from reference_engine import grad_mode
 from reference_engine.dialects.torch_policy import TORCH
+from reference_engine.framework_names import module_getattr
 from reference_engine.messages import not_supported
 from reference_engine.torch import autograd
 from reference_engine.torch._core import Tensor, stack, zeros_like
@@ -257,3 +258,5 @@ def functional_call(module: Any, parameter_and_buffer_dicts: Any, args: Any = No
         for owner, table, attr, value in reversed(saved):
             table[attr] = value
             object.__setattr__(owner, attr, value)
+
+__getattr__ = module_getattr("torch.func")

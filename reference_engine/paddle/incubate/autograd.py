@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
+from reference_engine.framework_names import module_getattr
 from reference_engine.paddle import _core as paddle
 
 __all__ = ["Hessian", "Jacobian", "jvp", "vjp"]
@@ -105,3 +106,5 @@ class Hessian(Jacobian):
     def _outputs(self) -> Any:
         ys = self._ys.sum() if self._batched else self._ys
         return self._flat(_listed(_grads(ys, self._xs, None)))
+
+__getattr__ = module_getattr("paddle.incubate.autograd")

@@ -1,7 +1,7 @@
 """``paddle.nn``: ``functional``, ``initializer``, ``Layer``, ``Sequential``, ``LayerList``,
 ``Linear``, the activation and loss layers, gradient clipping and ``utils``."""
 
-from reference_engine.messages import no_attribute, not_modelled
+from reference_engine.framework_names import missing_from_module
 from reference_engine.paddle.nn import functional, initializer
 from reference_engine.paddle.nn.clip import *  # noqa: F403
 from reference_engine.paddle.nn.clip import __all__ as _clip
@@ -18,6 +18,4 @@ def __getattr__(name: str) -> object:
         import importlib
 
         return importlib.import_module("reference_engine.paddle.nn.utils")
-    if name.startswith("__"):
-        raise no_attribute(__name__, name)
-    raise not_modelled("paddle.nn", name)
+    raise missing_from_module("paddle.nn", name)

@@ -12,6 +12,7 @@ from reference_engine import layers, recorder
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects.paddle_policy import PADDLE
+from reference_engine.framework_names import module_getattr
 from reference_engine.graph import as_kernel
 from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor
@@ -229,3 +230,5 @@ def conv2d(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any
 def _layer_norm_scale(normalized: Tensor, weight: Tensor) -> Tensor:
     """The weight's product in paddle's layer_norm kernel (see the ``layer_norm_scale`` rule)."""
     return recorder.apply(R.RULES["layer_norm_scale"], (normalized, weight))
+
+__getattr__ = module_getattr("paddle.nn.functional")

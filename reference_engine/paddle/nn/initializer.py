@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from reference_engine.framework_names import module_getattr
+
 __all__ = ["Assign", "Constant"]
 
 
@@ -30,3 +32,5 @@ class Constant:
 
     def values(self, shape: list[int], dtype: str) -> np.ndarray:
         return np.full(shape, self.value, dtype=dtype)
+
+__getattr__ = module_getattr("paddle.nn.initializer")

@@ -15,6 +15,7 @@ import numpy as np
 
 from reference_engine import modules as shared
 from reference_engine import rng
+from reference_engine.framework_names import instance_getattr
 from reference_engine.messages import not_supported
 from reference_engine.paddle._core import (
     Tensor,
@@ -83,6 +84,7 @@ def create_parameter(shape: Any, dtype: Any, name: Optional[str] = None, attr: A
 class Layer(shared.ModuleBase):
     """``paddle.nn.Layer``."""
 
+    __getattr__ = instance_getattr("paddle.nn.Layer")
     parameter_type = Parameter
     tensor_type = Tensor
 

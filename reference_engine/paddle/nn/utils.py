@@ -7,6 +7,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from reference_engine import modules as shared
+from reference_engine.framework_names import module_getattr
 from reference_engine.paddle._core import Tensor, concat, to_tensor
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
@@ -44,3 +45,5 @@ def clip_grad_value_(parameters: Any, clip_value: float) -> None:
     for p in params:
         if p.grad is not None:
             p.grad.clip_(-clip_value, clip_value)
+
+__getattr__ = module_getattr("paddle.nn.utils")

@@ -10,6 +10,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from reference_engine.dialects.paddle_policy import PADDLE
+from reference_engine.framework_names import module_getattr
 from reference_engine.messages import not_supported
 from reference_engine.paddle._core import no_grad
 from reference_engine.paddle.optimizer import lr
@@ -153,3 +154,5 @@ class Momentum(SGD):
         self._velocity[id(parameter)] = velocity
         direction = gradient + velocity * self.momentum if self.use_nesterov else velocity
         return direction * self.learning_rate
+
+__getattr__ = module_getattr("paddle.optimizer")

@@ -9,6 +9,7 @@ import math
 from typing import Callable, Sequence
 
 from reference_engine.dialects.paddle_policy import PADDLE
+from reference_engine.framework_names import module_getattr
 
 __all__ = ["CosineAnnealingDecay", "ExponentialDecay", "LRScheduler", "LambdaDecay",
            "MultiStepDecay", "StepDecay"]
@@ -124,3 +125,5 @@ class CosineAnnealingDecay(LRScheduler):
             return self.last_lr + (self.base_lr - low) * (1 - math.cos(math.pi / t_max)) / 2
         return ((1 + math.cos(math.pi * epoch / t_max)) / (1 + math.cos(math.pi * (epoch - 1) / t_max))
                 * (self.last_lr - low) + low)
+
+__getattr__ = module_getattr("paddle.optimizer.lr")

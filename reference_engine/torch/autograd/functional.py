@@ -10,6 +10,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from reference_engine import grad_mode
 from reference_engine.dialects.torch_policy import TORCH
+from reference_engine.framework_names import module_getattr
 from reference_engine.torch._core import Tensor, stack, zeros_like
 from reference_engine.torch.autograd._core import grad
 
@@ -238,3 +239,5 @@ def vhp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
 def hvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
         strict: bool = False) -> tuple[Any, Any]:
     return _second_order("hvp", func, inputs, v, create_graph, strict)
+
+__getattr__ = module_getattr("torch.autograd.functional")

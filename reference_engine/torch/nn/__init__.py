@@ -2,6 +2,7 @@
 ``Linear``, the activation and loss modules, normalisation, dropout, convolution and embedding
 modules, and ``utils`` (gradient clipping, parameters as a vector)."""
 
+from reference_engine.framework_names import module_getattr
 from reference_engine.torch.nn import functional, init, utils
 from reference_engine.torch.nn.layers import *  # noqa: F403
 from reference_engine.torch.nn.layers import __all__ as _layers
@@ -10,3 +11,5 @@ from reference_engine.torch.nn.modules import __all__ as _modules
 from reference_engine.torch.nn.parameter import Parameter
 
 __all__ = [*_modules, *_layers, "Parameter", "functional", "init", "utils"]
+
+__getattr__ = module_getattr("torch.nn")

@@ -9,6 +9,7 @@ from reference_engine import layers, recorder
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects.torch_policy import TORCH, torch_size
+from reference_engine.framework_names import module_getattr
 from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor
 from reference_engine.torch import autocast_ops
@@ -233,3 +234,5 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -
     """``input`` over its ``p``-norm along ``dim``, the norm held at ``eps`` or more (DivBackward0)."""
     norm = F.clamp(F.norm(input, p, dim, keepdim=True), eps)
     return F.div(input, F.expand(norm, input._data.shape))
+
+__getattr__ = module_getattr("torch.nn.functional")

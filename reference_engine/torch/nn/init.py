@@ -12,6 +12,7 @@ import numpy as np
 
 from reference_engine import rng
 from reference_engine.dialects.torch_policy import TORCH
+from reference_engine.framework_names import module_getattr
 from reference_engine.torch._core import Tensor, no_grad, tensor
 
 __all__ = ["calculate_gain", "constant_", "eye_", "kaiming_normal_", "kaiming_uniform_",
@@ -102,3 +103,5 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",  # noqa
 def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",  # noqa: A002
                     nonlinearity: str = "leaky_relu", generator: Any = None) -> Tensor:
     return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity))
+
+__getattr__ = module_getattr("torch.nn.init")

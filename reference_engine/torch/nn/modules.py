@@ -13,6 +13,7 @@ import numpy as np
 
 from reference_engine import devices, rng
 from reference_engine import modules as shared
+from reference_engine.framework_names import instance_getattr
 from reference_engine.messages import not_supported
 from reference_engine.torch._core import (
     TORCH,
@@ -61,6 +62,7 @@ class _IncompatibleKeys(NamedTuple):
 class Module(shared.ModuleBase):
     """``torch.nn.Module``."""
 
+    __getattr__ = instance_getattr("torch.nn.Module")
     parameter_type = Parameter
     tensor_type = Tensor
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from reference_engine import modules as shared
 from reference_engine.dialects.torch_policy import TORCH
+from reference_engine.framework_names import module_getattr
 from reference_engine.grad_mode import no_grad
 from reference_engine.tensor import Tensor
 from reference_engine.torch._core import cat, tensor
@@ -53,3 +54,5 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
     if not isinstance(vec, Tensor):
         raise TORCH.error("vector_type", type_name=type(vec).__name__)
     shared.assign_flat(vec, parameters)
+
+__getattr__ = module_getattr("torch.nn.utils")

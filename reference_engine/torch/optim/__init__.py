@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from reference_engine import ops as F
+from reference_engine.framework_names import module_getattr
 from reference_engine.torch._core import TORCH, no_grad
 from reference_engine.torch.optim import lr_scheduler
 from reference_engine.torch.optim.optimizer import Optimizer, Params, required
@@ -114,3 +115,5 @@ class Adam(Optimizer):
                     denominator = (second / (1 - beta2 ** step)).sqrt() + group["eps"]
                     p.sub_(state["exp_avg"] / denominator * (group["lr"] / (1 - beta1 ** step)))
         return loss
+
+__getattr__ = module_getattr("torch.optim")

@@ -12,6 +12,7 @@ import math
 from collections import Counter
 from typing import Any, Callable, Sequence, Union
 
+from reference_engine.framework_names import module_getattr
 from reference_engine.torch._core import TORCH
 
 __all__ = ["CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "MultiStepLR", "StepLR"]
@@ -137,3 +138,5 @@ class CosineAnnealingLR(LRScheduler):
                     for lr, base in zip(self._current(), self.base_lrs)]
         return [(1 + math.cos(math.pi * epoch / t_max)) / (1 + math.cos(math.pi * (epoch - 1) / t_max))
                 * (lr - low) + low for lr in self._current()]
+
+__getattr__ = module_getattr("torch.optim.lr_scheduler")

@@ -9,6 +9,7 @@ import warnings
 from collections import defaultdict
 from typing import Any, Callable, Iterable, Optional, Union
 
+from reference_engine.framework_names import instance_getattr
 from reference_engine.torch._core import TORCH, Tensor
 from reference_engine.torch.nn.modules import clear_grads
 
@@ -30,6 +31,7 @@ Params = Union[Iterable[Tensor], Iterable[dict[str, Any]]]
 class Optimizer:
     """Parameter groups, state and ``zero_grad``; ``step`` is the subclass's."""
 
+    __getattr__ = instance_getattr("torch.optim.Optimizer")
     def __init__(self, params: Params, defaults: dict[str, Any]) -> None:
         self.defaults = defaults
         self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
