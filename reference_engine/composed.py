@@ -111,7 +111,7 @@ def logsumexp(a: Tensor, dims: Sequence[int], keepdim: bool) -> Tensor:
     """``log(sum(exp(a)))`` over ``dims``, shifted by the maximum (a constant; an infinite one
     counts as 0) so that large entries do not overflow."""
     a = F._floating(a)
-    dims = tuple(dims)
+    dims = tuple(dims) if a._data.ndim else ()  # a 0-d tensor's one "dim" holds no axis
     shift = np.amax(a._data, axis=dims, keepdims=True) if a._data.size else \
         np.zeros([1 if d in dims else n for d, n in enumerate(a._data.shape)], a._data.dtype)
     shift = np.where(np.isinf(shift), 0, shift).astype(a._data.dtype)

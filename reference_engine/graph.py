@@ -186,6 +186,13 @@ class Node:
             return self.label
         return self.policy.node_name(self.rule, self.attrs)
 
+    def __getattr__(self, attribute: str) -> Any:
+        """torch's ``grad_fn._saved_self`` and the like: what the node saved, by the name the
+        framework's derivative formula gives it (the dialect's policy answers)."""
+        if attribute.startswith("_saved_"):
+            return self.policy.saved_attribute(self, attribute[len("_saved_"):])
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {attribute!r}")
+
     def regenerated(self, label: str, made_at: int) -> Node:
         """A fresh node computing what this one does (same rule, attributes, edges and saved
         tensors) under another name: torch's node for a view written in place without recording,

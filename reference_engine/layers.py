@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import grad_mode, rng
+from reference_engine import composed, grad_mode, rng
 from reference_engine import ops as F
 
 if TYPE_CHECKING:
@@ -23,8 +23,11 @@ if TYPE_CHECKING:
 
 
 def as_tuple(value: Any, n: int) -> tuple[int, ...]:
-    """A size, stride or padding argument as one number per dimension (a number repeated)."""
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+    """A size, stride or padding argument as one number per dimension (a number, or a sequence
+    of one, repeated)."""
+    if isinstance(value, (tuple, list)):
+        return tuple(value) * n if len(value) == 1 and n > 1 else tuple(value)
+    return (value,) * n
 
 
 def _affine(out: Tensor, weight: Optional[Tensor], bias: Optional[Tensor], shape: Sequence[int],
@@ -188,3 +191,198 @@ def nll_loss(log_p: Tensor, target: Tensor, weight: Optional[Tensor], ignore_ind
         return F.reshape(losses, target._data.shape)
     total = F.sum(losses)
     return total if reduction == "sum" else F.div(total, float(row_weights.sum()))
+
+
+def _pool_sizes(in_shape: Sequence[int], kernel: Sequence[int], stride: Sequence[int],
+                padding: Sequence[int], ceil_mode: bool) -> list[int]:
+    """Each spatial axis's output length; in ceil mode a last window that would start in the
+    right padding is dropped, as both frameworks do."""
+    out = []
+    for n, k, s, p in zip(in_shape, kernel, stride, padding):
+        span = n + 2 * p - k
+        o = (-(-span // s) if ceil_mode else span // s) + 1
+        if ceil_mode and (o - 1) * s >= n + p:
+            o -= 1
+        out.append(o)
+    return out
+
+
+def _window_index(kernel: Sequence[int], stride: Sequence[int],
+                  out_shape: Sequence[int]) -> tuple[np.ndarray, ...]:
+    """Per spatial axis, the (padded) input position of each kernel offset at each output
+    position, shaped (*kernel, *out)."""
+    spatial = len(kernel)
+    grids = np.meshgrid(*[np.arange(k) for k in kernel], *[np.arange(o) for o in out_shape], indexing="ij")
+    return tuple(grids[i + spatial] * stride[i] + grids[i] for i in range(spatial))
+
+
+def _padded(x: Tensor, before: Sequence[int], after: Sequence[int], fill: float) -> Tensor:
+    """``x`` with ``before[i]`` and ``after[i]`` elements of ``fill`` around spatial axis ``i``."""
+    for axis, (left, right) in enumerate(zip(before, after), start=2):
+        pieces = []
+        for amount in (left, right):
+            shape = list(x._data.shape)
+            shape[axis] = amount
+            pieces.append(F.constant_like(x, np.full(shape, fill, x._data.dtype)) if amount else None)
+        x = F.cat([p for p in (pieces[0], x, pieces[1]) if p is not None], axis) if left or right else x
+    return x
+
+
+def pool(x: Tensor, kind: str, kernel: Any, stride: Any, padding: Any, ceil_mode: bool,
+         count_padding: bool = True) -> Tensor:
+    """Max or average pooling of ``x`` (N, C, *spatial) over windows of ``kernel``: the windows
+    gathered by one index into (N, C, window, *out), then the maximum (its gradient goes to the
+    first largest element of each window, as the kernels pick it) or the mean. An average
+    divides by the window's elements inside the input, and inside the padding too where
+    ``count_padding``; never by those past it that ceil mode adds."""
+    spatial = x._data.ndim - 2
+    kernel = as_tuple(kernel, spatial)
+    stride = as_tuple(stride if stride is not None else kernel, spatial)
+    padding = as_tuple(padding, spatial)
+    in_shape = x._data.shape[2:]
+    out_shape = _pool_sizes(in_shape, kernel, stride, padding, ceil_mode)
+    beyond = [max(0, (o - 1) * s + k - (n + 2 * p))
+              for n, k, s, p, o in zip(in_shape, kernel, stride, padding, out_shape)]
+    fill = -np.inf if kind == "max" else 0.0
+    padded = _padded(x, padding, [p + b for p, b in zip(padding, beyond)], fill)
+    index = _window_index(kernel, stride, out_shape)
+    batch, channels = x._data.shape[:2]
+    windows = F.reshape(F.getitem(padded, (slice(None), slice(None), *index)),
+                        [batch, channels, int(np.prod(kernel)), *out_shape])
+    if kind == "max":
+        return F.max_dim(windows, 2)[0]
+    inside = np.zeros([n + 2 * p + b for n, p, b in zip(in_shape, padding, beyond)])
+    inside[tuple(slice(0 if count_padding else p, n + (2 * p if count_padding else p))
+                 for n, p in zip(in_shape, padding))] = 1
+    counts = inside[index].reshape(int(np.prod(kernel)), *out_shape).sum(axis=0)
+    return F.div(F.sum(windows, 2), F.constant_like(windows, counts.astype(x._data.dtype)))
+
+
+def adaptive_avg_pool(x: Tensor, output_size: Sequence[Optional[int]]) -> Tensor:
+    """The mean of each of ``output_size`` cells per spatial axis, cell ``i`` of ``o`` over an
+    axis of ``n`` covering ``floor(i n / o)`` to ``ceil((i + 1) n / o)`` (None keeps the axis)."""
+    spatial = x._data.ndim - 2
+    in_shape = x._data.shape[2:]
+    sizes = [n if o is None else o for n, o in zip(in_shape, as_tuple(output_size, spatial))]
+    if all(n % o == 0 for n, o in zip(in_shape, sizes)):
+        kernel = [n // o for n, o in zip(in_shape, sizes)]
+        return pool(x, "avg", kernel, kernel, 0, False)
+    bounds = [[(i * n // o, -(-(i + 1) * n // o)) for i in range(o)] for n, o in zip(in_shape, sizes)]
+    cells = []
+    for corner in np.ndindex(*sizes):
+        region = tuple(slice(*bounds[axis][i]) for axis, i in enumerate(corner))
+        cells.append(F.mean(F.getitem(x, (slice(None), slice(None), *region)), list(range(2, 2 + spatial))))
+    stacked = F.cat([F.unsqueeze(c, 2) for c in cells], 2)
+    return F.reshape(stacked, [*x._data.shape[:2], *sizes])
+
+
+def group_norm(x: Tensor, groups: int, weight: Optional[Tensor], bias: Optional[Tensor],
+               epsilon: float) -> Tensor:
+    """Each sample's channels in ``groups`` groups, each group normalised over its channels and
+    positions by its mean and biased variance; then the per-channel affine."""
+    shape = list(x._data.shape)
+    grouped = F.reshape(x, [shape[0], groups, -1])
+    mean = F.mean(grouped, [2], keepdim=True)
+    centred = F.sub(grouped, mean)
+    variance = F.mean(F.mul(centred, centred), [2], keepdim=True)
+    normalised = F.reshape(F.div(centred, F.sqrt(F.add(variance, epsilon))), shape)
+    per_channel = [1, shape[1]] + [1] * (len(shape) - 2)
+    if weight is not None:
+        normalised = F.mul(normalised, F.reshape(weight, per_channel))
+    if bias is not None:
+        normalised = F.add(normalised, F.reshape(bias, per_channel))
+    return normalised
+
+
+def constant_pad(x: Tensor, widths: Sequence[tuple[int, int]], value: float) -> Tensor:
+    """``x`` with ``widths[axis]`` = (before, after) elements of ``value`` around each axis."""
+    for axis, (before, after) in enumerate(widths):
+        pieces = []
+        for amount in (before, after):
+            shape = list(x._data.shape)
+            shape[axis] = amount
+            pieces.append(F.constant_like(x, np.full(shape, value, x._data.dtype)) if amount else None)
+        if before or after:
+            x = F.cat([p for p in (pieces[0], x, pieces[1]) if p is not None], axis)
+    return x
+
+
+def _source_positions(out_size: int, in_size: int, mode: str, align_corners: bool,
+                      scale: Optional[float]) -> np.ndarray:
+    """Where each output position reads along one axis: nearest takes ``floor(i * in / out)``;
+    linear modes half-pixel centres (clamped at 0), or the corners aligned."""
+    ratio = (1.0 / scale) if scale else in_size / out_size
+    i = np.arange(out_size, dtype=np.float64)
+    if mode == "nearest":
+        return np.minimum(np.floor(i * ratio), in_size - 1)
+    if align_corners:
+        return i * ((in_size - 1) / (out_size - 1)) if out_size > 1 else np.zeros(out_size)
+    return np.maximum((i + 0.5) * ratio - 0.5, 0.0)
+
+
+def interpolate(x: Tensor, sizes: Sequence[int], mode: str, align_corners: bool,
+                scales: Sequence[Optional[float]]) -> Tensor:
+    """``x`` (N, C, *spatial) resized to ``sizes``: nearest picks one input per output; linear
+    modes weigh the two neighbours on each axis in turn."""
+    for axis, (out_size, scale) in enumerate(zip(sizes, scales), start=2):
+        in_size = x._data.shape[axis]
+        source = _source_positions(out_size, in_size, mode, align_corners, scale)
+        lead = (slice(None),) * axis
+        if mode == "nearest":
+            x = F.getitem(x, lead + (source.astype(np.int64),))
+            continue
+        low = np.minimum(np.floor(source).astype(np.int64), in_size - 1)
+        high = np.minimum(low + 1, in_size - 1)
+        frac_shape = [1] * x._data.ndim
+        frac_shape[axis] = out_size
+        frac = (source - low).reshape(frac_shape).astype(x._data.dtype)
+        below, above = F.getitem(x, lead + (low,)), F.getitem(x, lead + (high,))
+        x = F.add(F.mul(below, F.constant_like(below, 1 - frac)), F.mul(above, F.constant_like(above, frac)))
+    return x
+
+
+def _zero_inserted(x: Tensor, strides: Sequence[int]) -> Tensor:
+    """``x`` with ``stride - 1`` zeros between neighbours along each spatial axis."""
+    for axis, s in enumerate(strides, start=2):
+        if s == 1:
+            continue
+        n = x._data.shape[axis]
+        expanded = F.unsqueeze(x, axis + 1)
+        shape = list(expanded._data.shape)
+        shape[axis + 1] = s - 1
+        stacked = F.cat([expanded, F.constant_like(x, np.zeros(shape, x._data.dtype))], axis + 1)
+        merged_shape = list(x._data.shape)
+        merged_shape[axis] = n * s
+        merged = F.reshape(stacked, merged_shape)
+        index = [slice(None)] * x._data.ndim
+        index[axis] = slice(0, (n - 1) * s + 1)
+        x = F.getitem(merged, tuple(index))
+    return x
+
+
+def conv_transpose(x: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any, padding: Any,
+                   output_padding: Any, dilation: Any, groups: int) -> Tensor:
+    """The transposed convolution of ``x`` with ``weight`` (C_in, C_out / groups, *kernel): the
+    input spread by ``stride`` (zeros between), padded by ``dilation * (kernel - 1) - padding``
+    (and ``output_padding`` more after), then a convolution with the weight flipped and its
+    channel axes swapped per group: the gradient of a convolution, composed."""
+    spatial = weight._data.ndim - 2
+    stride, padding, output_padding, dilation = (as_tuple(v, spatial)
+                                                 for v in (stride, padding, output_padding, dilation))
+    kernel = weight._data.shape[2:]
+    up = _zero_inserted(x, stride)
+    for axis, (k, p, op, d) in enumerate(zip(kernel, padding, output_padding, dilation), start=2):
+        before, after = d * (k - 1) - p, d * (k - 1) - p + op
+        widths = [(0, 0)] * up._data.ndim
+        widths[axis] = (max(before, 0), max(after, 0))
+        up = constant_pad(up, widths, 0.0)
+        if before < 0 or after < 0:
+            index = [slice(None)] * up._data.ndim
+            index[axis] = slice(max(-before, 0), up._data.shape[axis] - max(-after, 0))
+            up = F.getitem(up, tuple(index))
+    c_in, c_out_group = weight._data.shape[:2]
+    flipped = composed.flip(weight, list(range(2, 2 + spatial)))
+    grouped = F.reshape(flipped, [groups, c_in // groups, c_out_group, *kernel])
+    swapped = F.transpose(grouped, 1, 2)
+    w = F.reshape(swapped, [groups * c_out_group, c_in // groups, *kernel])
+    return convolution(up, w, bias, 1, 0, dilation, groups)

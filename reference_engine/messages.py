@@ -329,6 +329,9 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "narrow_range": (RuntimeError,
                      "start ({start}) + length ({length}) exceeds dimension size ({size})."),
     "topk_range": (RuntimeError, "selected index k out of range"),
+    "bitwise_float": (NotImplementedError, "\"{name}_cpu\" not implemented for 'Float'"),
+    "multinomial_samples": (RuntimeError,
+                            "cannot sample n_sample > prob_dist.size(-1) samples without replacement"),
     "hook_replaced_none": (RuntimeError, "can't replace a None gradient with a non-None value"),
     "split_view_in_place": (
         RuntimeError,
@@ -640,6 +643,11 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                "    {footer}\n    \n}}\n"),
     "set_value_shape": (AssertionError, "Variable Shape not match, Variable [ {name} ] need tensor with "
                                         "shape {shape} but load set tensor with shape {given}"),
+    "no_cuda_device": (ValueError, "No available device found."),
+    "apply_requires_grad": (RuntimeError, "Cannot apply function on a tensor that required gradient."),
+    "cuda_place": (ValueError, "(InvalidArgument) use wrong place, Please check."),
+    "cuda_not_compiled": (RuntimeError, "(Unavailable) Paddle is not compiled with CUDA. Cannot visit device "
+                                        "synchronize."),
     "device_not_compiled": (ValueError, "The device should not be '{device}', since PaddlePaddle is not "
                                         "compiled with CUDA"),
     # paddle.autograd.jacobian / hessian
@@ -702,6 +710,10 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                        "size along the split dimension. But received Attr(num_or_sections) = "
                        "{sections}, input(X)'s shape = {shape}, Attr(dim) = {dim}."),
     "unbind_axis": (ValueError, "The axis must in range({low}, {high})."),
+    "bitwise_float": (RuntimeError, "(NotFound) The kernel with key (CPU, Undefined(AnyLayout), float32) "
+                                    "of kernel `{name}` is not registered. Selected wrong DataType "
+                                    "`float32`. Paddle support following DataTypes: int16, int32, uint8, "
+                                    "bool, int64, int8."),
     "roll_dims": (ValueError, "(InvalidArgument) When dims.size() != 0, dims.size() should be equal "
                               "to shifts.size(). But received dims.size() = {dims}, shifts.size() "
                               "= {shifts}"),
@@ -781,6 +793,7 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                 "by an inplace operation. Its version is {version} but the expected version is "
                 "{expected}. Please fix your code to void calling an inplace operator after using "
                 "the Tensor which will used in gradient computation."),
+    "max_pool_double_grad": (ValueError, "(InvalidArgument) Pool op grad grad only supports avgpool."),
     "no_double_grad": (RuntimeError,
                        "(Unavailable) The Op {op} doesn't have any grad op. If you don't intend "
                        "calculating higher order derivatives, please set `create_graph`to False."),

@@ -4,8 +4,9 @@ their own names (``zero_grad`` / ``clear_gradients``) and their ``Linear``."""
 
 from __future__ import annotations
 
+import inspect
 import math
-from typing import Any, Callable, ClassVar, Iterable, Iterator, Optional
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -22,6 +23,7 @@ class ModuleBase:
 
     parameter_type: ClassVar[type] = type(None)  # the dialect's parameter class
     tensor_type: ClassVar[type] = type(None)     # the dialect's tensor class
+    repr_style: ClassVar[str] = "torch"          # how the dialect prints a module (``__repr__``)
 
     def __init__(self) -> None:
         object.__setattr__(self, "_parameters", {})
@@ -52,6 +54,27 @@ class ModuleBase:
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         raise self.tensor_type._policy.error("module_no_forward", name=type(self).__name__)
+
+    def extra_repr(self) -> str:
+        """What the module prints between its name's parentheses, before its children."""
+        return ""
+
+    def __repr__(self) -> str:
+        """``print(model)``: the name, ``extra_repr`` and each child indented under its name,
+        laid out as the dialect lays it out (torch puts a one-line extra alone on the first
+        line, paddle always does, its children after)."""
+        extra = self.extra_repr()
+        children = [f"({name}): {_indented(repr(child))}" for name, child in self._children.items()]
+        if self.repr_style == "torch":
+            lines = (extra.split("\n") if extra else []) + children
+            body = lines[0] if len(lines) == 1 and not children else (
+                "\n  " + "\n  ".join(lines) + "\n" if lines else "")
+        else:
+            extra_lines = extra.split("\n")
+            body = "\n  " + "\n  ".join(extra_lines) + "\n" if len(extra_lines) > 1 else extra_lines[0]
+            if children:
+                body += "\n  " + "\n  ".join(children) + "\n"
+        return f"{type(self).__name__}({body})"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         for hook in list(self._forward_pre_hooks.values()):
@@ -227,6 +250,25 @@ class ModuleBase:
                         devices.place(tensor._grad, device)
 
 
+def shown_settings(style: str, values: dict[str, Any], shown: Sequence[tuple[str, bool]]) -> str:
+    """``name=value`` for each shown setting (strings quoted by torch, not by paddle), a flag
+    shown only when true left out when false."""
+    parts = []
+    for name, only_when_true in shown:
+        value = values.get(name)
+        if only_when_true and not value:
+            continue
+        quoted = style == "torch" and isinstance(value, str)
+        parts.append(f"{name}={value!r}" if quoted else f"{name}={value}")
+    return ", ".join(parts)
+
+
+def _indented(text: str) -> str:
+    """A child's printout under its parent: every line after the first two spaces in."""
+    first, *rest = text.split("\n")
+    return first + "".join("\n  " + line for line in rest)
+
+
 class SequentialBase(ModuleBase):
     """Modules applied one after the other, registered as ``0``, ``1``, ... as both name them."""
 
@@ -253,6 +295,8 @@ class ActivationBase(ModuleBase):
     ``LeakyReLU(0.2)`` calls ``leaky_relu(input, 0.2)``."""
 
     function: ClassVar[Any] = None
+    # the settings its printout shows, each (name, shown only when true), as the dialect shows them
+    shown: ClassVar[tuple[tuple[str, bool], ...]] = ()
 
     def __init__(self, *settings: Any, **named_settings: Any) -> None:
         super().__init__()
@@ -262,10 +306,13 @@ class ActivationBase(ModuleBase):
         settings, named_settings = self._settings
         return type(self).function(input, *settings, **named_settings)
 
-    def __repr__(self) -> str:
+    def extra_repr(self) -> str:
+        if not self.shown:
+            return ""
         settings, named_settings = self._settings
-        shown = [repr(v) for v in settings] + [f"{k}={v!r}" for k, v in named_settings.items()]
-        return f"{type(self).__name__}({', '.join(shown)})"
+        bound = inspect.signature(type(self).function).bind_partial(None, *settings, **named_settings)
+        bound.apply_defaults()
+        return shown_settings(self.repr_style, bound.arguments, self.shown)
 
 
 class LossBase(ModuleBase):
@@ -313,6 +360,55 @@ class ListBase(ModuleBase):
 
     def __iter__(self) -> Iterator[ModuleBase]:
         return iter(list(self._children.values()))
+
+    def __len__(self) -> int:
+        return len(self._children)
+
+
+class DictBase(ModuleBase):
+    """Modules by name, in insertion order: a mapping whose entries are registered submodules."""
+
+    def __init__(self, modules: Any = None) -> None:
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def update(self, modules: Any) -> None:
+        for name, module in (modules.items() if hasattr(modules, "items") else modules):
+            self[name] = module
+
+    def __getitem__(self, name: str) -> ModuleBase:
+        return self._children[name]
+
+    def __setitem__(self, name: str, module: ModuleBase) -> None:
+        setattr(self, name, module)
+
+    def __delitem__(self, name: str) -> None:
+        delattr(self, name)
+
+    def pop(self, name: str) -> ModuleBase:
+        module = self[name]
+        del self[name]
+        return module
+
+    def clear(self) -> None:
+        for name in list(self._children):
+            del self[name]
+
+    def keys(self) -> Iterable[str]:
+        return self._children.keys()
+
+    def values(self) -> Iterable[ModuleBase]:
+        return self._children.values()
+
+    def items(self) -> Iterable[tuple[str, ModuleBase]]:
+        return self._children.items()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._children
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._children))
 
     def __len__(self) -> int:
         return len(self._children)

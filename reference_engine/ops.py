@@ -114,7 +114,8 @@ def normalize_dims(cls: type, dims: Dims, ndim: int) -> tuple[int, ...]:
         return tuple(range(ndim))
     if isinstance(dims, (int, np.integer)):
         dims = (dims,)
-    return tuple(sorted({normalize_dim(cls, d, ndim) for d in dims}))
+    normalized = {normalize_dim(cls, d, ndim) for d in dims}
+    return tuple(sorted(normalized)) if ndim else ()  # a 0-d tensor's one "dim" holds no axis
 
 
 # --- elementwise arithmetic -----------------------------------------------------------------
@@ -588,6 +589,15 @@ def position(find: Any, data: np.ndarray, dim: Optional[int], keepdim: bool) -> 
         return np.asarray(find(data), dtype=np.int64)
     found = find(data, axis=dim)
     return (np.expand_dims(found, dim) if keepdim else found).astype(np.int64)
+
+
+def bitwise(function: Any, a: Tensor, *others: Any) -> Tensor:
+    """``&``, ``|``, ``^`` and ``~`` of boolean or integer tensors (logical for booleans),
+    outside any graph; floating operands are refused as both frameworks' kernels refuse them."""
+    arrays = [a._data, *(o._data if isinstance(o, type(a)) else np.asarray(o, a._data.dtype) for o in others)]
+    if any(array.dtype.kind not in "biu" for array in arrays):
+        raise a._policy.error("bitwise_float", name=function.__name__)
+    return type(a)._from_array(np.asarray(function(*arrays)))
 
 
 def truth(a: Tensor, reduce: Any, dim: Dims = None, keepdim: bool = False) -> Tensor:

@@ -231,19 +231,24 @@ def np_erf(a: np.ndarray) -> np.ndarray:
 
 def shifted_by_max(a: np.ndarray, dim: int, floor: Optional[float]) -> np.ndarray:
     """``a`` minus its maximum along ``dim``; paddle's kernels clip it from below at ``floor``."""
-    shifted = a - np.max(a, axis=dim, keepdims=True)
+    shifted = a - (np.max(a, axis=dim, keepdims=True) if a.size else a)  # (an empty input stays empty)
     return shifted if floor is None else np.maximum(shifted, np.asarray(floor, a.dtype))
 
 
 def np_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None) -> np.ndarray:
     """Row-contiguous whatever ``a``'s layout, as torch's kernel writes it (numpy would keep a
-    transposed input's layout): a reshape of the result is a view in both."""
+    transposed input's layout): a reshape of the result is a view in both. A 0-d input is a row
+    of one."""
+    if a.ndim == 0:
+        return np_softmax(a.reshape(1), dim=0, floor=floor).reshape(())
     shifted = np.exp(shifted_by_max(a, dim, floor))
     return np.ascontiguousarray(shifted / np.sum(shifted, axis=dim, keepdims=True))
 
 
 def np_log_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None) -> np.ndarray:
     """Row-contiguous, as ``np_softmax``."""
+    if a.ndim == 0:
+        return np_log_softmax(a.reshape(1), dim=0, floor=floor).reshape(())
     shifted = shifted_by_max(a, dim, floor)
     return np.ascontiguousarray(shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)))
 

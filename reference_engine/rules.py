@@ -17,6 +17,7 @@ to its input's dtype), never inside a rule. Helpers the rules share are in
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -306,7 +307,9 @@ rule("as_strided", "AsStridedBackward0", lambda a, *, index: a[index],
 # on the view's part of the gradient (engine._copy_slices_grads), the rest passes unchanged
 rule("copy_slices", "torch::autograd::CopySlices", lambda a, *others, **attrs: a, None,
      variadic=True, holds_state=True)
-rule("transpose", "TransposeBackward0", lambda a, *, dim0, dim1: np.swapaxes(a, dim0, dim1),
+# (a 0-d tensor's one "dim" swapped with itself: a view of it as it is)
+rule("transpose", "TransposeBackward0",
+     lambda a, *, dim0, dim1: np.swapaxes(a, dim0, dim1) if a.ndim else a.view(),
      lambda g, dim0, dim1: F.transpose(g, dim0, dim1), view=True)
 rule("t", "TBackward0", lambda a: a.T, lambda g: F.t(g), view=True)
 rule("permute", "PermuteBackward0", lambda a, *, dims: np.transpose(a, dims),
@@ -339,6 +342,19 @@ rule("once_differentiable_error", "torch::autograd::Error", np.array, lambda g: 
 rule("cast", "ToCopyBackward0", H.np_cast, lambda g: g)
 # a copy to another device: the gradient goes back to the device the input is on
 rule("to_device", "ToCopyBackward0", np.array, lambda g, source: F.to_device(g, source))
+
+
+def _underivable(kernel: str) -> Any:
+    """The derivative of a kernel torch has none for: running it raises, as torch does."""
+    def vjp(g: Any) -> Any:
+        raise NotImplementedError(f"the derivative for '{kernel}' is not implemented.")
+
+    return vjp
+
+
+# unique's values (sorted, over everything or along ``dim``): recorded, but not differentiable
+rule("unique", "Unique2Backward0", lambda a: np.unique(a), _underivable("_unique2"))
+rule("unique_dim", "UniqueDimBackward0", lambda a, *, dim: np.unique(a, axis=dim), _underivable("unique_dim"))
 rule("fill", "FillBackward2", lambda a, *, value: np.full_like(a, value), lambda g: F.zeros_like(g))
 rule("setitem", "torch::autograd::CopySlices", lambda a, b, *, index: H.np_setitem(a, b, index),
      lambda g, index: H.where_zero(F.constant_like(g, H.setitem_mask(g._data.shape, index)), g),

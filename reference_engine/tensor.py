@@ -412,6 +412,20 @@ class Tensor:
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
         return F.eq(self, other)
 
+    def __and__(self, other: Any) -> Tensor:
+        return F.bitwise(np.bitwise_and, self, other)
+
+    def __or__(self, other: Any) -> Tensor:
+        return F.bitwise(np.bitwise_or, self, other)
+
+    def __xor__(self, other: Any) -> Tensor:
+        return F.bitwise(np.bitwise_xor, self, other)
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+
+    def __invert__(self) -> Tensor:
+        return F.bitwise(np.invert, self)
+
     def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
         return F.ne(self, other)
 
@@ -442,7 +456,8 @@ class Tensor:
         return self._policy.format_tensor(self)
 
     def __format__(self, spec: str) -> str:
-        if self._data.ndim == 0 and spec:
+        """A 0-d tensor formats as its number (``f"{loss}"`` is ``5.0`` in both frameworks)."""
+        if self._data.ndim == 0:
             return format(self._data.item(), spec)
         return repr(self)
 

@@ -16,8 +16,8 @@ from conformance.inventory.status import IN_SCOPE, facade_status, out_of_scope_r
 from reference_engine.framework_names import LISTING
 
 ROOT = Path(__file__).resolve().parents[1]
-OWNERS = MethodOwners({"torch.Tensor": frozenset({"backward", "grad", "split", "sum"}),
-                       "torch.nn.Module": frozenset({"parameters", "sum"})})
+OWNERS = MethodOwners({"torch.Tensor": frozenset({"backward", "grad", "split", "sum", "apply"}),
+                       "torch.nn.Module": frozenset({"parameters", "sum", "apply"})})
 
 
 def _scan(tmp_path: Path, name: str, text: str) -> dict[str, int]:
@@ -31,11 +31,13 @@ def test_qualified_names_follow_the_imports(tmp_path):
     program = ("import torch\nimport torch.nn.functional as F\nfrom torch import nn\n"
                "from torch.autograd import grad as g\nimport numpy as np\n"
                "x = torch.randn(3).sum()\nF.relu(x)\nnn.Linear(2, 2)\ng(x, x)\nnp.sum(x)\n"
-               "x.backward()\nx.grad\n'a,b'.split(',')\nmodel.parameters()\n")
+               "x.backward()\nx.grad\n'a,b'.split(',')\nmodel.parameters()\n"
+               "functional = torch.nn.functional\nfunctional.gelu(x)\nx.apply(f)\nself.apply(f)\n")
     assert _scan(tmp_path, "p.py", program) == {
         "torch.randn": 1, "torch.Tensor.sum": 1, "torch.nn.functional.relu": 1, "torch.nn": 1,
         "torch.nn.Linear": 1, "torch.autograd.grad": 2, "torch.Tensor.backward": 1,
-        "torch.Tensor.grad": 1, "torch.nn.Module.parameters": 1}
+        "torch.Tensor.grad": 1, "torch.nn.Module.parameters": 1, "torch.nn.functional": 1,
+        "torch.nn.functional.gelu": 1, "torch.Tensor.apply": 1, "torch.nn.Module.apply": 1}
 
 
 def test_a_file_that_never_names_the_framework_counts_nothing(tmp_path):
@@ -60,10 +62,11 @@ def test_rst_blocks_and_notebook_cells_are_read(tmp_path):
     assert _scan(tmp_path, "n.ipynb", json.dumps(notebook)) == {"torch.stack": 1}
 
 
-def test_out_of_scope_goes_by_the_longest_prefix():
-    assert out_of_scope_reason("torch", "torch.utils.data.DataLoader")
-    assert out_of_scope_reason("torch", "torch.nn.Module.load_state_dict") is None
+def test_out_of_scope_goes_by_a_prefix():
+    assert out_of_scope_reason("torch", "torch.utils.data.distributed.DistributedSampler")
+    assert out_of_scope_reason("torch", "torch.utils.data.DataLoader") is None
     assert out_of_scope_reason("torch", "torch.nn.Module.compile")
+    assert out_of_scope_reason("torch", "torch.nn.Module.load_state_dict") is None
     assert out_of_scope_reason("paddle", "paddle.nn.Linear") is None
 
 

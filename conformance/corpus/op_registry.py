@@ -169,4 +169,6 @@ INTERNAL_RULES: dict[str, str] = {
     "gather": "indexing by a tensor of indices: needs integer operands the vocabulary lacks",
     "masked_fill": "needs a boolean mask operand the vocabulary's ops do not take",
     "nll_loss": "needs integer class indices the vocabulary's ops do not take",
+    "unique": "not differentiable (torch records it, its derivative raises)",
+    "unique_dim": "unique along a dim: not differentiable",
 }

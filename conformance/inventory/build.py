@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -95,18 +98,35 @@ def load(path: Path = INVENTORY) -> dict[str, Any]:
 # The framework namespaces a facade mirrors: modules, and classes whose instances programs use.
 NAMESPACES = {
     "torch": ("torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.nn.utils",
+              "torch.nn.utils.rnn", "torch.utils", "torch.utils.data", "torch.backends",
+              "torch.backends.cudnn", "torch.backends.mps",
               "torch.autograd", "torch.autograd.functional", "torch.optim", "torch.optim.lr_scheduler",
               "torch.linalg", "torch.amp", "torch.cuda", "torch.func", "torch.Tensor", "torch.nn.Module",
               "torch.optim.Optimizer", "torch.autograd.Function"),
     "paddle": ("paddle", "paddle.nn", "paddle.nn.functional", "paddle.nn.initializer", "paddle.nn.utils",
-               "paddle.autograd", "paddle.optimizer", "paddle.optimizer.lr", "paddle.linalg", "paddle.amp",
+               "paddle.autograd", "paddle.io", "paddle.optimizer", "paddle.optimizer.lr", "paddle.linalg",
+               "paddle.amp",
                "paddle.base", "paddle.framework", "paddle.device", "paddle.incubate.autograd",
                "paddle.Tensor", "paddle.nn.Layer", "paddle.optimizer.Optimizer", "paddle.autograd.PyLayer"),
 }
 
 
 def framework_names() -> dict[str, Any]:
-    """Each mirrored namespace's public names in the installed frameworks (imports both)."""
+    """Each mirrored namespace's public names in the installed frameworks, listed by a fresh
+    interpreter with the environment the frameworks see at their import: a module's ``dir``
+    also shows the submodules imported so far, which depends on what the asking process did
+    (importing paddle sets ``OMP_NUM_THREADS``, under which torch's import differs)."""
+    code = ("import json, sys; from conformance.inventory import build; "
+            "json.dump(build.names_here(), sys.stdout)")
+    environment = {k: v for k, v in os.environ.items()
+                   if k not in ("OMP_NUM_THREADS", "CUSTOM_DEVICE_ROOT")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env=environment)
+    return json.loads(done.stdout)
+
+
+def names_here() -> dict[str, Any]:
+    """``framework_names`` in this process (imports both frameworks)."""
     out: dict[str, list[str]] = {}
     for framework, namespaces in NAMESPACES.items():
         root = importlib.import_module(framework)

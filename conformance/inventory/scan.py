@@ -45,14 +45,19 @@ class MethodOwners:
 
     owners: dict[str, frozenset[str]]
 
-    def owner(self, attribute: str) -> Optional[str]:
+    def owner(self, attribute: str, on_self: bool = False) -> Optional[str]:
+        """The class ``attribute`` is counted for; read on ``self`` (inside a class, most often
+        a module's own), the tensor class comes last."""
         private = attribute.startswith("_") and not attribute.startswith("__")
         if (private and attribute not in _REGISTRIES) or attribute in _PYTHON_OWN:
             return None
-        return self._first(attribute)
+        return self._first(attribute, on_self)
 
-    def _first(self, attribute: str) -> Optional[str]:
-        for owner, names in self.owners.items():
+    def _first(self, attribute: str, on_self: bool = False) -> Optional[str]:
+        order = list(self.owners.items())
+        if on_self:
+            order = order[1:] + order[:1]
+        for owner, names in order:
             if attribute in names:
                 return owner
         return None
@@ -174,6 +179,15 @@ class _Counter(ast.NodeVisitor):
             self.aliases[alias.asname or alias.name] = qualified
             self.counts[qualified] += 1
 
+    def visit_Assign(self, node: ast.Assign) -> None:
+        """``F = torch.nn.functional``: a name bound to a framework module (or function) is an
+        alias from then on, as an import would make it."""
+        self.generic_visit(node)
+        chain = _chain(node.value) if isinstance(node.value, ast.Attribute) else None
+        if chain is not None and chain[0] in self.aliases and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            self.aliases[node.targets[0].id] = ".".join([self.aliases[chain[0]], *chain[1:]])
+
     def visit_Attribute(self, node: ast.Attribute) -> None:
         chain = _chain(node)
         if chain is not None and chain[0] in self.aliases:
@@ -182,7 +196,8 @@ class _Counter(ast.NodeVisitor):
             return
         if chain is not None and chain[0] in self.other_modules:
             return
-        owner = self.owners.owner(node.attr)
+        on_self = isinstance(node.value, ast.Name) and node.value.id == "self"
+        owner = self.owners.owner(node.attr, on_self)
         if owner is not None:
             self.counts[f"{owner}.{node.attr}"] += 1
         self.generic_visit(node)

@@ -36,12 +36,13 @@ _SPARSE = "sparse and quantised tensors"
 _TOOLING = "profiling, logging and high-level training tooling"
 _DOMAIN = "domain libraries (vision, text, audio datasets and models)"
 
-# Namespace prefixes the reference does not set out to model, per framework, and why; the
-# longest matching prefix decides.
+# The names (and the namespaces under them) the reference does not set out to model, per
+# framework, and why.
 OUT_OF_SCOPE: dict[str, dict[str, str]] = {
     "torch": {
-        "torch.utils.data": _IO, "torch.save": _IO, "torch.load": _IO, "torch.utils.tensorboard": _TOOLING,
-        "torch.hub": _IO, "torch.nn.Module.load_state_dict": "", "torch.distributed": _DISTRIBUTED,
+        "torch.utils.data.distributed": _DISTRIBUTED, "torch.save": _IO, "torch.load": _IO,
+        "torch.utils.tensorboard": _TOOLING,
+        "torch.hub": _IO, "torch.distributed": _DISTRIBUTED,
         "torch.multiprocessing": _DISTRIBUTED, "torch.nn.parallel": _DISTRIBUTED,
         "torch.nn.DataParallel": _DISTRIBUTED, "torch.jit": _COMPILE, "torch.compile": _COMPILE,
         "torch.nn.Module.compile": _COMPILE, "torch.onnx": _COMPILE, "torch.fx": _COMPILE,
@@ -53,9 +54,10 @@ OUT_OF_SCOPE: dict[str, dict[str, str]] = {
         "torch.utils.benchmark": _TOOLING, "torch.utils.cpp_extension": _COMPILE,
     },
     "paddle": {
-        "paddle.io": _IO, "paddle.save": _IO, "paddle.load": _IO, "paddle.jit": _COMPILE,
+        "paddle.io.DistributedBatchSampler": _DISTRIBUTED, "paddle.save": _IO, "paddle.load": _IO,
+        "paddle.jit": _COMPILE,
         "paddle.static": _COMPILE, "paddle.enable_static": _COMPILE, "paddle.disable_static": _COMPILE,
-        "paddle.in_dynamic_mode": "", "paddle.inference": _COMPILE, "paddle.onnx": _COMPILE,
+        "paddle.inference": _COMPILE, "paddle.onnx": _COMPILE,
         "paddle.distributed": _DISTRIBUTED, "paddle.DataParallel": _DISTRIBUTED,
         "paddle.vision": _DOMAIN, "paddle.text": _DOMAIN, "paddle.audio": _DOMAIN, "paddle.fft": _COMPLEX,
         "paddle.complex": _COMPLEX, "paddle.complex64": _COMPLEX, "paddle.complex128": _COMPLEX,
@@ -82,13 +84,11 @@ class ApiStatus:
 
 
 def out_of_scope_reason(framework: str, api: str) -> Optional[str]:
-    """Why ``api`` is out of scope, or None. A prefix mapped to "" marks an API inside an
-    out-of-scope namespace that is in scope after all."""
-    best = None
+    """Why ``api`` is out of scope (it is, or lies under, a listed name), or None."""
     for prefix, reason in OUT_OF_SCOPE[framework].items():
-        if (api == prefix or api.startswith(prefix + ".")) and (best is None or len(prefix) > len(best[0])):
-            best = (prefix, reason)
-    return best[1] or None if best else None
+        if api == prefix or api.startswith(prefix + "."):
+            return reason
+    return None
 
 
 def _facade(framework: str) -> Any:

@@ -73,7 +73,8 @@ SCALAR_NODE_NAMES = {
 
 # paddle.max and paddle.amax share a kernel, but not a node name
 API_NODE_NAMES = {"max": "MaxGradNode", "min": "MinGradNode", "amax": "AmaxGradNode",
-                  "amin": "AminGradNode", "view": "ViewShapeGradNode"}
+                  "amin": "AminGradNode", "view": "ViewShapeGradNode",
+                  "normal": "GaussianInplaceGradNode", "uniform": "UniformInplaceGradNode"}
 
 # The nodes of each form the kernel table measures carry this origin (see ``graph._origin``);
 # a form not listed carries its op's name.
@@ -154,6 +155,8 @@ WITHOUT_DOUBLE_GRAD = {op for op, (limit, _) in DERIVATIVE_ORDER_LIMITS.items() 
 UNDEFINED_DOUBLE_GRAD = {form_origin(form) for form, paths in KERNELS.items()
                          if any(o == "error: undefined" and p.count(".") == 1
                                 for p, o in paths.items())}
+# kernels whose double grad node exists but refuses to run (measured on 3.3.1), by origin
+REFUSED_DOUBLE_GRAD = {"max_pool_kernel": "max_pool_double_grad"}
 C_TYPES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
            "uint8": "uint8_t", "bool": "bool"}
 ALIASES = {"matmul_dot_shape": "matmul_shape", "matmul_mv_shape": "matmul_shape",
@@ -769,6 +772,8 @@ class PaddlePolicy(Policy):
             raise self.error("no_double_grad", op=limit[1])
         if node.order >= 2 and node.origin in UNDEFINED_DOUBLE_GRAD:
             raise self.error("undefined_double_grad", form=node.origin)
+        if node.order >= 2 and node.origin in REFUSED_DOUBLE_GRAD:
+            raise self.error(REFUSED_DOUBLE_GRAD[node.origin])
 
     def check_kernel(self, node: Node, needed: Sequence[bool]) -> None:
         """Paddle 3.3.1's matmul_grad cannot sum the gradient of a batched operand of lower rank

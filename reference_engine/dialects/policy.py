@@ -282,6 +282,10 @@ class Policy:
         """What a backward reads for a saved tensor whose unpack hook returned ``unpacked``."""
         return unpacked
 
+    def saved_attribute(self, node: Node, name: str) -> Any:
+        """``node._saved_<name>``: the dialects without such attributes have none."""
+        raise AttributeError(f"{node.name()!r} object has no attribute '_saved_{name}'")
+
     def unpack_saved(self, node: Node) -> dict[str, Tensor]:
         """The node's saved tensors, after checking none was modified in place since."""
         out = {}

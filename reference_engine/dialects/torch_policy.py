@@ -48,6 +48,10 @@ def tensor_type_name(tensor: Tensor) -> str:
     return f"torch.{where}{TENSOR_TYPE_NAMES.get(dtype, dtype)}"
 
 
+# in-place fills torch names after the API that wrote them
+_FILL_NODES = {"zero": "ZeroBackward0", "normal": "NormalBackward0", "uniform": "UniformBackward0"}
+# activations whose in-place kernel is a node of its own (it saves the result)
+_IN_PLACE_KERNELS = {"elu": "EluBackward1", "leaky_relu": "LeakyReluBackward1"}
 _FULL = slice(None)
 _BASIC_INDEX_NODES = {type(None): "UnsqueezeBackward0", int: "SelectBackward0",
                       slice: "SliceBackward0"}
@@ -74,6 +78,7 @@ def _basic_index_node(index: Any) -> str:
 
 # what torch's derivative formulas call the reference's inputs
 _TORCH_SAVED_NAMES = {"a": "self", "b": "other", "low": "min", "high": "max", "c": "condition"}
+_REFERENCE_SAVED_NAMES = {torch_name: name for name, torch_name in _TORCH_SAVED_NAMES.items()}
 _MATMUL_OPS = frozenset({"dot", "mv", "mm", "vm", "bmm"})
 _PRODUCTS_VIEWED_BACK = frozenset({"vm", "bmm"})
 _OUTPUTS = frozenset({"result", "indices"})
@@ -221,8 +226,10 @@ class TorchPolicy(Policy):
         return recorder.apply(R.RULES["grad_copy"], (grad,))
 
     def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:
-        if attrs.get("api") == "zero":
-            return "ZeroBackward0"
+        if attrs.get("api") in _FILL_NODES:
+            return _FILL_NODES[attrs["api"]]
+        if attrs.get("api") == "in_place" and rule.op in _IN_PLACE_KERNELS:
+            return _IN_PLACE_KERNELS[rule.op]
         if rule.op == "setitem" and _index_put(attrs):
             return "IndexPutBackward0"
         if rule.op == "bmm" and torch_matmul.transposes_result(attrs["a_shape"], attrs["b_shape"]):
@@ -244,6 +251,20 @@ class TorchPolicy(Policy):
             first = torch_matmul.unpacked_first(attrs["a_shape"], attrs["b_shape"])
             return sorted(names, key=lambda name: (name != first, name))
         return sorted(names, key=lambda name: (name in _OUTPUTS, _TORCH_SAVED_NAMES.get(name, name)))
+
+    def saved_attribute(self, node: Any, name: str) -> Any:
+        """``grad_fn._saved_self``, ``_saved_other``, ``_saved_result``: the tensor the node saved
+        under that name (checked for in-place writes as a backward would), None for an input it
+        did not need to save, the freed error once a pass released it."""
+        reference_name = _REFERENCE_SAVED_NAMES.get(name, name)
+        tensors = set(node.rule.inputs) | _OUTPUTS
+        if reference_name in node.saved:
+            return self.unpack_saved(node)[reference_name]
+        if reference_name in tensors and node.released_saved:
+            raise self.error("freed", name=node.name())
+        if reference_name in node.rule.inputs:
+            return None
+        return super().saved_attribute(node, name)
 
     def empty_list_error(self, fn: str) -> Exception:
         return self.error(fn + "_empty")

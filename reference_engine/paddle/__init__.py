@@ -18,10 +18,16 @@ from reference_engine.paddle import (
     base,
     device,
     extras,
+    flags,
+    framework,
     incubate,
+    io,
     linalg,
     nn,
     optimizer,
+    regularizer,
+    tensor,
+    tensor_access,
 )
 from reference_engine.paddle._core import *  # noqa: F403
 from reference_engine.paddle.extras import *  # noqa: F403
@@ -29,17 +35,21 @@ from reference_engine.paddle.extras import *  # noqa: F403
 set_device = device.set_device
 is_compiled_with_cuda = device.is_compiled_with_cuda
 CPUPlace = device.CPUPlace
+CUDAPlace = device.CUDAPlace
+ParamAttr = framework.ParamAttr
+set_flags, get_flags = flags.set_flags, flags.get_flags
 create_parameter = nn.layers.create_parameter
 
 # the same functions as Tensor methods (defined once, in extras.py)
-for _method, _function in extras.TENSOR_METHODS.items():
+for _method, _function in {**extras.TENSOR_METHODS, **tensor_access.METHODS}.items():
     setattr(_core.Tensor, _method, _function)
 
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
 __version__ = "3.3.1"
 
-__all__ = [*_core.__all__, *extras.__all__, "amp", "autograd", "base", "device", "incubate", "linalg",
-           "nn", "optimizer", "set_device", "is_compiled_with_cuda", "CPUPlace", "create_parameter"]
+__all__ = [*_core.__all__, *extras.__all__, "amp", "autograd", "base", "device", "framework", "incubate",
+           "io", "linalg", "nn", "optimizer", "regularizer", "tensor", "set_device", "is_compiled_with_cuda",
+           "CPUPlace", "CUDAPlace", "ParamAttr", "create_parameter", "get_flags", "set_flags"]
 
 
 def __getattr__(name: str) -> Any:

@@ -26,7 +26,15 @@ from reference_engine.dialects.paddle_policy import (
     WIDENED_BY_MULTIPLY,
     stopped,
 )
-from reference_engine.dtypes import DialectDtype, by_numpy, is_floating, standard_dtypes, to_numpy
+from reference_engine.dtypes import (
+    REDUCED_NAMES,
+    STANDARD,
+    DialectDtype,
+    by_numpy,
+    is_floating,
+    standard_dtypes,
+    to_numpy,
+)
 from reference_engine.framework_names import instance_getattr
 from reference_engine.graph import UNLINKED_WHILE_PACKING, Node, shown_node
 from reference_engine.messages import not_supported
@@ -37,7 +45,8 @@ __all__ = [
     "Tensor", "abs", "add", "rand", "randn", "seed",
     "square", "full_like",
     "amax", "amin", "bool", "cast", "clip", "concat", "cos",
-    "divide", "dtype", "enable_grad", "exp", "expand", "expand_as", "float32", "float64",
+    "divide", "dtype", "enable_grad", "exp", "expand", "expand_as", "float16", "bfloat16", "float32",
+    "float64",
     "get_default_dtype", "grad", "int32", "set_default_dtype",
     "int64", "is_grad_enabled", "log", "matmul", "max", "maximum", "mean", "min", "minimum",
     "multiply", "no_grad", "ones", "ones_like", "pow", "reshape", "set_grad_enabled", "sin",
@@ -68,7 +77,9 @@ class dtype(DialectDtype):  # noqa: N801 - paddle's name
     __hash__ = object.__hash__
 
 
-_NAMED = standard_dtypes(dtype)
+_NAMED = standard_dtypes(dtype, (*STANDARD, *REDUCED_NAMES))
+float16 = _NAMED["float16"]
+bfloat16 = _NAMED["bfloat16"]
 float32 = _NAMED["float32"]
 float64 = _NAMED["float64"]
 int64 = _NAMED["int64"]
@@ -406,6 +417,8 @@ class Tensor(_CoreTensor):
     def divide_(self, y: Any) -> Tensor:
         return self._in_place("div", y)  # type: ignore[return-value]
 
+    mul_, sub_, div_ = multiply_, subtract_, divide_
+
     def fill_(self, value: builtins.float) -> Tensor:
         return self._in_place("fill", value=value)  # type: ignore[return-value]
 
@@ -431,6 +444,18 @@ class Tensor(_CoreTensor):
 
     def zero_(self) -> Tensor:
         return self._in_place("fill", value=0)  # type: ignore[return-value]
+
+    def normal_(self, mean: builtins.float = 0.0, std: builtins.float = 1.0,
+                name: Optional[str] = None) -> Tensor:
+        """Normal draws written in place (numpy's generator: shapes agree, values do not)."""
+        values = rng.generator().normal(mean, std, self._data.shape).astype(self._data.dtype)
+        return self._in_place("fill", value=values, api="normal")  # type: ignore[return-value]
+
+    def uniform_(self, min: builtins.float = 0.0, max: builtins.float = 1.0, seed: builtins.int = 0,  # noqa: A002
+                 name: Optional[str] = None) -> Tensor:
+        """Uniform draws in [min, max) written in place (numpy's generator)."""
+        values = rng.generator().uniform(min, max, self._data.shape).astype(self._data.dtype)
+        return self._in_place("fill", value=values, api="uniform")  # type: ignore[return-value]
 
 
 # --- creation -----------------------------------------------------------------------------
@@ -639,6 +664,13 @@ def amin(x: Tensor, axis: Any = None, keepdim: builtins.bool = False) -> Tensor:
 @_tensor_first
 def clip(x: Tensor, min: Optional[builtins.float] = None,  # noqa: A002
          max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
+    """paddle fills a bound not given with the dtype's lowest or largest finite value: infinities
+    are clipped to it and get no gradient, nor does NaN (measured on 3.3.1)."""
+    kind = x._data.dtype
+    if kind.kind in "fiu" and (min is None or max is None):
+        info = np.finfo(kind) if kind.kind == "f" else np.iinfo(kind)
+        min = np.asarray(info.min).item() if min is None else min  # noqa: A001
+        max = np.asarray(info.max).item() if max is None else max  # noqa: A001
     return F.clamp(x, min, max)
 
 

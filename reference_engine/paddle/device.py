@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.framework_names import module_getattr
 
-__all__ = ["CPUPlace", "get_device", "is_compiled_with_cuda", "set_device"]
+__all__ = ["CPUPlace", "CUDAPlace", "cuda", "get_device", "is_compiled_with_cuda", "set_device"]
 
 
 class Place:
@@ -21,6 +23,23 @@ class Place:
 def CPUPlace() -> Place:  # noqa: N802 - paddle's name
     """``paddle.CPUPlace()``: the one place there is."""
     return Place("cpu")
+
+
+def CUDAPlace(device_id: int = 0) -> Place:  # noqa: N802 - paddle's name
+    """A build without CUDA refuses it."""
+    raise PADDLE.error("cuda_place")
+
+
+class cuda:  # noqa: N801 - paddle.device.cuda, on a build without CUDA
+    """``paddle.device.cuda``: no device."""
+
+    @staticmethod
+    def device_count() -> int:
+        return 0
+
+    @staticmethod
+    def synchronize(device: Any = None) -> None:
+        raise PADDLE.error("cuda_not_compiled")
 
 
 def is_compiled_with_cuda() -> bool:

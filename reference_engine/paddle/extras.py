@@ -33,7 +33,8 @@ __all__ = ["add_n", "all", "allclose", "any", "arange", "argmax", "argmin", "arg
            "eye", "flatten", "flip", "floor", "full", "gather", "hypot", "index_select", "is_tensor",
            "isfinite", "isinf", "isnan", "lerp", "linspace", "logaddexp", "logsumexp", "masked_fill",
            "mm", "neg", "norm", "numel", "outer", "prod", "roll", "round", "scale", "sign", "sort",
-           "split", "std", "t", "tile", "topk", "trace", "tril", "triu", "unbind", "var"]
+           "split", "std", "t", "tile", "topk", "trace", "tril", "triu", "unbind", "var", "mode",
+           "repeat_interleave", "shape", "slice", "unique"]
 
 
 def arange(start: Any = 0, end: Any = None, step: Any = 1, dtype: Any = None) -> Tensor:
@@ -236,6 +237,76 @@ def index_select(x: Tensor, index: Tensor, axis: builtins.int = 0) -> Tensor:
 
 def tile(x: Tensor, repeat_times: Any) -> Tensor:
     return C.named(F.tile(x, repeat_times), "TileGradNode", x)
+
+
+def repeat(x: Tensor, *sizes: Any) -> Tensor:
+    """``Tensor.repeat(2, 3)`` or ``repeat([2, 3])``: ``tile`` as torch spells it."""
+    return tile(x, list(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)) else list(sizes))
+
+
+def repeat_interleave(x: Tensor, repeats: Any, axis: Optional[builtins.int] = None,
+                      name: Optional[str] = None, *, output_size: Any = None) -> Tensor:
+    """Each element (or slice along ``axis``; the flattened tensor without one) repeated
+    ``repeats`` times, a number or one count per element."""
+    source = F.reshape(x, [-1]) if axis is None else x
+    d = 0 if axis is None else F.normalize_dim(type(x), axis, x._data.ndim)
+    counts = repeats._data if isinstance(repeats, Tensor) else repeats
+    positions = np.repeat(np.arange(source._data.shape[d]), counts)
+    picked = F.getitem(source, (builtins.slice(None),) * d + (positions,))
+    by_tensor = isinstance(repeats, Tensor)
+    return C.named(picked, f"RepeatInterleave{'WithTensorIndex' if by_tensor else ''}GradNode", x)
+
+
+def unique(x: Tensor, return_index: builtins.bool = False, return_inverse: builtins.bool = False,
+           return_counts: builtins.bool = False, axis: Optional[builtins.int] = None, dtype: Any = "int64",
+           sorted: builtins.bool = True, name: Optional[str] = None) -> Any:  # noqa: A002
+    """The distinct values sorted (or distinct slices along ``axis``), stopping gradient; with
+    each value's first position, each element's value's position and the counts."""
+    values, index, inverse, counts = np.unique(x._data, return_index=True, return_inverse=True,
+                                               return_counts=True, axis=axis)
+    extra = [Tensor._from_array(np.asarray(a).reshape(-1).astype(_np_dtype(dtype)))
+             for a, wanted in ((index, return_index), (inverse, return_inverse), (counts, return_counts))
+             if wanted]
+    out = Tensor._from_array(values)
+    return (out, *extra) if extra else out
+
+
+def mode(x: Tensor, axis: builtins.int = -1, keepdim: builtins.bool = False,
+         name: Optional[str] = None) -> Any:
+    """The most frequent value along ``axis`` (the smallest of equally frequent ones) and the
+    last position it holds; the gradient goes to that position (ModeGradNode)."""
+    d = F.normalize_dim(type(x), axis, x._data.ndim)
+    moved = np.moveaxis(x._data, d, -1)
+    positions = np.empty(moved.shape[:-1], dtype=np.int64)
+    for where in np.ndindex(*moved.shape[:-1]):
+        row = moved[where]
+        values, counts = np.unique(row, return_counts=True)
+        chosen = values[np.argmax(counts)]
+        positions[where] = len(row) - 1 - int(np.argmax(row[::-1] == chosen))
+    index = np.expand_dims(positions, d)
+    values = C.take_along(x, d, index)
+    if not keepdim:
+        values, index = F.squeeze(values, d), np.squeeze(index, d)
+    return C.named(values, "ModeGradNode", x), Tensor._from_array(index)
+
+
+def softmax_compat(x: Tensor, dim: Optional[builtins.int] = None, dtype: Any = None) -> Tensor:
+    """``Tensor.softmax``: torch's signature (``dim``, the last axis by default)."""
+    source = x if dtype is None else x.astype(dtype)
+    return F.softmax(source, -1 if dim is None else dim)
+
+
+def shape(input: Tensor) -> Tensor:  # noqa: A002
+    """The shape as an int64 tensor."""
+    return Tensor._from_array(np.asarray(input._data.shape, dtype=np.int64))
+
+
+def slice(input: Tensor, axes: Any, starts: Any, ends: Any) -> Tensor:  # noqa: A001,A002
+    """``input[starts[i]:ends[i]]`` along each of ``axes`` (SliceGradNode)."""
+    index = [builtins.slice(None)] * input._data.ndim
+    for axis, start, end in zip(axes, starts, ends):
+        index[axis] = builtins.slice(int(start), int(end))
+    return C.named(F.getitem(input, tuple(index)), "SliceGradNode", input)
 
 
 def masked_fill(x: Tensor, mask: Tensor, value: Any) -> Tensor:
@@ -441,7 +512,11 @@ TENSOR_METHODS = {
         "flatten", "flip", "floor", "gather", "index_select", "isfinite", "isinf", "isnan", "lerp",
         "logsumexp", "masked_fill", "chunk", "neg", "norm", "outer", "prod", "roll", "round",
         "scale", "sign", "sort", "split", "std", "t", "tile", "topk", "trace", "tril", "triu",
-        "unbind", "var", "argsort", "nonzero", "masked_select")},
+        "unbind", "var", "argsort", "nonzero", "masked_select", "dot", "repeat", "repeat_interleave",
+        "unique", "mode")},
+    "eq": equal,
+    "sigmoid": lambda self: F.sigmoid(self),
+    "softmax": lambda self, dim=None, dtype=None: softmax_compat(self, dim, dtype),
     "T": property(t),
     "cast": cast,
     "square": square,

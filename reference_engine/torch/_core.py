@@ -30,15 +30,24 @@ from reference_engine.dtypes import (
 )
 from reference_engine.framework_names import instance_getattr
 from reference_engine.graph import Node, RemovableHandle, shown_node
-from reference_engine.messages import TORCH_SIGNATURES, type_name
+from reference_engine.messages import TORCH_SIGNATURES, not_supported, type_name
 from reference_engine.tensor import Tensor as _CoreTensor
 from reference_engine.torch import autocast_ops
-from reference_engine.torch.devices import cuda, device, of_tensor, placement
+from reference_engine.torch.devices import (
+    cuda,
+    device,
+    get_default_device,
+    of_tensor,
+    placement,
+    set_default_device,
+)
 from reference_engine.torch.devices import device as _Device
 from reference_engine.torch.from_data import array_from_data, is_sequence
 
 __all__ = [
-    "Size", "Tensor", "abs", "cuda", "device", "equal", "inference_mode",
+    "Size", "Tensor", "abs", "cuda", "device", "equal", "get_default_device", "set_default_device",
+    "layout", "strided", "memory_format", "preserve_format", "contiguous_format", "channels_last",
+    "inference_mode",
     "is_anomaly_enabled", "linspace", "manual_seed", "mm", "rand", "randn",
     "add", "amax", "amin", "bool", "cat", "ceil", "clamp", "clone",
     "cos", "detach", "div", "double", "dtype", "enable_grad", "exp", "expand_copy", "float",
@@ -79,6 +88,47 @@ _DTYPES = by_numpy(_NAMED)
 
 _PYTHON_TYPE_DTYPES = {builtins.bool: np.dtype(np.bool_), builtins.int: np.dtype(np.int64),
                        builtins.float: np.dtype(np.float64)}
+
+
+class memory_format:  # noqa: N801 - torch's name
+    """``torch.preserve_format``, ``contiguous_format`` and ``channels_last``: how a copy lays
+    its elements out. The reference keeps dense row-major arrays: the first two are what it
+    does, the last is refused."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+preserve_format, contiguous_format, channels_last = (
+    memory_format(name) for name in ("preserve_format", "contiguous_format", "channels_last"))
+
+
+def _dense_layout(requested: Any) -> builtins.bool:
+    """Whether a ``memory_format`` argument asks for what the reference does (always true)."""
+    if requested is not None and requested is not preserve_format and requested is not contiguous_format:
+        raise not_supported(f"memory_format={requested!r}", "torch")
+    return True
+
+
+class layout:  # noqa: N801 - torch's name
+    """``torch.strided``, the one memory layout here."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+strided = layout("strided")
+
+
+# the legacy tensor types (``torch.FloatTensor``) and their names, as ``Tensor.type`` takes them,
+# by the dtype each stands for: filled by ``legacy_types``, which makes tensors of this module's
+LEGACY_TYPE_DTYPES: dict[Any, dtype] = {}
 
 
 def _np_dtype(d: Any, api: str) -> Optional[np.dtype]:
@@ -291,6 +341,13 @@ class Tensor(_CoreTensor):
     def device(self) -> device:
         return of_tensor(devices.device_of(self))
 
+    # the storage kinds the reference does not have: every tensor is dense, on a real device
+    is_sparse = is_quantized = is_meta = is_mkldnn = is_nested = False
+
+    @property
+    def layout(self) -> Any:
+        return strided
+
     @property
     def is_cuda(self) -> builtins.bool:
         return devices.device_type(devices.device_of(self)) == "cuda"
@@ -305,7 +362,8 @@ class Tensor(_CoreTensor):
         a cast to it."""
         if dtype is None:
             return tensor_type_name(self)
-        return self.to(dtype)
+        legacy = isinstance(dtype, (str, builtins.type))
+        return self.to(LEGACY_TYPE_DTYPES.get(dtype, dtype) if legacy else dtype)
 
     def cpu(self) -> Tensor:
         return F.to_device(self, devices.CPU)
@@ -336,10 +394,11 @@ class Tensor(_CoreTensor):
         return self._data.tolist()
 
     def to(self, *args: Any, dtype: Any = None, device: Any = None, non_blocking: builtins.bool = False,
-           copy: builtins.bool = False) -> Tensor:
+           copy: builtins.bool = False, memory_format: Any = None) -> Tensor:
         """``to(dtype)``, ``to(device[, dtype])``, ``to(tensor)`` (its dtype and device), and the
         same as keywords: a recorded copy where the device or the dtype changes, else the
         tensor itself (a copy with ``copy=True``)."""
+        _dense_layout(memory_format)
         for arg in args:
             if isinstance(arg, _CoreTensor):
                 dtype, device = _DTYPES[arg._data.dtype], devices.device_of(arg)
@@ -418,17 +477,17 @@ class Tensor(_CoreTensor):
     def any(self, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
         return F.truth(self, np.any, dim, keepdim)
 
-    def float(self) -> Tensor:
-        return F.cast(self, np.float32)
+    def float(self, memory_format: Any = None) -> Tensor:
+        return F.cast(self, np.float32) if _dense_layout(memory_format) else self
 
-    def double(self) -> Tensor:
-        return F.cast(self, np.float64)
+    def double(self, memory_format: Any = None) -> Tensor:
+        return F.cast(self, np.float64) if _dense_layout(memory_format) else self
 
-    def half(self) -> Tensor:
-        return F.cast(self, np.float16)
+    def half(self, memory_format: Any = None) -> Tensor:
+        return F.cast(self, np.float16) if _dense_layout(memory_format) else self
 
-    def bfloat16(self) -> Tensor:
-        return F.cast(self, bfloat16.numpy)
+    def bfloat16(self, memory_format: Any = None) -> Tensor:
+        return F.cast(self, bfloat16.numpy) if _dense_layout(memory_format) else self
 
     # --- operations -----------------------------------------------------------------------
 
@@ -549,6 +608,18 @@ class Tensor(_CoreTensor):
 
     def fill_(self, value: Any) -> Tensor:
         return self._in_place("fill", value=value)  # type: ignore[return-value]
+
+    def normal_(self, mean: builtins.float = 0.0, std: builtins.float = 1.0, *,
+                generator: Any = None) -> Tensor:
+        """Normal draws written in place (numpy's generator: shapes agree, values do not)."""
+        values = rng.generator().normal(mean, std, self._data.shape).astype(self._data.dtype)
+        return self._in_place("fill", value=values, api="normal")  # type: ignore[return-value]
+
+    def uniform_(self, from_: builtins.float = 0.0, to: builtins.float = 1.0, *,
+                 generator: Any = None) -> Tensor:
+        """Uniform draws in [from_, to) written in place (numpy's generator)."""
+        values = rng.generator().uniform(from_, to, self._data.shape).astype(self._data.dtype)
+        return self._in_place("fill", value=values, api="uniform")  # type: ignore[return-value]
 
 
 # --- creation -----------------------------------------------------------------------------
@@ -879,7 +950,8 @@ def t(input: Tensor) -> Tensor:  # noqa: A002
 
 
 def expand_copy(input: Tensor, size: Sequence[builtins.int]) -> Tensor:  # noqa: A002
-    return F.clone(F.expand(input, size))
+    """A copy of the expanded tensor, one node of torch's copy variant (ExpandBackward0_copy)."""
+    return composed.named(F.clone(F.expand(input, size)), "ExpandBackward0_copy", input)
 
 
 def cat(tensors: Sequence[Tensor], dim: builtins.int = 0) -> Tensor:

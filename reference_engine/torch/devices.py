@@ -69,12 +69,27 @@ def of_tensor(placed: str) -> device:
     return device(kind, int(index) if index else None)
 
 
+# the device ``torch.set_default_device`` chose for new tensors (None: the CPU)
+_DEFAULT: list[Any] = [None]
+
+
+def set_default_device(argument: Any) -> None:
+    """New tensors go to ``argument`` from now on (None: the CPU). torch checks the device only
+    when a tensor is made there."""
+    _DEFAULT[0] = None if argument is None or str(argument) == "cpu" else argument
+
+
+def get_default_device() -> device:
+    where = placement(None)
+    return of_tensor(where) if where is not None else device("cpu")
+
+
 def placement(argument: Any) -> Optional[str]:
     """Where a ``device=`` argument (a string, a ``torch.device``, an index, None) puts a new
     tensor: the canonical device string, or None for the default (the CPU). A device this
     engine does not act as raises torch's error for a machine without it."""
     if argument is None:
-        return None
+        return None if _DEFAULT[0] is None else placement(_DEFAULT[0])
     if isinstance(argument, int) and not isinstance(argument, bool):
         kind, index = "cuda", argument
         if not devices.simulated(kind):

@@ -12,19 +12,21 @@ import numpy as np
 
 from reference_engine import composed as C
 from reference_engine import ops as F
-from reference_engine import rng
+from reference_engine import recorder, rng
+from reference_engine import rules as R
 from reference_engine.dialects import torch_layout
 from reference_engine.torch import autocast_ops
 from reference_engine.torch._core import Tensor, _new, _np_dtype, _overloads, dtype, full, ones, tensor, zeros
 
 __all__ = ["all", "allclose", "any", "eq", "ge", "gt", "le", "lt", "ne", "argsort", "einsum", "empty_like",
-           "logical_and", "logical_not", "logical_or", "masked_select", "meshgrid", "nan_to_num",
-           "nonzero", "rand_like", "randint", "randn_like", "randperm", "tile",
+           "logical_and", "logical_not", "logical_or", "masked_select", "meshgrid", "multinomial",
+           "nan_to_num", "nonzero", "rand_like", "randint", "randn_like", "randperm", "tile",
             "argmax", "argmin", "as_tensor", "bmm", "broadcast_to", "cumsum", "diag",
            "diagonal", "dot", "eye", "flatten", "flip", "from_numpy", "full_like", "gather", "hypot",
            "index_select", "isclose", "isfinite", "isinf", "isnan", "lerp", "logaddexp", "logsumexp",
            "masked_fill", "mv", "narrow", "norm", "numel", "outer", "prod", "repeat", "roll", "select",
-           "sort", "split", "chunk", "square", "std", "topk", "trace", "tril", "triu", "unbind", "var"]
+           "sort", "split", "chunk", "square", "std", "topk", "trace", "tril", "triu", "unbind", "unique",
+           "var"]
 
 ReturnTypesTopk = namedtuple("topk", ["values", "indices"])
 ReturnTypesSort = namedtuple("sort", ["values", "indices"])
@@ -127,9 +129,10 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None,  # noqa: A002
 
 @autocast_ops.float32
 def prod(input: Tensor, dim: Optional[builtins.int] = None,  # noqa: A002
-         keepdim: builtins.bool = False) -> Tensor:
-    """The product of every element (ProdBackward0), or along ``dim`` (ProdBackward1)."""
-    return F.prod(input, dim, keepdim)
+         keepdim: builtins.bool = False, *, dtype: Optional[dtype] = None) -> Tensor:
+    """The product of every element (ProdBackward0), or along ``dim`` (ProdBackward1), in
+    ``dtype`` when given (the input cast first)."""
+    return F.prod(input if dtype is None else input.to(dtype), dim, keepdim)
 
 
 def split(tensor: Tensor, split_size_or_sections: Any, dim: builtins.int = 0) -> tuple[Tensor, ...]:
@@ -179,8 +182,10 @@ def std(input: Tensor, dim: Any = None, unbiased: builtins.bool = True,  # noqa:
     return F.variance_node(input, dim, correction, keepdim, root=True)
 
 
-def masked_fill(input: Tensor, mask: Tensor, value: float) -> Tensor:  # noqa: A002
-    return F.masked_fill(input, mask, value)
+def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:  # noqa: A002
+    """A 0-d tensor ``value`` is its own kernel (MaskedFillBackward1), a number the other."""
+    out = F.masked_fill(input, mask, value)
+    return C.named(out, "MaskedFillBackward1", input) if isinstance(value, Tensor) else out
 
 
 def gather(input: Tensor, dim: builtins.int, index: Tensor) -> Tensor:  # noqa: A002
@@ -198,13 +203,19 @@ def repeat(input: Tensor, *sizes: Any) -> Tensor:  # noqa: A002
     return C.named(F.tile(input, sizes), "RepeatBackward0", input)
 
 
-def cumsum(input: Tensor, dim: builtins.int) -> Tensor:  # noqa: A002
-    return C.named(F.cumsum(input, dim), "CumsumBackward0", input)
+def cumsum(input: Tensor, dim: builtins.int, *, dtype: Optional[dtype] = None) -> Tensor:  # noqa: A002
+    """Running sums along ``dim`` (a 0-d tensor's one "dim" too), in ``dtype`` when given."""
+    source = input if dtype is None else input.to(dtype)
+    if source._data.ndim == 0:
+        F.normalize_dim(type(source), dim, 0)
+        return C.named(F.clone(source), "CumsumBackward0", source)
+    return C.named(F.cumsum(source, dim), "CumsumBackward0", source)
 
 
-def flip(input: Tensor, *dims: Any) -> Tensor:  # noqa: A002
-    """``torch.flip(input, dims)``, ``input.flip(0, 1)`` (FlipBackward0)."""
-    dims = dims[0] if len(dims) == 1 else dims
+def flip(input: Tensor, *dims: Any, **named: Any) -> Tensor:  # noqa: A002
+    """``torch.flip(input, dims)``, ``flip(input, dims=...)``, ``input.flip(0, 1)``
+    (FlipBackward0)."""
+    dims = named.pop("dims") if "dims" in named else dims[0] if len(dims) == 1 else dims
     return C.named(C.flip(input, C.dims_list(input, dims)), "FlipBackward0")
 
 
@@ -250,9 +261,11 @@ def logsumexp(input: Tensor, dim: Any, keepdim: builtins.bool = False) -> Tensor
 
 def narrow(input: Tensor, dim: builtins.int, start: builtins.int,  # noqa: A002
            length: builtins.int) -> Tensor:
-    """A view of ``length`` entries from ``start`` along ``dim`` (SliceBackward0)."""
+    """A view of ``length`` entries from ``start`` (a number or a 0-d tensor) along ``dim``
+    (SliceBackward0)."""
     d = F.normalize_dim(type(input), dim, input._data.ndim)
     size = input._data.shape[d]
+    start = builtins.int(start.item()) if isinstance(start, Tensor) else start
     start = start + size if start < 0 else start
     if start + length > size:
         raise input._policy.error("narrow_range", start=start, length=length, size=size)
@@ -301,6 +314,23 @@ def sort(input: Tensor, dim: builtins.int = -1, descending: builtins.bool = Fals
     values = C.take_along(input, d, positions) if input._data.ndim else F.clone(input)
     return ReturnTypesSort(C.named(values, "SortBackward0"),
                            Tensor._from_array(positions.astype(np.int64)))
+
+
+def unique(input: Tensor, sorted: builtins.bool = True, return_inverse: builtins.bool = False,  # noqa: A002
+           return_counts: builtins.bool = False, dim: Optional[builtins.int] = None) -> Any:
+    """The distinct values, sorted (the CPU kernel sorts whatever ``sorted`` says), over all
+    elements or the distinct slices along ``dim``; with the position of each element's value
+    and how often each value occurs. Recorded (Unique2Backward0, UniqueDimBackward0), but
+    torch has no derivative for it."""
+    axis = None if dim is None else F.normalize_dim(type(input), dim, input._data.ndim)
+    _, inverse, counts = np.unique(input._data, return_inverse=True, return_counts=True, axis=axis)
+    op, attrs = ("unique", {}) if axis is None else ("unique_dim", {"dim": axis})
+    values = recorder.apply(R.RULES[op], (input,), attrs)
+    shapes = (input._data.shape if axis is None else (-1,), (-1,))
+    extra = [Tensor._from_array(a.reshape(shape).astype(np.int64))
+             for a, shape, wanted in zip((inverse, counts), shapes, (return_inverse, return_counts))
+             if wanted]
+    return (values, *extra) if extra else values
 
 
 isnan, isinf, isfinite = (C.elementwise_test(t) for t in (np.isnan, np.isinf, np.isfinite))
@@ -385,6 +415,17 @@ def randint(low: builtins.int, high: Any = None, size: Any = None, dtype: Option
     return _new(values.astype(_np_dtype(dtype, "randint") or np.int64), None, requires_grad)
 
 
+def multinomial(input: Tensor, num_samples: builtins.int, replacement: builtins.bool = False,  # noqa: A002
+                *, generator: Any = None) -> Tensor:
+    """Indices drawn from each row's weights (numpy's generator: shapes agree, values do not)."""
+    weights = np.atleast_2d(input._data.astype(np.float64))
+    if not replacement and num_samples > weights.shape[-1]:
+        raise input._policy.error("multinomial_samples")
+    rows = [rng.generator().choice(len(w), num_samples, replace=replacement, p=w / w.sum()) for w in weights]
+    drawn = np.asarray(rows, dtype=np.int64)
+    return Tensor._from_array(drawn if input._data.ndim == 2 else drawn[0])
+
+
 def randperm(n: builtins.int, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
     values = rng.generator().permutation(n).astype(_np_dtype(dtype, "randperm") or np.int64)
     return _new(values, None, requires_grad)
@@ -461,7 +502,8 @@ TENSOR_METHODS = {
         "narrow", "new_full", "new_ones", "new_tensor", "new_zeros", "norm", "chunk", "outer",
         "prod", "repeat", "roll", "select", "sort", "split", "square", "std", "topk", "trace",
         "tril", "triu", "unbind", "var", "eq", "ne", "lt", "le", "gt", "ge", "argsort",
-        "logical_and", "logical_not", "logical_or", "masked_select", "nan_to_num", "tile")},
+        "logical_and", "logical_not", "logical_or", "masked_select", "nan_to_num", "tile", "unique",
+        "multinomial")},
     "bool": lambda self: _integral(self, np.bool_),
     "nelement": lambda self: builtins.int(self._data.size),
     "mT": property(lambda self: F.transpose(self, -2, -1)),

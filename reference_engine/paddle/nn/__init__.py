@@ -9,8 +9,10 @@ from reference_engine.paddle.nn.layers import *  # noqa: F403
 from reference_engine.paddle.nn.layers import __all__ as _layers
 from reference_engine.paddle.nn.norm_conv import *  # noqa: F403
 from reference_engine.paddle.nn.norm_conv import __all__ as _norm_conv
+from reference_engine.paddle.nn.recurrent import *  # noqa: F403
+from reference_engine.paddle.nn.recurrent import __all__ as _recurrent
 
-__all__ = [*_layers, *_norm_conv, *_clip, "functional", "initializer", "utils"]  # noqa: F405 (utils: on demand)
+__all__ = [*_layers, *_norm_conv, *_clip, *_recurrent, "functional", "initializer", "utils"]  # noqa: F405 (utils: on demand)
 
 
 def __getattr__(name: str) -> object:

@@ -17,8 +17,9 @@ from reference_engine.graph import as_kernel
 from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor
 
-__all__ = ["batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
-           "cross_entropy",
+__all__ = ["group_norm", "interpolate", "pad", "upsample", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+           "avg_pool1d", "avg_pool2d", "max_pool1d", "max_pool2d", "batch_norm", "binary_cross_entropy",
+           "binary_cross_entropy_with_logits", "conv1d", "conv2d", "conv2d_transpose", "cross_entropy",
            "dropout", "elu", "embedding", "gelu", "l1_loss", "layer_norm", "leaky_relu", "linear",
            "log_softmax", "mse_loss", "nll_loss", "normalize", "relu", "sigmoid", "silu", "softmax",
            "softplus", "tanh"]
@@ -230,5 +231,131 @@ def conv2d(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any
 def _layer_norm_scale(normalized: Tensor, weight: Tensor) -> Tensor:
     """The weight's product in paddle's layer_norm kernel (see the ``layer_norm_scale`` rule)."""
     return recorder.apply(R.RULES["layer_norm_scale"], (normalized, weight))
+
+
+def _pooled(spatial: int, x: Tensor, pooling: Any, padding: Any = 0, data_format: str = "NCHW") -> Tensor:
+    """``pooling`` of an (N, C, *spatial) ``x``, recorded as paddle's pool2d kernel; the 1-d
+    pools run it between an unsqueeze and a squeeze, as paddle does."""
+    if x._data.ndim != spatial + 2 or isinstance(padding, str) or data_format not in ("NCHW", "NCL"):
+        raise not_supported("pooling other than of an (N, C, *spatial) tensor padded by numbers", "paddle")
+    batch = F.unsqueeze(x, 2) if spatial == 1 else x
+    out = C.named(pooling(batch), "Pool2dGradNode", batch)
+    return F.squeeze(out, 2) if spatial == 1 else out
+
+
+def _one_d(value: Any, height: int = 1) -> Any:
+    """A 1-d pooling argument as the 2-d kernel's: ``height`` (1, or 0 for padding) first."""
+    return None if value is None else (height, *layers.as_tuple(value, 1))
+
+
+def max_pool2d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, return_mask: bool = False,
+               ceil_mode: bool = False, data_format: str = "NCHW", name: Optional[str] = None) -> Tensor:
+    if return_mask:
+        raise not_supported("max_pool2d with return_mask", "paddle")
+    with as_kernel("max_pool_kernel"):
+        return _pooled(2, x, lambda t: layers.pool(t, "max", kernel_size, stride, padding, ceil_mode),
+                       padding, data_format)
+
+
+def avg_pool2d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
+               exclusive: bool = True, divisor_override: Any = None, data_format: str = "NCHW",
+               name: Optional[str] = None) -> Tensor:
+    if divisor_override is not None:
+        raise not_supported("avg_pool2d with divisor_override", "paddle")
+    return _pooled(2, x, lambda t: layers.pool(t, "avg", kernel_size, stride, padding, ceil_mode,
+                                               count_padding=not exclusive), padding, data_format)
+
+
+def adaptive_avg_pool2d(x: Tensor, output_size: Any, data_format: str = "NCHW",
+                        name: Optional[str] = None) -> Tensor:
+    return _pooled(2, x, lambda t: layers.adaptive_avg_pool(t, output_size), 0, data_format)
+
+
+def max_pool1d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, return_mask: bool = False,
+               ceil_mode: bool = False, name: Optional[str] = None) -> Tensor:
+    if return_mask:
+        raise not_supported("max_pool1d with return_mask", "paddle")
+    with as_kernel("max_pool_kernel"):
+        return _pooled(1, x, lambda t: layers.pool(t, "max", _one_d(kernel_size), _one_d(stride),
+                                                   _one_d(padding, 0), ceil_mode), padding)
+
+
+def avg_pool1d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, exclusive: bool = True,
+               ceil_mode: bool = False, name: Optional[str] = None) -> Tensor:
+    return _pooled(1, x, lambda t: layers.pool(t, "avg", _one_d(kernel_size), _one_d(stride),
+                                               _one_d(padding, 0), ceil_mode, count_padding=not exclusive),
+                   padding)
+
+
+def adaptive_avg_pool1d(x: Tensor, output_size: int, name: Optional[str] = None) -> Tensor:
+    return _pooled(1, x, lambda t: layers.adaptive_avg_pool(t, _one_d(output_size)))
+
+
+def group_norm(x: Tensor, num_groups: int, epsilon: float = 1e-05, weight: Optional[Tensor] = None,
+               bias: Optional[Tensor] = None, data_format: str = "NCHW",
+               name: Optional[str] = None) -> Tensor:
+    """Normalise each sample's channel groups (GroupNormGradNode)."""
+    if data_format not in ("NCHW", "NCL", "NCDHW"):
+        raise not_supported(f"group_norm with data_format={data_format!r}", "paddle")
+    return C.named(layers.group_norm(x, num_groups, weight, bias, epsilon), "GroupNormGradNode", x)
+
+
+def pad(x: Tensor, pad: Any, mode: str = "constant", value: float = 0.0, data_format: Any = None,
+        pad_from_left_axis: bool = True, name: Optional[str] = None) -> Tensor:
+    """Constant padding. A pad of two numbers per axis pads from the first axis on; a shorter one
+    pads the trailing axes, the last first. A pad of a 3-d or 4-d input's spatial axes runs the
+    pad3d kernel between an unsqueeze and a squeeze (SqueezeGradNode), any other PadGradNode."""
+    widths = [int(p) for p in (pad.tolist() if isinstance(pad, Tensor) else pad)]
+    ndim = x._data.ndim
+    if mode != "constant" or len(widths) % 2 or len(widths) > 2 * ndim or data_format not in (
+            None, "NCHW", "NCL"):
+        raise not_supported(f"pad with mode={mode!r} or this rank and layout", "paddle")
+    pairs = list(zip(widths[::2], widths[1::2]))
+    if len(widths) == 2 * ndim:
+        return C.named(layers.constant_pad(x, pairs, value), "PadGradNode", x)
+    full = [(0, 0)] * (ndim - len(pairs)) + pairs[::-1]
+    spatial = ndim in (3, 4) and len(pairs) == ndim - 2
+    return C.named(layers.constant_pad(x, full, value), "SqueezeGradNode" if spatial else "PadGradNode", x)
+
+
+_INTERPOLATION_NODES = {"nearest": "NearestInterpGradNode", "bilinear": "BilinearInterpGradNode",
+                        "linear": "LinearInterpGradNode"}
+
+
+def interpolate(x: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                align_corners: bool = False, align_mode: int = 0, data_format: Any = None,
+                recompute_scale_factor: Any = None, antialias: bool = False,
+                name: Optional[str] = None) -> Tensor:
+    """Resize the spatial axes to ``size`` or by ``scale_factor``: nearest (the source floor)
+    or (bi)linear with half-pixel centres or aligned corners."""
+    spatial = x._data.ndim - 2
+    layout_ok = data_format in (None, "NCHW", "NCW")
+    if mode not in _INTERPOLATION_NODES or align_mode != 0 or antialias or not layout_ok:
+        raise not_supported(f"interpolate mode={mode!r} with these options", "paddle")
+    if size is not None:
+        given = size.tolist() if isinstance(size, Tensor) else size
+        sizes = [int(s) for s in layers.as_tuple(given, spatial)]
+        scales = [None] * spatial
+    else:
+        scales = [float(s) for s in layers.as_tuple(scale_factor, spatial)]
+        sizes = [int(n * s) for n, s in zip(x._data.shape[2:], scales)]
+    out = layers.interpolate(x, sizes, mode, align_corners, scales)
+    return C.named(out, _INTERPOLATION_NODES[mode], x)
+
+
+upsample = interpolate
+
+
+def conv2d_transpose(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,
+                     padding: Any = 0, output_padding: Any = 0, dilation: Any = 1, groups: int = 1,
+                     output_size: Any = None,
+                     data_format: str = "NCHW", name: Optional[str] = None) -> Tensor:
+    """The transposed convolution (Conv2dTransposeGradNode), then the bias added in a node of
+    its own, as paddle does."""
+    if isinstance(padding, str) or output_size is not None or data_format != "NCHW":
+        raise not_supported("conv2d_transpose with string padding, output_size or channels last", "paddle")
+    out = C.named(layers.conv_transpose(x, weight, None, stride, padding, output_padding, dilation, groups),
+                  "Conv2dTransposeGradNode", x)
+    return out if bias is None else F.add(out, F.reshape(bias, [1, -1, 1, 1]))
 
 __getattr__ = module_getattr("paddle.nn.functional")

@@ -1,6 +1,7 @@
 """``paddle.nn.initializer``: the initial values a parameter is made with. ``Assign`` gives
-given values and ``Constant`` one value; the random schemes are not the reference engine's to
-copy (a program that compares values sets them)."""
+given values and ``Constant`` one value; the random schemes draw from the engine's generator
+with paddle's distributions and fans (shapes and dtypes agree, values do not: a program that
+compares values sets them)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from typing import Any
 
 import numpy as np
 
+from reference_engine import rng
 from reference_engine.framework_names import module_getattr
 
-__all__ = ["Assign", "Constant"]
+__all__ = ["Assign", "Constant", "KaimingNormal", "KaimingUniform", "Normal", "TruncatedNormal", "Uniform",
+           "XavierNormal", "XavierUniform"]
 
 
 class Assign:
@@ -32,5 +35,85 @@ class Constant:
 
     def values(self, shape: list[int], dtype: str) -> np.ndarray:
         return np.full(shape, self.value, dtype=dtype)
+
+
+def _fans(shape: list[int]) -> tuple[int, int]:
+    """paddle's fans: a matrix (in, out) is read as it is, a convolution's (out, in, *kernel)
+    weight by its receptive field."""
+    if len(shape) < 2:
+        return (shape[0] if shape else 1,) * 2
+    receptive = int(np.prod(shape[2:])) if len(shape) > 2 else 1
+    return (shape[1] * receptive, shape[0] * receptive) if len(shape) > 2 else (shape[0], shape[1])
+
+
+class _Drawn:
+    """A random scheme: ``draw(generator, shape, fan_in, fan_out)`` gives the values."""
+
+    def values(self, shape: list[int], dtype: str) -> np.ndarray:
+        fan_in, fan_out = _fans(shape)
+        return np.asarray(self.draw(rng.generator(), shape, fan_in, fan_out), dtype=dtype)
+
+    def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
+        raise NotImplementedError
+
+
+class Normal(_Drawn):
+    def __init__(self, mean: float = 0.0, std: float = 1.0, name: Any = None) -> None:
+        self.mean, self.std = mean, std
+
+    def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
+        return generator.normal(self.mean, self.std, shape)
+
+
+class TruncatedNormal(Normal):
+    """Normal draws redrawn until within two standard deviations of the mean."""
+
+    def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
+        values = generator.normal(self.mean, self.std, shape)
+        while (outside := np.abs(values - self.mean) > 2 * self.std).any():
+            values[outside] = generator.normal(self.mean, self.std, int(outside.sum()))
+        return values
+
+
+class Uniform(_Drawn):
+    def __init__(self, low: float = -1.0, high: float = 1.0, name: Any = None) -> None:
+        self.low, self.high = low, high
+
+    def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
+        return generator.uniform(self.low, self.high, shape)
+
+
+class XavierUniform(_Drawn):
+    def __init__(self, fan_in: Any = None, fan_out: Any = None, gain: float = 1.0, name: Any = None) -> None:
+        self.fan_in, self.fan_out, self.gain = fan_in, fan_out, gain
+
+    def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
+        bound = self.gain * np.sqrt(6.0 / ((self.fan_in or fan_in) + (self.fan_out or fan_out)))
+        return generator.uniform(-bound, bound, shape)
+
+
+class XavierNormal(XavierUniform):
+    def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
+        std = self.gain * np.sqrt(2.0 / ((self.fan_in or fan_in) + (self.fan_out or fan_out)))
+        return generator.normal(0.0, std, shape)
+
+
+class KaimingNormal(_Drawn):
+    def __init__(self, fan_in: Any = None, negative_slope: float = 0.0, nonlinearity: str = "relu") -> None:
+        self.fan_in, self.negative_slope, self.nonlinearity = fan_in, negative_slope, nonlinearity
+
+    def _gain(self) -> float:
+        if self.nonlinearity == "leaky_relu":
+            return float(np.sqrt(2.0 / (1 + self.negative_slope ** 2)))
+        return float(np.sqrt(2.0)) if self.nonlinearity == "relu" else 1.0
+
+    def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
+        return generator.normal(0.0, self._gain() / np.sqrt(self.fan_in or fan_in), shape)
+
+
+class KaimingUniform(KaimingNormal):
+    def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
+        bound = self._gain() * np.sqrt(3.0 / (self.fan_in or fan_in))
+        return generator.uniform(-bound, bound, shape)
 
 __getattr__ = module_getattr("paddle.nn.initializer")

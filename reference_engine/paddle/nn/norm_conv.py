@@ -6,19 +6,24 @@ them)."""
 
 from __future__ import annotations
 
+import inspect
 import math
 from typing import Any, Optional
 
 import numpy as np
 
 from reference_engine import layers, rng
+from reference_engine import modules as shared
 from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.messages import not_supported
+from reference_engine.paddle import param_attr
 from reference_engine.paddle._core import Tensor, get_default_dtype, to_tensor
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, Parameter
 
-__all__ = ["BatchNorm1D", "BatchNorm2D", "Conv1D", "Conv2D", "Dropout", "Embedding", "LayerNorm"]
+__all__ = ["BatchNorm", "GroupNorm", "Upsample", "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AvgPool1D",
+           "AvgPool2D", "MaxPool1D", "MaxPool2D", "BatchNorm1D", "BatchNorm2D", "Conv1D", "Conv2D",
+           "Conv2DTranspose", "Dropout", "Embedding", "LayerNorm"]
 
 
 def _parameter(values: np.ndarray, name: str) -> Parameter:
@@ -40,12 +45,16 @@ class LayerNorm(Layer):
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return functional.layer_norm(input, self._normalized_shape, self.weight, self.bias, self._epsilon)
 
+    def extra_repr(self) -> str:
+        return f"normalized_shape={list(self._normalized_shape)}, epsilon={self._epsilon}"
+
 
 class _BatchNormBase(Layer):
     """``paddle.nn.BatchNorm*D``: per-channel statistics; the running ones (``_mean``,
     ``_variance``) keep ``momentum`` of their old value at each training step."""
 
     dims: tuple[int, ...] = ()
+    warns_in_training = True
 
     def __init__(self, num_features: int, momentum: float = 0.9, epsilon: float = 1e-05,
                  weight_attr: Any = None, bias_attr: Any = None, data_format: str = "NCHW",
@@ -61,11 +70,19 @@ class _BatchNormBase(Layer):
         if len(input.shape) not in self.dims:
             raise PADDLE.error("norm_input_rank", ranks=" or ".join(f"{d}D" for d in self.dims),
                                got=len(input.shape))
-        if self.training:  # paddle warns at every training step
+        if self.training and self.warns_in_training:  # paddle warns at every training step
             PADDLE.warn("batch_norm_training", stacklevel=3)
         training = self.training if self._use_global_stats is None else not self._use_global_stats
         return functional.batch_norm(input, self._mean, self._variance, self.weight, self.bias,
                                      training, self._momentum, self._epsilon)
+
+
+def _batch_norm_repr(self: _BatchNormBase) -> str:
+    text = f"num_features={self.weight.shape[0]}, momentum={self._momentum}, epsilon={self._epsilon}"
+    return text + (", data_format=NCL" if type(self).__name__ == "BatchNorm1D" else "")
+
+
+_BatchNormBase.extra_repr = _batch_norm_repr  # type: ignore[method-assign]
 
 
 class BatchNorm1D(_BatchNormBase):
@@ -87,6 +104,9 @@ class Dropout(Layer):
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return functional.dropout(input, self.p, self.axis, self.training, self.mode)
 
+    def extra_repr(self) -> str:
+        return f"p={self.p}, axis={self.axis}, mode={self.mode}, inplace=False"
+
 
 class _ConvNd(Layer):
     spatial = 0
@@ -100,15 +120,76 @@ class _ConvNd(Layer):
         n = self.spatial
         self._stride, self._padding = layers.as_tuple(stride, n), layers.as_tuple(padding, n)
         self._dilation, self._groups = layers.as_tuple(dilation, n), groups
+        self._shown = (in_channels, out_channels, list(layers.as_tuple(kernel_size, n)), padding, data_format)
         shape = (out_channels, in_channels // groups, *layers.as_tuple(kernel_size, n))
         std = math.sqrt(2.0 / math.prod(shape[1:]))
-        self.weight = _parameter(rng.generator().normal(0.0, std, shape), "conv.w_0")
-        self.bias = None if bias_attr is False else _parameter(np.zeros(out_channels), "conv.b_0")
+        self.weight = param_attr.applied(_parameter(rng.generator().normal(0.0, std, shape), "conv.w_0"),
+                                         weight_attr)
+        self.bias = None if bias_attr is False else param_attr.applied(
+            _parameter(np.zeros(out_channels), "conv.b_0"), bias_attr)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         conv = functional.conv1d if self.spatial == 1 else functional.conv2d
         return conv(input, self.weight, self.bias, self._stride, self._padding, self._dilation,
                     self._groups)
+
+
+def _convolution_repr(self: _ConvNd) -> str:
+    in_channels, out_channels, kernel, padding, data_format = self._shown
+    text = f"{in_channels}, {out_channels}, kernel_size={kernel}"
+    if any(s != 1 for s in self._stride):
+        text += f", stride={list(self._stride)}"
+    if padding != 0:
+        text += f", padding={padding}"
+    if any(d != 1 for d in self._dilation):
+        text += f", dilation={list(self._dilation)}"
+    if self._groups != 1:
+        text += f", groups={self._groups}"
+    layout = "NCL" if self.spatial == 1 and data_format == "NCHW" else data_format
+    return f"{text}, data_format={layout}"
+
+
+_ConvNd.extra_repr = _convolution_repr  # type: ignore[method-assign]
+
+
+class Conv2DTranspose(Layer):
+    """A transposed convolution: weight (in_channels, out_channels / groups, *kernel) drawn from
+    a normal of paddle's spread (values differ between generators), bias zeros."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
+                 padding: Any = 0, output_padding: Any = 0, dilation: Any = 1, groups: int = 1,
+                 weight_attr: Any = None, bias_attr: Any = None, data_format: str = "NCHW") -> None:
+        super().__init__()
+        kernel = layers.as_tuple(kernel_size, 2)
+        self._settings = dict(stride=stride, padding=padding, output_padding=output_padding,
+                              dilation=dilation, groups=groups, data_format=data_format)
+        self._shown = (in_channels, out_channels, list(kernel))
+        shape = (in_channels, out_channels // groups, *kernel)
+        std = math.sqrt(2.0 / math.prod(shape[1:]))
+        drawn = rng.generator().normal(0.0, std, shape)
+        self.weight = param_attr.applied(_parameter(drawn, "conv2d_transpose.w_0"), weight_attr)
+        self.bias = None if bias_attr is False else param_attr.applied(
+            _parameter(np.zeros(out_channels), "conv2d_transpose.b_0"), bias_attr)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return functional.conv2d_transpose(x, self.weight, self.bias, **self._settings)
+
+    def extra_repr(self) -> str:
+        in_channels, out_channels, kernel = self._shown
+        settings = self._settings
+        text = f"{in_channels}, {out_channels}, kernel_size={kernel}"
+        stride = list(layers.as_tuple(settings["stride"], 2))
+        if stride != [1, 1]:
+            text += f", stride={stride}"
+        for name in ("padding", "output_padding"):
+            if settings[name] != 0:
+                text += f", {name}={settings[name]}"
+        dilation = list(layers.as_tuple(settings["dilation"], 2))
+        if dilation != [1, 1]:
+            text += f", dilation={dilation}"
+        if settings["groups"] != 1:
+            text += f", groups={settings['groups']}"
+        return f"{text}, data_format={settings['data_format']}"
 
 
 class Conv1D(_ConvNd):
@@ -133,3 +214,115 @@ class Embedding(Layer):
 
     def forward(self, x: Tensor) -> Tensor:
         return functional.embedding(x, self.weight, self._padding_idx)
+
+    def extra_repr(self) -> str:
+        rows, columns = self.weight.shape
+        given = "" if self._padding_idx is None else f", padding_idx={self._padding_idx}"
+        return f"{rows}, {columns}{given}, sparse=False, scale_grad_by_freq=False"
+
+
+class _Pool(Layer):
+    """The pooling layers: their arguments kept as given and passed to ``functional``."""
+
+    function = staticmethod(functional.max_pool2d)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
+        self._arguments = (args, kwargs)
+
+    def forward(self, x: Tensor) -> Tensor:
+        args, kwargs = self._arguments
+        return type(self).function(x, *args, **kwargs)
+
+    def extra_repr(self) -> str:
+        args, kwargs = self._arguments
+        bound = inspect.signature(type(self).function).bind_partial(None, *args, **kwargs)
+        bound.apply_defaults()
+        names = ("output_size",) if "output_size" in bound.arguments else ("kernel_size", "stride", "padding")
+        return shared.shown_settings("paddle", bound.arguments, [(name, False) for name in names])
+
+
+class MaxPool1D(_Pool):
+    function = staticmethod(functional.max_pool1d)
+
+
+class MaxPool2D(_Pool):
+    function = staticmethod(functional.max_pool2d)
+
+
+class AvgPool1D(_Pool):
+    function = staticmethod(functional.avg_pool1d)
+
+
+class AvgPool2D(_Pool):
+    function = staticmethod(functional.avg_pool2d)
+
+
+class AdaptiveAvgPool1D(_Pool):
+    function = staticmethod(functional.adaptive_avg_pool1d)
+
+
+class AdaptiveAvgPool2D(_Pool):
+    function = staticmethod(functional.adaptive_avg_pool2d)
+
+
+class GroupNorm(Layer):
+    """``paddle.nn.GroupNorm``: ``num_groups`` groups of channels normalised, then a
+    per-channel weight (ones) and bias (zeros)."""
+
+    def __init__(self, num_groups: int, num_channels: int, epsilon: float = 1e-05, *, affine: bool = True,
+                 device: Any = None, dtype: Any = None, weight_attr: Any = None, bias_attr: Any = None,
+                 data_format: str = "NCHW", name: Optional[str] = None) -> None:
+        super().__init__()
+        self._num_groups, self._epsilon, self._data_format = num_groups, epsilon, data_format
+        keep = affine and weight_attr is not False
+        self.weight = param_attr.applied(_parameter(np.ones(num_channels), "group_norm.w_0"),
+                                         weight_attr) if keep else None
+        self.bias = param_attr.applied(_parameter(np.zeros(num_channels), "group_norm.b_0"),
+                                       bias_attr) if affine and bias_attr is not False else None
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.group_norm(input, self._num_groups, self._epsilon, self.weight, self.bias,
+                                     self._data_format)
+
+    def extra_repr(self) -> str:
+        channels = "" if self.weight is None else f", num_channels={self.weight.shape[0]}"
+        return f"num_groups={self._num_groups}{channels}, epsilon={self._epsilon}"
+
+
+class Upsample(Layer):
+    """``paddle.nn.Upsample``: ``functional.interpolate`` with the arguments it was made with."""
+
+    def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                 align_corners: bool = False, align_mode: int = 0, data_format: Any = None,
+                 recompute_scale_factor: Any = None, name: Optional[str] = None) -> None:
+        super().__init__()
+        self._arguments = dict(size=size, scale_factor=scale_factor, mode=mode, align_corners=align_corners,
+                               align_mode=align_mode, data_format=data_format)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return functional.interpolate(x, **self._arguments)
+
+
+class BatchNorm(_BatchNormBase):
+    """The legacy ``paddle.nn.BatchNorm(num_channels, act=...)``: any rank from 2 on, then the
+    activation ``act`` names."""
+
+    dims = (2, 3, 4, 5)
+    warns_in_training = False  # (measured: the legacy layer does not)
+
+    def __init__(self, num_channels: int, act: Optional[str] = None, is_test: bool = False,
+                 momentum: float = 0.9, epsilon: float = 1e-05, param_attr: Any = None, bias_attr: Any = None,
+                 dtype: Any = "float32", data_layout: str = "NCHW", in_place: bool = False,
+                 moving_mean_name: Any = None, moving_variance_name: Any = None,
+                 do_model_average_for_mean_and_var: bool = True, use_global_stats: bool = False,
+                 trainable_statistics: bool = False) -> None:
+        if is_test or trainable_statistics or data_layout != "NCHW":
+            raise not_supported("BatchNorm with is_test, trainable_statistics or channels last", "paddle")
+        super().__init__(num_channels, momentum, epsilon, param_attr, bias_attr,
+                         use_global_stats=use_global_stats or None)
+        self._act = None if act is None else getattr(functional, act)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        out = super().forward(input)
+        return out if self._act is None else self._act(out)

@@ -12,7 +12,7 @@ from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.framework_names import module_getattr
 
 __all__ = ["CosineAnnealingDecay", "ExponentialDecay", "LRScheduler", "LambdaDecay",
-           "MultiStepDecay", "StepDecay"]
+           "MultiStepDecay", "PiecewiseDecay", "StepDecay"]
 
 
 class LRScheduler:
@@ -58,6 +58,21 @@ class StepDecay(LRScheduler):
 
     def get_lr(self) -> float:
         return self.base_lr * (self.gamma ** (self.last_epoch // self.step_size))
+
+
+class PiecewiseDecay(LRScheduler):
+    """``values[k]`` from the k-th boundary on (``values[0]`` before the first)."""
+
+    def __init__(self, boundaries: Sequence[int], values: Sequence[float], last_epoch: int = -1,
+                 verbose: bool = False) -> None:
+        self.boundaries, self.values = list(boundaries), list(values)
+        super().__init__(last_epoch=last_epoch, verbose=verbose)
+
+    def get_lr(self) -> float:
+        for boundary, value in zip(self.boundaries, self.values):
+            if self.last_epoch < boundary:
+                return value
+        return self.values[len(self.boundaries)]
 
 
 class MultiStepDecay(LRScheduler):

@@ -9,7 +9,9 @@ from reference_engine.torch.nn.layers import __all__ as _layers
 from reference_engine.torch.nn.modules import *  # noqa: F403
 from reference_engine.torch.nn.modules import __all__ as _modules
 from reference_engine.torch.nn.parameter import Parameter
+from reference_engine.torch.nn.recurrent import *  # noqa: F403
+from reference_engine.torch.nn.recurrent import __all__ as _recurrent
 
-__all__ = [*_modules, *_layers, "Parameter", "functional", "init", "utils"]
+__all__ = [*_modules, *_layers, *_recurrent, "Parameter", "functional", "init", "utils"]
 
 __getattr__ = module_getattr("torch.nn")

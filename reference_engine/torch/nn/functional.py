@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, Optional, Sequence
+
+import numpy as np
 
 from reference_engine import composed as C
 from reference_engine import layers, recorder
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects.torch_policy import TORCH, torch_size
+from reference_engine.dtypes import is_floating
 from reference_engine.framework_names import module_getattr
 from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor
 from reference_engine.torch import autocast_ops
 
-__all__ = ["batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
+__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "max_pool1d",
+           "max_pool2d", "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d",
+           "conv2d", "conv_transpose1d", "conv_transpose2d",
            "cross_entropy", "dropout", "elu", "embedding", "gelu", "layer_norm",
            "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "relu",
-           "sigmoid", "silu", "softmax", "softplus", "tanh"]
+           "scaled_dot_product_attention", "sigmoid", "silu", "softmax", "softplus", "tanh"]
 
 sigmoid = F.sigmoid
 
@@ -28,12 +34,14 @@ def _not_in_place(name: str, inplace: bool) -> None:
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
-    _not_in_place("relu", inplace)
-    return F.relu(input)
+    """``inplace``: the input written (``relu_``, ReluBackward0)."""
+    return input._in_place("relu") if inplace else F.relu(input)
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:  # noqa: A002
-    _not_in_place("leaky_relu", inplace)
+    """``inplace``: the input written (LeakyReluBackward1, torch's in-place kernel)."""
+    if inplace:
+        return input._in_place("leaky_relu", slope=negative_slope, api="in_place")
     return F.leaky_relu(input, negative_slope)
 
 
@@ -42,7 +50,9 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
-    _not_in_place("elu", inplace)
+    """``inplace``: the input written (EluBackward1, torch's in-place kernel)."""
+    if inplace:
+        return input._in_place("elu", alpha=alpha, api="in_place")
     return F.activation("elu", input, alpha=alpha)
 
 
@@ -51,8 +61,8 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
-    _not_in_place("silu", inplace)
-    return F.activation("silu", input)
+    """``inplace``: the input written (SiluBackward0)."""
+    return input._in_place("silu") if inplace else F.activation("silu", input)
 tanh = F.tanh
 
 
@@ -87,11 +97,32 @@ def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,  # 
     NllLossBackward0."""
     if reduction not in ("mean", "sum", "none"):
         raise TORCH.error("reduction", reduction=reduction)
+    if input._data.ndim == 1:  # one sample: a batch of one, the loss of a 0-d target
+        loss = nll_loss(F.unsqueeze(input, 0), F.reshape(target, [1]), weight, ignore_index=ignore_index,
+                        reduction=reduction)
+        return C.named(F.squeeze(loss, 0), "NllLossBackward0", input) if reduction == "none" else loss
+    if input._data.ndim > 2:
+        return _spatial_nll_loss(input, target, weight, ignore_index, reduction)
     classes = tuple(int(c) for c in target._data.reshape(-1))
     if weight is None and ignore_index not in classes:
         return recorder.apply(R.RULES["nll_loss"], (input,), {"classes": classes, "reduction": reduction})
     loss = layers.nll_loss(input, target, weight, ignore_index, reduction)
     return C.named(loss, "NllLossBackward0", input)
+
+
+def _spatial_nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor],  # noqa: A002
+                      ignore_index: int, reduction: str) -> Tensor:
+    """(N, C, d1, ...) log-probabilities against (N, d1, ...) classes: each position a row, as
+    torch's 2-d kernel takes them (NllLoss2DBackward0; other ranks are viewed as 4-d, so a
+    loss per position comes back through a view)."""
+    ndim = input._data.ndim
+    rows = F.reshape(F.permute(input, [0, *range(2, ndim), 1]), [-1, input._data.shape[1]])
+    losses = nll_loss(rows, F.reshape(target, [-1]), weight, ignore_index=ignore_index,
+                      reduction=reduction)
+    if reduction != "none":
+        return C.named(losses, "NllLoss2DBackward0", input)
+    out = F.reshape(losses, list(target._data.shape))
+    return C.named(out, "NllLoss2DBackward0", input) if ndim == 4 else out
 
 
 @autocast_ops.float32
@@ -101,6 +132,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     """``nll_loss(log_softmax(input, 1), target, ...)`` for class-index targets."""
     if label_smoothing:
         raise not_supported("cross_entropy's label_smoothing", "torch")
+    if is_floating(target._data.dtype):
+        raise not_supported("cross_entropy with class-probability targets", "torch")
     return nll_loss(F.log_softmax(input, 1), target, weight, ignore_index=ignore_index,
                     reduction=reduction)
 
@@ -209,18 +242,44 @@ def _loss(op: str, input: Tensor, target: Tensor, reduction: str) -> Tensor:  # 
     return recorder.apply(R.RULES[op], (input, target), {"reduction": reduction})
 
 
-@autocast_ops.float32
-def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,  # noqa: A002
-                                     reduction: str = "mean") -> Tensor:
-    """``max(x, 0) - x·y + log(1 + exp(-|x|))``, torch's stable form: one node."""
-    return _loss("binary_cross_entropy_with_logits", input, target, reduction)
+def _weighted(losses: Tensor, weight: Optional[Tensor], reduction: str, node: str,
+              input: Tensor) -> Tensor:  # noqa: A002
+    """Elementwise ``losses`` times ``weight``, reduced, shown as the loss's one kernel."""
+    if reduction not in ("mean", "sum", "none"):
+        raise TORCH.error("reduction", reduction=reduction)
+    if weight is not None:
+        losses = F.mul(losses, weight)
+    out = losses if reduction == "none" else F.mean(losses) if reduction == "mean" else F.sum(losses)
+    return C.named(out, node, input)
 
 
 @autocast_ops.float32
-def binary_cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  # noqa: A002
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,  # noqa: A002
+                                     size_average: Any = None, reduce: Any = None, reduction: str = "mean",
+                                     pos_weight: Optional[Tensor] = None) -> Tensor:
+    """``max(x, 0) - x·y + log(1 + exp(-|x|))``, torch's stable form: one node. With
+    ``pos_weight`` the positive term is scaled, ``(1 - y)·x + (1 + (pw - 1)·y)·(log(1 +
+    exp(-|x|)) + max(-x, 0))``, and a ``weight`` scales each element (composed)."""
+    if weight is None and pos_weight is None:
+        return _loss("binary_cross_entropy_with_logits", input, target, reduction)
+    if pos_weight is None:
+        losses = _loss("binary_cross_entropy_with_logits", input, target, "none")
+    else:
+        softplus_part = F.add(F.log1p(F.exp(F.neg(F.abs(input)))), F.relu(F.neg(input)))
+        scale = F.add(F.mul(F.sub(pos_weight, 1), target), 1)
+        losses = F.add(F.mul(F.rsub(target, 1), input), F.mul(scale, softplus_part))
+    return _weighted(losses, weight, reduction, "BinaryCrossEntropyWithLogitsBackward0", input)
+
+
+@autocast_ops.float32
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,  # noqa: A002
+                         size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
     """``-(y·log(p) + (1 - y)·log(1 - p))``, logs clamped at -100 as torch clamps them: one
-    node."""
-    return _loss("binary_cross_entropy", input, target, reduction)
+    node (a ``weight`` scales each element, composed)."""
+    if weight is None:
+        return _loss("binary_cross_entropy", input, target, reduction)
+    losses = _loss("binary_cross_entropy", input, target, "none")
+    return _weighted(losses, weight, reduction, "BinaryCrossEntropyBackward0", input)
 
 
 @autocast_ops.float32
@@ -234,5 +293,117 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -
     """``input`` over its ``p``-norm along ``dim``, the norm held at ``eps`` or more (DivBackward0)."""
     norm = F.clamp(F.norm(input, p, dim, keepdim=True), eps)
     return F.div(input, F.expand(norm, input._data.shape))
+
+
+def _pooled(spatial: int, input: Tensor, node: Optional[str], pooling: Any) -> Tensor:  # noqa: A002
+    """``pooling`` applied to ``input`` with a batch axis put in where it has none (the 2-d
+    kernels take such an input as it is: the last node is theirs), and for one spatial axis a
+    height of 1 (torch's 1-d pools run the 2-d kernel between an unsqueeze and a squeeze)."""
+    unbatched = input._data.ndim == spatial + 1
+    x = F.unsqueeze(input, 0) if unbatched else input
+    x = F.unsqueeze(x, 2) if spatial == 1 else x
+    out = pooling(x)
+    out = F.squeeze(out, 0) if unbatched and spatial == 2 else out
+    if node is not None:
+        out = C.named(out, node, input)
+    out = F.squeeze(out, 2) if spatial == 1 else out
+    return F.squeeze(out, 0) if unbatched and spatial == 1 else out
+
+
+def _one_d(value: Any) -> Any:
+    return (1, *layers.as_tuple(value, 1))
+
+
+def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,  # noqa: A002
+               dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
+    if return_indices or layers.as_tuple(dilation, 2) != (1, 1):
+        raise not_supported("max_pool2d with dilation or return_indices", "torch")
+    return _pooled(2, input, "MaxPool2DWithIndicesBackward0",
+                   lambda x: layers.pool(x, "max", kernel_size, stride, padding, ceil_mode))
+
+
+def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,  # noqa: A002
+               ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: Any = None) -> Tensor:
+    if divisor_override is not None:
+        raise not_supported("avg_pool2d with divisor_override", "torch")
+    return _pooled(2, input, "AvgPool2DBackward0", lambda x: layers.pool(
+        x, "avg", kernel_size, stride, padding, ceil_mode, count_include_pad))
+
+
+def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,  # noqa: A002
+               dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
+    if return_indices or layers.as_tuple(dilation, 1) != (1,):
+        raise not_supported("max_pool1d with dilation or return_indices", "torch")
+    step = _one_d(stride) if stride is not None else None
+    return _pooled(1, input, "MaxPool2DWithIndicesBackward0", lambda x: layers.pool(
+        x, "max", _one_d(kernel_size), step, (0, *layers.as_tuple(padding, 1)), ceil_mode))
+
+
+def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,  # noqa: A002
+               ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
+    step = _one_d(stride) if stride is not None else None
+    padding_2d = (0, *layers.as_tuple(padding, 1))
+    return _pooled(1, input, "AvgPool2DBackward0", lambda x: layers.pool(
+        x, "avg", _one_d(kernel_size), step, padding_2d, ceil_mode, count_include_pad))
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002
+    """A 1 x 1 output is a mean over the spatial axes (torch records MeanBackward1)."""
+    sizes = layers.as_tuple(output_size, 2)
+    if sizes == (1, 1):
+        return F.mean(input, [-2, -1], keepdim=True)
+    return _pooled(2, input, "AdaptiveAvgPool2DBackward0", lambda x: layers.adaptive_avg_pool(x, sizes))
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002
+    return _pooled(1, input, "AdaptiveAvgPool2DBackward0",
+                   lambda x: layers.adaptive_avg_pool(x, (1, *layers.as_tuple(output_size, 1))))
+
+
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
+                                 attn_mask: Optional[Tensor] = None, dropout_p: float = 0.0,
+                                 is_causal: bool = False, scale: Optional[float] = None,
+                                 enable_gqa: bool = False) -> Tensor:
+    """``softmax(q k^T * scale + mask) v`` as torch's math kernel composes it: query and key
+    each scaled by the root of ``scale`` (1 / sqrt(E) by default) before their product; a
+    boolean mask (or ``is_causal``'s lower triangle) keeps where it is true, a float mask adds.
+    On 4-d inputs torch's CPU picks a fused kernel whose node is its own; the values agree."""
+    if enable_gqa:
+        raise not_supported("scaled_dot_product_attention with enable_gqa", "torch")
+    root = math.sqrt(scale if scale is not None else 1.0 / math.sqrt(query.shape[-1]))
+    scores = F.matmul(F.mul(query, root), F.transpose(F.mul(key, root), -2, -1))
+    length, source = scores._data.shape[-2:]
+    keep = np.tril(np.ones((length, source), dtype=bool)) if is_causal else None
+    if attn_mask is not None and attn_mask._data.dtype == np.bool_:
+        keep = attn_mask._data if keep is None else keep & attn_mask._data
+    elif attn_mask is not None:
+        scores = F.add(scores, attn_mask)
+    if keep is not None:
+        masked = np.where(keep, 0.0, -np.inf).astype(scores._data.dtype)
+        scores = F.add(scores, F.constant_like(scores, masked))
+    weights = F.softmax(scores, -1)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p, True)
+    return F.matmul(weights, value)
+
+
+def _transposed(spatial: int, input: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any,  # noqa: A002
+                padding: Any, output_padding: Any, groups: int, dilation: Any) -> Tensor:
+    unbatched = input._data.ndim == spatial + 1
+    batch = F.unsqueeze(input, 0) if unbatched else input
+    composed = layers.conv_transpose(batch, weight, bias, stride, padding, output_padding, dilation, groups)
+    out = C.named(composed, "ConvolutionBackward0", batch)
+    return F.squeeze(out, 0) if unbatched else out
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,  # noqa: A002
+                     padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+    return _transposed(1, input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,  # noqa: A002
+                     padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+    return _transposed(2, input, weight, bias, stride, padding, output_padding, groups, dilation)
 
 __getattr__ = module_getattr("torch.nn.functional")

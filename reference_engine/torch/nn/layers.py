@@ -6,12 +6,14 @@ embeddings."""
 
 from __future__ import annotations
 
+import inspect
 import math
 from typing import Any, Optional
 
 import numpy as np
 
 from reference_engine import layers, rng
+from reference_engine import modules as shared
 from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.messages import not_supported
 from reference_engine.torch._core import Tensor, get_default_dtype, no_grad, tensor
@@ -19,7 +21,9 @@ from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.modules import Module, initialised
 from reference_engine.torch.nn.parameter import Parameter
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d", "Dropout", "Embedding", "LayerNorm"]
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d",
+           "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "Dropout", "Embedding", "LayerNorm",
+           "MaxPool1d", "MaxPool2d"]
 
 
 def _parameter(values: np.ndarray, writes: int = 1) -> Parameter:
@@ -40,6 +44,10 @@ class LayerNorm(Module):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return functional.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+                f"bias={self.bias is not None}")
 
 
 class _BatchNorm(Module):
@@ -75,6 +83,14 @@ class _BatchNorm(Module):
                                      self.bias, use_batch, factor, self.eps)
 
 
+def _batch_norm_repr(self: _BatchNorm) -> str:
+    return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+            f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
+
+
+_BatchNorm.extra_repr = _batch_norm_repr  # type: ignore[method-assign]
+
+
 class BatchNorm1d(_BatchNorm):
     dims = (2, 3)
 
@@ -94,6 +110,23 @@ class Dropout(Module):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return functional.dropout(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+def _convolution_repr(module: Any) -> str:
+    text = (f"{module.in_channels}, {module.out_channels}, kernel_size={module.kernel_size}, "
+            f"stride={module.stride}")
+    if any(module.padding):
+        text += f", padding={module.padding}"
+    if any(d != 1 for d in module.dilation):
+        text += f", dilation={module.dilation}"
+    if any(getattr(module, "output_padding", ())):
+        text += f", output_padding={module.output_padding}"
+    if module.groups != 1:
+        text += f", groups={module.groups}"
+    return text if module.bias is not None else text + ", bias=False"
 
 
 class _ConvNd(Module):
@@ -121,6 +154,48 @@ class _ConvNd(Module):
         conv = functional.conv1d if self.spatial == 1 else functional.conv2d
         return conv(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
+    def extra_repr(self) -> str:
+        return _convolution_repr(self)
+
+
+class _ConvTransposeNd(Module):
+    """A transposed convolution: weight (in_channels, out_channels / groups, *kernel), torch's
+    uniform initialisation from that weight's fan-in."""
+
+    spatial = 0
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
+                 padding: Any = 0, output_padding: Any = 0, groups: int = 1, bias: bool = True,
+                 dilation: Any = 1, padding_mode: str = "zeros") -> None:
+        super().__init__()
+        if padding_mode != "zeros":
+            raise not_supported(f"padding_mode={padding_mode!r}", "torch")
+        n = self.spatial
+        self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
+        self.kernel_size, self.stride = layers.as_tuple(kernel_size, n), layers.as_tuple(stride, n)
+        self.padding, self.dilation = layers.as_tuple(padding, n), layers.as_tuple(dilation, n)
+        self.output_padding = layers.as_tuple(output_padding, n)
+        shape = (in_channels, out_channels // groups, *self.kernel_size)
+        bound = 1 / math.sqrt(math.prod(shape[1:])) if math.prod(shape[1:]) else 0.0
+        self.weight = _parameter(rng.generator().uniform(-bound, bound, shape))
+        self.bias = _parameter(rng.generator().uniform(-bound, bound, out_channels)) if bias else None
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        function = functional.conv_transpose1d if self.spatial == 1 else functional.conv_transpose2d
+        return function(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
+                        self.groups, self.dilation)
+
+    def extra_repr(self) -> str:
+        return _convolution_repr(self)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    spatial = 1
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    spatial = 2
+
 
 class Conv1d(_ConvNd):
     spatial = 1
@@ -146,3 +221,65 @@ class Embedding(Module):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return functional.embedding(input, self.weight, self.padding_idx)
+
+    def extra_repr(self) -> str:
+        text = f"{self.num_embeddings}, {self.embedding_dim}"
+        return text if self.padding_idx is None else f"{text}, padding_idx={self.padding_idx}"
+
+
+class _Pool(Module):
+    """The pooling modules: their arguments kept as given and passed to ``functional``."""
+
+    function = staticmethod(functional.max_pool2d)
+    shown: tuple[str, ...] = ()  # what the printout shows (a stride not given is the kernel's)
+
+    def extra_repr(self) -> str:
+        args, kwargs = self._arguments
+        bound = inspect.signature(type(self).function).bind_partial(None, *args, **kwargs)
+        bound.apply_defaults()
+        values = dict(bound.arguments)
+        if values.get("stride") is None and "kernel_size" in values:
+            values["stride"] = values["kernel_size"]
+        return shared.shown_settings("torch", values, [(name, False) for name in self.shown])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
+        self._arguments = (args, kwargs)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        args, kwargs = self._arguments
+        return type(self).function(input, *args, **kwargs)
+
+
+_MAX_SHOWN = ("kernel_size", "stride", "padding", "dilation", "ceil_mode")
+_AVG_SHOWN = ("kernel_size", "stride", "padding")
+
+
+class MaxPool1d(_Pool):
+    function = staticmethod(functional.max_pool1d)
+    shown = _MAX_SHOWN
+
+
+class MaxPool2d(_Pool):
+    function = staticmethod(functional.max_pool2d)
+    shown = _MAX_SHOWN
+
+
+class AvgPool1d(_Pool):
+    function = staticmethod(functional.avg_pool1d)
+    shown = _AVG_SHOWN
+
+
+class AvgPool2d(_Pool):
+    function = staticmethod(functional.avg_pool2d)
+    shown = _AVG_SHOWN
+
+
+class AdaptiveAvgPool1d(_Pool):
+    function = staticmethod(functional.adaptive_avg_pool1d)
+    shown = ("output_size",)
+
+
+class AdaptiveAvgPool2d(_Pool):
+    function = staticmethod(functional.adaptive_avg_pool2d)
+    shown = ("output_size",)

@@ -31,8 +31,8 @@ from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.parameter import Parameter
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "ELU", "Flatten", "GELU", "Identity",
-           "L1Loss", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleList", "NLLLoss",
-           "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh", "clear_grads"]
+           "L1Loss", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList",
+           "NLLLoss", "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh", "clear_grads"]
 
 def clear_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
     """``zero_grad``: drop each gradient, or zero it in place (detached from any graph)."""
@@ -224,9 +224,9 @@ class Linear(Module):
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return functional.linear(input, self.weight, self.bias)
 
-    def __repr__(self) -> str:
-        return (f"Linear(in_features={self.in_features}, out_features={self.out_features}, "
-                f"bias={self.bias is not None})")
+    def extra_repr(self) -> str:
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None}")
 
 
 def _uniform(shape: tuple[int, ...], bound: float) -> Tensor:
@@ -251,6 +251,10 @@ class ModuleList(shared.ListBase, Module):
     """``torch.nn.ModuleList``."""
 
 
+class ModuleDict(shared.DictBase, Module):
+    """``torch.nn.ModuleDict``."""
+
+
 class Identity(shared.IdentityBase, Module):
     """``torch.nn.Identity``."""
 
@@ -261,6 +265,9 @@ class Flatten(Module):
     def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         super().__init__()
         self.start_dim, self.end_dim = start_dim, end_dim
+
+    def extra_repr(self) -> str:
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         from reference_engine.torch.extras import flatten  # loaded after torch.nn
@@ -274,6 +281,13 @@ class Flatten(Module):
     LeakyReLU=functional.leaky_relu, ELU=functional.elu, GELU=functional.gelu,
     SiLU=functional.silu, Softplus=functional.softplus, Softmax=functional.softmax,
     LogSoftmax=functional.log_softmax)
+# what each activation's printout shows (measured on torch 2.13.0)
+for _module, _shown in ((ReLU, (("inplace", True),)), (SiLU, (("inplace", True),)),
+                        (LeakyReLU, (("negative_slope", False), ("inplace", True))),
+                        (ELU, (("alpha", False), ("inplace", True))), (GELU, (("approximate", False),)),
+                        (Softplus, (("beta", False), ("threshold", False))), (Softmax, (("dim", False),)),
+                        (LogSoftmax, (("dim", False),))):
+    _module.shown = _shown
 
 # the reduced losses, each the functional's node (MSELoss: MseLossBackward0)
 (MSELoss, L1Loss, BCELoss, BCEWithLogitsLoss) = shared.function_modules(

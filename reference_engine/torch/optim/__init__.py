@@ -1,5 +1,6 @@
-"""``torch.optim``: the ``Optimizer`` base class, ``SGD`` and ``Adam`` on it, and
-``lr_scheduler``: the updates a training loop applies between backward passes."""
+"""``torch.optim``: the ``Optimizer`` base class, ``SGD``, ``Adam``, ``AdamW``, ``RMSprop``,
+``Adagrad`` and ``Adadelta`` on it, and ``lr_scheduler``: the updates a training loop applies
+between backward passes, each as torch's single-tensor implementation writes it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from reference_engine.torch._core import TORCH, no_grad
 from reference_engine.torch.optim import lr_scheduler
 from reference_engine.torch.optim.optimizer import Optimizer, Params, required
 
-__all__ = ["SGD", "Adam", "Optimizer", "lr_scheduler", "required"]
+__all__ = ["SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler",
+           "required"]
 
 
 def _closure_loss(closure: Optional[Callable[[], Any]]) -> Any:
@@ -66,6 +68,28 @@ class SGD(Optimizer):
         return loss
 
 
+def _check(values: dict[str, float]) -> None:
+    """torch's checks that the hyperparameters are not negative, each named as its message
+    names it ("learning rate", "weight_decay value")."""
+    for what, value in values.items():
+        if value < 0.0:
+            raise TORCH.error("optim_invalid", what=what, value=value)
+
+
+def _updates(optimizer: Optimizer, closure: Optional[Callable[[], Any]],
+             update: Callable[[Any, Any, dict[str, Any], dict[str, Any]], None]) -> Any:
+    """One ``step``: ``update(p, grad, group, state)`` for each parameter with a gradient,
+    without recording; the closure's loss returned."""
+    loss = _closure_loss(closure)
+    with no_grad():
+        for group in optimizer.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    g = -p.grad if group.get("maximize") else p.grad
+                    update(p, g, group, optimizer.state[p])
+    return loss
+
+
 class Adam(Optimizer):
     """Adam with torch's bias-corrected update, ``amsgrad`` (the largest second moment so far)
     and ``maximize`` (ascent). ``foreach``, ``capturable``, ``differentiable`` and ``fused``
@@ -90,30 +114,134 @@ class Adam(Optimizer):
                                       capturable=capturable, differentiable=differentiable,
                                       fused=fused))
 
+    decoupled_weight_decay = False  # AdamW: the parameter shrinks, the gradient is left alone
+
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
-        loss = _closure_loss(closure)
-        with no_grad():
-            for group in self.param_groups:
-                beta1, beta2 = group["betas"]
-                for p in group["params"]:
-                    if p.grad is None:
-                        continue
-                    g = -p.grad if group["maximize"] else p.grad
-                    g = g if not group["weight_decay"] else g + p * group["weight_decay"]
-                    state = self.state[p]
-                    if not state:
-                        state.update(step=0, exp_avg=g * 0, exp_avg_sq=g * 0)
-                        if group["amsgrad"]:
-                            state["max_exp_avg_sq"] = g * 0
-                    state["step"] += 1
-                    state["exp_avg"] = state["exp_avg"] * beta1 + g * (1 - beta1)
-                    state["exp_avg_sq"] = state["exp_avg_sq"] * beta2 + g * g * (1 - beta2)
-                    second = state["exp_avg_sq"]
-                    if group["amsgrad"]:
-                        second = state["max_exp_avg_sq"] = F.maximum(state["max_exp_avg_sq"], second)
-                    step = state["step"]
-                    denominator = (second / (1 - beta2 ** step)).sqrt() + group["eps"]
-                    p.sub_(state["exp_avg"] / denominator * (group["lr"] / (1 - beta1 ** step)))
-        return loss
+        return _updates(self, closure, self._update)
+
+    def _update(self, p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
+        beta1, beta2 = group["betas"]
+        if self.decoupled_weight_decay:
+            p.mul_(1 - group["lr"] * group["weight_decay"])
+        elif group["weight_decay"]:
+            g = g + p * group["weight_decay"]
+        if not state:
+            state.update(step=0, exp_avg=g * 0, exp_avg_sq=g * 0)
+            if group["amsgrad"]:
+                state["max_exp_avg_sq"] = g * 0
+        state["step"] += 1
+        state["exp_avg"] = state["exp_avg"] * beta1 + g * (1 - beta1)
+        state["exp_avg_sq"] = state["exp_avg_sq"] * beta2 + g * g * (1 - beta2)
+        second = state["exp_avg_sq"]
+        if group["amsgrad"]:
+            second = state["max_exp_avg_sq"] = F.maximum(state["max_exp_avg_sq"], second)
+        step = state["step"]
+        denominator = (second / (1 - beta2 ** step)).sqrt() + group["eps"]
+        p.sub_(state["exp_avg"] / denominator * (group["lr"] / (1 - beta1 ** step)))
+
+
+class AdamW(Adam):
+    """Adam whose weight decay shrinks the parameter by ``lr * weight_decay`` before the step
+    (decoupled), 0.01 by default."""
+
+    decoupled_weight_decay = True
+
+    def __init__(self, params: Params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False,
+                 **options: Any) -> None:
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, **options)
+
+
+class RMSprop(Optimizer):
+    """A step scaled by the root of a running mean of squared gradients (centred: less the
+    squared running mean), with optional momentum."""
+
+    def __init__(self, params: Params, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
+                 weight_decay: float = 0.0, momentum: float = 0.0, centered: bool = False, *,
+                 maximize: bool = False, **_: Any) -> None:
+        _check({"learning rate": lr, "epsilon value": eps, "momentum value": momentum,
+                "weight_decay value": weight_decay, "alpha value": alpha})
+        super().__init__(params, dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay,
+                                      momentum=momentum, centered=centered, maximize=maximize))
+
+    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
+        return _updates(self, closure, self._update)
+
+    @staticmethod
+    def _update(p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
+        if group["weight_decay"]:
+            g = g + p * group["weight_decay"]
+        if not state:
+            state.update(step=0, square_avg=g * 0, grad_avg=g * 0, momentum_buffer=g * 0)
+        state["step"] += 1
+        alpha = group["alpha"]
+        state["square_avg"] = state["square_avg"] * alpha + g * g * (1 - alpha)
+        if group["centered"]:
+            state["grad_avg"] = state["grad_avg"] + (g - state["grad_avg"]) * (1 - alpha)
+            avg = (state["square_avg"] - state["grad_avg"] * state["grad_avg"]).sqrt() + group["eps"]
+        else:
+            avg = state["square_avg"].sqrt() + group["eps"]
+        if group["momentum"] > 0:
+            state["momentum_buffer"] = state["momentum_buffer"] * group["momentum"] + g / avg
+            p.sub_(state["momentum_buffer"] * group["lr"])
+        else:
+            p.sub_(g / avg * group["lr"])
+
+
+class Adagrad(Optimizer):
+    """A step scaled by the root of the summed squared gradients, the rate decayed by step."""
+
+    def __init__(self, params: Params, lr: float = 1e-2, lr_decay: float = 0.0,
+                 weight_decay: float = 0.0, initial_accumulator_value: float = 0.0, eps: float = 1e-10,
+                 *, maximize: bool = False, **_: Any) -> None:
+        _check({"learning rate": lr, "lr_decay value": lr_decay, "weight_decay value": weight_decay,
+                "initial_accumulator_value value": initial_accumulator_value, "epsilon value": eps})
+        super().__init__(params, dict(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay, eps=eps,
+                                      initial_accumulator_value=initial_accumulator_value,
+                                      maximize=maximize))
+        for group in self.param_groups:
+            for p in group["params"]:
+                self.state[p].update(step=0, sum=p.detach() * 0 + initial_accumulator_value)
+
+    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
+        return _updates(self, closure, self._update)
+
+    @staticmethod
+    def _update(p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
+        state["step"] += 1
+        if group["weight_decay"]:
+            g = g + p * group["weight_decay"]
+        rate = group["lr"] / (1 + (state["step"] - 1) * group["lr_decay"])
+        state["sum"] = state["sum"] + g * g
+        p.sub_(g / (state["sum"].sqrt() + group["eps"]) * rate)
+
+
+class Adadelta(Optimizer):
+    """Steps of the ratio of two running roots: of the squared steps so far and of the squared
+    gradients."""
+
+    def __init__(self, params: Params, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6,
+                 weight_decay: float = 0.0, *, maximize: bool = False, **_: Any) -> None:
+        _check({"learning rate": lr, "epsilon value": eps, "weight_decay value": weight_decay})
+        if not 0.0 <= rho <= 1.0:
+            raise TORCH.error("optim_invalid", what="rho value", value=rho)
+        super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay,
+                                      maximize=maximize))
+
+    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
+        return _updates(self, closure, self._update)
+
+    @staticmethod
+    def _update(p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
+        if group["weight_decay"]:
+            g = g + p * group["weight_decay"]
+        if not state:
+            state.update(step=0, square_avg=g * 0, acc_delta=g * 0)
+        state["step"] += 1
+        rho, eps = group["rho"], group["eps"]
+        state["square_avg"] = state["square_avg"] * rho + g * g * (1 - rho)
+        delta = (state["acc_delta"] + eps).sqrt() / (state["square_avg"] + eps).sqrt() * g
+        state["acc_delta"] = state["acc_delta"] * rho + delta * delta * (1 - rho)
+        p.sub_(delta * group["lr"])
 
 __getattr__ = module_getattr("torch.optim")

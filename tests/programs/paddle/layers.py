@@ -131,3 +131,111 @@ def weighted_nll_loss(paddle):
                                                  reduction="none").grad_fn.name(),
               F.binary_cross_entropy_with_logits(logits, logits.detach() * 0).grad_fn.name()]]
     return seen
+
+
+@program
+def pooling_max_average_and_adaptive(paddle):
+    """max_pool / avg_pool / adaptive_avg_pool in 1-d and 2-d, padded (average: exclusive or
+    not), strided, in ceil mode and as layers: values, node names, first and second derivatives
+    (a max pool's double grad refuses to run: "only supports avgpool")."""
+    F = paddle.nn.functional
+    x = paddle.to_tensor([[[[0.5, -1.0, 2.0, 0.0, 1.5], [3.0, 3.0, -2.0, 1.0, 0.25],
+                            [-0.5, 4.0, 1.0, 1.0, 2.0], [0.0, 2.5, -1.5, 3.5, 0.75],
+                            [1.25, -0.75, 0.5, 2.0, -3.0]]]], stop_gradient=False)
+    seen = []
+    for out in (F.max_pool2d(x, 2), F.max_pool2d(x, 2, stride=1), F.max_pool2d(x, 3, stride=2, padding=1),
+                F.max_pool2d(x, 2, ceil_mode=True), F.avg_pool2d(x, 2),
+                F.avg_pool2d(x, 3, stride=2, padding=1),
+                F.avg_pool2d(x, 3, stride=2, padding=1, exclusive=False), F.avg_pool2d(x, 2, ceil_mode=True),
+                F.adaptive_avg_pool2d(x, 1), F.adaptive_avg_pool2d(x, 2), F.adaptive_avg_pool2d(x, [3, 5]),
+                F.max_pool1d(x[0], 2), F.avg_pool1d(x[0], 3, stride=1, padding=1),
+                F.avg_pool1d(x[0], 3, stride=1, padding=1, exclusive=False), F.adaptive_avg_pool1d(x[0], 2),
+                paddle.nn.MaxPool2D(2, stride=1)(x), paddle.nn.AvgPool2D(2)(x),
+                paddle.nn.AdaptiveAvgPool2D(2)(x)):
+        g, = paddle.grad((out * out).sum(), x, create_graph=True)
+        second = attempt(lambda: paddle.grad(g.sum(), x, allow_unused=True))  # noqa: B023 - run at once
+        seen += [out, out.grad_fn.name(), g, second]
+    return seen
+
+
+@program
+def recurrent_layers_step_by_step(paddle):
+    """nn.SimpleRNN (tanh, relu), nn.LSTM and nn.GRU with paddle's parameter names and shapes,
+    the weights set to fixed values: outputs and final states (batch first, time major,
+    bidirectional, two layers, given initial states), the nodes, and the gradients of the
+    input and of every parameter."""
+    x = paddle.to_tensor([[[0.5, -1.0, 0.25], [1.5, 0.75, -0.5], [-0.25, 0.5, 1.0]]], stop_gradient=False)
+    seen = []
+    for make in (lambda: paddle.nn.SimpleRNN(3, 2),
+                 lambda: paddle.nn.SimpleRNN(3, 2, num_layers=2, activation="relu"),
+                 lambda: paddle.nn.LSTM(3, 2),
+                 lambda: paddle.nn.LSTM(3, 2, num_layers=2, direction="bidirect"),
+                 lambda: paddle.nn.GRU(3, 2), lambda: paddle.nn.GRU(3, 2, time_major=True),
+                 lambda: paddle.nn.GRU(3, 2, direction="bidirectional")):
+        layer = make()
+        names = [name for name, _ in layer.named_parameters()]
+        for i, p in enumerate(layer.parameters()):
+            p.set_value(paddle.linspace(-0.5, 0.6, p.size).reshape(p.shape) * (1 + 0.1 * i))
+        out, state = layer(x)
+        states = list(state) if isinstance(state, tuple) else [state]
+        total = (out * out).sum() + sum((s * s).sum() for s in states)
+        grads = paddle.grad(total, [x, *layer.parameters()])
+        seen += [names, [p.shape for p in layer.parameters()], out, out.grad_fn.name(), states,
+                 states[0].grad_fn.name(), grads]
+    lstm = paddle.nn.LSTM(3, 2)
+    for p in lstm.parameters():
+        p.set_value(paddle.full(p.shape, 0.1))
+    given, (h, c) = lstm(x, (paddle.full([1, 1, 2], 0.5), paddle.full([1, 1, 2], -0.25)))
+    return seen + [given, h, c]
+
+
+@program
+def group_norm_padding_and_interpolation(paddle):
+    """nn.GroupNorm / F.group_norm (its parameters, values, gradients of input, weight and
+    bias); F.pad with a pad per axis (PadGradNode) and a pad of the trailing axes
+    (SqueezeGradNode), with a value; F.interpolate and nn.Upsample, nearest and bilinear (half
+    pixel or corners aligned); the legacy nn.BatchNorm with an activation."""
+    x = paddle.to_tensor([[[[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], [[1.0, 3.0, -2.0], [0.75, 0.5, 1.25]],
+                           [[-0.25, 0.5, 1.0], [2.0, -1.5, 0.0]], [[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]]]],
+                         stop_gradient=False)
+    norm = paddle.nn.GroupNorm(2, 4)
+    weight_values = paddle.to_tensor([1.0, 2.0, 0.5, -1.0])
+    norm.weight.set_value(weight_values)
+    outs = [norm(x), paddle.nn.functional.pad(x, [1, 0, 2, 1]),
+            paddle.nn.functional.pad(x, [1, 2], value=2.5), paddle.nn.functional.pad(x[0], [2, 1]),
+            paddle.nn.functional.pad(x[0, 0], [1, 0, 0, 1]),
+            paddle.nn.functional.interpolate(x, scale_factor=2, mode="nearest"),
+            paddle.nn.functional.interpolate(x, size=[3, 4], mode="bilinear"),
+            paddle.nn.functional.interpolate(x, size=[3, 5], mode="bilinear", align_corners=True),
+            paddle.nn.Upsample(scale_factor=2, mode="bilinear")(x)]
+    seen = [[n for n, _ in norm.named_parameters()]]
+    for out in outs:
+        seen += [out, out.grad_fn.name(), paddle.grad((out * out).sum(), x)]
+    seen.append(paddle.grad((outs[0] * outs[0]).sum(), [norm.weight, norm.bias]))
+    legacy = paddle.nn.BatchNorm(4, act="relu")
+    out = legacy(x)
+    seen += [out, paddle.grad(out.sum(), x), legacy._mean, legacy._variance]
+    return seen
+
+
+@program
+def transposed_convolutions(paddle):
+    """F.conv2d_transpose and nn.Conv2DTranspose (stride, padding, output_padding, groups,
+    dilation, a bias): values, node names, the gradients of input, weight and bias (in float64:
+    the composition sums in another order than paddle's kernel)."""
+    F = paddle.nn.functional
+    x = paddle.to_tensor((paddle.arange(36, dtype="float64").reshape([2, 2, 3, 3]) / 10).numpy(),
+                         stop_gradient=False)
+    w = paddle.to_tensor((paddle.arange(32, dtype="float64").reshape([2, 4, 2, 2]) / 7 - 2).numpy(),
+                         stop_gradient=False)
+    b = paddle.to_tensor([0.1, -0.2, 0.3, 0.4], dtype="float64", stop_gradient=False)
+    seen = []
+    for out in (F.conv2d_transpose(x, w), F.conv2d_transpose(x, w, b, stride=2),
+                F.conv2d_transpose(x, w, b, stride=2, padding=1, output_padding=1),
+                F.conv2d_transpose(x, w[:, :2], b, groups=2),
+                F.conv2d_transpose(x, w, dilation=2, padding=1)):
+        seen += [out, out.grad_fn.name(), paddle.grad((out * out).sum(), [x, w, b], allow_unused=True)]
+    layer = paddle.nn.Conv2DTranspose(2, 3, 3, stride=2, padding=1, output_padding=1)
+    layer.weight.set_value(paddle.linspace(-1.0, 1.0, 54).reshape([2, 3, 3, 3]))
+    layer.bias.set_value(paddle.full([3], 0.5))
+    return seen + [layer(x.astype("float32")), str(layer), [p.shape for p in layer.parameters()]]

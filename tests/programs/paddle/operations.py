@@ -645,3 +645,69 @@ def a_piece_of_unbind_of_a_vector_is_a_zero_d_view(paddle):
         y = x * a
     paddle.autograd.backward([y])
     return [a.shape, x.grad]
+
+
+@program
+def tensor_storage_place_and_conversions(paddle):
+    """data (a detached alias: writes through it reach the tensor; assigning it replaces the
+    values), value(), to (a dtype, a place, another tensor's dtype), cuda on a CPU build,
+    device, stride (a transpose is a view), the conversion methods, apply."""
+    x = paddle.to_tensor([[1.0, 2.0, 2.0], [3.0, 3.0, 4.0]], stop_gradient=False)
+    alias = x.data
+    alias[0] = 9.0
+    seen = [alias.stop_gradient, x, x.value() is x, x.to("float64"), x.to("cpu", "float64"),
+            x.to(paddle.CPUPlace()), x.to(paddle.to_tensor([1], dtype="int32")), x.to(paddle.float32) is x,
+            x.to("float64", blocking=True).grad_fn.name(), attempt(lambda: x.cuda()), x.device,
+            x.stride(), x.T.stride(), paddle.to_tensor(3.0).stride(), str(x.type)]
+    seen += [getattr(x, name)() for name in ("float32", "float64", "int32", "int64", "bool", "float16",
+                                               "float", "double", "half", "long", "int")]
+    seen += [paddle.to_tensor([1.0, 2.0]).apply(lambda t: t * 3), attempt(lambda: x.apply(lambda t: t))]
+    x.data = paddle.ones([2, 3])
+    (x * 2).sum().backward()
+    return seen + [x, x.grad, x.stop_gradient]
+
+
+@program
+def methods_programs_reach_for(paddle):
+    """Tensor.repeat (tile), repeat_interleave (by a number or per element), softmax (torch's
+    signature), sigmoid, eq, dot, unique with its extras, mode (the last position of the most
+    frequent value), normal_ / uniform_ in place, paddle.shape and paddle.slice; values, nodes
+    and gradients."""
+    x = paddle.to_tensor([[1.0, 2.0, 2.0], [3.0, 3.0, 4.0]], stop_gradient=False)
+    outs = [x.repeat(2, 1), x.repeat([1, 2]), x.repeat_interleave(2, axis=1), paddle.repeat_interleave(x, 2),
+            paddle.repeat_interleave(x, paddle.to_tensor([1, 2]), axis=0), x.softmax(), x.softmax(dim=0),
+            x.sigmoid(), paddle.slice(x, axes=[1], starts=[1], ends=[3])]
+    seen = []
+    for out in outs:
+        seen += [out, out.grad_fn.name(), paddle.grad((out * out).sum(), x)]
+    values, indices = x.mode()
+    column_values, column_indices = paddle.mode(x, axis=0, keepdim=True)
+    seen += [values, values.grad_fn.name(), indices.numpy(), paddle.grad(values.sum(), x), column_values,
+             column_indices.numpy()]
+    y = x * 1
+    y.normal_()
+    z = x * 1
+    z.uniform_(-1.0, 1.0)
+    seen += [y.grad_fn.name(), z.grad_fn.name(), paddle.grad((y + z).sum(), x), y.shape,
+             attempt(lambda: paddle.to_tensor([1.0], stop_gradient=False).normal_())]
+    whole = paddle.to_tensor([3, 1, 2, 3, 1])
+    seen += [x.eq(2.0), paddle.to_tensor([1.0, 2.0]).dot(paddle.to_tensor([3.0, 4.0])),
+             whole.unique(), whole.unique(return_index=True, return_inverse=True, return_counts=True),
+             paddle.to_tensor([[1, 2], [1, 2], [0, 1]]).unique(axis=0), paddle.shape(x).numpy(),
+             str(paddle.float16)]
+    return seen
+
+
+@program
+def clip_fills_a_missing_bound_with_the_largest_finite_value(paddle):
+    """paddle.clip without a bound clips infinities to the dtype's largest finite value, and
+    neither they nor NaN get a gradient (found by fuzzing: a NaN written before a refused
+    in-place division reached a clip's saved input)."""
+    seen = []
+    for dtype in ("float32", "float64"):
+        x = paddle.to_tensor([float("inf"), float("nan"), 1.0, -float("inf")], dtype=dtype,
+                             stop_gradient=False)
+        for low, high in ((None, None), (None, 0.5), (-2.0, None)):
+            y = paddle.clip(x, low, high)
+            seen += [y, paddle.grad(y.sum(), x)]
+    return seen + [paddle.clip(paddle.to_tensor([3, 1])), paddle.to_tensor([1.0, 2.0]).clip(1.5)]

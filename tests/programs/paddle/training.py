@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import uuid
+
+import numpy as np
+
 from tests.observe import attempt
 from tests.programs.registry import paddle_program as program
 
@@ -186,4 +190,64 @@ def optimizers_read_the_learning_rate_in_the_first_parameters_dtype(paddle):
         paddle.autograd.backward([param], [paddle.to_tensor([[1.0, 1.0, 1.0]], dtype="float64")])
         optimizer = getattr(paddle.optimizer, name)(learning_rate=0.5, parameters=[param])
         seen.append([name, str(param.grad.dtype), attempt(optimizer.step), param])
+    return seen
+
+
+@program
+def weight_decay_rmsprop_and_parameter_attributes(paddle):
+    """An optimizer's weight_decay (a number is an L2Decay; L1Decay; applied after clipping),
+    RMSProp (plain, with momentum, centred), a parameter's ParamAttr (its initializer, name,
+    trainable flag, its own regularizer over the optimizer's, its learning-rate factor),
+    PiecewiseDecay with get_lr, Layer.zero_grad and load_state_dict; the random initializers'
+    shapes and dtypes."""
+    start = np.array([0.5, -1.25, 2.0, 0.3], "float32")
+
+    def trained(make, attr=None, steps=3):
+        w = paddle.create_parameter([4], "float32", attr=attr,
+                                    default_initializer=paddle.nn.initializer.Assign(start))
+        optimizer = make([w])
+        rates = []
+        for _ in range(steps):
+            ((w * w * 1.7 - 0.3) ** 2 - w * 3.0).sum().backward()
+            optimizer.step()
+            optimizer.clear_grad()
+            rates.append(optimizer.get_lr())
+        return [w.numpy(), rates]
+
+    seen = [trained(lambda p: paddle.optimizer.SGD(0.01, parameters=p, weight_decay=0.1)),
+            trained(lambda p: paddle.optimizer.SGD(0.01, parameters=p,
+                                                   weight_decay=paddle.regularizer.L1Decay(0.1))),
+            trained(lambda p: paddle.optimizer.Momentum(0.01, parameters=p, weight_decay=0.1)),
+            trained(lambda p: paddle.optimizer.Adam(0.01, parameters=p, weight_decay=0.1)),
+            trained(lambda p: paddle.optimizer.SGD(0.01, parameters=p, weight_decay=0.1,
+                                                   grad_clip=paddle.nn.ClipGradByGlobalNorm(1.0))),
+            trained(lambda p: paddle.optimizer.RMSProp(0.01, parameters=p)),
+            trained(lambda p: paddle.optimizer.RMSProp(0.01, momentum=0.9, centered=True, rho=0.9,
+                                                       epsilon=1e-6, parameters=p, weight_decay=0.05)),
+            trained(lambda p: paddle.optimizer.SGD(0.01, parameters=p, weight_decay=0.1),
+                    paddle.ParamAttr(regularizer=paddle.regularizer.L2Decay(0.5), learning_rate=2.0)),
+            trained(lambda p: paddle.optimizer.SGD(
+                paddle.optimizer.lr.PiecewiseDecay([1, 2], [0.1, 0.01, 0.001]), parameters=p), steps=4)]
+    chosen = f"w_{uuid.uuid4().hex}"  # paddle refuses a parameter name a process used before
+    layer = paddle.nn.Linear(2, 3, weight_attr=paddle.ParamAttr(
+        name=chosen, initializer=paddle.nn.initializer.Constant(0.5), trainable=False),
+        bias_attr=paddle.framework.ParamAttr(initializer=paddle.nn.initializer.Assign([1.0, 2.0, 3.0])))
+    out = layer(paddle.to_tensor([[1.0, 2.0]]))
+    out.sum().backward()
+    seen += [layer.weight.name == chosen, layer.weight.stop_gradient, layer.weight.numpy(),
+             layer.bias.numpy(),
+             layer.bias.grad, layer.weight.grad]
+    layer.zero_grad()
+    seen.append(layer.bias.grad)
+    layer(paddle.to_tensor([[1.0, 2.0]])).sum().backward()
+    layer.zero_grad(set_to_none=False)
+    seen.append(layer.bias.grad)
+    other = paddle.nn.Linear(2, 3)
+    other.load_state_dict(layer.state_dict())
+    seen.append(other.bias.numpy())
+    for init in (paddle.nn.initializer.Normal(0.0, 0.02), paddle.nn.initializer.Uniform(-0.1, 0.1),
+                 paddle.nn.initializer.KaimingNormal(), paddle.nn.initializer.XavierUniform(),
+                 paddle.nn.initializer.TruncatedNormal(std=0.1)):
+        made = paddle.create_parameter([3, 4], "float64", default_initializer=init)
+        seen += [made.shape, str(made.dtype), made.stop_gradient]
     return seen

@@ -89,3 +89,66 @@ def dtype_arguments_python_types_and_refusals(torch):
             attempt(lambda: len(torch.tensor(1.0))), attempt(lambda: torch.mm(x, torch.ones(2, 2))),
             attempt(lambda: torch.mm(torch.ones(2, 2), x)),
             attempt(lambda: torch.mm(torch.ones(2, 2, 2), torch.ones(2, 2)))]
+@program
+def legacy_tensor_types(torch):
+    """torch.FloatTensor / LongTensor / ... from data, from sizes and empty; isinstance asks
+    for the dtype; Tensor.type casts to one (by the class or its name) and names the type."""
+    x = torch.tensor([[1.5, -2.0], [3.0, 4.0]], requires_grad=True)
+    made = [torch.FloatTensor([1, 2]), torch.LongTensor([1.7, 2]), torch.DoubleTensor((2, 3)),
+            torch.IntTensor([1.5]), torch.BoolTensor([1, 0]), torch.FloatTensor(2, 3).shape,
+            torch.FloatTensor(torch.Size([2])).shape, torch.FloatTensor().shape]
+    checks = [isinstance(x, torch.FloatTensor), isinstance(x, torch.DoubleTensor),
+              isinstance(torch.ones(1, dtype=torch.long), torch.LongTensor), repr(torch.FloatTensor)]
+    cast = [x.type(torch.FloatTensor) is x, x.type(torch.DoubleTensor), x.type("torch.DoubleTensor"),
+            x.type(torch.LongTensor), x.type(), x.type(torch.DoubleTensor).type()]
+    (x.type(torch.DoubleTensor) * 2).sum().backward()
+    return made + checks + cast + [x.grad]
+
+
+@program
+def backend_flags(torch):
+    """torch.backends' flags keep what a program sets (their values before depend on what ran
+    in the process: torch's own test helpers set some); no cuDNN nor Apple GPU on a CPU build."""
+    before = (torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark)
+    seen = []
+    for value in (True, False):
+        torch.backends.cudnn.deterministic = value
+        torch.backends.cudnn.benchmark = not value
+        seen += [torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark]
+    torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = before
+    return seen + [torch.backends.cudnn.is_available(), torch.backends.mps.is_available()]
+
+
+@program
+def unique_values_inverse_and_counts(torch):
+    """torch.unique / Tensor.unique: sorted values (sorted=False sorts too on the CPU), the
+    inverse and counts, along a dim; recorded, but its derivative raises."""
+    x = torch.tensor([[1.0, 2.0], [1.0, 2.0], [0.0, 1.0]], requires_grad=True)
+    u = torch.unique(x, dim=0)
+    v = x.unique()
+    return [u, u.grad_fn.name(), v, v.grad_fn.name(),
+            torch.unique(x, return_inverse=True, return_counts=True),
+            torch.unique(x, return_inverse=True, dim=0),
+            torch.unique(torch.tensor([3, 1, 2, 3]), sorted=False),
+            torch.unique(torch.tensor(3.0)), torch.unique(torch.tensor([True, False, True])),
+            attempt(lambda: u.sum().backward()), attempt(lambda: v.sum().backward())]
+
+
+@program
+def random_fills_in_place(torch):
+    """normal_ / uniform_ write in place (NormalBackward0 / UniformBackward0, no gradient to
+    what was there), refuse a leaf that requires grad; multinomial draws indices. Values differ
+    between generators: shapes, dtypes and nodes are compared."""
+    y = torch.ones(2, 3, requires_grad=True) * 1
+    z = torch.ones(3, requires_grad=True) * 1
+    y.normal_(2.0, 0.5)
+    z.uniform_(-1.0, 1.0)
+    (y.sum() + z.sum()).backward()
+    drawn = torch.multinomial(torch.tensor([[0.2, 0.8], [0.5, 0.5]]), 4, replacement=True)
+    fresh = torch.zeros(4).uniform_(2.0, 3.0)
+    return [y.shape, y.grad_fn.name(), z.grad_fn.name(), str(y.dtype),
+            bool(((fresh >= 2) & (fresh < 3)).all()), drawn.shape, str(drawn.dtype),
+            bool(((drawn == 0) | (drawn == 1)).all()), ~torch.tensor([True, False]),
+            torch.tensor([1, 6]) ^ torch.tensor([3, 3]), attempt(lambda: torch.ones(1) & torch.ones(1)),
+            attempt(lambda: torch.ones(2, requires_grad=True).normal_()),
+            attempt(lambda: torch.multinomial(torch.tensor([0.2, 0.8]), 3))]

@@ -233,3 +233,125 @@ def convolution_arguments_are_checked_in_torchs_order(torch):
         lambda: F.conv1d(torch.ones(1, 4, 3), torch.ones(3, 2, 1), groups=2),
         lambda: F.conv1d(x, torch.ones(2, 2)), lambda: F.conv1d(x, torch.ones(2, 2, 2), dilation=3),
         lambda: F.conv2d(torch.ones(2, 3, 3), torch.ones(1, 2, 2, 2)))]
+
+
+@program
+def pooling_max_average_and_adaptive(torch):
+    """max_pool / avg_pool / adaptive_avg_pool in 1-d and 2-d, padded, strided, in ceil mode,
+    unbatched and as modules: values, node names, first and second derivatives."""
+    F = torch.nn.functional
+    x = torch.tensor([[[[0.5, -1.0, 2.0, 0.0, 1.5], [3.0, 3.0, -2.0, 1.0, 0.25], [-0.5, 4.0, 1.0, 1.0, 2.0],
+                        [0.0, 2.5, -1.5, 3.5, 0.75], [1.25, -0.75, 0.5, 2.0, -3.0]]]],
+                     requires_grad=True)
+    seen = []
+    for out in (F.max_pool2d(x, 2), F.max_pool2d(x, 2, stride=1), F.max_pool2d(x, 3, stride=2, padding=1),
+                F.max_pool2d(x, 2, ceil_mode=True), F.avg_pool2d(x, 2),
+                F.avg_pool2d(x, 3, stride=2, padding=1),
+                F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=False),
+                F.avg_pool2d(x, 2, ceil_mode=True), F.adaptive_avg_pool2d(x, 1), F.adaptive_avg_pool2d(x, 2),
+                F.adaptive_avg_pool2d(x, (3, 5)), F.max_pool1d(x[0], 2),
+                F.avg_pool1d(x[0], 3, stride=1, padding=1),
+                F.adaptive_avg_pool1d(x[0], 2), F.max_pool2d(x[0], 2),
+                torch.nn.MaxPool2d(2, stride=1)(x), torch.nn.AvgPool2d(2)(x),
+                torch.nn.AdaptiveAvgPool2d((2, 2))(x)):
+        g, = torch.autograd.grad((out * out).sum(), x, create_graph=True)
+        seen += [out, out.grad_fn.name(), g, torch.autograd.grad(g.sum(), x, allow_unused=True)]
+    return seen
+
+
+@program
+def module_dict_and_padded_sequences(torch):
+    """nn.ModuleDict registers its entries (named parameters, keys in order, update, pop,
+    membership); nn.utils.rnn.pad_sequence writes the sequences into a padded batch
+    (CopySlices), their gradients the slices they were written to."""
+    layers = torch.nn.ModuleDict({"first": torch.nn.Linear(2, 2), "act": torch.nn.ReLU()})
+    layers["second"] = torch.nn.Linear(2, 1)
+    layers.update({"last": torch.nn.Tanh()})
+    popped = type(layers.pop("act")).__name__
+    names = [name for name, _ in layers.named_parameters()]
+    pad_sequence = torch.nn.utils.rnn.pad_sequence
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = torch.tensor([[4.0], [5.0]], requires_grad=True).squeeze(1)
+    padded = [pad_sequence([a, b]), pad_sequence([a, b], batch_first=True, padding_value=-1.0),
+              pad_sequence([a, b], batch_first=True, padding_side="left")]
+    (padded[0] * torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])).sum().backward()
+    return [list(layers.keys()), len(layers), "act" in layers, "first" in layers, popped, names,
+            padded, padded[0].grad_fn.name(), a.grad, b.grad]
+
+
+@program
+def scaled_dot_product_attention_as_the_math_kernel(torch):
+    """F.scaled_dot_product_attention on 3-d inputs (torch's math kernel: UnsafeViewBackward0),
+    plain, causal, with a boolean and a float mask and a scale: values, gradients of the three
+    inputs and a second derivative; on 4-d inputs (a fused kernel) the values."""
+    F = torch.nn.functional
+    q = torch.tensor([[[0.1, 0.2], [0.3, -0.4], [0.5, 0.6]]], requires_grad=True)
+    k = torch.tensor([[[0.2, -0.1], [0.4, 0.3], [-0.6, 0.5]]], requires_grad=True)
+    v = torch.tensor([[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]], requires_grad=True)
+    mask = torch.tensor([[True, False, True], [True, True, False], [False, True, True]])
+    seen = []
+    for out in (F.scaled_dot_product_attention(q, k, v),
+                F.scaled_dot_product_attention(q, k, v, is_causal=True),
+                F.scaled_dot_product_attention(q, k, v, attn_mask=mask),
+                F.scaled_dot_product_attention(q, k, v, attn_mask=mask.float() * 0.5),
+                F.scaled_dot_product_attention(q, k, v, scale=0.3)):
+        grads = torch.autograd.grad((out * out).sum(), (q, k, v), create_graph=True)
+        seen += [out, out.grad_fn.name(), grads, torch.autograd.grad(grads[0].sum(), q)]
+    four = F.scaled_dot_product_attention(q[None], k[None], v[None], is_causal=True)
+    return seen + [four, torch.autograd.grad(four.sum(), q)]
+
+
+@program
+def recurrent_layers_step_by_step(torch):
+    """nn.RNN (tanh, relu), nn.LSTM and nn.GRU with torch's parameter names and shapes, the
+    weights set to fixed values: outputs and final states (time first, batch first,
+    bidirectional, two layers, unbatched, a given initial state), and the gradients of the
+    input and of every parameter."""
+    x = torch.tensor([[[0.5, -1.0, 0.25]], [[1.5, 0.75, -0.5]], [[-0.25, 0.5, 1.0]]], requires_grad=True)
+    seen = []
+    for make in (lambda: torch.nn.RNN(3, 2), lambda: torch.nn.RNN(3, 2, nonlinearity="relu", num_layers=2),
+                 lambda: torch.nn.LSTM(3, 2), lambda: torch.nn.LSTM(3, 2, num_layers=2, bidirectional=True),
+                 lambda: torch.nn.GRU(3, 2), lambda: torch.nn.GRU(3, 2, batch_first=True, bias=False),
+                 lambda: torch.nn.GRU(3, 2, bidirectional=True)):
+        layer = make()
+        names = [name for name, _ in layer.named_parameters()]
+        with torch.no_grad():
+            for i, p in enumerate(layer.parameters()):
+                p.copy_(torch.linspace(-0.5, 0.6, p.numel()).reshape(p.shape) * (1 + 0.1 * i))
+        out, state = layer(x)
+        states = list(state) if isinstance(state, tuple) else [state]
+        total = (out * out).sum() + sum((s * s).sum() for s in states)
+        grads = torch.autograd.grad(total, [x, *layer.parameters()])
+        seen += [names, [tuple(p.shape) for p in layer.parameters()], out, states, grads]
+    lstm = torch.nn.LSTM(3, 2)
+    h0, c0 = torch.full((1, 1, 2), 0.5), torch.full((1, 1, 2), -0.25)
+    with torch.no_grad():
+        for p in lstm.parameters():
+            p.fill_(0.1)
+    unbatched, (h, c) = lstm(x[:, 0], (h0[:, 0], c0[:, 0]))
+    given, _ = lstm(x, (h0, c0))
+    return seen + [unbatched, h, c, given]
+
+
+@program
+def transposed_convolutions(torch):
+    """F.conv_transpose2d / conv_transpose1d and nn.ConvTranspose2d (stride, padding,
+    output_padding, groups, dilation, a bias, an unbatched input): values, node names, the
+    gradients of input, weight and bias, and a second derivative."""
+    F = torch.nn.functional
+    x = (torch.arange(36.0).reshape(2, 2, 3, 3) / 10).requires_grad_()
+    w = (torch.arange(32.0).reshape(2, 4, 2, 2) / 7 - 2).requires_grad_()
+    b = torch.tensor([0.1, -0.2, 0.3, 0.4], requires_grad=True)
+    seen = []
+    for out in (F.conv_transpose2d(x, w), F.conv_transpose2d(x, w, b, stride=2),
+                F.conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1),
+                F.conv_transpose2d(x, w[:, :2], b, groups=2), F.conv_transpose2d(x, w, dilation=2, padding=1),
+                F.conv_transpose2d(x[0], w, b, stride=(2, 1)),
+                F.conv_transpose1d(x[:, :, 0], w[:, :, 0], b, stride=2)):
+        grads = torch.autograd.grad((out * out).sum(), (x, w, b), create_graph=True, allow_unused=True)
+        seen += [out, out.grad_fn.name(), grads, torch.autograd.grad(grads[0].sum(), w)]
+    layer = torch.nn.ConvTranspose2d(2, 3, 3, stride=2, padding=1, output_padding=1)
+    with torch.no_grad():
+        layer.weight.copy_(torch.linspace(-1.0, 1.0, 54).reshape(2, 3, 3, 3))
+        layer.bias.fill_(0.5)
+    return seen + [layer(x), str(layer), [tuple(p.shape) for p in layer.parameters()]]

@@ -244,3 +244,32 @@ def adam_variants_over_several_steps(torch):
             optimizer.step()
         seen.append(w.detach())
     return seen
+
+
+@program
+def adamw_rmsprop_adagrad_and_adadelta_over_several_steps(torch):
+    """The other optimizers of the inventory, each with its options, over six steps; and their
+    refusals of a negative hyperparameter."""
+    seen = []
+    for make in (lambda p: torch.optim.AdamW(p, lr=0.1),
+                 lambda p: torch.optim.AdamW(p, lr=0.05, weight_decay=0.3),
+                 lambda p: torch.optim.AdamW(p, lr=0.05, amsgrad=True), lambda p: torch.optim.RMSprop(p),
+                 lambda p: torch.optim.RMSprop(p, lr=0.05, momentum=0.9, weight_decay=0.1),
+                 lambda p: torch.optim.RMSprop(p, lr=0.02, centered=True, alpha=0.9),
+                 lambda p: torch.optim.Adagrad(p, lr=0.1), lambda p: torch.optim.Adagrad(
+                     p, lr=0.1, lr_decay=0.05, weight_decay=0.1, initial_accumulator_value=0.5),
+                 lambda p: torch.optim.Adadelta(p),
+                 lambda p: torch.optim.Adadelta(p, lr=0.5, rho=0.8, weight_decay=0.1),
+                 lambda p: torch.optim.AdamW(p, lr=0.02, maximize=True)):
+        w = torch.tensor([0.5, -1.25, 2.0, 0.3], requires_grad=True)
+        optimizer = make([w])
+        for _ in range(6):
+            optimizer.zero_grad()
+            ((w * w * 1.7 - 0.3) ** 2 - w * 3.0).sum().backward()
+            optimizer.step()
+        seen.append(w.detach())
+    w = torch.tensor([1.0], requires_grad=True)
+    return seen + [attempt(lambda: torch.optim.RMSprop([w], lr=-1.0)),
+                   attempt(lambda: torch.optim.Adagrad([w], lr_decay=-1.0)),
+                   attempt(lambda: torch.optim.Adadelta([w], rho=1.5)),
+                   attempt(lambda: torch.optim.AdamW([w], weight_decay=-0.1))]

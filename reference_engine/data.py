@@ -1,0 +1,183 @@
+"""In-memory datasets and the loader that batches them, shared by both facades
+(``torch.utils.data``, ``paddle.io``): what a training loop iterates over. The order a shuffled
+loader or ``random_split`` draws comes from the engine's generator (the frameworks' own draws
+differ: sizes and batch shapes agree, orders do not)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any, Callable, Iterator, Optional, Sequence
+
+import numpy as np
+
+from reference_engine import rng
+
+
+class Dataset:
+    """A map-style dataset: ``__getitem__`` and ``__len__``."""
+
+    def __getitem__(self, index: int) -> Any:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+
+class IterableDataset(Dataset):
+    """A dataset read by iterating it (``__iter__``)."""
+
+    def __iter__(self) -> Iterator[Any]:
+        raise NotImplementedError
+
+
+class TensorDataset(Dataset):
+    """Sample ``i`` is the tuple of each tensor's ``i``-th row."""
+
+    def __init__(self, *tensors: Any) -> None:
+        self.tensors = tuple(tensors)
+
+    def __getitem__(self, index: int) -> tuple[Any, ...]:
+        return tuple(t[index] for t in self.tensors)
+
+    def __len__(self) -> int:
+        return int(self.tensors[0].shape[0])
+
+
+class Subset(Dataset):
+    def __init__(self, dataset: Any, indices: Sequence[int]) -> None:
+        self.dataset, self.indices = dataset, list(indices)
+
+    def __getitem__(self, index: int) -> Any:
+        return self.dataset[self.indices[index]]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+def random_split(dataset: Any, lengths: Sequence[float], generator: Any = None) -> list[Subset]:
+    """Disjoint subsets of the given sizes (or fractions of the whole) in a drawn order."""
+    total = len(dataset)
+    if all(0 <= length <= 1 for length in lengths) and not all(float(x).is_integer() for x in lengths):
+        sizes = [math.floor(total * fraction) for fraction in lengths]
+        for i in range(total - sum(sizes)):
+            sizes[i % len(sizes)] += 1
+    else:
+        sizes = [int(length) for length in lengths]
+    if sum(sizes) != total:
+        raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
+    order = rng.generator().permutation(total).tolist()
+    starts = np.cumsum([0, *sizes])
+    return [Subset(dataset, order[start:start + size]) for start, size in zip(starts, sizes)]
+
+
+def collate(samples: list[Any], make_tensor: Callable[[Any], Any], stack: Callable[[list[Any]], Any],
+            tensor_type: type) -> Any:
+    """A batch from samples of one structure, as both frameworks' default collation makes it:
+    tensors and arrays stacked, Python floats a float64 tensor and ints an int64 one, mappings
+    by key, tuples and lists element by element (as a list)."""
+    first = samples[0]
+    if isinstance(first, tensor_type):
+        return stack(samples)
+    if isinstance(first, (np.ndarray, np.generic)):
+        return stack([make_tensor(np.asarray(s)) for s in samples])
+    if isinstance(first, bool):
+        return make_tensor(np.asarray(samples, dtype=np.bool_))
+    if isinstance(first, int):
+        return make_tensor(np.asarray(samples, dtype=np.int64))
+    if isinstance(first, float):
+        return make_tensor(np.asarray(samples, dtype=np.float64))
+    if isinstance(first, Mapping):
+        return {key: collate([s[key] for s in samples], make_tensor, stack, tensor_type) for key in first}
+    if isinstance(first, (tuple, list)):
+        return [collate(list(items), make_tensor, stack, tensor_type) for items in zip(*samples)]
+    return samples
+
+
+class BatchSampler:
+    """Lists of ``batch_size`` indices from a sampler (or a dataset's indices, shuffled or not)."""
+
+    def __init__(self, dataset: Any = None, sampler: Any = None, shuffle: bool = False, batch_size: int = 1,
+                 drop_last: bool = False) -> None:
+        self.sampler = sampler if sampler is not None else (
+            RandomSampler(dataset) if shuffle else SequenceSampler(dataset))
+        self.batch_size, self.drop_last = batch_size, drop_last
+
+    def __iter__(self) -> Iterator[list[int]]:
+        batch: list[int] = []
+        for index in self.sampler:
+            batch.append(index)
+            if len(batch) == self.batch_size:
+                yield batch
+                batch = []
+        if batch and not self.drop_last:
+            yield batch
+
+    def __len__(self) -> int:
+        count = len(self.sampler)
+        return count // self.batch_size if self.drop_last else -(-count // self.batch_size)
+
+
+class SequenceSampler:
+    def __init__(self, data_source: Any) -> None:
+        self.data_source = data_source
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self.data_source)))
+
+    def __len__(self) -> int:
+        return len(self.data_source)
+
+
+class RandomSampler(SequenceSampler):
+    """The indices in an order the engine's generator draws."""
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(rng.generator().permutation(len(self.data_source)).tolist())
+
+
+class DataLoader:
+    """Batches of ``batch_size`` samples collated into tensors (``batch_size=None``: samples one
+    by one), in order or shuffled, the last short batch kept unless ``drop_last``; an iterable
+    dataset is read in its own order. Workers, pinning and prefetching change nothing here."""
+
+    collate_tensors: Callable[[list[Any]], Any] = staticmethod(lambda samples: samples)  # the facade's
+
+    def __init__(self, dataset: Any, batch_size: Optional[int] = 1, shuffle: bool = False,
+                 sampler: Any = None, batch_sampler: Any = None, num_workers: int = 0,
+                 collate_fn: Optional[Callable[..., Any]] = None, drop_last: bool = False, **_: Any) -> None:
+        self.dataset, self.batch_size, self.drop_last = dataset, batch_size, drop_last
+        self.collate_fn = collate_fn or self.collate_tensors
+        self.batch_sampler = None
+        if not isinstance(dataset, IterableDataset) and batch_size is not None or batch_sampler is not None:
+            self.batch_sampler = batch_sampler or BatchSampler(
+                dataset, sampler=sampler, shuffle=shuffle, batch_size=batch_size or 1, drop_last=drop_last)
+
+    def __iter__(self) -> Iterator[Any]:
+        if isinstance(self.dataset, IterableDataset):
+            yield from self._iterable_batches()
+            return
+        if self.batch_sampler is None:
+            for index in range(len(self.dataset)):
+                yield self.dataset[index]
+            return
+        for indices in self.batch_sampler:
+            yield self.collate_fn([self.dataset[i] for i in indices])
+
+    def _iterable_batches(self) -> Iterator[Any]:
+        if self.batch_size is None:
+            yield from self.dataset
+            return
+        batch: list[Any] = []
+        for sample in self.dataset:
+            batch.append(sample)
+            if len(batch) == self.batch_size:
+                yield self.collate_fn(batch)
+                batch = []
+        if batch and not self.drop_last:
+            yield self.collate_fn(batch)
+
+    def __len__(self) -> int:
+        if self.batch_sampler is None:
+            return len(self.dataset)
+        return len(self.batch_sampler)

@@ -1,0 +1,44 @@
+"""``paddle.io``: in-memory datasets, samplers and ``DataLoader`` with paddle's signatures over
+the shared ones of ``reference_engine.data``."""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+from reference_engine import data as shared
+from reference_engine.framework_names import module_getattr
+from reference_engine.paddle._core import Tensor, stack
+
+__all__ = ["BatchSampler", "DataLoader", "Dataset", "IterableDataset", "RandomSampler", "SequenceSampler",
+           "Subset", "TensorDataset", "random_split"]
+
+Dataset, IterableDataset, Subset = shared.Dataset, shared.IterableDataset, shared.Subset
+BatchSampler, SequenceSampler = shared.BatchSampler, shared.SequenceSampler
+RandomSampler = shared.RandomSampler
+random_split = shared.random_split
+
+
+class TensorDataset(shared.TensorDataset):
+    """paddle's ``TensorDataset(tensors)``: the tensors as one list."""
+
+    def __init__(self, tensors: Sequence[Any]) -> None:
+        super().__init__(*tensors)
+
+
+def _collate(batch: list[Any]) -> Any:
+    """(The numbers' tensor is made outside any graph: no accumulation node, as paddle's.)"""
+    return shared.collate(batch, Tensor._from_array, stack, Tensor)
+
+
+class DataLoader(shared.DataLoader):
+    collate_tensors = staticmethod(_collate)
+
+    def __init__(self, dataset: Any, feed_list: Any = None, places: Any = None, return_list: bool = True,
+                 batch_sampler: Any = None, batch_size: Optional[int] = 1, shuffle: bool = False,
+                 drop_last: bool = False, collate_fn: Any = None, num_workers: int = 0,
+                 **options: Any) -> None:
+        super().__init__(dataset, batch_size=batch_size, shuffle=shuffle, batch_sampler=batch_sampler,
+                         collate_fn=collate_fn, drop_last=drop_last)
+
+
+__getattr__ = module_getattr("paddle.io")

@@ -1,0 +1,103 @@
+"""``paddle.nn.SimpleRNN``, ``LSTM`` and ``GRU``: paddle's parameter names, shapes,
+initialisation and call signature (batch first unless ``time_major``, ``direction``,
+``initial_states``) over the shared cells of ``reference_engine.recurrent``. paddle runs one
+fused kernel: its final states' node is RnnGradNode, the outputs' the transpose back to batch
+first."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Optional
+
+from reference_engine import composed as C
+from reference_engine import ops as F
+from reference_engine import recurrent, rng
+from reference_engine.messages import not_supported
+from reference_engine.paddle import param_attr
+from reference_engine.paddle._core import Tensor, get_default_dtype, zeros
+from reference_engine.paddle.nn import functional
+from reference_engine.paddle.nn.layers import Layer, Parameter
+
+__all__ = ["GRU", "LSTM", "SimpleRNN"]
+
+_DIRECTIONS = {"forward": 1, "bidirect": 2, "bidirectional": 2}
+
+
+class _RNNBase(Layer):
+    mode = "RNN_TANH"
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, direction: str = "forward",
+                 time_major: bool = False, dropout: float = 0.0, weight_ih_attr: Any = None,
+                 weight_hh_attr: Any = None, bias_ih_attr: Any = None, bias_hh_attr: Any = None,
+                 proj_size: int = 0, name: Optional[str] = None) -> None:
+        super().__init__()
+        if proj_size or direction not in _DIRECTIONS:
+            raise not_supported(f"a recurrent layer with proj_size or direction={direction!r}", "paddle")
+        self.input_size, self.hidden_size, self.num_layers = input_size, hidden_size, num_layers
+        self.time_major, self.dropout = time_major, float(dropout)
+        self.num_directions = _DIRECTIONS[direction]
+        gates = recurrent.GATES[self.mode] * hidden_size
+        bound = 1.0 / math.sqrt(hidden_size) if hidden_size else 0.0
+        attrs = {"weight_ih": weight_ih_attr, "weight_hh": weight_hh_attr, "bias_ih": bias_ih_attr,
+                 "bias_hh": bias_hh_attr}
+        for layer in range(num_layers):
+            for suffix in ("", "_reverse")[:self.num_directions]:
+                width = input_size if layer == 0 else hidden_size * self.num_directions
+                shapes = {"weight_ih": (gates, width), "weight_hh": (gates, hidden_size),
+                          "bias_ih": (gates,), "bias_hh": (gates,)}
+                for name, shape in shapes.items():
+                    if attrs[name] is False:
+                        continue
+                    values = rng.generator().uniform(-bound, bound, shape).astype(get_default_dtype())
+                    made = Parameter.of(values, f"{name}_l{layer}{suffix}")
+                    setattr(self, f"{name}_l{layer}{suffix}", param_attr.applied(made, attrs[name]))
+
+    def _cells(self) -> list[list[recurrent.CellWeights]]:
+        suffixes = ("", "_reverse")[:self.num_directions]
+        names = ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
+        return [[recurrent.CellWeights(*(getattr(self, f"{n}_l{layer}{suffix}", None) for n in names))
+                 for suffix in suffixes] for layer in range(self.num_layers)]
+
+    def forward(self, inputs: Tensor, initial_states: Any = None, sequence_length: Any = None) -> Any:
+        if sequence_length is not None:
+            raise not_supported("recurrent layers with sequence_length", "paddle")
+        x = inputs if self.time_major else F.transpose(inputs, 0, 1)
+        states = self._initial(x, initial_states)
+        output, finals = recurrent.run(self.mode, x, list(zip(*states)), self._cells(), self._between_layers)
+        output = C.named(output, "RnnGradNode")
+        if not self.time_major:
+            output = F.transpose(output, 0, 1)
+        stacked = [C.named(F.stack([final[i] for final in finals], 0), "RnnGradNode")
+                   for i in range(len(states))]
+        return output, (tuple(stacked) if self.mode == "LSTM" else stacked[0])
+
+    def _between_layers(self, t: Tensor) -> Tensor:
+        return functional.dropout(t, self.dropout, training=self.training) if self.dropout else t
+
+    def _initial(self, x: Tensor, given: Any) -> list[list[Tensor]]:
+        kinds = 2 if self.mode == "LSTM" else 1
+        count = self.num_layers * self.num_directions
+        if given is None:
+            shape = [x.shape[1], self.hidden_size]
+            return [[zeros(shape, dtype=x.dtype) for _ in range(count)] for _ in range(kinds)]
+        states = list(given) if kinds == 2 else [given]
+        return [list(F.unbind(h, 0)) for h in states]
+
+
+class SimpleRNN(_RNNBase):
+    """An Elman network: ``h' = tanh(W_ih x + b_ih + W_hh h + b_hh)`` (or relu)."""
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, activation: str = "tanh",
+                 **kwargs: Any) -> None:
+        if activation not in ("tanh", "relu"):
+            raise not_supported(f"SimpleRNN activation={activation!r}", "paddle")
+        object.__setattr__(self, "mode", "RNN_TANH" if activation == "tanh" else "RNN_RELU")
+        super().__init__(input_size, hidden_size, num_layers, **kwargs)
+
+
+class LSTM(_RNNBase):
+    mode = "LSTM"
+
+
+class GRU(_RNNBase):
+    mode = "GRU"

@@ -1,0 +1,106 @@
+"""``torch.nn.RNN``, ``LSTM`` and ``GRU``: torch's parameter names, shapes, initialisation and
+call signature over the shared cells of ``reference_engine.recurrent``. torch's CPU kernels run
+fused (their outputs' nodes are the kernels'); the values and gradients agree."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from reference_engine import ops as F
+from reference_engine import recurrent, rng
+from reference_engine.messages import not_supported
+from reference_engine.torch._core import Tensor, get_default_dtype, no_grad, tensor, zeros
+from reference_engine.torch.nn import functional
+from reference_engine.torch.nn.modules import Module, initialised
+from reference_engine.torch.nn.parameter import Parameter
+
+__all__ = ["GRU", "LSTM", "RNN"]
+
+class _RNNBase(Module):
+    mode = "RNN_TANH"
+
+    def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
+                 batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False,
+                 proj_size: int = 0, device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        if proj_size:
+            raise not_supported("an LSTM with proj_size", "torch")
+        self.input_size, self.hidden_size, self.num_layers = input_size, hidden_size, num_layers
+        self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
+        self.bidirectional = bidirectional
+        gates = recurrent.GATES[self.mode] * hidden_size
+        bound = 1.0 / math.sqrt(hidden_size) if hidden_size else 0.0
+        for layer in range(num_layers):
+            for suffix in ("", "_reverse")[:2 if bidirectional else 1]:
+                width = input_size if layer == 0 else hidden_size * (2 if bidirectional else 1)
+                shapes = {"weight_ih": (gates, width), "weight_hh": (gates, hidden_size)}
+                if bias:
+                    shapes.update(bias_ih=(gates,), bias_hh=(gates,))
+                for name, shape in shapes.items():
+                    setattr(self, f"{name}_l{layer}{suffix}", _parameter(shape, bound, dtype))
+
+    def _cells(self) -> list[list[recurrent.CellWeights]]:
+        suffixes = ("", "_reverse")[:2 if self.bidirectional else 1]
+        return [[recurrent.CellWeights(*(getattr(self, f"{name}_l{layer}{suffix}", None)
+                                         for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")))
+                 for suffix in suffixes] for layer in range(self.num_layers)]
+
+    def forward(self, input: Tensor, hx: Any = None) -> Any:  # noqa: A002
+        batched = input.dim() == 3
+        x = input if batched else F.unsqueeze(input, 1)
+        if self.batch_first and batched:
+            x = F.transpose(x, 0, 1)
+        states = self._initial(x, hx, batched)
+        output, finals = recurrent.run(self.mode, x, list(zip(*states)), self._cells(), self._between_layers)
+        if self.batch_first and batched:
+            output = F.transpose(output, 0, 1)
+        stacked = [F.stack([final[i] for final in finals], 0) for i in range(len(states))]
+        if not batched:
+            output, stacked = F.squeeze(output, 1), [F.squeeze(s, 1) for s in stacked]
+        return output, (tuple(stacked) if self.mode == "LSTM" else stacked[0])
+
+    def _between_layers(self, t: Tensor) -> Tensor:
+        return functional.dropout(t, self.dropout, self.training) if self.dropout else t
+
+    def _initial(self, x: Tensor, hx: Any, batched: bool) -> list[list[Tensor]]:
+        """The initial states, one list per kind (h, and c for an LSTM), each one entry per layer
+        and direction: zeros where ``hx`` is not given."""
+        kinds = 2 if self.mode == "LSTM" else 1
+        count = self.num_layers * (2 if self.bidirectional else 1)
+        if hx is None:
+            shape = (x.shape[1], self.hidden_size)
+            return [[zeros(*shape, dtype=x.dtype) for _ in range(count)] for _ in range(kinds)]
+        given = list(hx) if kinds == 2 else [hx]
+        return [list(F.unbind(h if batched else F.unsqueeze(h, 1), 0)) for h in given]
+
+    def extra_repr(self) -> str:
+        text = f"{self.input_size}, {self.hidden_size}"
+        if self.num_layers != 1:
+            text += f", num_layers={self.num_layers}"
+        if self.batch_first:
+            text += ", batch_first=True"
+        if self.bidirectional:
+            text += ", bidirectional=True"
+        return text
+
+def _parameter(shape: tuple[int, ...], bound: float, dtype: Any) -> Parameter:
+    values = rng.generator().uniform(-bound, bound, shape).astype((dtype or get_default_dtype()).numpy)
+    with no_grad():
+        return Parameter(initialised(tensor(values)))
+
+class RNN(_RNNBase):
+    """An Elman network: ``h' = tanh(W_ih x + b_ih + W_hh h + b_hh)`` (or relu)."""
+
+    def __init__(self, *args: Any, nonlinearity: str = "tanh", **kwargs: Any) -> None:
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
+        object.__setattr__(self, "mode", "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU")
+        super().__init__(*args, **kwargs)
+        self.nonlinearity = nonlinearity
+
+class LSTM(_RNNBase):
+    mode = "LSTM"
+
+class GRU(_RNNBase):
+    mode = "GRU"
