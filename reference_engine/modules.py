@@ -312,7 +312,11 @@ class ActivationBase(ModuleBase):
         settings, named_settings = self._settings
         bound = inspect.signature(type(self).function).bind_partial(None, *settings, **named_settings)
         bound.apply_defaults()
-        return shown_settings(self.repr_style, bound.arguments, self.shown)
+        return shown_settings(self.repr_style, self.shown_values(dict(bound.arguments)), self.shown)
+
+    def shown_values(self, values: dict[str, Any]) -> dict[str, Any]:
+        """The settings as the printout shows them (a dialect's module may fill some in)."""
+        return values
 
 
 class LossBase(ModuleBase):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 import numpy as np
 
-from reference_engine import grad_mode, recorder
+from reference_engine import grad_mode, recorder, rng
 from reference_engine import ops as F
 from reference_engine import rule_helpers as H
 from reference_engine import rules as R
@@ -197,6 +197,13 @@ class Tensor:
         return self
 
     # --- in-place operations --------------------------------------------------------------
+
+    def _drawn_in_place(self, distribution: str, *parameters: Any) -> Tensor:
+        """Draws of the engine's generator's ``distribution`` ("normal", "uniform") written in
+        place, the node named after it (numpy's draws: shapes agree, values do not)."""
+        draw = getattr(rng.generator(), distribution)
+        values = draw(*parameters, self._data.shape).astype(self._data.dtype)
+        return self._in_place("fill", value=values, api=distribution)
 
     def _in_place(self, op: str, *others: Any, **attrs: Any) -> Tensor:
         """Apply an operation in place: the data changes, the history is extended, the version grows."""

@@ -57,10 +57,6 @@ class Figures:
     checked: int
     by_status: dict[str, int]
 
-    @property
-    def provided_share(self) -> float:
-        return self.provided / self.in_scope if self.in_scope else 1.0
-
 
 def figures(table: Iterable[Row]) -> Figures:
     wide = [r for r in table if r.bodies >= WIDELY_USED]

@@ -447,15 +447,13 @@ class Tensor(_CoreTensor):
 
     def normal_(self, mean: builtins.float = 0.0, std: builtins.float = 1.0,
                 name: Optional[str] = None) -> Tensor:
-        """Normal draws written in place (numpy's generator: shapes agree, values do not)."""
-        values = rng.generator().normal(mean, std, self._data.shape).astype(self._data.dtype)
-        return self._in_place("fill", value=values, api="normal")  # type: ignore[return-value]
+        """Normal draws written in place."""
+        return self._drawn_in_place("normal", mean, std)  # type: ignore[return-value]
 
     def uniform_(self, min: builtins.float = 0.0, max: builtins.float = 1.0, seed: builtins.int = 0,  # noqa: A002
                  name: Optional[str] = None) -> Tensor:
-        """Uniform draws in [min, max) written in place (numpy's generator)."""
-        values = rng.generator().uniform(min, max, self._data.shape).astype(self._data.dtype)
-        return self._in_place("fill", value=values, api="uniform")  # type: ignore[return-value]
+        """Uniform draws written in place."""
+        return self._drawn_in_place("uniform", min, max)  # type: ignore[return-value]
 
 
 # --- creation -----------------------------------------------------------------------------

@@ -106,11 +106,10 @@ preserve_format, contiguous_format, channels_last = (
     memory_format(name) for name in ("preserve_format", "contiguous_format", "channels_last"))
 
 
-def _dense_layout(requested: Any) -> builtins.bool:
-    """Whether a ``memory_format`` argument asks for what the reference does (always true)."""
+def _dense_layout(requested: Any) -> None:
+    """Refuse a ``memory_format`` other than the dense layouts the reference keeps."""
     if requested is not None and requested is not preserve_format and requested is not contiguous_format:
         raise not_supported(f"memory_format={requested!r}", "torch")
-    return True
 
 
 class layout:  # noqa: N801 - torch's name
@@ -478,16 +477,20 @@ class Tensor(_CoreTensor):
         return F.truth(self, np.any, dim, keepdim)
 
     def float(self, memory_format: Any = None) -> Tensor:
-        return F.cast(self, np.float32) if _dense_layout(memory_format) else self
+        _dense_layout(memory_format)
+        return F.cast(self, np.float32)
 
     def double(self, memory_format: Any = None) -> Tensor:
-        return F.cast(self, np.float64) if _dense_layout(memory_format) else self
+        _dense_layout(memory_format)
+        return F.cast(self, np.float64)
 
     def half(self, memory_format: Any = None) -> Tensor:
-        return F.cast(self, np.float16) if _dense_layout(memory_format) else self
+        _dense_layout(memory_format)
+        return F.cast(self, np.float16)
 
     def bfloat16(self, memory_format: Any = None) -> Tensor:
-        return F.cast(self, bfloat16.numpy) if _dense_layout(memory_format) else self
+        _dense_layout(memory_format)
+        return F.cast(self, bfloat16.numpy)
 
     # --- operations -----------------------------------------------------------------------
 
@@ -611,15 +614,13 @@ class Tensor(_CoreTensor):
 
     def normal_(self, mean: builtins.float = 0.0, std: builtins.float = 1.0, *,
                 generator: Any = None) -> Tensor:
-        """Normal draws written in place (numpy's generator: shapes agree, values do not)."""
-        values = rng.generator().normal(mean, std, self._data.shape).astype(self._data.dtype)
-        return self._in_place("fill", value=values, api="normal")  # type: ignore[return-value]
+        """Normal draws written in place."""
+        return self._drawn_in_place("normal", mean, std)  # type: ignore[return-value]
 
     def uniform_(self, from_: builtins.float = 0.0, to: builtins.float = 1.0, *,
                  generator: Any = None) -> Tensor:
-        """Uniform draws in [from_, to) written in place (numpy's generator)."""
-        values = rng.generator().uniform(from_, to, self._data.shape).astype(self._data.dtype)
-        return self._in_place("fill", value=values, api="uniform")  # type: ignore[return-value]
+        """Uniform draws written in place."""
+        return self._drawn_in_place("uniform", from_, to)  # type: ignore[return-value]
 
 
 # --- creation -----------------------------------------------------------------------------

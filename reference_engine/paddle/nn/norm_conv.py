@@ -6,7 +6,6 @@ them)."""
 
 from __future__ import annotations
 
-import inspect
 import math
 from typing import Any, Optional
 
@@ -221,49 +220,14 @@ class Embedding(Layer):
         return f"{rows}, {columns}{given}, sparse=False, scale_grad_by_freq=False"
 
 
-class _Pool(Layer):
-    """The pooling layers: their arguments kept as given and passed to ``functional``."""
-
-    function = staticmethod(functional.max_pool2d)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__()
-        self._arguments = (args, kwargs)
-
-    def forward(self, x: Tensor) -> Tensor:
-        args, kwargs = self._arguments
-        return type(self).function(x, *args, **kwargs)
-
-    def extra_repr(self) -> str:
-        args, kwargs = self._arguments
-        bound = inspect.signature(type(self).function).bind_partial(None, *args, **kwargs)
-        bound.apply_defaults()
-        names = ("output_size",) if "output_size" in bound.arguments else ("kernel_size", "stride", "padding")
-        return shared.shown_settings("paddle", bound.arguments, [(name, False) for name in names])
-
-
-class MaxPool1D(_Pool):
-    function = staticmethod(functional.max_pool1d)
-
-
-class MaxPool2D(_Pool):
-    function = staticmethod(functional.max_pool2d)
-
-
-class AvgPool1D(_Pool):
-    function = staticmethod(functional.avg_pool1d)
-
-
-class AvgPool2D(_Pool):
-    function = staticmethod(functional.avg_pool2d)
-
-
-class AdaptiveAvgPool1D(_Pool):
-    function = staticmethod(functional.adaptive_avg_pool1d)
-
-
-class AdaptiveAvgPool2D(_Pool):
-    function = staticmethod(functional.adaptive_avg_pool2d)
+(MaxPool1D, MaxPool2D, AvgPool1D, AvgPool2D, AdaptiveAvgPool1D, AdaptiveAvgPool2D) = shared.function_modules(
+    Layer, shared.ActivationBase, MaxPool1D=functional.max_pool1d, MaxPool2D=functional.max_pool2d,
+    AvgPool1D=functional.avg_pool1d, AvgPool2D=functional.avg_pool2d,
+    AdaptiveAvgPool1D=functional.adaptive_avg_pool1d, AdaptiveAvgPool2D=functional.adaptive_avg_pool2d)
+# what each pool's printout shows (measured on paddle 3.3.1)
+for _pool in (MaxPool1D, MaxPool2D, AvgPool1D, AvgPool2D):
+    _pool.shown = (("kernel_size", False), ("stride", False), ("padding", False))
+AdaptiveAvgPool1D.shown = AdaptiveAvgPool2D.shown = (("output_size", False),)
 
 
 class GroupNorm(Layer):

@@ -6,7 +6,6 @@ embeddings."""
 
 from __future__ import annotations
 
-import inspect
 import math
 from typing import Any, Optional
 
@@ -227,59 +226,24 @@ class Embedding(Module):
         return text if self.padding_idx is None else f"{text}, padding_idx={self.padding_idx}"
 
 
-class _Pool(Module):
-    """The pooling modules: their arguments kept as given and passed to ``functional``."""
+class _Windows(shared.ActivationBase):
+    """The pooling modules: their function with the arguments they were made with; a stride not
+    given prints as the kernel's, as torch's do."""
 
-    function = staticmethod(functional.max_pool2d)
-    shown: tuple[str, ...] = ()  # what the printout shows (a stride not given is the kernel's)
-
-    def extra_repr(self) -> str:
-        args, kwargs = self._arguments
-        bound = inspect.signature(type(self).function).bind_partial(None, *args, **kwargs)
-        bound.apply_defaults()
-        values = dict(bound.arguments)
+    def shown_values(self, values: dict[str, Any]) -> dict[str, Any]:
         if values.get("stride") is None and "kernel_size" in values:
             values["stride"] = values["kernel_size"]
-        return shared.shown_settings("torch", values, [(name, False) for name in self.shown])
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__()
-        self._arguments = (args, kwargs)
-
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        args, kwargs = self._arguments
-        return type(self).function(input, *args, **kwargs)
+        return values
 
 
-_MAX_SHOWN = ("kernel_size", "stride", "padding", "dilation", "ceil_mode")
-_AVG_SHOWN = ("kernel_size", "stride", "padding")
-
-
-class MaxPool1d(_Pool):
-    function = staticmethod(functional.max_pool1d)
-    shown = _MAX_SHOWN
-
-
-class MaxPool2d(_Pool):
-    function = staticmethod(functional.max_pool2d)
-    shown = _MAX_SHOWN
-
-
-class AvgPool1d(_Pool):
-    function = staticmethod(functional.avg_pool1d)
-    shown = _AVG_SHOWN
-
-
-class AvgPool2d(_Pool):
-    function = staticmethod(functional.avg_pool2d)
-    shown = _AVG_SHOWN
-
-
-class AdaptiveAvgPool1d(_Pool):
-    function = staticmethod(functional.adaptive_avg_pool1d)
-    shown = ("output_size",)
-
-
-class AdaptiveAvgPool2d(_Pool):
-    function = staticmethod(functional.adaptive_avg_pool2d)
-    shown = ("output_size",)
+(MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d) = shared.function_modules(
+    Module, _Windows, MaxPool1d=functional.max_pool1d, MaxPool2d=functional.max_pool2d,
+    AvgPool1d=functional.avg_pool1d, AvgPool2d=functional.avg_pool2d,
+    AdaptiveAvgPool1d=functional.adaptive_avg_pool1d, AdaptiveAvgPool2d=functional.adaptive_avg_pool2d)
+# what each pool's printout shows (measured on torch 2.13.0)
+_WINDOW = ("kernel_size", "stride", "padding")
+for _pools, _names in (((MaxPool1d, MaxPool2d), (*_WINDOW, "dilation", "ceil_mode")),
+                       ((AvgPool1d, AvgPool2d), _WINDOW),
+                       ((AdaptiveAvgPool1d, AdaptiveAvgPool2d), ("output_size",))):
+    for _pool in _pools:
+        _pool.shown = tuple((name, False) for name in _names)

@@ -76,21 +76,25 @@ def _check(values: dict[str, float]) -> None:
             raise TORCH.error("optim_invalid", what=what, value=value)
 
 
-def _updates(optimizer: Optimizer, closure: Optional[Callable[[], Any]],
-             update: Callable[[Any, Any, dict[str, Any], dict[str, Any]], None]) -> Any:
-    """One ``step``: ``update(p, grad, group, state)`` for each parameter with a gradient,
-    without recording; the closure's loss returned."""
-    loss = _closure_loss(closure)
-    with no_grad():
-        for group in optimizer.param_groups:
-            for p in group["params"]:
-                if p.grad is not None:
-                    g = -p.grad if group.get("maximize") else p.grad
-                    update(p, g, group, optimizer.state[p])
-    return loss
+class _PerParameter(Optimizer):
+    """An optimizer whose ``step`` is its ``_update(p, grad, group, state)`` for each parameter
+    with a gradient (negated to maximize), without recording; the closure's loss returned."""
+
+    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
+        loss = _closure_loss(closure)
+        with no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        g = -p.grad if group.get("maximize") else p.grad
+                        self._update(p, g, group, self.state[p])
+        return loss
+
+    def _update(self, p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
+        raise NotImplementedError
 
 
-class Adam(Optimizer):
+class Adam(_PerParameter):
     """Adam with torch's bias-corrected update, ``amsgrad`` (the largest second moment so far)
     and ``maximize`` (ascent). ``foreach``, ``capturable``, ``differentiable`` and ``fused``
     choose torch's implementation, not the result: they are kept in the groups and ignored."""
@@ -115,9 +119,6 @@ class Adam(Optimizer):
                                       fused=fused))
 
     decoupled_weight_decay = False  # AdamW: the parameter shrinks, the gradient is left alone
-
-    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
-        return _updates(self, closure, self._update)
 
     def _update(self, p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
         beta1, beta2 = group["betas"]
@@ -152,7 +153,7 @@ class AdamW(Adam):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, **options)
 
 
-class RMSprop(Optimizer):
+class RMSprop(_PerParameter):
     """A step scaled by the root of a running mean of squared gradients (centred: less the
     squared running mean), with optional momentum."""
 
@@ -164,11 +165,7 @@ class RMSprop(Optimizer):
         super().__init__(params, dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay,
                                       momentum=momentum, centered=centered, maximize=maximize))
 
-    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
-        return _updates(self, closure, self._update)
-
-    @staticmethod
-    def _update(p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
+    def _update(self, p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
         if group["weight_decay"]:
             g = g + p * group["weight_decay"]
         if not state:
@@ -188,7 +185,7 @@ class RMSprop(Optimizer):
             p.sub_(g / avg * group["lr"])
 
 
-class Adagrad(Optimizer):
+class Adagrad(_PerParameter):
     """A step scaled by the root of the summed squared gradients, the rate decayed by step."""
 
     def __init__(self, params: Params, lr: float = 1e-2, lr_decay: float = 0.0,
@@ -203,11 +200,7 @@ class Adagrad(Optimizer):
             for p in group["params"]:
                 self.state[p].update(step=0, sum=p.detach() * 0 + initial_accumulator_value)
 
-    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
-        return _updates(self, closure, self._update)
-
-    @staticmethod
-    def _update(p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
+    def _update(self, p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
         state["step"] += 1
         if group["weight_decay"]:
             g = g + p * group["weight_decay"]
@@ -216,7 +209,7 @@ class Adagrad(Optimizer):
         p.sub_(g / (state["sum"].sqrt() + group["eps"]) * rate)
 
 
-class Adadelta(Optimizer):
+class Adadelta(_PerParameter):
     """Steps of the ratio of two running roots: of the squared steps so far and of the squared
     gradients."""
 
@@ -228,11 +221,7 @@ class Adadelta(Optimizer):
         super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay,
                                       maximize=maximize))
 
-    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
-        return _updates(self, closure, self._update)
-
-    @staticmethod
-    def _update(p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
+    def _update(self, p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
         if group["weight_decay"]:
             g = g + p * group["weight_decay"]
         if not state:
