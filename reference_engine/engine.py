@@ -200,11 +200,12 @@ class _Undefined:
 UNDEFINED: Any = _Undefined()
 
 
-def _accumulate_buffer(policy: Policy, buffers: dict[int, Any], node: Node, grad: Any) -> None:
+def _accumulate_buffer(policy: Policy, buffers: dict[int, Any], node: Node, grad: Any,
+                       seed: bool = False) -> None:
     if policy.gradients_cast_to_recorded_dtype and grad is not UNDEFINED and \
             type(grad) is not list and node.out_dtype is not None and \
             grad._data.dtype != node.out_dtype:
-        grad = F.cast(grad, node.out_dtype)
+        grad = F.cast(grad, node.out_dtype) if seed else policy.cast_passed_gradient(grad, node.out_dtype)
     key = id(node)
     have = buffers.get(key)
     if have is None or have is UNDEFINED:
@@ -782,7 +783,7 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
         for node, seed in zip(root_nodes, seeds):
             if node is not None and id(node) not in cut_nodes and not (
                     skips_unneeded and id(node) not in wanted):
-                _accumulate_buffer(policy, buffers, node, seed)
+                _accumulate_buffer(policy, buffers, node, seed, seed=True)
         while ready:
             visit(ready.pop())
     finally:

@@ -457,9 +457,11 @@ def abs_grad(grad: Tensor, a: Tensor) -> Tensor:
     ``a / |a|``, which is nan at infinities)."""
     if "abs" in a._policy.zero_derivative_links:
         return mul(grad, sgn(a))
+    zero = a._data == 0
     with np.errstate(invalid="ignore", divide="ignore"):
-        direction = a._data / np.abs(a._data)
-    return where(constant_like(a, a._data == 0), 0, mul(grad, constant_like(a, direction)))
+        direction = np.where(zero, 0, a._data / np.abs(a._data)).astype(a._data.dtype)
+    # (0, not nan, at 0: what the where passes on there differentiates to 0, as paddle's does)
+    return where(constant_like(a, zero), 0, mul(grad, constant_like(a, direction)))
 
 
 def link(grad: Tensor, source: Tensor, unrecorded: bool = False) -> Tensor:

@@ -577,6 +577,16 @@ class PaddlePolicy(Policy):
             grads.append(g)
         return grads
 
+    def cast_passed_gradient(self, grad: Tensor, dtype: np.dtype) -> Tensor:
+        """The engine's own cast, outside any node and unrecorded even with create_graph:
+        what the hooks and the retained gradient of the tensor a promoting write widened see
+        stops gradient, and nothing below differentiates through it (measured on 3.3.1; a
+        seed's cast at its root is another matter)."""
+        with grad_mode.no_grad():
+            cast = F.cast(grad, dtype)
+        self.mark_stopped(cast)
+        return cast
+
     def mark_stopped(self, grad: Tensor) -> None:
         """``grad`` came from a PyLayer's backward: a leaf's .grad made from it stops gradient."""
         STOPPED[id(grad)] = grad

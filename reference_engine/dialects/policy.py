@@ -276,6 +276,12 @@ class Policy:
     def cast_gradient(self, grad: Tensor, dtype: np.dtype) -> Tensor:
         return F.cast(grad, dtype)
 
+    def cast_passed_gradient(self, grad: Tensor, dtype: np.dtype) -> Tensor:
+        """A gradient a node passes on, cast to the dtype recorded for the node it reaches
+        (``gradients_cast_to_recorded_dtype``: that node's output was written since, to a
+        wider dtype)."""
+        return F.cast(grad, dtype)
+
     # --- saved tensors and graph lifetime -------------------------------------------------
 
     def recovered(self, saved: Tensor, unpacked: Any) -> Any:

@@ -252,3 +252,33 @@ def a_leafs_hooks_see_the_gradient_its_accumulation_cast(paddle):
                 paddle.autograd.backward([v])
                 out.append([kind, op, replace, str(x.dtype), seen, x.grad, x.grad.stop_gradient])
     return out
+
+
+@program
+def a_widened_non_leafs_hooks_see_the_engines_cast(paddle):
+    """A non-leaf a promoting in-place write widened (float32 times float64) keeps its hooks
+    and retained gradient at its old node, in its old dtype: the engine casts the gradient
+    passed down to it outside any node, unrecorded even with create_graph, so what they see
+    stops gradient and nothing differentiates through the cast (the second-order gradient
+    with respect to the float64 operand is None). A seed's cast at its root is recorded as
+    usual."""
+    out = []
+    for op in ("multiply_", "add_", "subtract_"):
+        for graph in (False, True):
+            x = paddle.to_tensor([[0.5, 1.0, 2.0]], stop_gradient=False)
+            y = paddle.to_tensor([3.0], dtype="float64", stop_gradient=False)
+            v = x * x
+            seen = []
+            v.register_hook(lambda g, seen=seen: seen.append([str(g.dtype), g.stop_gradient]))
+            v.retain_grads()
+            getattr(v, op)(y)
+            r = paddle.grad([v.sum()], [x], create_graph=graph)[0]
+            second = attempt(lambda r=r, y=y: paddle.grad([r.sum()], [y], allow_unused=True)) \
+                if graph else None
+            out.append([op, graph, str(v.dtype), seen, v.grad, r, r.stop_gradient, second])
+    x = paddle.to_tensor([[0.5, 1.0]], stop_gradient=False)
+    v = x * 2.0
+    seen = []
+    v.register_hook(lambda g: seen.append([str(g.dtype), g.stop_gradient]))
+    paddle.autograd.backward([v], [paddle.ones([1, 2], dtype="float64")])
+    return [out, seen, x.grad]

@@ -302,3 +302,19 @@ def a_leaf_saved_before_it_required_grad_is_restored_without_a_node(paddle):
         g, = paddle.grad([later.sum()], [x1], create_graph=True)
         out.append([name + " saved later", paddle.grad([g.sum()], [x2], allow_unused=True)])
     return out
+
+
+@program
+def abs_second_order_at_zero(paddle):
+    """paddle's abs gradient is 0 at 0 whatever it is handed, and so is what differentiates
+    through it there: x * |x| has the second derivative 0 at 0 (2 sign(x) elsewhere), and the
+    gradient with respect to a seed that abs's gradient scaled is 0 at 0 (measured on 3.3.1)."""
+    out = []
+    for dtype in ("float32", "float64"):
+        x = paddle.to_tensor([[0.0, -2.0, 1.5]], dtype=dtype, stop_gradient=False)
+        g, = paddle.grad([x * paddle.abs(x)], [x], create_graph=True)
+        out.append([g, paddle.grad([g], [x])])
+        seed = paddle.to_tensor([[1.0, 2.0, 3.0]], dtype=dtype, stop_gradient=False)
+        h, = paddle.grad([paddle.abs(x)], [x], [seed], create_graph=True)
+        out.append([h, attempt(lambda h=h, seed=seed: paddle.grad([h.sum()], [seed]))])
+    return out

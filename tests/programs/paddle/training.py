@@ -227,7 +227,7 @@ def weight_decay_rmsprop_and_parameter_attributes(paddle):
             trained(lambda p: paddle.optimizer.SGD(0.01, parameters=p, weight_decay=0.1),
                     paddle.ParamAttr(regularizer=paddle.regularizer.L2Decay(0.5), learning_rate=2.0)),
             trained(lambda p: paddle.optimizer.SGD(
-                paddle.optimizer.lr.PiecewiseDecay([1, 2], [0.1, 0.01, 0.001]), parameters=p), steps=4)]
+                paddle.optimizer.lr.PiecewiseDecay([1, 2], [0.02, 0.01, 0.001]), parameters=p), steps=4)]
     chosen = f"w_{uuid.uuid4().hex}"  # paddle refuses a parameter name a process used before
     layer = paddle.nn.Linear(2, 3, weight_attr=paddle.ParamAttr(
         name=chosen, initializer=paddle.nn.initializer.Constant(0.5), trainable=False),
