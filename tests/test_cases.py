@@ -13,6 +13,7 @@ from conformance.corpus import generator
 from conformance.corpus import vocabulary as V
 from conformance.corpus.assembly import corpus_entries, load_corpus
 from conformance.corpus.case import walk
+from conformance.corpus.case_schema import schema_text
 from conformance.corpus.coverage import bucket_counts
 from conformance.corpus.generator import (
     VERSIONS,
@@ -26,6 +27,8 @@ from conformance.corpus.generator import (
     generated_corpus,
 )
 from conformance.corpus.loader import CaseError, hand_written_dir, load_directory, load_file, parse_document
+from conformance.corpus.step_kinds import STEPS_BY_KEY
+from conformance.run.step_actions import ACTIONS
 
 CASES_DIR = hand_written_dir()
 
@@ -56,10 +59,20 @@ def test_hand_written_files_follow_the_json_schema():
         assert not errors, f"{path.name}: {errors[0].message}"
 
 
+def test_the_schema_file_is_generated_from_the_step_kinds():
+    assert (CASES_DIR / "schema.json").read_text() == schema_text(), \
+        "regenerate it: python -m conformance.corpus.case_schema cases/schema.json"
+
+
+def test_every_step_kind_has_one_action():
+    assert set(ACTIONS) == set(STEPS_BY_KEY)
+    assert all(ACTIONS[key].key == key for key in ACTIONS)
+
+
 def test_schema_names_the_vocabulary():
     schema = json.loads((CASES_DIR / "schema.json").read_text())
     steps = {s["title"]: s for s in schema["$defs"]["step"]["oneOf"]}
-    assert set(steps) == set(V.STEPS_BY_KEY)
+    assert set(steps) == set(STEPS_BY_KEY)
     assert set(steps["let"]["properties"]["op"]["enum"]) == set(V.OPS)
     assert set(steps["inplace"]["properties"]["op"]["enum"]) == set(V.IN_PLACE_OPS)
 

@@ -14,7 +14,8 @@ from conformance.corpus.case import Case
 from conformance.corpus.coverage import cell_counts, op_cells, step_cells
 from conformance.corpus.generator import generate
 from conformance.corpus.pairs import CALL_STATES, UNREACHABLE, all_pairs, pair_counts, pairs_of
-from conformance.corpus.vocabulary import DIALECT_LACKS, DIALECTS, MATRIX_OPS, STEPS_BY_KEY
+from conformance.corpus.step_kinds import DIALECT_LACKS, STEPS_BY_KEY
+from conformance.corpus.vocabulary import DIALECTS, MATRIX_OPS
 
 FLOOR = 50
 PAIR_FLOOR = 20

@@ -18,7 +18,7 @@ from conformance.corpus.generators.registry_ops import FORMS, op_of
 from conformance.corpus.op_registry import INTERNAL_RULES, REGISTERED, REGISTRY
 from conformance.corpus.vocabulary import OPS
 from conformance.run.adapters import PaddleAdapter, TorchAdapter
-from conformance.run.repro import _Writer
+from conformance.run.repro import ReproWriter
 from reference_engine.rules import RULES
 
 FACADES = {"torch": "reference_engine.torch", "paddle": "reference_engine.paddle"}
@@ -64,7 +64,7 @@ def test_the_printed_program_is_the_call_the_adapter_made(op, dialect):
     adapter.m, adapter.dialect = module, dialect
     adapter.registered_op(op, names, kwargs)
     (path, args, called), = module.calls
-    printed = _Writer(dialect).op({"let": "y", "op": op.name, "args": names, "kwargs": kwargs})
+    printed = ReproWriter(dialect).op({"let": "y", "op": op.name, "args": names, "kwargs": kwargs})
     keywords = [f"{k}={v!r}" for k, v in called.items()]
     assert printed == f"{dialect}.{path}({', '.join([*args, *keywords])})"
 

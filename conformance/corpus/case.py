@@ -5,16 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from conformance.corpus.vocabulary import BLOCKS, DIALECTS
-
-
-def block_mode(step: dict[str, Any], enclosing: bool) -> bool:
-    """Whether gradients are recorded inside a block step, given the mode around it."""
-    if "no_grad" in step or "inference_mode" in step:
-        return False
-    if "enable_grad" in step:
-        return True
-    return bool(step["set_grad_enabled"]) if "set_grad_enabled" in step else enclosing
+from conformance.corpus.step_kinds import BLOCKS, block_mode
+from conformance.corpus.vocabulary import DIALECTS
 
 
 def walk(steps: Any, prefix: str = "", grad_enabled: bool = True

@@ -19,25 +19,27 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from conformance.corpus.case import Case, names_in
-from conformance.corpus.vocabulary import (
+from conformance.corpus.step_kinds import (
     BACKWARD_APIS,
+    CLEAR_TO,
+    DIALECT_LACKS,
+    FUNCTIONAL_APIS,
+    MODULE_KINDS,
+    NODE_HOOK_KINDS,
+    OBSERVABLES,
+    OPTIMIZER_KINDS,
+    STEPS_BY_KEY,
+)
+from conformance.corpus.vocabulary import (
     BOOL,
     BOOL_OR_NULL,
     BUCKETS,
-    CLEAR_TO,
-    DIALECT_LACKS,
     DIALECTS,
-    FUNCTIONAL_APIS,
     IN_PLACE_OPS,
     MATRIX_OPS,
-    MODULE_KINDS,
     NAME_OR_NAMES,
-    NODE_HOOK_KINDS,
-    OBSERVABLES,
     OP_FEATURES,
     OPS,
-    OPTIMIZER_KINDS,
-    STEPS_BY_KEY,
 )
 
 Cell = tuple[str, ...]

@@ -18,6 +18,7 @@ from conformance import data
 from conformance.corpus import vocabulary as V
 from conformance.corpus.case import Case
 from conformance.corpus.inputs import MAX_CASES, MAX_ELEMENTS, MAX_STEPS, InputError, check_count, read_json
+from conformance.corpus.step_kinds import STEPS_BY_KEY, choice_problem, describe_object
 from conformance.corpus.text import id_problem
 
 NON_CASE_FILES = {"schema.json", "manifest.json"}
@@ -40,21 +41,14 @@ class CaseError(InputError):
         super().__init__(where, message)
 
 
-def _names(value: Any) -> list[str]:
-    """A name or a list of names, as a list."""
-    return value if isinstance(value, list) else [value]
-
-
 class _CaseChecker:
     """Validates one case's steps, tracking which names are bound."""
 
     def __init__(self, source: str, case_id: str) -> None:
         self.source, self.case_id = source, case_id
         self.names: set[str] = set()
+        self.made: dict[str, str] = {}  # names bound to other than tensors: the kind that made it
         self.functions: dict[str, int] = {}  # names bound by function steps: their outputs
-        self.optimizers: set[str] = set()  # names bound by optimizer steps
-        self.defs: set[str] = set()  # names bound by def steps
-        self.modules: set[str] = set()  # names bound by module steps
         self.steps = 0  # steps seen, counting those inside blocks
 
     def fail(self, message: str, step: Optional[str] = None, field: Optional[str] = None) -> None:
@@ -121,18 +115,14 @@ class _CaseChecker:
             self.fail(f"bad index entry {json.dumps(entry)}; expected {V.INDEX}", step, field)
 
     def use(self, name: Any, step: str, field: str) -> None:
+        """``name`` is bound, and to a tensor (a function, optimizer or module is named only
+        where a step refers to one)."""
         if not isinstance(name, str):
             self.fail(f"expected a name, got {json.dumps(name)}", step, field)
         if name not in self.names:
             self.fail(f"undefined name '{name}'", step, field)
-        if name in self.functions and field != "apply":
-            self.fail(f"'{name}' is a function, not a tensor", step, field)
-        if name in self.optimizers and field not in ("optimizer_step", "zero_grad"):
-            self.fail(f"'{name}' is an optimizer, not a tensor", step, field)
-        if name in self.defs and field != "of":
-            self.fail(f"'{name}' is a function, not a tensor", step, field)
-        if name in self.modules and field not in ("call", "zero_grad"):
-            self.fail(f"'{name}' is a module, not a tensor", step, field)
+        if name in self.made:
+            self.fail(f"'{name}' is {describe_object(self.made[name])}, not a tensor", step, field)
 
     def bind(self, name: str, step: str, field: str) -> None:
         if not name.isidentifier():
@@ -157,57 +147,54 @@ class _CaseChecker:
             self.check_step(step, f"{prefix}{i}")
 
     def check_step(self, step: Any, where: str) -> None:
+        """One step, by its kind's entry (``conformance.corpus.step_kinds``): its fields and
+        their types, the values a field allows, the names it uses and the objects it refers
+        to, the steps it holds, the entry's own check, then the names it binds."""
         if not isinstance(step, dict):
             self.fail(f"a step must be an object, got {json.dumps(step)}", where)
-        kinds = [k for k in step if k in V.STEPS_BY_KEY]
+        kinds = [k for k in step if k in STEPS_BY_KEY]
         if len(kinds) != 1:
             self.fail("unknown step kind; a step has exactly one of: "
-                      + ", ".join(V.STEPS_BY_KEY) if not kinds
+                      + ", ".join(STEPS_BY_KEY) if not kinds
                       else f"a step has one kind, this one has {', '.join(kinds)}", where)
-        spec = V.STEPS_BY_KEY[kinds[0]]
-        allowed = {**spec.required, **spec.optional}
+        kind = STEPS_BY_KEY[kinds[0]]
+        allowed = kind.fields
         for key in step:
             if key not in allowed:
-                self.fail(f"unknown key for a '{spec.key}' step; allowed: {', '.join(allowed)}",
+                self.fail(f"unknown key for a '{kind.key}' step; allowed: {', '.join(allowed)}",
                           where, key)
-        for key in spec.required:
+        for key in kind.required:
             if key not in step:
                 self.fail("missing required field", where, key)
         for key, value in step.items():
             self.check_type(value, allowed[key], where, key)
-        getattr(self, "step_" + spec.key)(step, where)
-        for key in spec.binds:
+        for key in kind.choices:
+            problem = choice_problem(kind, key, step[key]) if key in step else None
+            if problem:
+                self.fail(problem, where, key)
+        for key, makers in kind.refers.items():
+            if step[key] not in self.names or self.made.get(step[key]) not in makers:
+                self.fail(f"'{step[key]}' is not {' or '.join(map(describe_object, makers))} "
+                          f"defined by {'a def step' if makers == ('def',) else 'an earlier step'}",
+                          where, key)
+        for key in kind.uses:
+            for name in _as_list(step.get(key, [])):
+                self.use(name, where, key)
+        if "seeds" in allowed:
+            self.check_seeds(step.get("seeds"), where)
+        if kind.block:
+            self.check_steps(step[kind.block], where + ".")
+        if kind.check is not None:
+            kind.check(self, step, where)
+        for key in kind.binds:
             if key in step:
-                for name in ([step[key]] if isinstance(step[key], str) else step[key]):
+                for name in _as_list(step[key]):
                     self.bind(name, where, key)
-
-    def step_leaf(self, step: dict[str, Any], where: str) -> None:
-        made = step.get("constructor", "tensor")
-        if made not in V.LEAF_CONSTRUCTORS:
-            self.fail(f"unknown constructor '{made}'; expected one of "
-                      f"{', '.join(V.LEAF_CONSTRUCTORS)}", where, "constructor")
-        if made == "Tensor" and step.get("dtype", "float32") != "float32":
-            self.fail("torch.Tensor(data) makes float32: leave 'dtype' out or say float32",
-                      where, "dtype")
-        if made == "linspace":
-            self._check_linspace(step, where)
-
-    def _check_linspace(self, step: dict[str, Any], where: str) -> None:
-        """A linspace leaf's value is what linspace makes: a list of numbers, evenly spaced from
-        its first to its last, in a float dtype."""
-        if not step.get("dtype", "float32").startswith("float"):
-            self.fail("linspace makes floating-point values: say float32 or float64", where, "dtype")
-        value = step["value"]
-        if not (isinstance(value, list) and value
-                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
-            self.fail("a linspace leaf's value is a flat list of numbers", where, "value")
-        step_size = (value[-1] - value[0]) / max(len(value) - 1, 1)
-        if any(abs(v - (value[0] + step_size * i)) > 1e-9 + 1e-6 * abs(v) for i, v in enumerate(value)):
-            self.fail("a linspace leaf's value must be evenly spaced from its first element to "
-                      "its last", where, "value")
+                    if key == kind.key and kind.makes_object:
+                        self.made[name] = kind.key
 
     @contextlib.contextmanager
-    def _scope(self, bound: list[tuple[str, str]], where: str) -> Iterator[None]:
+    def scope(self, bound: list[tuple[str, str]], where: str) -> Iterator[None]:
         """Check a body with only its own names: ``bound`` as (name, field that binds it)."""
         outer, self.names = self.names, set()
         try:
@@ -216,55 +203,6 @@ class _CaseChecker:
             yield
         finally:
             self.names = outer
-
-    def step_function(self, step: dict[str, Any], where: str) -> None:
-        """Each body is checked with only its own names bound: the forward's inputs, then the
-        saved names and the output's gradient."""
-        outputs, output_grads = _names(step["output"]), _names(step["output_grad"])
-        if not outputs or len(output_grads) != len(outputs) or \
-                isinstance(step["output"], list) != isinstance(step["output_grad"], list):
-            self.fail(f"one gradient name per output: {len(outputs)} output(s), "
-                      f"{len(output_grads)} gradient name(s), both names or both lists", where,
-                      "output_grad")
-        with self._scope([(name, "inputs") for name in step["inputs"]], where):
-            self.check_steps(step["forward"], f"{where}.forward.")
-            for name in outputs:
-                self.use(name, where, "output")
-            for field in ("save", "dirty"):
-                for name in step.get(field, []):
-                    self.use(name, where, field)
-        saved = [(name, "save") for name in step.get("save", [])]
-        with self._scope([*saved, *((n, "output_grad") for n in output_grads)], where):
-            self.check_steps(step["derivative"], f"{where}.derivative.")
-            for name in step["input_grads"]:
-                if name is not None:
-                    self.use(name, where, "input_grads")
-        self.functions[step["function"]] = len(outputs) if isinstance(step["output"], list) else 0
-
-    def step_apply(self, step: dict[str, Any], where: str) -> None:
-        if step["apply"] not in self.functions:
-            self.fail(f"'{step['apply']}' is not a function defined by an earlier step", where,
-                      "apply")
-        for name in step["args"]:
-            self.use(name, where, "args")
-        several = self.functions[step["apply"]]
-        into = step["into"]
-        if (len(into) if isinstance(into, list) else 0) != several:
-            self.fail(f"'{step['apply']}' returns "
-                      + (f"{several} outputs: 'into' lists {several} names" if several
-                         else "one tensor: 'into' is one name"), where, "into")
-
-    def step_let(self, step: dict[str, Any], where: str) -> None:
-        op = step["op"]
-        if op not in V.OPS:
-            self.fail(f"unknown op '{op}'", where, "op")
-        spec = V.OPS[op]
-        if spec.several != isinstance(step["let"], list):
-            self.fail(f"'{op}' returns several tensors: name them in a list" if spec.several
-                      else f"'{op}' returns one tensor: name it", where, "let")
-        self.check_operands(spec, step.get("args", []), step.get("kwargs", {}), op, where)
-        if op == "split" and sum(k in step.get("kwargs", {}) for k in ("sections", "chunks", "size")) != 1:
-            self.fail("'split' takes one of 'sections', 'chunks' and 'size'", where, "kwargs")
 
     def check_operands(self, spec: V.OpSpec, args: list[Any], kwargs: dict[str, Any], op: str,
                        where: str) -> None:
@@ -304,156 +242,6 @@ class _CaseChecker:
                 continue
             else:
                 self.fail(f"bad seed {json.dumps(seed)}; expected {V.SEEDS}", where, "seeds")
-
-    def step_backward(self, step: dict[str, Any], where: str) -> None:
-        for name in _as_list(step["backward"]):
-            self.use(name, where, "backward")
-        for name in step.get("inputs", []):
-            self.use(name, where, "inputs")
-        self.check_seeds(step.get("seeds"), where)
-        if step.get("api", "function") not in V.BACKWARD_APIS:
-            self.fail(f"api must be one of {', '.join(V.BACKWARD_APIS)}", where, "api")
-
-    def step_grad(self, step: dict[str, Any], where: str) -> None:
-        for key in ("grad", "wrt", "no_grad_vars"):
-            for name in _as_list(step.get(key, [])):
-                self.use(name, where, key)
-        self.check_seeds(step.get("seeds"), where)
-        if "into" in step and len(step["into"]) != len(step["wrt"]):
-            self.fail("'into' names one result per entry of 'wrt'", where, "into")
-
-    def step_observe(self, step: dict[str, Any], where: str) -> None:
-        if step["observe"] not in V.OBSERVABLES:
-            self.fail(f"can observe one of {', '.join(V.OBSERVABLES)}", where, "observe")
-        self.use(step["of"], where, "of")
-        if (step["observe"] == "equal") != ("to" in step):
-            self.fail("'to' names the tensor an 'equal' observation compares with, and only "
-                      "that", where, "to")
-        if "to" in step:
-            self.use(step["to"], where, "to")
-
-    def _check_cleared_to(self, step: dict[str, Any], where: str) -> None:
-        if step.get("to", "none") not in V.CLEAR_TO:
-            self.fail(f"'to' is one of {', '.join(V.CLEAR_TO)}", where, "to")
-
-    def step_clear_grad(self, step: dict[str, Any], where: str) -> None:
-        self.use(step["clear_grad"], where, "clear_grad")
-        self._check_cleared_to(step, where)
-
-    def step_retain_grad(self, step: dict[str, Any], where: str) -> None:
-        self.use(step["retain_grad"], where, "retain_grad")
-
-    def step_set_requires_grad(self, step: dict[str, Any], where: str) -> None:
-        self.use(step["set_requires_grad"], where, "set_requires_grad")
-
-    def step_no_grad(self, step: dict[str, Any], where: str) -> None:
-        self.check_steps(step["no_grad"], where + ".")
-
-    def step_enable_grad(self, step: dict[str, Any], where: str) -> None:
-        self.check_steps(step["enable_grad"], where + ".")
-
-    def step_set_grad_enabled(self, step: dict[str, Any], where: str) -> None:
-        self.check_steps(step["steps"], where + ".")
-
-    def step_saved_tensors_hooks(self, step: dict[str, Any], where: str) -> None:
-        self.check_steps(step["saved_tensors_hooks"], where + ".")
-
-    def step_def(self, step: dict[str, Any], where: str) -> None:
-        with self._scope([(name, "inputs") for name in step["inputs"]], where):
-            self.check_steps(step["body"], f"{where}.body.")
-            self.use(step["output"], where, "output")
-        self.defs.add(step["def"])
-
-    def step_functional(self, step: dict[str, Any], where: str) -> None:
-        if step["functional"] not in V.FUNCTIONAL_APIS:
-            self.fail(f"unknown functional API '{step['functional']}'; expected one of "
-                      f"{', '.join(V.FUNCTIONAL_APIS)}", where, "functional")
-        if step["of"] not in self.defs:
-            self.fail(f"'{step['of']}' is not a function defined by a def step", where, "of")
-        for name in [*step["at"], *step.get("v", [])]:
-            self.use(name, where, "at" if name in step["at"] else "v")
-
-    def step_optimizer(self, step: dict[str, Any], where: str) -> None:
-        if step["kind"] not in V.OPTIMIZER_KINDS:
-            self.fail(f"unknown optimizer '{step['kind']}'; expected one of "
-                      f"{', '.join(V.OPTIMIZER_KINDS)}", where, "kind")
-        for name in step["params"]:
-            self.use(name, where, "params")
-        if "momentum" in step and step["kind"] != "momentum":
-            self.fail("only a 'momentum' optimizer takes a momentum", where, "momentum")
-        self.optimizers.add(step["optimizer"])
-
-    def _use_optimizer(self, name: str, where: str, field: str) -> None:
-        if name not in self.optimizers:
-            self.fail(f"'{name}' is not an optimizer defined by an earlier step", where, field)
-
-    def step_optimizer_step(self, step: dict[str, Any], where: str) -> None:
-        self._use_optimizer(step["optimizer_step"], where, "optimizer_step")
-
-    def step_zero_grad(self, step: dict[str, Any], where: str) -> None:
-        if step["zero_grad"] not in self.modules:
-            self._use_optimizer(step["zero_grad"], where, "zero_grad")
-        self._check_cleared_to(step, where)
-
-    def step_module(self, step: dict[str, Any], where: str) -> None:
-        if step["kind"] not in V.MODULE_KINDS:
-            self.fail(f"unknown module '{step['kind']}'; expected one of "
-                      f"{', '.join(V.MODULE_KINDS)}", where, "kind")
-        weight = step["weight"]
-        if not (isinstance(weight, list) and weight and all(
-                isinstance(row, list) and row and len(row) == len(weight[0])
-                and all(_is_number(v) for v in row) for row in weight)):
-            self.fail("a Linear weight is a non-empty (out_features, in_features) list of rows",
-                      where, "weight")
-        bias = step.get("bias")
-        if bias is not None and not (isinstance(bias, list) and len(bias) == len(weight)
-                                     and all(_is_number(v) for v in bias)):
-            self.fail(f"a Linear bias is a list of out_features ({len(weight)}) numbers", where,
-                      "bias")
-        count = 1 if bias is None else 2
-        if "params" in step and len(step["params"]) != count:
-            self.fail(f"this Linear has {count} parameter(s) (weight{', bias' * (count - 1)})",
-                      where, "params")
-        self.modules.add(step["module"])
-
-    def step_call(self, step: dict[str, Any], where: str) -> None:
-        if step["call"] not in self.modules:
-            self.fail(f"'{step['call']}' is not a module defined by an earlier step", where, "call")
-        for name in step["args"]:
-            self.use(name, where, "args")
-
-    def step_inference_mode(self, step: dict[str, Any], where: str) -> None:
-        self.check_steps(step["inference_mode"], where + ".")
-
-    def step_node_hook(self, step: dict[str, Any], where: str) -> None:
-        self.use(step["node_hook"], where, "node_hook")
-        if step["kind"] not in V.NODE_HOOK_KINDS:
-            self.fail(f"unknown node hook kind '{step['kind']}'; expected one of "
-                      f"{', '.join(V.NODE_HOOK_KINDS)}", where, "kind")
-
-    def step_post_accumulate_hook(self, step: dict[str, Any], where: str) -> None:
-        self.use(step["post_accumulate_hook"], where, "post_accumulate_hook")
-
-    def step_set_grad(self, step: dict[str, Any], where: str) -> None:
-        self.use(step["set_grad"], where, "set_grad")
-        self.use(step["from"], where, "from")
-
-    def step_hold_grad(self, step: dict[str, Any], where: str) -> None:
-        self.use(step["hold_grad"], where, "hold_grad")
-
-    def step_hook(self, step: dict[str, Any], where: str) -> None:
-        self.use(step["hook"], where, "hook")
-
-    def step_remove_hook(self, step: dict[str, Any], where: str) -> None:
-        self.use(step["remove_hook"], where, "remove_hook")
-
-    def step_inplace(self, step: dict[str, Any], where: str) -> None:
-        self.use(step["inplace"], where, "inplace")
-        op = step["op"]
-        if op not in V.IN_PLACE_OPS:
-            self.fail(f"unknown in-place op '{op}'; known: {', '.join(V.IN_PLACE_OPS)}", where, "op")
-        self.check_operands(V.IN_PLACE_OPS[op], step.get("args", []), step.get("kwargs", {}), op,
-                            where)
 
 
 def _is_number(v: Any) -> bool:

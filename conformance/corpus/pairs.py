@@ -26,9 +26,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from conformance.corpus.case import Case, block_mode, names_in
+from conformance.corpus.case import Case, names_in
 from conformance.corpus.coverage import step_cells, step_cells_of_step
-from conformance.corpus.vocabulary import BLOCKS, DIALECTS, IN_PLACE_OPS, MATRIX_OPS, OPS
+from conformance.corpus.step_kinds import BLOCKS, block_mode
+from conformance.corpus.vocabulary import DIALECTS, IN_PLACE_OPS, MATRIX_OPS, OPS
 
 Pair = tuple[str, str]  # (argument value, state)
 

@@ -15,6 +15,12 @@ ID_MAX_LENGTH = 200
 ID_GRAMMAR = (f"printable characters and spaces, at most {ID_MAX_LENGTH} of them, neither "
               "starting nor ending with a space: no newlines, tabs, control, bidi or other "
               "invisible characters")
+# The id grammar as a JSON-schema pattern (``cases/schema.json``): the control, space, bidi
+# and invisible characters it names are refused; ``id_problem`` refuses every other character
+# Python does not print too.
+_INVISIBLE = (r"\u0000-\u001f\u007f-\u00a0\u00ad\u061c\u1680\u180e\u2000-\u200f\u2028-\u202f"
+              r"\u205f-\u206f\u3000\ud800-\udfff\ufeff\ufff9-\ufffb")
+ID_PATTERN = f"^[^{_INVISIBLE} ](?:[^{_INVISIBLE}]*[^{_INVISIBLE} ])?$"
 
 
 def visible(text: str, keep: str = "") -> str:

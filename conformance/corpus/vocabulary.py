@@ -1,7 +1,8 @@
-"""The case vocabulary: every step kind and every operation a case may use, with their fields.
+"""The case vocabulary: every operation a case may use, with its fields, and the case's keys.
 
-This table is the single definition the loader validates against, the interpreter dispatches on
-and ``cases/schema.json`` documents. Names are neutral between torch and paddle: ``dim`` is
+The step kinds are declared in ``conformance.corpus.step_kinds``; this table is the ops' (with
+the op registry's entries), the feature buckets the coverage command counts and the names a
+case may not bind. Names are neutral between torch and paddle: ``dim`` is
 torch's ``dim`` and paddle's ``axis``; ``requires_grad`` is ``not stop_gradient``.
 """
 
@@ -113,140 +114,6 @@ IN_PLACE_OPS: dict[str, OpSpec] = {
     "setitem": OpSpec(1, {"index": INDEX}, scalar_operands=True),
 }
 
-
-@dataclass(frozen=True)
-class StepSpec:
-    """A step kind: the key that names it, its required and optional fields with their types."""
-
-    key: str
-    required: dict[str, str]
-    optional: dict[str, str] = field(default_factory=dict)
-    binds: tuple[str, ...] = ()            # fields whose value(s) are new names
-
-
-_AUTOGRAD_COMMON = {"seeds": SEEDS, "retain_graph": BOOL_OR_NULL, "create_graph": BOOL}
-
-STEPS_BY_KEY: dict[str, StepSpec] = {s.key: s for s in (
-    # ``constructor``: torch.tensor / paddle.to_tensor (the default), torch.Tensor(data)
-    # (float32), torch.autograd.Variable, or a parameter (torch.nn.Parameter,
-    # paddle.create_parameter with the values assigned)
-    StepSpec("leaf", {"leaf": NAME, "value": VALUE},
-             {"dtype": DTYPE, "requires_grad": BOOL, "constructor": TEXT}, binds=("leaf",)),
-    # an op with several results (split, unbind) binds a list of names, one per result
-    StepSpec("let", {"let": NAME_OR_NAMES, "op": TEXT, "args": ARGS}, {"kwargs": KWARGS},
-             binds=("let",)),
-    StepSpec("backward", {"backward": NAME_OR_NAMES},
-             {**_AUTOGRAD_COMMON, "inputs": NAMES, "api": TEXT}),
-    StepSpec("grad", {"grad": NAME_OR_NAMES, "wrt": NAMES},
-             {**_AUTOGRAD_COMMON, "into": NAMES, "allow_unused": BOOL_OR_NULL,
-              "materialize_grads": BOOL, "no_grad_vars": NAMES, "only_inputs": BOOL},
-             binds=("into",)),
-    # ``to`` (with observe "equal"): whether the two tensors have the same shape and values
-    # (torch's ``Tensor.equal``, paddle's ``equal_all``)
-    StepSpec("observe", {"observe": TEXT, "of": NAME}, {"to": NAME}),
-    StepSpec("clear_grad", {"clear_grad": NAME}, {"to": TEXT}),
-    StepSpec("retain_grad", {"retain_grad": NAME}),
-    StepSpec("set_requires_grad", {"set_requires_grad": NAME, "value": BOOL}),
-    StepSpec("no_grad", {"no_grad": STEPS}),
-    StepSpec("enable_grad", {"enable_grad": STEPS}),
-    StepSpec("set_grad_enabled", {"set_grad_enabled": BOOL, "steps": STEPS}),
-    # a tensor hook: returns the gradient times ``scale``, or None without one; with ``record``
-    # it records each gradient it is handed
-    StepSpec("hook", {"hook": NAME}, {"scale": NUMBER, "record": BOOL, "handle": NAME},
-             binds=("handle",)),
-    # bind a tensor's current .grad (a tensor or None) to a name, to look at after later steps
-    StepSpec("hold_grad", {"hold_grad": NAME, "as": NAME}, binds=("as",)),
-    # assign a tensor to another's .grad (torch keeps the tensor, paddle copies its values)
-    StepSpec("set_grad", {"set_grad": NAME, "from": NAME}),
-    StepSpec("remove_hook", {"remove_hook": NAME}),
-    StepSpec("inplace", {"inplace": NAME, "op": TEXT}, {"args": ARGS, "kwargs": KWARGS}),
-    # a custom function (torch.autograd.Function, paddle.autograd.PyLayer) written as data: its
-    # forward runs ``forward`` with ``inputs`` bound to the arguments and returns ``output``,
-    # saving ``save`` for the backward (save_for_backward); its backward runs ``derivative``
-    # with the saved names and ``output_grad`` bound and returns ``input_grads`` (null for None;
-    # as many as the program says, so a wrong count reaches the framework's error). Each body
-    # sees only its own names. The context's flags: ``dirty`` (ctx.mark_dirty: forward names
-    # it wrote in place), ``non_differentiable`` (ctx.mark_non_differentiable of the output),
-    # ``materialize_grads`` (ctx.set_materialize_grads) and ``once_differentiable`` (the
-    # backward so decorated).
-    # A list of ``output`` names returns several tensors: ``output_grad`` then names one
-    # gradient per output, and ``apply`` binds a list ``into``.
-    StepSpec("function", {"function": NAME, "inputs": NAMES, "forward": STEPS,
-                          "output": NAME_OR_NAMES, "output_grad": NAME_OR_NAMES,
-                          "derivative": STEPS, "input_grads": NAMES_OR_NULLS},
-             {"save": NAMES, "dirty": NAMES, "non_differentiable": BOOL,
-              "materialize_grads": BOOL, "once_differentiable": BOOL}, binds=("function",)),
-    # a saved_tensors_hooks block: every tensor a node made inside saves is handed to a pack
-    # hook (recorded with ``record``) and kept; its backward gets it back times ``scale``
-    StepSpec("saved_tensors_hooks", {"saved_tensors_hooks": STEPS}, {"scale": NUMBER, "record": BOOL}),
-    # torch's inference_mode block: tensors made inside are inference tensors
-    StepSpec("inference_mode", {"inference_mode": STEPS}),
-    # a hook on the node that made a tensor (torch's grad_fn.register_prehook / register_hook):
-    # it scales what the node is handed ("pre") or returns ("post"), or returns None without a
-    # scale; with ``record`` it records what it is handed
-    StepSpec("node_hook", {"node_hook": NAME, "kind": TEXT},
-             {"scale": NUMBER, "record": BOOL, "handle": NAME}, binds=("handle",)),
-    # torch's register_post_accumulate_grad_hook: after a leaf's .grad is accumulated, records
-    # it (``record``) and scales it in place (``scale``)
-    StepSpec("post_accumulate_hook", {"post_accumulate_hook": NAME},
-             {"scale": NUMBER, "record": BOOL, "handle": NAME}, binds=("handle",)),
-    # an optimizer over leaves or parameters (torch.optim.SGD / SGD with momentum / Adam,
-    # paddle.optimizer.SGD / Momentum / Adam), then its step and its zero_grad (torch:
-    # set_to_none; paddle: clear_grad's set_to_zero), or a module's (torch: Module.zero_grad;
-    # paddle: Layer.clear_gradients)
-    StepSpec("optimizer", {"optimizer": NAME, "kind": TEXT, "params": NAMES, "lr": NUMBER},
-             {"momentum": NUMBER}, binds=("optimizer",)),
-    StepSpec("optimizer_step", {"optimizer_step": NAME}),
-    StepSpec("zero_grad", {"zero_grad": NAME}, {"to": TEXT}),
-    # a module (torch.nn.Linear, paddle.nn.Linear) with the given values: ``weight`` is
-    # (out_features, in_features), as torch holds it (paddle holds its transpose), and
-    # ``bias`` is left out for none; ``params`` binds its parameters, in parameters() order
-    StepSpec("module", {"module": NAME, "kind": TEXT, "weight": VALUE},
-             {"bias": VALUE, "params": NAMES}, binds=("module", "params")),
-    # call a module on tensors, binding what it returns
-    StepSpec("call", {"call": NAME, "args": NAMES, "into": NAME}, binds=("into",)),
-    # a plain function written as data (for the functional APIs): ``body`` with ``inputs``
-    # bound, returning ``output``
-    StepSpec("def", {"def": NAME, "inputs": NAMES, "body": STEPS, "output": NAME},
-             binds=("def",)),
-    # a higher-order API on a ``def`` at the tensors ``at``: torch.autograd.functional's
-    # jacobian / hessian / vjp / jvp / hvp / vhp (``v``: their vectors), paddle.autograd's
-    # jacobian / hessian (on the function's output, read out in full); the result is recorded
-    # (paddle's ``batch_axis``: the first axis of ``at`` and of the output is a batch)
-    StepSpec("functional", {"functional": TEXT, "of": NAME, "at": NAMES},
-             {"v": NAMES, "create_graph": BOOL, "strict": BOOL, "batch_axis": INT}),
-    # call a custom function (``Function.apply``), binding its output to ``into``
-    StepSpec("apply", {"apply": NAME, "args": NAMES, "into": NAME_OR_NAMES}, binds=("into",)),
-)}
-
-# grad_array: the gradient as a numpy array (torch's .grad.numpy(), paddle's .gradient());
-# equal: whether ``of`` equals ``to`` (shape and values)
-OBSERVABLES = ("value", "grad", "flags", "grad_array", "equal")
-CLEAR_TO = ("none", "zeros")
-BACKWARD_APIS = ("function", "method")
-
-# Steps that hold other steps, by the field that holds them.
-BLOCKS = {"no_grad": "no_grad", "enable_grad": "enable_grad", "set_grad_enabled": "steps",
-          "inference_mode": "inference_mode", "saved_tensors_hooks": "saved_tensors_hooks"}
-NODE_HOOK_KINDS = ("pre", "post")
-OPTIMIZER_KINDS = ("sgd", "momentum", "adam")
-MODULE_KINDS = ("linear",)
-# linspace: torch.linspace / paddle.linspace from the value's first to last element, as many
-# as it has (the value must be evenly spaced)
-LEAF_CONSTRUCTORS = ("tensor", "Tensor", "Variable", "Parameter", "linspace")
-FUNCTIONAL_APIS = ("jacobian", "hessian", "vjp", "jvp", "hvp", "vhp")
-
-# What each dialect has no API for, as (step kind, field), or (step kind, "") for the whole
-# step: the adapters refuse these steps.
-DIALECT_LACKS: dict[str, frozenset[tuple[str, str]]] = {
-    "torch": frozenset({("grad", "no_grad_vars"), ("functional", "batch_axis")}),
-    "paddle": frozenset({("backward", "create_graph"), ("backward", "inputs"),
-                         ("grad", "materialize_grads"), ("inference_mode", ""),
-                         ("node_hook", ""), ("post_accumulate_hook", ""),
-                         ("function", "dirty"), ("function", "once_differentiable"),
-                         ("functional", "v"), ("functional", "create_graph"),
-                         ("functional", "strict")}),
-}
 
 # The features every op is reached with, counted per op by ``autograd-oracle coverage``.
 OP_FEATURES = ("backward", "grad", "create_graph order >= 2", "in-place on a saved tensor",

@@ -29,9 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from conformance.corpus.loader import CaseError, parse_case
-from conformance.corpus.vocabulary import BLOCKS, STEPS_BY_KEY
+from conformance.corpus.step_kinds import BLOCKS, BODIES, STEPS_BY_KEY
 
-BODIES = {"function": ("forward", "derivative"), "def": ("body",)}  # steps holding programs
 SIMPLE_VALUES = (1.0, 2.0, 0.0)
 
 

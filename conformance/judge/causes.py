@@ -27,14 +27,12 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from conformance.corpus.case import Case
+from conformance.corpus.step_kinds import DEFERRED
 from conformance.judge.classes import side_name, step_at, step_label
 from conformance.judge.compare import Difference, compare_observation, compare_traces
 from conformance.run.trace import Trace
 
 FLAG_FIELDS = ("requires_grad", "is_leaf", "has_grad_fn")
-# steps whose observations are made later, while an autograd call runs them (a
-# saved_tensors_hooks block's pack hook prints while its own operations run)
-DEFERRED_STEPS = ("hook", "node_hook", "post_accumulate_hook")
 # a deferred step that printed a gradient in one framework only (or more often in one)
 ONE_SIDED_HOOK = ("tensor vs nothing", "nothing vs tensor", "tensor: more in torch", "tensor: fewer in torch")
 
@@ -62,13 +60,13 @@ def _deferred(case: Optional[Case], step: str, latest: int) -> bool:
     if any(not part.isdigit() for part in step.split(".")):  # a custom function's body
         return True
     found = step_at(case, step) if case is not None else None
-    return found is not None and any(k in found for k in DEFERRED_STEPS)
+    return found is not None and any(k in found for k in DEFERRED)
 
 
 def deferred_steps(case: Case) -> frozenset[str]:
     """The top-level steps of ``case`` whose observations an autograd step makes (hooks)."""
     return frozenset(str(i) for i, step in enumerate(case.steps)
-                     if any(k in step for k in DEFERRED_STEPS))
+                     if any(k in step for k in DEFERRED))
 
 
 def chronological(observations: list[dict[str, Any]], case: Optional[Case]) -> list[dict[str, Any]]:

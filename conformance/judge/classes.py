@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
 from conformance.corpus.case import Case
-from conformance.corpus.vocabulary import BLOCKS, STEPS_BY_KEY
+from conformance.corpus.step_kinds import BLOCKS, STEPS_BY_KEY
 from conformance.judge.compare import compare_runs
 from conformance.run.trace import STATE_FIELDS
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Collection, Mapping, Optional
 
 from conformance.corpus.case import Case
-from conformance.corpus.vocabulary import DIALECT_LACKS
+from conformance.corpus.step_kinds import DIALECT_LACKS
 from conformance.judge.causes import Finding, findings
 from conformance.judge.classes import case_size
 from conformance.report.porting_classes import CLASSES, NO_COUNTERPART, NoCounterpart, PortingClass

@@ -15,7 +15,7 @@ from typing import Any, Callable, Optional, Sequence
 import numpy as np
 
 from conformance.corpus.op_registry import REGISTERED, RegisteredOp
-from conformance.corpus.vocabulary import DIALECT_LACKS
+from conformance.corpus.step_kinds import DIALECT_LACKS
 from conformance.run.trace import clean_message
 from reference_engine import rounding
 from reference_engine.tensor import Tensor as ReferenceTensor

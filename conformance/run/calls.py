@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.corpus.vocabulary import DIALECT_LACKS
+from conformance.corpus.step_kinds import DIALECT_LACKS
 from conformance.run.adapters import Unsupported
 
 # The keyword fields of each step kind, in the order the calls pass them.

@@ -13,19 +13,18 @@ from typing import Any, Optional
 
 import numpy as np
 
-from conformance.corpus.case import Case, names_in
-from conformance.corpus.vocabulary import IN_PLACE_OPS, NUMBER_OR_NAME, OPS, OpSpec
+from conformance.corpus.case import Case
+from conformance.corpus.step_kinds import STATE_AFTER, kind_of
+from conformance.corpus.vocabulary import NUMBER_OR_NAME, OpSpec
 from conformance.run.adapters import Adapter, Unsupported, rounding_scale
 from conformance.run.calls import call_keywords
 from conformance.run.memory import OutOfMemory, is_out_of_memory
 from conformance.run.noise import is_environment_noise
+from conformance.run.step_actions import ACTIONS
 from conformance.run.trace import STATE_FIELDS, Trace, array_to_json, categorize, clean_message
 from reference_engine.rounding import largest
 
 _UNDEFINED = "UndefinedInFrameworkError"
-# steps after which the state of every named tensor is observed: they change flags, gradients
-# and versions of tensors the case may never print
-STATE_AFTER = ("backward", "grad", "functional", "optimizer_step")
 
 
 class _Missing(Exception):  # noqa: N818 - control flow: a name an earlier failed step did not bind
@@ -128,11 +127,11 @@ class Interpreter:
                 _WARNINGS.caught = None
 
     def run_step(self, step: dict[str, Any], where: str) -> None:
-        kind = next(k for k in step if k in _HANDLERS)
+        kind = kind_of(step)
         caught = _WARNINGS.before_step()
         first = len(caught)
         try:
-            _HANDLERS[kind](self, step, where)
+            ACTIONS[kind].run(self, step, where)
         except _Missing as missing:
             self.trace.add(where, "skipped", reason=f"'{missing}' was not bound")
         except Unsupported as exc:
@@ -181,34 +180,10 @@ class Interpreter:
             entry[STATE_FIELDS.index("version")] = None
         return entry
 
-    def step_leaf(self, step: dict[str, Any], where: str) -> None:
-        name = step["leaf"]
-        if name in self.leaf_values:  # the finite-difference oracle's perturbed float64 point
-            value = self.leaf_values[name]  # an array: both frameworks take it as it is
-            self.env[name] = self.a.leaf(value, str(value.dtype), step.get("requires_grad", False))
-            return
-        self.env[name] = self.a.leaf(step["value"], step.get("dtype"),
-                                     step.get("requires_grad", False),
-                                     step.get("constructor", "tensor"))
-
     def kwargs(self, op_spec: OpSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
         """Keyword arguments with the names a ``number or name`` keyword may hold resolved."""
         return {k: self.get(v) if op_spec.kwargs.get(k) == NUMBER_OR_NAME and isinstance(v, str) else v
                 for k, v in kwargs.items()}
-
-    def step_let(self, step: dict[str, Any], where: str) -> None:
-        args = [self.arg(v) for v in step["args"]]
-        kwargs = self.kwargs(OPS[step["op"]], step.get("kwargs", {}))
-        made = self.a.op(step["op"], args, kwargs)
-        if self.from_gradients.intersection(names_in(step["args"])):
-            self.from_gradients.update(_as_list(step["let"]))
-        if not isinstance(step["let"], list):
-            self.env[step["let"]] = made
-            return
-        if len(made) != len(step["let"]):  # the case's mistake, seen only when it runs
-            raise ValueError(f"'{step['op']}' made {len(made)} tensors but 'let' names "
-                             f"{len(step['let'])}")
-        self.env.update(zip(step["let"], made))
 
     def call_arguments(self, step: dict[str, Any], kind: str) -> tuple[list[Any], dict[str, Any]]:
         """What a ``backward`` / ``grad`` step passes after its tensors: the seeds, positionally,
@@ -219,164 +194,23 @@ class Interpreter:
                 keywords[field] = [self.get(n) for n in keywords[field]]
         return ([self.seeds(step["seeds"])] if "seeds" in step else []), keywords
 
-    def step_backward(self, step: dict[str, Any], where: str) -> None:
-        outputs = [self.get(n) for n in _as_list(step["backward"])]
-        seeds, keywords = self.call_arguments(step, "backward")
-        self.a.backward(outputs, seeds, keywords, step.get("api", "function"))
-
-    def step_grad(self, step: dict[str, Any], where: str) -> None:
-        outputs = [self.get(n) for n in _as_list(step["grad"])]
-        wrt = [self.get(n) for n in step["wrt"]]
-        seeds, keywords = self.call_arguments(step, "grad")
-        results = self.a.grad(outputs, wrt, seeds, keywords)
-        self.from_gradients.update(step.get("into", []))
-        for name, value in zip(step.get("into", []), results):
-            self.env[name] = value
-        self.trace.add(where, **self.describe(results))
-
-    def step_observe(self, step: dict[str, Any], where: str) -> None:
-        tensor = self.get(step["of"])
-        what = step["observe"]
-        if what == "value":
-            self.trace.add(where, **self.describe(tensor))
-        elif what == "grad":
-            self.trace.add(where, **self.describe(self.a.grad_of(tensor)))
-        elif what == "equal":
-            self.trace.add(where, "equal", value=self.a.equal(tensor, self.get(step["to"])))
-        elif what == "grad_array":
-            array = self.a.grad_array(tensor)
-            self.trace.add(where, **({"kind": "none"} if array is None else {
-                "kind": "array", "dtype": str(array.dtype), "shape": list(array.shape),
-                "values": array_to_json(array)}))
-        else:
-            self.trace.add(where, "flags", **self.a.flags(tensor))
-
-    def step_clear_grad(self, step: dict[str, Any], where: str) -> None:
-        self.a.clear_grad(self.get(step["clear_grad"]), step.get("to", "none"))
-
-    def step_retain_grad(self, step: dict[str, Any], where: str) -> None:
-        self.a.retain_grad(self.get(step["retain_grad"]))
-
-    def step_set_requires_grad(self, step: dict[str, Any], where: str) -> None:
-        self.a.set_requires_grad(self.get(step["set_requires_grad"]), step["value"])
-
-    def step_no_grad(self, step: dict[str, Any], where: str) -> None:
-        with self.a.no_grad():
-            self.run_steps(step["no_grad"], where + ".")
-
-    def step_enable_grad(self, step: dict[str, Any], where: str) -> None:
-        with self.a.enable_grad():
-            self.run_steps(step["enable_grad"], where + ".")
-
-    def step_set_grad_enabled(self, step: dict[str, Any], where: str) -> None:
-        with self.a.set_grad_enabled(step["set_grad_enabled"]):
-            self.run_steps(step["steps"], where + ".")
-
-    def step_hook(self, step: dict[str, Any], where: str) -> None:
-        scale = step.get("scale")
-        seen = (lambda g: self.trace.add(where, **self.describe(g))) if step.get("record") else None
-        handle = self.a.register_hook(self.get(step["hook"]), scale, seen)
+    def bind_handle(self, step: dict[str, Any], handle: Any) -> None:
+        """Bind a hook's removable handle where the step names one."""
         if "handle" in step:
             self.env[step["handle"]] = handle
 
-    def step_saved_tensors_hooks(self, step: dict[str, Any], where: str) -> None:
-        scale = step.get("scale")
-
-        def pack(t: Any) -> Any:
-            if step.get("record"):
-                self.trace.add(where, **self.describe(t))
-            return t
-
-        def unpack(t: Any) -> Any:
-            return t if scale is None else t * scale
-
-        with self.a.saved_tensors_hooks(pack, unpack):
-            self.run_steps(step["saved_tensors_hooks"], where + ".")
-
-    def step_def(self, step: dict[str, Any], where: str) -> None:
+    def def_function(self, step: dict[str, Any], where: str) -> Any:
+        """A ``def`` step's function: its body run with its inputs bound, as Python would."""
         def function(*inputs: Any) -> Any:
             run = _BodyRun(self.case, self.a, self.trace)
             run.env.update(zip(step["inputs"], inputs))
             run.run_steps(step["body"], f"{where}.body.")
             return run.env[step["output"]]
-        self.env[step["def"]] = function
+        return function
 
-    def step_functional(self, step: dict[str, Any], where: str) -> None:
-        options = {k: step[k] for k in ("create_graph", "strict", "batch_axis") if k in step}
-        result = self.a.functional(step["functional"], self.get(step["of"]),
-                                   [self.get(n) for n in step["at"]],
-                                   [self.get(n) for n in step.get("v", [])], options)
-        self.trace.add(where, **self.describe(result))
-
-    def step_optimizer(self, step: dict[str, Any], where: str) -> None:
-        self.env[step["optimizer"]] = self.a.optimizer(
-            step["kind"], [self.get(n) for n in step["params"]], step["lr"],
-            step.get("momentum", 0.9))
-
-    def step_module(self, step: dict[str, Any], where: str) -> None:
-        module = self.a.linear(np.array(step["weight"], dtype=np.float32),
-                               None if "bias" not in step
-                               else np.array(step["bias"], dtype=np.float32))
-        self.env[step["module"]] = module
-        for name, param in zip(step.get("params", []), self.a.parameters(module)):
-            self.env[name] = param
-
-    def step_call(self, step: dict[str, Any], where: str) -> None:
-        self.env[step["into"]] = self.get(step["call"])(*(self.get(n) for n in step["args"]))
-
-    def step_optimizer_step(self, step: dict[str, Any], where: str) -> None:
-        self.get(step["optimizer_step"]).step()
-
-    def step_zero_grad(self, step: dict[str, Any], where: str) -> None:
-        self.a.zero_grad(self.get(step["zero_grad"]), step.get("to", "none"))
-
-    def step_inference_mode(self, step: dict[str, Any], where: str) -> None:
-        with self.a.inference_mode():
-            self.run_steps(step["inference_mode"], where + ".")
-
-    def step_node_hook(self, step: dict[str, Any], where: str) -> None:
-        seen = (lambda grads: self.trace.add(where, **self.describe(list(grads)))) \
-            if step.get("record") else None
-        handle = self.a.register_node_hook(self.get(step["node_hook"]), step["kind"],
-                                           step.get("scale"), seen)
-        if "handle" in step:
-            self.env[step["handle"]] = handle
-
-    def step_post_accumulate_hook(self, step: dict[str, Any], where: str) -> None:
-        seen = (lambda g: self.trace.add(where, **self.describe(g))) if step.get("record") else None
-        handle = self.a.register_post_accumulate_hook(self.get(step["post_accumulate_hook"]),
-                                                      step.get("scale"), seen)
-        if "handle" in step:
-            self.env[step["handle"]] = handle
-
-    def step_set_grad(self, step: dict[str, Any], where: str) -> None:
-        self.get(step["set_grad"]).grad = self.get(step["from"])
-
-    def step_hold_grad(self, step: dict[str, Any], where: str) -> None:
-        self.env[step["as"]] = self.a.grad_of(self.get(step["hold_grad"]))
-        self.from_gradients.add(step["as"])
-
-    def step_remove_hook(self, step: dict[str, Any], where: str) -> None:
-        self.get(step["remove_hook"]).remove()
-
-    def step_function(self, step: dict[str, Any], where: str) -> None:
-        self.env[step["function"]] = self.a.custom_function(
-            step["function"], CustomFunctionBody(self, step, where))
-
-    def step_apply(self, step: dict[str, Any], where: str) -> None:
-        result = self.a.apply(self.get(step["apply"]), [self.get(n) for n in step["args"]])
-        if isinstance(step["into"], list):
-            self.env.update(zip(step["into"], result))
-        else:
-            self.env[step["into"]] = result
-
-    def step_inplace(self, step: dict[str, Any], where: str) -> None:
-        args = [self.arg(v) for v in step.get("args", [])]
-        kwargs = self.kwargs(IN_PLACE_OPS[step["op"]], step.get("kwargs", {}))
-        self.a.inplace(self.get(step["inplace"]), step["op"], args, kwargs)
-
-
-_HANDLERS = {name[5:]: fn for name, fn in vars(Interpreter).items() if name.startswith("step_")}
+    def custom_body(self, step: dict[str, Any], where: str) -> CustomFunctionBody:
+        """A ``function`` step's forward and backward, for the adapter's custom function."""
+        return CustomFunctionBody(self, step, where)
 
 
 class _BodyRun(Interpreter):
@@ -384,7 +218,7 @@ class _BodyRun(Interpreter):
     exception leaves the body and goes through the framework to the step that called it."""
 
     def run_step(self, step: dict[str, Any], where: str) -> None:
-        _HANDLERS[next(k for k in step if k in _HANDLERS)](self, step, where)
+        ACTIONS[kind_of(step)].run(self, step, where)
 
 
 class CustomFunctionBody:
