@@ -59,10 +59,20 @@ def saved_factor(node: Node) -> float:
 
 
 def note_rule_outputs(grads: Iterable[Any], incoming: Any, factor: float) -> None:
-    """Note the gradients a node computed from ``incoming`` (one gradient, or a list of them)."""
+    """Note the gradients a node computed from ``incoming`` (one gradient, or a list of them).
+
+    A rule scales the noise it is handed at least as much as it scales the values: a gradient
+    multiplied by a number the node did not save (``x * 2``), or summed from copies of one
+    value (indexing that picks an element several times), carries that many times the noise.
+    So the factor is the larger of ``factor`` and how much the largest value grew.
+    """
     sources = incoming if isinstance(incoming, list) else [incoming]
+    handed = max((largest(s._data) for s in sources if getattr(s, "_data", None) is not None),
+                 default=0.0)
     for g in grads:
-        note(g, sources, factor)
+        data = getattr(g, "_data", None)
+        gain = largest(data) / handed if data is not None and handed else 1.0
+        note(g, sources, max(factor, gain))
 
 
 def note_hook_result(result: Any, given: Any) -> None:

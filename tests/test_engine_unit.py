@@ -111,3 +111,25 @@ def test_a_gradient_notes_the_scale_of_the_terms_it_cancelled():
     z = torch.tensor([2.0, -4.0], requires_grad=True)
     (z * 1.0).sum().backward()
     assert rounding.scale_of(z.grad) == 1.0
+
+
+def test_a_rule_that_scales_the_values_scales_their_noise():
+    # the gradient reaching z is 1000.5 - 1000, cancelling terms of 1000.5; the number z was
+    # multiplied by (2) and the index that picks y's element three times scale its noise as they
+    # scale its values: 3.0 carries the noise of 1000.5 * 2 * 3
+    from reference_engine import rounding
+    y = torch.tensor([2.0], requires_grad=True)
+    z = y[[0, 0, 0]] * 2.0
+    (z[:, None].expand(3, 2) * torch.tensor([1000.5, -1000.0])).sum().backward()
+    assert y.grad.tolist() == [3.0]
+    assert rounding.scale_of(y.grad) == 1000.5 * 2 * 3
+
+
+def test_paddle_grad_results_keep_the_rounding_scale_of_what_they_copy():
+    import reference_engine.paddle as paddle
+    from reference_engine import rounding
+    x = paddle.to_tensor([2.0], stop_gradient=False)
+    y = (paddle.expand(x, [2]) * paddle.to_tensor([1000.5, -1000.0])).sum()
+    (g,) = paddle.grad([y], [x])
+    assert g.tolist() == [0.5]
+    assert rounding.scale_of(g) == 1000.5

@@ -1001,7 +1001,7 @@ class PaddlePolicy(Policy):
                 # an explicit seed that reached the input unchanged still shows its node
                 kept = g._accumulator if g._grad_fn is None and CAST_SEEDS.get(id(g)) is not g \
                     else None
-                g = type(g)._from_array(g._data.copy())
+                g = plain_copy(g)
                 g._accumulator = kept
                 g._requires_grad = create_graph  # stop_gradient = not create_graph, always
             result.append(g)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import devices, fp_errors, recorder
+from reference_engine import devices, fp_errors, recorder, rounding
 from reference_engine import ops as F
 from reference_engine.graph import Node, SavedTensor, node_base_name, shown_node
 from reference_engine.messages import type_name
@@ -651,9 +651,11 @@ def _in_place_of(unpacked: Any, slot: SavedTensor) -> Any:
 
 
 def plain_copy(grad: Tensor) -> Tensor:
-    """A new tensor holding a copy of the values: no view, no history, its own version."""
+    """A new tensor holding a copy of the values: no view, no history, its own version (and
+    the rounding scale of the values it copies)."""
     out = type(grad)._from_array(grad._data.copy())
     out._device = grad._device
+    rounding.note(out, [grad])
     return out
 
 
