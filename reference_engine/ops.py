@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
@@ -34,32 +34,6 @@ _EMPTY: dict[str, Any] = {}
 # one operand was a Python number: which one (paddle names the node by it)
 _SCALAR_RIGHT: dict[str, Any] = {"scalar": "right"}
 _SCALAR_LEFT: dict[str, Any] = {"scalar": "left"}
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # --- argument handling ----------------------------------------------------------------------
@@ -268,80 +242,32 @@ def _floating(a: Tensor) -> Tensor:
     return a if is_floating(a._data.dtype) else cast(a, a._policy.default_float)
 
 
+def elementwise_function(op: str) -> Callable[[Tensor], Tensor]:
+    """The engine function of a rule declared ``elementwise_function`` (``exp``, ``acos``, …):
+    the op on the tensor, an integer or boolean one first cast to the default float dtype."""
+    def function(a: Tensor) -> Tensor:
+        return _unary(op, a)
+    function.__name__ = function.__qualname__ = op
+    function.__doc__ = f"``{op}`` elementwise (its rule: ``reference_engine.rules``)."
+    return function
+
+
+def __getattr__(name: str) -> Callable[[Tensor], Tensor]:
+    """``F.exp``, ``F.acos``, …: the functions of the table's elementwise-function rules, made
+    on first use."""
+    entry = R.RULES.get(name)
+    if entry is None or not entry.elementwise_function:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    made = globals()[name] = elementwise_function(name)
+    return made
+
+
 def neg(a: Tensor) -> Tensor:
     if _is_bool_tensor(a):
         if a._policy.refuses_bool_negation:
             raise a._policy.error("neg_bool")
         return clone(a)  # paddle scales by -1 and casts back to bool: the same values
     return apply(R.RULES["neg"], (a,))
-
-
-def exp(a: Tensor) -> Tensor:
-    return _unary("exp", a)
-
-
-def log(a: Tensor) -> Tensor:
-    return _unary("log", a)
-
-
-def sqrt(a: Tensor) -> Tensor:
-    return _unary("sqrt", a)
-
-
-def sin(a: Tensor) -> Tensor:
-    return _unary("sin", a)
-
-
-def tan(a: Tensor) -> Tensor:
-    return _unary("tan", a)
-
-
-def sinh(a: Tensor) -> Tensor:
-    return _unary("sinh", a)
-
-
-def cosh(a: Tensor) -> Tensor:
-    return _unary("cosh", a)
-
-
-def atan(a: Tensor) -> Tensor:
-    return _unary("atan", a)
-
-
-def asin(a: Tensor) -> Tensor:
-    return _unary("asin", a)
-
-
-def acos(a: Tensor) -> Tensor:
-    return _unary("acos", a)
-
-
-def log1p(a: Tensor) -> Tensor:
-    return _unary("log1p", a)
-
-
-def expm1(a: Tensor) -> Tensor:
-    return _unary("expm1", a)
-
-
-def log2(a: Tensor) -> Tensor:
-    return _unary("log2", a)
-
-
-def log10(a: Tensor) -> Tensor:
-    return _unary("log10", a)
-
-
-def rsqrt(a: Tensor) -> Tensor:
-    return _unary("rsqrt", a)
-
-
-def erf(a: Tensor) -> Tensor:
-    return _unary("erf", a)
-
-
-def cos(a: Tensor) -> Tensor:
-    return _unary("cos", a)
 
 
 def tanh(a: Tensor) -> Tensor:
@@ -448,7 +374,7 @@ def fused_grad(op: str, grad: Tensor, result: Tensor, **attrs: Any) -> Tensor:
     dims = (attrs["dim"],)
     if op == "softmax":
         return mul(result, sub(grad, sum(mul(grad, result), dims, True)))
-    return sub(grad, mul(exp(result), sum(grad, dims, True)))
+    return sub(grad, mul(_unary("exp", result), sum(grad, dims, True)))
 
 
 def abs_grad(grad: Tensor, a: Tensor) -> Tensor:
@@ -948,7 +874,7 @@ def variance_composed(a: Tensor, dim: Dims = None, correction: int = 1, keepdim:
     centred = sub(a, mean(a, dims, True))
     squares = sum(mul(centred, centred), dims, keepdim)
     result = div(squares, constant_like(squares, np.asarray(count - correction, squares._data.dtype)))
-    return sqrt(result) if root else result
+    return _unary("sqrt", result) if root else result
 
 
 def index_select(a: Tensor, dim: int, index: Sequence[int]) -> Tensor:

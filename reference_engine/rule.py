@@ -37,6 +37,10 @@ class Rule:
     reads_needed: bool = False
     # inputs the node does not list (next_functions, what its hooks see): where's condition
     unlisted: tuple[str, ...] = ()
+    # an elementwise function of one tensor, computed in floating point, that both frameworks
+    # name as the op (``torch.acos(x)``, ``paddle.acos(x)``, ``x.acos()``): the engine function
+    # (``ops``), both facades' functions and the tensor method come from this flag
+    elementwise_function: bool = False
     uses: tuple[tuple[str, ...], ...] = field(init=False)
     differentiable: tuple[bool, ...] = field(init=False)
     forward_attrs: tuple[str, ...] = field(init=False)
@@ -90,6 +94,11 @@ RULES: dict[str, Rule] = {}
 
 
 _SAVED_NAMES: dict[int, dict[tuple[bool, ...], frozenset[str]]] = {}
+
+
+def elementwise_functions() -> tuple[str, ...]:
+    """The ops of the table declared ``elementwise_function``, in the table's order."""
+    return tuple(op for op, entry in RULES.items() if entry.elementwise_function)
 
 
 def rule(op: str, node_name: str, forward: Callable[..., np.ndarray], *vjps: Optional[VJP],

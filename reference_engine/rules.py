@@ -23,13 +23,15 @@ import numpy as np
 
 from reference_engine import ops as F
 from reference_engine import rule_helpers as H
-from reference_engine.rule import RULES, Rule, rule
+from reference_engine.rule import RULES, Rule, elementwise_functions, rule
 
-__all__ = ["RULES", "Rule", "rule"]
+__all__ = ["RULES", "Rule", "elementwise_functions", "rule"]
 
 # --- the table ----------------------------------------------------------------------------
 
 AB = {"inputs": ("a", "b")}
+# a function both frameworks and the tensor name as the op (``Rule.elementwise_function``)
+FUNCTION = {"elementwise_function": True}
 
 rule("add", "AddBackward0", np.add, lambda g: g, lambda g: g, **AB)
 # torch's addmm, c + a @ b (two matrices): what a linear layer with a bias records
@@ -114,13 +116,13 @@ for _op, _np_fn in (("amax", np.amax), ("amin", np.amin)):
          lambda a, *, dims, keepdim, _f=_np_fn: _f(a, axis=dims, keepdims=keepdim),
          H.to_index, saved_attrs=("indices",))
 
-rule("exp", "ExpBackward0", np.exp, lambda g, result: F.mul(g, result))
-rule("log", "LogBackward0", np.log, lambda g, a: F.fused_grad("log", g, a))
+rule("exp", "ExpBackward0", np.exp, lambda g, result: F.mul(g, result), **FUNCTION)
+rule("log", "LogBackward0", np.log, lambda g, a: F.fused_grad("log", g, a), **FUNCTION)
 # paddle's log_grad as one node; its double grad is composite: ddx / x for the gradient and
 # -(dout * ddx) / (x * x) for the input (so the third derivative at 0 is inf * 0, nan)
 rule("log_backward", "LogBackwardBackward0", lambda a, b: a / b,
      lambda g, b: F.div(g, b), lambda g, a, b: F.div(F.neg(F.mul(a, g)), F.mul(b, b)), **AB)
-rule("sqrt", "SqrtBackward0", np.sqrt, lambda g, result: F.div(g, F.mul(result, 2)))
+rule("sqrt", "SqrtBackward0", np.sqrt, lambda g, result: F.div(g, F.mul(result, 2)), **FUNCTION)
 rule("abs", "AbsBackward0", np.abs, lambda g, a: F.abs_grad(g, a))
 rule("sign", "SignBackward0", np.sign, lambda g: F.zeros_like(g))
 # torch's sgn (abs's derivative): its own derivative is a ZeroTensor
@@ -128,25 +130,31 @@ rule("sgn", "SgnBackward0", np.sign, lambda g: g._policy.efficient_zeros(g))
 rule("floor", "FloorBackward0", np.floor, lambda g: F.zeros_like(g))
 rule("ceil", "CeilBackward0", np.ceil, lambda g: F.zeros_like(g))
 rule("round", "RoundBackward0", np.rint, lambda g: F.zeros_like(g))  # halves to even
-rule("sin", "SinBackward0", np.sin, lambda g, a: F.mul(g, F.cos(a)))
-rule("cos", "CosBackward0", np.cos, lambda g, a: F.mul(g, F.neg(F.sin(a))))
+rule("sin", "SinBackward0", np.sin, lambda g, a: F.mul(g, F.cos(a)), **FUNCTION)
+rule("cos", "CosBackward0", np.cos, lambda g, a: F.mul(g, F.neg(F.sin(a))), **FUNCTION)
 # more elementwise functions, with torch's formulas (what they save decides version errors)
-rule("tan", "TanBackward0", np.tan, lambda g, result: F.mul(g, F.add(F.mul(result, result), 1.0)))
-rule("sinh", "SinhBackward0", np.sinh, lambda g, a: F.mul(g, F.cosh(a)))
-rule("cosh", "CoshBackward0", np.cosh, lambda g, a: F.mul(g, F.sinh(a)))
-rule("atan", "AtanBackward0", np.arctan, lambda g, a: F.div(g, F.add(F.mul(a, a), 1.0)))
+rule("tan", "TanBackward0", np.tan, lambda g, result: F.mul(g, F.add(F.mul(result, result), 1.0)), **FUNCTION)
+rule("sinh", "SinhBackward0", np.sinh, lambda g, a: F.mul(g, F.cosh(a)), **FUNCTION)
+rule("cosh", "CoshBackward0", np.cosh, lambda g, a: F.mul(g, F.sinh(a)), **FUNCTION)
+rule("atan", "AtanBackward0", np.arctan, lambda g, a: F.div(g, F.add(F.mul(a, a), 1.0)), **FUNCTION)
+rule("atanh", "AtanhBackward0", np.arctanh,
+     lambda g, a: F.div(g, F.add(F.mul(F.neg(a), a), 1.0)), **FUNCTION)
+rule("asinh", "AsinhBackward0", np.arcsinh,
+     lambda g, a: F.mul(g, F.rsqrt(F.add(F.mul(a, a), 1.0))), **FUNCTION)
+rule("acosh", "AcoshBackward0", np.arccosh,
+     lambda g, a: F.mul(g, F.rsqrt(F.sub(F.mul(a, a), 1.0))), **FUNCTION)
 rule("asin", "AsinBackward0", np.arcsin,
-     lambda g, a: F.mul(g, F.rsqrt(F.add(F.mul(F.neg(a), a), 1.0))))
+     lambda g, a: F.mul(g, F.rsqrt(F.add(F.mul(F.neg(a), a), 1.0))), **FUNCTION)
 rule("acos", "AcosBackward0", np.arccos,
-     lambda g, a: F.mul(g, F.neg(F.rsqrt(F.add(F.mul(F.neg(a), a), 1.0)))))
-rule("log1p", "Log1PBackward0", np.log1p, lambda g, a: F.div(g, F.add(a, 1.0)))
-rule("expm1", "Expm1Backward0", np.expm1, lambda g, result: F.mul(g, F.add(result, 1.0)))
-rule("log2", "Log2Backward0", np.log2, lambda g, a: F.div(g, F.mul(a, math.log(2.0))))
-rule("log10", "Log10Backward0", np.log10, lambda g, a: F.div(g, F.mul(a, math.log(10.0))))
+     lambda g, a: F.mul(g, F.neg(F.rsqrt(F.add(F.mul(F.neg(a), a), 1.0)))), **FUNCTION)
+rule("log1p", "Log1PBackward0", np.log1p, lambda g, a: F.div(g, F.add(a, 1.0)), **FUNCTION)
+rule("expm1", "Expm1Backward0", np.expm1, lambda g, result: F.mul(g, F.add(result, 1.0)), **FUNCTION)
+rule("log2", "Log2Backward0", np.log2, lambda g, a: F.div(g, F.mul(a, math.log(2.0))), **FUNCTION)
+rule("log10", "Log10Backward0", np.log10, lambda g, a: F.div(g, F.mul(a, math.log(10.0))), **FUNCTION)
 rule("rsqrt", "RsqrtBackward0", lambda a: np.reciprocal(np.sqrt(a)),
-     lambda g, result: F.mul(F.mul(g, -0.5), F.pow(result, 3)))
+     lambda g, result: F.mul(F.mul(g, -0.5), F.pow(result, 3)), **FUNCTION)
 rule("erf", "ErfBackward0", lambda a: H.np_erf(a),
-     lambda g, a: F.mul(F.mul(F.exp(F.neg(F.pow(a, 2))), 2.0 / math.sqrt(math.pi)), g))
+     lambda g, a: F.mul(F.mul(F.exp(F.neg(F.pow(a, 2))), 2.0 / math.sqrt(math.pi)), g), **FUNCTION)
 rule("tanh", "TanhBackward0", lambda a, *, fast: H.tanh(a, fast),
      lambda g, result: F.fused_grad("tanh", g, result))
 rule("sigmoid", "SigmoidBackward0", lambda a: 1 / (1 + np.exp(-a)),

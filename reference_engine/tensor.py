@@ -340,17 +340,11 @@ class Tensor:
         return self._grad_fn is None
 
     matmul = F.matmul
-    exp = F.exp
-    log = F.log
-    sqrt = F.sqrt
     abs = F.abs
-    sin = F.sin
-    cos = F.cos
     tanh = F.tanh
-    tan, sinh, cosh, atan, asin, acos = F.tan, F.sinh, F.cosh, F.atan, F.asin, F.acos
-    log1p, expm1, log2, log10, reciprocal, rsqrt, erf = (
-        F.log1p, F.expm1, F.log2, F.log10, F.reciprocal, F.rsqrt, F.erf)
+    reciprocal = F.reciprocal
     clone = F.clone
+    # and a method for each elementwise function of the rule table (``x.exp()``), set below
 
     @property
     def ndim(self) -> int:
@@ -470,6 +464,10 @@ class Tensor:
 
 
 recorder.bind_tensor_class(Tensor)
+
+
+for _op in R.elementwise_functions():
+    setattr(Tensor, _op, getattr(F, _op))
 
 
 def _is_operand(x: Any) -> bool:

@@ -16,8 +16,9 @@ import numpy as np
 import pytest
 
 import reference_engine.torch as torch
+from conformance.corpus.op_registry import DOMAINS, REGISTERED
 from reference_engine import devices
-from reference_engine.rules import RULES
+from reference_engine.rules import RULES, elementwise_functions
 from tests.finite_differences import EPS, Dialect, check_first_order, check_second_order, rules_reached
 
 rng = np.random.default_rng(20261130)
@@ -232,6 +233,20 @@ def _filled(a: Any) -> Any:
     h = a * 1
     h.fill_(2.0)
     return h * a
+
+
+def _in_domain(op: str, n: int) -> np.ndarray:
+    """``n`` distinct values inside the op registry's domain of ``op``, their signs alternating
+    where the domain has both."""
+    low, high, signed = DOMAINS[REGISTERED[op].domain] if op in REGISTERED else DOMAINS["any"]
+    magnitudes = np.linspace(low, high, n + 2)[1:-1] / 1000
+    return magnitudes * np.where(np.arange(n) % 2 & signed, -1.0, 1.0)
+
+
+# every elementwise function of the rule table not checked above, inside its domain
+for _op in elementwise_functions():
+    if _op not in CASES:
+        case(_op, lambda a, op=_op: getattr(a, op)(), _in_domain(_op, 5))
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -35,6 +35,7 @@ DOMAINS: dict[str, tuple[int, int, bool]] = {
     "unit": (50, 900, True),           # inside (-1, 1): acos, asin
     "small": (100, 1200, True),        # where tan, sinh, cosh and expm1 stay moderate
     "probability": (50, 950, False),   # inside (0, 1): binary cross entropy's input
+    "above_one": (1100, 2500, False),  # above 1: acosh
 }
 # How the operands' shapes relate: "elementwise" (one operand, or two of one shape), "reduce"
 # (one operand reduced over ``dim``), "dot" (two vectors), "mv" (a matrix and a vector),
@@ -102,7 +103,8 @@ _FUNCTIONAL = "nn.functional."
 _REDUCE_SAMPLES = ({}, {"dim": -1}, {"dim": 0, "keepdim": True}, {"dim": 1})
 
 REGISTRY: tuple[RegisteredOp, ...] = (
-    _unary("acos", "unit"), _unary("asin", "unit"), _unary("atan"),
+    _unary("acos", "unit"), _unary("asin", "unit"), _unary("atan"), _unary("atanh", "unit"),
+    _unary("asinh"), _unary("acosh", "above_one"),
     _unary("sinh", "small"), _unary("cosh", "small"), _unary("tan", "small"),
     _unary("erf"), _unary("expm1", "small"), _unary("log1p", "positive"),
     _unary("log2", "positive"), _unary("log10", "positive"), _unary("rsqrt", "positive"),

@@ -47,6 +47,8 @@ from typing import Any, Callable
 import numpy as np
 
 import reference_engine
+from conformance.corpus.op_registry import DOMAINS, REGISTERED
+from reference_engine.rule import elementwise_functions
 
 CONNECTIVITY_ORDERS = 3  # every path up to this order; one order more for which orders exist
 TABLE_FILE = Path(reference_engine.__file__).resolve().parent / "dialects" / "paddle_kernels.json"
@@ -75,13 +77,23 @@ def _set_number(fw: ModuleType, x: Any) -> Any:
 
 # form name -> (input values, the op applied to the module and the input tensors)
 Form = tuple[list[Any], Callable[..., Any]]
+def _unary_input(op: str) -> list[Any]:
+    """``_X``, or where the op's domain (the op registry's) leaves some of it out, values spread
+    over the domain, their signs alternating where it has both."""
+    registered = REGISTERED.get(op)
+    low, high, signed = DOMAINS[registered.domain if registered is not None else "any"]
+    if all(low <= v * 1000 <= high for row in _X for v in row):
+        return [_X]
+    count = sum(len(row) for row in _X)
+    spread = [(low + (high - low) * (i + 1) / (count + 1)) / 1000 * (-1 if signed and i % 2 else 1)
+              for i in range(count)]
+    return [[spread[i * len(_X[0]):(i + 1) * len(_X[0])] for i in range(len(_X))]]
+
+
 FORMS: dict[str, Form] = {
-    **{op: ([_X], lambda fw, x, op=op: getattr(fw, op)(x))
-       for op in ("exp", "log", "sqrt", "abs", "sin", "cos", "tanh", "tan", "sinh", "cosh",
-                  "atan", "log1p", "expm1", "log2", "log10", "reciprocal", "rsqrt", "erf")},
-    # inside (-1, 1)
-    **{op: ([[[0.5, -0.2, 0.8], [0.3, -0.6, 0.1]]], lambda fw, x, op=op: getattr(fw, op)(x))
-       for op in ("asin", "acos")},
+    # the rule table's elementwise functions (each measured as it is added), abs, tanh, reciprocal
+    **{op: (_unary_input(op), lambda fw, x, op=op: getattr(fw, op)(x))
+       for op in (*elementwise_functions(), "abs", "tanh", "reciprocal")},
     **{op: ([_X], lambda fw, x, op=op: getattr(fw.nn.functional, op)(x))
        for op in ("sigmoid", "relu")},
     # negative values too: the slope side

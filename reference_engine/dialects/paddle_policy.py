@@ -288,6 +288,7 @@ BOOL_KERNELS_MISSING = {
 # paddle's backward kernels that take their dtype from the saved input, not the gradient
 # (measured on 3.3.1: the error after a wider write to the input names them the other way)
 KERNELS_TYPED_BY_THEIR_INPUT = frozenset({"abs"})
+SLICE_KERNEL_RANKS = 7  # the slice and set_value kernels refuse this rank and above
 
 # paddle's elementwise backward kernels that write the input's gradient into the memory of the
 # gradient they were handed, when a kernel above handed on a view of it (measured on 3.3.1,
@@ -814,6 +815,42 @@ class PaddlePolicy(Policy):
             self.check_in_place_shape(tensor, others)
         if op == "setitem" and self._writes_to_grad_leaf(tensor):
             raise self.error("leaf_setitem", name=tensor._name or "")
+        if op == "setitem":
+            self.check_index_in_range(tensor, attrs["index"])
+            self.check_index_rank(tensor, attrs["index"], writing=True)
+
+    def check_index_in_range(self, tensor: Tensor, index: Any) -> None:
+        """A write through integers and slices out of range is refused in the words of a read
+        through them (measured on 3.3.1; through an index list out of range paddle reads and
+        writes outside the tensor's memory, which the reference does not imitate)."""
+        parts = index if isinstance(index, tuple) else (index,)
+        if any(isinstance(p, (list, np.ndarray)) for p in parts):
+            return
+        try:
+            tensor._data[index]
+        except IndexError as exc:
+            raise self.index_error(tensor._data.shape, index, exc) from None
+
+    def check_index_rank(self, tensor: Tensor, index: Any, writing: bool) -> None:
+        """paddle 3.3.1's slice and set_value kernels take tensors of rank 6 at most (measured):
+        reading through integers and slices, and writing through any index but lists alone, are
+        refused at rank 7 and above. An index's own error (out of range) comes first; a read
+        that selects everything runs no kernel (``_getitem``)."""
+        if tensor._data.ndim < SLICE_KERNEL_RANKS:
+            return
+        parts = index if isinstance(index, tuple) else (index,)
+        advanced = any(isinstance(p, (list, np.ndarray)) for p in parts)
+        slicing = any(isinstance(p, (int, np.integer, slice)) and not isinstance(p, (bool, np.bool_))
+                      for p in parts)
+        if advanced and not slicing:
+            return  # index_select / index_put
+        try:
+            tensor._data[index]
+        except IndexError:
+            return
+        if writing and not advanced:
+            raise self.error("set_value_rank", ndim=tensor._data.ndim)
+        raise self.error("slice_rank")
 
     def check_in_place_written(self, tensor: Tensor, op: str) -> None:
         """Every other in-place op on such a leaf writes first and raises after, leaving the new

@@ -15,15 +15,14 @@ from typing import Optional, Sequence
 import numpy as np
 
 # ops whose torch kernels are TensorIterator loops: the output takes the layout of the operands
-# (a Python number among them is a 0-d operand, as torch wraps it)
+# (a Python number among them is a 0-d operand, as torch wraps it); the rule table's elementwise
+# functions (``Rule.elementwise_function``) are too
 ELEMENTWISE = frozenset({
-    "abs", "acos", "add", "add_scaled", "asin", "atan", "ceil", "clamp", "clamp_tensor",
-    "compare", "cos", "cosh", "div", "elu", "elu_backward", "erf", "exp", "expm1", "floor", "gelu",
-    "gelu_backward", "leaky_relu", "leaky_relu_backward", "log", "log10", "log1p", "log2",
-    "maximum", "minimum", "mul", "neg", "pow", "pow_scalar", "reciprocal", "relu",
-    "relu_backward", "round", "rsqrt", "rsub", "sgn", "sigmoid", "sigmoid_backward",
-    "sign", "silu", "silu_backward", "sin", "sinh", "softplus", "softplus_backward", "sqrt",
-    "sub", "sub_scaled", "tan", "tanh", "tanh_backward", "where"})
+    "abs", "add", "add_scaled", "ceil", "clamp", "clamp_tensor", "compare", "div", "elu",
+    "elu_backward", "floor", "gelu", "gelu_backward", "leaky_relu", "leaky_relu_backward",
+    "maximum", "minimum", "mul", "neg", "pow", "pow_scalar", "reciprocal", "relu", "relu_backward",
+    "round", "rsub", "sgn", "sigmoid", "sigmoid_backward", "sign", "silu", "silu_backward",
+    "softplus", "softplus_backward", "sub", "sub_scaled", "tanh", "tanh_backward", "where"})
 # ops whose kernel writes into a fresh empty tensor it resizes (``pow(Scalar, Tensor)``'s
 # pow_out): a contiguous result, whatever the operands' layout
 CONTIGUOUS = frozenset({"rpow"})

@@ -80,6 +80,7 @@ def _basic_index_node(index: Any) -> str:
 _TORCH_SAVED_NAMES = {"a": "self", "b": "other", "low": "min", "high": "max", "c": "condition"}
 _REFERENCE_SAVED_NAMES = {torch_name: name for name, torch_name in _TORCH_SAVED_NAMES.items()}
 _MATMUL_OPS = frozenset({"dot", "mv", "mm", "vm", "bmm"})
+_ELEMENTWISE_FUNCTIONS = frozenset(R.elementwise_functions())
 _PRODUCTS_VIEWED_BACK = frozenset({"vm", "bmm"})
 _OUTPUTS = frozenset({"result", "indices"})
 
@@ -188,7 +189,7 @@ class TorchPolicy(Policy):
             return torch_layout.like(operands[0], result)
         if op in torch_layout.CONTIGUOUS:
             return torch_layout.laid_out(result, torch_layout.contiguous_strides(result.shape))
-        if op not in torch_layout.ELEMENTWISE:
+        if op not in torch_layout.ELEMENTWISE and op not in _ELEMENTWISE_FUNCTIONS:
             return result
         strides = torch_layout.elementwise_strides(
             result.shape, [(a.shape, torch_layout.elements(a)) for a in operands])

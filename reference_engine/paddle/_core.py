@@ -19,6 +19,7 @@ import numpy as np
 from reference_engine import composed, grad_mode, recorder, rng
 from reference_engine import ops as F
 from reference_engine import rule_helpers as H
+from reference_engine import rules as R
 from reference_engine.dialects.paddle_policy import (
     CLEARED,
     FROM_DATA,
@@ -44,16 +45,14 @@ __all__ = [
     "disable_static", "enable_static", "in_dynamic_mode",
     "Tensor", "abs", "add", "rand", "randn", "seed",
     "square", "full_like",
-    "amax", "amin", "bool", "cast", "clip", "concat", "cos",
-    "divide", "dtype", "enable_grad", "exp", "expand", "expand_as", "float16", "bfloat16", "float32",
-    "float64",
+    "amax", "amin", "bool", "cast", "clip", "concat", "divide", "dtype", "enable_grad", "expand",
+    "expand_as", "float16", "bfloat16", "float32", "float64",
     "get_default_dtype", "grad", "int32", "set_default_dtype",
-    "int64", "is_grad_enabled", "log", "matmul", "max", "maximum", "mean", "min", "minimum",
-    "multiply", "no_grad", "ones", "ones_like", "pow", "reshape", "set_grad_enabled", "sin",
-    "sqrt", "squeeze", "stack", "subtract", "sum", "tanh", "to_tensor", "transpose", "unsqueeze",
-    "view", "view_as", "where", "zeros", "zeros_like",
-    "tan", "sinh", "cosh", "atan", "asin", "acos", "log1p", "expm1", "log2", "log10",
-    "reciprocal", "rsqrt", "erf",
+    "int64", "is_grad_enabled", "matmul", "max", "maximum", "mean", "min", "minimum",
+    "multiply", "no_grad", "ones", "ones_like", "pow", "reshape", "set_grad_enabled",
+    "squeeze", "stack", "subtract", "sum", "tanh", "to_tensor", "transpose", "unsqueeze",
+    "view", "view_as", "where", "zeros", "zeros_like", "reciprocal",
+    *R.elementwise_functions(),
 ]
 
 no_grad = grad_mode.no_grad
@@ -554,26 +553,12 @@ add = PADDLE.tensor_function(F.add, "add", tensors=2)
 subtract = PADDLE.tensor_function(F.sub, "subtract", tensors=2)
 multiply = PADDLE.tensor_function(F.mul, "multiply", tensors=2)
 divide = PADDLE.tensor_function(F.div, "divide", tensors=2)
-exp = PADDLE.tensor_function(F.exp, "exp")
-log = PADDLE.tensor_function(F.log, "log")
-sqrt = PADDLE.tensor_function(F.sqrt, "sqrt")
 abs = PADDLE.tensor_function(F.abs, "abs")  # noqa: A001
-sin = PADDLE.tensor_function(F.sin, "sin")
-cos = PADDLE.tensor_function(F.cos, "cos")
 tanh = PADDLE.tensor_function(F.tanh, "tanh")
-tan = PADDLE.tensor_function(F.tan, "tan")
-sinh = PADDLE.tensor_function(F.sinh, "sinh")
-cosh = PADDLE.tensor_function(F.cosh, "cosh")
-atan = PADDLE.tensor_function(F.atan, "atan")
-asin = PADDLE.tensor_function(F.asin, "asin")
-acos = PADDLE.tensor_function(F.acos, "acos")
-log1p = PADDLE.tensor_function(F.log1p, "log1p")
-expm1 = PADDLE.tensor_function(F.expm1, "expm1")
-log2 = PADDLE.tensor_function(F.log2, "log2")
-log10 = PADDLE.tensor_function(F.log10, "log10")
+# a function for each elementwise function of the rule table (paddle.exp, paddle.acos, …)
+for _op in R.elementwise_functions():
+    globals()[_op] = PADDLE.tensor_function(getattr(F, _op), _op)
 reciprocal = PADDLE.tensor_function(F.reciprocal, "reciprocal")
-rsqrt = PADDLE.tensor_function(F.rsqrt, "rsqrt")
-erf = PADDLE.tensor_function(F.erf, "erf")
 maximum = PADDLE.tensor_function(F.maximum, "maximum", tensors=2)
 minimum = PADDLE.tensor_function(F.minimum, "minimum", tensors=2)
 
@@ -708,11 +693,13 @@ def _getitem(x: Tensor, index: Any) -> Tensor:
         isinstance(p, (builtins.int, np.integer)) and not isinstance(p, (builtins.bool, np.bool_)))
         for p in parts)
     if not basic:
+        PADDLE.check_index_rank(x, F._normalize_index(x, index), writing=False)
         return F.getitem(x, index)
     selecting = tuple(p for p in parts if p is not None)
     if _selects_everything(selecting, x._data.shape):
         base = x
     else:
+        PADDLE.check_index_rank(x, selecting, writing=False)
         base = F.getitem(x, selecting if len(selecting) != 1 else selecting[0])
     added = H.added_dims(parts, x._data.ndim)
     return F.unsqueeze_dims(base, added) if added else base

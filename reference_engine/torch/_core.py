@@ -17,6 +17,7 @@ import numpy as np
 
 from reference_engine import composed, devices, grad_mode, recorder, rng
 from reference_engine import ops as F
+from reference_engine import rules as R
 from reference_engine.dialects import torch_layout
 from reference_engine.dialects.torch_policy import TORCH, tensor_type_name, torch_size
 from reference_engine.dtypes import (
@@ -50,17 +51,16 @@ __all__ = [
     "inference_mode",
     "is_anomaly_enabled", "linspace", "manual_seed", "mm", "rand", "randn",
     "add", "amax", "amin", "bool", "cat", "ceil", "clamp", "clone",
-    "cos", "detach", "div", "double", "dtype", "enable_grad", "exp", "expand_copy", "float",
+    "detach", "div", "double", "dtype", "enable_grad", "expand_copy", "float",
     "bfloat16", "float16", "float32", "float64", "floor", "half", "int", "int32", "int64", "is_grad_enabled",
-    "is_tensor", "log", "arange", "clip", "concat", "divide", "full", "multiply", "subtract",
+    "is_tensor", "arange", "clip", "concat", "divide", "full", "multiply", "subtract",
     "is_inference_mode_enabled",
     "log_softmax", "long", "matmul", "max", "maximum", "mean", "min", "minimum", "mul", "neg",
     "no_grad", "ones", "ones_like", "permute", "pow", "relu", "reshape", "round",
-    "set_grad_enabled", "sigmoid", "sgn", "sign", "sin", "softmax", "sqrt", "squeeze", "stack", "sub", "sum",
+    "set_grad_enabled", "sigmoid", "sgn", "sign", "softmax", "squeeze", "stack", "sub", "sum",
     "t", "tanh", "tensor", "transpose", "unsqueeze", "where", "zeros", "zeros_like", "empty",
-    "get_default_dtype", "set_default_dtype",
-    "tan", "sinh", "cosh", "atan", "asin", "acos", "log1p", "expm1", "log2", "log10",
-    "reciprocal", "rsqrt", "erf",
+    "get_default_dtype", "set_default_dtype", "reciprocal",
+    *R.elementwise_functions(),
 ]
 
 no_grad = grad_mode.no_grad
@@ -828,26 +828,12 @@ div = divide = _numbers_made_tensors(F.div)
 neg = TORCH.tensor_function(F.neg, "neg")
 pow = _overloads(F.pow, "pow", "pow", lambda a, b: a or b)  # noqa: A001
 matmul = TORCH.tensor_function(autocast_ops.lower_precision(F.matmul), "matmul")
-exp = TORCH.tensor_function(F.exp, "exp")
-log = TORCH.tensor_function(F.log, "log")
-sqrt = TORCH.tensor_function(F.sqrt, "sqrt")
 abs = TORCH.tensor_function(F.abs, "abs")
-sin = TORCH.tensor_function(F.sin, "sin")
-cos = TORCH.tensor_function(F.cos, "cos")
 tanh = TORCH.tensor_function(F.tanh, "tanh")
-tan = TORCH.tensor_function(F.tan, "tan")
-sinh = TORCH.tensor_function(F.sinh, "sinh")
-cosh = TORCH.tensor_function(F.cosh, "cosh")
-atan = TORCH.tensor_function(F.atan, "atan")
-asin = TORCH.tensor_function(F.asin, "asin")
-acos = TORCH.tensor_function(F.acos, "acos")
-log1p = TORCH.tensor_function(F.log1p, "log1p")
-expm1 = TORCH.tensor_function(F.expm1, "expm1")
-log2 = TORCH.tensor_function(F.log2, "log2")
-log10 = TORCH.tensor_function(F.log10, "log10")
+# a function for each elementwise function of the rule table (torch.exp, torch.acos, …)
+for _op in R.elementwise_functions():
+    globals()[_op] = TORCH.tensor_function(getattr(F, _op), _op)
 reciprocal = TORCH.tensor_function(F.reciprocal, "reciprocal")
-rsqrt = TORCH.tensor_function(F.rsqrt, "rsqrt")
-erf = TORCH.tensor_function(F.erf, "erf")
 sigmoid = TORCH.tensor_function(F.sigmoid, "sigmoid")
 relu = TORCH.tensor_function(F.relu, "relu")
 sign = TORCH.tensor_function(F.sign, "sign")

@@ -108,3 +108,24 @@ def functional_arithmetic_takes_tensors_only(paddle):
                lambda: p / None, lambda: None / p, lambda: p ** None, lambda: None ** p,
                lambda: p @ None, lambda: p + {}]
     return [(m, str(m.dtype)) for m in made] + [attempt(f) for f in refused]
+
+
+@program
+def slicing_and_writing_a_tensor_of_rank_seven_are_refused(paddle):
+    """paddle's slice and set_value kernels take rank 6 at most: reads through integers and
+    slices, and writes through any index but lists alone, are refused at rank 7 (an index out
+    of range first); a read that selects everything, or only adds dims, runs no kernel."""
+    x = paddle.zeros([2] * 7)
+    reads = [0, slice(0, 1), (slice(None), 0), [0, 0], None, (Ellipsis, 0), -1, slice(None),
+             ([0, 1], 0), 5]
+    seen = [attempt(lambda i=i: x[i].shape) for i in reads]
+    for i in reads:
+        seen.append(attempt(lambda i=i: x.__setitem__(i, 1.0)))
+        seen.append(x.inplace_version)
+    seen.append(attempt(lambda: x.__setitem__(0, paddle.ones([2] * 6))))
+    six = paddle.zeros([2] * 6)
+    seen += [six[None, 0].shape, attempt(lambda: six.__setitem__((None, 0), 2.0)), six.sum()]
+    y = paddle.zeros([2] * 7)
+    y.stop_gradient = False
+    seen.append(attempt(lambda: y.__setitem__(0, 1.0)))  # the leaf's error first
+    return seen
