@@ -229,8 +229,8 @@ def xdist_workers(workers: str, cores: Optional[int] = None) -> int:
 
     ``auto`` counts two cores a worker, and none below four cores: a test process already runs
     each backend in a process of its own, side by side, and keeps about 1.8 cores busy. On two
-    cores a second test process adds a second set of backend processes: the main job's four
-    backends take 131 s at ``-n 2`` against 114 s in one process (``docs/benchmarks.md``).
+    cores a second test process adds a second set of backend processes, and the main job's four
+    backends run slower at ``-n 2`` than in one process (the figures: ``docs/benchmarks.md``).
     """
     if workers == "auto":
         cores = usable_cores() if cores is None else cores

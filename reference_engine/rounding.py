@@ -66,13 +66,19 @@ def note_rule_outputs(grads: Iterable[Any], incoming: Any, factor: float) -> Non
     value (indexing that picks an element several times), carries that many times the noise.
     So the factor is the larger of ``factor`` and how much the largest value grew.
     """
-    sources = incoming if isinstance(incoming, list) else [incoming]
-    handed = max((largest(s._data) for s in sources if getattr(s, "_data", None) is not None),
-                 default=0.0)
+    handed = upstream = 0.0  # the largest value handed in, and the largest scale noted for one
+    for source in incoming if isinstance(incoming, list) else [incoming]:
+        data = getattr(source, "_data", None)
+        if data is not None:
+            own = largest(data)
+            handed = max(handed, own)
+            upstream = max(upstream, _SCALES.get(data, 0.0) or 0.0, own)
     for g in grads:
         data = getattr(g, "_data", None)
-        gain = largest(data) / handed if data is not None and handed else 1.0
-        note(g, sources, max(factor, gain))
+        if data is not None:
+            own = largest(data)
+            gain = own / handed if handed else 1.0
+            _SCALES[data] = max(upstream * max(factor, gain), own)
 
 
 def note_hook_result(result: Any, given: Any) -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from conformance.cli import main
 from conformance.corpus.case import Case
+from conformance.corpus.generator import DEFAULT_VERSION
 from conformance.judge.classes import case_size, signature
 from conformance.report.build import load_run
 from conformance.report.results import load_results
@@ -223,6 +224,11 @@ def test_the_published_proxy_page_is_measured_from_a_run():
     counts = [int(n) for n in re.findall(r"^\| \[\d+\]\(#\d+\) \| .* \| (\d+) \| `.*` \|$", page, flags=re.M)]
     assert failing > 0 and sum(counts) == failing
     assert page.count("paddle 3.3.1 (torch proxy) prints:") == len(counts)
+    # measured on the default corpus's generator, so a new generator flags the page stale
+    generator = re.search(r"generated cases \(generator (\d+), seed", page)
+    assert generator and int(generator.group(1)) == DEFAULT_VERSION, (
+        "docs/subjects/paddle-as-torch.md was measured on another generator: rerun the command "
+        "its header names and `autograd-oracle subject` over it")
 
 
 def test_framework_teams_get_a_reusable_workflow_and_a_page_to_copy_it_from():
