@@ -62,7 +62,7 @@ def test_the_printed_program_is_the_call_the_adapter_made(op, dialect):
     module = _Recorder()
     adapter = ADAPTERS[dialect].__new__(ADAPTERS[dialect])
     adapter.m, adapter.dialect = module, dialect
-    adapter.registered_op(op, names, kwargs)
+    adapter.op(op.name, names, kwargs)
     (path, args, called), = module.calls
     printed = ReproWriter(dialect).op({"let": "y", "op": op.name, "args": names, "kwargs": kwargs})
     keywords = [f"{k}={v!r}" for k, v in called.items()]

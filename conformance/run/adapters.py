@@ -8,34 +8,21 @@ results — that is the interpreter's job. A step the dialect has no API for rai
 
 from __future__ import annotations
 
-import functools
 import types
 from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from conformance.corpus.op_registry import REGISTERED, RegisteredOp
 from conformance.corpus.step_kinds import DIALECT_LACKS
+from conformance.run.op_calls import (
+    Unsupported,
+    evaluate,
+    spell,
+    to_index,
+)
 from conformance.run.trace import clean_message
 from reference_engine import rounding
 from reference_engine.tensor import Tensor as ReferenceTensor
-
-
-class Unsupported(Exception):  # noqa: N818 - an outcome, not an error of the program
-    """The dialect has no API for this step (e.g. paddle's no_grad_vars in torch)."""
-
-
-def to_index(spec: list[Any]) -> tuple[Any, ...]:
-    """A neutral index (list of entries) as a Python index tuple."""
-    out: list[Any] = []
-    for entry in spec:
-        if entry == "...":
-            out.append(Ellipsis)
-        elif isinstance(entry, dict):
-            out.append(slice(*entry["slice"]))
-        else:
-            out.append(entry)
-    return tuple(out)
 
 
 def first_seed(seeds: list[Any]) -> list[Any]:
@@ -68,27 +55,6 @@ class Adapter:
     def __init__(self, module: Any, device: str = "cpu") -> None:
         self.m = module
         self.device = device
-        self.ops: dict[str, Callable[..., Any]] = {
-            "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
-            "div": lambda a, b: a / b, "pow": lambda a, b: a ** b, "neg": lambda a: -a,
-            "gt": lambda a, b: a > b, "lt": lambda a, b: a < b,
-            "matmul": lambda a, b: self.m.matmul(a, b), "mm": lambda a, b: self.m.mm(a, b),
-            "exp": lambda a: self.m.exp(a), "log": lambda a: self.m.log(a),
-            "sqrt": lambda a: self.m.sqrt(a), "abs": lambda a: self.m.abs(a),
-            "sin": lambda a: self.m.sin(a), "cos": lambda a: self.m.cos(a),
-            "tanh": lambda a: self.m.tanh(a),
-            "sigmoid": lambda a: self.m.nn.functional.sigmoid(a),
-            "relu": lambda a: self.m.nn.functional.relu(a),
-            "maximum": lambda a, b: self.m.maximum(a, b),
-            "minimum": lambda a, b: self.m.minimum(a, b),
-            "where": lambda c, a, b: self.m.where(c, a, b),
-            "clone": lambda a: a.clone(), "detach": lambda a: a.detach(),
-            "getitem": lambda a, index: a[to_index(index)],
-        }
-        self.ops.update(self.dialect_ops())
-
-    def dialect_ops(self) -> dict[str, Callable[..., Any]]:
-        return {}
 
     def is_tensor(self, value: Any) -> bool:
         return isinstance(value, self.m.Tensor)
@@ -111,21 +77,10 @@ class Adapter:
         raise NotImplementedError
 
     def op(self, name: str, args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
-        registered = REGISTERED.get(name)
-        if registered is not None:
-            return self.registered_op(registered, args, kwargs)
-        return self.ops[name](*args, **kwargs)
-
-    def registered_op(self, op: RegisteredOp, args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
-        """An op of the registry, called as its entry says this dialect calls it: the function
-        at its path in the module that runs, or the first operand's method."""
-        call = op.call(self.dialect)
-        if call is None:
-            raise Unsupported(f"{self.dialect} has no {op.name}")
-        named = {call.keyword(k): v for k, v in kwargs.items()}
-        if call.is_method:
-            return getattr(args[0], call.path[1:])(*args[1:], **named)
-        return functools.reduce(getattr, call.path.split("."), self.m)(*args, **named)
+        """Op ``name`` as this dialect spells it (``conformance.run.op_calls``), made on the
+        module that runs; the pieces of a split as a list."""
+        made = evaluate(spell(self.dialect, name, list(args), kwargs), self.m)
+        return list(made) if isinstance(made, tuple) else made
 
     def no_grad(self) -> Any:
         return self.m.no_grad()
@@ -352,46 +307,6 @@ class TorchAdapter(Adapter):
                     leaf.grad.mul_(scale)
         return tensor.register_post_accumulate_grad_hook(hook)
 
-    def dialect_ops(self) -> dict[str, Callable[..., Any]]:
-        m = self.m
-
-        def reduce(fn: Callable[..., Any], all_dims: Any = None) -> Callable[..., Any]:
-            def run(a: Any, dim: Any = None, keepdim: bool = False) -> Any:
-                if dim is None:
-                    return fn(a) if all_dims is None else fn(a, all_dims, keepdim)
-                return fn(a, tuple(dim) if isinstance(dim, list) else dim, keepdim)
-            return run
-
-        def extremum(fn: Callable[..., Any]) -> Callable[..., Any]:
-            def run(a: Any, dim: Any = None, keepdim: bool = False) -> Any:
-                return fn(a) if dim is None else fn(a, dim, keepdim).values
-            return run
-
-        return {
-            "sum": reduce(m.sum), "mean": reduce(m.mean),
-            "prod": lambda a, dim=None, keepdim=False: m.prod(a) if dim is None
-            else m.prod(a, dim, keepdim),
-            "split": lambda a, sections=None, chunks=None, size=None, dim=0: list(
-                m.chunk(a, chunks, dim) if chunks is not None
-                else m.split(a, sections if sections is not None else size, dim)),
-            "unbind": lambda a, dim=0: list(m.unbind(a, dim)),
-            "amax": reduce(m.amax, ()), "amin": reduce(m.amin, ()),
-            "max": extremum(m.max), "min": extremum(m.min),
-            "clamp": lambda a, min=None, max=None: m.clamp(a, min, max),  # noqa: A002, A006
-            "softmax": lambda a, dim: m.softmax(a, dim),
-            "log_softmax": lambda a, dim: m.log_softmax(a, dim),
-            "reshape": lambda a, shape: a.reshape(*shape),
-            "transpose": lambda a, dim0, dim1: a.transpose(dim0, dim1),
-            "permute": lambda a, dims: a.permute(*dims),
-            "squeeze": lambda a, dim=None: a.squeeze() if dim is None else a.squeeze(
-                tuple(dim) if isinstance(dim, list) else dim),
-            "unsqueeze": lambda a, dim: a.unsqueeze(dim),
-            "expand": lambda a, shape: a.expand(*shape),
-            "cat": lambda tensors, dim=0: m.cat(tensors, dim),
-            "stack": lambda tensors, dim=0: m.stack(tensors, dim),
-            "cast": lambda a, dtype: a.to(getattr(m, dtype)),
-        }
-
     def leaf(self, value: Any, dtype: Optional[str], requires_grad: bool,
              constructor: str = "tensor") -> Any:
         """``torch.tensor``, or ``torch.Tensor(data)`` (float32), ``autograd.Variable`` or
@@ -510,44 +425,6 @@ class PaddleAdapter(Adapter):
 
     def saved_tensors_hooks(self, pack: Callable[[Any], Any], unpack: Callable[[Any], Any]) -> Any:
         return self.m.autograd.saved_tensors_hooks(pack, unpack)
-
-    def dialect_ops(self) -> dict[str, Callable[..., Any]]:
-        m = self.m
-
-        def reduce(fn: Callable[..., Any]) -> Callable[..., Any]:
-            return lambda a, dim=None, keepdim=False: fn(a, axis=dim, keepdim=keepdim)
-
-        def split(a: Any, sections: Any = None, chunks: Any = None, size: Any = None,
-                  dim: int = 0) -> Any:
-            if size is not None:
-                raise Unsupported("split by piece size (paddle's split takes a number of pieces)")
-            if chunks is not None:
-                return m.chunk(a, chunks, axis=dim)
-            return m.split(a, sections, axis=dim)
-
-        def transpose(a: Any, dim0: int, dim1: int) -> Any:
-            perm = list(range(len(a.shape)))
-            perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-            return m.transpose(a, perm)
-
-        return {
-            "sum": reduce(m.sum), "mean": reduce(m.mean), "prod": reduce(m.prod), "max": reduce(m.max),
-            "split": split, "unbind": lambda a, dim=0: m.unbind(a, axis=dim),
-            "min": reduce(m.min), "amax": reduce(m.amax), "amin": reduce(m.amin),
-            "clamp": lambda a, min=None, max=None: m.clip(a, min, max),  # noqa: A002, A006
-            "softmax": lambda a, dim: m.nn.functional.softmax(a, axis=dim),
-            "log_softmax": lambda a, dim: m.nn.functional.log_softmax(a, axis=dim),
-            "reshape": lambda a, shape: m.reshape(a, shape),
-            "transpose": transpose,
-            "permute": lambda a, dims: m.transpose(a, dims),
-            "squeeze": lambda a, dim=None: m.squeeze(a, axis=dim),
-            "unsqueeze": lambda a, dim: m.unsqueeze(a, axis=dim),
-            "expand": lambda a, shape: m.expand(a, shape),
-            "cat": lambda tensors, dim=0: m.concat(tensors, axis=dim),
-            "stack": lambda tensors, dim=0: m.stack(tensors, axis=dim),
-            "cast": lambda a, dtype: m.cast(a, dtype),
-            "where": lambda c, a, b: m.where(c, a, b),
-        }
 
     def leaf(self, value: Any, dtype: Optional[str], requires_grad: bool,
              constructor: str = "tensor") -> Any:

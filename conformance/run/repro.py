@@ -10,26 +10,12 @@ import json
 from typing import Any
 
 from conformance.corpus.case import Case
-from conformance.corpus.op_registry import REGISTERED, RegisteredOp
 from conformance.corpus.step_kinds import DIALECT_LACKS, kind_of
 from conformance.corpus.text import comment_lines
 from conformance.run.adapters import Unsupported
 from conformance.run.calls import KEYWORDS, call_keywords
-from conformance.run.step_actions import ACTIONS, arg_text, index_text
-
-_TORCH_OPS = {
-    "add": "{0} + {1}", "sub": "{0} - {1}", "mul": "{0} * {1}", "div": "{0} / {1}",
-    "pow": "{0} ** {1}", "neg": "-{0}", "gt": "{0} > {1}", "lt": "{0} < {1}",
-    "matmul": "torch.matmul({0}, {1})", "mm": "torch.mm({0}, {1})", "where": "torch.where({0}, {1}, {2})",
-    "maximum": "torch.maximum({0}, {1})", "minimum": "torch.minimum({0}, {1})",
-    "clone": "{0}.clone()", "detach": "{0}.detach()",
-    "sigmoid": "torch.sigmoid({0})", "relu": "torch.relu({0})",
-}
-_PADDLE_OPS = {**_TORCH_OPS, "matmul": "paddle.matmul({0}, {1})", "mm": "paddle.mm({0}, {1})",
-               "where": "paddle.where({0}, {1}, {2})",
-               "maximum": "paddle.maximum({0}, {1})", "minimum": "paddle.minimum({0}, {1})",
-               "sigmoid": "paddle.nn.functional.sigmoid({0})",
-               "relu": "paddle.nn.functional.relu({0})"}
+from conformance.run.op_calls import render, spell_text
+from conformance.run.step_actions import ACTIONS
 
 
 class ReproWriter:
@@ -73,71 +59,12 @@ class ReproWriter:
         return "".join(f", {k}=[{', '.join(v)}]" if k in ("inputs", "no_grad_vars") else f", {k}={v!r}"
                        for k, v in given.items())
 
-    def registered_op(self, op: RegisteredOp, args: list[str], kwargs: dict[str, Any]) -> str:
-        """The call the adapter makes for an op of the registry, as program text."""
-        call = op.call(self.dialect)
-        if call is None:
-            raise Unsupported(f"{self.dialect} has no {op.name}")
-        named = [f"{call.keyword(k)}={v!r}" for k, v in kwargs.items()]
-        if call.is_method:
-            return f"{args[0]}{call.path}({', '.join(args[1:] + named)})"
-        return f"{self.m}.{call.path}({', '.join(args + named)})"
-
     def op(self, step: dict[str, Any]) -> str:
-        name, args, kw = step["op"], [arg_text(a) for a in step["args"]], step.get("kwargs", {})
-        table = _TORCH_OPS if self.dialect == "torch" else _PADDLE_OPS
-        registered = REGISTERED.get(name)
-        if registered is not None:
-            return self.registered_op(registered, args, kw)
-        if name in table:
-            return table[name].format(*args)
-        if name == "getitem":
-            return f"{args[0]}[{index_text(kw['index'])}]"
-        if name in ("split", "unbind"):
-            return self.split(name, args[0], kw)
-        if self.dialect == "torch":
-            if name in ("cat", "stack"):
-                return f"torch.{name}({args[0]}, {kw.get('dim', 0)})"
-            if name == "cast":
-                return f"{args[0]}.to(torch.{kw['dtype']})"
-            if name in ("expand", "reshape"):
-                return f"{args[0]}.{name}({', '.join(map(str, kw['shape']))})"
-            if name in ("max", "min") and kw.get("dim") is not None:
-                return f"torch.{name}({args[0]}, {kw['dim']}, keepdim={kw.get('keepdim', False)}).values"
-            if name in ("amax", "amin") and kw.get("dim") is None:
-                return f"torch.{name}({args[0]}, ())"
-            rename = {"dim0": "dim0", "dim1": "dim1"}
-            kwargs = ", ".join(f"{rename.get(k, k)}={arg_text(v) if not isinstance(v, list) else tuple(v)}"
-                               for k, v in kw.items() if v is not None)
-            if name == "clamp":
-                kwargs = ", ".join(f"{k}={v}" for k, v in kw.items())
-            return f"torch.{name}({args[0]}{', ' + kwargs if kwargs else ''})"
-        if name in ("cat", "stack"):
-            return f"paddle.{'concat' if name == 'cat' else 'stack'}({args[0]}, axis={kw.get('dim', 0)})"
-        if name == "cast":
-            return f"paddle.cast({args[0]}, '{kw['dtype']}')"
-        if name == "clamp":
-            return f"paddle.clip({args[0]}, {kw.get('min')}, {kw.get('max')})"
-        if name in ("softmax", "log_softmax"):
-            return f"paddle.nn.functional.{name}({args[0]}, axis={kw['dim']})"
-        if name == "transpose":
-            self.needs_swap = True
-            return f"swap_dims({args[0]}, {kw['dim0']}, {kw['dim1']})"
-        if name == "permute":
-            return f"paddle.transpose({args[0]}, {kw['dims']})"
-        renamed = {"dim": "axis"}
-        kwargs = ", ".join(f"{renamed.get(k, k)}={v!r}" for k, v in kw.items())
-        return f"paddle.{name}({args[0]}{', ' + kwargs if kwargs else ''})"
-
-    def split(self, name: str, tensor: str, kw: dict[str, Any]) -> str:
-        """split / unbind: torch's split takes sizes or a piece size, paddle's sizes or a count."""
-        dim = kw.get("dim", 0)
-        axis = "dim" if self.dialect == "torch" else "axis"
-        if name == "unbind":
-            return f"{self.m}.unbind({tensor}, {axis}={dim})"
-        if "chunks" in kw:
-            return f"{self.m}.chunk({tensor}, {kw['chunks']}, {axis}={dim})"
-        return f"{self.m}.split({tensor}, {kw.get('sections', kw.get('size'))}, {axis}={dim})"
+        """A ``let`` step's op as the call the adapter makes (``conformance.run.op_calls``)."""
+        helpers: set[str] = set()
+        text = render(spell_text(self.dialect, step), self.m, helpers)
+        self.needs_swap = self.needs_swap or "swap_dims" in helpers
+        return text
 
     def steps(self, steps: Any, indent: str = "") -> None:
         for step in steps:

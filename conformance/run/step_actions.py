@@ -16,6 +16,7 @@ import numpy as np
 
 from conformance.corpus.case import names_in
 from conformance.corpus.vocabulary import IN_PLACE_OPS, OPS
+from conformance.run.op_calls import index_text
 from conformance.run.trace import array_to_json
 
 if TYPE_CHECKING:
@@ -68,22 +69,6 @@ def listed(names: Any) -> str:
     if not isinstance(names, list):
         return str(names)
     return ", ".join(names) + ("," if len(names) == 1 else "")
-
-
-def index_text(spec: list[Any]) -> str:
-    """An index of a case (``[0, {"slice": [1, null]}, "..."]``) as Python's subscript."""
-    parts = []
-    for e in spec:
-        if e == "...":
-            parts.append("...")
-        elif e is None:
-            parts.append("None")
-        elif isinstance(e, dict):
-            a = [("" if x is None else str(x)) for x in e["slice"]]
-            parts.append(":".join(a) if len(a) > 1 else a[0] + ":")
-        else:
-            parts.append(repr(e))
-    return ", ".join(parts)
 
 
 def arg_text(v: Any) -> str:
