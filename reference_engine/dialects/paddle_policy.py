@@ -602,6 +602,8 @@ class PaddlePolicy(Policy):
         leaf = type(grad)._from_array(grad._data)
         leaf._requires_grad = True
         leaf._accumulator = grad._accumulator
+        # the same memory: a kernel below that writes into a retained gradient's still does
+        leaf._shares_gradient_buffer = grad._shares_gradient_buffer
         return leaf
 
     def leaf_hook_input(self, leaf: Tensor, grad: Tensor) -> Tensor:

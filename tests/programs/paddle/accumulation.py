@@ -179,7 +179,8 @@ def a_retained_gradient_of_a_reshape_shares_memory_with_the_kernels_below(paddle
     elementwise kernel's result (exp, sin, floor..., not relu or abs), the first operand's
     reduced gradient of an add, a leaf's later accumulations (its first .grad is that memory)
     and a second gradient summed into the first. A retained gradient of the activation's own
-    output, a hook that returns a new tensor or a transpose that reorders keeps it apart."""
+    output, a hook that returns a new tensor or a transpose that reorders keeps it apart; a hook
+    that returns None hands the kernel the same memory."""
     nnf = paddle.nn.functional
     seen = []
     ops = {"exp": paddle.exp, "sin": paddle.sin, "sqrt": paddle.sqrt, "floor": paddle.floor,
@@ -238,6 +239,14 @@ def a_retained_gradient_of_a_reshape_shares_memory_with_the_kernels_below(paddle
     t.register_hook(lambda g: g * 1.0)
     t.backward()
     seen.append(["hook returning a new tensor", t.grad])
+    for hooked in ("activation output", "reshape output"):  # a hook that returns None
+        x, _ = pair()
+        e = paddle.tanh(x)
+        t = e.unsqueeze(0)
+        t.retain_grads()
+        (e if hooked == "activation output" else t).register_hook(lambda g: None)
+        t.backward()
+        seen.append([f"hook returning None on the {hooked}", t.grad, x.grad])
     x, _ = pair()
     t = paddle.exp(paddle.sin(x)).unsqueeze(0).unsqueeze(0)
     t.retain_grads()
