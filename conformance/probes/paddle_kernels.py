@@ -93,7 +93,7 @@ def _unary_input(op: str) -> list[Any]:
 FORMS: dict[str, Form] = {
     # the rule table's elementwise functions (each measured as it is added), abs, tanh, reciprocal
     **{op: (_unary_input(op), lambda fw, x, op=op: getattr(fw, op)(x))
-       for op in (*elementwise_functions(), "abs", "tanh", "reciprocal")},
+       for op in (*elementwise_functions(), "abs", "tanh", "reciprocal", "floor", "ceil", "round")},
     **{op: ([_X], lambda fw, x, op=op: getattr(fw.nn.functional, op)(x))
        for op in ("sigmoid", "relu")},
     # negative values too: the slope side

@@ -288,6 +288,9 @@ BOOL_KERNELS_MISSING = {
 # paddle's backward kernels that take their dtype from the saved input, not the gradient
 # (measured on 3.3.1: the error after a wider write to the input names them the other way)
 KERNELS_TYPED_BY_THEIR_INPUT = frozenset({"abs"})
+# and those that do so in a create_graph pass too (measured on 3.3.1 through paddle.grad: the
+# others of the list leave the gradient they were handed as it was)
+RECORDING_IN_PLACE_GRADIENT_KERNELS = frozenset({"sqrt", "rsqrt", "relu", "leaky_relu", "clamp"})
 SLICE_KERNEL_RANKS = 7  # the slice and set_value kernels refuse this rank and above
 
 # paddle's elementwise backward kernels that write the input's gradient into the memory of the
@@ -394,17 +397,25 @@ class PaddlePolicy(Policy):
         it on to their first operand (whose first ``.grad`` it becomes, ``accumulate``), or
         write that operand's reduced gradient into its first elements; a sum of gradients for
         one tensor is added into the first (``sum_buffered``). A create_graph pass records its
-        kernels instead."""
+        kernels instead, but for the views and ``RECORDING_IN_PLACE_GRADIENT_KERNELS``, which
+        still write their values there."""
         first = out[0] if out else None
-        if first is None or grad_mode._State.enabled:
-            return
         op = node.rule.op
+        recording = grad_mode._State.enabled
+        if first is None or recording and op not in self.gradient_views and \
+                op not in RECORDING_IN_PLACE_GRADIENT_KERNELS:
+            return
         held = RETAINED.get(id(grad)) is grad
         if op in self.gradient_views:
             first._shares_gradient_buffer = (grad._shares_gradient_buffer or held) and \
                 recorder.row_major(first._data) and np.shares_memory(first._data, grad._data)
         elif not grad._shares_gradient_buffer or held:
             return
+        elif recording:  # the kernel writes there; what it recorded reads the values it was handed
+            if first._data.shape == grad._data.shape and first._data.dtype == grad._data.dtype:
+                handed = grad._data.copy()
+                np.copyto(grad._data, first._data)
+                grad._data = handed
         elif op in ("add", "sub"):
             other = node.input_meta[1][0] if len(node.input_meta) > 1 else grad._data.shape
             _write_first_operand(grad, out, other)

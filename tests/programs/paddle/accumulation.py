@@ -180,7 +180,8 @@ def a_retained_gradient_of_a_reshape_shares_memory_with_the_kernels_below(paddle
     reduced gradient of an add, a leaf's later accumulations (its first .grad is that memory)
     and a second gradient summed into the first. A retained gradient of the activation's own
     output, a hook that returns a new tensor or a transpose that reorders keeps it apart; a hook
-    that returns None hands the kernel the same memory."""
+    that returns None hands the kernel the same memory. In a create_graph pass sqrt, rsqrt,
+    relu, leaky_relu and clip still write there, the others do not."""
     nnf = paddle.nn.functional
     seen = []
     ops = {"exp": paddle.exp, "sin": paddle.sin, "sqrt": paddle.sqrt, "floor": paddle.floor,
@@ -239,6 +240,17 @@ def a_retained_gradient_of_a_reshape_shares_memory_with_the_kernels_below(paddle
     t.register_hook(lambda g: g * 1.0)
     t.backward()
     seen.append(["hook returning a new tensor", t.grad])
+    # in a create_graph pass only some kernels still write there; the recorded gradient is
+    # differentiated again as it was computed
+    recording = {"sqrt": paddle.sqrt, "relu": nnf.relu, "clip": lambda t: paddle.clip(t, None, 0.45),
+                 "leaky_relu": lambda t: nnf.leaky_relu(t, 0.1), "rsqrt": paddle.rsqrt,
+                 "exp": paddle.exp, "tanh": paddle.tanh, "elu": nnf.elu}
+    for name, op in recording.items():
+        x = paddle.to_tensor([[0.3, 0.6, 0.5]], stop_gradient=False)
+        v = paddle.unsqueeze(op(x), axis=1)
+        v.retain_grads()
+        g, = paddle.grad([v], [x], create_graph=True)
+        seen.append([f"create_graph {name}", v.grad, g, paddle.grad([g.sum()], [x], allow_unused=True)])
     for hooked in ("activation output", "reshape output"):  # a hook that returns None
         x, _ = pair()
         e = paddle.tanh(x)
