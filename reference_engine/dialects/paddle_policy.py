@@ -836,8 +836,7 @@ class PaddlePolicy(Policy):
         """A write through integers and slices out of range is refused in the words of a read
         through them (measured on 3.3.1; through an index list out of range paddle reads and
         writes outside the tensor's memory, which the reference does not imitate)."""
-        parts = index if isinstance(index, tuple) else (index,)
-        if any(isinstance(p, (list, np.ndarray)) for p in parts):
+        if F._index_kind(index) == "index":
             return
         try:
             tensor._data[index]
@@ -852,7 +851,7 @@ class PaddlePolicy(Policy):
         if tensor._data.ndim < SLICE_KERNEL_RANKS:
             return
         parts = index if isinstance(index, tuple) else (index,)
-        advanced = any(isinstance(p, (list, np.ndarray)) for p in parts)
+        advanced = F._index_kind(index) == "index"
         slicing = any(isinstance(p, (int, np.integer, slice)) and not isinstance(p, (bool, np.bool_))
                       for p in parts)
         if advanced and not slicing:
