@@ -88,7 +88,7 @@ def test_titles_are_plain_and_every_class_is_written_out():
     for c in CLASSES:
         assert not MECHANICAL.search(c.title), c.title
         assert c.topic in TOPICS and c.source in ("torch", "paddle")
-        assert c.explanation.endswith(".") and c.porting and c.patterns
+        assert c.explanation.endswith(".") and c.porting and c.explains
         assert c.original.startswith(f"import {c.source}") or f"\nimport {c.source}" in c.original
         other = "paddle" if c.source == "torch" else "torch"
         assert f"import {other}" in c.rewrite and f"import {c.source}\n" not in c.rewrite
@@ -143,7 +143,8 @@ def test_a_step_seen_first_in_paddle_sorts_where_it_ran():
     paddle = [_error("3", "SystemError", "freed-graph"), _tensor("5", [2.0])]
     found = findings(None, torch, paddle)
     assert [f.step for f in found] == ["3"]  # the error first; the values after it follow from it
-    assert explain("autograd.backward: nothing vs error:freed-graph").key == "backward-frees-every-node"
+    assert found[0].signature == "a step: nothing vs error:freed-graph"
+    assert explain(found[0].cause).key == "backward-frees-every-node"
 
 
 def test_a_hook_run_before_a_shared_error_names_the_error_raised_at_another_node():
@@ -153,4 +154,4 @@ def test_a_hook_run_before_a_shared_error_names_the_error_raised_at_another_node
     paddle = [_tensor("2", [2.0]), _error("3", "RuntimeError", "version-counter"), _after("3")]
     found = findings(None, torch, paddle)
     assert [f.signature for f in found] == ["a step: error:version-counter raised at another node"]
-    assert explain(found[0].signature).key == "version-error-node"
+    assert explain(found[0].cause).key == "version-error-node"

@@ -5,11 +5,15 @@ steps: a hook prints while the backward that calls it runs, so its observations 
 that backward (``12>4``: hook step 4, called in step 12) and sort after the step's own result
 (the step's error explains a hook that did not run, not the other way round).
 
-Each difference becomes a :class:`Finding` with a mechanical *signature*, ``STEP: WHAT``:
-``grad: unused-input: RuntimeError vs ValueError``, ``observe grad: requires_grad False/True``,
-``hook (in grad): tensor vs nothing``, ``inplace: error:leaf-in-place vs nothing``. Sides read
-torch first. How many tensors a step printed does not enter a signature (``tensor + tensor``
-is ``tensor``; a count that differs is ``more in torch`` / ``fewer in torch``).
+Each difference becomes a :class:`Finding` with a structured :class:`Cause`: where it is (a
+:class:`Place`: the step's kind from the step-kind registry, what tells it apart, the function
+body, the observed tensor's role; and the autograd step that ran it) and what differs (the
+kinds each side observed, the classes of one shared error, the flags). A cause reads as a
+mechanical *signature*, ``STEP: WHAT``: ``grad: unused-input: RuntimeError vs ValueError``,
+``observe grad: requires_grad False/True``, ``hook (in grad): tensor vs nothing``,
+``inplace: error:leaf-in-place vs nothing``. Sides read torch first. How many tensors a step
+printed does not enter a cause (``tensor + tensor`` is ``tensor``; a count that differs is
+``more in torch`` / ``fewer in torch``).
 
 Findings are of two kinds:
 
@@ -18,7 +22,8 @@ Findings are of two kinds:
 - *flow*: a value, a result where the other side raised, an error of another kind. What follows
   the first one may be its consequence, so only the first flow difference is a finding.
 
-The porting guide (``conformance.report.porting``) names the root cause of each signature.
+The porting guide (``conformance.report.porting_classes``) names the root cause of each finding,
+querying its cause's fields (``conformance.judge.cause_match``), never its text.
 """
 
 from __future__ import annotations
@@ -27,24 +32,12 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from conformance.corpus.case import Case
-from conformance.corpus.step_kinds import DEFERRED
-from conformance.judge.classes import side_name, step_at, step_label
+from conformance.corpus.step_kinds import DEFERRED, STEPS_BY_KEY
+from conformance.judge.classes import side_name, step_at
 from conformance.judge.compare import Difference, compare_observation, compare_traces
 from conformance.run.trace import Trace
 
 FLAG_FIELDS = ("requires_grad", "is_leaf", "has_grad_fn")
-# a deferred step that printed a gradient in one framework only (or more often in one)
-ONE_SIDED_HOOK = ("tensor vs nothing", "nothing vs tensor", "tensor: more in torch", "tensor: fewer in torch")
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One difference between torch's and paddle's traces of a case."""
-
-    signature: str
-    step: str                   # where (``12``, ``12>4`` for a hook step 4 run by step 12)
-    independent: bool           # a flag or a warning: every one counts, not only the first
-    difference: Difference
 
 
 def _top(step: str) -> int:
@@ -100,50 +93,125 @@ def _order(step: str) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
     return numbers(trigger), 1 if inner else 0, numbers(inner)
 
 
+ROLES = ("a held .grad", "an assigned .grad", "a parameter")
+
+
 def _role(case: Case, name: str) -> str:
     """What a tensor is beyond its value, where that decides what a porter meets: a kept
-    reference to a ``.grad``, a tensor assigned as one, a module's parameter."""
+    reference to a ``.grad``, a tensor assigned as one, a module's parameter (``ROLES``)."""
     for _, step, _ in case.walked():
         if "hold_grad" in step and step["as"] == name:
-            return "a held .grad"
+            return ROLES[0]
         if "set_grad" in step and step["from"] == name:
-            return "an assigned .grad"
+            return ROLES[1]
         if "module" in step and name in step.get("params", []):
-            return "a parameter"
+            return ROLES[2]
     return ""
 
 
-def _label(case: Optional[Case], step: str) -> str:
-    label = step_label(case, step, False)
-    found = step_at(case, step) if case is not None else None
-    if case is not None and found is not None and "observe" in found:
-        role = _role(case, found["of"])
-        return f"{label} of {role}" if role else label
-    return label
+# what tells steps of one kind apart, where it decides what a porter meets
+_DETAIL_FIELDS = {"observe": "observe", "backward": "api", "node_hook": "kind", "optimizer": "kind",
+                  "module": "kind"}
 
 
-def location(case: Optional[Case], step: str) -> str:
-    """The step kind at a (possibly deferred) location, with the role of an observed tensor:
-    ``hook (in grad)``, ``observe value of a held .grad``."""
-    trigger, _, inner = step.partition(">")
-    if inner:
-        return f"{_label(case, inner)} (in {_label(case, trigger)})"
-    return _label(case, step)
+@dataclass(frozen=True)
+class Place:
+    """Where a finding is: a step's kind (a key of the step-kind registry, ``""`` where the case
+    has no such step), what tells steps of that kind apart (what an ``observe`` observes, a
+    ``backward``'s api), the custom function body it is in, and the observed tensor's role."""
+
+    kind: str = ""
+    detail: str = ""
+    body: str = ""
+    after: bool = False
+    role: str = ""
+
+    def __str__(self) -> str:
+        if not self.kind:
+            return "a step"
+        if self.kind == "backward":
+            label = "Tensor.backward" if self.detail == "method" else "autograd.backward"
+        else:
+            label = f"{self.kind} {self.detail}" if self.detail else self.kind
+        if self.after:
+            return f"after {label}"
+        label = f"function {self.body}: {label}" if self.body else label
+        return f"{label} of {self.role}" if self.role else label
 
 
-def _kinds(o: Any) -> str:
-    """The kinds a step observed, each once: ``tensor + warning:only-inputs``."""
+def place(case: Optional[Case], where: str) -> Place:
+    """The :class:`Place` of a trace location (``3``, ``3.derivative.0``, ``3.after``)."""
+    step = step_at(case, where) if case is not None else None
+    if step is None:
+        return Place()
+    kind = next((k for k in step if k in STEPS_BY_KEY), "step")
+    detail = step.get(_DETAIL_FIELDS[kind], "") if kind in _DETAIL_FIELDS else ""
+    parts = where.split(".")
+    body = next((p for p in parts if not p.isdigit()), "")
+    role = _role(case, step["of"]) if kind == "observe" and case is not None else ""
+    return Place(kind, str(detail or ""), "" if body == "after" else body, parts[-1] == "after", role)
+
+
+# how two observations differ, beyond a compared field (``values``, ``shape``, ``dtype``)
+ASPECTS = ("flags", "kinds", "raised", "warnings", "more in torch", "fewer in torch", "node", "length")
+
+
+@dataclass(frozen=True)
+class Cause:
+    """A finding's structured cause: where it is (``place``; ``within``, the autograd step that ran
+    a deferred one) and what differs (``aspect``, one of ``ASPECTS`` or a compared field). The
+    sides read torch first: ``torch``/``paddle`` the kinds each observed (``tensor``,
+    ``error:freed-graph``, ``nothing``), ``raised`` the two exception classes of one shared error
+    ``category``, ``flags`` the flags that differ as ``(name, torch, paddle)``; ``in_results``:
+    inside the list of a grad step's results. ``str()`` is the finding's signature."""
+
+    place: Place
+    aspect: str
+    within: Optional[Place] = None
+    torch: tuple[str, ...] = ()
+    paddle: tuple[str, ...] = ()
+    raised: tuple[str, ...] = ()
+    category: str = ""
+    flags: tuple[tuple[str, Any, Any], ...] = ()
+    in_results: bool = False
+
+    def __str__(self) -> str:
+        where = f"{self.place} (in {self.within})" if self.within else str(self.place)
+        return f"{where}: {self._what()}"
+
+    def _what(self) -> str:
+        inner = "grad results: " if self.in_results else ""
+        torch, paddle = " + ".join(self.torch), " + ".join(self.paddle)
+        if self.aspect == "flags":
+            return inner + ", ".join(f"{k} {t}/{p}" for k, t, p in self.flags)
+        if self.aspect == "raised":
+            return f"{inner}{self.category}: {self.raised[0]} vs {self.raised[1]}"
+        if self.aspect == "kinds":
+            return f"{inner}{torch} vs {paddle}"
+        if self.aspect == "warnings":
+            return f"warning {torch} vs {paddle}"
+        if self.aspect in ("more in torch", "fewer in torch"):
+            return f"{torch}: {self.aspect}"
+        if self.aspect == "node":
+            return f"error:{self.category} raised at another node"
+        if self.aspect == "length":
+            return f"{inner}number of grad results"
+        return inner + self.aspect
+
+
+def _kinds(o: Any) -> tuple[str, ...]:
+    """The kinds a step observed, each once: ``("tensor", "warning:only-inputs")``."""
     if not isinstance(o, list):
-        return side_name(o)
+        return (side_name(o),)
     names: list[str] = []
     for x in o:
         if side_name(x) not in names:
             names.append(side_name(x))
-    return " + ".join(names) or "nothing"
+    return tuple(names) or ("nothing",)
 
 
-def _flags(e: dict[str, Any], a: dict[str, Any]) -> str:
-    return ", ".join(f"{k} {e.get(k)}/{a.get(k)}" for k in FLAG_FIELDS if k in e and e.get(k) != a.get(k))
+def _flags(e: dict[str, Any], a: dict[str, Any]) -> tuple[tuple[str, Any, Any], ...]:
+    return tuple((k, e.get(k), a.get(k)) for k in FLAG_FIELDS if k in e and e.get(k) != a.get(k))
 
 
 def _without_flags(o: dict[str, Any]) -> dict[str, Any]:
@@ -152,57 +220,58 @@ def _without_flags(o: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in o.items() if k not in FLAG_FIELDS}
 
 
-def _first_flag_difference(e: dict[str, Any], a: dict[str, Any], inner: str = "") -> Optional[str]:
+def _first_flag_difference(e: dict[str, Any], a: dict[str, Any],
+                           in_results: bool = False) -> Optional[dict[str, Any]]:
     if e["kind"] == a["kind"] == "list" and len(e["items"]) == len(a["items"]):
         for x, y in zip(e["items"], a["items"]):
-            found = _first_flag_difference(x, y, "grad results: ")
+            found = _first_flag_difference(x, y, True)
             if found:
                 return found
         return None
     if e["kind"] == a["kind"] and e["kind"] in ("tensor", "flags"):
         flags = _flags(e, a)
-        return inner + flags if flags else None
+        return {"aspect": "flags", "flags": flags, "in_results": in_results} if flags else None
     return None
 
 
-def _flow(what: str, e: Any, a: Any) -> str:
-    """A flow difference named: what differs, the sides' kinds or error categories."""
-    inner = ""
+def _flow(what: str, e: Any, a: Any) -> dict[str, Any]:
+    """A flow difference: what differs, the sides' kinds or the classes of a shared error."""
+    in_results = False
     if what.startswith("item "):
         index, what = int(what.split()[1]), what.split(" ", 2)[2]
-        e, a, inner = e["items"][index], a["items"][index], "grad results: "
+        e, a, in_results = e["items"][index], a["items"][index], True
     if what in ("error class", "warning class") and e["category"] == a["category"]:
         key = e["kind"]
-        return f"{inner}{e['category']}: {e[key]} vs {a[key]}"
+        return {"aspect": "raised", "category": e["category"], "raised": (e[key], a[key]),
+                "in_results": in_results}
     if what in ("kind", "error category", "warning category", "error class", "warning class"):
-        return f"{inner}{_kinds(e)} vs {_kinds(a)}"
-    if what == "length":
-        return f"{inner}number of grad results"
-    return inner + what
+        return {"aspect": "kinds", "torch": _kinds(e), "paddle": _kinds(a), "in_results": in_results}
+    return {"aspect": what, "in_results": in_results}
 
 
-def _count_difference(e: list[dict[str, Any]], a: list[dict[str, Any]]) -> tuple[str, bool]:
+def _count_difference(e: list[dict[str, Any]], a: list[dict[str, Any]]) -> tuple[dict[str, Any], bool]:
     """Two steps that observed different numbers of things: only warnings (independent), or
     results (flow)."""
     e_main = [o for o in e if o["kind"] != "warning"]
     a_main = [o for o in a if o["kind"] != "warning"]
     if [o["kind"] for o in e_main] == [o["kind"] for o in a_main]:
-        return (f"warning {_kinds([o for o in e if o['kind'] == 'warning'])} vs "
-                f"{_kinds([o for o in a if o['kind'] == 'warning'])}"), True
+        return {"aspect": "warnings", "torch": _kinds([o for o in e if o["kind"] == "warning"]),
+                "paddle": _kinds([o for o in a if o["kind"] == "warning"])}, True
     if _kinds(e) == _kinds(a):
-        return f"{_kinds(e)}: {'more' if len(e) > len(a) else 'fewer'} in torch", False
-    return f"{_kinds(e)} vs {_kinds(a)}", False
+        return {"aspect": f"{'more' if len(e) > len(a) else 'fewer'} in torch",
+                "torch": _kinds(e), "paddle": _kinds(a)}, False
+    return {"aspect": "kinds", "torch": _kinds(e), "paddle": _kinds(a)}, False
 
 
-def _named(d: Difference) -> list[tuple[str, bool]]:
-    """A difference's (description, independent) parts: a tensor whose flags and values both
-    differ gives two."""
+def _named(d: Difference) -> list[tuple[dict[str, Any], bool]]:
+    """A difference's (what differs, independent) parts, each the fields of a :class:`Cause`
+    beyond its place: a tensor whose flags and values both differ gives two."""
     e, a = d.expected, d.actual
     if d.what == "observations":
         return [_count_difference(e, a)]
     if not (isinstance(e, dict) and isinstance(a, dict)):
         return [(_flow(d.what, e, a), False)]
-    parts: list[tuple[str, bool]] = []
+    parts: list[tuple[dict[str, Any], bool]] = []
     flags = _first_flag_difference(e, a)
     if flags:
         parts.append((flags, True))
@@ -210,6 +279,28 @@ def _named(d: Difference) -> list[tuple[str, bool]]:
     if flow:
         parts.append((_flow(flow, _without_flags(e), _without_flags(a)), False))
     return parts
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One difference between torch's and paddle's traces of a case."""
+
+    cause: Cause
+    step: str                   # where (``12``, ``12>4`` for a hook step 4 run by step 12)
+    independent: bool           # a flag or a warning: every one counts, not only the first
+    difference: Difference
+
+    @property
+    def signature(self) -> str:
+        """The cause as one line: ``grad: unused-input: RuntimeError vs ValueError``."""
+        return str(self.cause)
+
+
+def _ran_in_one(cause: Cause) -> bool:
+    """Whether a deferred step printed a gradient in one framework only (or more often in one)."""
+    sides = {cause.torch, cause.paddle}
+    return (cause.aspect == "kinds" and sides == {("tensor",), ("nothing",)}) or (
+        cause.aspect in ("more in torch", "fewer in torch") and sides == {("tensor",)})
 
 
 def _shared_error(step: str, torch_obs: list[dict[str, Any]],
@@ -239,15 +330,15 @@ def findings(case: Optional[Case], torch_obs: list[dict[str, Any]],
     found: list[Finding] = []
     flowed = False
     for d in sorted(comparison.differences, key=lambda d: _order(d.step)):
-        for description, independent in _named(d):
+        trigger, _, inner = d.step.partition(">")
+        here, within = (place(case, inner), place(case, trigger)) if inner else (place(case, d.step), None)
+        for what, independent in _named(d):
             if not independent and flowed:
                 continue
-            where = location(case, d.step)
-            ran_in_one = description in ONE_SIDED_HOOK
-            shared = _shared_error(d.step, torch_obs, paddle_obs) if ran_in_one else None
+            cause = Cause(here, within=within, **what)
+            shared = _shared_error(d.step, torch_obs, paddle_obs) if _ran_in_one(cause) else None
             if shared is not None:
-                where, description = location(case, d.step.partition(">")[0]), \
-                    f"error:{shared} raised at another node"
-            found.append(Finding(f"{where}: {description}", d.step, independent, d))
+                cause = Cause(within or here, "node", category=shared)
+            found.append(Finding(cause, d.step, independent, d))
             flowed |= not independent
     return found

@@ -3,7 +3,7 @@ over a run.
 
 Only cases both dialects run are compared (a case written for one framework is no difference a
 porter meets), and torch-cpu's trace is the baseline. Each case's findings
-(``conformance.judge.causes``) are given the first class whose patterns match; a case counts
+(``conformance.judge.causes``) are given the first class that explains their cause; a case counts
 once in each class it shows. A finding no class explains is listed by its signature, flagged
 for writing. A step one framework has no API for is counted once per API, over every case that
 uses it, in ``no_counterpart``.
@@ -11,14 +11,13 @@ uses it, in ``no_counterpart``.
 
 from __future__ import annotations
 
-import fnmatch
 import json
 from dataclasses import dataclass, field
 from typing import Any, Collection, Mapping, Optional
 
 from conformance.corpus.case import Case
 from conformance.corpus.step_kinds import DIALECT_LACKS
-from conformance.judge.causes import Finding, findings
+from conformance.judge.causes import Cause, Finding, findings
 from conformance.judge.classes import case_size
 from conformance.report.porting_classes import CLASSES, NO_COUNTERPART, NoCounterpart, PortingClass
 from conformance.run.repro import program
@@ -100,10 +99,9 @@ class Guide:
         return [c for c in self.classes + self.unexplained if case_id in c.cases]
 
 
-def explain(signature: str) -> Optional[PortingClass]:
-    """The first class whose patterns match a finding's signature."""
-    return next((c for c in CLASSES if any(fnmatch.fnmatchcase(signature, p) for p in c.patterns)),
-                None)
+def explain(cause: Cause) -> Optional[PortingClass]:
+    """The first class that explains a finding's cause."""
+    return next((c for c in CLASSES if c.explains_cause(cause)), None)
 
 
 def _unsupported(observations: list[dict[str, Any]]) -> bool:
@@ -153,10 +151,10 @@ def porting_guide(results: list[dict[str, Any]], cases: dict[str, Case],
         guide.compared += 1
         case = cases.get(case_id)
         found = [f for f in findings(case, pair[BASELINE], pair[OTHER])
-                 if "unsupported" not in f.signature]  # a missing API: counted in ``missing``
+                 if "unsupported" not in f.cause.torch + f.cause.paddle]  # a missing API: in ``missing``
         guide.diverging += bool(found)
         for f in found:
-            entry = explain(f.signature)
+            entry = explain(f.cause)
             cls = by_key[entry.key] if entry else unexplained.setdefault(
                 f.signature, GuideClass(None, f.signature))
             if case_id in cls.cases:

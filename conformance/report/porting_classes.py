@@ -1,11 +1,15 @@
 """The porting guide's table: every torch ↔ paddle difference the corpus shows, by root cause.
 
 One entry per class, keyed by a stable id: its topic, a plain title, a one-sentence explanation,
-what to write "when porting", the finding signatures it explains (``conformance.judge.causes``;
-shell patterns, first matching class wins, so the more specific ones come first), the rows of
-the measured semantics table it is, and a pair of programs: the ``original`` in one framework
-and its ``rewrite`` in the other, which prints the same (``tests/test_porting_guide.py`` runs
-both). A step one framework has no API for is in ``NO_COUNTERPART`` instead, once.
+what to write "when porting", the finding causes it explains (``conformance.judge.causes``, each
+queried by a ``Match``; the first class with a matching one wins, so the more specific ones come
+first), the rows of the measured semantics table it is, and a pair of programs: the
+``original`` in one framework and its ``rewrite`` in the other, which prints the same
+(``tests/test_porting_guide.py`` runs both). A step one framework has no API for is in
+``NO_COUNTERPART`` instead, once.
+
+The programs are Python files ruff checks like the rest of the code:
+``porting_programs/<dialect>/<key>.py`` (the key's dashes as underscores).
 
 Programs print plain Python values (lists, booleans, exception class names), never a framework's
 tensor repr, so the two frameworks' outputs compare as text.
@@ -14,6 +18,10 @@ tensor repr, so the two frameworks' outputs compare as text.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import resources
+
+from conformance.judge.cause_match import ANY_ERROR, Match
+from conformance.judge.causes import Cause
 
 TOPICS = {
     "seeds": ("Seed gradients",
@@ -44,8 +52,36 @@ TOPICS = {
 }
 
 
+DIALECTS = ("torch", "paddle")
+
+
+def porting_program(key: str, dialect: str) -> str:
+    """The text of an entry's program in ``dialect``."""
+    name = key.replace("-", "_") + ".py"
+    return (resources.files("conformance.report") / "porting_programs" / dialect / name).read_text(
+        encoding="utf-8")
+
+
+class _Pair:
+    """An entry's two programs: ``original`` in its source dialect, ``rewrite`` in the other."""
+
+    key: str
+
+    @property
+    def source_dialect(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def original(self) -> str:
+        return porting_program(self.key, self.source_dialect)
+
+    @property
+    def rewrite(self) -> str:
+        return porting_program(self.key, next(d for d in DIALECTS if d != self.source_dialect))
+
+
 @dataclass(frozen=True)
-class PortingClass:
+class PortingClass(_Pair):
     """One root cause of torch ↔ paddle differences, with what to write instead."""
 
     key: str
@@ -53,15 +89,21 @@ class PortingClass:
     title: str
     explanation: str
     porting: str
-    patterns: tuple[str, ...]
-    original: str
-    rewrite: str
+    explains: tuple[Match, ...]
     source: str = "torch"          # the dialect of ``original``; ``rewrite`` is the other
     documented: tuple[str, ...] = ()  # rows of the measured semantics table (``SEMANTICS_ROWS``)
 
+    @property
+    def source_dialect(self) -> str:
+        return self.source
+
+    def explains_cause(self, cause: Cause) -> bool:
+        """Whether one of the class's matches matches ``cause``."""
+        return any(m.matches(cause) for m in self.explains)
+
 
 @dataclass(frozen=True)
-class NoCounterpart:
+class NoCounterpart(_Pair):
     """An API one framework has and the other lacks: listed once, with what to use instead."""
 
     key: str
@@ -69,9 +111,11 @@ class NoCounterpart:
     api: str
     lacked: tuple[str, str]        # its ``(step kind, field)`` in ``DIALECT_LACKS``
     instead: str
-    original: str
-    rewrite: str
     documented: tuple[str, ...] = ()
+
+    @property
+    def source_dialect(self) -> str:
+        return self.dialect
 
 
 # The documented differences of the measured semantics table (a row each): every one is some
@@ -112,6 +156,17 @@ SEMANTICS_ROWS = (
 )
 
 
+# Where a gradient is printed: a retained or held .grad, a hook's argument, a custom backward's.
+GRADIENT_PLACES = ({"step": "observe", "detail": "grad"}, {"step": "observe", "detail": "value"},
+                   {"step": "hook"}, {"body": "derivative"})
+# A step's own observation: at the top level, of no special tensor, not run by an autograd step.
+OWN_OBSERVATION = {"step": "observe", "body": "", "role": "", "within": ""}
+# The flags paddle sets where torch does not (sides read torch first).
+PADDLE_REQUIRES_GRAD = {"requires_grad": (False, True)}
+PADDLE_GRAD_FN = {"has_grad_fn": (False, True)}
+PADDLE_GRAD_FLAGS = {**PADDLE_REQUIRES_GRAD, **PADDLE_GRAD_FN}
+
+
 # The order is the matching order: a finding takes the first class with a matching pattern.
 CLASSES: tuple[PortingClass, ...] = (
     # --- seeds -------------------------------------------------------------------------------
@@ -125,20 +180,8 @@ CLASSES: tuple[PortingClass, ...] = (
         porting="In torch, pass the ones paddle fills in: `y.backward(torch.ones_like(y))`, "
                 "`torch.autograd.grad(y, x, torch.ones_like(y))`, a `torch.ones_like(y)` for each "
                 "None entry.",
-        patterns=("*: error:implicit-seed vs *",),
+        explains=(Match(torch="error:implicit-seed"),),
         source="paddle",
-        original="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = x * 3
-y.backward()
-print(x.grad.tolist())
-""",
-        rewrite="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x * 3
-y.backward(torch.ones_like(y))
-print(x.grad.tolist())
-""",
         documented=("Seed gradients: no seed, non-scalar output",
                     "Seed gradients: None entry in a seed list")),
     PortingClass(
@@ -151,23 +194,10 @@ print(x.grad.tolist())
                     "seed for a 0-d output is taken).",
         porting="Give seeds the output's shape (`g.reshape(y.shape)`) in both; code that catches "
                 "the error must catch AssertionError in paddle.",
-        patterns=("*: seed-shape: RuntimeError vs AssertionError", "*: error:seed-shape vs *"),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x * 2
-try:
-    y.backward(torch.ones(3))
-except RuntimeError:
-    print("refused")
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = x * 2
-try:
-    y.backward(paddle.ones([3]))
-except AssertionError:
-    print("refused")
-""",
+        explains=(
+            Match(aspect="raised", category="seed-shape", raised=("RuntimeError", "AssertionError")),
+            Match(torch="error:seed-shape"),
+        ),
         documented=("Seed gradients: seed of wrong shape",)),
     PortingClass(
         key="seed-count", topic="seeds",
@@ -178,19 +208,11 @@ except AssertionError:
                     "equal to tensors').",
         porting="In paddle, pass exactly one seed per output (drop the ones torch ignored), and "
                 "catch AssertionError where torch code catches RuntimeError.",
-        patterns=("*: seed-count: *", "*: * vs error:seed-count", "*: error:seed-count vs *"),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x * 2
-torch.autograd.backward([y], [torch.ones(2), torch.ones(2)])
-print(x.grad.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = x * 2
-paddle.autograd.backward([y], [paddle.ones([2])])
-print(x.grad.tolist())
-""",
+        explains=(
+            Match(aspect="raised", category="seed-count"),
+            Match(paddle="error:seed-count"),
+            Match(torch="error:seed-count"),
+        ),
         documented=("Seed gradients: seed count ≠ outputs",)),
     PortingClass(
         key="seed-type", topic="seeds",
@@ -199,23 +221,7 @@ print(x.grad.tolist())
                     "'gradients can be either Tensors or None', paddle with AssertionError.",
         porting="Wrap the seed in a tensor (`paddle.to_tensor(2.0)`) or catch AssertionError in "
                 "paddle where torch code catches TypeError.",
-        patterns=("*: seed-type: *", "*: error:seed-type vs *"),
-        original="""import torch
-x = torch.tensor(1.0, requires_grad=True)
-y = x * 2
-try:
-    torch.autograd.grad([y], [x], [2.0])
-except TypeError:
-    print("refused")
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor(1.0, stop_gradient=False)
-y = x * 2
-try:
-    paddle.grad([y], [x], [2.0])
-except AssertionError:
-    print("refused")
-""",
+        explains=(Match(aspect="raised", category="seed-type"), Match(torch="error:seed-type")),
         documented=("Seed gradients: seed not a tensor",)),
     # --- accumulation ------------------------------------------------------------------------
     PortingClass(
@@ -226,25 +232,7 @@ except AssertionError:
                     "storage and node; torch's .grad is a new tensor without a grad_fn.",
         porting="In paddle, copy before keeping or writing it: `g = x.grad.clone().detach()`; "
                 "never write into a seed you will read as .grad.",
-        patterns=("observe grad*: requires_grad False/True, has_grad_fn False/True",
-                  "observe value*: requires_grad False/True, has_grad_fn False/True",
-                  "hook*: requires_grad False/True, has_grad_fn False/True",
-                  "function derivative*: requires_grad False/True, has_grad_fn False/True"),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-seed = torch.tensor([1.0, 1.0])
-torch.autograd.backward([x], [seed])
-seed.mul_(5)
-print(x.grad.tolist(), x.grad.grad_fn is None)
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-seed = paddle.to_tensor([1.0, 1.0])
-paddle.autograd.backward([x], [seed.clone()])
-seed.scale_(5)
-g = x.grad.clone().detach()
-print(g.tolist(), g.grad_fn is None)
-""",
+        explains=tuple(Match(**where, flags=PADDLE_GRAD_FLAGS) for where in GRADIENT_PLACES),
         documented=("Accumulation: torch updates the same .grad object in place; paddle hands "
                     "out a new wrapper",)),
     PortingClass(
@@ -256,22 +244,10 @@ print(g.tolist(), g.grad_fn is None)
                     "grad (the same holds for the gradient a tensor hook is given).",
         porting="In paddle, detach the gradient before using it as data: `g = x.grad.detach()`; "
                 "do not test `x.grad.stop_gradient` to learn whether a graph was built.",
-        patterns=("observe grad*: requires_grad False/True", "observe value*: requires_grad False/True",
-                  "hook*: requires_grad False/True",
-                  "function derivative*: requires_grad False/True",
-                  "saved_tensors_hooks*: requires_grad True/False"),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-(x * x).sum().backward()
-g = x.grad
-print(g.tolist(), g.requires_grad)
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-(x * x).sum().backward()
-g = x.grad.detach()
-print(g.tolist(), not g.stop_gradient)
-""",
+        explains=(
+            *(Match(**where, flags=PADDLE_REQUIRES_GRAD) for where in GRADIENT_PLACES),
+            Match(step="saved_tensors_hooks", flags={"requires_grad": (True, False)}),
+        ),
         documented=("Accumulation: x.grad's flag",)),
     PortingClass(
         key="leaf-grad-fn", topic="accumulation",
@@ -282,18 +258,12 @@ print(g.tolist(), not g.stop_gradient)
                     "handed such a seed sees its node too), so `grad_fn is None` does not tell "
                     "a leaf in paddle.",
         porting="In paddle, test `x.is_leaf` instead of `x.grad_fn is None`.",
-        patterns=("observe flags*: has_grad_fn False/True", "observe value*: has_grad_fn False/True",
-                  "saved_tensors_hooks*: has_grad_fn False/True", "hook*: has_grad_fn False/True"),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-c = torch.tensor([1.0, 2.0])
-print(x.grad_fn is None, c.grad_fn is None)
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-c = paddle.to_tensor([1.0, 2.0])
-print(x.is_leaf, c.is_leaf)
-""",
+        explains=(
+            Match(step="observe", detail="flags", flags=PADDLE_GRAD_FN),
+            Match(step="observe", detail="value", flags=PADDLE_GRAD_FN),
+            Match(step="saved_tensors_hooks", flags=PADDLE_GRAD_FN),
+            Match(step="hook", flags=PADDLE_GRAD_FN),
+        ),
         documented=("Accumulation: leaf grad_fn (None / GradNodeAccumulation)",)),
     PortingClass(
         key="non-leaf-grad-warning", topic="accumulation",
@@ -303,22 +273,8 @@ print(x.is_leaf, c.is_leaf)
                     "leaf Tensor is being accessed').",
         porting="Nothing to change in paddle; in torch, call `y.retain_grad()` before backward "
                 "if you read `y.grad`, or check `y.is_leaf` first.",
-        patterns=("*: warning warning:non-leaf-grad-access vs nothing",),
+        explains=(Match(aspect="warnings", torch="warning:non-leaf-grad-access", paddle="nothing"),),
         source="paddle",
-        original="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = x * 2
-y.sum().backward()
-print(y.grad)
-""",
-        rewrite="""import warnings
-import torch
-warnings.simplefilter("error")
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x * 2
-y.sum().backward()
-print(y.grad if y.is_leaf else None)
-""",
         documented=("Accumulation: non-leaf .grad after backward (torch warns)",)),
     PortingClass(
         key="gradient-method-deprecated", topic="accumulation",
@@ -327,17 +283,11 @@ print(y.grad if y.is_leaf else None)
                     "raises a VisibleDeprecationWarning; torch's counterpart is "
                     "`x.grad.numpy()`.",
         porting="In paddle, write `x.grad.numpy()`, as in torch.",
-        patterns=("observe grad_array: warning nothing vs warning:deprecated",),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-(x * 3).sum().backward()
-print(x.grad.numpy().tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-(x * 3).sum().backward()
-print(x.grad.numpy().tolist())
-"""),
+        explains=(
+            Match(step="observe", detail="grad_array", aspect="warnings", torch="nothing",
+                  paddle="warning:deprecated"),
+        ),
+    ),
     PortingClass(
         key="held-grad", topic="accumulation",
         title="A reference to .grad kept across clearing or accumulation sees other values",
@@ -345,21 +295,10 @@ print(x.grad.numpy().tolist())
                     "leaves a kept reference alone; paddle's clear_grad() writes zeros into the "
                     "storage a kept reference shares, and its `x.grad = None` empties it.",
         porting="Keep a copy, not a reference: `held = x.grad.clone()` in both frameworks.",
-        patterns=("observe value of a held .grad: *", "observe value of an assigned .grad: *"),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-(x * 3).sum().backward()
-held = x.grad
-x.grad = None
-print(held.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-(x * 3).sum().backward()
-held = x.grad.clone()
-x.clear_grad()
-print(held.tolist())
-""",
+        explains=(
+            Match(step="observe", detail="value", role="a held .grad", within=""),
+            Match(step="observe", detail="value", role="an assigned .grad", within=""),
+        ),
         documented=("Accumulation: clearing (None in torch, zeros with clear_grad in paddle)",)),
     PortingClass(
         key="retained-grad-overwritten", topic="hooks",
@@ -370,27 +309,7 @@ print(held.tolist())
                     "gradient only.",
         porting="In paddle, add the passes yourself: keep `total = y.grad.clone()` after the "
                 "first and add each later `y.grad`.",
-        patterns=("observe grad: values",),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x * 3
-y.retain_grad()
-s = (y * y).sum()
-s.backward(retain_graph=True)
-s.backward()
-print(y.grad.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = x * 3
-y.retain_grads()
-s = (y * y).sum()
-s.backward(retain_graph=True)
-total = y.grad.clone()
-s.backward()
-total = total + y.grad
-print(total.tolist())
-""",
+        explains=(Match(**OWN_OBSERVATION, detail="grad", aspect="values"),),
         documented=("Accumulation: retain_grad() / retain_grads()",)),
     PortingClass(
         key="flag-after-forward", topic="accumulation",
@@ -401,24 +320,7 @@ print(total.tolist())
                     "so x.grad is filled.",
         porting="In paddle, leave the tensor out of the backward instead: compute with "
                 "`x.detach()`, or clear its gradient after the backward.",
-        patterns=("observe grad*: none vs tensor",),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-w = torch.tensor([3.0, 4.0], requires_grad=True)
-y = (x * w).sum()
-x.requires_grad_(False)
-y.backward()
-print(x.grad, w.grad.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-w = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
-y = (x * w).sum()
-x.stop_gradient = True
-y.backward()
-x.clear_gradient(False)
-print(x.grad, w.grad.tolist())
-""",
+        explains=(Match(step="observe", detail="grad", torch="none", paddle="tensor"),),
         documented=("Accumulation: changing the flag after the forward",)),
     PortingClass(
         key="non-leaf-flag", topic="accumulation",
@@ -428,20 +330,11 @@ print(x.grad, w.grad.tolist())
                     "sets `y.stop_gradient = True`.",
         porting="In torch, take `y = y.detach()` where paddle code sets a non-leaf's "
                 "stop_gradient.",
-        patterns=("set_requires_grad: error:non-leaf-flag vs *", "observe flags*: requires_grad True/False"),
+        explains=(
+            Match(step="set_requires_grad", torch="error:non-leaf-flag"),
+            Match(step="observe", detail="flags", flags={"requires_grad": (True, False)}),
+        ),
         source="paddle",
-        original="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = x * 2
-y.stop_gradient = True
-print(y.stop_gradient is False)
-""",
-        rewrite="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x * 2
-y = y.detach()
-print(y.requires_grad)
-""",
         documented=("Accumulation: torch refuses to change a non-leaf's flag",)),
     # --- retain_graph ------------------------------------------------------------------------
     PortingClass(
@@ -453,22 +346,8 @@ print(y.requires_grad)
                     "the same graph succeeds.",
         porting="In torch, pass `retain_graph=True` to every grad call that paddle code follows "
                 "with another pass.",
-        patterns=("*: error:freed-graph vs *",),
+        explains=(Match(torch="error:freed-graph"),),
         source="paddle",
-        original="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = (x * x).sum()
-g, = paddle.grad([y], [x])
-y.backward()
-print(g.tolist(), x.grad.tolist())
-""",
-        rewrite="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = (x * x).sum()
-g, = torch.autograd.grad([y], [x], retain_graph=True)
-y.backward()
-print(g.tolist(), x.grad.tolist())
-""",
         documented=("retain_graph: paddle.grad runs on a copy of the graph and frees nothing",)),
     PortingClass(
         key="backward-frees-every-node", topic="retain_graph",
@@ -479,21 +358,7 @@ print(g.tolist(), x.grad.tolist())
                     "exist').",
         porting="In paddle, pass `retain_graph=True` to the first backward whenever the graph is "
                 "run again, saved tensors or not.",
-        patterns=("*: * vs error:freed-graph",),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = (x + 1).sum()
-y.backward()
-y.backward()
-print(x.grad.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = (x + 1).sum()
-y.backward(retain_graph=True)
-y.backward()
-print(x.grad.tolist())
-""",
+        explains=(Match(paddle="error:freed-graph"),),
         documented=("retain_graph: torch frees only nodes that saved tensors; paddle's backward "
                     "frees every node",)),
     PortingClass(
@@ -504,25 +369,7 @@ print(x.grad.tolist())
                     "SystemError '(Fatal) The TensorWrappers of … do not exist'.",
         porting="Pass `retain_graph=True` to the first pass; code that catches the error must "
                 "catch SystemError in paddle.",
-        patterns=("*: freed-graph: *",),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = (x * x).sum()
-y.backward()
-try:
-    y.backward()
-except RuntimeError:
-    print("refused")
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = (x * x).sum()
-y.backward()
-try:
-    y.backward()
-except SystemError:
-    print("refused")
-""",
+        explains=(Match(aspect="raised", category="freed-graph"),),
         documented=("retain_graph: the second pass's error (RuntimeError / SystemError)",)),
     # --- unused inputs -----------------------------------------------------------------------
     PortingClass(
@@ -534,25 +381,7 @@ except SystemError:
                     "with ValueError ('does not appear in the backward graph').",
         porting="Pass `allow_unused=True` and test for None, in both; code that catches the "
                 "error must catch ValueError in paddle.",
-        patterns=("*: unused-input: *",),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-z = torch.tensor([1.0, 2.0], requires_grad=True)
-y = (x * 2).sum()
-try:
-    torch.autograd.grad([y], [x, z])
-except RuntimeError:
-    print("refused")
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-z = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = (x * 2).sum()
-try:
-    paddle.grad([y], [x, z])
-except ValueError:
-    print("refused")
-""",
+        explains=(Match(aspect="raised", category="unused-input"),),
         documented=("Unused: grad input not in the graph, allow_unused False",)),
     PortingClass(
         key="check-order", topic="errors",
@@ -562,29 +391,11 @@ except ValueError:
                     "so the same faulty call raises another error (and another class) in each.",
         porting="Fix every fault; code that inspects the error must accept either framework's "
                 "class and message (catch `(RuntimeError, ValueError)` in paddle).",
-        patterns=("*: error:unused-input vs error:*", "*: error:version-counter vs error:*"),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-z = torch.tensor([1.0, 2.0], requires_grad=True)
-y = torch.exp(x)
-s = y.sum()
-y.mul_(2.0)
-try:
-    torch.autograd.grad([s], [x, z])
-except RuntimeError:
-    print("refused")
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-z = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = paddle.exp(x)
-s = y.sum()
-y.scale_(2.0)
-try:
-    paddle.grad([s], [x, z])
-except (RuntimeError, ValueError):
-    print("refused")
-"""),
+        explains=(
+            Match(torch="error:unused-input", paddle=ANY_ERROR),
+            Match(torch="error:version-counter", paddle=ANY_ERROR),
+        ),
+    ),
     PortingClass(
         key="input-no-grad", topic="unused",
         title="grad() with respect to a tensor that does not require grad: torch refuses, paddle "
@@ -594,23 +405,8 @@ except (RuntimeError, ValueError):
                     "ValueError without.",
         porting="In torch, leave such tensors out of the inputs (or give them requires_grad) and "
                 "put None in their place yourself.",
-        patterns=("*: error:input-no-grad vs *", "*: input-no-grad: *"),
+        explains=(Match(torch="error:input-no-grad"), Match(aspect="raised", category="input-no-grad")),
         source="paddle",
-        original="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-c = paddle.to_tensor([1.0, 2.0])
-y = (x * c).sum()
-gx, gc = paddle.grad([y], [x, c], allow_unused=True)
-print(gx.tolist(), gc)
-""",
-        rewrite="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-c = torch.tensor([1.0, 2.0])
-y = (x * c).sum()
-gx, = torch.autograd.grad([y], [x])
-gc = None
-print(gx.tolist(), gc)
-""",
         documented=("Unused: grad input that does not require grad",)),
     PortingClass(
         key="output-no-grad-backward", topic="unused",
@@ -620,21 +416,8 @@ print(gx.tolist(), gc)
                     "a grad_fn'; paddle's backward returns silently and no .grad changes.",
         porting="In torch, skip the call when `not y.requires_grad` where paddle code relies on "
                 "the silent no-op.",
-        patterns=("*backward: error:output-no-grad vs nothing",),
+        explains=(Match(step="backward", torch="error:output-no-grad", paddle="nothing"),),
         source="paddle",
-        original="""import paddle
-x = paddle.to_tensor([1.0, 2.0])
-y = (x * 2).sum()
-y.backward()
-print(x.grad)
-""",
-        rewrite="""import torch
-x = torch.tensor([1.0, 2.0])
-y = (x * 2).sum()
-if y.requires_grad:
-    y.backward()
-print(x.grad)
-""",
         documented=("Unused: output that does not require grad",)),
     PortingClass(
         key="output-no-grad-grad", topic="unused",
@@ -645,22 +428,8 @@ print(x.grad)
                     "with allow_unused, and gives None in paddle.",
         porting="In torch, check `g.requires_grad` (or `g.grad_fn`) before differentiating a "
                 "gradient again, and use None (zeros) when it is False.",
-        patterns=("grad: error:output-no-grad vs *",),
+        explains=(Match(step="grad", torch="error:output-no-grad"),),
         source="paddle",
-        original="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = (x * 3).sum()
-g, = paddle.grad([y], [x], create_graph=True)
-h, = paddle.grad([g.sum()], [x], allow_unused=True)
-print(g.tolist(), h)
-""",
-        rewrite="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = (x * 3).sum()
-g, = torch.autograd.grad([y], [x], create_graph=True)
-h = torch.autograd.grad([g.sum()], [x], allow_unused=True)[0] if g.requires_grad else None
-print(g.tolist(), h)
-""",
         documented=("Unused: output that does not require grad",
                     "create_graph: flags of returned gradients (torch: only when they depend on an "
                     "input)")),
@@ -673,20 +442,7 @@ print(g.tolist(), h)
                     "an AssertionError for backward's tensors.",
         porting="In paddle, list each tensor once and copy its result: "
                 "`g, = paddle.grad([y], [x]); gx1 = gx2 = g`.",
-        patterns=("*: * vs error:duplicate",),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = (x * x).sum()
-g1, g2 = torch.autograd.grad([y], [x, x])
-print(g1.tolist(), g2.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = (x * x).sum()
-g, = paddle.grad([y], [x])
-g1 = g2 = g
-print(g1.tolist(), g2.tolist())
-""",
+        explains=(Match(paddle="error:duplicate"),),
         documented=("Seed gradients: same tensor twice in outputs",
                     "Seed gradients: same tensor twice in grad inputs")),
     PortingClass(
@@ -698,23 +454,7 @@ print(g1.tolist(), g2.tolist())
                     "empty').",
         porting="Check for an empty list before the call; code that catches the error must "
                 "catch AssertionError in paddle.",
-        patterns=("*: empty-list: *", "*: error:empty-list vs *"),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = (x * 2).sum()
-try:
-    torch.autograd.grad([y], [])
-except RuntimeError:
-    print("refused")
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = (x * 2).sum()
-try:
-    paddle.grad([y], [])
-except AssertionError:
-    print("refused")
-""",
+        explains=(Match(aspect="raised", category="empty-list"), Match(torch="error:empty-list")),
         documented=("Unused: grad(y, []) / grad([], x)",)),
     PortingClass(
         key="only-inputs", topic="unused",
@@ -725,20 +465,10 @@ except AssertionError:
                     "('only_inputs=False is not supported yet') for False.",
         porting="Leave only_inputs out, in both frameworks: it changes nothing in torch and "
                 "cannot be False in paddle.",
-        patterns=("grad: warning warning:only-inputs vs nothing",
-                  "*warning:only-inputs vs error:only-inputs"),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = (x * x).sum()
-g, = torch.autograd.grad([y], [x], only_inputs=False)
-print(g.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = (x * x).sum()
-g, = paddle.grad([y], [x])
-print(g.tolist())
-""",
+        explains=(
+            Match(step="grad", aspect="warnings", torch="warning:only-inputs", paddle="nothing"),
+            Match(torch=("list", "warning:only-inputs"), paddle="error:only-inputs"),
+        ),
         documented=("Unused: only_inputs=False",)),
     PortingClass(
         key="unreached-output-hook", topic="hooks",
@@ -749,23 +479,11 @@ print(g.tolist())
                     "tensor, or does not run it.",
         porting="In hooks, treat None and all-zero gradients alike: `if g is None or not "
                 "g.any(): …`.",
-        patterns=("hook*: none vs tensor", "hook*: none vs nothing"),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-a, b = torch.unbind(x * 1.0)
-seen = []
-b.register_hook(lambda g: seen.append(None if g is None else g.tolist()))
-a.backward()
-print(seen, x.grad.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-a, b = paddle.unbind(x * 1.0)
-seen = []
-b.register_hook(lambda g: seen.append(None if g is None or not g.any() else g.tolist()))
-a.backward()
-print(seen, x.grad.tolist())
-"""),
+        explains=(
+            Match(step="hook", torch="none", paddle="tensor"),
+            Match(step="hook", torch="none", paddle="nothing"),
+        ),
+    ),
     # --- create_graph ------------------------------------------------------------------------
     PortingClass(
         key="create-graph-flags", topic="create_graph",
@@ -777,21 +495,11 @@ print(seen, x.grad.tolist())
                     "grad_fn.",
         porting="Do not infer from the flag whether a gradient is constant; in torch, expect "
                 "`requires_grad=False` for the derivative of a linear function.",
-        patterns=("grad: grad results: requires_grad False/True*", "observe flags*: requires_grad "
-                  "False/True, is_leaf True/False, has_grad_fn False/True"),
+        explains=(
+            Match(step="grad", in_results=True, flags=PADDLE_REQUIRES_GRAD, more_flags=True),
+            Match(step="observe", detail="flags", flags={**PADDLE_GRAD_FLAGS, "is_leaf": (True, False)}),
+        ),
         source="paddle",
-        original="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = (x * x).sum()
-g, = paddle.grad([y], [x], create_graph=True)
-print(g.tolist(), g.stop_gradient is False)
-""",
-        rewrite="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = (x * x).sum()
-g, = torch.autograd.grad([y], [x], create_graph=True)
-print(g.tolist(), g.requires_grad)
-""",
         documented=("create_graph: flags of returned gradients (torch: only when they depend on an "
                     "input)",)),
     PortingClass(
@@ -803,19 +511,8 @@ print(g.tolist(), g.requires_grad)
                     "one.",
         porting="Test `requires_grad` (torch) / `not stop_gradient` (paddle), not `grad_fn`, to "
                 "learn whether a create_graph gradient can be differentiated.",
-        patterns=("grad: grad results: has_grad_fn True/False",),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = (x * x).sum()
-g, = torch.autograd.grad([y], [x], create_graph=True)
-print(g.requires_grad)
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = (x * x).sum()
-g, = paddle.grad([y], [x], create_graph=True)
-print(not g.stop_gradient)
-"""),
+        explains=(Match(step="grad", in_results=True, flags={"has_grad_fn": (True, False)}),),
+    ),
     PortingClass(
         key="no-double-grad", topic="create_graph",
         title="paddle has no higher-order kernel for some ops that torch differentiates to any "
@@ -827,22 +524,8 @@ print(not g.stop_gradient)
         porting="In paddle, write the op from ones that have the kernels (`exp(x) / "
                 "exp(x).sum()` for softmax, `exp(y * log(x))` for `x ** y`) before taking higher "
                 "derivatives.",
-        patterns=("*: * vs error:no-double-grad",),
-        original="""import torch
-x = torch.tensor([0.5, 1.5], requires_grad=True)
-y = torch.softmax(x, 0)[0]
-g, = torch.autograd.grad([y], [x], create_graph=True)
-h, = torch.autograd.grad([g.sum()], [x])
-print([round(v, 6) for v in h.tolist()])
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([0.5, 1.5], stop_gradient=False)
-e = paddle.exp(x)
-y = (e / e.sum())[0]
-g, = paddle.grad([y], [x], create_graph=True)
-h, = paddle.grad([g.sum()], [x])
-print([round(v, 6) for v in h.tolist()])
-"""),
+        explains=(Match(paddle="error:no-double-grad"),),
+    ),
     PortingClass(
         key="second-order-zeros-in-paddle", topic="create_graph",
         title="Higher order: paddle's backward kernels connect inputs torch's do not (zeros for "
@@ -853,25 +536,12 @@ print([round(v, 6) for v in h.tolist()])
                     "and runs the hooks it passes on the way.",
         porting="Treat None and zeros alike when reading such gradients: "
                 "`g = torch.zeros_like(x) if g is None else g` in torch.",
-        patterns=("grad: grad results: none vs tensor", "hook (in grad): nothing vs tensor"),
+        explains=(
+            Match(step="grad", in_results=True, torch="none", paddle="tensor"),
+            Match(step="hook", within="grad", torch="nothing", paddle="tensor"),
+        ),
         source="paddle",
-        original="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-w = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
-y = (x * w).sum()
-gx, = paddle.grad([y], [x], create_graph=True)
-hx, hw = paddle.grad([gx.sum()], [x, w], allow_unused=True)
-print(None if hx is None else hx.tolist(), hw.tolist())
-""",
-        rewrite="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-w = torch.tensor([3.0, 4.0], requires_grad=True)
-y = (x * w).sum()
-gx, = torch.autograd.grad([y], [x], create_graph=True)
-hx, hw = torch.autograd.grad([gx.sum()], [x, w], allow_unused=True)
-hx = torch.zeros_like(x) if hx is None else hx
-print(hx.tolist(), hw.tolist())
-"""),
+    ),
     PortingClass(
         key="second-order-zeros-in-torch", topic="create_graph",
         title="An input reached only through relu's or abs's backward: torch's gradient is "
@@ -882,22 +552,11 @@ print(hx.tolist(), hw.tolist())
         porting="Treat None and zeros alike: `g = paddle.zeros_like(x) if g is None else g` in "
                 "paddle. (torch's zeros here are a storage-less zero tensor: `h.tolist()` "
                 "refuses it, `(h + 0).tolist()` works.)",
-        patterns=("grad: grad results: tensor vs none", "observe grad*: tensor vs none"),
-        original="""import torch
-x = torch.tensor([1.0, -2.0], requires_grad=True)
-y = torch.abs(x).sum()
-g, = torch.autograd.grad([y], [x], create_graph=True)
-h, = torch.autograd.grad([g.sum()], [x], allow_unused=True)
-print(g.tolist(), (h + 0).tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, -2.0], stop_gradient=False)
-y = paddle.abs(x).sum()
-g, = paddle.grad([y], [x], create_graph=True)
-h, = paddle.grad([g.sum()], [x], allow_unused=True)
-h = paddle.zeros_like(x) if h is None else h
-print(g.tolist(), h.tolist())
-"""),
+        explains=(
+            Match(step="grad", in_results=True, torch="tensor", paddle="none"),
+            Match(step="observe", detail="grad", torch="tensor", paddle="none"),
+        ),
+    ),
     # --- hooks -------------------------------------------------------------------------------
     PortingClass(
         key="leaf-hook-in-grad", topic="hooks",
@@ -907,22 +566,11 @@ print(g.tolist(), h.tolist())
                     "runs it in both).",
         porting="In paddle, apply the hook to the result yourself: `g = hook(paddle.grad([y], "
                 "[x])[0])`.",
-        patterns=("hook (in grad): tensor vs nothing", "hook*: tensor: more in torch",
-                  "grad: grad results: values"),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-x.register_hook(lambda g: g * 10)
-y = (x * x).sum()
-g, = torch.autograd.grad([y], [x])
-print(g.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-hook = lambda g: g * 10
-y = (x * x).sum()
-g = hook(paddle.grad([y], [x])[0])
-print(g.tolist())
-""",
+        explains=(
+            Match(step="hook", within="grad", torch="tensor", paddle="nothing"),
+            Match(step="hook", aspect="more in torch", torch="tensor"),
+            Match(step="grad", in_results=True, aspect="values"),
+        ),
         documented=("Hooks: leaf hook and grad()",)),
     PortingClass(
         key="saved-tensors-hooks", topic="hooks",
@@ -933,22 +581,12 @@ print(g.tolist())
                     "broadcast copy), so the hooks see other tensors, shapes and counts.",
         porting="Do not depend on which tensors are packed: make pack/unpack hooks work on any "
                 "tensor (the identity, a copy, an offload), in both frameworks.",
-        patterns=("saved_tensors_hooks*: shape", "saved_tensors_hooks*: values",
-                  "saved_tensors_hooks*: * vs *"),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-with torch.autograd.graph.saved_tensors_hooks(lambda t: t.clone(), lambda t: t):
-    y = (torch.exp(x) * x).sum()
-y.backward()
-print([round(v, 4) for v in x.grad.tolist()])
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-with paddle.autograd.saved_tensors_hooks(lambda t: t.clone(), lambda t: t):
-    y = (paddle.exp(x) * x).sum()
-y.backward()
-print([round(v, 4) for v in x.grad.tolist()])
-"""),
+        explains=(
+            Match(step="saved_tensors_hooks", aspect="shape"),
+            Match(step="saved_tensors_hooks", aspect="values"),
+            Match(step="saved_tensors_hooks", aspect="kinds"),
+        ),
+    ),
     PortingClass(
         key="unpacked-view-layout", topic="hooks",
         title="paddle reads an unpacked saved view with the view's own offset and strides",
@@ -959,21 +597,8 @@ print([round(v, 4) for v in x.grad.tolist()])
                     "unpacked tensor as it is.",
         porting="In paddle, have the op save a tensor of its own (apply it to `view.clone()`), or "
                 "let the unpack hook return the packed tensor itself.",
-        patterns=("*: * vs error:unpacked-view-layout",),
-        original="""import torch
-x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
-piece = torch.unbind(x)[1]
-with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t * 1.0):
-    y = torch.sin(piece).sum()
-print([round(v, 4) for v in torch.autograd.grad(y, [x])[0].flatten().tolist()])
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
-piece = paddle.unbind(x)[1].clone()
-with paddle.autograd.saved_tensors_hooks(lambda t: t, lambda t: t * 1.0):
-    y = paddle.sin(piece).sum()
-print([round(v, 4) for v in paddle.grad(y, [x])[0].flatten().tolist()])
-"""),
+        explains=(Match(paddle="error:unpacked-view-layout"),),
+    ),
     PortingClass(
         key="view-remade-without-grad", topic="hooks",
         title="A view of a leaf that stopped requiring grad and was then written: torch's "
@@ -984,27 +609,8 @@ print([round(v, 4) for v in paddle.grad(y, [x])[0].flatten().tolist()])
                     "runs the hook.",
         porting="In paddle, detach such a view (or leave out the backward through it): in torch "
                 "it reaches nothing.",
-        patterns=("hook (in autograd.backward): nothing vs tensor",),
-        original="""import torch
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-view = x.reshape(1, 3)
-seen = []
-x.register_hook(lambda g: seen.append(g.tolist()))
-x.requires_grad_(False)
-x.add_(x)
-torch.autograd.backward([view], [torch.ones(1, 3)])
-print(seen, x.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
-view = x.reshape([1, 3])
-seen = []
-x.register_hook(lambda g: seen.append(g.tolist()))
-x.stop_gradient = True
-x.add_(x)
-view = view.detach()  # torch's view reaches nothing once its base was written
-print(seen, x.tolist())
-"""),
+        explains=(Match(step="hook", within="backward", torch="nothing", paddle="tensor"),),
+    ),
     PortingClass(
         key="function-output-hook", topic="hooks",
         title="A hook on a custom function's output: torch applies it before the function's "
@@ -1014,40 +620,8 @@ print(seen, x.tolist())
                     "PyLayer's backward with the unhooked gradient.",
         porting="In paddle, apply the hook inside the PyLayer's backward (scale the incoming "
                 "gradient there).",
-        patterns=("function derivative*: values",),
-        original="""import torch
-class Exp(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, a):
-        o = torch.exp(a)
-        ctx.save_for_backward(o)
-        return o
-    @staticmethod
-    def backward(ctx, g):
-        o, = ctx.saved_tensors
-        return g * o
-x = torch.tensor([0.0, 1.0], requires_grad=True)
-y = Exp.apply(x)
-y.register_hook(lambda g: g * 3)
-y.sum().backward()
-print([round(v, 4) for v in x.grad.tolist()])
-""",
-        rewrite="""import paddle
-class Exp(paddle.autograd.PyLayer):
-    @staticmethod
-    def forward(ctx, a):
-        o = paddle.exp(a)
-        ctx.save_for_backward(o)
-        return o
-    @staticmethod
-    def backward(ctx, g):
-        o, = ctx.saved_tensor()
-        return (g * 3) * o
-x = paddle.to_tensor([0.0, 1.0], stop_gradient=False)
-y = Exp.apply(x)
-y.sum().backward()
-print([round(v, 4) for v in x.grad.tolist()])
-"""),
+        explains=(Match(body="derivative", aspect="values"),),
+    ),
     PortingClass(
         key="retain-grad-no-grad", topic="hooks",
         title="retain_grad on a tensor that does not require grad: torch raises, paddle's "
@@ -1055,21 +629,8 @@ print([round(v, 4) for v in x.grad.tolist()])
         explanation="torch raises RuntimeError \"can't retain_grad on Tensor that has "
                     "requires_grad=False\"; paddle's retain_grads() returns and .grad stays None.",
         porting="In torch, call retain_grad() only when `t.requires_grad`.",
-        patterns=("retain_grad: error:retain-no-grad vs *",),
+        explains=(Match(step="retain_grad", torch="error:retain-no-grad"),),
         source="paddle",
-        original="""import paddle
-c = paddle.to_tensor([1.0, 2.0])
-y = c * 2
-y.retain_grads()
-print(y.grad)
-""",
-        rewrite="""import torch
-c = torch.tensor([1.0, 2.0])
-y = c * 2
-if y.requires_grad:
-    y.retain_grad()
-print(y.grad)
-""",
         documented=("Accumulation: retain_grad() / retain_grads()",)),
     # --- modes, views, in-place --------------------------------------------------------------
     PortingClass(
@@ -1080,42 +641,18 @@ print(y.grad)
                     "inplace with grad mode enabled'; paddle writes through to the base.",
         porting="In torch, do the write under `torch.no_grad()` too, or make the view outside "
                 "no_grad.",
-        patterns=("*: error:no-grad-view-in-place vs *",),
+        explains=(Match(torch="error:no-grad-view-in-place"),),
         source="paddle",
-        original="""import paddle
-x = paddle.to_tensor([[1.0, 2.0]], stop_gradient=False)
-with paddle.no_grad():
-    v = x.squeeze(0)
-v.scale_(2.0)
-print(v.tolist(), x.tolist())
-""",
-        rewrite="""import torch
-x = torch.tensor([[1.0, 2.0]], requires_grad=True)
-with torch.no_grad():
-    v = x.squeeze(0)
-    v.mul_(2.0)
-print(v.tolist(), x.tolist())
-"""),
+    ),
     PortingClass(
         key="detach-view", topic="modes",
         title="detach_() on a view: torch refuses, paddle detaches it",
         explanation="torch raises \"Can't detach views in-place. Use detach() instead\"; paddle's "
                     "detach_() detaches the view.",
         porting="Use `v = v.detach()` in both frameworks.",
-        patterns=("*: error:detach-view vs *",),
+        explains=(Match(torch="error:detach-view"),),
         source="paddle",
-        original="""import paddle
-x = paddle.to_tensor([[1.0, 2.0]], stop_gradient=False)
-v = x.reshape([2])
-v.detach_()
-print(v.stop_gradient)
-""",
-        rewrite="""import torch
-x = torch.tensor([[1.0, 2.0]], requires_grad=True)
-v = x.reshape(2)
-v = v.detach()
-print(not v.requires_grad)
-"""),
+    ),
     PortingClass(
         key="leaf-in-place-error", topic="inplace",
         title="In-place on a leaf that requires grad: torch raises RuntimeError, paddle "
@@ -1127,27 +664,7 @@ print(not v.requires_grad)
         porting="Write into leaves under `no_grad()` in both; in paddle, test `x.is_leaf and not "
                 "x.stop_gradient` before writing instead of catching the error, which comes too "
                 "late.",
-        patterns=("*: leaf-in-place: *",),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-try:
-    x.add_(1.0)
-except RuntimeError:
-    print("refused")
-with torch.no_grad():
-    x.add_(1.0)
-print(x.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-if x.is_leaf and not x.stop_gradient:
-    print("refused")
-else:
-    x.add_(paddle.to_tensor(1.0))
-with paddle.no_grad():
-    x.add_(paddle.to_tensor(1.0))
-print(x.tolist())
-""",
+        explains=(Match(aspect="raised", category="leaf-in-place"),),
         documented=("In-place: in-place on a leaf requiring grad",)),
     PortingClass(
         key="leaf-moved-into-graph", topic="inplace",
@@ -1160,26 +677,8 @@ print(x.tolist())
                     "nowhere); paddle accumulates into the tensor's .grad as before.",
         porting="Write into the leaf under `no_grad()` in both (the write is then not recorded), "
                 "and clear paddle's gradient of a tensor it should not fill.",
-        patterns=("*: error:leaf-moved-into-graph vs nothing",),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = (x * 2.0).sum()
-x.requires_grad_(False)
-with torch.no_grad():
-    x.add_(torch.tensor([1.0, 1.0]))
-y.backward()
-print(x.grad, x.is_leaf, x.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = (x * 2.0).sum()
-x.stop_gradient = True
-with paddle.no_grad():
-    x.add_(paddle.to_tensor([1.0, 1.0]))
-y.backward()
-x.clear_gradient(False)
-print(x.grad, x.is_leaf, x.tolist())
-"""),
+        explains=(Match(torch="error:leaf-moved-into-graph", paddle="nothing"),),
+    ),
     PortingClass(
         key="leaf-view-in-place", topic="inplace",
         title="In-place on a view of a leaf that requires grad: torch refuses, paddle writes",
@@ -1187,22 +686,9 @@ print(x.grad, x.is_leaf, x.tolist())
                     "that requires grad is being used in an in-place operation'); paddle refuses "
                     "only the leaf itself.",
         porting="In torch, write under `torch.no_grad()` or into a clone.",
-        patterns=("*: error:leaf-in-place vs *",),
+        explains=(Match(torch="error:leaf-in-place"),),
         source="paddle",
-        original="""import paddle
-x = paddle.to_tensor([[1.0, 2.0]], stop_gradient=False)
-v = x.reshape([2])
-w = v * 1.0
-w.scale_(2.0)
-print(w.tolist())
-""",
-        rewrite="""import torch
-x = torch.tensor([[1.0, 2.0]], requires_grad=True)
-v = x.reshape(2)
-w = v * 1.0
-w.mul_(2.0)
-print(w.tolist())
-"""),
+    ),
     PortingClass(
         key="partial-overlap", topic="inplace",
         title="torch refuses an in-place write whose operand is the written memory in another "
@@ -1214,20 +700,9 @@ print(w.tolist())
                     "paddle checks nothing and reads the operand as the kernel goes.",
         porting="In torch, clone the operand that shares the written memory: "
                 "`y.add_(x.clone())`.",
-        patterns=("*: error:partial-overlap-write vs *",),
+        explains=(Match(torch="error:partial-overlap-write"),),
         source="paddle",
-        original="""import paddle
-x = paddle.to_tensor([[1.0], [2.0], [3.0]]).t()
-y = x.reshape([1, 3])
-y.add_(x)
-print(y.tolist())
-""",
-        rewrite="""import torch
-x = torch.tensor([[1.0], [2.0], [3.0]]).t()
-y = x.reshape(1, 3)
-y.add_(x.clone())
-print(y.tolist())
-"""),
+    ),
     PortingClass(
         key="expand-copies", topic="inplace",
         title="expand is a view in torch and a copy in paddle: a write through it reaches the "
@@ -1240,20 +715,12 @@ print(y.tolist())
         porting="In paddle, write into the input itself where torch code writes through an "
                 "expanded view; in torch, write into `x.expand(…).clone()` where paddle code "
                 "writes into its copy.",
-        patterns=("*: error:overlapping-write vs *", "observe value: values", "hook*: values"),
-        original="""import torch
-x = torch.tensor([[1.0], [2.0]])
-v = x.expand(2, 3)
-v.zero_()
-print(x.tolist(), v.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([[1.0], [2.0]])
-v = x.expand([2, 3])
-x.zero_()
-v.zero_()
-print(x.tolist(), v.tolist())
-"""),
+        explains=(
+            Match(torch="error:overlapping-write"),
+            Match(**OWN_OBSERVATION, detail="value", aspect="values"),
+            Match(step="hook", aspect="values"),
+        ),
+    ),
     PortingClass(
         key="multi-view-in-place", topic="inplace",
         title="In-place into a piece of split/unbind: torch refuses, paddle writes",
@@ -1261,23 +728,9 @@ print(x.tolist(), v.tolist())
                     "several views ('This view is the output of a function that returns multiple "
                     "views'); paddle allows it.",
         porting="In torch, clone the piece before writing: `b = b.clone()`.",
-        patterns=("*: error:multi-view-in-place vs *",),
+        explains=(Match(torch="error:multi-view-in-place"),),
         source="paddle",
-        original="""import paddle
-x = paddle.to_tensor([1.0, 2.0, 3.0, 4.0], stop_gradient=False)
-a, b = paddle.split(x * 1.0, 2)
-b.scale_(3.0)
-(a.sum() + b.sum()).backward()
-print(b.tolist(), x.grad.tolist())
-""",
-        rewrite="""import torch
-x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
-a, b = torch.split(x * 1.0, 2)
-b = b.clone()
-b.mul_(3.0)
-(a.sum() + b.sum()).backward()
-print(b.tolist(), x.grad.tolist())
-"""),
+    ),
     PortingClass(
         key="torch-checks-versions", topic="inplace",
         title="A saved tensor written in place: torch's backward refuses where paddle's computes "
@@ -1289,46 +742,7 @@ print(b.tolist(), x.grad.tolist())
                     "with what the tensor holds now.",
         porting="In paddle, nothing stops the write: do not write into a tensor a backward will "
                 "read, or compare `t.inplace_version` with its value at save time yourself.",
-        patterns=("*: error:version-counter vs *", "*: error:saved-detached vs *"),
-        original="""import torch
-class Square(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, a):
-        ctx.save_for_backward(a)
-        return a * a
-    @staticmethod
-    def backward(ctx, g):
-        a, = ctx.saved_tensors
-        return 2 * a * g
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-h = x * 1.0
-y = Square.apply(h)
-h.mul_(3.0)
-try:
-    y.sum().backward()
-except RuntimeError:
-    print("refused")
-""",
-        rewrite="""import paddle
-class Square(paddle.autograd.PyLayer):
-    @staticmethod
-    def forward(ctx, a):
-        ctx.save_for_backward(a)
-        return a * a
-    @staticmethod
-    def backward(ctx, g):
-        a, = ctx.saved_tensor()
-        return 2 * a * g
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-h = x * 1.0
-y = Square.apply(h)
-saved_version = h.inplace_version
-h.scale_(3.0)
-if h.inplace_version != saved_version:
-    print("refused")
-else:
-    y.sum().backward()
-""",
+        explains=(Match(torch="error:version-counter"), Match(torch="error:saved-detached")),
         documented=("In-place: saved tensor modified in place",)),
     PortingClass(
         key="paddle-checks-versions", topic="inplace",
@@ -1338,24 +752,7 @@ else:
                     "add, a broadcast input), paddle raises '(PermissionDenied) … has been "
                     "modified by an inplace operation' and torch computes.",
         porting="In paddle, write into a clone instead of a tensor the graph uses.",
-        patterns=("*: * vs error:version-counter",),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x * 1.0
-z = (y * 2.0).sum()
-y.add_(1.0)
-z.backward()
-print(x.grad.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = x * 1.0
-z = (y * 2.0).sum()
-y = y.clone()
-y.add_(paddle.to_tensor(1.0))
-z.backward()
-print(x.grad.tolist())
-""",
+        explains=(Match(paddle="error:version-counter"),),
         documented=("In-place: saved tensor modified in place",)),
     PortingClass(
         key="version-error-node", topic="inplace",
@@ -1367,31 +764,9 @@ print(x.grad.tolist())
                     "it, after the hooks between have run.",
         porting="Check the version yourself before calling backward (`t._version` in torch, "
                 "`t.inplace_version` in paddle), so no hook runs on a graph that will be refused.",
-        patterns=("*: error:version-counter raised at another node",),
+        explains=(Match(aspect="node", category="version-counter"),),
         source="paddle",
-        original="""import paddle
-x = paddle.to_tensor([0.5, 1.0], stop_gradient=False)
-y = paddle.tanh(x)
-z = (y * paddle.to_tensor([2.0, 3.0])).sum()
-y.register_hook(lambda g: print("hook on y:", g.tolist()))
-y.add_(paddle.to_tensor(1.0))
-try:
-    z.backward()
-except RuntimeError:
-    print("refused")
-""",
-        rewrite="""import torch
-x = torch.tensor([0.5, 1.0], requires_grad=True)
-y = torch.tanh(x)
-saved_version = y._version
-z = (y * torch.tensor([2.0, 3.0])).sum()
-y.register_hook(lambda g: print("hook on y:", g.tolist()))
-y.add_(1.0)
-if y._version != saved_version:
-    print("refused")
-else:
-    z.backward()
-"""),
+    ),
     # --- custom functions --------------------------------------------------------------------
     PortingClass(
         key="custom-gradient-count", topic="custom",
@@ -1403,35 +778,11 @@ else:
                     "`PyLayer.backward` should be …').",
         porting="Return exactly one gradient per forward input (None for the others) in both; "
                 "torch also accepts extra trailing Nones, paddle does not.",
-        patterns=("*: custom-gradient-count: *", "*: error:custom-gradient-count vs *"),
-        original="""import torch
-class Twice(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, a):
-        return a * 2
-    @staticmethod
-    def backward(ctx, g):
-        return g * 2, g
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-try:
-    Twice.apply(x).sum().backward()
-except RuntimeError:
-    print("refused")
-""",
-        rewrite="""import paddle
-class Twice(paddle.autograd.PyLayer):
-    @staticmethod
-    def forward(ctx, a):
-        return a * 2
-    @staticmethod
-    def backward(ctx, g):
-        return g * 2, g
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-try:
-    Twice.apply(x).sum().backward()
-except ValueError:
-    print("refused")
-"""),
+        explains=(
+            Match(aspect="raised", category="custom-gradient-count"),
+            Match(torch="error:custom-gradient-count"),
+        ),
+    ),
     PortingClass(
         key="custom-gradient-none", topic="custom",
         title="A custom backward must return None for an input that does not require grad in "
@@ -1441,37 +792,8 @@ except ValueError:
                     "the gradient of an input that does not require grad.",
         porting="In the PyLayer's backward, return None for each input whose stop_gradient is "
                 "True (`ctx.needs_input_grad` is torch's way to know).",
-        patterns=("*: * vs error:custom-gradient-none",),
-        original="""import torch
-class Mul(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a * b
-    @staticmethod
-    def backward(ctx, g):
-        a, b = ctx.saved_tensors
-        return g * b, g * a
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-c = torch.tensor([3.0, 4.0])
-Mul.apply(x, c).sum().backward()
-print(x.grad.tolist())
-""",
-        rewrite="""import paddle
-class Mul(paddle.autograd.PyLayer):
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a * b
-    @staticmethod
-    def backward(ctx, g):
-        a, b = ctx.saved_tensor()
-        return g * b, (None if b.stop_gradient else g * a)
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-c = paddle.to_tensor([3.0, 4.0])
-Mul.apply(x, c).sum().backward()
-print(x.grad.tolist())
-"""),
+        explains=(Match(paddle="error:custom-gradient-none"),),
+    ),
     PortingClass(
         key="function-non-differentiable-output", topic="custom",
         title="A custom function's non-differentiable output is a leaf in torch and has a node in "
@@ -1480,35 +802,8 @@ print(x.grad.tolist())
                     "from torch as a leaf without grad_fn; paddle's has is_leaf False and a "
                     "grad_fn, though neither requires grad.",
         porting="Test `requires_grad` / `stop_gradient` on such outputs, not is_leaf or grad_fn.",
-        patterns=("observe flags*: is_leaf True/False, has_grad_fn False/True",),
-        original="""import torch
-class Split(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, a):
-        idx = (a > 1).float()
-        ctx.mark_non_differentiable(idx)
-        return a * 2, idx
-    @staticmethod
-    def backward(ctx, g, gi):
-        return g * 2
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y, idx = Split.apply(x)
-print(idx.requires_grad)
-""",
-        rewrite="""import paddle
-class Split(paddle.autograd.PyLayer):
-    @staticmethod
-    def forward(ctx, a):
-        idx = (a > 1).astype('float32')
-        ctx.mark_non_differentiable(idx)
-        return a * 2, idx
-    @staticmethod
-    def backward(ctx, g, gi):
-        return g * 2
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y, idx = Split.apply(x)
-print(not idx.stop_gradient)
-"""),
+        explains=(Match(step="observe", detail="flags", flags={**PADDLE_GRAD_FN, "is_leaf": (True, False)}),),
+    ),
     # --- functional --------------------------------------------------------------------------
     PortingClass(
         key="functional-batched", topic="functional",
@@ -1520,19 +815,8 @@ print(not idx.stop_gradient)
         porting="In paddle, flatten the input and reshape the result: "
                 "`J = paddle.autograd.jacobian(f(x.flatten()), x.flatten())`, then "
                 "`J[:].reshape(out_shape + in_shape)`.",
-        patterns=("functional: * vs error:functional-batched",),
-        original="""import torch
-x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
-J = torch.autograd.functional.jacobian(lambda a: (a * a).sum(0), x)
-print(list(J.shape), J.sum().item())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
-flat = x.flatten()
-y = (flat.reshape([2, 2]) * flat.reshape([2, 2])).sum(0)
-J = paddle.autograd.jacobian(y, flat)[:].reshape([2, 2, 2])
-print(list(J.shape), J.sum().item())
-"""),
+        explains=(Match(step="functional", paddle="error:functional-batched"),),
+    ),
     PortingClass(
         key="functional-flags", topic="functional",
         title="paddle.autograd's jacobian and hessian results require grad; torch's functional "
@@ -1541,17 +825,8 @@ print(list(J.shape), J.sum().item())
                     "not require grad; paddle's lazily evaluated Jacobian and Hessian give "
                     "tensors with stop_gradient=False and a grad_fn.",
         porting="In paddle, detach the result before using it as data: `H[:].detach()`.",
-        patterns=("functional: *requires_grad False/True*",),
-        original="""import torch
-x = torch.tensor([1.0, 2.0])
-H = torch.autograd.functional.hessian(lambda a: (a ** 3).sum(), x)
-print(H.tolist(), H.requires_grad)
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-H = paddle.autograd.hessian((x ** 3).sum(), x)[:].detach()
-print(H.tolist(), not H.stop_gradient)
-"""),
+        explains=(Match(step="functional", flags=PADDLE_REQUIRES_GRAD, more_flags=True),),
+    ),
     # --- modules -----------------------------------------------------------------------------
     PortingClass(
         key="linear-weight-layout", topic="modules",
@@ -1561,23 +836,12 @@ print(H.tolist(), not H.stop_gradient)
                     "weights, their gradients and optimizer updates are transposed.",
         porting="Transpose when copying weights between the frameworks: "
                 "`paddle_linear.weight.set_value(torch_linear.weight.detach().numpy().T)`.",
-        patterns=("observe * of a parameter: shape", "observe * of a parameter: values",
-                  "grad: grad results: shape"),
-        original="""import torch
-lin = torch.nn.Linear(2, 1, bias=False)
-with torch.no_grad():
-    lin.weight.copy_(torch.tensor([[0.5, -1.0]]))
-x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
-(lin(x) ** 2).sum().backward()
-print(list(lin.weight.grad.shape), lin.weight.grad.flatten().tolist())
-""",
-        rewrite="""import paddle
-lin = paddle.nn.Linear(2, 1, bias_attr=False)
-lin.weight.set_value(paddle.to_tensor([[0.5, -1.0]]).T)
-x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
-(lin(x) ** 2).sum().backward()
-print(list(lin.weight.grad.T.shape), lin.weight.grad.T.flatten().tolist())
-"""),
+        explains=(
+            Match(step="observe", role="a parameter", aspect="shape"),
+            Match(step="observe", role="a parameter", aspect="values"),
+            Match(step="grad", in_results=True, aspect="shape"),
+        ),
+    ),
     # --- ops and dtypes ----------------------------------------------------------------------
     PortingClass(
         key="integer-requires-grad", topic="ops",
@@ -1586,18 +850,8 @@ print(list(lin.weight.grad.T.shape), lin.weight.grad.T.flatten().tolist())
                     "gradients'; paddle allows it and computes integer gradients.",
         porting="In torch, make the tensor floating point: `torch.tensor(v, dtype=torch.float32, "
                 "requires_grad=True)`.",
-        patterns=("leaf: error:integer-requires-grad vs *",),
+        explains=(Match(step="leaf", torch="error:integer-requires-grad"),),
         source="paddle",
-        original="""import paddle
-x = paddle.to_tensor([1, 2], dtype='int64', stop_gradient=False)
-g, = paddle.grad([(x * 2).sum()], [x])
-print(g.tolist())
-""",
-        rewrite="""import torch
-x = torch.tensor([1, 2], dtype=torch.float32, requires_grad=True)
-g, = torch.autograd.grad([(x * 2).sum()], [x])
-print([int(v) for v in g.tolist()])
-""",
         documented=("dtypes: integer tensors requiring grad",)),
     PortingClass(
         key="mixed-dtypes", topic="ops",
@@ -1610,19 +864,12 @@ print([int(v) for v in g.tolist()])
                     "float64, paddle.equal_all raises.",
         porting="Cast the operands to one dtype first, in both frameworks: `x * "
                 "mask.astype(x.dtype)`, `b.to(a.dtype)`.",
-        patterns=("*: * vs error:type-promotion", "*: dtype-mismatch: *", "*: * vs error:dtype-mismatch"),
-        original="""import torch
-x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-mask = torch.tensor([True, False, True])
-(x * mask).sum().backward()
-print(x.grad.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
-mask = paddle.to_tensor([True, False, True])
-(x * mask.astype(x.dtype)).sum().backward()
-print(x.grad.tolist())
-"""),
+        explains=(
+            Match(paddle="error:type-promotion"),
+            Match(aspect="raised", category="dtype-mismatch"),
+            Match(paddle="error:dtype-mismatch"),
+        ),
+    ),
     PortingClass(
         key="matmul-shapes", topic="ops",
         title="mm and batched matmul take other shapes: paddle's mm takes a vector, its "
@@ -1634,22 +881,11 @@ print(x.grad.tolist())
         porting="In paddle, broadcast the lower-rank operand yourself before matmul "
                 "(`paddle.matmul(a, b.expand(a.shape[:-2] + b.shape[-2:]))`); in torch, use "
                 "matmul where paddle code passes a vector to mm.",
-        patterns=("*: * vs error:shape", "*: error:unused-input vs error:shape",
-                  "*: error:not-a-matrix vs *"),
-        original="""import torch
-a = torch.ones(2, 1, 2, 3, requires_grad=True)
-b = torch.ones(3, 3, 2, requires_grad=True)
-torch.matmul(a, b).sum().backward()
-print(list(b.grad.shape), b.grad.sum().item())
-""",
-        rewrite="""import paddle
-a = paddle.ones([2, 1, 2, 3])
-a.stop_gradient = False
-b = paddle.ones([3, 3, 2])
-b.stop_gradient = False
-paddle.matmul(a, b.expand([2, 3, 3, 2])).sum().backward()
-print(list(b.grad.shape), b.grad.sum().item())
-"""),
+        explains=(
+            Match(paddle="error:shape"),
+            Match(torch="error:not-a-matrix"),
+        ),
+    ),
     # --- errors ------------------------------------------------------------------------------
     PortingClass(
         key="none-operand", topic="errors",
@@ -1659,21 +895,8 @@ print(list(b.grad.shape), b.grad.sum().item())
                     "both: torch with TypeError ('must be Tensor, not NoneType'), paddle with "
                     "ValueError ('must be Tensor, but got None').",
         porting="Test for None before using a gradient, in both frameworks.",
-        patterns=("*: none-operand: *",),
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-try:
-    torch.sum(x.grad)
-except TypeError:
-    print("refused")
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-try:
-    paddle.sum(x.grad)
-except ValueError:
-    print("refused")
-"""),
+        explains=(Match(aspect="raised", category="none-operand"),),
+    ),
     PortingClass(
         key="shape-error-class", topic="errors",
         title="Shapes that do not broadcast, a dim out of range: torch raises RuntimeError or "
@@ -1681,23 +904,8 @@ except ValueError:
         explanation="Both refuse the op; torch raises RuntimeError for shapes and IndexError for "
                     "a dimension out of range, paddle ValueError for both.",
         porting="Code that catches these errors must catch ValueError in paddle.",
-        patterns=("*: shape: *", "*: dim-range: *"),
-        original="""import torch
-a = torch.ones(2, 3)
-b = torch.ones(4)
-try:
-    a + b
-except RuntimeError:
-    print("refused")
-""",
-        rewrite="""import paddle
-a = paddle.ones([2, 3])
-b = paddle.ones([4])
-try:
-    a + b
-except ValueError:
-    print("refused")
-"""),
+        explains=(Match(aspect="raised", category="shape"), Match(aspect="raised", category="dim-range")),
+    ),
 )
 
 
@@ -1707,264 +915,72 @@ NO_COUNTERPART: tuple[NoCounterpart, ...] = (
         lacked=("backward", "create_graph"),
         instead="paddle.grad(…, create_graph=True) returns the differentiable gradients; add "
                 "them to .grad yourself if the program reads .grad.",
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-(x ** 3).sum().backward(create_graph=True)
-g = x.grad
-h, = torch.autograd.grad([g.sum()], [x])
-print(g.tolist(), h.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-g, = paddle.grad([(x ** 3).sum()], [x], create_graph=True)
-h, = paddle.grad([g.sum()], [x])
-print(g.tolist(), h.tolist())
-""",
         documented=("create_graph: backward(create_graph=True) is torch only",)),
     NoCounterpart(
         key="backward-inputs", dialect="torch", api="backward(inputs=[…])",
         lacked=("backward", "inputs"),
         instead="paddle.grad on those inputs, then add each result to its .grad (or set it).",
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-w = torch.tensor([3.0, 4.0], requires_grad=True)
-(x * w).sum().backward(inputs=[x])
-print(x.grad.tolist(), w.grad)
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-w = paddle.to_tensor([3.0, 4.0], stop_gradient=False)
-gx, = paddle.grad([(x * w).sum()], [x])
-x.grad = gx
-print(x.grad.tolist(), w.grad)
-""",
         documented=("Unused: backward inputs=[…] (torch only)",)),
     NoCounterpart(
         key="materialize-grads", dialect="torch", api="grad(materialize_grads=True)",
         lacked=("grad", "materialize_grads"),
         instead="allow_unused=True, then zeros for each None: "
                 "`[paddle.zeros_like(x) if g is None else g for g, x in zip(gs, xs)]`.",
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-z = torch.tensor([1.0, 2.0], requires_grad=True)
-gx, gz = torch.autograd.grad([(x * 2).sum()], [x, z], materialize_grads=True)
-print(gx.tolist(), gz.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-z = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-gs = paddle.grad([(x * 2).sum()], [x, z], allow_unused=True)
-gx, gz = [paddle.zeros_like(t) if g is None else g for g, t in zip(gs, [x, z])]
-print(gx.tolist(), gz.tolist())
-""",
         documented=("Unused: materialize_grads=True",)),
     NoCounterpart(
         key="no-grad-vars", dialect="paddle", api="paddle.grad(no_grad_vars=[…])",
         lacked=("grad", "no_grad_vars"),
         instead="compute the cut tensors from `.detach()` copies in the forward (torch has no "
                 "per-call cut).",
-        original="""import paddle
-x = paddle.to_tensor(2.0, stop_gradient=False)
-h = 3 * x
-y = h * h + x
-g, = paddle.grad([y], [x], no_grad_vars=[h])
-print(g.item())
-""",
-        rewrite="""import torch
-x = torch.tensor(2.0, requires_grad=True)
-h = (3 * x).detach()
-y = h * h + x
-g, = torch.autograd.grad([y], [x])
-print(g.item())
-""",
         documented=("Unused: no_grad_vars (paddle only)",)),
     NoCounterpart(
         key="inference-mode", dialect="torch", api="torch.inference_mode()",
         lacked=("inference_mode", ""),
         instead="paddle.no_grad(): the tensors it makes can still be used in autograd later.",
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-with torch.inference_mode():
-    y = x * 2
-print(y.tolist(), y.requires_grad)
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-with paddle.no_grad():
-    y = x * 2
-print(y.tolist(), not y.stop_gradient)
-"""),
+    ),
     NoCounterpart(
         key="node-hook", dialect="torch", api="grad_fn.register_hook / register_prehook",
         lacked=("node_hook", ""),
         instead="a tensor hook on the node's output (`y.register_hook`) sees the same incoming "
                 "gradient.",
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = x * 3
-y.grad_fn.register_prehook(lambda grads: (grads[0] * 2,))
-y.sum().backward()
-print(x.grad.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = x * 3
-y.register_hook(lambda g: g * 2)
-y.sum().backward()
-print(x.grad.tolist())
-"""),
+    ),
     NoCounterpart(
         key="post-accumulate-hook", dialect="torch", api="register_post_accumulate_grad_hook",
         lacked=("post_accumulate_hook", ""),
         instead="read (or change) the parameter's .grad after backward returns.",
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-seen = []
-x.register_post_accumulate_grad_hook(lambda p: seen.append(p.grad.tolist()))
-(x * 3).sum().backward()
-print(seen)
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-seen = []
-(x * 3).sum().backward()
-seen.append(x.grad.tolist())
-print(seen)
-"""),
+    ),
     NoCounterpart(
         key="function-dirty", dialect="torch", api="ctx.mark_dirty (in-place custom functions)",
         lacked=("function", "dirty"),
         instead="return a new tensor from PyLayer.forward instead of writing into its input.",
-        original="""import torch
-class Double(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, a):
-        a.mul_(2)
-        ctx.mark_dirty(a)
-        return a
-    @staticmethod
-    def backward(ctx, g):
-        return g * 2
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-y = Double.apply(x * 1.0)
-y.sum().backward()
-print(y.tolist(), x.grad.tolist())
-""",
-        rewrite="""import paddle
-class Double(paddle.autograd.PyLayer):
-    @staticmethod
-    def forward(ctx, a):
-        return a * 2
-    @staticmethod
-    def backward(ctx, g):
-        return g * 2
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = Double.apply(x * 1.0)
-y.sum().backward()
-print(y.tolist(), x.grad.tolist())
-"""),
+    ),
     NoCounterpart(
         key="once-differentiable", dialect="torch", api="@once_differentiable",
         lacked=("function", "once_differentiable"),
         instead="nothing to write: a PyLayer's backward is not differentiated unless it is "
                 "written with differentiable ops under create_graph.",
-        original="""import torch
-from torch.autograd.function import once_differentiable
-class Sq(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, a):
-        ctx.save_for_backward(a)
-        return a * a
-    @staticmethod
-    @once_differentiable
-    def backward(ctx, g):
-        a, = ctx.saved_tensors
-        return 2 * a * g
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-Sq.apply(x).sum().backward()
-print(x.grad.tolist())
-""",
-        rewrite="""import paddle
-class Sq(paddle.autograd.PyLayer):
-    @staticmethod
-    def forward(ctx, a):
-        ctx.save_for_backward(a)
-        return a * a
-    @staticmethod
-    def backward(ctx, g):
-        a, = ctx.saved_tensor()
-        return 2 * a * g
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-Sq.apply(x).sum().backward()
-print(x.grad.tolist())
-"""),
+    ),
     NoCounterpart(
         key="functional-vjp-v", dialect="torch", api="torch.autograd.functional's v",
         lacked=("functional", "v"),
         instead="paddle.grad with the vector as grad_outputs (a vector-Jacobian product).",
-        original="""import torch
-x = torch.tensor([1.0, 2.0])
-v = torch.tensor([1.0, 0.5])
-_, vjp = torch.autograd.functional.vjp(lambda a: a ** 2, x, v)
-print(vjp.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-v = paddle.to_tensor([1.0, 0.5])
-vjp, = paddle.grad([x ** 2], [x], [v])
-print(vjp.tolist())
-"""),
+    ),
     NoCounterpart(
         key="functional-create-graph", dialect="torch",
         api="torch.autograd.functional's create_graph",
         lacked=("functional", "create_graph"),
         instead="paddle.autograd.jacobian's results are already differentiable (they require "
                 "grad).",
-        original="""import torch
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-J = torch.autograd.functional.jacobian(lambda a: a ** 3, x, create_graph=True)
-g, = torch.autograd.grad([J.sum()], [x])
-print(g.tolist())
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-J = paddle.autograd.jacobian(x ** 3, x)[:]
-g, = paddle.grad([J.sum()], [x])
-print(g.tolist())
-"""),
+    ),
     NoCounterpart(
         key="functional-strict", dialect="torch", api="torch.autograd.functional's strict",
         lacked=("functional", "strict"),
         instead="check yourself that the output depends on the input: `paddle.grad(…, "
                 "allow_unused=True)` returns None when it does not.",
-        original="""import torch
-x = torch.tensor([1.0, 2.0])
-try:
-    torch.autograd.functional.jacobian(lambda a: torch.ones(2), x, strict=True)
-except RuntimeError:
-    print("independent")
-""",
-        rewrite="""import paddle
-x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
-y = paddle.ones([2]) + x * 0
-y = paddle.ones([2])
-y.stop_gradient = False
-g, = paddle.grad([y.sum()], [x], allow_unused=True)
-if g is None:
-    print("independent")
-"""),
+    ),
     NoCounterpart(
         key="functional-batch-axis", dialect="paddle", api="paddle.autograd.jacobian(batch_axis=0)",
         lacked=("functional", "batch_axis"),
         instead="torch.func.vmap(torch.func.jacrev(f)) or the jacobian's block diagonal.",
-        original="""import paddle
-x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
-J = paddle.autograd.jacobian(x ** 2, x, batch_axis=0)[:]
-print(list(J.shape), J.sum().item())
-""",
-        rewrite="""import torch
-x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
-J = torch.func.vmap(torch.func.jacrev(lambda a: a ** 2))(x)
-print(list(J.shape), J.sum().item())
-"""),
+    ),
 )

@@ -1,0 +1,7 @@
+import paddle
+
+x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+y = (x * x).sum()
+g, = paddle.grad([y], [x])
+g1 = g2 = g
+print(g1.tolist(), g2.tolist())

@@ -1,0 +1,7 @@
+import paddle
+
+x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+y = (x * x).sum()
+g, = paddle.grad([y], [x])
+y.backward()
+print(g.tolist(), x.grad.tolist())

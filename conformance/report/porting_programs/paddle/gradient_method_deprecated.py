@@ -1,0 +1,5 @@
+import paddle
+
+x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+(x * 3).sum().backward()
+print(x.grad.numpy().tolist())

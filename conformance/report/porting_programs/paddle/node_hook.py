@@ -1,0 +1,7 @@
+import paddle
+
+x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+y = x * 3
+y.register_hook(lambda g: g * 2)
+y.sum().backward()
+print(x.grad.tolist())

@@ -1,0 +1,6 @@
+import paddle
+
+x = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+y = (x * x).sum()
+g, = paddle.grad([y], [x])
+print(g.tolist())

@@ -1,0 +1,6 @@
+import paddle
+
+x = paddle.to_tensor([[1.0], [2.0], [3.0]]).t()
+y = x.reshape([1, 3])
+y.add_(x)
+print(y.tolist())

@@ -1,0 +1,8 @@
+import torch
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = (x * 2).sum()
+try:
+    torch.autograd.grad([y], [])
+except RuntimeError:
+    print("refused")

@@ -1,0 +1,7 @@
+import torch
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = (x * x).sum()
+g, = torch.autograd.grad([y], [x], retain_graph=True)
+y.backward()
+print(g.tolist(), x.grad.tolist())
