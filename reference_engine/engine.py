@@ -412,6 +412,29 @@ def _run_node_hooks(node: Node, kind: str, grads: tuple[Any, ...], *extra: Any) 
     return grads
 
 
+def _run_pre_hooks(node: Node, outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The node's pre hooks, handed its output gradients (None for an undefined one, which
+    stays undefined unless a hook returns a tensor for it)."""
+    replaced = _run_node_hooks(node, "pre", tuple(None if g is UNDEFINED else g for g in outputs))
+    return tuple(o if r is None and o is UNDEFINED else r for o, r in zip(outputs, replaced))
+
+
+def _run_post_hooks(node: Node, grads: list[Any], outputs: tuple[Any, ...]) -> None:
+    """The node's post hooks, handed the gradients it computed for the inputs it lists and the
+    ones it was handed (None for an undefined one); what they return replaces ``grads``. A
+    custom function's node shows what its backward returned, a gradient for an input that
+    needs none included."""
+    if not node.node_hooks:
+        return
+    listed = node.listed()
+    shown = node.attrs.get("returned") if node.rule.op == "custom" else None
+    handed = tuple(None if g is UNDEFINED else g for g in outputs)
+    seen = _run_node_hooks(node, "post", shown if shown is not None
+                           else tuple(grads[i] for i in listed), handed)
+    for i, g in zip(listed, seen):
+        grads[i] = g
+
+
 def _call_rule(vjp: Any, grad: Any, node: Node, saved: dict[str, Tensor], uses: tuple[str, ...],
                linked_operand: Optional[str], unrecorded_links: bool = False) -> Any:
     """One derivative rule, handed the saved tensors and attributes it names (an attribute the
@@ -620,7 +643,7 @@ class _Pass:
                                     and policy.backward_runs_input_nodes):
             # (torch.autograd.grad runs only the tensor hooks of a node it needs for nothing
             # but a capture)
-            outputs = _run_node_hooks(node, "pre", outputs)
+            outputs = _run_pre_hooks(node, outputs)
             grad = list(outputs) if isinstance(grad, list) else outputs[0]
         for index in () if deferred else targets.get(id(node), ()):
             self.captured[index] = grad
@@ -634,15 +657,7 @@ class _Pass:
         if input_only:
             return self._input_node(node, grad, outputs)
         grads = _run_rules(policy, node, grad, wanted, self.create_graph, self.accumulate)
-        if node.node_hooks:
-            listed = node.listed()
-            # a custom function's node shows what its backward returned, a gradient for an
-            # input that needs none included
-            shown = node.attrs.get("returned") if node.rule.op == "custom" else None
-            seen = _run_node_hooks(node, "post", shown if shown is not None
-                                   else tuple(grads[i] for i in listed), outputs)
-            for i, g in zip(listed, seen):
-                grads[i] = g
+        _run_post_hooks(node, grads, outputs)
         _pass_on(policy, self.buffers, node, grads, wanted, self.cut_nodes)
         return node
 
@@ -652,13 +667,22 @@ class _Pass:
         if wanted is not None and id(node) not in wanted:
             return None
         if not _run_undefined(self.policy, node, hooks=not deferred, accumulate=self.accumulate):
+            if type(node) is AccumulateGrad:
+                # torch runs the leaf's node: its post-accumulate hooks see .grad unchanged
+                if self.accumulate and node.node_hooks:
+                    for hook in list(node.hooks("post_accumulate").values()):
+                        hook(node.variable)
+                return None
+            if node.node_hooks:
+                _run_node_hooks(node, "post", (None,) * len(node.listed()), (None,))
             for edge in node.edges:
                 if edge is not None and id(edge) not in self.cut_nodes and (
                         wanted is None or id(edge) in wanted):
                     _send(self.policy, self.buffers, node, edge, UNDEFINED)
-            return None if type(node) is AccumulateGrad else node
+            return node
         # a custom function runs its backward (which materializes the gradient)
         grads = _input_grads(self.policy, node, None, wanted)
+        _run_post_hooks(node, grads, (None,))
         _pass_on(self.policy, self.buffers, node, grads, wanted, self.cut_nodes)
         return node
 

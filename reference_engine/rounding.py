@@ -12,7 +12,7 @@ the engine's semantics reads these scales.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 import numpy as np
 
@@ -37,6 +37,15 @@ def scale_of(t: Any) -> float:
     data = getattr(t, "_data", None)
     if data is None:
         return 0.0
+    return max(_SCALES.get(data, 0.0) or 0.0, largest(data))
+
+
+def noted_scale(t: Any) -> Optional[float]:
+    """The scale noted for ``t`` (at least its own largest magnitude), or None where the engine
+    noted none: a value computed by the forward, not as a gradient."""
+    data = getattr(t, "_data", None)
+    if data is None or data not in _SCALES:
+        return None
     return max(_SCALES.get(data, 0.0) or 0.0, largest(data))
 
 

@@ -226,10 +226,10 @@ class Adapter:
 
 
 def rounding_scale(tensor: Any) -> Optional[float]:
-    """The scale of the rounding error the reference engine noted for a tensor it computed
-    (``reference_engine.rounding``); None for a framework's tensor."""
+    """The scale of the rounding error the reference engine noted for a gradient it computed
+    (``reference_engine.rounding``); None for a framework's tensor and for a forward value."""
     if isinstance(tensor, ReferenceTensor):
-        return rounding.scale_of(tensor)
+        return rounding.noted_scale(tensor)
     return None
 
 

@@ -22,7 +22,6 @@ from conformance.run.memory import OutOfMemory, is_out_of_memory
 from conformance.run.noise import is_environment_noise
 from conformance.run.step_actions import ACTIONS
 from conformance.run.trace import STATE_FIELDS, Trace, array_to_json, categorize, clean_message
-from reference_engine.rounding import largest
 
 _UNDEFINED = "UndefinedInFrameworkError"
 
@@ -106,8 +105,10 @@ class Interpreter:
                     "values": array_to_json(np.asarray(data)), "requires_grad": requires_grad,
                     "has_grad_fn": has_grad_fn}
         scale = rounding_scale(value)
-        if scale is not None and scale > largest(np.asarray(data)):
-            # the values cancel larger ones: their rounding noise is of this scale
+        if scale:
+            # a gradient's rounding noise is of the scale of what it was summed from, in every
+            # element: a small one of a matrix product's gradient cancels terms as large as
+            # the largest (and the values may cancel larger ones still)
             observed["rounding_scale"] = scale
         return observed
 

@@ -966,8 +966,11 @@ class PaddlePolicy(Policy):
 
     def _run_backward(self, outputs: list[Tensor], seeds: list[Any], retain_graph: bool,
                       api: str) -> None:
+        # a stop_gradient output is skipped silently, and so is one without a node: a tensor
+        # whose flag a write under no_grad turned on (paddle gives it an accumulation node only
+        # when an op takes it as an input)
         pairs = [(t, s) for t, s in zip(outputs, self._seeds(outputs, seeds, api))
-                 if t._requires_grad]  # a stop_gradient output is skipped silently
+                 if t._requires_grad and (t._grad_fn is not None or t._accumulator is not None)]
         with self._unguarded():
             engine.run_backward(self, [t for t, _ in pairs], [s for _, s in pairs],
                                 retain_graph=retain_graph, create_graph=False)
@@ -1010,8 +1013,9 @@ class PaddlePolicy(Policy):
             if any(t is c for c in cut):
                 raise self.error("no_grad_var_is_input", index=i)
         for i, t in enumerate(ins):
-            if not t._requires_grad and t._grad_fn is None and t._accumulator is None:
-                raise self.error("no_grad_op_input", index=i)  # made under no_grad: no node
+            if t._grad_fn is None and t._accumulator is None:
+                # made under no_grad, or its flag turned on by a write under no_grad: no node
+                raise self.error("no_grad_op_input", index=i)
         # under no_grad the pass records nothing: its results are leaves that require grad
         recording = create_graph and grad_mode.is_grad_enabled()
         live = [(t, s if recording or not self._seed_is_the_buffer(i, outs, ins, seeds)

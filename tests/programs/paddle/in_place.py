@@ -270,6 +270,32 @@ def setitem_without_recording_takes_the_flag(paddle):
 
 
 @program
+def a_flag_taken_from_an_unrecorded_write_comes_without_a_node(paddle):
+    """A view, or an op's result, that takes the flag from a write under no_grad has no node
+    until an op takes it as an input: as a backward root it is skipped silently (no .grad, no
+    grad_fn after), as an input of paddle.grad it is refused; a fresh tensor written the same
+    way has its accumulation node from the start."""
+    def written(make):
+        t = make()
+        with paddle.no_grad():
+            t[0] = paddle.to_tensor(5.0, stop_gradient=False)
+        return t
+
+    seen = []
+    for make in (lambda: paddle.to_tensor([1.0, 2.0, 3.0])[1:],
+                 lambda: paddle.to_tensor([1.0, 2.0, 3.0]) * 1,
+                 lambda: paddle.to_tensor([1.0, 2.0, 3.0])):
+        root = written(make)
+        seen += [root.stop_gradient, root.grad_fn is None, attempt(lambda r=root: r.backward()),
+                 root.grad, root.grad_fn is None]
+        alone = written(make)
+        seen.append(attempt(lambda a=alone: paddle.grad([a], [a])))
+        used = written(make)
+        seen += [paddle.grad([used * 2], [used]), used.grad_fn is None]
+    return seen
+
+
+@program
 def an_unrecorded_write_of_another_dtype_takes_no_flag(paddle):
     """v[0] = t under no_grad with t requiring grad: the written tensor requires grad from then
     on where t has its dtype, and not where t has another (paddle casts t first, unrecorded)."""

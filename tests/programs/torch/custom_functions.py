@@ -281,6 +281,39 @@ def an_unused_output_of_a_custom_function_hands_its_hooks_none(torch):
 
 
 @program
+def an_undefined_gradient_runs_the_hooks_of_every_node_below(torch):
+    """Below a custom backward's None torch still runs each node: its pre and post hooks are
+    handed None for the undefined gradient (a node of several outputs: None for that output
+    only), a custom function's backward gets zeros and its node hooks show them, and a leaf's
+    post-accumulate hooks run with its .grad unchanged, None or not."""
+    seen = []
+    drop = custom(torch.autograd.Function, "Drop", lambda ctx, a, b: a * 2.0 + b,
+                  lambda ctx, g: (None, g))
+    triple = custom(torch.autograd.Function, "Triple", lambda ctx, a: a * 3.0,
+                    lambda ctx, g: (seen.append(["Triple", g]), g * 3.0)[1])
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = torch.tensor([3.0, 4.0], requires_grad=True)
+    b = torch.tensor([1.0, 2.0], requires_grad=True)
+    y.register_post_accumulate_grad_hook(lambda p: seen.append(["post y", p.grad]))
+    x.register_post_accumulate_grad_hook(lambda p: seen.append(["post x", p.grad]))
+    v = x * 3
+    v.grad_fn.register_prehook(lambda go: seen.append(["pre Mul", list(go)]))
+    v.grad_fn.register_hook(lambda gi, go: seen.append(["post Mul", list(gi), list(go)]))
+    drop.apply(v, b).sum().backward()
+    e = torch.exp(x) * y
+    e.grad_fn.register_hook(lambda gi, go: seen.append(["post Mul2", list(gi), list(go)]))
+    t = triple.apply(e)
+    t.grad_fn.register_prehook(lambda go: seen.append(["pre Triple", list(go)]))
+    t.grad_fn.register_hook(lambda gi, go: seen.append(["post Triple", list(gi), list(go)]))
+    drop.apply(t, b).sum().backward()
+    u1, u2 = torch.unbind(torch.stack([x, y]) * 1.0)
+    u1.grad_fn.register_prehook(lambda go: seen.append(["pre Unbind", list(go)]))
+    u1.grad_fn.register_hook(lambda gi, go: seen.append(["post Unbind", list(gi), list(go)]))
+    (drop.apply(u1, b).sum() + u2.sum()).backward()
+    return [seen, x.grad, y.grad, b.grad]
+
+
+@program
 def an_undefined_gradient_still_reaches_a_leaf_moved_into_the_graph(torch):
     """A custom function's backward returning None sends an undefined gradient on; a node that
     passes it to the accumulation of a leaf written by a recorded op after the graph was built
