@@ -1,7 +1,7 @@
 """In-memory datasets and the loader that batches them, shared by both facades
 (``torch.utils.data``, ``paddle.io``): what a training loop iterates over. The order a shuffled
-loader or ``random_split`` draws comes from the engine's generator (the frameworks' own draws
-differ: sizes and batch shapes agree, orders do not)."""
+loader or ``random_split`` draws comes from a permutation the facade supplies: torch's reproduces
+torch's draws, paddle's is numpy's (sizes and batch shapes agree, orders do not)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from typing import Any, Callable, Iterator, Optional, Sequence
 import numpy as np
 
 from reference_engine import rng
+
+Permutation = Callable[[int], Sequence[int]]
 
 
 class Dataset:
@@ -55,8 +57,10 @@ class Subset(Dataset):
         return len(self.indices)
 
 
-def random_split(dataset: Any, lengths: Sequence[float], generator: Any = None) -> list[Subset]:
-    """Disjoint subsets of the given sizes (or fractions of the whole) in a drawn order."""
+def random_split(dataset: Any, lengths: Sequence[float], generator: Any = None,
+                 permutation: Optional[Permutation] = None) -> list[Subset]:
+    """Disjoint subsets of the given sizes (or fractions of the whole) in the order
+    ``permutation`` draws (paddle's generator's by default)."""
     total = len(dataset)
     if all(0 <= length <= 1 for length in lengths) and not all(float(x).is_integer() for x in lengths):
         sizes = [math.floor(total * fraction) for fraction in lengths]
@@ -66,7 +70,7 @@ def random_split(dataset: Any, lengths: Sequence[float], generator: Any = None) 
         sizes = [int(length) for length in lengths]
     if sum(sizes) != total:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    order = rng.generator().permutation(total).tolist()
+    order = list(map(int, (permutation or rng.generator("paddle").permutation)(total)))
     starts = np.cumsum([0, *sizes])
     return [Subset(dataset, order[start:start + size]) for start, size in zip(starts, sizes)]
 
@@ -98,9 +102,9 @@ class BatchSampler:
     """Lists of ``batch_size`` indices from a sampler (or a dataset's indices, shuffled or not)."""
 
     def __init__(self, dataset: Any = None, sampler: Any = None, shuffle: bool = False, batch_size: int = 1,
-                 drop_last: bool = False) -> None:
+                 drop_last: bool = False, random_sampler: Optional[type] = None) -> None:
         self.sampler = sampler if sampler is not None else (
-            RandomSampler(dataset) if shuffle else SequenceSampler(dataset))
+            (random_sampler or RandomSampler)(dataset) if shuffle else SequenceSampler(dataset))
         self.batch_size, self.drop_last = batch_size, drop_last
 
     def __iter__(self) -> Iterator[list[int]]:
@@ -130,10 +134,10 @@ class SequenceSampler:
 
 
 class RandomSampler(SequenceSampler):
-    """The indices in an order the engine's generator draws."""
+    """The indices in an order paddle's generator draws (a facade's subclass draws its own)."""
 
     def __iter__(self) -> Iterator[int]:
-        return iter(rng.generator().permutation(len(self.data_source)).tolist())
+        return iter(rng.generator("paddle").permutation(len(self.data_source)).tolist())
 
 
 class DataLoader:
@@ -142,6 +146,7 @@ class DataLoader:
     dataset is read in its own order. Workers, pinning and prefetching change nothing here."""
 
     collate_tensors: Callable[[list[Any]], Any] = staticmethod(lambda samples: samples)  # the facade's
+    random_sampler: type = RandomSampler  # what ``shuffle=True`` draws the order with
 
     def __init__(self, dataset: Any, batch_size: Optional[int] = 1, shuffle: bool = False,
                  sampler: Any = None, batch_sampler: Any = None, num_workers: int = 0,
@@ -151,7 +156,8 @@ class DataLoader:
         self.batch_sampler = None
         if not isinstance(dataset, IterableDataset) and batch_size is not None or batch_sampler is not None:
             self.batch_sampler = batch_sampler or BatchSampler(
-                dataset, sampler=sampler, shuffle=shuffle, batch_size=batch_size or 1, drop_last=drop_last)
+                dataset, sampler=sampler, shuffle=shuffle, batch_size=batch_size or 1, drop_last=drop_last,
+                random_sampler=self.random_sampler)
 
     def __iter__(self) -> Iterator[Any]:
         if isinstance(self.dataset, IterableDataset):

@@ -198,11 +198,11 @@ class Tensor:
 
     # --- in-place operations --------------------------------------------------------------
 
-    def _drawn_in_place(self, distribution: str, *parameters: Any) -> Tensor:
-        """Draws of the engine's generator's ``distribution`` ("normal", "uniform") written in
-        place, the node named after it (numpy's draws: shapes agree, values do not)."""
-        draw = getattr(rng.generator(), distribution)
-        values = draw(*parameters, self._data.shape).astype(self._data.dtype)
+    def _drawn_in_place(self, distribution: str, *parameters: Any, generator: Any = None) -> Tensor:
+        """Draws of ``distribution`` ("normal", "uniform") written in place, the node named after
+        it, by ``generator`` or the dialect's default one (torch: its own draws; paddle: numpy's)."""
+        draw = getattr(generator or rng.generator(self._policy.dialect), distribution)
+        values = draw(*parameters, self._data.shape, self._data.dtype)
         return self._in_place("fill", value=values, api=distribution)
 
     def _in_place(self, op: str, *others: Any, **attrs: Any) -> Tensor:

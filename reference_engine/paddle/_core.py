@@ -571,19 +571,19 @@ def where(condition: Tensor, x: Any, y: Any, name: Optional[str] = None) -> Tens
 
 def seed(value: builtins.int) -> None:
     """Seeds the reference engine's own generator (see ``reference_engine.rng``)."""
-    rng.seed(value)
+    rng.seed("paddle", value)
 
 
 def randn(shape: Sequence[builtins.int], dtype: Any = None) -> Tensor:
     """Standard normal draws (numpy's generator, not paddle's: shapes and dtypes agree, values
     do not)."""
-    return created(rng.generator().standard_normal(list(shape)).astype(_DEFAULT_FLOAT[0]),
+    return created(rng.paddle_numpy().standard_normal(list(shape)).astype(_DEFAULT_FLOAT[0]),
                      dtype=dtype)
 
 
 def rand(shape: Sequence[builtins.int], dtype: Any = None) -> Tensor:
     """Uniform draws in [0, 1) (numpy's generator, not paddle's)."""
-    return created(rng.generator().random(list(shape)).astype(_DEFAULT_FLOAT[0]), dtype=dtype)
+    return created(rng.paddle_numpy().random(list(shape)).astype(_DEFAULT_FLOAT[0]), dtype=dtype)
 
 
 @_tensor_first

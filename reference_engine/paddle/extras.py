@@ -452,13 +452,13 @@ def uniform(shape: Any, dtype: Any = None, min: float = -1.0, max: float = 1.0, 
             seed: int = 0, name: Optional[str] = None) -> Tensor:
     """Uniform draws in [min, max) (numpy's generator, not paddle's: shapes and dtypes agree,
     values do not)."""
-    values = rng.generator().uniform(min, max, list(shape))
+    values = rng.paddle_numpy().uniform(min, max, list(shape))
     return _made(values.astype(_np_dtype(dtype) or _DEFAULT_FLOAT[0]))
 
 
 def normal(mean: float = 0.0, std: float = 1.0, shape: Any = None, name: Optional[str] = None) -> Tensor:
     """Normal draws (numpy's generator, not paddle's)."""
-    return _made(rng.generator().normal(mean, std, list(shape or [1])).astype(_DEFAULT_FLOAT[0]))
+    return _made(rng.paddle_numpy().normal(mean, std, list(shape or [1])).astype(_DEFAULT_FLOAT[0]))
 
 
 def randint(low: int = 0, high: Any = None, shape: Any = (1,), dtype: Any = None,
@@ -466,11 +466,11 @@ def randint(low: int = 0, high: Any = None, shape: Any = (1,), dtype: Any = None
     """Integers in [low, high) (``randint(high)`` from 0), int64 unless ``dtype``."""
     if high is None:
         low, high = 0, low
-    return _made(rng.generator().integers(low, high, list(shape)).astype(_np_dtype(dtype) or np.int64))
+    return _made(rng.paddle_numpy().integers(low, high, list(shape)).astype(_np_dtype(dtype) or np.int64))
 
 
 def randperm(n: int, dtype: Any = "int64", name: Optional[str] = None) -> Tensor:
-    return _made(rng.generator().permutation(n).astype(_np_dtype(dtype) or np.int64))
+    return _made(rng.paddle_numpy().permutation(n).astype(_np_dtype(dtype) or np.int64))
 
 
 def argsort(x: Tensor, axis: int = -1, descending: bool = False, stable: bool = False,

@@ -15,7 +15,7 @@ from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
-from reference_engine import composed, devices, grad_mode, recorder, rng
+from reference_engine import composed, devices, grad_mode, recorder
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects import torch_layout
@@ -49,7 +49,7 @@ __all__ = [
     "Size", "Tensor", "abs", "cuda", "device", "equal", "get_default_device", "set_default_device",
     "layout", "strided", "memory_format", "preserve_format", "contiguous_format", "channels_last",
     "inference_mode",
-    "is_anomaly_enabled", "linspace", "manual_seed", "mm", "rand", "randn",
+    "is_anomaly_enabled", "linspace", "mm",
     "add", "amax", "amin", "bool", "cat", "ceil", "clamp", "clone",
     "detach", "div", "double", "dtype", "enable_grad", "expand_copy", "float",
     "bfloat16", "float16", "float32", "float64", "floor", "half", "int", "int32", "int64", "is_grad_enabled",
@@ -615,12 +615,12 @@ class Tensor(_CoreTensor):
     def normal_(self, mean: builtins.float = 0.0, std: builtins.float = 1.0, *,
                 generator: Any = None) -> Tensor:
         """Normal draws written in place."""
-        return self._drawn_in_place("normal", mean, std)  # type: ignore[return-value]
+        return self._drawn_in_place("normal", mean, std, generator=generator)  # type: ignore[return-value]
 
     def uniform_(self, from_: builtins.float = 0.0, to: builtins.float = 1.0, *,
                  generator: Any = None) -> Tensor:
         """Uniform draws written in place."""
-        return self._drawn_in_place("uniform", from_, to)  # type: ignore[return-value]
+        return self._drawn_in_place("uniform", from_, to, generator=generator)  # type: ignore[return-value]
 
 
 # --- creation -----------------------------------------------------------------------------
@@ -739,26 +739,6 @@ def set_default_dtype(d: dtype) -> None:
     if not d.is_floating_point:
         raise TORCH.error("default_dtype_kind")
     TORCH.default_float = d.numpy
-
-
-def manual_seed(seed: builtins.int) -> None:
-    """Seeds the reference engine's own generator (see ``reference_engine.rng``)."""
-    rng.seed(seed)
-
-
-def randn(*size: Any, dtype: Optional[dtype] = None, device: Any = None,
-          requires_grad: builtins.bool = False) -> Tensor:
-    """Standard normal draws (numpy's generator, not torch's: shapes and dtypes agree, values
-    do not)."""
-    return _new(rng.generator().standard_normal(_shape_args(size)).astype(TORCH.default_float),
-                _np_dtype(dtype, "randn"), requires_grad, device)
-
-
-def rand(*size: Any, dtype: Optional[dtype] = None, device: Any = None,
-         requires_grad: builtins.bool = False) -> Tensor:
-    """Uniform draws in [0, 1) (numpy's generator, not torch's)."""
-    return _new(rng.generator().random(_shape_args(size)).astype(TORCH.default_float),
-                _np_dtype(dtype, "rand"), requires_grad, device)
 
 
 inference_mode = grad_mode.inference_mode

@@ -12,11 +12,12 @@ import numpy as np
 
 from reference_engine import composed as C
 from reference_engine import ops as F
-from reference_engine import recorder, rng
+from reference_engine import recorder
 from reference_engine import rules as R
 from reference_engine.dialects import torch_layout
 from reference_engine.torch import autocast_ops
 from reference_engine.torch._core import Tensor, _new, _np_dtype, _overloads, dtype, full, ones, tensor, zeros
+from reference_engine.torch.random import drawing
 
 __all__ = ["all", "allclose", "any", "eq", "ge", "gt", "le", "lt", "ne", "argsort", "einsum", "empty_like",
            "logical_and", "logical_not", "logical_or", "masked_select", "meshgrid", "multinomial",
@@ -395,40 +396,54 @@ def _drawn_like(api: str, draw: Any) -> Any:
     def like(input: Tensor, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False,  # noqa: A002
              **_: Any) -> Tensor:
         target = _np_dtype(dtype, api) or input._data.dtype
-        return _new(np.asarray(draw(input._data.shape)).astype(target), None, requires_grad)
+        return _new(np.asarray(draw(input._data.shape, target)).astype(target), None, requires_grad)
 
     return like
 
 
-# numpy's generator, not torch's: shapes and dtypes agree, values do not
-randn_like = _drawn_like("randn_like", lambda shape: rng.generator().standard_normal(shape))
-rand_like = _drawn_like("rand_like", lambda shape: rng.generator().random(shape))
-empty_like = _drawn_like("empty_like", np.zeros)  # torch leaves the values unset; programs fill them
+randn_like = _drawn_like("randn_like", lambda shape, d: drawing(None).normal(0.0, 1.0, shape, d))
+rand_like = _drawn_like("rand_like", lambda shape, d: drawing(None).uniform(0.0, 1.0, shape, d))
+empty_like = _drawn_like("empty_like", lambda shape, d: np.zeros(shape, d))  # torch leaves them unset
 
 
-def randint(low: builtins.int, high: Any = None, size: Any = None, dtype: Optional[dtype] = None,
-            requires_grad: builtins.bool = False) -> Tensor:
-    """Integers in [low, high) (``randint(high, size)`` from 0), int64 unless ``dtype``."""
+def randint(low: builtins.int, high: Any = None, size: Any = None, *, generator: Any = None,
+            dtype: Optional[dtype] = None, device: Any = None, requires_grad: builtins.bool = False,
+            **_: Any) -> Tensor:
+    """Integers in [low, high) (``randint(high, size)`` from 0) of torch's generator, int64 unless
+    ``dtype``."""
     if size is None:
         low, high, size = 0, low, high
-    values = rng.generator().integers(low, high, tuple(size))
-    return _new(values.astype(_np_dtype(dtype, "randint") or np.int64), None, requires_grad)
+    values = drawing(generator).integers(low, high, tuple(size))
+    return _new(values.astype(_np_dtype(dtype, "randint") or np.int64), None, requires_grad, device)
 
 
 def multinomial(input: Tensor, num_samples: builtins.int, replacement: builtins.bool = False,  # noqa: A002
                 *, generator: Any = None) -> Tensor:
-    """Indices drawn from each row's weights (numpy's generator: shapes agree, values do not)."""
+    """Indices drawn from each row's weights by torch's generator: with replacement, a float64
+    uniform per sample searched in the row's cumulative distribution; without, the largest
+    weights divided by exponential draws (torch's own method)."""
     weights = np.atleast_2d(input._data.astype(np.float64))
     if not replacement and num_samples > weights.shape[-1]:
         raise input._policy.error("multinomial_samples")
-    rows = [rng.generator().choice(len(w), num_samples, replace=replacement, p=w / w.sum()) for w in weights]
+    draws = drawing(generator)
+    rows = []
+    for w in weights:
+        if replacement:
+            cumulative = np.cumsum(w) / w.sum()
+            uniform = draws.uniform(0.0, 1.0, (num_samples,), np.float64)
+            rows.append(np.searchsorted(cumulative, uniform, side="left"))
+        else:
+            exponential = -np.log1p(-draws.uniform(0.0, 1.0, w.shape, np.float64))
+            keys = (w / exponential).astype(input._data.dtype)
+            rows.append(np.argsort(-keys, kind="stable")[:num_samples])
     drawn = np.asarray(rows, dtype=np.int64)
     return Tensor._from_array(drawn if input._data.ndim == 2 else drawn[0])
 
 
-def randperm(n: builtins.int, dtype: Optional[dtype] = None, requires_grad: builtins.bool = False) -> Tensor:
-    values = rng.generator().permutation(n).astype(_np_dtype(dtype, "randperm") or np.int64)
-    return _new(values, None, requires_grad)
+def randperm(n: builtins.int, *, generator: Any = None, dtype: Optional[dtype] = None, device: Any = None,
+             requires_grad: builtins.bool = False, **_: Any) -> Tensor:
+    values = drawing(generator).permutation(n).astype(_np_dtype(dtype, "randperm") or np.int64)
+    return _new(values, None, requires_grad, device)
 
 
 def argsort(input: Tensor, dim: builtins.int = -1, descending: builtins.bool = False,  # noqa: A002

@@ -51,7 +51,7 @@ class _Drawn:
 
     def values(self, shape: list[int], dtype: str) -> np.ndarray:
         fan_in, fan_out = _fans(shape)
-        return np.asarray(self.draw(rng.generator(), shape, fan_in, fan_out), dtype=dtype)
+        return np.asarray(self.draw(rng.paddle_numpy(), shape, fan_in, fan_out), dtype=dtype)
 
     def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
         raise NotImplementedError

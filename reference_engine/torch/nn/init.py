@@ -1,7 +1,7 @@
 """``torch.nn.init``: filling a tensor in place, without recording (as torch does under
-``no_grad``; the tensor's version grows). The deterministic fillers give torch's values; the
-random ones draw from torch's distributions with numpy's generator, so a program that compares
-values with torch sets them itself (as with ``Linear``)."""
+``no_grad``; the tensor's version grows). The deterministic fillers give torch's values, and so
+do the random ones after the same seed: they draw with torch's generator, in torch's order
+(``reference_engine.torch.random``)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from typing import Any, Optional
 
 import numpy as np
 
-from reference_engine import rng
 from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.framework_names import module_getattr
 from reference_engine.torch._core import Tensor, no_grad, tensor
+from reference_engine.torch.random import drawing
 
 __all__ = ["calculate_gain", "constant_", "eye_", "kaiming_normal_", "kaiming_uniform_",
-           "normal_", "ones_", "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_"]
+           "normal_", "ones_", "trunc_normal_", "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_"]
 
 
 def _fill(target: Tensor, values: np.ndarray) -> Tensor:
@@ -71,22 +71,22 @@ def _fans(tensor: Tensor) -> tuple[int, int]:
 
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = None) -> Tensor:  # noqa: A002
-    return _fill(tensor, rng.generator().uniform(a, b, tensor._data.shape))
+    return _fill(tensor, drawing(generator).uniform(a, b, tensor._data.shape, tensor._data.dtype))
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:  # noqa: A002
-    return _fill(tensor, rng.generator().normal(mean, std, tensor._data.shape))
+    return _fill(tensor, drawing(generator).normal(mean, std, tensor._data.shape, tensor._data.dtype))
 
 
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:  # noqa: A002
     fan_in, fan_out = _fans(tensor)
     bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
 def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:  # noqa: A002
     fan_in, fan_out = _fans(tensor)
-    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)))
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)), generator)
 
 
 def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float:
@@ -97,11 +97,44 @@ def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> floa
 def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",  # noqa: A002
                      nonlinearity: str = "leaky_relu", generator: Any = None) -> Tensor:
     bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
 def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",  # noqa: A002
                     nonlinearity: str = "leaky_relu", generator: Any = None) -> Tensor:
-    return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity))
+    return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity), generator)
+
+
+def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0,  # noqa: A002
+                  b: float = 2.0, generator: Any = None) -> Tensor:
+    """torch 2.13's rejection sampling: where the bounds hold more than 30 % of the normal's
+    mass, normal draws with every one outside redrawn (a whole tensor of draws per round);
+    otherwise uniform draws between the bounds, each kept when the log of a second uniform
+    draw is at most its log density relative to the peak (both rounds redraw whole tensors)."""
+    def cdf(x: float) -> float:
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    draws, shape, kind = drawing(generator), tensor._data.shape, tensor._data.dtype.type
+    if cdf((b - mean) / std) - cdf((a - mean) / std) > 0.3:
+        values = draws.normal(mean, std, shape, kind)
+        while (outside := (values < kind(a)) | (values > kind(b))).any():
+            values = np.where(outside, draws.normal(mean, std, shape, kind), values)
+        return _fill(tensor, values)
+    log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+
+    def log_density(x: np.ndarray) -> np.ndarray:
+        return (((x - kind(mean)) / kind(std)) ** 2 * kind(-0.5) - kind(log_peak)).astype(kind)
+
+    def rejected(x: np.ndarray) -> np.ndarray:
+        return np.log(draws.uniform(0.0, 1.0, shape, kind)) > log_density(x)
+
+    values = draws.uniform(a, b, shape, kind)
+    pending = rejected(values)
+    while pending.any():
+        candidates = draws.uniform(a, b, shape, kind)
+        values = np.where(pending, candidates, values)
+        pending = np.where(pending, rejected(candidates), pending)
+    return _fill(tensor, values)
+
 
 __getattr__ = module_getattr("torch.nn.init")

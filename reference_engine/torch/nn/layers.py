@@ -1,8 +1,7 @@
 """``torch.nn``'s normalisation, dropout, convolution and embedding modules, on the shared
 layer functions (``reference_engine.layers``). Parameters start as torch initialises them:
-ones and zeros for the affine normalisations, uniform in ±1/√fan_in for convolutions (with
-numpy's generator: a program that compares values sets them), a standard normal for
-embeddings."""
+ones and zeros for the affine normalisations, uniform in ±1/√fan_in for convolutions, a
+standard normal for embeddings, drawn by torch's generator (``reference_engine.torch.random``)."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from reference_engine import layers, rng
+from reference_engine import layers
 from reference_engine import modules as shared
 from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.messages import not_supported
@@ -19,10 +18,16 @@ from reference_engine.torch._core import Tensor, get_default_dtype, no_grad, ten
 from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.modules import Module, initialised
 from reference_engine.torch.nn.parameter import Parameter
+from reference_engine.torch.random import drawing
 
 __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d",
            "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "Dropout", "Embedding", "LayerNorm",
            "MaxPool1d", "MaxPool2d"]
+
+
+def _uniform_draws(bound: float, shape: tuple[int, ...]) -> np.ndarray:
+    """``init.uniform_(-bound, bound)`` of a new parameter, by torch's generator."""
+    return drawing(None).uniform(-bound, bound, shape, get_default_dtype().numpy)
 
 
 def _parameter(values: np.ndarray, writes: int = 1) -> Parameter:
@@ -146,8 +151,8 @@ class _ConvNd(Module):
         self.padding, self.dilation = layers.as_tuple(padding, n), layers.as_tuple(dilation, n)
         shape = (out_channels, in_channels // groups, *self.kernel_size)
         bound = 1 / math.sqrt(math.prod(shape[1:])) if math.prod(shape[1:]) else 0.0
-        self.weight = _parameter(rng.generator().uniform(-bound, bound, shape))
-        self.bias = _parameter(rng.generator().uniform(-bound, bound, out_channels)) if bias else None
+        self.weight = _parameter(_uniform_draws(bound, shape))
+        self.bias = _parameter(_uniform_draws(bound, (out_channels,))) if bias else None
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         conv = functional.conv1d if self.spatial == 1 else functional.conv2d
@@ -176,8 +181,8 @@ class _ConvTransposeNd(Module):
         self.output_padding = layers.as_tuple(output_padding, n)
         shape = (in_channels, out_channels // groups, *self.kernel_size)
         bound = 1 / math.sqrt(math.prod(shape[1:])) if math.prod(shape[1:]) else 0.0
-        self.weight = _parameter(rng.generator().uniform(-bound, bound, shape))
-        self.bias = _parameter(rng.generator().uniform(-bound, bound, out_channels)) if bias else None
+        self.weight = _parameter(_uniform_draws(bound, shape))
+        self.bias = _parameter(_uniform_draws(bound, (out_channels,))) if bias else None
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         function = functional.conv_transpose1d if self.spatial == 1 else functional.conv_transpose2d
@@ -212,7 +217,7 @@ class Embedding(Module):
                  _weight: Optional[Tensor] = None) -> None:
         super().__init__()
         self.num_embeddings, self.embedding_dim, self.padding_idx = num_embeddings, embedding_dim, padding_idx
-        values = rng.generator().standard_normal((num_embeddings, embedding_dim))
+        values = drawing(None).normal(0.0, 1.0, (num_embeddings, embedding_dim), get_default_dtype().numpy)
         if padding_idx is not None:
             values[padding_idx] = 0.0
         self.weight = Parameter(_weight) if _weight is not None else _parameter(

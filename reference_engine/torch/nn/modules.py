@@ -1,7 +1,7 @@
 """``torch.nn.Module``, ``Linear`` and ``MSELoss``: what training loops need on the way to their
 autograd. Parameters are registered by assignment, as torch registers them; ``Linear`` draws its
-initial values from torch's scheme (uniform in ±1/√in_features) with numpy's generator, so a
-program that compares values with torch sets them itself."""
+initial values from torch's scheme (uniform in ±1/√in_features) with torch's generator, so a
+seeded program starts from torch's weights."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Optional
 
 import numpy as np
 
-from reference_engine import devices, rng
+from reference_engine import devices
 from reference_engine import modules as shared
 from reference_engine.framework_names import instance_getattr
 from reference_engine.messages import not_supported
@@ -29,6 +29,7 @@ from reference_engine.torch._core import dtype as torch_dtype
 from reference_engine.torch.devices import placement
 from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.parameter import Parameter
+from reference_engine.torch.random import drawing
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "ELU", "Flatten", "GELU", "Identity",
            "L1Loss", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList",
@@ -231,8 +232,7 @@ class Linear(Module):
 
 def _uniform(shape: tuple[int, ...], bound: float) -> Tensor:
     with no_grad():
-        return initialised(tensor(rng.generator().uniform(-bound, bound, shape).astype(
-            get_default_dtype().numpy)))
+        return initialised(tensor(drawing(None).uniform(-bound, bound, shape, get_default_dtype().numpy)))
 
 
 def initialised(t: Tensor, writes: int = 1) -> Tensor:

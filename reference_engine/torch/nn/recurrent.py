@@ -8,12 +8,13 @@ import math
 from typing import Any
 
 from reference_engine import ops as F
-from reference_engine import recurrent, rng
+from reference_engine import recurrent
 from reference_engine.messages import not_supported
 from reference_engine.torch._core import Tensor, get_default_dtype, no_grad, tensor, zeros
 from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.modules import Module, initialised
 from reference_engine.torch.nn.parameter import Parameter
+from reference_engine.torch.random import drawing
 
 __all__ = ["GRU", "LSTM", "RNN"]
 
@@ -85,7 +86,7 @@ class _RNNBase(Module):
         return text
 
 def _parameter(shape: tuple[int, ...], bound: float, dtype: Any) -> Parameter:
-    values = rng.generator().uniform(-bound, bound, shape).astype((dtype or get_default_dtype()).numpy)
+    values = drawing(None).uniform(-bound, bound, shape, (dtype or get_default_dtype()).numpy)
     with no_grad():
         return Parameter(initialised(tensor(values)))
 

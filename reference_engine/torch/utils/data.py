@@ -3,25 +3,40 @@ signatures over the shared ones of ``reference_engine.data``."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Iterator, Optional, Sequence
 
 from reference_engine import data as shared
 from reference_engine.framework_names import module_getattr
 from reference_engine.torch._core import Tensor, stack, tensor
+from reference_engine.torch.random import Generator, default_generator, drawing
 
 __all__ = ["BatchSampler", "DataLoader", "Dataset", "IterableDataset", "RandomSampler", "SequentialSampler",
            "Subset", "TensorDataset", "default_collate", "random_split"]
 
 Dataset, IterableDataset = shared.Dataset, shared.IterableDataset
 TensorDataset, Subset = shared.TensorDataset, shared.Subset
-random_split = shared.random_split
 SequentialSampler = shared.SequenceSampler
 
 
+def random_split(dataset: Any, lengths: Sequence[float], generator: Any = default_generator) -> list[Any]:
+    """torch's ``random_split``: the order of ``randperm`` on ``generator``."""
+    return shared.random_split(dataset, lengths, permutation=drawing(generator).permutation)
+
+
 class RandomSampler(shared.RandomSampler):
+    """torch's sampler: without a generator of its own, it seeds a fresh one from a draw of the
+    default generator each time it is iterated, then takes that one's ``randperm``."""
+
     def __init__(self, data_source: Any, replacement: bool = False, num_samples: Optional[int] = None,
                  generator: Any = None) -> None:
         super().__init__(data_source)
+        self.generator = generator
+
+    def __iter__(self) -> Iterator[int]:
+        generator = self.generator
+        if generator is None:
+            generator = Generator().manual_seed(default_generator.full_range_int64())
+        return iter(generator.permutation(len(self.data_source)).tolist())
 
 
 class BatchSampler(shared.BatchSampler):
@@ -36,13 +51,25 @@ def default_collate(batch: list[Any]) -> Any:
 
 
 class DataLoader(shared.DataLoader):
+    """torch's loader: each iteration first draws a base seed for its workers from the default
+    generator (or the loader's ``generator``), workers or not."""
+
     collate_tensors = staticmethod(default_collate)
+    random_sampler = RandomSampler
 
     def __init__(self, dataset: Any, batch_size: Optional[int] = 1, shuffle: Optional[bool] = None,
                  sampler: Any = None, batch_sampler: Any = None, num_workers: int = 0, collate_fn: Any = None,
                  pin_memory: bool = False, drop_last: bool = False, **options: Any) -> None:
         super().__init__(dataset, batch_size=batch_size, shuffle=bool(shuffle), sampler=sampler,
                          batch_sampler=batch_sampler, collate_fn=collate_fn, drop_last=drop_last)
+        self.generator = options.get("generator")
+        if shuffle and sampler is None and batch_sampler is None and self.batch_sampler is not None:
+            self.batch_sampler.sampler.generator = self.generator
+
+    def __iter__(self) -> Iterator[Any]:
+        batches = super().__iter__()
+        drawing(self.generator).full_range_int64()
+        return batches
 
 
 __getattr__ = module_getattr("torch.utils.data")
