@@ -1,7 +1,8 @@
 """In-memory datasets and the loader that batches them, shared by both facades
 (``torch.utils.data``, ``paddle.io``): what a training loop iterates over. The order a shuffled
-loader or ``random_split`` draws comes from a permutation the facade supplies: torch's reproduces
-torch's draws, paddle's is numpy's (sizes and batch shapes agree, orders do not)."""
+loader or ``random_split`` draws is the framework's own: torch's facade supplies torch's
+sampler and permutation, paddle's sampler draws from numpy's global generator and its
+``random_split`` from paddle's ``randperm``."""
 
 from __future__ import annotations
 
@@ -134,10 +135,13 @@ class SequenceSampler:
 
 
 class RandomSampler(SequenceSampler):
-    """The indices in an order paddle's generator draws (a facade's subclass draws its own)."""
+    """paddle's sampler: the order numpy's global generator draws with ``np.random.choice``
+    (as paddle's does, so a program that seeds numpy gets paddle's order); torch's facade
+    subclasses it with torch's."""
 
     def __iter__(self) -> Iterator[int]:
-        return iter(rng.generator("paddle").permutation(len(self.data_source)).tolist())
+        n = len(self.data_source)
+        return iter(np.random.choice(np.arange(n), n, replace=False).tolist())
 
 
 class DataLoader:

@@ -121,6 +121,10 @@ class TorchGenerator:
         """``Tensor.bernoulli_(p)``: booleans, True with probability ``p``."""
         return self.uniform(0.0, 1.0, shape, np.float64) < p
 
+    def dropout_keep(self, p: float, shape: Sequence[int]) -> np.ndarray:
+        """torch's dropout mask: ``bernoulli_(1 - p)``."""
+        return self.bernoulli(1.0 - p, shape)
+
     def snapshot(self) -> tuple[int, dict, Optional[float]]:
         """A copy of the generator's state: its seed, the engine's and the cached normal."""
         return self._seed, self._engine.state, self._next_normal

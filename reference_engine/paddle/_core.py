@@ -493,7 +493,7 @@ def to_tensor(data: Any, dtype: Any = None, place: Any = None,
 
 def created(data: Any, dtype: Any = None, stop_gradient: builtins.bool = True) -> Tensor:
     """A new leaf with ``data``'s values, as the ops that create tensors make it (``to_tensor``
-    of a tensor, zeros, rand, arange): with its accumulation node from the start."""
+    of a tensor, zeros, arange): with its accumulation node from the start."""
     if isinstance(data, _CoreTensor):
         array = data._data.copy()
     elif isinstance(data, np.ndarray):
@@ -569,21 +569,30 @@ def where(condition: Tensor, x: Any, y: Any, name: Optional[str] = None) -> Tens
     return F.where(condition, x, y)
 
 
-def seed(value: builtins.int) -> None:
-    """Seeds the reference engine's own generator (see ``reference_engine.rng``)."""
+def seed(value: builtins.int) -> Any:
+    """``paddle.seed``: reseeds paddle's generator (``reference_engine.paddle_random``) and
+    returns it."""
     rng.seed("paddle", value)
+    return rng.generator("paddle")
 
 
-def randn(shape: Sequence[builtins.int], dtype: Any = None) -> Tensor:
-    """Standard normal draws (numpy's generator, not paddle's: shapes and dtypes agree, values
-    do not)."""
-    return created(rng.paddle_numpy().standard_normal(list(shape)).astype(_DEFAULT_FLOAT[0]),
-                     dtype=dtype)
+def _draw_dtype(dtype: Any) -> np.dtype:
+    return np.dtype(_np_dtype(dtype) or _DEFAULT_FLOAT[0])
 
 
-def rand(shape: Sequence[builtins.int], dtype: Any = None) -> Tensor:
-    """Uniform draws in [0, 1) (numpy's generator, not paddle's)."""
-    return created(rng.paddle_numpy().random(list(shape)).astype(_DEFAULT_FLOAT[0]), dtype=dtype)
+def _drawn(values: np.ndarray) -> Tensor:
+    """A tensor of random draws: paddle's random kernels give it no accumulation node."""
+    return Tensor._from_array(values)  # type: ignore[return-value]
+
+
+def randn(shape: Sequence[builtins.int], dtype: Any = None, name: Any = None) -> Tensor:
+    """Standard normal draws of paddle's generator."""
+    return _drawn(rng.generator("paddle").normal(0.0, 1.0, list(shape), _draw_dtype(dtype)))
+
+
+def rand(shape: Sequence[builtins.int], dtype: Any = None, name: Any = None) -> Tensor:
+    """Uniform draws in [0, 1) of paddle's generator."""
+    return _drawn(rng.generator("paddle").uniform(0.0, 1.0, list(shape), _draw_dtype(dtype)))
 
 
 @_tensor_first

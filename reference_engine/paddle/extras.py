@@ -450,15 +450,14 @@ def einsum(equation: str, *operands: Any) -> Tensor:
 
 def uniform(shape: Any, dtype: Any = None, min: float = -1.0, max: float = 1.0,  # noqa: A002
             seed: int = 0, name: Optional[str] = None) -> Tensor:
-    """Uniform draws in [min, max) (numpy's generator, not paddle's: shapes and dtypes agree,
-    values do not)."""
-    values = rng.paddle_numpy().uniform(min, max, list(shape))
-    return _made(values.astype(_np_dtype(dtype) or _DEFAULT_FLOAT[0]))
+    """Uniform draws in [min, max) of paddle's generator."""
+    target = np.dtype(_np_dtype(dtype) or _DEFAULT_FLOAT[0])
+    return _made(rng.generator("paddle").uniform(min, max, list(shape), target))
 
 
 def normal(mean: float = 0.0, std: float = 1.0, shape: Any = None, name: Optional[str] = None) -> Tensor:
-    """Normal draws (numpy's generator, not paddle's)."""
-    return _made(rng.paddle_numpy().normal(mean, std, list(shape or [1])).astype(_DEFAULT_FLOAT[0]))
+    """Normal draws of paddle's generator."""
+    return _made(rng.generator("paddle").normal(mean, std, list(shape or [1]), np.dtype(_DEFAULT_FLOAT[0])))
 
 
 def randint(low: int = 0, high: Any = None, shape: Any = (1,), dtype: Any = None,
@@ -466,11 +465,12 @@ def randint(low: int = 0, high: Any = None, shape: Any = (1,), dtype: Any = None
     """Integers in [low, high) (``randint(high)`` from 0), int64 unless ``dtype``."""
     if high is None:
         low, high = 0, low
-    return _made(rng.paddle_numpy().integers(low, high, list(shape)).astype(_np_dtype(dtype) or np.int64))
+    drawn = rng.generator("paddle").integers(low, high, list(shape))
+    return _made(drawn.astype(_np_dtype(dtype) or np.int64))
 
 
 def randperm(n: int, dtype: Any = "int64", name: Optional[str] = None) -> Tensor:
-    return _made(rng.paddle_numpy().permutation(n).astype(_np_dtype(dtype) or np.int64))
+    return _made(rng.generator("paddle").permutation(n).astype(_np_dtype(dtype) or np.int64))
 
 
 def argsort(x: Tensor, axis: int = -1, descending: bool = False, stable: bool = False,

@@ -51,9 +51,10 @@ class _Drawn:
 
     def values(self, shape: list[int], dtype: str) -> np.ndarray:
         fan_in, fan_out = _fans(shape)
-        return np.asarray(self.draw(rng.paddle_numpy(), shape, fan_in, fan_out), dtype=dtype)
+        drawn = self.draw(rng.generator("paddle"), shape, fan_in, fan_out, np.dtype(dtype))
+        return np.asarray(drawn, dtype=dtype)
 
-    def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
+    def draw(self, generator: Any, shape: list[int], fan_in: int, fan_out: int, dtype: np.dtype) -> Any:
         raise NotImplementedError
 
 
@@ -61,17 +62,17 @@ class Normal(_Drawn):
     def __init__(self, mean: float = 0.0, std: float = 1.0, name: Any = None) -> None:
         self.mean, self.std = mean, std
 
-    def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
-        return generator.normal(self.mean, self.std, shape)
+    def draw(self, generator: Any, shape: list[int], fan_in: int, fan_out: int, dtype: np.dtype) -> Any:
+        return generator.normal(self.mean, self.std, shape, dtype)
 
 
 class TruncatedNormal(Normal):
     """Normal draws redrawn until within two standard deviations of the mean."""
 
-    def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
-        values = generator.normal(self.mean, self.std, shape)
+    def draw(self, generator: Any, shape: list[int], fan_in: int, fan_out: int, dtype: np.dtype) -> Any:
+        values = generator.normal(self.mean, self.std, shape, dtype)
         while (outside := np.abs(values - self.mean) > 2 * self.std).any():
-            values[outside] = generator.normal(self.mean, self.std, int(outside.sum()))
+            values[outside] = generator.normal(self.mean, self.std, (int(outside.sum()),), dtype)
         return values
 
 
@@ -79,23 +80,23 @@ class Uniform(_Drawn):
     def __init__(self, low: float = -1.0, high: float = 1.0, name: Any = None) -> None:
         self.low, self.high = low, high
 
-    def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
-        return generator.uniform(self.low, self.high, shape)
+    def draw(self, generator: Any, shape: list[int], fan_in: int, fan_out: int, dtype: np.dtype) -> Any:
+        return generator.uniform(self.low, self.high, shape, dtype)
 
 
 class XavierUniform(_Drawn):
     def __init__(self, fan_in: Any = None, fan_out: Any = None, gain: float = 1.0, name: Any = None) -> None:
         self.fan_in, self.fan_out, self.gain = fan_in, fan_out, gain
 
-    def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
+    def draw(self, generator: Any, shape: list[int], fan_in: int, fan_out: int, dtype: np.dtype) -> Any:
         bound = self.gain * np.sqrt(6.0 / ((self.fan_in or fan_in) + (self.fan_out or fan_out)))
-        return generator.uniform(-bound, bound, shape)
+        return generator.uniform(-bound, bound, shape, dtype)
 
 
 class XavierNormal(XavierUniform):
-    def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
+    def draw(self, generator: Any, shape: list[int], fan_in: int, fan_out: int, dtype: np.dtype) -> Any:
         std = self.gain * np.sqrt(2.0 / ((self.fan_in or fan_in) + (self.fan_out or fan_out)))
-        return generator.normal(0.0, std, shape)
+        return generator.normal(0.0, std, shape, dtype)
 
 
 class KaimingNormal(_Drawn):
@@ -107,13 +108,13 @@ class KaimingNormal(_Drawn):
             return float(np.sqrt(2.0 / (1 + self.negative_slope ** 2)))
         return float(np.sqrt(2.0)) if self.nonlinearity == "relu" else 1.0
 
-    def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
-        return generator.normal(0.0, self._gain() / np.sqrt(self.fan_in or fan_in), shape)
+    def draw(self, generator: Any, shape: list[int], fan_in: int, fan_out: int, dtype: np.dtype) -> Any:
+        return generator.normal(0.0, self._gain() / np.sqrt(self.fan_in or fan_in), shape, dtype)
 
 
 class KaimingUniform(KaimingNormal):
-    def draw(self, generator: np.random.Generator, shape: list[int], fan_in: int, fan_out: int) -> Any:
+    def draw(self, generator: Any, shape: list[int], fan_in: int, fan_out: int, dtype: np.dtype) -> Any:
         bound = self._gain() * np.sqrt(3.0 / (self.fan_in or fan_in))
-        return generator.uniform(-bound, bound, shape)
+        return generator.uniform(-bound, bound, shape, dtype)
 
 __getattr__ = module_getattr("paddle.nn.initializer")

@@ -204,7 +204,7 @@ class Linear(Layer):
         bound = math.sqrt(6.0 / (in_features + out_features))
         dtype = get_default_dtype()
         self.weight = param_attr.applied(Parameter.of(
-            rng.paddle_numpy().uniform(-bound, bound, (in_features, out_features)).astype(dtype),
+            rng.generator("paddle").uniform(-bound, bound, (in_features, out_features), np.dtype(dtype)),
             f"linear_{k}.w_0"), weight_attr)
         self.bias = None if bias_attr is False else param_attr.applied(Parameter.of(
             np.zeros(out_features, dtype), f"linear_{k}.b_0"), bias_attr)

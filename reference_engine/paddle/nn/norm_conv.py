@@ -25,6 +25,11 @@ __all__ = ["BatchNorm", "GroupNorm", "Upsample", "AdaptiveAvgPool1D", "AdaptiveA
            "Conv2DTranspose", "Dropout", "Embedding", "LayerNorm"]
 
 
+def _normal_draws(std: float, shape: tuple[int, ...]) -> np.ndarray:
+    """The Normal(0, std) initializer's draws, by paddle's generator."""
+    return rng.generator("paddle").normal(0.0, std, shape, np.dtype(get_default_dtype()))
+
+
 def _parameter(values: np.ndarray, name: str) -> Parameter:
     return Parameter.of(values.astype(get_default_dtype()), name)
 
@@ -122,8 +127,7 @@ class _ConvNd(Layer):
         self._shown = (in_channels, out_channels, list(layers.as_tuple(kernel_size, n)), padding, data_format)
         shape = (out_channels, in_channels // groups, *layers.as_tuple(kernel_size, n))
         std = math.sqrt(2.0 / math.prod(shape[1:]))
-        self.weight = param_attr.applied(_parameter(rng.paddle_numpy().normal(0.0, std, shape), "conv.w_0"),
-                                         weight_attr)
+        self.weight = param_attr.applied(_parameter(_normal_draws(std, shape), "conv.w_0"), weight_attr)
         self.bias = None if bias_attr is False else param_attr.applied(
             _parameter(np.zeros(out_channels), "conv.b_0"), bias_attr)
 
@@ -165,7 +169,7 @@ class Conv2DTranspose(Layer):
         self._shown = (in_channels, out_channels, list(kernel))
         shape = (in_channels, out_channels // groups, *kernel)
         std = math.sqrt(2.0 / math.prod(shape[1:]))
-        drawn = rng.paddle_numpy().normal(0.0, std, shape)
+        drawn = _normal_draws(std, shape)
         self.weight = param_attr.applied(_parameter(drawn, "conv2d_transpose.w_0"), weight_attr)
         self.bias = None if bias_attr is False else param_attr.applied(
             _parameter(np.zeros(out_channels), "conv2d_transpose.b_0"), bias_attr)
@@ -208,7 +212,8 @@ class Embedding(Layer):
         super().__init__()
         self._padding_idx = padding_idx
         bound = math.sqrt(6.0 / (num_embeddings + embedding_dim))
-        values = rng.paddle_numpy().uniform(-bound, bound, (num_embeddings, embedding_dim))
+        values = rng.generator("paddle").uniform(-bound, bound, (num_embeddings, embedding_dim),
+                                                 np.dtype(get_default_dtype()))
         self.weight = _parameter(values, "embedding_0.w_0")
 
     def forward(self, x: Tensor) -> Tensor:

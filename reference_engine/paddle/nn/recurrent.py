@@ -48,7 +48,7 @@ class _RNNBase(Layer):
                 for name, shape in shapes.items():
                     if attrs[name] is False:
                         continue
-                    values = rng.paddle_numpy().uniform(-bound, bound, shape).astype(get_default_dtype())
+                    values = rng.generator("paddle").uniform(-bound, bound, shape, get_default_dtype())
                     made = Parameter.of(values, f"{name}_l{layer}{suffix}")
                     setattr(self, f"{name}_l{layer}{suffix}", param_attr.applied(made, attrs[name]))
 

@@ -1,0 +1,56 @@
+"""Seeded draws: paddle's CPU generator reproduced, so a seeded program draws paddle's numbers."""
+
+from __future__ import annotations
+
+from tests.programs.registry import paddle_program as program
+
+
+@program
+def seeded_draws_are_paddles_own(paddle):
+    """rand, randn (an odd count drops the polar method's spare value), uniform, normal,
+    randint (a range past 2^20 included), randperm of an even and an odd length, both float
+    dtypes, and a reseed."""
+    paddle.seed(0)
+    drawn = [paddle.randn([3]), paddle.rand([2]), paddle.randint(0, 10, [3]),
+             paddle.randint(-5, 1000003, [4]), paddle.randperm(6), paddle.randperm(7), paddle.randn([37]),
+             paddle.randn([2, 3], dtype="float64"), paddle.rand([5], dtype="float64"),
+             paddle.uniform([3], min=-2.0, max=2.0), paddle.normal(1.0, 2.0, [5])]
+    paddle.seed(0)
+    drawn.append(paddle.randn([1]))
+    paddle.seed(12345)
+    drawn.append(paddle.rand([3]))
+    return drawn
+
+
+@program
+def initial_weights_are_paddles_own(paddle):
+    """Layers' default initialisation and the initializers, in order: Linear (Xavier uniform),
+    Conv2D (normal), Embedding, LSTM, Kaiming and Xavier normal, Normal and Uniform."""
+    paddle.seed(3)
+    linear, conv = paddle.nn.Linear(3, 2), paddle.nn.Conv2D(1, 2, 2)
+    embedding, lstm = paddle.nn.Embedding(4, 5), paddle.nn.LSTM(2, 3)
+    init = paddle.nn.initializer
+    made = [paddle.create_parameter([2, 3], "float32", default_initializer=scheme)
+            for scheme in (init.KaimingNormal(), init.XavierNormal(), init.Normal(0.0, 0.5),
+                           init.Uniform(-0.5, 0.5), init.KaimingUniform())]
+    return [linear.weight, linear.bias, conv.weight, conv.bias, embedding.weight, list(lstm.parameters()),
+            *made]
+
+
+@program
+def dropout_and_loaders_draw_as_paddle_does(paddle):
+    """Dropout's mask (and its gradient); a shuffled loader's order comes from numpy's global
+    generator, random_split's from paddle's randperm."""
+    import numpy as np
+
+    paddle.seed(4)
+    x = paddle.ones([12])
+    x.stop_gradient = False
+    dropped = paddle.nn.functional.dropout(x, 0.3)
+    dropped.sum().backward()
+    np.random.seed(3)
+    data = paddle.io.TensorDataset([paddle.arange(10, dtype="float32")])
+    batches = [b for (b,) in paddle.io.DataLoader(data, batch_size=4, shuffle=True)]
+    first, second = paddle.io.random_split(range(10), [3, 7])
+    return [dropped, x.grad, paddle.nn.Dropout(0.5)(paddle.ones([3, 4])), *batches, list(first), list(second),
+            paddle.rand([2])]
