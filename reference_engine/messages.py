@@ -34,6 +34,9 @@ class GradcheckError(RuntimeError):
 
 
 TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "one_hot_dtype": (RuntimeError, "one_hot is only applicable to index tensor of type LongTensor."),
+    "one_hot_negative": (RuntimeError, "Class values must be non-negative."),
+    "one_hot_too_large": (RuntimeError, "Class values must be smaller than num_classes."),
     # torch.optim
     "optim_params_type": (TypeError, "params argument given to the optimizer should be an iterable of "
                                      "Tensors or dicts, but got {type_name}"),
@@ -780,6 +783,9 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                      "(InvalidArgument) The {index}-th input does not appear in the backward "
                      "graph. Please check the input tensor or set allow_unused=True to get None "
                      "result."),
+    "accuracy_label_dims": (ValueError, "(InvalidArgument) ShapeError: label's dimensions of AccuracyOp "
+                                        "must be 2. But received label's dimensions = {dims}, label's "
+                                        "shape = {shape}"),
     "no_grad_op_input": (SystemError,
                          "(Fatal) There is no grad op for inputs:[{index}] or it's "
                          "stop_gradient=True."),

@@ -23,6 +23,7 @@ from reference_engine.paddle import (
     incubate,
     io,
     linalg,
+    metric,
     nn,
     optimizer,
     regularizer,
@@ -48,8 +49,9 @@ for _method, _function in {**extras.TENSOR_METHODS, **tensor_access.METHODS}.ite
 __version__ = "3.3.1"
 
 __all__ = [*_core.__all__, *extras.__all__, "amp", "autograd", "base", "device", "framework", "incubate",
-           "io", "linalg", "nn", "optimizer", "regularizer", "tensor", "set_device", "is_compiled_with_cuda",
-           "CPUPlace", "CUDAPlace", "ParamAttr", "create_parameter", "get_flags", "set_flags"]
+           "io", "linalg", "metric", "nn", "optimizer", "regularizer", "tensor", "set_device",
+           "is_compiled_with_cuda", "CPUPlace", "CUDAPlace", "ParamAttr", "create_parameter", "get_flags",
+           "set_flags"]
 
 
 def __getattr__(name: str) -> Any:

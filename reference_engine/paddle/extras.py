@@ -5,13 +5,14 @@ table stays the single source of rules; node names are those of the composing op
 from __future__ import annotations
 
 import builtins
+from collections import namedtuple
 from typing import Any, Optional
 
 import numpy as np
 
+from reference_engine import checkpoint, rng
 from reference_engine import composed as C
 from reference_engine import ops as F
-from reference_engine import rng
 from reference_engine.graph import as_kernel
 from reference_engine.paddle._core import (
     _DEFAULT_FLOAT,
@@ -27,7 +28,7 @@ from reference_engine.paddle._core import (
 )
 
 __all__ = ["add_n", "all", "allclose", "any", "arange", "argmax", "argmin", "argsort", "assign", "bmm",
-           "einsum",
+           "einsum", "load", "save",
            "masked_select", "meshgrid", "nonzero", "normal", "randint", "randperm", "uniform",
            "broadcast_to", "ceil", "chunk", "cumsum", "diag", "diagonal", "dot", "mv", "equal", "equal_all",
            "eye", "flatten", "flip", "floor", "full", "gather", "hypot", "index_select", "is_tensor",
@@ -398,6 +399,10 @@ def broadcast_to(x: Tensor, shape: Any, name: Optional[str] = None) -> Tensor:
     return F.expand(x, tuple(shape))
 
 
+# paddle 3.3's result of topk: a named tuple of the values and the indices
+TopKRetType = namedtuple("TopKRetType", ["values", "indices"])
+
+
 def topk(x: Tensor, k: builtins.int, axis: Optional[builtins.int] = None,
          largest: builtins.bool = True, sorted: builtins.bool = True,  # noqa: A002
          name: Optional[str] = None) -> tuple[Tensor, Tensor]:
@@ -412,7 +417,7 @@ def topk(x: Tensor, k: builtins.int, axis: Optional[builtins.int] = None,
     values, indices = C.top(x, k, d, largest)
     # the indices are an output of paddle's node too: recorded (stop_gradient False), though no
     # gradient flows back through them
-    return C.named(values, "TopkGradNode"), C.named(F.link(indices, x), "TopkGradNode")
+    return TopKRetType(C.named(values, "TopkGradNode"), C.named(F.link(indices, x), "TopkGradNode"))
 
 
 def sort(x: Tensor, axis: builtins.int = -1, descending: builtins.bool = False,
@@ -522,3 +527,13 @@ TENSOR_METHODS = {
     "square": square,
     "cpu": lambda self: self,
 }
+
+
+def save(obj: Any, path: Any, protocol: int = 4, **configs: Any) -> None:
+    """``paddle.save`` over the engine's own checkpoint format (``reference_engine.checkpoint``)."""
+    checkpoint.save(obj, path, "paddle")
+
+
+def load(path: Any, **configs: Any) -> Any:
+    """What ``save`` wrote, tensors as new tensors."""
+    return checkpoint.load(path, lambda array, _parameter: Tensor._from_array(np.array(array)), "paddle")

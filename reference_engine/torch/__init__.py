@@ -10,7 +10,19 @@ from __future__ import annotations
 from typing import Any
 
 from reference_engine.framework_names import missing_from_module
-from reference_engine.torch import _core, amp, autograd, backends, extras, func, nn, optim, random, utils
+from reference_engine.torch import (
+    _core,
+    amp,
+    autograd,
+    backends,
+    extras,
+    func,
+    nn,
+    optim,
+    random,
+    serialization,
+    utils,
+)
 from reference_engine.torch._core import *  # noqa: F403
 from reference_engine.torch.amp import autocast, get_autocast_dtype, is_autocast_enabled
 from reference_engine.torch.extras import *  # noqa: F403
@@ -24,6 +36,7 @@ from reference_engine.torch.legacy_types import (
     LongTensor,
 )
 from reference_engine.torch.random import *  # noqa: F403
+from reference_engine.torch.serialization import load, save
 
 # the same functions as Tensor methods (defined once, in extras.py)
 for _method, _function in extras.TENSOR_METHODS.items():
@@ -33,7 +46,7 @@ for _method, _function in extras.TENSOR_METHODS.items():
 __version__ = "2.13.0"
 
 __all__ = [*_core.__all__, *extras.__all__, *random.__all__, "amp", "autograd", "backends", "func", "nn",
-           "optim", "random", "utils",
+           "optim", "random", "serialization", "utils", "load", "save",
            "autocast", "get_autocast_dtype", "is_autocast_enabled", "BFloat16Tensor", "BoolTensor",
            "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor", "LongTensor"]
 

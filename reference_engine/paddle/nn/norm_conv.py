@@ -16,7 +16,7 @@ from reference_engine import modules as shared
 from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.messages import not_supported
 from reference_engine.paddle import param_attr
-from reference_engine.paddle._core import Tensor, get_default_dtype, to_tensor
+from reference_engine.paddle._core import Tensor, get_default_dtype
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, Parameter
 
@@ -55,7 +55,8 @@ class LayerNorm(Layer):
 
 class _BatchNormBase(Layer):
     """``paddle.nn.BatchNorm*D``: per-channel statistics; the running ones (``_mean``,
-    ``_variance``) keep ``momentum`` of their old value at each training step."""
+    ``_variance``, parameters that are not trainable) keep ``momentum`` of their old value at
+    each training step."""
 
     dims: tuple[int, ...] = ()
     warns_in_training = True
@@ -67,8 +68,10 @@ class _BatchNormBase(Layer):
         self._momentum, self._epsilon, self._use_global_stats = momentum, epsilon, use_global_stats
         self.weight = None if weight_attr is False else _parameter(np.ones(num_features), "batch_norm.w_0")
         self.bias = None if bias_attr is False else _parameter(np.zeros(num_features), "batch_norm.b_0")
-        self.register_buffer("_mean", to_tensor(np.zeros(num_features, get_default_dtype())))
-        self.register_buffer("_variance", to_tensor(np.ones(num_features, get_default_dtype())))
+        # the running statistics are parameters in paddle too, which no optimizer updates
+        self._mean = _parameter(np.zeros(num_features), "batch_norm.w_1")
+        self._variance = _parameter(np.ones(num_features), "batch_norm.w_2")
+        self._mean.trainable = self._variance.trainable = False
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         if len(input.shape) not in self.dims:

@@ -11,7 +11,7 @@ from typing import Callable, Sequence
 from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.framework_names import module_getattr
 
-__all__ = ["CosineAnnealingDecay", "ExponentialDecay", "LRScheduler", "LambdaDecay",
+__all__ = ["CosineAnnealingDecay", "ExponentialDecay", "LRScheduler", "LambdaDecay", "LinearWarmup",
            "MultiStepDecay", "PiecewiseDecay", "StepDecay"]
 
 
@@ -31,8 +31,13 @@ class LRScheduler:
         return self.last_lr
 
     def step(self, epoch: int | None = None) -> None:
-        self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
-        self.last_lr = self.get_lr()
+        """One epoch on, or to ``epoch``: there a scheduler with a closed form uses it."""
+        if epoch is None:
+            self.last_epoch += 1
+            self.last_lr = self.get_lr()
+            return
+        self.last_epoch = epoch
+        self.last_lr = self._closed_form_lr() if hasattr(self, "_closed_form_lr") else self.get_lr()
 
     def get_lr(self) -> float:
         raise NotImplementedError
@@ -140,5 +145,37 @@ class CosineAnnealingDecay(LRScheduler):
             return self.last_lr + (self.base_lr - low) * (1 - math.cos(math.pi / t_max)) / 2
         return ((1 + math.cos(math.pi * epoch / t_max)) / (1 + math.cos(math.pi * (epoch - 1) / t_max))
                 * (self.last_lr - low) + low)
+
+    def _closed_form_lr(self) -> float:
+        cosine = 1 + math.cos(math.pi * self.last_epoch / self.T_max)
+        return self.eta_min + (self.base_lr - self.eta_min) * cosine / 2
+
+
+class LinearWarmup(LRScheduler):
+    """A linear rise from ``start_lr`` to ``end_lr`` over ``warmup_steps``, then
+    ``learning_rate``: a number, or a scheduler stepped to the epochs past the warm-up."""
+
+    def __init__(self, learning_rate: float | LRScheduler, warmup_steps: int, start_lr: float,
+                 end_lr: float, last_epoch: int = -1, verbose: bool = False) -> None:
+        if not isinstance(learning_rate, (float, int, LRScheduler)):
+            raise TypeError("the type of learning_rate should be [int, float or LRScheduler], the current "
+                            f"type is {learning_rate}")
+        # paddle asserts both (raised here rather than asserted: under pytest an assert grows a line)
+        if not (isinstance(warmup_steps, int) and warmup_steps > 0):
+            raise AssertionError(" 'warmup_steps' must be a positive integer.")
+        if not end_lr > start_lr:
+            raise AssertionError(f"end_lr {end_lr} must be greater than start_lr {start_lr}")
+        self.learning_rate, self.warmup_steps, self.start_lr, self.end_lr = \
+            learning_rate, warmup_steps, start_lr, end_lr
+        super().__init__(start_lr, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        if self.last_epoch < self.warmup_steps:
+            rise = (self.end_lr - self.start_lr) * float(self.last_epoch)
+            return rise / float(self.warmup_steps) + self.start_lr
+        if isinstance(self.learning_rate, LRScheduler):
+            self.learning_rate.step(self.last_epoch - self.warmup_steps)
+            return self.learning_rate()
+        return self.learning_rate
 
 __getattr__ = module_getattr("paddle.optimizer.lr")

@@ -22,7 +22,8 @@ __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool
            "max_pool2d", "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d",
            "conv2d", "conv_transpose1d", "conv_transpose2d",
            "cross_entropy", "dropout", "elu", "embedding", "gelu", "layer_norm",
-           "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "relu",
+           "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "one_hot",
+           "relu",
            "scaled_dot_product_attention", "sigmoid", "silu", "softmax", "softplus", "tanh"]
 
 sigmoid = F.sigmoid
@@ -129,13 +130,42 @@ def _spatial_nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor],  
 def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,  # noqa: A002
                   size_average: Any = None, ignore_index: int = -100, reduce: Any = None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
-    """``nll_loss(log_softmax(input, 1), target, ...)`` for class-index targets."""
-    if label_smoothing:
-        raise not_supported("cross_entropy's label_smoothing", "torch")
+    """``nll_loss(log_softmax(input, 1), target, ...)`` for class-index targets; with
+    ``label_smoothing`` ε, torch's ``(1 - ε) * nll + ε / C * smooth``, where ``smooth`` is minus
+    the (weighted) sum of the row's log-probabilities, zero for ignored rows, reduced as the
+    loss is (the mean divides by the counted rows, or by their targets' weights)."""
     if is_floating(target._data.dtype):
         raise not_supported("cross_entropy with class-probability targets", "torch")
-    return nll_loss(F.log_softmax(input, 1), target, weight, ignore_index=ignore_index,
-                    reduction=reduction)
+    log_probabilities = F.log_softmax(input, 1)
+    loss = nll_loss(log_probabilities, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if not label_smoothing:
+        return loss
+    classes = input._data.shape[1]
+    weighted = log_probabilities
+    if weight is not None:
+        weighted = F.mul(log_probabilities, F.reshape(weight, [1, classes] + [1] * (input._data.ndim - 2)))
+    ignored = target._data == ignore_index
+    smooth = F.where(F.constant_like(target, ignored), 0.0, F.neg(F.sum(weighted, 1)))
+    if reduction == "sum":
+        smooth = F.sum(smooth)
+    elif reduction == "mean":
+        counted = weight._data[target._data[~ignored]].sum() if weight is not None else (~ignored).sum()
+        smooth = F.div(F.sum(smooth), float(counted))
+    return F.add(F.mul(loss, 1.0 - label_smoothing), F.mul(smooth, label_smoothing / classes))
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """int64 rows of zeros with a one at each class index (``num_classes``: the largest plus one
+    by default); not recorded."""
+    values = tensor._data
+    if values.dtype != np.int64:
+        raise TORCH.error("one_hot_dtype")
+    if values.size and values.min() < 0:
+        raise TORCH.error("one_hot_negative")
+    classes = num_classes if num_classes != -1 else (int(values.max()) + 1 if values.size else 0)
+    if values.size and values.max() >= classes:
+        raise TORCH.error("one_hot_too_large")
+    return type(tensor)._from_array((values[..., None] == np.arange(classes)).astype(np.int64))
 
 
 def layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Optional[Tensor] = None,  # noqa: A002

@@ -321,5 +321,8 @@ class CrossEntropyLoss(NLLLoss):
                  ignore_index: int = -100, reduce: Any = None, reduction: str = "mean",
                  label_smoothing: float = 0.0) -> None:
         super().__init__(weight, size_average, ignore_index, reduce, reduction)
-        if label_smoothing:
-            raise not_supported("cross_entropy's label_smoothing", "torch")
+        self.label_smoothing = label_smoothing
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return functional.cross_entropy(input, target, self.weight, ignore_index=self.ignore_index,
+                                        reduction=self.reduction, label_smoothing=self.label_smoothing)

@@ -15,7 +15,8 @@ from typing import Any, Callable, Sequence, Union
 from reference_engine.framework_names import module_getattr
 from reference_engine.torch._core import TORCH
 
-__all__ = ["CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "MultiStepLR", "StepLR"]
+__all__ = ["CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "MultiStepLR", "OneCycleLR",
+           "ReduceLROnPlateau", "StepLR"]
 
 
 class LRScheduler:
@@ -138,5 +139,137 @@ class CosineAnnealingLR(LRScheduler):
                     for lr, base in zip(self._current(), self.base_lrs)]
         return [(1 + math.cos(math.pi * epoch / t_max)) / (1 + math.cos(math.pi * (epoch - 1) / t_max))
                 * (lr - low) + low for lr in self._current()]
+
+
+class OneCycleLR(LRScheduler):
+    """The one-cycle policy: from ``max_lr / div_factor`` up to ``max_lr`` over ``pct_start`` of
+    ``total_steps``, then down to the initial rate over ``final_div_factor`` (with
+    ``three_phase``, back to the initial rate first), by cosine or linear annealing; the
+    momentum (or Adam's first beta) cycles the other way when ``cycle_momentum``."""
+
+    def __init__(self, optimizer: Any, max_lr: Union[float, Sequence[float]], total_steps: Any = None,
+                 epochs: Any = None, steps_per_epoch: Any = None, pct_start: float = 0.3,
+                 anneal_strategy: str = "cos", cycle_momentum: bool = True,
+                 base_momentum: Union[float, Sequence[float]] = 0.85,
+                 max_momentum: Union[float, Sequence[float]] = 0.95, div_factor: float = 25.0,
+                 final_div_factor: float = 1e4, three_phase: bool = False, last_epoch: int = -1) -> None:
+        if total_steps is None and (epochs is None or steps_per_epoch is None):
+            raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
+        self.total_steps = total_steps if total_steps is not None else epochs * steps_per_epoch
+        rise = float(pct_start * self.total_steps) - 1
+        phases = [(rise, "initial_lr", "max_lr", "max_momentum", "base_momentum")]
+        if three_phase:
+            phases += [(float(2 * pct_start * self.total_steps) - 2, "max_lr", "initial_lr", "base_momentum",
+                        "max_momentum"),
+                       (self.total_steps - 1, "initial_lr", "min_lr", "max_momentum", "max_momentum")]
+        else:
+            phases.append((self.total_steps - 1, "max_lr", "min_lr", "base_momentum", "max_momentum"))
+        self._phases = phases
+        self._anneal = _cosine if anneal_strategy == "cos" else _linear
+        groups = optimizer.param_groups
+        if last_epoch == -1:
+            for group, top in zip(groups, _per_group(max_lr, groups)):
+                group["initial_lr"] = top / div_factor
+                group["max_lr"] = top
+                group["min_lr"] = group["initial_lr"] / final_div_factor
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option "
+                                 "enabled")
+            self.use_beta1 = "betas" in optimizer.defaults
+            if last_epoch == -1:
+                for group, high, low in zip(groups, _per_group(max_momentum, groups),
+                                            _per_group(base_momentum, groups)):
+                    self._set_momentum(group, high)
+                    group["max_momentum"], group["base_momentum"] = high, low
+        super().__init__(optimizer, last_epoch)
+
+    def _set_momentum(self, group: dict[str, Any], value: float) -> None:
+        if self.use_beta1:
+            group["betas"] = (value, *group["betas"][1:])
+        else:
+            group["momentum"] = value
+
+    def get_lr(self) -> list[float]:
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise ValueError(f"Tried to step {step} times. The specified number of total steps is "
+                             f"{self.total_steps}")
+        rates = []
+        for group in self.optimizer.param_groups:
+            start = 0.0
+            for i, (end, lr_from, lr_to, m_from, m_to) in enumerate(self._phases):
+                if step <= end or i == len(self._phases) - 1:
+                    pct = (step - start) / (end - start)
+                    rates.append(self._anneal(group[lr_from], group[lr_to], pct))
+                    if self.cycle_momentum:
+                        self._set_momentum(group, self._anneal(group[m_from], group[m_to], pct))
+                    break
+                start = end
+        return rates
+
+
+def _per_group(value: Any, groups: Sequence[Any]) -> list[Any]:
+    return list(value) if isinstance(value, (list, tuple)) else [value] * len(groups)
+
+
+def _cosine(start: float, end: float, pct: float) -> float:
+    return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
+
+
+def _linear(start: float, end: float, pct: float) -> float:
+    return (end - start) * pct + start
+
+
+class ReduceLROnPlateau(LRScheduler):
+    """Multiply each group's rate by ``factor`` (not below its ``min_lr``, and only by more
+    than ``eps``) once the metric handed to ``step`` has not improved by ``threshold`` for more
+    than ``patience`` steps; ``cooldown`` steps after a cut count no bad steps."""
+
+    def __init__(self, optimizer: Any, mode: str = "min", factor: float = 0.1, patience: int = 10,
+                 threshold: float = 1e-4, threshold_mode: str = "rel", cooldown: int = 0,
+                 min_lr: Union[Sequence[float], float] = 0, eps: float = 1e-8) -> None:
+        if factor >= 1.0:
+            raise ValueError("Factor should be < 1.0.")
+        if mode not in ("min", "max"):
+            raise ValueError("mode " + mode + " is unknown!")
+        if threshold_mode not in ("rel", "abs"):
+            raise ValueError("threshold mode " + threshold_mode + " is unknown!")
+        groups = optimizer.param_groups
+        self.optimizer, self.factor, self.patience, self.cooldown, self.eps = optimizer, factor, patience, \
+            cooldown, eps
+        self.min_lrs = list(min_lr) if isinstance(min_lr, (list, tuple)) else [min_lr] * len(groups)
+        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
+        self.last_epoch = 0
+        self._last_lr = self._current()
+        self.best = math.inf if mode == "min" else -math.inf
+        self.cooldown_counter = self.num_bad_epochs = 0
+
+    def _is_better(self, current: float) -> bool:
+        if self.threshold_mode == "rel":
+            scale = 1.0 - self.threshold if self.mode == "min" else self.threshold + 1.0
+            return current < self.best * scale if self.mode == "min" else current > self.best * scale
+        return current < self.best - self.threshold if self.mode == "min" else \
+            current > self.best + self.threshold
+
+    def step(self, metrics: Any = None, epoch: Any = None) -> None:  # type: ignore[override]
+        current = float(metrics)
+        self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
+        if self._is_better(current):
+            self.best, self.num_bad_epochs = current, 0
+        else:
+            self.num_bad_epochs += 1
+        if self.cooldown_counter > 0:
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0
+        if self.num_bad_epochs > self.patience:
+            for group, low in zip(self.optimizer.param_groups, self.min_lrs):
+                old = float(group["lr"])
+                new = max(old * self.factor, low)
+                if old - new > self.eps:
+                    group["lr"] = new
+            self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
+        self._last_lr = self._current()
 
 __getattr__ = module_getattr("torch.optim.lr_scheduler")

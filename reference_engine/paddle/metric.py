@@ -1,0 +1,74 @@
+"""``paddle.metric``: top-k ``accuracy`` and the ``Accuracy`` metric, computed on the values
+without recording (paddle's accuracy kernel has no gradient)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence, Union
+
+import numpy as np
+
+from reference_engine.dialects.paddle_policy import PADDLE
+from reference_engine.framework_names import module_getattr
+from reference_engine.paddle._core import Tensor
+
+__all__ = ["Accuracy", "accuracy"]
+
+
+def _top_hits(scores: np.ndarray, labels: np.ndarray, k: int) -> np.ndarray:
+    """Per row, whether each of the ``k`` best-scoring classes (the first of equal ones first)
+    is the row's label: shape (N, k)."""
+    order = np.argsort(-scores, axis=-1, kind="stable")[:, :k]
+    return order == labels.reshape(-1, 1)
+
+
+def accuracy(input: Tensor, label: Tensor, k: int = 1, correct: Any = None, total: Any = None,  # noqa: A002
+             name: Any = None) -> Tensor:
+    """The share of rows whose label (an (N, 1) tensor) is among their ``k`` best scores, as a
+    0-d float32 tensor."""
+    if label._data.ndim != 2:
+        raise PADDLE.error("accuracy_label_dims", dims=label._data.ndim, shape=list(label._data.shape))
+    hits = _top_hits(input._data, label._data, k).any(axis=1)
+    return Tensor._from_array(np.array(hits.sum() / hits.size, np.float32))  # type: ignore[return-value]
+
+
+class Accuracy:
+    """``paddle.metric.Accuracy(topk=(1,))``: ``compute`` marks each row's hits among its top
+    ``max(topk)`` scores, ``update`` adds a batch and returns its accuracies, ``accumulate``
+    the running ones (one number for one ``k``, else a list)."""
+
+    def __init__(self, topk: Sequence[int] = (1,), name: Any = None, *args: Any, **kwargs: Any) -> None:
+        self.topk, self.maxk = tuple(topk), max(topk)
+        self._name = name
+        self.reset()
+
+    def compute(self, pred: Tensor, label: Tensor, *args: Any) -> Tensor:
+        labels = label._data.reshape(-1) if label._data.ndim == 1 or label._data.shape[-1] == 1 else \
+            np.argmax(label._data, axis=-1)
+        hits = _top_hits(pred._data, labels, self.maxk).astype(np.float32)
+        return Tensor._from_array(hits)  # type: ignore[return-value]
+
+    def update(self, correct: Any, *args: Any) -> Union[float, list[float]]:
+        hits = np.asarray(correct._data if isinstance(correct, Tensor) else correct)
+        rows = np.prod(np.array(hits.shape[:-1]))  # numpy integers, so the shares are numpy floats
+        batch = []
+        for i, k in enumerate(self.topk):
+            count = hits[..., :k].sum()
+            batch.append(float(count) / rows)
+            self.total[i] += count
+            self.count[i] += rows
+        return batch[0] if len(self.topk) == 1 else batch
+
+    def reset(self) -> None:
+        self.total: list[Any] = [0.0] * len(self.topk)
+        self.count: list[Any] = [0] * len(self.topk)
+
+    def accumulate(self) -> Union[float, list[float]]:
+        shares = [float(t) / c if c > 0 else 0.0 for t, c in zip(self.total, self.count)]
+        return shares[0] if len(self.topk) == 1 else shares
+
+    def name(self) -> list[str]:
+        base = self._name or "acc"
+        return [f"{base}_top{k}" for k in self.topk] if self.maxk != 1 else [base]
+
+
+__getattr__ = module_getattr("paddle.metric")

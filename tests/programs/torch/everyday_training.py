@@ -1,0 +1,98 @@
+"""What everyday training loops call around their autograd: label smoothing, plateau schedules,
+one-hot targets and checkpoints written and read back."""
+
+from __future__ import annotations
+
+import io
+
+from tests.observe import attempt
+from tests.programs.registry import torch_program as program
+
+
+@program
+def cross_entropy_with_label_smoothing(torch):
+    """(1 - ε) nll + ε / C times minus the (weighted) sum of log-probabilities, ignored rows
+    left out, in every reduction, with its gradient and node."""
+    x = torch.tensor([[0.3, -1.2, 2.0, 0.1], [1.5, 0.2, -0.3, 0.8], [-0.7, 0.9, 0.4, -1.1]],
+                     requires_grad=True)
+    target = torch.tensor([2, -100, 1])
+    weight = torch.tensor([1.0, 2.0, 0.5, 1.5])
+    seen = []
+    for reduction in ("mean", "sum", "none"):
+        for w in (None, weight):
+            loss = torch.nn.functional.cross_entropy(x, target, weight=w, reduction=reduction,
+                                                     label_smoothing=0.2)
+            g, = torch.autograd.grad(loss.sum(), x)
+            seen += [loss, g, loss.grad_fn.name()]
+    module = torch.nn.CrossEntropyLoss(label_smoothing=0.1)
+    return [*seen, module(x, target.clamp(min=0))]
+
+
+@program
+def reduce_lr_on_plateau_cuts_after_patience(torch):
+    """Bad steps counted past the relative threshold, a cut by ``factor`` not below ``min_lr``,
+    cooldown steps that count none, and the max mode with an absolute threshold."""
+    p = torch.nn.Parameter(torch.ones(1))
+    opt = torch.optim.SGD([p], lr=1.0)
+    plateau = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, factor=0.5, patience=1, cooldown=1, min_lr=0.1)
+    seen = []
+    for value in [5, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3, 3, 3]:
+        plateau.step(value)
+        seen.append([opt.param_groups[0]["lr"], plateau.get_last_lr(), plateau.num_bad_epochs])
+    rising = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode="max", threshold=0.1, threshold_mode="abs",
+                                                        patience=0)
+    for value in [1.0, 1.05, 1.2, 1.2]:
+        rising.step(torch.tensor(value))
+        seen.append(opt.param_groups[0]["lr"])
+    return [*seen, attempt(lambda: torch.optim.lr_scheduler.ReduceLROnPlateau(opt, factor=1.0))]
+
+
+@program
+def one_hot_targets(torch):
+    one_hot = torch.nn.functional.one_hot
+    return [one_hot(torch.tensor([0, 2])), one_hot(torch.tensor([[1], [0]]), 4),
+            attempt(lambda: one_hot(torch.tensor([0.0, 1.0]))),
+            attempt(lambda: one_hot(torch.tensor([-1, 1]))),
+            attempt(lambda: one_hot(torch.tensor([3]), 2))]
+
+
+@program
+def a_checkpoint_written_and_read_back(torch):
+    """torch.save of a state dict (and of a dict holding one, with numbers) read back by
+    torch.load into a fresh module, which then computes the same."""
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.Tanh(), torch.nn.Linear(3, 1))
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    net(torch.ones(1, 2)).sum().backward()
+    opt.step()
+    buffer = io.BytesIO()
+    torch.save({"model": net.state_dict(), "epoch": 3, "history": [0.5, 0.25]}, buffer)
+    buffer.seek(0)
+    loaded = torch.load(buffer)
+    fresh = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.Tanh(), torch.nn.Linear(3, 1))
+    fresh.load_state_dict(loaded["model"])
+    x = torch.tensor([[0.5, -1.0]])
+    return [loaded["epoch"], loaded["history"], list(loaded["model"].keys()), fresh(x), net(x),
+            loaded["model"]["0.weight"].requires_grad]
+
+
+@program
+def one_cycle_lr_cycles_rate_and_momentum(torch):
+    """Cosine and linear annealing, two and three phases, SGD's momentum and Adam's first beta
+    cycled the other way, and the step past the last refused."""
+    p = torch.nn.Parameter(torch.ones(1))
+    seen = []
+    for options in ({}, {"three_phase": True, "anneal_strategy": "linear"}):
+        opt = torch.optim.SGD([p], lr=0.1, momentum=0.9)
+        cycle = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1.0, total_steps=10, **options)
+        for _ in range(10):
+            opt.step()
+            cycle.step()
+            seen.append([cycle.get_last_lr(), opt.param_groups[0]["momentum"]])
+    opt = torch.optim.Adam([p], lr=0.1)
+    cycle = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=[0.5], epochs=2, steps_per_epoch=3)
+    for _ in range(6):
+        opt.step()
+        cycle.step()
+        seen.append([cycle.get_last_lr(), opt.param_groups[0]["betas"]])
+    return [*seen, attempt(lambda: cycle.step())]
