@@ -783,6 +783,9 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                      "(InvalidArgument) The {index}-th input does not appear in the backward "
                      "graph. Please check the input tensor or set allow_unused=True to get None "
                      "result."),
+    "one_hot_index": (ValueError, "(InvalidArgument) Illegal index value, Input(input) value should be "
+                                  "less than Input(depth), but received input ({value}) not less than depth "
+                                  "({depth})"),
     "accuracy_label_dims": (ValueError, "(InvalidArgument) ShapeError: label's dimensions of AccuracyOp "
                                         "must be 2. But received label's dimensions = {dims}, label's "
                                         "shape = {shape}"),

@@ -17,7 +17,8 @@ from reference_engine.graph import as_kernel
 from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor
 
-__all__ = ["group_norm", "interpolate", "pad", "upsample", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+__all__ = ["group_norm", "interpolate", "label_smooth", "one_hot", "pad", "upsample",
+           "adaptive_avg_pool1d", "adaptive_avg_pool2d",
            "avg_pool1d", "avg_pool2d", "max_pool1d", "max_pool2d", "batch_norm", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "conv1d", "conv2d", "conv2d_transpose", "cross_entropy",
            "dropout", "elu", "embedding", "gelu", "l1_loss", "layer_norm", "leaky_relu", "linear",
@@ -357,5 +358,25 @@ def conv2d_transpose(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, s
     out = C.named(layers.conv_transpose(x, weight, None, stride, padding, output_padding, dilation, groups),
                   "Conv2dTransposeGradNode", x)
     return out if bias is None else F.add(out, F.reshape(bias, [1, -1, 1, 1]))
+
+def one_hot(x: Tensor, num_classes: int, name: Any = None) -> Tensor:
+    """float32 rows of zeros with a one at each index of ``x``; not recorded."""
+    values = x._data
+    if values.size and values.max() >= num_classes:
+        raise PADDLE.error("one_hot_index", value=int(values.max()), depth=num_classes)
+    return type(x)._from_array((values[..., None] == np.arange(num_classes)).astype(np.float32))
+
+
+def label_smooth(label: Tensor, prior_dist: Optional[Tensor] = None, epsilon: float = 0.1,
+                 name: Any = None) -> Tensor:
+    """``(1 - epsilon) * label + epsilon * prior`` (the uniform prior ``1 / classes`` by default),
+    one LabelSmoothGradNode."""
+    kept = F.mul(label, 1.0 - epsilon)
+    if prior_dist is None:
+        out = F.add(kept, epsilon / label._data.shape[-1])
+    else:
+        out = F.add(kept, F.mul(prior_dist, epsilon))
+    return C.named(out, "LabelSmoothGradNode", label)
+
 
 __getattr__ = module_getattr("paddle.nn.functional")

@@ -8,6 +8,7 @@ A scheduler records each group's ``initial_lr``, takes one step at construction 
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import Counter
 from typing import Any, Callable, Sequence, Union
@@ -15,8 +16,8 @@ from typing import Any, Callable, Sequence, Union
 from reference_engine.framework_names import module_getattr
 from reference_engine.torch._core import TORCH
 
-__all__ = ["CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "MultiStepLR", "OneCycleLR",
-           "ReduceLROnPlateau", "StepLR"]
+__all__ = ["ConstantLR", "CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "LinearLR",
+           "MultiStepLR", "OneCycleLR", "ReduceLROnPlateau", "SequentialLR", "StepLR"]
 
 
 class LRScheduler:
@@ -33,8 +34,17 @@ class LRScheduler:
                     raise TORCH.error("scheduler_initial_lr", index=i)
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
+        self._is_initial = False
+        self._initial_step()
+
+    def _initial_step(self) -> None:
+        """The step a scheduler takes when it is made (``_is_initial`` while it runs)."""
         self._step_count = 0
-        self.step()
+        self._is_initial = True
+        try:
+            self.step()
+        finally:
+            self._is_initial = False
 
     def get_lr(self) -> list[float]:
         raise NotImplementedError
@@ -44,8 +54,18 @@ class LRScheduler:
 
     def step(self, epoch: Any = None) -> None:
         self._step_count += 1
-        self.last_epoch += 1
-        for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch: Any = None) -> None:
+        """One epoch on, or to ``epoch``: there a scheduler with a closed form uses it."""
+        if epoch is None:
+            self.last_epoch += 1
+            values = self.get_lr()
+        else:
+            self.last_epoch = epoch
+            closed = getattr(self, "_closed_form_lr", None)
+            values = closed() if closed is not None else self.get_lr()
+        for group, lr in zip(self.optimizer.param_groups, values):
             group["lr"] = lr
         self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
 
@@ -74,6 +94,9 @@ class StepLR(LRScheduler):
             return self._current()
         return [lr * self.gamma for lr in self._current()]
 
+    def _closed_form_lr(self) -> list[float]:
+        return [base * self.gamma ** (self.last_epoch // self.step_size) for base in self.base_lrs]
+
 
 class MultiStepLR(LRScheduler):
     """Multiply by ``gamma`` at each milestone epoch (by ``gamma ** k`` at one listed k times)."""
@@ -88,6 +111,10 @@ class MultiStepLR(LRScheduler):
             return self._current()
         return [lr * self.gamma ** self.milestones[self.last_epoch] for lr in self._current()]
 
+    def _closed_form_lr(self) -> list[float]:
+        passed = bisect.bisect_right(sorted(self.milestones.elements()), self.last_epoch)
+        return [base * self.gamma ** passed for base in self.base_lrs]
+
 
 class ExponentialLR(LRScheduler):
     """Multiply by ``gamma`` every epoch."""
@@ -100,6 +127,9 @@ class ExponentialLR(LRScheduler):
         if self.last_epoch == 0:
             return self._current()
         return [lr * self.gamma for lr in self._current()]
+
+    def _closed_form_lr(self) -> list[float]:
+        return [base * self.gamma ** self.last_epoch for base in self.base_lrs]
 
 
 class LambdaLR(LRScheduler):
@@ -139,6 +169,95 @@ class CosineAnnealingLR(LRScheduler):
                     for lr, base in zip(self._current(), self.base_lrs)]
         return [(1 + math.cos(math.pi * epoch / t_max)) / (1 + math.cos(math.pi * (epoch - 1) / t_max))
                 * (lr - low) + low for lr in self._current()]
+
+    def _closed_form_lr(self) -> list[float]:
+        cosine = 1 + math.cos(math.pi * self.last_epoch / self.T_max)
+        return [self.eta_min + (base - self.eta_min) * cosine / 2 for base in self.base_lrs]
+
+
+class ConstantLR(LRScheduler):
+    """The rate times ``factor`` until ``total_iters``, then the rate itself."""
+
+    def __init__(self, optimizer: Any, factor: float = 1.0 / 3, total_iters: int = 5,
+                 last_epoch: int = -1) -> None:
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor, self.total_iters = factor, total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        if self.last_epoch == 0:
+            return [lr * self.factor for lr in self._current()]
+        if self.last_epoch != self.total_iters:
+            return self._current()
+        return [lr * (1.0 / self.factor) for lr in self._current()]
+
+    def _closed_form_lr(self) -> list[float]:
+        return [base * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
+                for base in self.base_lrs]
+
+
+class LinearLR(LRScheduler):
+    """The rate's factor moved linearly from ``start_factor`` to ``end_factor`` over
+    ``total_iters`` steps (recursively, as torch computes it)."""
+
+    def __init__(self, optimizer: Any, start_factor: float = 1.0 / 3, end_factor: float = 1.0,
+                 total_iters: int = 5, last_epoch: int = -1) -> None:
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError("Starting multiplicative factor expected to be greater than 0 and less or equal "
+                             "to 1.")
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor, self.end_factor, self.total_iters = start_factor, end_factor, total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        if self.last_epoch == 0:
+            return [lr * self.start_factor for lr in self._current()]
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return self._current()
+        change = self.end_factor - self.start_factor
+        step = 1.0 + change / (self.total_iters * self.start_factor + (self.last_epoch - 1) * change)
+        return [lr * step for lr in self._current()]
+
+    def _closed_form_lr(self) -> list[float]:
+        done = min(self.total_iters, self.last_epoch) / self.total_iters
+        return [base * (self.start_factor + (self.end_factor - self.start_factor) * done)
+                for base in self.base_lrs]
+
+
+class SequentialLR(LRScheduler):
+    """One scheduler after another: at each milestone the next one starts from epoch 0."""
+
+    def __init__(self, optimizer: Any, schedulers: Sequence[LRScheduler], milestones: Sequence[int],
+                 last_epoch: int = -1) -> None:
+        if len(schedulers) < 1:
+            raise ValueError("SequentialLR expects at least one scheduler, but got no scheduler.")
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError("Sequential Schedulers expects number of schedulers provided to be one more "
+                             "than the number of milestone points, but got number of schedulers "
+                             f"{len(schedulers)} and the number of milestones to be equal to "
+                             f"{len(milestones)}")
+        self._schedulers, self._milestones = list(schedulers), list(milestones)
+        self.last_epoch = last_epoch + 1
+        self.optimizer = optimizer
+        for group in optimizer.param_groups:
+            group["lr"] = group["initial_lr"]
+        for scheduler in self._schedulers:  # undo the step each took when it was made
+            scheduler.last_epoch -= 1
+        first = self._schedulers[bisect.bisect_right(self._milestones, 0)]
+        first._initial_step()
+        self._last_lr = first.get_last_lr()
+
+    def step(self, epoch: Any = None) -> None:  # type: ignore[override]
+        self.last_epoch += 1
+        index = bisect.bisect_right(self._milestones, self.last_epoch)
+        scheduler = self._schedulers[index]
+        if index > 0 and self._milestones[index - 1] == self.last_epoch:
+            scheduler._update_lr(0)
+        else:
+            scheduler.step()
+        self._last_lr = scheduler.get_last_lr()
 
 
 class OneCycleLR(LRScheduler):

@@ -70,3 +70,18 @@ def batch_norm_statistics_are_parameters_and_topk_names_its_results(paddle):
     return [[name for name, _ in bn.named_parameters()], [p.trainable for p in bn.parameters()],
             list(bn.state_dict().keys()), bn._mean, bn._variance, type(found).__name__, found.values,
             found.indices]
+
+
+@program
+def one_hot_and_label_smoothing(paddle):
+    """one_hot's float32 rows (an index past the depth refused), and label_smooth with the
+    uniform prior and a given one, recorded as LabelSmoothGradNode."""
+    functional = paddle.nn.functional
+    label = paddle.to_tensor([[0.0, 1.0], [1.0, 0.0]], stop_gradient=False)
+    smoothed = functional.label_smooth(label, epsilon=0.2)
+    smoothed.sum().backward()
+    return [functional.one_hot(paddle.to_tensor([0, 2]), 3),
+            functional.one_hot(paddle.to_tensor([[1], [0]]), 2),
+            attempt(lambda: functional.one_hot(paddle.to_tensor([3]), 2)), smoothed,
+            smoothed.grad_fn.name(), label.grad,
+            functional.label_smooth(label, prior_dist=paddle.to_tensor([[0.3, 0.7]]), epsilon=0.2)]

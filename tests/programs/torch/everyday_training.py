@@ -96,3 +96,28 @@ def one_cycle_lr_cycles_rate_and_momentum(torch):
         cycle.step()
         seen.append([cycle.get_last_lr(), opt.param_groups[0]["betas"]])
     return [*seen, attempt(lambda: cycle.step())]
+
+
+@program
+def warm_up_schedules_and_their_sequence(torch):
+    """LinearLR and ConstantLR step by step, and SequentialLR handing over at its milestones,
+    where the next schedule starts from epoch 0 in its closed form."""
+    p = torch.nn.Parameter(torch.ones(1))
+    lr = torch.optim.lr_scheduler
+    seen = []
+    for make in (lambda o: lr.LinearLR(o, start_factor=0.25, end_factor=0.75, total_iters=4),
+                 lambda o: lr.ConstantLR(o, factor=0.5, total_iters=3),
+                 lambda o: lr.SequentialLR(o, [lr.LinearLR(o, start_factor=0.5, total_iters=2),
+                                               lr.ExponentialLR(o, gamma=0.9)], milestones=[2]),
+                 lambda o: lr.SequentialLR(o, [lr.ConstantLR(o, factor=0.1, total_iters=2),
+                                               lr.CosineAnnealingLR(o, T_max=4), lr.StepLR(o, 2, 0.5),
+                                               lr.MultiStepLR(o, [1, 2], 0.5)], milestones=[2, 5, 8])):
+        opt = torch.optim.SGD([p], lr=0.1)
+        schedule = make(opt)
+        for _ in range(11):
+            opt.step()
+            schedule.step()
+            seen.append(schedule.get_last_lr())
+    opt = torch.optim.SGD([p], lr=0.1)
+    return [*seen, attempt(lambda: lr.LinearLR(opt, start_factor=0.0)),
+            attempt(lambda: lr.SequentialLR(opt, [lr.ConstantLR(opt)], milestones=[1]))]
