@@ -542,6 +542,15 @@ _NOTHING_SAVED: dict[str, Any] = {}
 _OWN_HANDLING = frozenset({"custom", "output_slot"})
 
 
+def _own_buffer(grad: Tensor) -> Tensor:
+    """torch's AsStridedBackward0 copies the gradient into zeros of its own (one write, so
+    version 1): the leaf below never holds the seed's memory, as a plain view's node hands it on."""
+    fresh = type(grad)._from_array(grad._data.copy())
+    fresh._counter.value = 1
+    rounding.note(fresh, (grad,))
+    return fresh
+
+
 def _run_rules(policy: Policy, node: Node, grad: Any, wanted: Optional[set[int]],
                create_graph: bool, accumulate: bool) -> list[Optional[Tensor]]:
     """Check that ``node`` can run and apply its rules to ``grad`` (recording them, as part of
@@ -554,6 +563,8 @@ def _run_rules(policy: Policy, node: Node, grad: Any, wanted: Optional[set[int]]
         _label_gradient_nodes(policy, node, grads)
     else:
         grads = _input_grads(policy, node, grad, wanted)
+        if node.label is not None and node.label == policy.regenerated_view_node:
+            grads = [g if getattr(g, "_data", None) is None else _own_buffer(g) for g in grads]
     if grad_mode._State.anomaly:
         _check_nan(policy, node, grads)
     rounding.note_rule_outputs(grads, grad, factor)

@@ -178,3 +178,27 @@ def test_a_cancelled_value_agrees_within_the_noise_of_the_scale_it_cancelled():
     doubles = _changed(cancelled, dtype="float64", values=[1e-13])
     assert compare_traces(_trace(doubles), _trace(_changed(doubles, values=[1e-12]))).same
     assert not compare_traces(_trace(doubles), _trace(_changed(doubles, values=[1e-9]))).same
+
+
+def test_an_equal_that_turns_on_rounding_agrees_and_one_that_does_not_differs():
+    """``equal`` of two float tensors a few epsilons apart depends on each framework's kernels:
+    the side that saw them differ measures how far, and within rounding noise either answer
+    agrees; further apart, the answers differ."""
+    import numpy as np
+
+    from conformance.judge.compare import compare_observation
+    from conformance.run.trace import NOISE_EPSILONS, rounding_gap
+
+    x = np.array([1.829, -1.57, 0.0], np.float32)
+    one_ulp = np.nextafter(x, np.float32(3.0))
+    gap = rounding_gap(x, one_ulp)
+    assert gap is not None and 0 < gap <= 2
+    assert rounding_gap(x, x * np.float32(1.001)) > NOISE_EPSILONS
+    assert rounding_gap(x, x.astype(np.float64)) is None  # another dtype: no measure
+    same = {"kind": "equal", "step": "3", "value": True}
+    notes: list[str] = []
+    assert compare_observation(same, {**same, "value": False, "gap_epsilons": gap}, notes) is None
+    assert notes and "rounding" in notes[0]
+    far = {**same, "value": False, "gap_epsilons": 8000.0}
+    assert compare_observation(same, far, []) == "equal"
+    assert compare_observation(same, {**same, "value": False}, []) == "equal"

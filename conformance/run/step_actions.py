@@ -17,7 +17,7 @@ import numpy as np
 from conformance.corpus.case import names_in
 from conformance.corpus.vocabulary import IN_PLACE_OPS, OPS
 from conformance.run.op_calls import index_text
-from conformance.run.trace import array_to_json
+from conformance.run.trace import array_to_json, rounding_gap
 
 if TYPE_CHECKING:
     from conformance.run.interpreter import Interpreter
@@ -275,7 +275,10 @@ class Observe(StepAction):
         elif what == "grad":
             i.trace.add(where, **i.describe(i.a.grad_of(tensor)))
         elif what == "equal":
-            i.trace.add(where, "equal", value=i.a.equal(tensor, i.get(step["to"])))
+            other = i.get(step["to"])
+            same = i.a.equal(tensor, other)
+            gap = None if same else rounding_gap(i.a.describe(tensor)[1], i.a.describe(other)[1])
+            i.trace.add(where, "equal", value=same, **({} if gap is None else {"gap_epsilons": gap}))
         elif what == "grad_array":
             array = i.a.grad_array(tensor)
             i.trace.add(where, **({"kind": "none"} if array is None else {

@@ -16,7 +16,7 @@ import functools
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Optional
 
 import numpy as np
 
@@ -180,6 +180,23 @@ def json_to_array(values: Any, dtype: str) -> np.ndarray:
 EPSILON = {"float16": 2.0 ** -10, "bfloat16": 2.0 ** -7, "float32": 2.0 ** -23,
            "float64": 2.0 ** -52}
 NOISE_EPSILONS = 16
+
+
+def rounding_gap(a: np.ndarray, b: np.ndarray) -> Optional[float]:
+    """How far apart two float tensors of one shape are, in epsilons of their dtype times their
+    largest magnitude: an ``equal`` that is False by a few of them turns on rounding, which each
+    framework's own kernels decide. None where that does not apply (shapes or dtypes differ, or
+    not floats)."""
+    if a.shape != b.shape or a.dtype != b.dtype or a.dtype.kind != "f" or a.dtype.name not in EPSILON:
+        return None
+    x, y = a.astype(np.float64), b.astype(np.float64)
+    finite = np.isfinite(x) & np.isfinite(y)
+    if not finite.all() and not np.array_equal(x[~finite], y[~finite], equal_nan=True):
+        return None
+    scale = max(float(np.abs(x[finite]).max(initial=0.0)), float(np.abs(y[finite]).max(initial=0.0)))
+    if scale == 0.0:
+        return None
+    return float(np.abs(x[finite] - y[finite]).max(initial=0.0) / (EPSILON[a.dtype.name] * scale))
 
 
 def rounding_noise(observed: dict[str, Any], dtypes: Iterable[str] = ()) -> float:

@@ -218,6 +218,10 @@ class TorchPolicy(Policy):
         super().accumulate(leaf, grad, create_graph)
         if first and leaf._grad is not None and self.is_zero_tensor(grad):
             self.mark_zero_tensor(leaf._grad)
+        if first and leaf._grad is not None and not create_graph and grad._counter.value and \
+                not engine.held_by_another_node(grad):
+            # a stolen gradient a node wrote in place (AsStridedBackward0's buffer) keeps its version
+            leaf._grad._counter.value = grad._counter.value
 
     def first_recorded_grad(self, grad: Tensor) -> Tensor:
         """AccumulateGrad deep-copies a first gradient in a create_graph pass: a new tensor (no

@@ -827,3 +827,24 @@ def the_overlap_check_compares_the_strides_of_dimensions_of_size_one(torch):
                   lambda: (lambda w: w.reshape(1, 3).sub_(w))(column * column)):
         refused.append(attempt(write))
     return [strides, refused]
+
+
+@program
+def a_regenerated_view_node_hands_on_a_gradient_of_its_own(torch):
+    """A view's node (ViewBackward0) hands the seed on, so the leaf's first .grad shares the
+    seed's memory and a later accumulation writes into the seed; after a write without
+    recording the view's node is AsStridedBackward0, which copies the gradient into a buffer
+    of its own (at version 1), so the seed stays as it was."""
+    seen = []
+    for written in (False, True):
+        x = torch.zeros(2, 3, requires_grad=True)
+        view = x.reshape(6) if not written else x[0]
+        if written:
+            with torch.no_grad():
+                x[1, 0] = 1.0
+        seed = torch.zeros(view.shape)
+        torch.autograd.backward([view], [seed])
+        first = x.grad._version
+        torch.autograd.backward([x.sum()])
+        seen += [view.grad_fn.name(), seed, seed._version, first, x.grad._version, x.grad]
+    return seen
