@@ -25,7 +25,8 @@ __all__ = ["all", "allclose", "any", "eq", "ge", "gt", "le", "lt", "ne", "argsor
             "argmax", "argmin", "as_tensor", "bmm", "broadcast_to", "cumsum", "diag",
            "diagonal", "dot", "eye", "flatten", "flip", "from_numpy", "full_like", "gather", "hypot",
            "index_select", "isclose", "isfinite", "isinf", "isnan", "lerp", "logaddexp", "logsumexp",
-           "masked_fill", "mv", "narrow", "norm", "numel", "outer", "prod", "repeat", "roll", "select",
+           "masked_fill", "mv", "narrow", "norm", "numel", "outer", "prod", "repeat", "repeat_interleave",
+           "roll", "select", "arccos", "arcsin", "arctan",
            "sort", "split", "chunk", "square", "std", "topk", "trace", "tril", "triu", "unbind", "unique",
            "var"]
 
@@ -196,6 +197,57 @@ def gather(input: Tensor, dim: builtins.int, index: Tensor) -> Tensor:  # noqa: 
 def index_select(input: Tensor, dim: builtins.int, index: Tensor) -> Tensor:  # noqa: A002
     return C.named(F.index_select(input, dim, index._data.reshape(-1)), "IndexSelectBackward0",
                    input)
+
+
+def repeat_interleave(input: Tensor, repeats: Any = None,  # noqa: A002
+                      dim: Optional[builtins.int] = None, *, output_size: Any = None) -> Tensor:
+    """Each element (or slice along ``dim``; of the flattened input without one) repeated:
+    a number of times as a view of an expanded copy (ViewBackward0), a tensor of counts as an
+    index_select (IndexSelectBackward0); ``repeat_interleave(counts)`` alone repeats each index."""
+    if repeats is None:
+        counts = input._data.reshape(-1)
+        return Tensor._from_array(np.repeat(np.arange(counts.size, dtype=np.int64), counts))
+    source = input if dim is not None else F.reshape(input, [-1])
+    d = 0 if dim is None else F.normalize_dim(type(input), dim, input._data.ndim)
+    if isinstance(repeats, Tensor):
+        counts = np.broadcast_to(repeats._data.reshape(-1), (source._data.shape[d],))
+        index = np.repeat(np.arange(source._data.shape[d]), counts)
+        return C.named(F.index_select(source, d, index), "IndexSelectBackward0", input)
+    times = builtins.int(repeats)
+    shape = list(source._data.shape)
+    expanded = F.clone(F.expand(F.unsqueeze(source, d + 1), shape[:d + 1] + [times] + shape[d + 1:]))
+    return F.reshape(expanded, shape[:d] + [shape[d] * times] + shape[d + 1:])
+
+
+def _random_(self: Tensor, *bounds: builtins.int, generator: Any = None, **named: Any) -> Tensor:
+    """``Tensor.random_(from, to)``, ``random_(to)`` or ``random_()``: integers in [from, to)
+    written in place (with no bound: from 0 to 2^digits of a float dtype, inclusive, or the
+    int64 range), by torch's generator."""
+    bounds = (*bounds, *(named[k] for k in ("from", "to") if k in named))
+    from_, to = (0, bounds[0]) if len(bounds) == 1 else (bounds + (0, None))[:2]
+    draws, shape = drawing(generator), self._data.shape
+    count = builtins.int(np.prod(shape))
+    if to is None and self._data.dtype.kind == "f":
+        digits = 53 if self._data.dtype == np.float64 else 24
+        raw = draws.random64(count) if digits == 53 else draws.random32(count)
+        values = (raw % np.uint64((1 << digits) + 1)).reshape(shape)
+    elif to is None:
+        values = np.array([draws.full_range_int64() for _ in range(count)]).reshape(shape)
+    else:
+        values = draws.integers(from_, to, shape)
+    return self._in_place("fill", value=values.astype(self._data.dtype), api="random_")
+
+
+def arccos(input: Tensor) -> Tensor:  # noqa: A002
+    return input.acos()
+
+
+def arcsin(input: Tensor) -> Tensor:  # noqa: A002
+    return input.asin()
+
+
+def arctan(input: Tensor) -> Tensor:  # noqa: A002
+    return input.atan()
 
 
 def repeat(input: Tensor, *sizes: Any) -> Tensor:  # noqa: A002
@@ -518,7 +570,8 @@ TENSOR_METHODS = {
         "prod", "repeat", "roll", "select", "sort", "split", "square", "std", "topk", "trace",
         "tril", "triu", "unbind", "var", "eq", "ne", "lt", "le", "gt", "ge", "argsort",
         "logical_and", "logical_not", "logical_or", "masked_select", "nan_to_num", "tile", "unique",
-        "multinomial")},
+        "multinomial", "repeat_interleave", "arccos", "arcsin", "arctan")},
+    "random_": _random_,
     "bool": lambda self: _integral(self, np.bool_),
     "nelement": lambda self: builtins.int(self._data.size),
     "mT": property(lambda self: F.transpose(self, -2, -1)),

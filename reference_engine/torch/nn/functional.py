@@ -23,7 +23,7 @@ __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool
            "conv2d", "conv_transpose1d", "conv_transpose2d",
            "cross_entropy", "dropout", "elu", "embedding", "gelu", "layer_norm",
            "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "one_hot",
-           "relu",
+           "relu", "smooth_l1_loss",
            "scaled_dot_product_attention", "sigmoid", "silu", "softmax", "softplus", "tanh"]
 
 sigmoid = F.sigmoid
@@ -317,6 +317,21 @@ def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:  
     """``|input - target|``, reduced: composed (AbsBackward0, then MeanBackward0 or SumBackward0)."""
     _check_target_size(input, target)
     return C.l1_loss(input, target, reduction)
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,  # noqa: A002
+                   reduction: str = "mean", beta: float = 1.0) -> Tensor:
+    """``0.5 * d² / beta`` where ``|d| < beta``, else ``|d| - beta / 2`` (``d = input - target``;
+    with ``beta`` 0 torch's L1 loss itself), reduced: composed, shown as one SmoothL1LossBackward0."""
+    _check_target_size(input, target)
+    if beta == 0:
+        return C.l1_loss(input, target, reduction)
+    difference = F.sub(input, target)
+    size = F.abs(difference)
+    quadratic = F.div_number(F.mul(F.mul(difference, difference), 0.5), beta)
+    inside = F.constant_like(size, size._data < beta)
+    return _weighted(F.where(inside, quadratic, F.sub(size, 0.5 * beta)), None, reduction,
+                     "SmoothL1LossBackward0", input)
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:  # noqa: A002

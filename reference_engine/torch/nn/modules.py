@@ -33,6 +33,7 @@ from reference_engine.torch.random import drawing
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "ELU", "Flatten", "GELU", "Identity",
            "L1Loss", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList",
+           "SmoothL1Loss",
            "NLLLoss", "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh", "clear_grads"]
 
 def clear_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
@@ -294,6 +295,18 @@ for _module, _shown in ((ReLU, (("inplace", True),)), (SiLU, (("inplace", True),
     Module, shared.LossBase, MSELoss=functional.mse_loss, L1Loss=functional.l1_loss,
     BCELoss=functional.binary_cross_entropy,
     BCEWithLogitsLoss=functional.binary_cross_entropy_with_logits)
+
+
+class SmoothL1Loss(shared.LossBase, Module):
+    """``torch.nn.SmoothL1Loss(reduction, beta)``."""
+
+    def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean",
+                 beta: float = 1.0) -> None:
+        super().__init__(reduction)
+        self.beta = beta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return functional.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
 
 
 class NLLLoss(Module):

@@ -121,3 +121,29 @@ def warm_up_schedules_and_their_sequence(torch):
     opt = torch.optim.SGD([p], lr=0.1)
     return [*seen, attempt(lambda: lr.LinearLR(opt, start_factor=0.0)),
             attempt(lambda: lr.SequentialLR(opt, [lr.ConstantLR(opt)], milestones=[1]))]
+
+
+@program
+def repeat_interleave_random_fill_and_smooth_l1(torch):
+    """repeat_interleave by a number (a view of an expanded copy), by a tensor of counts (an
+    index_select) and of counts alone; the arc- names of the inverse trigonometric functions;
+    random_ in its three forms for float and integer tensors; smooth_l1_loss for each beta
+    (0: the L1 loss itself) and reduction, to second order."""
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    seen = []
+    for repeats, dim in ((2, 0), (3, 1), (torch.tensor(2), None), (torch.tensor([1, 2]), 1)):
+        y = torch.repeat_interleave(x, repeats, dim=dim)
+        g, = torch.autograd.grad((y * torch.arange(y.numel()).reshape(y.shape)).sum(), x)
+        seen += [y, y.grad_fn.name(), g]
+    seen += [torch.repeat_interleave(torch.tensor([2, 1])), torch.arccos(torch.tensor(0.5)),
+             torch.tensor(0.5, requires_grad=True).arcsin(), torch.arctan(torch.tensor([1.0]))]
+    torch.manual_seed(0)
+    seen += [torch.empty(4).random_(), torch.empty(3).random_(5), torch.empty(3).random_(2, 9),
+             torch.empty(2, dtype=torch.float64).random_(), torch.empty(2, dtype=torch.int64).random_(0, 100)]
+    target = torch.tensor([[0.0, 0.0], [0.0, 1.0]])
+    for beta in (1.0, 2.5, 0.0):
+        for reduction in ("mean", "sum", "none"):
+            loss = torch.nn.functional.smooth_l1_loss(x, target, reduction=reduction, beta=beta)
+            g, = torch.autograd.grad(loss.sum(), x, create_graph=True)
+            seen += [loss, loss.grad_fn.name(), g]
+    return [*seen, torch.nn.SmoothL1Loss(beta=0.5)(x, target)]
