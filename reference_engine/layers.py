@@ -116,7 +116,7 @@ def dropout(x: Tensor, p: float, training: bool, scale_in_train: bool = True,
     if _GIVEN_MASKS and _GIVEN_MASKS[-1]:
         keep = _GIVEN_MASKS[-1].pop(0)
     else:
-        keep = rng.generator(x._policy.dialect).dropout_keep(p, x._data.shape)
+        keep = rng.generator(x._policy.dialect).dropout_keep(p, x._data.shape, x._data)
     mask = F.constant_like(x, keep.astype(x._data.dtype))
     out = F.mul(x, mask)
     return F.mul(out, 1.0 / (1.0 - p)) if scale_in_train and p < 1 else out

@@ -18,7 +18,7 @@ object per kernel call. Measured against paddle 3.3.1 on the CPU:
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -138,13 +138,15 @@ class PaddleGenerator:
     # --- distributions -------------------------------------------------------------------
 
 
-    def uniform(self, low: float, high: float, shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
+    def uniform(self, low: float, high: float, shape: Sequence[int], dtype: np.dtype,
+                layout: Any = None) -> np.ndarray:
         count = int(np.prod(shape, dtype=np.int64))
         unit = self._canonical(count, dtype)
         kind = unit.dtype.type
         return (unit * (kind(high) - kind(low)) + kind(low)).astype(dtype).reshape(shape)
 
-    def normal(self, mean: float, std: float, shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
+    def normal(self, mean: float, std: float, shape: Sequence[int], dtype: np.dtype,
+               layout: Any = None) -> np.ndarray:
         count = int(np.prod(shape, dtype=np.int64))
         pairs_needed = (count + 1) // 2
         kind = np.float64 if np.dtype(dtype) == np.float64 else np.float32
@@ -207,6 +209,6 @@ class PaddleGenerator:
     def bernoulli(self, p: float, shape: Sequence[int]) -> np.ndarray:
         return self.uniform(0.0, 1.0, shape, np.float32) < p
 
-    def dropout_keep(self, p: float, shape: Sequence[int]) -> np.ndarray:
+    def dropout_keep(self, p: float, shape: Sequence[int], layout: Any = None) -> np.ndarray:
         """paddle's dropout mask: a float32 uniform per element, kept unless below ``p``."""
         return ~(self.uniform(0.0, 1.0, shape, np.float32) < p)

@@ -202,7 +202,7 @@ class Tensor:
         """Draws of ``distribution`` ("normal", "uniform") written in place, the node named after
         it, by ``generator`` or the dialect's default one (torch: its own draws; paddle: numpy's)."""
         draw = getattr(generator or rng.generator(self._policy.dialect), distribution)
-        values = draw(*parameters, self._data.shape, self._data.dtype)
+        values = draw(*parameters, self._data.shape, self._data.dtype, self._data)
         return self._in_place("fill", value=values, api=distribution)
 
     def _in_place(self, op: str, *others: Any, **attrs: Any) -> Tensor:

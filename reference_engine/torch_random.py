@@ -18,6 +18,10 @@ is the same engine. Measured against torch 2.13 on the CPU:
 - a permutation: Fisher-Yates from the front, ``random() % (n - i)`` for step ``i``;
 - Bernoulli: a float64 uniform below ``p``.
 
+A fill of a tensor that is not contiguous (a transposed view, or dropout's mask, made with its
+input's strides) draws in the order of memory, not of indices; a normal fill of one takes the
+per-value path whatever its size.
+
 float32 normals may differ from torch's in the last bit (its vectorised log and cos).
 """
 
@@ -62,24 +66,27 @@ class TorchGenerator:
 
     # --- distributions -------------------------------------------------------------------
 
-    def uniform(self, low: float, high: float, shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
-        """``Tensor.uniform_(low, high)``: draws in [low, high) in ``dtype``."""
+    def uniform(self, low: float, high: float, shape: Sequence[int], dtype: np.dtype,
+                layout: Optional[np.ndarray] = None) -> np.ndarray:
+        """``Tensor.uniform_(low, high)``: draws in [low, high) in ``dtype``, in the memory order
+        of ``layout`` (the tensor filled) where given."""
         count = int(np.prod(shape, dtype=np.int64))
         dtype = np.dtype(dtype)
         if dtype == np.float64:
             unit = (self.random64(count) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
-            return (unit * (high - low) + low).reshape(shape)
+            return _placed(unit * (high - low) + low, shape, layout)
         unit = (self.random32(count) & np.uint64((1 << 24) - 1)).astype(np.float32) * np.float32(2.0 ** -24)
         width, start = np.float32(np.float32(high) - np.float32(low)), np.float32(low)
-        return (unit * width + start).astype(dtype).reshape(shape)
+        return _placed((unit * width + start).astype(dtype), shape, layout)
 
-    def normal(self, mean: float, std: float, shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
+    def normal(self, mean: float, std: float, shape: Sequence[int], dtype: np.dtype,
+               layout: Optional[np.ndarray] = None) -> np.ndarray:
         """``Tensor.normal_(mean, std)`` / ``randn``: see the module's docstring."""
         count = int(np.prod(shape, dtype=np.int64))
         dtype = np.dtype(dtype)
-        if count < 16:
-            return np.array([self._normal_double() * std + mean for _ in range(count)],
-                            dtype=np.float64).astype(dtype).reshape(shape)
+        if count < 16 or not _contiguous(layout):
+            values = np.array([self._normal_double() * std + mean for _ in range(count)], dtype=np.float64)
+            return _placed(values.astype(dtype), shape, layout)
         work = np.float64 if dtype == np.float64 else np.float32
         data = self.uniform(0.0, 1.0, (count,), work)
         for start in range(0, count - 15, 16):
@@ -117,13 +124,13 @@ class TorchGenerator:
             order[i], order[j] = order[j], order[i]
         return order
 
-    def bernoulli(self, p: float, shape: Sequence[int]) -> np.ndarray:
+    def bernoulli(self, p: float, shape: Sequence[int], layout: Optional[np.ndarray] = None) -> np.ndarray:
         """``Tensor.bernoulli_(p)``: booleans, True with probability ``p``."""
-        return self.uniform(0.0, 1.0, shape, np.float64) < p
+        return self.uniform(0.0, 1.0, shape, np.float64, layout) < p
 
-    def dropout_keep(self, p: float, shape: Sequence[int]) -> np.ndarray:
-        """torch's dropout mask: ``bernoulli_(1 - p)``."""
-        return self.bernoulli(1.0 - p, shape)
+    def dropout_keep(self, p: float, shape: Sequence[int], layout: Optional[np.ndarray] = None) -> np.ndarray:
+        """torch's dropout mask: ``bernoulli_(1 - p)`` of a tensor with its input's strides."""
+        return self.bernoulli(1.0 - p, shape, layout)
 
     def snapshot(self) -> tuple[int, dict, Optional[float]]:
         """A copy of the generator's state: its seed, the engine's and the cached normal."""
@@ -133,6 +140,20 @@ class TorchGenerator:
         """Go back to a state :meth:`snapshot` took."""
         self._seed, engine_state, self._next_normal = snapshot
         self._engine.state = engine_state
+
+
+def _contiguous(layout: Optional[np.ndarray]) -> bool:
+    return layout is None or layout.flags.c_contiguous
+
+
+def _placed(values: np.ndarray, shape: Sequence[int], layout: Optional[np.ndarray]) -> np.ndarray:
+    """``values`` (in the order they were drawn) as an array of ``shape``, laid in the memory
+    order of ``layout``: its axes from the largest stride to the smallest."""
+    if _contiguous(layout):
+        return values.reshape(shape)
+    order = sorted(range(layout.ndim), key=lambda axis: -layout.strides[axis])
+    laid = values.reshape([layout.shape[axis] for axis in order])
+    return np.ascontiguousarray(laid.transpose(np.argsort(order)))
 
 
 def _box_muller_16(block: np.ndarray, mean: float, std: float) -> np.ndarray:

@@ -572,6 +572,7 @@ TENSOR_METHODS = {
         "logical_and", "logical_not", "logical_or", "masked_select", "nan_to_num", "tile", "unique",
         "multinomial", "repeat_interleave", "arccos", "arcsin", "arctan")},
     "random_": _random_,
+    "is_floating_point": lambda self: builtins.bool(self._data.dtype.kind == "f"),
     "bool": lambda self: _integral(self, np.bool_),
     "nelement": lambda self: builtins.int(self._data.size),
     "mT": property(lambda self: F.transpose(self, -2, -1)),

@@ -1,0 +1,320 @@
+"""``torch.nn.MultiheadAttention``, ``TransformerEncoderLayer`` and ``TransformerEncoder``, as
+torch's Python code composes them from its ops (so a training step records the nodes torch
+records and draws its dropout masks in torch's order).
+
+Modelled: one embedding size for query, key and value, with or without biases, batch first or
+not, unbatched inputs, boolean or float attention and key-padding masks, averaged or per-head
+weights. Refused by name: ``add_bias_kv``, ``add_zero_attn``, other key or value sizes, and the
+encoder's nested-tensor fast path (evaluation with a key-padding mask), whose padded outputs
+torch zeroes.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from typing import Any, Callable, Optional, Union
+
+from reference_engine.messages import not_supported
+from reference_engine.torch._core import Tensor, empty, zeros_like
+from reference_engine.torch.nn import functional, init
+from reference_engine.torch.nn.layers import Dropout, LayerNorm
+from reference_engine.torch.nn.modules import Linear, Module, ModuleList
+from reference_engine.torch.nn.parameter import Parameter
+
+__all__ = ["MultiheadAttention", "TransformerEncoder", "TransformerEncoderLayer"]
+
+
+def _float_mask(mask: Optional[Tensor], like: Tensor) -> Optional[Tensor]:
+    """A boolean mask as torch's ``_canonical_mask`` makes it: 0 where False, -inf where True."""
+    if mask is None or mask.is_floating_point():
+        return mask
+    return zeros_like(mask, dtype=like.dtype).masked_fill_(mask, float("-inf"))
+
+
+def multi_head_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    num_heads: int,
+    in_proj_weight: Tensor,
+    in_proj_bias: Optional[Tensor],
+    out_proj: Linear,
+    dropout_p: float,
+    training: bool,
+    key_padding_mask: Optional[Tensor] = None,
+    need_weights: bool = True,
+    attn_mask: Optional[Tensor] = None,
+    average_attn_weights: bool = True,
+    is_causal: bool = False,
+) -> tuple[Tensor, Optional[Tensor]]:
+    """``F.multi_head_attention_forward`` on sequence-first inputs ((L, N, E), or (L, E))."""
+    batched = query.dim() == 3
+    if not batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    length, batch, embed = query.shape
+    source = key.shape[0]
+    head = embed // num_heads
+    key_padding_mask = _float_mask(key_padding_mask, query)
+    if is_causal and attn_mask is None:
+        raise RuntimeError(
+            "Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
+            "method `generate_square_subsequent_mask` to create this mask."
+        )
+    if is_causal and key_padding_mask is None and not need_weights:
+        attn_mask = None
+    else:
+        attn_mask = _float_mask(attn_mask, query)
+        is_causal = is_causal and key_padding_mask is None
+    q, k, v = _in_projection(query, key, value, in_proj_weight, in_proj_bias)
+    if attn_mask is not None and attn_mask.dim() == 2:
+        attn_mask = attn_mask.unsqueeze(0)
+    q = q.view(length, batch * num_heads, head).transpose(0, 1)
+    k = k.view(k.shape[0], batch * num_heads, head).transpose(0, 1)
+    v = v.view(v.shape[0], batch * num_heads, head).transpose(0, 1)
+    if key_padding_mask is not None:
+        padding = key_padding_mask.view(batch, 1, 1, source).expand(-1, num_heads, -1, -1)
+        padding = padding.reshape(batch * num_heads, 1, source)
+        attn_mask = padding if attn_mask is None else attn_mask + padding
+    dropout_p = dropout_p if training else 0.0
+    if need_weights:
+        scaled = q * math.sqrt(1.0 / float(head))
+        weights = scaled.bmm(k.transpose(-2, -1))
+        if attn_mask is not None:
+            weights = attn_mask + weights
+        weights = functional.softmax(weights, dim=-1)
+        if dropout_p > 0.0:
+            weights = functional.dropout(weights, p=dropout_p)
+        out = weights.bmm(v).transpose(0, 1).reshape(length * batch, embed)
+        out = functional.linear(out, out_proj.weight, out_proj.bias).view(length, batch, embed)
+        weights = weights.view(batch, num_heads, length, source)
+        if average_attn_weights:
+            weights = weights.mean(dim=1)
+        if not batched:
+            out, weights = out.squeeze(1), weights.squeeze(0)
+        return out, weights
+    if attn_mask is not None:
+        attn_mask = (
+            attn_mask.unsqueeze(0)
+            if attn_mask.shape[0] == 1 and attn_mask.dim() == 3
+            else attn_mask.view(batch, num_heads, -1, source)
+        )
+    q, k, v = (t.view(batch, num_heads, -1, head) for t in (q, k, v))
+    out = functional.scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+    out = out.permute(2, 0, 1, 3).reshape(batch * length, embed)
+    out = functional.linear(out, out_proj.weight, out_proj.bias).view(length, batch, embed)
+    return (out if batched else out.squeeze(1)), None
+
+
+def _in_projection(
+    query: Tensor, key: Tensor, value: Tensor, weight: Tensor, bias: Optional[Tensor]
+) -> tuple[Tensor, Tensor, Tensor]:
+    """One packed projection of self-attention's input, split in three; two (query, then key
+    and value together) when only key and value are one tensor; three otherwise."""
+    embed = query.shape[-1]
+    if key is value and query is key:
+        packed = functional.linear(query, weight, bias)
+        parts = (
+            packed.view(*packed.shape[:-1], 3, embed).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+        )
+        return parts[0], parts[1], parts[2]
+    if key is value:
+        w_q, w_kv = weight.split([embed, embed * 2])
+        b_q, b_kv = bias.split([embed, embed * 2]) if bias is not None else (None, None)
+        packed = functional.linear(key, w_kv, b_kv)
+        parts = (
+            packed.view(*packed.shape[:-1], 2, embed).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+        )
+        return functional.linear(query, w_q, b_q), parts[0], parts[1]
+    w_q, w_k, w_v = weight.chunk(3)
+    b_q, b_k, b_v = bias.chunk(3) if bias is not None else (None, None, None)
+    return (
+        functional.linear(query, w_q, b_q),
+        functional.linear(key, w_k, b_k),
+        functional.linear(value, w_v, b_v),
+    )
+
+
+class MultiheadAttention(Module):
+    """``torch.nn.MultiheadAttention(embed_dim, num_heads, dropout, bias, batch_first)``: the
+    output projection is made (and drawn) first, then the packed input projection drawn
+    Xavier-uniform; both biases start at zero."""
+
+    def __init__(
+        self,
+        embed_dim: int,
+        num_heads: int,
+        dropout: float = 0.0,
+        bias: bool = True,
+        add_bias_kv: bool = False,
+        add_zero_attn: bool = False,
+        kdim: Optional[int] = None,
+        vdim: Optional[int] = None,
+        batch_first: bool = False,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        if add_bias_kv or add_zero_attn or kdim not in (None, embed_dim) or vdim not in (None, embed_dim):
+            raise not_supported(
+                "MultiheadAttention with add_bias_kv, add_zero_attn or other key or value sizes", "torch"
+            )
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(
+                f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and "
+                f"num_heads={num_heads} instead"
+            )
+        if embed_dim // num_heads * num_heads != embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        super().__init__()
+        self.embed_dim, self.num_heads, self.dropout, self.batch_first = (
+            embed_dim,
+            num_heads,
+            dropout,
+            batch_first,
+        )
+        self.head_dim = embed_dim // num_heads
+        self.in_proj_weight = Parameter(empty(3 * embed_dim, embed_dim))
+        self.in_proj_bias = Parameter(empty(3 * embed_dim)) if bias else None
+        self.out_proj = Linear(embed_dim, embed_dim, bias=bias)
+        init.xavier_uniform_(self.in_proj_weight)
+        if bias:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+
+    def forward(
+        self,
+        query: Tensor,
+        key: Tensor,
+        value: Tensor,
+        key_padding_mask: Optional[Tensor] = None,
+        need_weights: bool = True,
+        attn_mask: Optional[Tensor] = None,
+        average_attn_weights: bool = True,
+        is_causal: bool = False,
+    ) -> tuple[Tensor, Optional[Tensor]]:
+        batched = query.dim() == 3
+        if self.batch_first and batched:
+            if key is value:
+                if query is key:
+                    query = key = value = query.transpose(1, 0)
+                else:
+                    query, key = (x.transpose(1, 0) for x in (query, key))
+                    value = key
+            else:
+                query, key, value = (x.transpose(1, 0) for x in (query, key, value))
+        out, weights = multi_head_attention(
+            query,
+            key,
+            value,
+            self.num_heads,
+            self.in_proj_weight,
+            self.in_proj_bias,
+            self.out_proj,
+            self.dropout,
+            self.training,
+            key_padding_mask,
+            need_weights,
+            attn_mask,
+            average_attn_weights,
+            is_causal,
+        )
+        return (out.transpose(1, 0) if self.batch_first and batched else out), weights
+
+
+_ACTIVATIONS: dict[str, Callable[[Tensor], Tensor]] = {"relu": functional.relu, "gelu": functional.gelu}
+
+
+class TransformerEncoderLayer(Module):
+    """``torch.nn.TransformerEncoderLayer``: self-attention, then a feed-forward block, each
+    added to its input and normalised after (or, ``norm_first``, its input normalised before)."""
+
+    def __init__(
+        self,
+        d_model: int,
+        nhead: int,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation: Union[str, Callable[[Tensor], Tensor]] = "relu",
+        layer_norm_eps: float = 1e-5,
+        batch_first: bool = False,
+        norm_first: bool = False,
+        bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__()
+        self.self_attn = MultiheadAttention(
+            d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first
+        )
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias)
+        self.dropout1, self.dropout2 = Dropout(dropout), Dropout(dropout)
+        if isinstance(activation, str) and activation not in _ACTIVATIONS:
+            raise RuntimeError(f"activation should be relu/gelu, not {activation}")
+        self.activation = _ACTIVATIONS[activation] if isinstance(activation, str) else activation
+
+    def forward(
+        self,
+        src: Tensor,
+        src_mask: Optional[Tensor] = None,
+        src_key_padding_mask: Optional[Tensor] = None,
+        is_causal: bool = False,
+    ) -> Tensor:
+        x = src
+        if self.norm_first:
+            x = x + self._attention(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
+            return x + self._feed_forward(self.norm2(x))
+        x = self.norm1(x + self._attention(x, src_mask, src_key_padding_mask, is_causal))
+        return self.norm2(x + self._feed_forward(x))
+
+    def _attention(
+        self, x: Tensor, mask: Optional[Tensor], padding: Optional[Tensor], is_causal: bool
+    ) -> Tensor:
+        out = self.self_attn(
+            x, x, x, attn_mask=mask, key_padding_mask=padding, need_weights=False, is_causal=is_causal
+        )[0]
+        return self.dropout1(out)
+
+    def _feed_forward(self, x: Tensor) -> Tensor:
+        return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+
+
+class TransformerEncoder(Module):
+    """``torch.nn.TransformerEncoder``: ``num_layers`` deep copies of one layer (so they start
+    from the same weights), then an optional norm."""
+
+    def __init__(
+        self,
+        encoder_layer: TransformerEncoderLayer,
+        num_layers: int,
+        norm: Optional[Module] = None,
+        enable_nested_tensor: bool = True,
+        mask_check: bool = True,
+    ) -> None:
+        super().__init__()
+        self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
+        self.num_layers, self.norm, self.enable_nested_tensor = num_layers, norm, enable_nested_tensor
+
+    def forward(
+        self,
+        src: Tensor,
+        mask: Optional[Tensor] = None,
+        src_key_padding_mask: Optional[Tensor] = None,
+        is_causal: Optional[bool] = None,
+    ) -> Tensor:
+        if not self.training and src_key_padding_mask is not None and self.enable_nested_tensor:
+            raise not_supported(
+                "TransformerEncoder's nested-tensor fast path (evaluation with a key-padding mask)", "torch"
+            )
+        out = src
+        for layer in self.layers:
+            out = layer(
+                out, src_mask=mask, src_key_padding_mask=src_key_padding_mask, is_causal=bool(is_causal)
+            )
+        return self.norm(out) if self.norm is not None else out
