@@ -16,8 +16,25 @@ from reference_engine.dtypes import is_floating
 
 PRECISION = 4
 LINEWIDTH = 80
-THRESHOLD = 1000
+THRESHOLD: float = 1000
 EDGEITEMS = 3
+SCI_MODE: Any = None  # None: chosen from the values; True or False: forced
+
+_PROFILES = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4, math.inf, 3, 80)}
+
+
+def set_print_options(precision: Any = None, threshold: Any = None, edgeitems: Any = None,
+                      linewidth: Any = None, profile: Any = None, sci_mode: Any = None) -> None:
+    """``torch.set_printoptions``: a profile sets all four numbers, each given one overrides it;
+    ``sci_mode`` is always set (None: chosen from the values)."""
+    global PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH, SCI_MODE
+    if profile is not None:
+        PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH = _PROFILES[profile]
+    PRECISION = PRECISION if precision is None else precision
+    THRESHOLD = THRESHOLD if threshold is None else threshold
+    EDGEITEMS = EDGEITEMS if edgeitems is None else edgeitems
+    LINEWIDTH = LINEWIDTH if linewidth is None else linewidth
+    SCI_MODE = sci_mode
 
 
 class _Formatter:
@@ -40,12 +57,14 @@ class _Formatter:
         low, high = float(magnitudes.min()), float(magnitudes.max())
         self.int_mode = bool(np.all(finite == np.ceil(finite)))
         wide = high / low > 1000.0 or high > 1.0e8
+        if SCI_MODE is not None:
+            wide = bool(SCI_MODE)
         if self.int_mode:
             self.sci_mode = wide
             template = f"{{:.{PRECISION}e}}" if wide else "{:.0f}"
             extra = 0 if wide else 1
         else:
-            self.sci_mode = wide or low < 1.0e-4
+            self.sci_mode = wide or (low < 1.0e-4 and SCI_MODE is None)
             template = f"{{:.{PRECISION}e}}" if self.sci_mode else f"{{:.{PRECISION}f}}"
             extra = 0
         for v in finite.tolist():

@@ -11,8 +11,8 @@ from typing import Any, Optional
 import numpy as np
 
 from reference_engine import composed as C
+from reference_engine import formatting, recorder
 from reference_engine import ops as F
-from reference_engine import recorder
 from reference_engine import rules as R
 from reference_engine.dialects import torch_layout
 from reference_engine.torch import autocast_ops
@@ -26,7 +26,7 @@ __all__ = ["all", "allclose", "any", "eq", "ge", "gt", "le", "lt", "ne", "argsor
            "diagonal", "dot", "eye", "flatten", "flip", "from_numpy", "full_like", "gather", "hypot",
            "index_select", "isclose", "isfinite", "isinf", "isnan", "lerp", "logaddexp", "logsumexp",
            "masked_fill", "mv", "narrow", "norm", "numel", "outer", "prod", "repeat", "repeat_interleave",
-           "roll", "select", "arccos", "arcsin", "arctan",
+           "roll", "select", "arccos", "arcsin", "arctan", "set_printoptions",
            "sort", "split", "chunk", "square", "std", "topk", "trace", "tril", "triu", "unbind", "unique",
            "var"]
 
@@ -236,6 +236,12 @@ def _random_(self: Tensor, *bounds: builtins.int, generator: Any = None, **named
     else:
         values = draws.integers(from_, to, shape)
     return self._in_place("fill", value=values.astype(self._data.dtype), api="random_")
+
+
+def set_printoptions(precision: Any = None, threshold: Any = None, edgeitems: Any = None,
+                     linewidth: Any = None, profile: Any = None, sci_mode: Any = None) -> None:
+    """How tensors print from now on (``reference_engine.formatting``)."""
+    formatting.set_print_options(precision, threshold, edgeitems, linewidth, profile, sci_mode)
 
 
 def arccos(input: Tensor) -> Tensor:  # noqa: A002

@@ -147,3 +147,22 @@ def repeat_interleave_random_fill_and_smooth_l1(torch):
             g, = torch.autograd.grad(loss.sum(), x, create_graph=True)
             seen += [loss, loss.grad_fn.name(), g]
     return [*seen, torch.nn.SmoothL1Loss(beta=0.5)(x, target)]
+
+
+@program
+def print_options_change_how_tensors_print(torch):
+    """set_printoptions: precision, forced or automatic scientific notation, the short profile,
+    summarising past a threshold with fewer edge items on narrower lines, then the default."""
+    shown = []
+    try:
+        for options, values in (({"precision": 2}, torch.tensor([1.23456, 2.0])),
+                                ({"sci_mode": False}, torch.tensor([1e-6, 3.0])),
+                                ({"sci_mode": True, "precision": 3}, torch.tensor([2.0, 4.0])),
+                                ({"profile": "short"}, torch.arange(20.0) / 7),
+                                ({"threshold": 5, "edgeitems": 1, "linewidth": 30},
+                                 torch.arange(12.0).reshape(3, 4) / 3)):
+            torch.set_printoptions(**options)
+            shown.append(repr(values))
+    finally:
+        torch.set_printoptions(profile="default", sci_mode=None)
+    return [*shown, repr(torch.tensor([1e-6, 3.0]))]
