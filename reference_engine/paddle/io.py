@@ -40,5 +40,9 @@ class DataLoader(shared.DataLoader):
         super().__init__(dataset, batch_size=batch_size, shuffle=shuffle, batch_sampler=batch_sampler,
                          collate_fn=collate_fn, drop_last=drop_last)
 
+    def __call__(self) -> Any:
+        """``loader()``: the same iteration as ``iter(loader)`` (paddle's older spelling)."""
+        return iter(self)
+
 
 __getattr__ = module_getattr("paddle.io")

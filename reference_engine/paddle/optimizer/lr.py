@@ -6,13 +6,13 @@ it on one epoch. Each rate follows paddle's own formula (most in closed form fro
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.framework_names import module_getattr
 
 __all__ = ["CosineAnnealingDecay", "ExponentialDecay", "LRScheduler", "LambdaDecay", "LinearWarmup",
-           "MultiStepDecay", "PiecewiseDecay", "StepDecay"]
+           "ReduceOnPlateau", "MultiStepDecay", "PiecewiseDecay", "StepDecay"]
 
 
 class LRScheduler:
@@ -177,5 +177,52 @@ class LinearWarmup(LRScheduler):
             self.learning_rate.step(self.last_epoch - self.warmup_steps)
             return self.learning_rate()
         return self.learning_rate
+
+class ReduceOnPlateau(LRScheduler):
+    """The rate times ``factor`` (not below ``min_lr``, and only by more than ``epsilon``) once
+    the metric handed to ``step`` has not improved by ``threshold`` for more than ``patience``
+    steps; ``cooldown`` steps after a cut are not counted."""
+
+    def __init__(self, learning_rate: float, mode: str = "min", factor: float = 0.1, patience: int = 10,
+                 threshold: float = 1e-4, threshold_mode: str = "rel", cooldown: int = 0, min_lr: float = 0,
+                 epsilon: float = 1e-8, verbose: bool = False) -> None:
+        mode, threshold_mode = mode.lower(), threshold_mode.lower()
+        if mode not in ("min", "max"):
+            raise ValueError("mode: " + mode + " is unknown!")
+        if factor >= 1.0:
+            raise ValueError("new_lr = origin_lr * gamma and gamma should be < 1.0.")
+        if threshold_mode not in ("rel", "abs"):
+            raise ValueError("threshold mode: " + threshold_mode + " is unknown!")
+        if not isinstance(learning_rate, (float, int)):
+            raise TypeError("The type of 'learning_rate' in 'ReduceOnPlateau' must be 'float', but received "
+                            f"{type(learning_rate)}.")
+        self.mode, self.factor, self.threshold_mode, self.patience = mode, factor, threshold_mode, patience
+        self.threshold, self.cooldown, self.min_lr, self.epsilon = threshold, cooldown, min_lr, epsilon
+        self.cooldown_counter, self.best, self.num_bad_epochs = 0, None, 0
+        self.base_lr = self.last_lr = float(learning_rate)
+        self.last_epoch, self.verbose = 0, verbose
+
+    def _is_better(self, current: float, best: float) -> bool:
+        margin = best * self.threshold if self.threshold_mode == "rel" else self.threshold
+        return current < best - margin if self.mode == "min" else current > best + margin
+
+    def step(self, metrics: Any = None, epoch: int | None = None) -> None:  # type: ignore[override]
+        self.last_epoch = self.last_epoch + 1 if epoch is None else epoch
+        if self.cooldown_counter > 0:
+            self.cooldown_counter -= 1
+            return
+        if self.best is None or self._is_better(float(metrics), float(self.best)):
+            self.best, self.num_bad_epochs = metrics, 0
+        else:
+            self.num_bad_epochs += 1
+        if self.num_bad_epochs > self.patience:
+            self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
+            cut = max(self.last_lr * self.factor, self.min_lr)
+            if self.last_lr - cut > self.epsilon:
+                self.last_lr = cut
+
+    def get_lr(self) -> float:
+        return self.last_lr
+
 
 __getattr__ = module_getattr("paddle.optimizer.lr")

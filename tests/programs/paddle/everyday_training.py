@@ -85,3 +85,22 @@ def one_hot_and_label_smoothing(paddle):
             attempt(lambda: functional.one_hot(paddle.to_tensor([3]), 2)), smoothed,
             smoothed.grad_fn.name(), label.grad,
             functional.label_smooth(label, prior_dist=paddle.to_tensor([[0.3, 0.7]]), epsilon=0.2)]
+
+
+@program
+def reduce_on_plateau_and_a_loader_called(paddle):
+    """ReduceOnPlateau cuts after ``patience`` bad steps (cooldown steps not counted, the
+    minimum kept), in both modes; ``loader()`` iterates as ``iter(loader)`` does."""
+    seen = []
+    for options, metrics in (({"factor": 0.5, "patience": 1, "cooldown": 1, "min_lr": 0.1},
+                              [5, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3, 3, 3]),
+                             ({"mode": "max", "threshold": 0.1, "threshold_mode": "abs", "patience": 0},
+                              [1.0, 1.05, 1.2, 1.2])):
+        plateau = paddle.optimizer.lr.ReduceOnPlateau(learning_rate=1.0, **options)
+        for value in metrics:
+            plateau.step(value)
+            seen.append([plateau(), plateau.num_bad_epochs, plateau.cooldown_counter])
+    data = paddle.io.TensorDataset([paddle.arange(6, dtype="float32")])
+    loader = paddle.io.DataLoader(data, batch_size=4)
+    return [*seen, [b for (b,) in loader()],
+            attempt(lambda: paddle.optimizer.lr.ReduceOnPlateau(1.0, factor=1.5))]
