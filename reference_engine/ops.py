@@ -311,6 +311,11 @@ def rint(a: Tensor) -> Tensor:
     return apply(R.RULES["round"], (a,))
 
 
+def round_decimals(a: Tensor, decimals: int) -> Tensor:
+    """torch's ``round(decimals=...)``; 0 decimals is ``rint``."""
+    return rint(a) if decimals == 0 else apply(R.RULES["round_decimals"], (a,), {"decimals": decimals})
+
+
 def relu(a: Tensor) -> Tensor:
     return apply(R.RULES["relu"], (a,))
 

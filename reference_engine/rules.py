@@ -130,6 +130,12 @@ rule("sgn", "SgnBackward0", np.sign, lambda g: g._policy.efficient_zeros(g))
 rule("floor", "FloorBackward0", np.floor, lambda g: F.zeros_like(g))
 rule("ceil", "CeilBackward0", np.ceil, lambda g: F.zeros_like(g))
 rule("round", "RoundBackward0", np.rint, lambda g: F.zeros_like(g))  # halves to even
+# torch's round(decimals=d): rint(a * 10^d) / 10^d (or rint(a / 10^-d) * 10^-d), in the dtype
+rule("round_decimals", "RoundBackward1",
+     lambda a, *, decimals: (np.rint(a * a.dtype.type(10.0 ** decimals)) / a.dtype.type(10.0 ** decimals)
+                             if decimals >= 0 else
+                             np.rint(a / a.dtype.type(10.0 ** -decimals)) * a.dtype.type(10.0 ** -decimals)),
+     lambda g: F.zeros_like(g))
 rule("sin", "SinBackward0", np.sin, lambda g, a: F.mul(g, F.cos(a)), **FUNCTION)
 rule("cos", "CosBackward0", np.cos, lambda g, a: F.mul(g, F.neg(F.sin(a))), **FUNCTION)
 # more elementwise functions, with torch's formulas (what they save decides version errors)

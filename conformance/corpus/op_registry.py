@@ -148,6 +148,7 @@ INTERNAL_RULES: dict[str, str] = {
     **{f"{name}_backward": f"the derivative of {name}'s rule, recorded for second order"
        for name in ("elu", "gelu", "leaky_relu", "log", "log_softmax", "relu", "sigmoid", "silu",
                     "softmax", "softplus", "tanh")},
+    "round_decimals": "round with decimals: a keyword the vocabulary's round does not draw",
     "add_scaled": "add with alpha (torch)", "sub_scaled": "sub with alpha (torch)",
     "div_number": "a division by a count in a derivative (mean's)",
     "rsub": "a number minus a tensor", "rpow": "a number to a tensor's power",

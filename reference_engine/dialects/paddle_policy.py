@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from reference_engine.tensor import Tensor
 
 NODE_NAMES = {
+    "round_decimals": "RoundGradNode",
     "add": "AddGradNode", "sub": "SubtractGradNode", "mul": "MultiplyGradNode",
     "div": "DivideGradNode", "neg": "ScaleGradNode", "pow_scalar": "PowGradNode",
     "pow": "ElementwisePowGradNode", "rpow": "ElementwisePowGradNode", "dot": "MatmulGradNode",
@@ -300,7 +301,7 @@ SLICE_KERNEL_RANKS = 7  # the slice and set_value kernels refuse this rank and a
 IN_PLACE_GRADIENT_KERNELS = frozenset({
     "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "reciprocal", "pow_scalar",
     "sin", "cos", "tan", "sinh", "cosh", "asin", "acos", "atan", "tanh", "sigmoid", "silu",
-    "softplus", "floor", "ceil", "round", "relu", "leaky_relu", "clamp", "elu"})
+    "softplus", "floor", "ceil", "round", "round_decimals", "relu", "leaky_relu", "clamp", "elu"})
 
 
 class PaddlePolicy(Policy):

@@ -81,8 +81,8 @@ def ceil(x: Tensor) -> Tensor:
     return F.ceil(x)
 
 
-def round(x: Tensor) -> Tensor:  # noqa: A001 - paddle's name
-    return F.rint(x)
+def round(x: Tensor, decimals: builtins.int = 0, name: Optional[str] = None) -> Tensor:  # noqa: A001
+    return F.round_decimals(x, decimals)
 
 
 def allclose(x: Tensor, y: Tensor, rtol: float = 1e-05, atol: float = 1e-08,

@@ -506,7 +506,10 @@ class Tensor(_CoreTensor):
     sigmoid = F.sigmoid
     relu = F.relu
     sign = F.sign
-    floor, ceil, round = F.floor, F.ceil, F.rint
+    floor, ceil = F.floor, F.ceil
+
+    def round(self, decimals: builtins.int = 0) -> Tensor:  # noqa: A003 - torch's name
+        return F.round_decimals(self, decimals)  # type: ignore[return-value]
     transpose = F.transpose
     unsqueeze = F.unsqueeze
 
@@ -820,7 +823,7 @@ sign = TORCH.tensor_function(F.sign, "sign")
 sgn = TORCH.tensor_function(F.sgn, "sgn")
 floor = TORCH.tensor_function(F.floor, "floor")
 ceil = TORCH.tensor_function(F.ceil, "ceil")
-round = TORCH.tensor_function(F.rint, "round")  # noqa: A001 - torch's name
+round = TORCH.tensor_function(lambda a, decimals=0: F.round_decimals(a, decimals), "round")  # noqa: A001
 maximum = TORCH.tensor_function(F.maximum, "maximum")
 minimum = TORCH.tensor_function(F.minimum, "minimum")
 where = F.where

@@ -104,3 +104,13 @@ def reduce_on_plateau_and_a_loader_called(paddle):
     loader = paddle.io.DataLoader(data, batch_size=4)
     return [*seen, [b for (b,) in loader()],
             attempt(lambda: paddle.optimizer.lr.ReduceOnPlateau(1.0, factor=1.5))]
+
+
+@program
+def round_to_decimals(paddle):
+    """round(decimals=d) to d places (tens, hundreds for a negative d), as RoundGradNode with a
+    zero derivative."""
+    x = paddle.to_tensor([1.23456, -2.5, 0.5, 1234.5, 0.125], stop_gradient=False)
+    y = paddle.round(x, decimals=2)
+    y.sum().backward()
+    return [y, y.grad_fn.name(), x.grad, paddle.round(x, decimals=-2), x.round(decimals=1), paddle.round(x)]

@@ -166,3 +166,13 @@ def print_options_change_how_tensors_print(torch):
     finally:
         torch.set_printoptions(profile="default", sci_mode=None)
     return [*shown, repr(torch.tensor([1e-6, 3.0]))]
+
+
+@program
+def round_to_decimals(torch):
+    """round(decimals=d): to d places (tens, hundreds for a negative d), halves to even, as
+    RoundBackward1 with a zero derivative."""
+    x = torch.tensor([1.23456, -2.5, 0.5, 1234.5, 0.125], requires_grad=True)
+    y = torch.round(x, decimals=2)
+    y.sum().backward()
+    return [y, y.grad_fn.name(), x.grad, x.round(decimals=-2), x.round(decimals=1), torch.round(x)]
