@@ -109,8 +109,14 @@ def reduce_on_plateau_and_a_loader_called(paddle):
 @program
 def round_to_decimals(paddle):
     """round(decimals=d) to d places (tens, hundreds for a negative d), as RoundGradNode with a
-    zero derivative."""
+    zero derivative written in place."""
     x = paddle.to_tensor([1.23456, -2.5, 0.5, 1234.5, 0.125], stop_gradient=False)
     y = paddle.round(x, decimals=2)
     y.sum().backward()
-    return [y, y.grad_fn.name(), x.grad, paddle.round(x, decimals=-2), x.round(decimals=1), paddle.round(x)]
+    # its gradient kernel writes into the memory it was handed, as round's does: a reshape's
+    # retained gradient above ends as the kernel's zeros
+    z = paddle.round(x * 1.0, decimals=1).reshape([5])
+    z.retain_grads()
+    (z * paddle.to_tensor([1.0, 2.0, 3.0, 4.0, 5.0])).sum().backward()
+    return [y, y.grad_fn.name(), x.grad, paddle.round(x, decimals=-2), x.round(decimals=1), paddle.round(x),
+            z.grad]
