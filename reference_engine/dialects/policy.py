@@ -640,9 +640,11 @@ def _in_place_of(unpacked: Any, slot: SavedTensor) -> Any:
     it was saved: both frameworks make a tensor of its values with that tensor's node (or a
     leaf's accumulation node), so derivatives through it reach what the saved tensor reached."""
     saved = slot.tensor
-    if not isinstance(unpacked, type(saved)) or not (slot.origin is not None or saved._requires_grad):
+    # (a parameter's unpacked stand-in is a plain tensor of the facade, as what the hook returns)
+    recorded = slot.origin is not None or saved._requires_grad
+    if not isinstance(unpacked, recorder.tensor_type()) or not recorded:
         return unpacked
-    out = type(saved)._from_array(unpacked._data)
+    out = type(unpacked)._from_array(unpacked._data)
     out._device = unpacked._device
     out._requires_grad = True
     out._grad_fn = slot.origin

@@ -354,3 +354,19 @@ def leaves_accumulate_in_the_order_torchs_heap_pops_them(torch):
     first = [seed.tolist(), y.grad.tolist()]
     y.grad.add_(100.0)
     return [order, first, seed.tolist(), seed._version, x.grad.tolist()]
+
+
+@program
+def an_unpacked_parameter_stands_in_for_it_in_the_graph(torch):
+    """A saved parameter's unpack hook result (``t * 2``) is a tensor of its values with the
+    parameter's own accumulation node: a second derivative through it reaches the parameter
+    once, not through the hook's product (as for a plain leaf)."""
+    seen = []
+    for make in (lambda: torch.nn.Parameter(torch.tensor([[0.0], [1.0]])),
+                 lambda: torch.tensor([[0.0], [1.0]], requires_grad=True)):
+        x = make()
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t * 2.0):
+            y = torch.sin(x)
+        g, = torch.autograd.grad([y.sum()], [x], create_graph=True)
+        seen += [g, torch.autograd.grad([g.sum()], [x])[0]]
+    return seen
