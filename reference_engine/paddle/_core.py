@@ -668,10 +668,12 @@ def clip(x: Tensor, min: Optional[builtins.float] = None,  # noqa: A002
 
 @_tensor_first
 def reshape(x: Tensor, shape: Sequence[builtins.int]) -> Tensor:
-    """paddle 3.3.1 hands back ``x`` itself when the shape is already ``shape``."""
+    """paddle 3.3.1 hands back ``x`` itself when ``shape`` is its shape as written; a 0 in
+    ``shape`` keeps ``x``'s size at that position."""
     if list(shape) == list(x._data.shape):
         return x
-    return F.reshape(x, shape)
+    return F.reshape(x, [x._data.shape[i] if size == 0 and i < x._data.ndim else size
+                         for i, size in enumerate(shape)])
 
 
 @_tensor_first
