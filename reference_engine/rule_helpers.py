@@ -242,7 +242,10 @@ def np_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None) -> np.
     if a.ndim == 0:
         return np_softmax(a.reshape(1), dim=0, floor=floor).reshape(())
     shifted = np.exp(shifted_by_max(a, dim, floor))
-    return np.ascontiguousarray(shifted / np.sum(shifted, axis=dim, keepdims=True))
+    total = np.sum(shifted, axis=dim, keepdims=True)
+    if floor is not None:  # paddle's kernel (the one with a floor) multiplies by the sum's inverse
+        return np.ascontiguousarray(shifted * (a.dtype.type(1) / total))
+    return np.ascontiguousarray(shifted / total)
 
 
 def np_log_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None) -> np.ndarray:

@@ -711,3 +711,14 @@ def clip_fills_a_missing_bound_with_the_largest_finite_value(paddle):
             y = paddle.clip(x, low, high)
             seen += [y, paddle.grad(y.sum(), x)]
     return seen + [paddle.clip(paddle.to_tensor([3, 1])), paddle.to_tensor([1.0, 2.0]).clip(1.5)]
+
+
+@program
+def softmax_multiplies_by_the_inverse_of_its_sum(paddle):
+    """paddle's softmax kernel floors the shifted logits at -64 and multiplies by the inverse
+    of their sum (not a division): the last bit of a value decides whether a gradient that
+    cancels to noise is exactly zero, so whether log's derivative at 0 is inf or nan."""
+    x = paddle.to_tensor([0.0, 1.43, 1.871], dtype="float64", stop_gradient=False)
+    y = paddle.nn.functional.softmax(paddle.log(x), axis=0)
+    paddle.mean(y).backward()
+    return [y, x.grad]
