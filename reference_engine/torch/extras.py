@@ -15,6 +15,7 @@ from reference_engine import formatting, recorder
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects import torch_layout
+from reference_engine.messages import not_supported
 from reference_engine.torch import autocast_ops
 from reference_engine.torch._core import Tensor, _new, _np_dtype, _overloads, dtype, full, ones, tensor, zeros
 from reference_engine.torch.random import drawing
@@ -26,7 +27,7 @@ __all__ = ["all", "allclose", "any", "eq", "ge", "gt", "le", "lt", "ne", "argsor
            "diagonal", "dot", "eye", "flatten", "flip", "from_numpy", "full_like", "gather", "hypot",
            "index_select", "isclose", "isfinite", "isinf", "isnan", "lerp", "logaddexp", "logsumexp",
            "masked_fill", "mv", "narrow", "norm", "numel", "outer", "prod", "repeat", "repeat_interleave",
-           "roll", "select", "arccos", "arcsin", "arctan", "set_printoptions",
+           "roll", "select", "arccos", "arcsin", "arctan", "set_printoptions", "cdist",
            "sort", "split", "chunk", "square", "std", "topk", "trace", "tril", "triu", "unbind", "unique",
            "var"]
 
@@ -127,6 +128,20 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None,  # noqa: A002
          keepdim: builtins.bool = False) -> Tensor:
     """The ``p``-norm over everything or over ``dim`` (LinalgVectorNormBackward0)."""
     return F.norm(input, p, dim, keepdim)
+
+
+def cdist(x1: Tensor, x2: Tensor, p: builtins.float = 2.0,
+          compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
+    """The ``p``-norm distance of every row of ``x1`` to every row of ``x2`` (batched alike),
+    one CdistBackward0 over the rows' differences. Refused by name: the matrix-product path
+    torch takes for Euclidean distances of more than 25 rows."""
+    rows = (x1._data.shape[-2], x2._data.shape[-2])
+    by_product = compute_mode == "use_mm_for_euclid_dist" or (
+        compute_mode == "use_mm_for_euclid_dist_if_necessary" and builtins.max(rows) > 25)
+    if p == 2 and by_product:
+        raise not_supported("cdist's matrix-product path (Euclidean distances of more than 25 rows)", "torch")
+    differences = F.sub(F.unsqueeze(x1, -2), F.unsqueeze(x2, -3))
+    return C.named(F.norm(differences, p, (-1,), False), "CdistBackward0", x1, x2)
 
 
 @autocast_ops.float32

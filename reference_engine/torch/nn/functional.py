@@ -23,6 +23,7 @@ __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool
            "conv2d", "conv_transpose1d", "conv_transpose2d",
            "cross_entropy", "dropout", "elu", "embedding", "gelu", "layer_norm",
            "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "one_hot",
+           "pad",
            "relu", "smooth_l1_loss",
            "scaled_dot_product_attention", "sigmoid", "silu", "softmax", "softplus", "tanh"]
 
@@ -152,6 +153,29 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
         counted = weight._data[target._data[~ignored]].sum() if weight is not None else (~ignored).sum()
         smooth = F.div(F.sum(smooth), float(counted))
     return F.add(F.mul(loss, 1.0 - label_smoothing), F.mul(smooth, label_smoothing / classes))
+
+
+def pad(input: Tensor, pad: Sequence[int], mode: str = "constant",  # noqa: A002
+        value: Optional[float] = None) -> Tensor:
+    """Constant padding: ``pad`` holds (before, after) pairs from the last dimension back; a
+    negative amount crops. One ConstantPadNdBackward0; the other modes are refused by name."""
+    if mode != "constant":
+        raise not_supported(f"pad with mode={mode!r}", "torch")
+    amounts = [int(a) for a in pad]
+    if len(amounts) % 2 or len(amounts) // 2 > input._data.ndim:
+        raise not_supported("pad with an odd number of amounts or more pairs than dimensions", "torch")
+    widths = [(0, 0)] * input._data.ndim
+    for i in range(len(amounts) // 2):
+        widths[input._data.ndim - 1 - i] = (amounts[2 * i], amounts[2 * i + 1])
+    cropped = input
+    for axis, (before, after) in enumerate(widths):
+        size = cropped._data.shape[axis]
+        start, stop = max(0, -before), size - max(0, -after)
+        if start or stop != size:
+            cropped = F.getitem(cropped, (slice(None),) * axis + (slice(start, stop),))
+    grown = [(max(0, b), max(0, a)) for b, a in widths]
+    out = layers.constant_pad(cropped, grown, 0.0 if value is None else value)
+    return C.named(out, "ConstantPadNdBackward0", input)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

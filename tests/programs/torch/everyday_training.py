@@ -176,3 +176,34 @@ def round_to_decimals(torch):
     y = torch.round(x, decimals=2)
     y.sum().backward()
     return [y, y.grad_fn.name(), x.grad, x.round(decimals=-2), x.round(decimals=1), torch.round(x)]
+
+
+@program
+def pairwise_distances(torch):
+    """cdist for each p (inf included), batched, with its derivative (0 at a zero distance),
+    as one CdistBackward0; the matrix-product path for many rows is refused."""
+    a = torch.tensor([[0.3, 0.4], [1.0, -2.0], [0.5, 0.5]], requires_grad=True)
+    same = torch.cdist(a, a)
+    same.sum().backward()
+    torch.manual_seed(0)
+    b = torch.randn(2, 3, 4, requires_grad=True)
+    c = torch.randn(2, 5, 4, requires_grad=True)
+    seen = [same, same.grad_fn.name(), a.grad]
+    for p in (1.0, 2.0, 3.0, float("inf")):
+        d = torch.cdist(b, c, p=p)
+        seen += [d, torch.autograd.grad(d.sum(), [b, c])]
+    return seen
+
+
+@program
+def constant_padding(torch):
+    """F.pad from the last dimension back, with a value, a negative amount that crops, on
+    several dimensions, with its gradient, as one ConstantPadNdBackward0."""
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    padded = torch.nn.functional.pad(x, (1, 2), value=0.5)
+    (padded * torch.arange(10.0).reshape(2, 5)).sum().backward()
+    first = x.grad.clone()
+    cropped = torch.nn.functional.pad(x, (-1, 1))
+    cropped.sum().backward()
+    return [padded, padded.grad_fn.name(), first, cropped, x.grad, torch.nn.functional.pad(x, (1, 0, 0, 1)),
+            torch.nn.functional.pad(torch.ones(1, 2, 3), (1, 1, 2, 0, 1, 1)).shape]
