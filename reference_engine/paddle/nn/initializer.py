@@ -1,7 +1,8 @@
 """``paddle.nn.initializer``: the initial values a parameter is made with. ``Assign`` gives
-given values and ``Constant`` one value; the random schemes draw from the engine's generator
-with paddle's distributions and fans (shapes and dtypes agree, values do not: a program that
-compares values sets them)."""
+given values and ``Constant`` one value; the random schemes draw with paddle's distributions and
+fans from paddle's generator (``reference_engine.paddle_random``), so a seeded program gets
+paddle's values, except ``TruncatedNormal``: its draws are redrawn normals, not paddle's inverse
+distribution, so only their shapes, dtypes and range agree."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """``paddle.nn.Layer`` and ``Linear``: what training loops need on the way to their autograd.
 Parameters are registered by assignment; ``Linear``'s weight has shape (in_features,
-out_features), drawn from paddle's Xavier-uniform scheme with numpy's generator (a program that
-compares values with paddle sets them itself), and its bias starts at zero, as in paddle."""
+out_features), drawn from paddle's Xavier-uniform scheme by paddle's generator (so a seeded
+program starts from paddle's weights), and its bias starts at zero, as in paddle."""
 
 from __future__ import annotations
 
@@ -70,8 +70,8 @@ class Parameter(Tensor):
 def create_parameter(shape: Any, dtype: Any, name: Optional[str] = None, attr: Any = None,
                      is_bias: bool = False, default_initializer: Any = None) -> Parameter:
     """``paddle.create_parameter``: a parameter of ``shape`` made by ``attr``'s initializer, or
-    ``default_initializer``, or paddle's default: zeros for a bias, ``XavierUniform`` (random
-    draws: shapes agree, values do not) for a weight."""
+    ``default_initializer``, or paddle's default: zeros for a bias, ``XavierUniform`` (drawn by
+    paddle's generator) for a weight."""
     attr = param_attr.resolved(attr)
     if attr is not None and attr.initializer is not None:
         default_initializer = attr.initializer
