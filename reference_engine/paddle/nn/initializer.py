@@ -1,11 +1,11 @@
 """``paddle.nn.initializer``: the initial values a parameter is made with. ``Assign`` gives
 given values and ``Constant`` one value; the random schemes draw with paddle's distributions and
 fans from paddle's generator (``reference_engine.paddle_random``), so a seeded program gets
-paddle's values, except ``TruncatedNormal``: its draws are redrawn normals, not paddle's inverse
-distribution, so only their shapes, dtypes and range agree."""
+paddle's values."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -67,14 +67,41 @@ class Normal(_Drawn):
         return generator.normal(self.mean, self.std, shape, dtype)
 
 
+_ERF = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _erfinv(y: np.ndarray) -> np.ndarray:
+    """The inverse error function in float64 (Newton steps on ``erf``), for |y| < 1."""
+    x = np.arctanh(y) * (math.sqrt(math.pi) / 2)
+    for _ in range(60):
+        step = (_ERF(x) - y) / (2 / math.sqrt(math.pi) * np.exp(-x * x))
+        x = x - step
+        if np.all(np.abs(step) <= 1e-15 * np.maximum(1.0, np.abs(x))):
+            break
+    return x
+
+
 class TruncatedNormal(Normal):
-    """Normal draws redrawn until within two standard deviations of the mean."""
+    """paddle's kernel: a uniform draw in [the smallest float32, 1) mapped through the normal's
+    inverse distribution between the cumulative probabilities of ``a`` and ``b`` (absolute
+    bounds), in the dtype (the inverse error function to within its last bit)."""
+
+    def __init__(self, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
+                 name: Any = None) -> None:
+        super().__init__(mean, std)
+        self.a, self.b = a, b
 
     def draw(self, generator: Any, shape: list[int], fan_in: int, fan_out: int, dtype: np.dtype) -> Any:
-        values = generator.normal(self.mean, self.std, shape, dtype)
-        while (outside := np.abs(values - self.mean) > 2 * self.std).any():
-            values[outside] = generator.normal(self.mean, self.std, (int(outside.sum()),), dtype)
-        return values
+        kind = np.float64 if dtype == np.float64 else np.float32
+        unit = generator.uniform(float(np.finfo(np.float32).tiny), 1.0, shape, kind)
+
+        def cdf(x: float) -> Any:
+            return kind((1.0 + math.erf(x / math.sqrt(2.0))) / 2.0)
+
+        low, high = cdf((self.a - self.mean) / self.std), cdf((self.b - self.mean) / self.std)
+        p = low + (high - low) * unit
+        inverse = _erfinv((kind(2) * p - kind(1)).astype(np.float64)).astype(kind)
+        return kind(math.sqrt(2.0)) * inverse * kind(self.std) + kind(self.mean)
 
 
 class Uniform(_Drawn):

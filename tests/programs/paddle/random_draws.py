@@ -25,14 +25,16 @@ def seeded_draws_are_paddles_own(paddle):
 @program
 def initial_weights_are_paddles_own(paddle):
     """Layers' default initialisation and the initializers, in order: Linear (Xavier uniform),
-    Conv2D (normal), Embedding, LSTM, Kaiming and Xavier normal, Normal and Uniform."""
+    Conv2D (normal), Embedding, LSTM, Kaiming and Xavier normal, Normal, Uniform and truncated
+    normal (a uniform draw through the inverse distribution between its bounds)."""
     paddle.seed(3)
     linear, conv = paddle.nn.Linear(3, 2), paddle.nn.Conv2D(1, 2, 2)
     embedding, lstm = paddle.nn.Embedding(4, 5), paddle.nn.LSTM(2, 3)
     init = paddle.nn.initializer
     made = [paddle.create_parameter([2, 3], "float32", default_initializer=scheme)
             for scheme in (init.KaimingNormal(), init.XavierNormal(), init.Normal(0.0, 0.5),
-                           init.Uniform(-0.5, 0.5), init.KaimingUniform())]
+                           init.Uniform(-0.5, 0.5), init.KaimingUniform(), init.TruncatedNormal(0.0, 0.5),
+                           init.TruncatedNormal(1.0, 2.0, a=-1.0, b=2.5))]
     return [linear.weight, linear.bias, conv.weight, conv.bias, embedding.weight, list(lstm.parameters()),
             *made]
 
