@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from conformance.cli import main
@@ -96,3 +97,18 @@ def test_a_fixed_fuzz_slice_of_the_real_frameworks_stays_quiet(tmp_path):
                  "--out", str(out)])
     summary = json.loads((out / "summary.json").read_text())
     assert (code, summary["failing_results"], summary["classes"]) == (0, 0, [])
+
+
+def test_a_fuzz_program_with_a_leaf_larger_than_the_range_of_values_is_drawn():
+    """Program 12845 of seed 99194853 makes a leaf of more elements than there are distinct
+    thousandths to draw; its values come from finer steps, still all distinct."""
+    from conformance.fuzz.explore import fuzz_program
+
+    case = fuzz_program(99194853, 12845, "mixed")
+    sizes = []
+    for step in case["steps"]:
+        if "leaf" in step and isinstance(step.get("value"), list):
+            flat = np.asarray(step["value"], dtype=float).reshape(-1)
+            sizes.append(flat.size)
+            assert len(set(np.abs(flat).tolist())) == flat.size
+    assert max(sizes) > 1600

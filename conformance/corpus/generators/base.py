@@ -85,8 +85,12 @@ class Program:
     def values(self, shape: tuple[int, ...], positive: bool = False, low: int = 300,
                high: int = 1900) -> Any:
         n = math.prod(shape)
-        magnitudes = self.rng.sample(range(low, high), n)  # distinct: no ties anywhere
-        flat = [round((m / 1000.0) * (1 if positive or self.chance(0.5) else -1), 3)
+        # distinct: no ties anywhere; a tensor of more elements than the range has thousandths
+        # draws from finer steps (no case drew one before: the sample raised)
+        finer = 1 if n <= high - low else 10 ** math.ceil(math.log10(n / (high - low)))
+        magnitudes = self.rng.sample(range(low * finer, high * finer), n)
+        digits = 3 + round(math.log10(finer))
+        flat = [round((m / (1000.0 * finer)) * (1 if positive or self.chance(0.5) else -1), digits)
                 for m in magnitudes]
         return nest(flat, shape)
 
