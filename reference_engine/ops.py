@@ -63,14 +63,15 @@ def broadcast_shape(cls: type, *shapes: tuple[int, ...]) -> tuple[int, ...]:
     padded = [(1,) * (ndim - len(s)) + tuple(s) for s in shapes]
     out = []
     for i, sizes in enumerate(zip(*padded)):
-        big = max(sizes)
+        stretched = [s for s in sizes if s != 1]  # a size of 1 stretches to any other, 0 included
+        target = max(stretched) if stretched else 1
         for j, s in enumerate(sizes):
-            if s != big and s != 1:
+            if s != target and s != 1:
                 other = next(t for t in sizes if t != s)
                 raise cls._policy.error("broadcast", size_a=sizes[0] if j else s,
                                         size_b=s if j else other, dim=i,
                                         shape_a=list(shapes[0]), shape_b=list(shapes[-1]))
-        out.append(0 if 0 in sizes else big)
+        out.append(target)
     return tuple(out)
 
 
