@@ -124,7 +124,7 @@ rule("log_backward", "LogBackwardBackward0", lambda a, b: a / b,
      lambda g, b: F.div(g, b), lambda g, a, b: F.div(F.neg(F.mul(a, g)), F.mul(b, b)), **AB)
 rule("sqrt", "SqrtBackward0", np.sqrt, lambda g, result: F.div(g, F.mul(result, 2)), **FUNCTION)
 rule("abs", "AbsBackward0", np.abs, lambda g, a: F.abs_grad(g, a))
-rule("sign", "SignBackward0", np.sign, lambda g: F.zeros_like(g))
+rule("sign", "SignBackward0", np.sign, lambda g: g._policy.sign_gradient(g))
 # torch's sgn (abs's derivative): its own derivative is a ZeroTensor
 rule("sgn", "SgnBackward0", np.sign, lambda g: g._policy.efficient_zeros(g))
 rule("floor", "FloorBackward0", np.floor, lambda g: F.zeros_like(g))

@@ -495,6 +495,10 @@ class Policy:
 
     # --- in-place operations --------------------------------------------------------------
 
+    def sign_gradient(self, grad: Tensor) -> Tensor:
+        """sign's derivative: zeros of the gradient's shape (torch's, unrecorded)."""
+        return F.zeros_like(grad)
+
     def efficient_zeros(self, like: Tensor) -> Tensor:
         """The zero gradient of a derivative that is zero everywhere (torch's sgn): plain
         zeros here."""

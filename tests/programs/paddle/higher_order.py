@@ -318,3 +318,14 @@ def abs_second_order_at_zero(paddle):
         h, = paddle.grad([paddle.abs(x)], [x], [seed], create_graph=True)
         out.append([h, attempt(lambda h=h, seed=seed: paddle.grad([h.sum()], [seed]))])
     return out
+
+
+@program
+def signs_gradient_is_a_recorded_scale_by_zero(paddle):
+    """In a create_graph pass sign's gradient is the gradient scaled by 0 (ScaleGradNode on the
+    gradient's own history), so it does not stop gradient; outside one it is plain zeros."""
+    x = paddle.to_tensor([1.5, -2.0, 0.0], stop_gradient=False)
+    recorded, = paddle.grad(paddle.sign(x).sum(), x, create_graph=True)
+    plain, = paddle.grad(paddle.sign(x).sum(), x)
+    again, = paddle.grad(recorded.sum(), x, allow_unused=True)
+    return [recorded, recorded.grad_fn.name(), plain, plain.grad_fn is None, again]
