@@ -15,7 +15,7 @@ import json
 import os
 import zipfile
 from collections import OrderedDict
-from typing import IO, Any, Callable, Union
+from typing import IO, Any, Union
 
 import numpy as np
 
@@ -44,9 +44,9 @@ def save(obj: Any, target: Target, framework: str) -> None:
             file.write(buffer.getvalue())
 
 
-def load(source: Target, make_tensor: Callable[[np.ndarray, bool], Any], framework: str) -> Any:
-    """Read what :func:`save` wrote; ``make_tensor(array, is_parameter)`` makes the facade's
-    tensors."""
+def load(source: Target, tensor_type: type, framework: str) -> Any:
+    """Read what :func:`save` wrote, each tensor a new one of the facade's ``tensor_type`` (a
+    state dict's tensors, not its parameters, as both frameworks load them)."""
     if hasattr(source, "read"):
         data = source.read()  # type: ignore[union-attr]
     else:
@@ -61,7 +61,7 @@ def load(source: Target, make_tensor: Callable[[np.ndarray, bool], Any], framewo
         raise _foreign(framework) from exc
     if structure.get("format") != _FORMAT:
         raise _foreign(framework)
-    return _decode(structure["object"], arrays, make_tensor)
+    return _decode(structure["object"], arrays, tensor_type)
 
 
 def _foreign(framework: str) -> NotImplementedError:
@@ -73,7 +73,7 @@ def _encode(obj: Any, arrays: list[np.ndarray], framework: str) -> Any:
         return obj
     if isinstance(obj, Tensor):
         arrays.append(np.asarray(obj._data))
-        return {"tensor": len(arrays) - 1, "parameter": type(obj).__name__ in ("Parameter", "EagerParamBase")}
+        return {"tensor": len(arrays) - 1}
     if isinstance(obj, np.ndarray):
         arrays.append(obj)
         return {"array": len(arrays) - 1}
@@ -88,16 +88,16 @@ def _encode(obj: Any, arrays: list[np.ndarray], framework: str) -> Any:
                         "and containers of them)", framework)
 
 
-def _decode(node: Any, arrays: dict[str, np.ndarray], make_tensor: Callable[[np.ndarray, bool], Any]) -> Any:
+def _decode(node: Any, arrays: dict[str, np.ndarray], tensor_type: type) -> Any:
     if not isinstance(node, dict):
         return node
     if "tensor" in node:
-        return make_tensor(arrays[f"arrays/{node['tensor']}.npy"], bool(node.get("parameter")))
+        return tensor_type._from_array(np.array(arrays[f"arrays/{node['tensor']}.npy"]))
     if "array" in node:
         return arrays[f"arrays/{node['array']}.npy"]
     if "dict" in node:
-        items = [(_decode(k, arrays, make_tensor), _decode(v, arrays, make_tensor)) for k, v in node["dict"]]
+        items = [(_decode(k, arrays, tensor_type), _decode(v, arrays, tensor_type)) for k, v in node["dict"]]
         return OrderedDict(items) if node.get("ordered") else dict(items)
     if "list" in node:
-        return [_decode(x, arrays, make_tensor) for x in node["list"]]
-    return tuple(_decode(x, arrays, make_tensor) for x in node["tuple"])
+        return [_decode(x, arrays, tensor_type) for x in node["list"]]
+    return tuple(_decode(x, arrays, tensor_type) for x in node["tuple"])

@@ -235,15 +235,17 @@ def shifted_by_max(a: np.ndarray, dim: int, floor: Optional[float]) -> np.ndarra
     return shifted if floor is None else np.maximum(shifted, np.asarray(floor, a.dtype))
 
 
-def np_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None) -> np.ndarray:
+def np_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None,
+               by_inverse: bool = False) -> np.ndarray:
     """Row-contiguous whatever ``a``'s layout, as torch's kernel writes it (numpy would keep a
     transposed input's layout): a reshape of the result is a view in both. A 0-d input is a row
-    of one."""
+    of one. ``by_inverse``: the exponentials times the inverse of their sum (paddle's kernel),
+    not divided by it."""
     if a.ndim == 0:
-        return np_softmax(a.reshape(1), dim=0, floor=floor).reshape(())
+        return np_softmax(a.reshape(1), dim=0, floor=floor, by_inverse=by_inverse).reshape(())
     shifted = np.exp(shifted_by_max(a, dim, floor))
     total = np.sum(shifted, axis=dim, keepdims=True)
-    if floor is not None:  # paddle's kernel (the one with a floor) multiplies by the sum's inverse
+    if by_inverse:
         return np.ascontiguousarray(shifted * (a.dtype.type(1) / total))
     return np.ascontiguousarray(shifted / total)
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from reference_engine import checkpoint
 from reference_engine.torch._core import Tensor
 
@@ -19,5 +17,5 @@ def save(obj: Any, f: Any, pickle_module: Any = None, pickle_protocol: int = 2, 
 
 def load(f: Any, map_location: Any = None, pickle_module: Any = None, *, weights_only: Any = None,
          **_: Any) -> Any:
-    """What ``save`` wrote, tensors as new leaves (a state dict's, not its parameters)."""
-    return checkpoint.load(f, lambda array, _parameter: Tensor._from_array(np.array(array)), "torch")
+    """What ``save`` wrote, tensors as new leaves."""
+    return checkpoint.load(f, Tensor, "torch")

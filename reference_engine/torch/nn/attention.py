@@ -115,18 +115,12 @@ def _in_projection(
     and value together) when only key and value are one tensor; three otherwise."""
     embed = query.shape[-1]
     if key is value and query is key:
-        packed = functional.linear(query, weight, bias)
-        parts = (
-            packed.view(*packed.shape[:-1], 3, embed).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
-        )
+        parts = _unpacked(functional.linear(query, weight, bias), 3, embed)
         return parts[0], parts[1], parts[2]
     if key is value:
         w_q, w_kv = weight.split([embed, embed * 2])
         b_q, b_kv = bias.split([embed, embed * 2]) if bias is not None else (None, None)
-        packed = functional.linear(key, w_kv, b_kv)
-        parts = (
-            packed.view(*packed.shape[:-1], 2, embed).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
-        )
+        parts = _unpacked(functional.linear(key, w_kv, b_kv), 2, embed)
         return functional.linear(query, w_q, b_q), parts[0], parts[1]
     w_q, w_k, w_v = weight.chunk(3)
     b_q, b_k, b_v = bias.chunk(3) if bias is not None else (None, None, None)
@@ -135,6 +129,12 @@ def _in_projection(
         functional.linear(key, w_k, b_k),
         functional.linear(value, w_v, b_v),
     )
+
+
+def _unpacked(packed: Tensor, count: int, embed: int) -> Tensor:
+    """``count`` projections packed along the last dimension, as one tensor with them in front."""
+    split = packed.view(*packed.shape[:-1], count, embed)
+    return split.unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
 
 
 class MultiheadAttention(Module):
