@@ -797,6 +797,8 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                     made_ready.append(edge)
                 elif left is not None:
                     deps[id(edge)] = left - 1
+        if len(made_ready) > 1 and policy.reaches_last_input_first(node):
+            made_ready.reverse()
         grad = buffers.pop(id(node), None)
         if grad is not None:
             ran = state.step(node, grad)

@@ -414,6 +414,11 @@ class Policy:
     def release(self, node: Node) -> None:
         node.release()
 
+    def reaches_last_input_first(self, node: Node) -> bool:
+        """Whether the framework's kernel for ``node`` is several nodes, whose chain to the last
+        input runs before the chain to the first: its leaves then accumulate in that order."""
+        return False
+
     # --- .grad ----------------------------------------------------------------------------
 
     def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:

@@ -51,6 +51,18 @@ def unpacked_first(a_shape: tuple[int, ...], b_shape: tuple[int, ...]) -> str:
     return "a" if nb == 1 else "b"
 
 
+def reaches_b_first(a_shape: tuple[int, ...], b_shape: tuple[int, ...]) -> bool:
+    """Whether ``b``'s leaf accumulates before ``a``'s when both are leaves: the operand that
+    reaches the kernel without a reshape of its own (or whose reshape was recorded last) runs
+    first. Measured on torch 2.13.0 for every pair of ranks 1-4, with and without size-1 batch
+    dims: ``a`` first for a dot, ``mv``, ``mm`` and a vector or matrix times a batch, and for a
+    batch times a batch of one of rank 3; ``b`` first otherwise."""
+    na, nb = len(a_shape), len(b_shape)
+    if na == nb == 3 and b_shape[0] == 1 and a_shape[0] != 1:
+        return False
+    return not (na <= 2 and (na, nb) != (1, 2))
+
+
 def transposes_result(a_shape: tuple[int, ...], b_shape: tuple[int, ...]) -> bool:
     """Whether torch folds ``b``'s transpose and so copies the product back (``CloneBackward0``)."""
     na, nb = len(a_shape), len(b_shape)

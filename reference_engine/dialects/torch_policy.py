@@ -277,6 +277,10 @@ class TorchPolicy(Policy):
     def saved_order_reads_attrs(self, rule: Any) -> bool:
         return rule.op in _MATMUL_OPS
 
+    def reaches_last_input_first(self, node: Node) -> bool:
+        return node.rule.op in _MATMUL_OPS and torch_matmul.reaches_b_first(
+            node.attrs["a_shape"], node.attrs["b_shape"])
+
     def matmul_saved_layouts(self, a: np.ndarray, b: np.ndarray) -> tuple[Any, Any]:
         return torch_matmul.saved_layouts(a, b)
 

@@ -370,3 +370,28 @@ def an_unpacked_parameter_stands_in_for_it_in_the_graph(torch):
         g, = torch.autograd.grad([y.sum()], [x], create_graph=True)
         seen += [g, torch.autograd.grad([g.sum()], [x])[0]]
     return seen
+
+
+@program
+def matmul_leaves_accumulate_in_the_order_of_torchs_reshapes(torch):
+    """torch.matmul is a dot, mv, mm or bmm with reshapes around it: when both operands are
+    leaves, the one reaching the kernel without a reshape of its own accumulates first (its
+    hook runs first), and an error at the other's accumulation leaves it with a gradient."""
+    seen = []
+    for a_shape, b_shape in (((3,), (3,)), ((3,), (3, 2)), ((2, 3), (3, 2)), ((2, 3), (2, 3, 2)),
+                             ((2, 2, 3), (3,)), ((2, 2, 3), (3, 2)), ((2, 2, 3), (1, 3, 2)),
+                             ((1, 2, 3), (2, 3, 2)), ((2, 1, 2, 3), (2, 3, 2))):
+        a = torch.ones(a_shape, requires_grad=True)
+        b = torch.ones(b_shape, requires_grad=True)
+        order = []
+        a.register_hook(lambda g: order.append("a"))
+        b.register_hook(lambda g: order.append("b"))
+        torch.matmul(a, b).sum().backward()
+        seen.append(order)
+    a = torch.zeros(2, 1, 2, 3, requires_grad=True)
+    b = torch.zeros(2, 3, 2, requires_grad=True)
+    product = torch.matmul(a, b)
+    a.requires_grad_(False)
+    a[0] = torch.zeros(1, 2, 3, requires_grad=True)
+    seen += [attempt(lambda: product.sum().backward()), b.grad]
+    return seen
