@@ -516,7 +516,8 @@ def _needed_input_grads(policy: Policy, node: Node, grad: Tensor,
                 rule.op != "custom" or policy.custom_gradients_cast_to_input_dtype):
             g = policy.cast_gradient(g, meta[1])
         out[i] = g
-    if rule.op in policy.gradient_views or getattr(grad, "_shares_gradient_buffer", False):
+    if rule.op in policy.gradient_views or rule.op in policy.own_memory_gradients or \
+            getattr(grad, "_shares_gradient_buffer", False):
         policy.alias_gradients(node, grad, out)
     return out
 

@@ -327,6 +327,9 @@ class PaddlePolicy(Policy):
     gradients_to_every_input = frozenset({"cat", "stack"})  # measured on 3.3.1
     # see alias_gradients: a transpose's only where it keeps the order in memory
     gradient_views = frozenset({"reshape", "unsqueeze", "squeeze", "transpose", "permute"})
+    # concat_grad and stack_grad write each input's gradient into row-major memory of its own
+    # (measured: a retained gradient below an identity transpose then shares .grad's memory)
+    own_memory_gradients = frozenset({"cat", "stack"})
     in_place_saves_detached_copies = frozenset({"mul"})  # measured on 3.3.1 (multiply_)
     next_functions_numbered = False
     retain_in_hook_order = True
@@ -400,12 +403,18 @@ class PaddlePolicy(Policy):
         view (unless the output's retained gradient is that very tensor); add and subtract hand
         it on to their first operand (whose first ``.grad`` it becomes, ``accumulate``), or
         write that operand's reduced gradient into its first elements; a sum of gradients for
-        one tensor is added into the first (``sum_buffered``). A create_graph pass records its
+        one tensor is added into the first (``sum_buffered``); concat's and stack's give each input
+        memory of its own. A create_graph pass records its
         kernels instead, but for the views and ``RECORDING_IN_PLACE_GRADIENT_KERNELS``, which
         still write their values there."""
         first = out[0] if out else None
         op = node.rule.op
         recording = grad_mode._State.enabled
+        if op in self.own_memory_gradients and not recording:
+            for piece in out:
+                if piece is not None and not recorder.row_major(piece._data):
+                    piece._data = np.ascontiguousarray(piece._data)
+            return
         if first is None or recording and op not in self.gradient_views and \
                 op not in RECORDING_IN_PLACE_GRADIENT_KERNELS:
             return

@@ -135,6 +135,7 @@ class Policy:
     # paddle: ops whose gradient kernel hands on a view of the gradient it was handed (a
     # retained gradient of their output shares its memory with what the kernels below write)
     gradient_views: frozenset[str] = frozenset()
+    own_memory_gradients: frozenset[str] = frozenset()  # backward kernels whose outputs own their memory
     # paddle: ops whose backward kernel computes every input's gradient when a pass needs one
     # (their inputs are one list): the nodes below all run
     gradients_to_every_input: frozenset[str] = frozenset()

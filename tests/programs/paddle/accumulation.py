@@ -319,3 +319,20 @@ def assigning_a_grad_of_another_dtype_into_an_existing_one_is_refused(paddle):
     y = paddle.to_tensor([[0.0, 0.0, 0.0]], stop_gradient=False)
     y.grad = paddle.to_tensor([[1.0, 1.0, 1.0]], dtype="float64")
     return seen + [y.grad]
+
+
+@program
+def concat_and_stack_give_each_input_gradient_memory_of_its_own(paddle):
+    """concat_grad and stack_grad write each input's gradient into row-major memory of its
+    own, so a gradient retained below an identity transpose (a view of it) becomes the leaf's
+    .grad itself, and the leaf's second gradient added in place shows in it, whatever the axis."""
+    seen = []
+    for join in (lambda a, b: paddle.concat([a, b], axis=0), lambda a, b: paddle.concat([a, b], axis=1),
+                 lambda a, b: paddle.stack([a, b], axis=1), lambda a, b: paddle.stack([a, b], axis=2),
+                 lambda a, b: paddle.split(paddle.concat([a, b], axis=1), 2, axis=1)[0] * 2.0 + b):
+        x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+        v = paddle.transpose(x, [0, 1])
+        v.retain_grads()
+        join(v, x * x).sum().backward()
+        seen += [v.grad, x.grad]
+    return seen
