@@ -122,6 +122,36 @@ def dropout(x: Tensor, p: float, training: bool, scale_in_train: bool = True,
     return F.mul(out, 1.0 / (1.0 - p)) if scale_in_train and p < 1 else out
 
 
+def feature_keep(x: Tensor, p: float, shape: Optional[Sequence[int]] = None) -> np.ndarray:
+    """Which channels (N, C) of ``x`` a channel-wise dropout keeps, shaped (N, C, 1, ...) to
+    broadcast over the spatial dimensions (or the positions of another broadcast ``shape``):
+    the dialect's draw for a mask of that shape."""
+    shape = tuple(shape) if shape is not None else x._data.shape[:2] + (1,) * (x._data.ndim - 2)
+    if _GIVEN_MASKS and _GIVEN_MASKS[-1]:
+        return _GIVEN_MASKS[-1].pop(0).reshape(shape)
+    return rng.generator(x._policy.dialect).dropout_keep(p, shape)
+
+
+def instance_norm(x: Tensor, running_mean: Optional[Tensor], running_var: Optional[Tensor],
+                  weight: Optional[Tensor], bias: Optional[Tensor], use_input_stats: bool,
+                  new_weight: float, eps: float) -> Tensor:
+    """Normalise each sample's channels over their spatial dimensions, as torch composes it:
+    the batch viewed as one sample of N * C channels, batch-normalised with the per-channel
+    weight, bias and running statistics repeated N times, and viewed back; the running
+    statistics then take the mean over the samples."""
+    n, c = x._data.shape[:2]
+    folded = F.reshape(x, (1, n * c) + x._data.shape[2:])
+    repeated = [None if t is None else F.tile(t, (n,)) for t in (weight, bias, running_mean, running_var)]
+    out = batch_norm(folded, repeated[2], repeated[3], repeated[0], repeated[1], use_input_stats,
+                     new_weight, eps)
+    with grad_mode.no_grad():
+        for running, moved in ((running_mean, repeated[2]), (running_var, repeated[3])):
+            if running is not None and moved is not None:
+                running._data[...] = moved._data.reshape(n, c).mean(0)
+                running._counter.value += 1
+    return F.reshape(out, x._data.shape)
+
+
 def embedding(ids: Tensor, weight: Tensor, padding_idx: Optional[int]) -> Tensor:
     """The rows of ``weight`` the ids pick; no gradient reaches the ``padding_idx`` row."""
     positions = np.asarray(ids._data, dtype=np.int64)

@@ -100,6 +100,13 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                                  "should always return None or None for all gradients."),
     "norm_input_rank": (ValueError, "expected {ranks} input (got {got}D input)"),
     "dropout_p": (ValueError, "dropout probability has to be between 0 and 1, but got {p}"),
+    "glu_halving": (RuntimeError, "Halving dimension must be even, but dimension {dim} is size {size}"),
+    "prelu_channels": (RuntimeError, "Mismatch of parameter numbers and input channel size. Found "
+                                     "parameter numbers = {weights} and channel size = {channels}."),
+    "instance_norm_features": (ValueError, "expected input's size at dim={dim} to match num_features "
+                                           "({features}), but got: {got}."),
+    "instance_norm_spatial": (ValueError, "Expected more than 1 spatial element when training, got "
+                                          "input size torch.Size({shape})"),
     "module_no_forward": (NotImplementedError, 'Module [{name}] is missing the required "forward" function'),
     "function_no_forward": (NotImplementedError, "You must implement the forward function for custom "
                                                  "autograd.Function."),

@@ -354,6 +354,18 @@ def activation_grad(op: str, grad: Tensor, a: Tensor, **attrs: Any) -> Tensor:
     return apply(R.RULES[op + "_backward"], (grad, a), attrs)
 
 
+def prelu(a: Tensor, weight: Tensor) -> Tensor:
+    """torch's prelu kernel of ``a`` and a weight already viewed to broadcast over its channels."""
+    return apply(R.RULES["prelu"], (a, weight))
+
+
+def prelu_grad(which: str, grad: Tensor, a: Tensor, weight: Optional[Tensor] = None) -> Tensor:
+    """The prelu kernel's gradient for its input (``which="input"``) or its weight (before the
+    sum over the broadcast dimensions)."""
+    inputs = (grad, a) if weight is None else (grad, a, weight)
+    return apply(R.RULES[f"prelu_{which}_backward"], inputs)
+
+
 def silu_grad(grad: Tensor, a: Tensor) -> Tensor:
     """silu's gradient: torch composes it while recording (one fused kernel otherwise, the same
     values); paddle records one node."""

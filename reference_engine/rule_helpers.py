@@ -483,6 +483,31 @@ def np_gelu(a: np.ndarray, approximate: str) -> tuple[np.ndarray, np.ndarray]:
     return (a * cdf).astype(a.dtype), (cdf + a * pdf).astype(a.dtype)
 
 
+def np_clip(a: np.ndarray, low: float, high: float) -> np.ndarray:
+    """``a`` clipped to [low, high] in its own dtype."""
+    return np.clip(a, np.asarray(low, a.dtype), np.asarray(high, a.dtype))
+
+
+def np_hardswish(a: np.ndarray) -> np.ndarray:
+    """torch's ``x * min(max(x + 3, 0), 6) / 6``."""
+    return a * np_clip(a + 3, 0, 6) / a.dtype.type(6)
+
+
+def np_hardswish_slope(b: np.ndarray) -> np.ndarray:
+    """torch's hardswish_backward factor: 0 up to -3, ``x / 3 + 0.5`` strictly between -3 and 3,
+    1 from 3 on (measured on torch 2.13.0: 0 at -3, 1 at 3, in every dtype and length)."""
+    zero, one = np.zeros((), b.dtype), np.ones((), b.dtype)
+    return np.where(b <= -3, zero, np.where(b < 3, b / b.dtype.type(3) + b.dtype.type(0.5), one))
+
+
+def not_implemented(kernel: str) -> Any:
+    """A derivative torch lists as not implemented: running it raises torch's error."""
+    def vjp(g: Any) -> Any:
+        raise RuntimeError(f"derivative for aten::{kernel} is not implemented")
+
+    return vjp
+
+
 def gelu_curvature(x: Any, approximate: str) -> Any:
     """gelu's second derivative at ``x``, recorded."""
     square = F.mul(x, x)

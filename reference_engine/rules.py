@@ -214,6 +214,53 @@ rule("gelu_backward", "GeluBackwardBackward0",
      lambda a, b, *, approximate: a * H.np_gelu(b, approximate)[1],
      lambda g, b, approximate: F.activation_grad("gelu", g, b, approximate=approximate),
      lambda g, a, b, approximate: F.mul(F.mul(g, a), H.gelu_curvature(b, approximate)), **AB)
+# torch's hardtanh (and relu6, its kernel): the gradient passes strictly inside (low, high); its
+# own derivative is the gradient op again, and zero in the input
+rule("hardtanh", "HardtanhBackward0", lambda a, *, low, high: H.np_clip(a, low, high),
+     lambda g, a, low, high: F.activation_grad("hardtanh", g, a, low=low, high=high))
+rule("hardtanh_backward", "HardtanhBackwardBackward0",
+     lambda a, b, *, low, high: np.where((b > low) & (b < high), a, np.zeros((), a.dtype)),
+     lambda g, b, low, high: F.activation_grad("hardtanh", g, b, low=low, high=high),
+     lambda g: F.zeros_like(g), **AB)
+# torch's hardswish: x (x + 3) / 6 between -3 and 3, whose gradient x / 3 + 0.5 holds strictly
+# inside (0 at -3, 1 at 3); its second derivative, 1/3 strictly inside
+rule("hardswish", "HardswishBackward0", H.np_hardswish,
+     lambda g, a: F.activation_grad("hardswish", g, a))
+rule("hardswish_backward", "HardswishBackwardBackward0", lambda a, b: a * H.np_hardswish_slope(b),
+     lambda g, b: F.activation_grad("hardswish", g, b),
+     lambda g, a, b: H.where_zero(F.logical_and(F.gt(b, -3.0), F.lt(b, 3.0)), F.div(F.mul(g, a), 3.0)),
+     **AB)
+# torch's hardsigmoid: relu6(x + 3) / 6, the gradient 1/6 (a float's, in every dtype) strictly
+# between -3 and 3; torch 2.13
+# has no derivative for hardsigmoid_backward (its node is NotImplemented, which raises)
+rule("hardsigmoid", "HardsigmoidBackward0", lambda a: H.np_clip(a + 3, 0, 6) / a.dtype.type(6),
+     lambda g, a: F.activation_grad("hardsigmoid", g, a))
+rule("hardsigmoid_backward", "NotImplemented",
+     lambda a, b: np.where((b > -3) & (b < 3), a * a.dtype.type(np.float32(1) / np.float32(6)),
+                           np.zeros((), a.dtype)),
+     H.not_implemented("hardsigmoid_backward"), H.not_implemented("hardsigmoid_backward"), **AB)
+# torch's prelu kernel: x where positive, else weight * x (the weight viewed to broadcast over
+# x's channels); at 0 the weight's branch. Its backward is one kernel of two outputs, here a
+# node per input's gradient; their own derivatives switch at 0 (``self >= 0`` in torch's
+# formulas) and are zero in the input for the input's gradient
+rule("prelu", "PreluKernelBackward0", lambda a, b: np.where(a > 0, a, b * a),
+     lambda g, a, b: F.prelu_grad("input", g, a, b), lambda g, a: F.prelu_grad("weight", g, a), **AB)
+rule("prelu_input_backward", "PreluKernelBackwardBackward0", lambda a, b, c: np.where(b > 0, a, c * a),
+     lambda g, b, c: F.where(F.ge(b, 0.0), g, F.mul(g, c)), lambda g: F.zeros_like(g),
+     lambda g, a, b: H.where_zero(F.lt(b, 0.0), F.mul(a, g)), inputs=("a", "b", "c"))
+rule("prelu_weight_backward", "PreluKernelBackwardBackward0",
+     lambda a, b: np.where(b > 0, np.zeros((), a.dtype), a * b),
+     lambda g, b: H.where_zero(F.lt(b, 0.0), F.mul(g, b)),
+     lambda g, a, b: H.where_zero(F.lt(b, 0.0), F.mul(a, g)), **AB)
+# paddle's selu kernel: scale * x, or scale * (alpha * exp(x) - alpha); its gradient reads the
+# output, ``out + alpha * scale`` where the output is not positive (that product rounded to
+# float32, as paddle's float attributes are); paddle has no double grad for it
+rule("selu", "SeluGradNode",
+     lambda a, *, scale, alpha: np.where(a > 0, a * a.dtype.type(scale),
+                                         (a.dtype.type(alpha) * np.exp(a) - a.dtype.type(alpha))
+                                         * a.dtype.type(scale)),
+     lambda g, result, scale, alpha: F.mul(g, F.where(F.le(result, 0.0), F.add(
+         result, float(np.float32(alpha) * np.float32(scale))), scale)))
 # silu's gradient: torch records it composed (sigmoid, products); paddle as one node
 rule("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)), lambda g, a: F.silu_grad(g, a))
 rule("silu_backward", "SiluBackwardBackward0",

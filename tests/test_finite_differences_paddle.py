@@ -126,6 +126,20 @@ CASES: dict[str, tuple[Callable[..., Any], list[np.ndarray], str]] = {
     "nll_loss_weighted": (lambda a: F.nll_loss(F.log_softmax(a, 1), paddle.to_tensor([1, 0, 2, 1]),
                                                _weights(), ignore_index=2),
                           [_distinct(4, 3)], "nll_loss_kernel"),
+    # the activations composed in reference_engine/paddle/nn/activation_functions.py, away
+    # from their kinks, and the selu rule
+    "relu6": (lambda a: F.relu6(a * 4.0), [_distinct(6)], "relu6_kernel"),
+    "hardtanh": (lambda a: F.hardtanh(a * 1.3, -1.5, 1.2) * a, [_distinct(6)], "hardtanh_kernel"),
+    "hardswish": (lambda a: F.hardswish(a * 2.1), [_distinct(6)], "hardswish_kernel"),
+    "hardsigmoid": (lambda a: F.hardsigmoid(a * 2.1) * a, [_distinct(6)], "hardsigmoid_kernel"),
+    "mish": (lambda a: F.mish(a), [_distinct(6)], "mish_kernel"),
+    "log_sigmoid": (lambda a: F.log_sigmoid(a * 3.0), [_distinct(6)], "logsigmoid_kernel"),
+    "softsign": (lambda a: F.softsign(a), [_distinct(6)], "softsign_kernel"),
+    "selu": (lambda a: F.selu(a), [_distinct(6)], "selu_kernel"),
+    "prelu": (lambda a, w: F.prelu(a, w), [_distinct(2, 3, 2), _distinct(3)], "prelu_kernel"),
+    "glu": (lambda a: F.glu(a, axis=1), [_distinct(2, 4)], "mul"),
+    "instance_norm": (lambda a, w: F.instance_norm(a, weight=w), [_distinct(2, 3, 4), _positive(3)],
+                      "instance_norm"),
 }
 
 

@@ -144,6 +144,11 @@ DERIVATIVE_ORDER_LIMITS = {
     "embedding_kernel": (0, "embedding_grad"),
     "nll_loss_kernel": (0, "nll_loss_grad"),
     "einsum_kernel": (0, "einsum_grad"),
+    # the activations composed in reference_engine/paddle/nn/activation_functions.py (measured)
+    **{f"{name}_kernel": (0, f"{grad}_grad") for name, grad in (
+        ("relu6", "relu6"), ("hardtanh", "hardtanh"), ("hardswish", "hardswish"),
+        ("hardsigmoid", "hardsigmoid"), ("mish", "mish"), ("logsigmoid", "logsigmoid"),
+        ("softsign", "softsign"), ("selu", "selu"), ("prelu", "prelu"))},
 }
 # kernels without double grad known by their node's name, where the node shares its origin
 # with ops that have one (paddle.dot and paddle.mv record matmul's; paddle 3.3.1 measured:

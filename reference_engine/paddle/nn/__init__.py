@@ -5,6 +5,8 @@ from reference_engine.framework_names import missing_from_module
 from reference_engine.paddle.nn import functional, initializer
 from reference_engine.paddle.nn.attention import *  # noqa: F403
 from reference_engine.paddle.nn.attention import __all__ as _attention
+from reference_engine.paddle.nn.channel_layers import *  # noqa: F403
+from reference_engine.paddle.nn.channel_layers import __all__ as _channel_layers
 from reference_engine.paddle.nn.clip import *  # noqa: F403
 from reference_engine.paddle.nn.clip import __all__ as _clip
 from reference_engine.paddle.nn.layers import *  # noqa: F403
@@ -14,7 +16,8 @@ from reference_engine.paddle.nn.norm_conv import __all__ as _norm_conv
 from reference_engine.paddle.nn.recurrent import *  # noqa: F403
 from reference_engine.paddle.nn.recurrent import __all__ as _recurrent
 
-__all__ = [*_layers, *_norm_conv, *_clip, *_recurrent, *_attention, "functional", "initializer", "utils"]  # noqa: F405 (utils: on demand)
+__all__ = [*_layers, *_norm_conv, *_channel_layers, *_clip, *_recurrent, *_attention,  # noqa: F405
+           "functional", "initializer", "utils"]  # (utils: on demand)
 
 
 def __getattr__(name: str) -> object:

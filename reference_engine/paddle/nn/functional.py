@@ -15,15 +15,18 @@ from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.framework_names import module_getattr
 from reference_engine.graph import as_kernel
 from reference_engine.messages import not_supported
+from reference_engine.paddle.nn.activation_functions import *  # noqa: F403
+from reference_engine.paddle.nn.activation_functions import __all__ as _activations
+from reference_engine.paddle.nn.activation_functions import float_attribute
 from reference_engine.tensor import Tensor
 
 __all__ = ["group_norm", "interpolate", "label_smooth", "one_hot", "pad", "upsample",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d",
            "avg_pool1d", "avg_pool2d", "max_pool1d", "max_pool2d", "batch_norm", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "conv1d", "conv2d", "conv2d_transpose", "cross_entropy",
-           "dropout", "elu", "embedding", "gelu", "l1_loss", "layer_norm", "leaky_relu", "linear",
-           "log_softmax", "mse_loss", "nll_loss", "normalize", "relu", "sigmoid", "silu", "softmax",
-           "softplus", "tanh"]
+           "dropout", "dropout2d", "elu", "instance_norm", "embedding", "gelu", "l1_loss", "layer_norm",
+           "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "relu", "sigmoid",
+           "silu", "softmax", "softplus", "tanh", *_activations]
 
 sigmoid = F.sigmoid
 tanh = F.tanh
@@ -42,7 +45,7 @@ def softplus(x: Tensor, beta: float = 1, threshold: float = 20, name: Optional[s
 
 
 def elu(x: Tensor, alpha: float = 1.0, name: Optional[str] = None) -> Tensor:
-    return F.activation("elu", x, alpha=alpha)
+    return F.activation("elu", x, alpha=float_attribute(alpha))
 
 
 def gelu(x: Tensor, approximate: bool = False, name: Optional[str] = None) -> Tensor:
@@ -183,15 +186,57 @@ def batch_norm(x: Tensor, running_mean: Tensor, running_var: Tensor, weight: Opt
 def dropout(x: Tensor, p: float = 0.5, axis: Any = None, training: bool = True,
             mode: str = "upscale_in_train", name: Optional[str] = None) -> Tensor:
     """Zero each element with probability ``p`` while training (DropoutGradNode); the mask is
-    the reference's own draw, or one given with ``reference_engine.layers.dropout_masks``."""
-    if axis is not None:
-        raise not_supported("dropout along an axis", "paddle")
+    the reference's own draw, or one given with ``reference_engine.layers.dropout_masks``.
+    ``p == 0`` returns ``x`` itself, whatever the mode (paddle's fast return). Along ``axis``,
+    one draw per position of those axes, composed as paddle composes it (a scale, then a
+    product with the mask)."""
+    if isinstance(p, (int, float)) and p == 0:
+        return x
+    if not 0 <= p <= 1:
+        raise PADDLE.error("dropout_p")
     if mode not in ("upscale_in_train", "downscale_in_infer"):
         raise PADDLE.error("dropout_mode")
+    if axis is not None:
+        return _dropout_along(x, p, [axis] if isinstance(axis, int) else list(axis), training, mode)
     with as_kernel("dropout_kernel"):
         out = layers.dropout(x, p, training, scale_in_train=mode == "upscale_in_train",
                              eval_runs_kernel=True)
     return C.named(out, "DropoutGradNode", x)
+
+
+def _dropout_along(x: Tensor, p: float, axes: list[int], training: bool, mode: str) -> Tensor:
+    """paddle's dropout along axes (``dropout_nd``): out of training ``x`` (or ``x`` scaled
+    by 1 - p), at p = 1 ``x`` scaled by 0, else ``x`` scaled by 1 / (1 - p) times a mask drawn
+    as float32 uniforms over the axes' shape."""
+    if not training:
+        return x if mode == "upscale_in_train" else F.mul(x, 1.0 - p)
+    if p == 1:
+        return F.mul(x, 0.0)
+    scaled = F.mul(x, 1.0 / (1.0 - p)) if mode == "upscale_in_train" else x
+    shape = tuple(n if i in axes else 1 for i, n in enumerate(x._data.shape))
+    keep = layers.feature_keep(x, p, shape)
+    return F.mul(scaled, F.constant_like(x, keep.astype(x._data.dtype)))
+
+
+def dropout2d(x: Tensor, p: float = 0.5, training: bool = True, data_format: str = "NCHW",
+              name: Optional[str] = None) -> Tensor:
+    """Zero whole channels of an (N, C, H, W) input: ``dropout`` along axes 0 and 1."""
+    if x._data.ndim != 4 or data_format != "NCHW":
+        raise not_supported("dropout2d other than of an (N, C, H, W) input", "paddle")
+    return dropout(x, p, [0, 1], training, "upscale_in_train")
+
+
+def instance_norm(x: Tensor, running_mean: Optional[Tensor] = None, running_var: Optional[Tensor] = None,
+                  weight: Optional[Tensor] = None, bias: Optional[Tensor] = None,
+                  use_input_stats: bool = True,
+                  momentum: float = 0.9, eps: float = 1e-05, data_format: str = "NCHW",
+                  name: Optional[str] = None) -> Tensor:
+    """Normalise each sample's channels over their spatial axes (InstanceNormGradNode)."""
+    if running_mean is not None or running_var is not None or not use_input_stats or \
+            data_format not in ("NCHW", "NCL", "NCDHW"):
+        raise not_supported("instance_norm with running statistics or channels last", "paddle")
+    out = layers.instance_norm(x, None, None, weight, bias, True, 0.0, eps)
+    return C.named(out, "InstanceNormGradNode", x)
 
 
 def embedding(x: Tensor, weight: Tensor, padding_idx: Optional[int] = None, max_norm: Any = None,

@@ -18,7 +18,7 @@ from reference_engine.paddle._core import Tensor, get_default_dtype, zeros
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, Parameter
 
-__all__ = ["GRU", "LSTM", "SimpleRNN"]
+__all__ = ["GRU", "GRUCell", "LSTM", "LSTMCell", "SimpleRNN", "SimpleRNNCell"]
 
 _DIRECTIONS = {"forward": 1, "bidirect": 2, "bidirectional": 2}
 
@@ -100,4 +100,63 @@ class LSTM(_RNNBase):
 
 
 class GRU(_RNNBase):
+    mode = "GRU"
+
+
+class _RNNCellBase(Layer):
+    """One step of a recurrent layer: ``weight_ih``, ``weight_hh``, ``bias_ih`` and ``bias_hh``,
+    drawn uniform in ±1/√hidden_size in that order; ``forward(inputs, states)`` returns the
+    output and the new states (for an LSTM, ``(h, c)``)."""
+
+    mode = "RNN_TANH"
+
+    def __init__(self, input_size: int, hidden_size: int, weight_ih_attr: Any = None,
+                 weight_hh_attr: Any = None, bias_ih_attr: Any = None, bias_hh_attr: Any = None,
+                 name: Optional[str] = None) -> None:
+        super().__init__()
+        self.input_size, self.hidden_size = input_size, hidden_size
+        gates = recurrent.GATES[self.mode] * hidden_size
+        bound = 1.0 / math.sqrt(hidden_size) if hidden_size else 0.0
+        attrs = {"weight_ih": weight_ih_attr, "weight_hh": weight_hh_attr, "bias_ih": bias_ih_attr,
+                 "bias_hh": bias_hh_attr}
+        shapes = {"weight_ih": (gates, input_size), "weight_hh": (gates, hidden_size), "bias_ih": (gates,),
+                  "bias_hh": (gates,)}
+        for name_, shape in shapes.items():
+            if attrs[name_] is False:
+                setattr(self, name_, None)
+                continue
+            values = rng.generator("paddle").uniform(-bound, bound, shape, get_default_dtype())
+            setattr(self, name_, param_attr.applied(Parameter.of(values, name_), attrs[name_]))
+
+    def forward(self, inputs: Tensor, states: Any = None) -> Any:
+        kinds = 2 if self.mode == "LSTM" else 1
+        if states is None:
+            shape = [inputs.shape[0], self.hidden_size]
+            state = tuple(zeros(shape, dtype=inputs.dtype) for _ in range(kinds))
+        else:
+            state = tuple(states) if kinds == 2 else (states,)
+        weights = recurrent.CellWeights(self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        new = recurrent.step(self.mode, inputs, state, weights)
+        return (new[0], new) if kinds == 2 else (new[0], new[0])
+
+    def extra_repr(self) -> str:
+        text = f"{self.input_size}, {self.hidden_size}"
+        return text + (", activation=relu" if self.mode == "RNN_RELU" else "")
+
+
+class SimpleRNNCell(_RNNCellBase):
+    """An Elman cell: ``h' = tanh(W_ih x + b_ih + W_hh h + b_hh)`` (or relu)."""
+
+    def __init__(self, input_size: int, hidden_size: int, activation: str = "tanh", **kwargs: Any) -> None:
+        if activation not in ("tanh", "relu"):
+            raise not_supported(f"SimpleRNNCell activation={activation!r}", "paddle")
+        object.__setattr__(self, "mode", "RNN_TANH" if activation == "tanh" else "RNN_RELU")
+        super().__init__(input_size, hidden_size, **kwargs)
+
+
+class LSTMCell(_RNNCellBase):
+    mode = "LSTM"
+
+
+class GRUCell(_RNNCellBase):
     mode = "GRU"

@@ -21,7 +21,8 @@ from reference_engine.torch import autocast_ops
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "max_pool1d",
            "max_pool2d", "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d",
            "conv2d", "conv_transpose1d", "conv_transpose2d",
-           "cross_entropy", "dropout", "elu", "embedding", "gelu", "layer_norm",
+           "cross_entropy", "dropout", "dropout2d", "elu", "instance_norm", "interpolate", "embedding",
+           "gelu", "layer_norm",
            "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "one_hot",
            "pad",
            "relu", "smooth_l1_loss",
@@ -222,6 +223,64 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     own draw, or one given with ``reference_engine.layers.dropout_masks``."""
     _not_in_place("dropout", inplace)
     return layers.dropout(input, p, training)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
+    """Zero whole channels of an (N, C, H, W) input with probability ``p`` while training: one
+    draw per channel, the input times the kept channels scaled by 1/(1-p) (MulBackward0)."""
+    _not_in_place("dropout2d", inplace)
+    if not 0 <= p <= 1:
+        raise TORCH.error("dropout_p", p=p)
+    if input.dim() != 4:
+        raise not_supported("dropout2d of an input other than (N, C, H, W)", "torch")
+    if not training or p == 0 or input.numel() == 0:
+        return input
+    if p == 1:
+        return F.mul(input, F.zeros_like(input)[(0,) * 4])
+    noise = layers.feature_keep(input, p).astype(input._data.dtype) / input._data.dtype.type(1 - p)
+    return F.mul(input, F.constant_like(input, noise))
+
+
+def instance_norm(input: Tensor, running_mean: Optional[Tensor] = None,  # noqa: A002
+                  running_var: Optional[Tensor] = None, weight: Optional[Tensor] = None,
+                  bias: Optional[Tensor] = None, use_input_stats: bool = True, momentum: float = 0.1,
+                  eps: float = 1e-5) -> Tensor:
+    """Normalise each sample's channels over their spatial dimensions: torch's batch norm of
+    the batch viewed as one sample (ViewBackward0 over NativeBatchNormBackward0)."""
+    if use_input_stats and math.prod(input.shape[2:]) <= 1:
+        raise TORCH.error("instance_norm_spatial", shape=list(input.shape))
+    out = layers.instance_norm(input, running_mean, running_var, weight, bias, use_input_stats,
+                               momentum, eps)
+    return out
+
+
+_INTERPOLATION_NODES = {("nearest", 1): "UpsampleNearest1DBackward0",
+                        ("nearest", 2): "UpsampleNearest2DBackward0",
+                        ("linear", 1): "UpsampleLinear1DBackward0",
+                        ("bilinear", 2): "UpsampleBilinear2DBackward0"}
+
+
+def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",  # noqa: A002
+                align_corners: Optional[bool] = None, recompute_scale_factor: Optional[bool] = None,
+                antialias: bool = False) -> Tensor:
+    """Resize the spatial dimensions to ``size`` or by ``scale_factor``: nearest reads the
+    source at ``floor(i / scale)``; (bi)linear weighs the neighbours of half-pixel centres, or
+    of aligned corners."""
+    spatial = input.dim() - 2
+    node = _INTERPOLATION_NODES.get((mode, spatial))
+    if node is None or antialias or (size is None) == (scale_factor is None):
+        raise not_supported(f"interpolate mode={mode!r} of a {input.dim()}-d input with these options",
+                            "torch")
+    if size is not None:
+        sizes = [int(s) for s in layers.as_tuple(size, spatial)]
+        scales: list[Optional[float]] = [None] * spatial
+    else:
+        factors = [float(s) for s in (scale_factor if isinstance(scale_factor, (list, tuple))
+                                      else [scale_factor] * spatial)]
+        sizes = [math.floor(n * s) for n, s in zip(input.shape[2:], factors)]
+        scales = [None] * spatial if recompute_scale_factor else list(factors)
+    out = layers.interpolate(input, sizes, mode, bool(align_corners), scales)
+    return C.named(out, node, input)
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None,  # noqa: A002
@@ -475,4 +534,8 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = Non
                      padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
     return _transposed(2, input, weight, bias, stride, padding, output_padding, groups, dilation)
 
+from reference_engine.torch.nn.activation_functions import *  # noqa: E402, F403
+from reference_engine.torch.nn.activation_functions import __all__ as _activations  # noqa: E402
+
+__all__ += _activations
 __getattr__ = module_getattr("torch.nn.functional")

@@ -31,7 +31,8 @@ from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.parameter import Parameter
 from reference_engine.torch.random import drawing
 
-__all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "ELU", "Flatten", "GELU", "Identity",
+__all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "ELU", "Flatten", "GELU", "GLU", "Hardsigmoid",
+           "Hardswish", "Hardtanh", "Identity", "LogSigmoid", "Mish", "ReLU6", "SELU", "Softsign",
            "L1Loss", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList",
            "SmoothL1Loss",
            "NLLLoss", "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh", "clear_grads"]
@@ -288,6 +289,16 @@ for _module, _shown in ((ReLU, (("inplace", True),)), (SiLU, (("inplace", True),
                         (ELU, (("alpha", False), ("inplace", True))), (GELU, (("approximate", False),)),
                         (Softplus, (("beta", False), ("threshold", False))), (Softmax, (("dim", False),)),
                         (LogSoftmax, (("dim", False),))):
+    _module.shown = _shown
+
+(ReLU6, Hardtanh, Hardswish, Hardsigmoid, Mish, LogSigmoid, Softsign, SELU, GLU) = shared.function_modules(
+    Module, shared.ActivationBase, ReLU6=functional.relu6, Hardtanh=functional.hardtanh,
+    Hardswish=functional.hardswish, Hardsigmoid=functional.hardsigmoid, Mish=functional.mish,
+    LogSigmoid=functional.logsigmoid, Softsign=functional.softsign, SELU=functional.selu,
+    GLU=functional.glu)
+for _module, _shown in ((ReLU6, (("inplace", True),)), (SELU, (("inplace", True),)),
+                        (Hardtanh, (("min_val", False), ("max_val", False), ("inplace", True))),
+                        (GLU, (("dim", False),))):
     _module.shown = _shown
 
 # the reduced losses, each the functional's node (MSELoss: MseLossBackward0)

@@ -16,7 +16,7 @@ from reference_engine.torch.nn.modules import Module, initialised
 from reference_engine.torch.nn.parameter import Parameter
 from reference_engine.torch.random import drawing
 
-__all__ = ["GRU", "LSTM", "RNN"]
+__all__ = ["GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNCell"]
 
 class _RNNBase(Module):
     mode = "RNN_TANH"
@@ -104,4 +104,65 @@ class LSTM(_RNNBase):
     mode = "LSTM"
 
 class GRU(_RNNBase):
+    mode = "GRU"
+
+
+class _RNNCellBase(Module):
+    """One step of a recurrent layer: ``weight_ih``, ``weight_hh`` (and ``bias_ih``,
+    ``bias_hh``), drawn uniform in ±1/√hidden_size in that order, as torch's cells do."""
+
+    mode = "RNN_TANH"
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__()
+        self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
+        gates = recurrent.GATES[self.mode] * hidden_size
+        bound = 1.0 / math.sqrt(hidden_size) if hidden_size else 0.0
+        self.weight_ih = _parameter((gates, input_size), bound, dtype)
+        self.weight_hh = _parameter((gates, hidden_size), bound, dtype)
+        self.bias_ih = _parameter((gates,), bound, dtype) if bias else None
+        self.bias_hh = _parameter((gates,), bound, dtype) if bias else None
+
+    def forward(self, input: Tensor, hx: Any = None) -> Any:  # noqa: A002
+        batched = input.dim() == 2
+        x = input if batched else F.unsqueeze(input, 0)
+        kinds = 2 if self.mode == "LSTM" else 1
+        if hx is None:
+            state = tuple(zeros(x.shape[0], self.hidden_size, dtype=x.dtype) for _ in range(kinds))
+        else:
+            given = tuple(hx) if kinds == 2 else (hx,)
+            state = given if batched else tuple(F.unsqueeze(h, 0) for h in given)
+        weights = recurrent.CellWeights(self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        new = recurrent.step(self.mode, x, state, weights)
+        if not batched:
+            new = tuple(F.squeeze(h, 0) for h in new)
+        return new if kinds == 2 else new[0]
+
+    def extra_repr(self) -> str:
+        text = f"{self.input_size}, {self.hidden_size}"
+        if not self.bias:
+            text += ", bias=False"
+        if self.mode == "RNN_RELU":
+            text += ", nonlinearity=relu"
+        return text
+
+
+class RNNCell(_RNNCellBase):
+    """An Elman cell: ``h' = tanh(W_ih x + b_ih + W_hh h + b_hh)`` (or relu)."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh",
+                 device: Any = None, dtype: Any = None) -> None:
+        if nonlinearity not in ("tanh", "relu"):
+            raise RuntimeError(f"Unknown nonlinearity: {nonlinearity}")
+        object.__setattr__(self, "mode", "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU")
+        super().__init__(input_size, hidden_size, bias, device, dtype)
+        self.nonlinearity = nonlinearity
+
+
+class LSTMCell(_RNNCellBase):
+    mode = "LSTM"
+
+
+class GRUCell(_RNNCellBase):
     mode = "GRU"

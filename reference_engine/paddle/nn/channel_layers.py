@@ -1,0 +1,99 @@
+"""``paddle.nn``'s per-channel layers (``PReLU``, ``Dropout2D``, ``InstanceNorm1D`` and
+``InstanceNorm2D``) and the clipping, gating and self-normalising activation layers, over the
+functionals of ``reference_engine.paddle.nn``. Their parameters, checks and printouts are
+paddle 3.3.1's."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from reference_engine import modules as shared
+from reference_engine.dialects.paddle_policy import PADDLE
+from reference_engine.paddle import param_attr
+from reference_engine.paddle._core import Tensor, get_default_dtype
+from reference_engine.paddle.nn import functional
+from reference_engine.paddle.nn.layers import Layer, Parameter
+
+__all__ = ["GLU", "SELU", "Dropout2D", "Hardsigmoid", "Hardswish", "Hardtanh", "InstanceNorm1D",
+           "InstanceNorm2D", "LogSigmoid", "Mish", "PReLU", "ReLU6", "Softsign"]
+
+(ReLU6, Hardtanh, Hardswish, Hardsigmoid, Mish, LogSigmoid, Softsign, SELU, GLU) = shared.function_modules(
+    Layer, shared.ActivationBase, ReLU6=functional.relu6, Hardtanh=functional.hardtanh,
+    Hardswish=functional.hardswish, Hardsigmoid=functional.hardsigmoid, Mish=functional.mish,
+    LogSigmoid=functional.log_sigmoid, Softsign=functional.softsign, SELU=functional.selu,
+    GLU=functional.glu)
+# what each printout shows (measured on paddle 3.3.1)
+Hardtanh.shown = (("min", False), ("max", False))
+SELU.shown = (("scale", False), ("alpha", False))
+GLU.shown = (("axis", False),)
+
+
+def _parameter(values: np.ndarray, name: str, attr: Any) -> Parameter:
+    return param_attr.applied(Parameter.of(values.astype(get_default_dtype()), name), attr)
+
+
+class PReLU(Layer):
+    """``x`` where positive, else a learnt slope (``_weight``, starting at ``init``) times ``x``."""
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, weight_attr: Any = None,
+                 data_format: str = "NCHW", name: Optional[str] = None) -> None:
+        super().__init__()
+        self._num_parameters, self._init, self._data_format = num_parameters, init, data_format
+        self._weight = _parameter(np.full(num_parameters, init), "prelu.w_0", weight_attr)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return functional.prelu(x, self._weight, self._data_format)
+
+    def extra_repr(self) -> str:
+        return (f"num_parameters={self._num_parameters}, data_format={self._data_format}, init={self._init}, "
+                f"dtype={get_default_dtype()}")
+
+
+class Dropout2D(Layer):
+    """Zero whole channels of an (N, C, H, W) input while training."""
+
+    def __init__(self, p: float = 0.5, data_format: str = "NCHW", name: Optional[str] = None) -> None:
+        super().__init__()
+        self.p, self.data_format = p, data_format
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.dropout2d(input, self.p, self.training, self.data_format)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, data_format={self.data_format}"
+
+
+class _InstanceNormBase(Layer):
+    """Per-sample, per-channel normalisation with a ``scale`` (ones) and ``bias`` (zeros) per
+    channel, unless their attributes are False."""
+
+    dims: tuple[int, ...] = ()
+
+    def __init__(self, num_features: int, epsilon: float = 1e-05, momentum: float = 0.9,
+                 weight_attr: Any = None, bias_attr: Any = None, data_format: str = "NCHW",
+                 name: Optional[str] = None) -> None:
+        super().__init__()
+        self._num_features, self._epsilon, self._data_format = num_features, epsilon, data_format
+        affine = weight_attr is not False and bias_attr is not False
+        self.scale = _parameter(np.ones(num_features), "instance_norm.w_0", weight_attr) if affine else None
+        self.bias = _parameter(np.zeros(num_features), "instance_norm.b_0", bias_attr) if affine else None
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        if input.ndim not in self.dims:
+            raise PADDLE.error("norm_input_rank", ranks=" or ".join(f"{d}D" for d in self.dims),
+                               got=input.ndim)
+        return functional.instance_norm(input, weight=self.scale, bias=self.bias, eps=self._epsilon,
+                                        data_format=self._data_format)
+
+    def extra_repr(self) -> str:
+        return f"num_features={self._num_features}, epsilon={self._epsilon}"
+
+
+class InstanceNorm1D(_InstanceNormBase):
+    dims = (2, 3)
+
+
+class InstanceNorm2D(_InstanceNormBase):
+    dims = (4,)

@@ -1,0 +1,116 @@
+"""``torch.nn``'s per-channel layers (``PReLU``, ``Dropout2d``, ``InstanceNorm1d`` and
+``InstanceNorm2d``) and ``Upsample``, over the functionals of ``reference_engine.torch.nn``.
+Their parameters, buffers, checks and printouts are torch 2.13.0's."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from reference_engine import ops as F
+from reference_engine.dialects.torch_policy import TORCH
+from reference_engine.torch._core import Tensor, get_default_dtype, no_grad, tensor
+from reference_engine.torch.nn import functional
+from reference_engine.torch.nn.layers import Dropout
+from reference_engine.torch.nn.modules import Module, initialised
+from reference_engine.torch.nn.parameter import Parameter
+
+__all__ = ["Dropout2d", "InstanceNorm1d", "InstanceNorm2d", "PReLU", "Upsample"]
+
+
+def _parameter(values: np.ndarray) -> Parameter:
+    with no_grad():
+        return initialised(Parameter(tensor(values.astype(get_default_dtype().numpy))))
+
+
+class PReLU(Module):
+    """``x`` where positive, else a learnt slope times ``x``: one slope, or one per channel,
+    starting at ``init``."""
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25) -> None:
+        super().__init__()
+        self.num_parameters, self.init = num_parameters, init
+        self.weight = _parameter(np.full(num_parameters, init))
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
+
+
+class Dropout2d(Dropout):
+    """Zero whole channels of an (N, C, H, W) input while training."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class _InstanceNorm(Module):
+    """Per-sample, per-channel normalisation; with ``affine`` a weight and bias per channel,
+    with ``track_running_stats`` running statistics used out of training."""
+
+    dims: tuple[int, ...] = ()
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: Optional[float] = 0.1,
+                 affine: bool = False, track_running_stats: bool = False) -> None:
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        self.weight = _parameter(np.ones(num_features)) if affine else None
+        self.bias = _parameter(np.zeros(num_features)) if affine else None
+        if track_running_stats:
+            self.register_buffer("running_mean", initialised(tensor(np.zeros(num_features, np.float32))))
+            self.register_buffer("running_var", initialised(tensor(np.ones(num_features, np.float32))))
+            self.register_buffer("num_batches_tracked", initialised(tensor(0)))
+        else:
+            self.running_mean = self.running_var = None
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        if input.dim() not in self.dims:
+            raise TORCH.error("norm_input_rank", ranks=" or ".join(f"{d}D" for d in self.dims),
+                              got=input.dim())
+        feature_dim = input.dim() - self.dims[0]
+        if self.affine and input.shape[feature_dim] != self.num_features:
+            raise TORCH.error("instance_norm_features", dim=feature_dim, features=self.num_features,
+                              got=input.shape[feature_dim])
+        unbatched = input.dim() == self.dims[0]
+        x = F.unsqueeze(input, 0) if unbatched else input
+        out = functional.instance_norm(x, self.running_mean, self.running_var, self.weight, self.bias,
+                                       self.training or not self.track_running_stats,
+                                       0.0 if self.momentum is None else self.momentum, self.eps)
+        return F.squeeze(out, 0) if unbatched else out
+
+    def extra_repr(self) -> str:
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
+
+
+class InstanceNorm1d(_InstanceNorm):
+    dims = (2, 3)
+
+
+class InstanceNorm2d(_InstanceNorm):
+    dims = (3, 4)
+
+
+class Upsample(Module):
+    """``interpolate`` with the size or scale factor and mode it was made with."""
+
+    def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                 align_corners: Optional[bool] = None, recompute_scale_factor: Optional[bool] = None) -> None:
+        super().__init__()
+        self.size, self.mode, self.align_corners = size, mode, align_corners
+        self.scale_factor = (tuple(float(s) for s in scale_factor) if isinstance(scale_factor, (list, tuple))
+                             else None if scale_factor is None else float(scale_factor))
+        self.recompute_scale_factor = recompute_scale_factor
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                                      self.recompute_scale_factor)
+
+    def extra_repr(self) -> str:
+        shown = (f"scale_factor={self.scale_factor!r}" if self.scale_factor is not None
+                 else f"size={self.size!r}")
+        return f"{shown}, mode={self.mode!r}"
