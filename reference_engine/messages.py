@@ -99,6 +99,8 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "module_hook_no_input_grads": (RuntimeError, "Backward hook for Modules where no input requires gradient "
                                                  "should always return None or None for all gradients."),
     "norm_input_rank": (ValueError, "expected {ranks} input (got {got}D input)"),
+    "scheduler_t0": (ValueError, "Expected positive integer T_0, but got {value}"),
+    "scheduler_t_mult": (ValueError, "Expected integer T_mult >= 1, but got {value}"),
     "dropout_p": (ValueError, "dropout probability has to be between 0 and 1, but got {p}"),
     "glu_halving": (RuntimeError, "Halving dimension must be even, but dimension {dim} is size {size}"),
     "prelu_channels": (RuntimeError, "Mismatch of parameter numbers and input channel size. Found "
@@ -686,6 +688,14 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "default_dtype": (TypeError, "set_default_dtype only supports [float16, float32, float64, bfloat16] , "
                                  "but received {dtype}"),
     # paddle.optimizer and paddle.optimizer.lr
+    "scheduler_t0": (ValueError, "Expected positive integer T_0, but got {value}"),
+    "scheduler_t_mult": (ValueError, "Expected integer T_mult >= 1, but got {value}"),
+    "set_lr_with_scheduler": (RuntimeError, "optimizer's learning rate can't be LRScheduler when invoke this "
+                                            "API, because this will lead to conflict."),
+    "set_lr_type": (TypeError, "The type of 'value' in optimizer.set_lr must be float, but received "
+                               "{type_name}."),
+    "set_lr_scheduler_type": (TypeError, "The type of 'scheduler' in optimizer.set_lr_scheduler must be "
+                                         "LRScheduler, but received {type_name}."),
     "minimize_loss_type": (AssertionError, "The loss should be an Tensor."),
     "lr_type": (TypeError, "The type of learning rate must be float, but received {type}"),
     "lr_step_size_type": (TypeError, "The type of 'step_size' must be 'int', but received {type}."),

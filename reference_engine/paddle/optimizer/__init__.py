@@ -1,8 +1,6 @@
-"""``paddle.optimizer``: the ``Optimizer`` base and ``SGD``, ``Momentum``, ``Adam``, ``AdamW``
-and ``RMSProp`` on it: the updates a training loop applies between backward passes, with a
-learning rate that is a number or a scheduler from ``paddle.optimizer.lr``, a ``grad_clip``
-from ``paddle.nn`` applied to the gradients the step reads (not to ``.grad``), then the weight
-decay (a number is an ``L2Decay``; a parameter's own ``ParamAttr`` regularizer wins)."""
+"""``paddle.optimizer``: the ``Optimizer`` base (``base``) and ``SGD``, ``Momentum``, ``Adam``,
+``AdamW`` and ``RMSProp`` on it (``Adagrad``, ``Adadelta`` and ``Adamax`` in ``adaptive``): the
+updates a training loop applies between backward passes."""
 
 from __future__ import annotations
 
@@ -10,93 +8,14 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.framework_names import module_getattr
 from reference_engine.messages import not_supported
-from reference_engine.paddle import param_attr
-from reference_engine.paddle._core import no_grad
 from reference_engine.paddle.optimizer import lr
-from reference_engine.paddle.regularizer import as_regularizer
+from reference_engine.paddle.optimizer.adaptive import *  # noqa: F403
+from reference_engine.paddle.optimizer.adaptive import __all__ as _adaptive
+from reference_engine.paddle.optimizer.base import Optimizer, update_in_place
 
-__all__ = ["SGD", "Adam", "AdamW", "Momentum", "Optimizer", "RMSProp", "lr"]
-
-
-def _update(parameter: Any, delta: Any, op: str = "subtract_") -> None:
-    """``parameter -= delta`` (``op``: or another in-place method) as paddle's optimizer
-    kernels write it: in place, without bumping the parameter's inplace version (a graph that
-    saved it does not notice)."""
-    version = parameter._counter.value
-    getattr(parameter, op)(delta)
-    parameter._counter.value = version
-
-
-class Optimizer:
-    """The base: the parameters, the rate, clipping and weight decay; ``_delta`` is each
-    optimizer's own update, for each parameter that has a gradient."""
-
-    # the kernel reads the learning rate as a tensor in the dtype of the optimizer's first
-    # parameter: a parameter of another dtype is refused when its turn comes (measured on 3.3.1:
-    # Adam, AdamW, Momentum; sgd_ takes a number). Every kernel refuses a gradient of another
-    # dtype than its parameter's.
-    reads_a_learning_rate_tensor = False
-
-    def __init__(self, learning_rate: float = 0.001, parameters: Optional[Sequence[Any]] = None,
-                 weight_decay: Any = None, grad_clip: Any = None, name: Optional[str] = None) -> None:
-        self._learning_rate = learning_rate
-        self.parameters = list(parameters or [])
-        self._grad_clip = grad_clip
-        self.regularization = as_regularizer(weight_decay)
-
-    _rate_factor = 1.0  # the parameter being updated's ParamAttr learning_rate
-
-    @property
-    def learning_rate(self) -> float:
-        """The rate of this step: the number given, or the scheduler's current one (times the
-        factor of the parameter it updates)."""
-        rate = self._learning_rate
-        rate = rate() if isinstance(rate, lr.LRScheduler) else rate
-        return rate if self._rate_factor == 1.0 else rate * self._rate_factor
-
-    def step(self) -> None:
-        with no_grad():
-            pairs = [(p, p.grad) for p in self.parameters if p.grad is not None and not p.stop_gradient]
-            if self._grad_clip is not None:
-                pairs = self._grad_clip(pairs)
-            pairs = [(p, self._regularized(p, g)) for p, g in pairs]
-            for p, g in pairs:
-                rate = self.parameters[0]._data.dtype
-                if self.reads_a_learning_rate_tensor and p._data.dtype != rate:
-                    raise PADDLE.error("dtype_container", want=p._data.dtype, have=rate)
-                if g._data.dtype != p._data.dtype:  # (a leaf's .grad in its seed's dtype)
-                    raise PADDLE.error("dtype_container", want=p._data.dtype, have=g._data.dtype)
-                self._rate_factor = param_attr.learning_rate_of(p)
-                try:
-                    _update(p, self._delta(p, g))
-                finally:
-                    self._rate_factor = 1.0
-
-    def _regularized(self, parameter: Any, gradient: Any) -> Any:
-        decay = param_attr.regularizer_of(parameter) or self.regularization
-        return gradient if decay is None else decay(parameter, gradient)
-
-    def _delta(self, parameter: Any, gradient: Any) -> Any:
-        """What this step subtracts from ``parameter``."""
-        raise NotImplementedError
-
-    def minimize(self, loss: Any) -> None:
-        """Applies the gradients the last backward left (it does not run backward itself)."""
-        from reference_engine.paddle._core import Tensor
-
-        if not isinstance(loss, Tensor):
-            raise PADDLE.error("minimize_loss_type")
-        self.step()
-
-    def clear_grad(self, set_to_zero: bool = True) -> None:
-        for p in self.parameters:
-            p.clear_gradient(set_to_zero)
-
-    def get_lr(self) -> float:
-        return self.learning_rate
+__all__ = ["SGD", "Adam", "AdamW", "Momentum", "Optimizer", "RMSProp", "lr", *_adaptive]
 
 
 class SGD(Optimizer):
@@ -178,7 +97,7 @@ class AdamW(Adam):
     def _delta(self, parameter: Any, gradient: Any) -> Any:
         kind = parameter._data.dtype.type
         decay = kind(1) - kind(self.learning_rate) * kind(self.weight_decay)
-        _update(parameter, float(decay), "scale_")
+        update_in_place(parameter, float(decay), "scale_")
         return super()._delta(parameter, gradient)
 
 

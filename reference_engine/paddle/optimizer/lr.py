@@ -11,8 +11,9 @@ from typing import Any, Callable, Sequence
 from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.framework_names import module_getattr
 
-__all__ = ["CosineAnnealingDecay", "ExponentialDecay", "LRScheduler", "LambdaDecay", "LinearWarmup",
-           "ReduceOnPlateau", "MultiStepDecay", "PiecewiseDecay", "StepDecay"]
+__all__ = ["CosineAnnealingDecay", "CosineAnnealingWarmRestarts", "ExponentialDecay", "InverseTimeDecay",
+           "LRScheduler", "LambdaDecay", "LinearLR", "LinearWarmup", "MultiplicativeDecay", "NaturalExpDecay",
+           "NoamDecay", "PolynomialDecay", "ReduceOnPlateau", "MultiStepDecay", "PiecewiseDecay", "StepDecay"]
 
 
 class LRScheduler:
@@ -226,3 +227,132 @@ class ReduceOnPlateau(LRScheduler):
 
 
 __getattr__ = module_getattr("paddle.optimizer.lr")
+
+
+class PolynomialDecay(LRScheduler):
+    """From ``learning_rate`` to ``end_lr`` as ``(1 - epoch / decay_steps) ** power``; with
+    ``cycle`` the decay restarts over a multiple of ``decay_steps``."""
+
+    def __init__(self, learning_rate: float, decay_steps: int, end_lr: float = 0.0001,
+                 power: float = 1.0, cycle: bool = False, last_epoch: int = -1,
+                 verbose: bool = False) -> None:
+        self.decay_steps, self.end_lr, self.power, self.cycle = decay_steps, end_lr, power, cycle
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        epoch, steps = self.last_epoch, self.decay_steps
+        if self.cycle:
+            cycles = 1 if epoch == 0 else math.ceil(float(epoch) / float(self.decay_steps))
+            steps = self.decay_steps * cycles
+        else:
+            epoch = min(epoch, self.decay_steps)
+        return (self.base_lr - self.end_lr) * ((1 - float(epoch) / float(steps)) ** self.power) + self.end_lr
+
+
+class NaturalExpDecay(LRScheduler):
+    """``learning_rate * exp(-gamma * epoch)``."""
+
+    def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1,
+                 verbose: bool = False) -> None:
+        self.gamma = gamma
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        return self.base_lr * math.exp(-1 * self.gamma * self.last_epoch)
+
+
+class InverseTimeDecay(LRScheduler):
+    """``learning_rate / (1 + gamma * epoch)``."""
+
+    def __init__(self, learning_rate: float, gamma: float, last_epoch: int = -1,
+                 verbose: bool = False) -> None:
+        self.gamma = gamma
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        return self.base_lr / (1 + self.gamma * self.last_epoch)
+
+
+class NoamDecay(LRScheduler):
+    """The transformer's warm-up then inverse-root decay, scaled by ``d_model ** -0.5``."""
+
+    def __init__(self, d_model: int, warmup_steps: int, learning_rate: float = 1.0, last_epoch: int = -1,
+                 verbose: bool = False) -> None:
+        self.d_model, self.warmup_steps = d_model, warmup_steps
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        a = 1 if self.last_epoch == 0 else self.last_epoch ** -0.5
+        b = self.warmup_steps ** -1.5 * self.last_epoch
+        return self.base_lr * (self.d_model ** -0.5) * min(a, b)
+
+
+class MultiplicativeDecay(LRScheduler):
+    """The rate times ``lr_lambda(epoch)`` for each epoch so far."""
+
+    def __init__(self, learning_rate: float, lr_lambda: Callable[[int], float], last_epoch: int = -1,
+                 verbose: bool = False) -> None:
+        self.lr_lambda = lr_lambda
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        rate = self.base_lr
+        for epoch in range(1, self.last_epoch + 1):
+            rate = rate * self.lr_lambda(epoch)
+        return rate
+
+
+class LinearLR(LRScheduler):
+    """From ``start_factor`` to ``end_factor`` of the rate over ``total_steps``, recursively."""
+
+    def __init__(self, learning_rate: float, total_steps: int, start_factor: float = 1.0 / 3,
+                 end_factor: float = 1.0, last_epoch: int = -1, verbose: bool = False) -> None:
+        self.start_factor, self.end_factor, self.total_steps = start_factor, end_factor, total_steps
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        if self.last_epoch == 0:
+            return self.base_lr * self.start_factor
+        if self.last_epoch > self.total_steps:
+            return self.last_lr
+        change = self.end_factor - self.start_factor
+        return self.last_lr * (1.0 + change / (self.total_steps * self.start_factor
+                                               + (self.last_epoch - 1) * change))
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing to ``eta_min`` over ``T_i`` epochs, then a restart with ``T_i`` times
+    ``T_mult``."""
+
+    def __init__(self, learning_rate: float, T_0: int, T_mult: int = 1, eta_min: float = 0,  # noqa: N803
+                 last_epoch: int = -1, verbose: bool = False) -> None:
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise PADDLE.error("scheduler_t0", value=T_0)
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise PADDLE.error("scheduler_t_mult", value=T_mult)
+        self.T_0, self.T_i, self.T_mult, self.eta_min, self.T_cur = T_0, T_0, T_mult, eta_min, last_epoch
+        super().__init__(learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        cosine = 1 + math.cos(math.pi * self.T_cur / self.T_i)
+        return self.eta_min + (self.base_lr - self.eta_min) * cosine / 2
+
+    def step(self, epoch: Any = None) -> None:
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur += 1
+            if self.T_cur >= self.T_i:
+                self.T_cur, self.T_i = self.T_cur - self.T_i, self.T_i * self.T_mult
+        elif epoch >= self.T_0:
+            if self.T_mult == 1:
+                self.T_cur = epoch % self.T_0
+            else:
+                n = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
+                self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
+                self.T_i = self.T_0 * self.T_mult ** n
+        else:
+            self.T_i, self.T_cur = self.T_0, epoch
+        self.last_epoch = math.floor(epoch)
+        self.last_lr = self.get_lr()

@@ -1,6 +1,7 @@
 """``torch.optim``: the ``Optimizer`` base class, ``SGD``, ``Adam``, ``AdamW``, ``RMSprop``,
-``Adagrad`` and ``Adadelta`` on it, and ``lr_scheduler``: the updates a training loop applies
-between backward passes, each as torch's single-tensor implementation writes it."""
+``Adagrad`` and ``Adadelta`` on it (``Adamax``, ``NAdam`` and ``RAdam`` in ``adam_variants``), and
+``lr_scheduler``: the updates a training loop applies between backward passes, each as torch's
+single-tensor implementation writes it."""
 
 from __future__ import annotations
 
@@ -10,20 +11,19 @@ from reference_engine import ops as F
 from reference_engine.framework_names import module_getattr
 from reference_engine.torch._core import TORCH, no_grad
 from reference_engine.torch.optim import lr_scheduler
-from reference_engine.torch.optim.optimizer import Optimizer, Params, required
+from reference_engine.torch.optim.adam_variants import *  # noqa: F403
+from reference_engine.torch.optim.adam_variants import __all__ as _adam_variants
+from reference_engine.torch.optim.optimizer import (
+    Optimizer,
+    Params,
+    PerParameter,
+    check_nonnegative,
+    closure_loss,
+    required,
+)
 
 __all__ = ["SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler",
-           "required"]
-
-
-def _closure_loss(closure: Optional[Callable[[], Any]]) -> Any:
-    """What ``step(closure)`` returns: the closure's loss, computed with recording on."""
-    if closure is None:
-        return None
-    from reference_engine.torch._core import enable_grad
-
-    with enable_grad():
-        return closure()
+           "required", *_adam_variants]
 
 
 class SGD(Optimizer):
@@ -47,7 +47,7 @@ class SGD(Optimizer):
                                       differentiable=differentiable, fused=fused))
 
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
-        loss = _closure_loss(closure)
+        loss = closure_loss(closure)
         with no_grad():
             for group in self.param_groups:
                 for p in group["params"]:
@@ -68,33 +68,7 @@ class SGD(Optimizer):
         return loss
 
 
-def _check(values: dict[str, float]) -> None:
-    """torch's checks that the hyperparameters are not negative, each named as its message
-    names it ("learning rate", "weight_decay value")."""
-    for what, value in values.items():
-        if value < 0.0:
-            raise TORCH.error("optim_invalid", what=what, value=value)
-
-
-class _PerParameter(Optimizer):
-    """An optimizer whose ``step`` is its ``_update(p, grad, group, state)`` for each parameter
-    with a gradient (negated to maximize), without recording; the closure's loss returned."""
-
-    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
-        loss = _closure_loss(closure)
-        with no_grad():
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        g = -p.grad if group.get("maximize") else p.grad
-                        self._update(p, g, group, self.state[p])
-        return loss
-
-    def _update(self, p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
-        raise NotImplementedError
-
-
-class Adam(_PerParameter):
+class Adam(PerParameter):
     """Adam with torch's bias-corrected update, ``amsgrad`` (the largest second moment so far)
     and ``maximize`` (ascent). ``foreach``, ``capturable``, ``differentiable`` and ``fused``
     choose torch's implementation, not the result: they are kept in the groups and ignored."""
@@ -153,15 +127,15 @@ class AdamW(Adam):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, **options)
 
 
-class RMSprop(_PerParameter):
+class RMSprop(PerParameter):
     """A step scaled by the root of a running mean of squared gradients (centred: less the
     squared running mean), with optional momentum."""
 
     def __init__(self, params: Params, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
                  weight_decay: float = 0.0, momentum: float = 0.0, centered: bool = False, *,
                  maximize: bool = False, **_: Any) -> None:
-        _check({"learning rate": lr, "epsilon value": eps, "momentum value": momentum,
-                "weight_decay value": weight_decay, "alpha value": alpha})
+        check_nonnegative({"learning rate": lr, "epsilon value": eps, "momentum value": momentum,
+                           "weight_decay value": weight_decay, "alpha value": alpha})
         super().__init__(params, dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay,
                                       momentum=momentum, centered=centered, maximize=maximize))
 
@@ -185,14 +159,16 @@ class RMSprop(_PerParameter):
             p.sub_(g / avg * group["lr"])
 
 
-class Adagrad(_PerParameter):
+class Adagrad(PerParameter):
     """A step scaled by the root of the summed squared gradients, the rate decayed by step."""
 
     def __init__(self, params: Params, lr: float = 1e-2, lr_decay: float = 0.0,
                  weight_decay: float = 0.0, initial_accumulator_value: float = 0.0, eps: float = 1e-10,
                  *, maximize: bool = False, **_: Any) -> None:
-        _check({"learning rate": lr, "lr_decay value": lr_decay, "weight_decay value": weight_decay,
-                "initial_accumulator_value value": initial_accumulator_value, "epsilon value": eps})
+        check_nonnegative({"learning rate": lr, "lr_decay value": lr_decay,
+                           "weight_decay value": weight_decay,
+                           "initial_accumulator_value value": initial_accumulator_value,
+                           "epsilon value": eps})
         super().__init__(params, dict(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay, eps=eps,
                                       initial_accumulator_value=initial_accumulator_value,
                                       maximize=maximize))
@@ -209,13 +185,13 @@ class Adagrad(_PerParameter):
         p.sub_(g / (state["sum"].sqrt() + group["eps"]) * rate)
 
 
-class Adadelta(_PerParameter):
+class Adadelta(PerParameter):
     """Steps of the ratio of two running roots: of the squared steps so far and of the squared
     gradients."""
 
     def __init__(self, params: Params, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6,
                  weight_decay: float = 0.0, *, maximize: bool = False, **_: Any) -> None:
-        _check({"learning rate": lr, "epsilon value": eps, "weight_decay value": weight_decay})
+        check_nonnegative({"learning rate": lr, "epsilon value": eps, "weight_decay value": weight_decay})
         if not 0.0 <= rho <= 1.0:
             raise TORCH.error("optim_invalid", what="rho value", value=rho)
         super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay,

@@ -16,8 +16,9 @@ from typing import Any, Callable, Sequence, Union
 from reference_engine.framework_names import module_getattr
 from reference_engine.torch._core import TORCH
 
-__all__ = ["ConstantLR", "CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "LinearLR",
-           "MultiStepLR", "OneCycleLR", "ReduceLROnPlateau", "SequentialLR", "StepLR"]
+__all__ = ["ConstantLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts", "ExponentialLR", "LRScheduler",
+           "LambdaLR", "LinearLR", "MultiStepLR", "OneCycleLR", "PolynomialLR", "ReduceLROnPlateau",
+           "SequentialLR", "StepLR"]
 
 
 class LRScheduler:
@@ -173,6 +174,67 @@ class CosineAnnealingLR(LRScheduler):
     def _closed_form_lr(self) -> list[float]:
         cosine = 1 + math.cos(math.pi * self.last_epoch / self.T_max)
         return [self.eta_min + (base - self.eta_min) * cosine / 2 for base in self.base_lrs]
+
+
+class PolynomialLR(LRScheduler):
+    """Decay to 0 over ``total_iters`` epochs as ``(1 - epoch / total_iters) ** power``."""
+
+    def __init__(self, optimizer: Any, total_iters: int = 5, power: float = 1.0,
+                 last_epoch: int = -1) -> None:
+        self.total_iters, self.power = total_iters, power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return self._current()
+        factor = ((1.0 - self.last_epoch / self.total_iters)
+                  / (1.0 - (self.last_epoch - 1) / self.total_iters)) ** self.power
+        return [lr * factor for lr in self._current()]
+
+    def _closed_form_lr(self) -> list[float]:
+        left = 1.0 - min(self.total_iters, self.last_epoch) / self.total_iters
+        return [base * left ** self.power for base in self.base_lrs]
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing to ``eta_min`` over ``T_i`` epochs, then a restart with ``T_i`` times
+    ``T_mult``; ``step(epoch)`` may be a fraction of an epoch."""
+
+    def __init__(self, optimizer: Any, T_0: int, T_mult: int = 1, eta_min: float = 0.0,  # noqa: N803
+                 last_epoch: int = -1) -> None:
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise TORCH.error("scheduler_t0", value=T_0)
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise TORCH.error("scheduler_t_mult", value=T_mult)
+        self.T_0, self.T_i, self.T_mult, self.eta_min, self.T_cur = T_0, T_0, T_mult, eta_min, last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        cosine = 1 + math.cos(math.pi * self.T_cur / self.T_i)
+        return [self.eta_min + (base - self.eta_min) * cosine / 2 for base in self.base_lrs]
+
+    def step(self, epoch: Any = None) -> None:
+        self._step_count += 1
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur += 1
+            if self.T_cur >= self.T_i:
+                self.T_cur, self.T_i = self.T_cur % self.T_i, self.T_i * self.T_mult
+        elif epoch >= self.T_0:
+            if self.T_mult == 1:
+                self.T_cur = epoch % self.T_0
+            else:
+                n = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
+                self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
+                self.T_i = self.T_0 * self.T_mult ** n
+        else:
+            self.T_i, self.T_cur = self.T_0, epoch
+        self.last_epoch = math.floor(epoch)
+        for group, lr in zip(self.optimizer.param_groups, self.get_lr()):
+            group["lr"] = lr
+        self._last_lr = self._current()
 
 
 class ConstantLR(LRScheduler):

@@ -10,10 +10,10 @@ from collections import defaultdict
 from typing import Any, Callable, Iterable, Optional, Union
 
 from reference_engine.framework_names import instance_getattr
-from reference_engine.torch._core import TORCH, Tensor
+from reference_engine.torch._core import TORCH, Tensor, no_grad
 from reference_engine.torch.nn.modules import clear_grads
 
-__all__ = ["Optimizer", "required"]
+__all__ = ["Optimizer", "PerParameter", "closure_loss", "check_nonnegative", "required"]
 
 
 class _RequiredParameter:
@@ -127,3 +127,39 @@ def _type_name(obj: Any) -> str:
                            "int64": "LongTensor"}.get(str(obj._data.dtype), "Tensor")
     cls = type(obj)
     return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+
+
+def closure_loss(closure: Optional[Callable[[], Any]]) -> Any:
+    """What ``step(closure)`` returns: the closure's loss, computed with recording on."""
+    if closure is None:
+        return None
+    from reference_engine.torch._core import enable_grad
+
+    with enable_grad():
+        return closure()
+
+
+def check_nonnegative(values: dict[str, float]) -> None:
+    """torch's checks that the hyperparameters are not negative, each named as its message
+    names it ("learning rate", "weight_decay value")."""
+    for what, value in values.items():
+        if value < 0.0:
+            raise TORCH.error("optim_invalid", what=what, value=value)
+
+
+class PerParameter(Optimizer):
+    """An optimizer whose ``step`` is its ``_update(p, grad, group, state)`` for each parameter
+    with a gradient (negated to maximize), without recording; the closure's loss returned."""
+
+    def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
+        loss = closure_loss(closure)
+        with no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        g = -p.grad if group.get("maximize") else p.grad
+                        self._update(p, g, group, self.state[p])
+        return loss
+
+    def _update(self, p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
+        raise NotImplementedError

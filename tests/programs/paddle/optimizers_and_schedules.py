@@ -1,0 +1,63 @@
+"""Adagrad, Adadelta and Adamax over a few steps of a small regression (weight decay, an
+initial accumulator, a rate set mid-way), and the polynomial, exponential, inverse-time, Noam,
+multiplicative, linear and warm-restart schedules."""
+
+from __future__ import annotations
+
+from tests.observe import attempt
+from tests.programs.registry import paddle_program as program
+
+
+@program
+def adaptive_optimizers_train_a_linear_layer(paddle):
+    paddle.seed(0)
+    seen = []
+    for make in (lambda ps: paddle.optimizer.Adagrad(0.1, parameters=ps),
+                 lambda ps: paddle.optimizer.Adagrad(0.1, parameters=ps, initial_accumulator_value=0.5,
+                                                     weight_decay=0.01),
+                 lambda ps: paddle.optimizer.Adadelta(1.0, parameters=ps),
+                 lambda ps: paddle.optimizer.Adadelta(0.5, rho=0.9, parameters=ps),
+                 lambda ps: paddle.optimizer.Adamax(0.05, parameters=ps),
+                 lambda ps: paddle.optimizer.Adamax(0.05, parameters=ps, weight_decay=0.1)):
+        model = paddle.nn.Linear(3, 2)
+        optimizer = make(model.parameters())
+        x = paddle.randn([4, 3])
+        losses = []
+        for step in range(8):
+            optimizer.clear_grad()
+            loss = ((model(x) - 1) ** 2).mean()
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+            if step == 3:
+                optimizer.set_lr(optimizer.get_lr() * 0.5)
+        seen += [type(optimizer).__name__, losses, model.weight, model.bias]
+    return seen
+
+
+@program
+def more_learning_rate_schedules(paddle):
+    lr = paddle.optimizer.lr
+    seen = []
+    for make in (lambda: lr.PolynomialDecay(0.1, 4, power=2.0),
+                 lambda: lr.PolynomialDecay(0.1, 3, cycle=True),
+                 lambda: lr.NaturalExpDecay(0.1, 0.3), lambda: lr.InverseTimeDecay(0.1, 0.5),
+                 lambda: lr.NoamDecay(64, 3), lambda: lr.MultiplicativeDecay(0.1, lambda epoch: 0.9),
+                 lambda: lr.LinearLR(0.1, 4), lambda: lr.CosineAnnealingWarmRestarts(0.1, 3),
+                 lambda: lr.CosineAnnealingWarmRestarts(0.1, 2, 2, 0.01)):
+        schedule = make()
+        rates = [schedule()]
+        for _ in range(9):
+            schedule.step()
+            rates.append(schedule())
+        seen.append(rates)
+    restarts = lr.CosineAnnealingWarmRestarts(0.1, 2, 2)
+    restarts.step(5.5)
+    model = paddle.nn.Linear(2, 2)
+    optimizer = paddle.optimizer.SGD(lr.PolynomialDecay(0.1, 4), parameters=model.parameters())
+    refused = attempt(lambda: optimizer.set_lr(0.5))
+    optimizer.set_lr_scheduler(lr.NaturalExpDecay(0.2, 0.1))
+    return seen + [restarts(), refused, optimizer.get_lr(),
+                   attempt(lambda: paddle.optimizer.SGD(0.1, parameters=model.parameters()).set_lr("0.1")),
+                   attempt(lambda: optimizer.set_lr_scheduler(3)),
+                   attempt(lambda: lr.CosineAnnealingWarmRestarts(0.1, 0))]

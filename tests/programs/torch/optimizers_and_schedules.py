@@ -1,0 +1,59 @@
+"""Adam's variants (Adamax, NAdam, RAdam) over a few steps of a small regression, with weight
+decay in both forms, and the polynomial and warm-restart schedules, stepped by epoch and by a
+fraction of one."""
+
+from __future__ import annotations
+
+from tests.observe import attempt
+from tests.programs.registry import torch_program as program
+
+
+@program
+def adam_variants_train_a_linear_layer(torch):
+    torch.manual_seed(0)
+    seen = []
+    for make in (lambda ps: torch.optim.Adamax(ps, lr=0.05),
+                 lambda ps: torch.optim.Adamax(ps, weight_decay=0.1),
+                 lambda ps: torch.optim.NAdam(ps, lr=0.05),
+                 lambda ps: torch.optim.NAdam(ps, lr=0.05, weight_decay=0.1, decoupled_weight_decay=True),
+                 lambda ps: torch.optim.RAdam(ps, lr=0.05),
+                 lambda ps: torch.optim.RAdam(ps, lr=0.05, weight_decay=0.1),
+                 lambda ps: torch.optim.RAdam(ps, lr=0.05, betas=(0.9, 0.5))):
+        model = torch.nn.Linear(3, 2)
+        optimizer = make(model.parameters())
+        x = torch.randn(4, 3)
+        losses = []
+        for _ in range(8):
+            optimizer.zero_grad()
+            loss = ((model(x) - 1) ** 2).mean()
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+        seen += [type(optimizer).__name__, losses, model.weight, model.bias]
+    leaf = torch.ones(1, requires_grad=True)
+    return seen + [attempt(lambda: torch.optim.NAdam([leaf], momentum_decay=-1.0)),
+                   attempt(lambda: torch.optim.Adamax([leaf], betas=(1.0, 0.9)))]
+
+
+@program
+def polynomial_and_warm_restart_schedules(torch):
+    seen = []
+    for make in (lambda o: torch.optim.lr_scheduler.PolynomialLR(o, total_iters=4, power=2.0),
+                 lambda o: torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(o, T_0=3),
+                 lambda o: torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(o, T_0=2, T_mult=2,
+                                                                                eta_min=0.01)):
+        p = torch.nn.Parameter(torch.ones(2))
+        optimizer = torch.optim.SGD([p], lr=0.1)
+        schedule = make(optimizer)
+        rates = []
+        for _ in range(9):
+            optimizer.step()
+            schedule.step()
+            rates.append(schedule.get_last_lr()[0])
+        if isinstance(schedule, torch.optim.lr_scheduler.CosineAnnealingWarmRestarts):
+            schedule.step(5.5)
+            rates.append(optimizer.param_groups[0]["lr"])
+        seen.append(rates)
+    p = torch.nn.Parameter(torch.ones(2))
+    return seen + [attempt(lambda: torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(
+        torch.optim.SGD([p], lr=0.1), T_0=0))]
