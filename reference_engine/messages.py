@@ -539,6 +539,10 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
 }
 
 TORCH_WARNINGS: dict[str, tuple[type[Warning], str]] = {
+    "kl_div_mean": (UserWarning, "reduction: 'mean' divides the total loss by both the batch size and "
+                                 "the support size.'batchmean' divides only by the batch size, and aligns "
+                                 "with the KL div math definition.'mean' will be changed to behave the same "
+                                 "as 'batchmean' in the next major release."),
     "autocast_no_cuda": (UserWarning, "CUDA is not available or torch_xla is imported. Disabling autocast."),
     "autocast_cpu_dtype": (UserWarning, "In CPU autocast, but the target dtype is not supported. Disabling "
                                         "autocast.\nCPU Autocast only supports dtypes of torch.bfloat16, "

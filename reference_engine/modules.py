@@ -369,6 +369,40 @@ class ListBase(ModuleBase):
         return len(self._children)
 
 
+class ParameterListBase(ModuleBase):
+    """A list of parameters, registered as ``0``, ``1``, ...: indexing, iteration, ``append``;
+    a dialect's ``as_parameter`` makes a plain tensor a parameter (or refuses it)."""
+
+    def __init__(self, values: Any = None) -> None:
+        super().__init__()
+        for value in values or ():
+            self.append(value)
+
+    def as_parameter(self, value: Any) -> Any:
+        return value
+
+    def append(self, value: Any) -> ParameterListBase:
+        setattr(self, str(len(self._parameters)), self.as_parameter(value))
+        return self
+
+    def extend(self, values: Any) -> ParameterListBase:
+        for value in values:
+            self.append(value)
+        return self
+
+    def __getitem__(self, index: int) -> Any:
+        return list(self._parameters.values())[index]
+
+    def __setitem__(self, index: int, value: Any) -> None:
+        setattr(self, str(index % len(self)), self.as_parameter(value))
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(list(self._parameters.values()))
+
+    def __len__(self) -> int:
+        return len(self._parameters)
+
+
 class DictBase(ModuleBase):
     """Modules by name, in insertion order: a mapping whose entries are registered submodules."""
 

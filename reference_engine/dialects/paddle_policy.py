@@ -144,6 +144,7 @@ DERIVATIVE_ORDER_LIMITS = {
     "embedding_kernel": (0, "embedding_grad"),
     "nll_loss_kernel": (0, "nll_loss_grad"),
     "einsum_kernel": (0, "einsum_grad"),
+    "kldiv_loss_kernel": (0, "kldiv_loss_grad"),
     # the activations composed in reference_engine/paddle/nn/activation_functions.py (measured)
     **{f"{name}_kernel": (0, f"{grad}_grad") for name, grad in (
         ("relu6", "relu6"), ("hardtanh", "hardtanh"), ("hardswish", "hardswish"),

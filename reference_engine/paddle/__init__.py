@@ -29,9 +29,11 @@ from reference_engine.paddle import (
     regularizer,
     tensor,
     tensor_access,
+    tensor_functions,
 )
 from reference_engine.paddle._core import *  # noqa: F403
 from reference_engine.paddle.extras import *  # noqa: F403
+from reference_engine.paddle.tensor_functions import *  # noqa: F403
 
 set_device = device.set_device
 is_compiled_with_cuda = device.is_compiled_with_cuda
@@ -42,16 +44,17 @@ set_flags, get_flags = flags.set_flags, flags.get_flags
 create_parameter = nn.layers.create_parameter
 
 # the same functions as Tensor methods (defined once, in extras.py)
-for _method, _function in {**extras.TENSOR_METHODS, **tensor_access.METHODS}.items():
+for _method, _function in {**extras.TENSOR_METHODS, **tensor_functions.TENSOR_METHODS,
+                           **tensor_access.METHODS}.items():
     setattr(_core.Tensor, _method, _function)
 
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
 __version__ = "3.3.1"
 
-__all__ = [*_core.__all__, *extras.__all__, "amp", "autograd", "base", "device", "framework", "incubate",
-           "io", "linalg", "metric", "nn", "optimizer", "regularizer", "tensor", "set_device",
-           "is_compiled_with_cuda", "CPUPlace", "CUDAPlace", "ParamAttr", "create_parameter", "get_flags",
-           "set_flags"]
+__all__ = [*_core.__all__, *extras.__all__, *tensor_functions.__all__, "amp", "autograd", "base", "device",
+           "framework", "incubate", "io", "linalg", "metric", "nn", "optimizer", "regularizer", "tensor",
+           "set_device", "is_compiled_with_cuda", "CPUPlace", "CUDAPlace", "ParamAttr", "create_parameter",
+           "get_flags", "set_flags"]
 
 
 def __getattr__(name: str) -> Any:

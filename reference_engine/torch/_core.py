@@ -50,7 +50,7 @@ __all__ = [
     "layout", "strided", "memory_format", "preserve_format", "contiguous_format", "channels_last",
     "inference_mode",
     "is_anomaly_enabled", "linspace", "mm",
-    "add", "amax", "amin", "bool", "cat", "ceil", "clamp", "clone",
+    "add", "amax", "amin", "bool", "cat", "ceil", "clamp", "clamp_max", "clamp_min", "clone",
     "detach", "div", "double", "dtype", "enable_grad", "expand_copy", "float",
     "bfloat16", "float16", "float32", "float64", "floor", "half", "int", "int32", "int64", "is_grad_enabled",
     "is_tensor", "arange", "clip", "concat", "divide", "full", "multiply", "subtract",
@@ -446,10 +446,14 @@ class Tensor(_CoreTensor):
         return self._in_place("masked_fill", mask=mask._data, value=value)
 
     def clamp_min(self, min: Any) -> Tensor:  # noqa: A002
-        return composed.named(F.clamp(self, min, None), "ClampMinBackward0", self)
+        """ClampMinBackward0 for a number bound, ClampMinBackward1 for a tensor (which gets
+        the gradient where it clamps)."""
+        node = "ClampMinBackward1" if isinstance(min, Tensor) else "ClampMinBackward0"
+        return composed.named(F.clamp(self, min, None), node, self)
 
     def clamp_max(self, max: Any) -> Tensor:  # noqa: A002
-        return composed.named(F.clamp(self, None, max), "ClampMaxBackward0", self)
+        node = "ClampMaxBackward1" if isinstance(max, Tensor) else "ClampMaxBackward0"
+        return composed.named(F.clamp(self, None, max), node, self)
 
     def view_as(self, other: Tensor) -> Tensor:
         return F.reshape(self, other._data.shape)
@@ -535,7 +539,6 @@ class Tensor(_CoreTensor):
         return F.clamp(self, min, max)
 
     clip = clamp
-
     def clamp_(self, min: Optional[builtins.float] = None,  # noqa: A002
                max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
         return self._in_place("clamp", low=min, high=max)  # type: ignore[return-value]
@@ -889,6 +892,17 @@ def clamp(input: Tensor, min: Optional[builtins.float] = None,  # noqa: A002
 
 
 clip = clamp
+
+
+@_tensor_first
+def clamp_min(input: Tensor, min: Any) -> Tensor:  # noqa: A002
+    return input.clamp_min(min)
+
+
+@_tensor_first
+def clamp_max(input: Tensor, max: Any) -> Tensor:  # noqa: A002
+    return input.clamp_max(max)
+
 
 
 @_tensor_first

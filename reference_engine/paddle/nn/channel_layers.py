@@ -16,8 +16,8 @@ from reference_engine.paddle._core import Tensor, get_default_dtype
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, Parameter
 
-__all__ = ["GLU", "SELU", "Dropout2D", "Hardsigmoid", "Hardswish", "Hardtanh", "InstanceNorm1D",
-           "InstanceNorm2D", "LogSigmoid", "Mish", "PReLU", "ReLU6", "Softsign"]
+__all__ = ["GLU", "SELU", "CosineSimilarity", "Dropout2D", "KLDivLoss", "Hardsigmoid", "Hardswish",
+           "Hardtanh", "InstanceNorm1D", "InstanceNorm2D", "LogSigmoid", "Mish", "PReLU", "ReLU6", "Softsign"]
 
 (ReLU6, Hardtanh, Hardswish, Hardsigmoid, Mish, LogSigmoid, Softsign, SELU, GLU) = shared.function_modules(
     Layer, shared.ActivationBase, ReLU6=functional.relu6, Hardtanh=functional.hardtanh,
@@ -97,3 +97,28 @@ class InstanceNorm1D(_InstanceNormBase):
 
 class InstanceNorm2D(_InstanceNormBase):
     dims = (4,)
+
+
+class KLDivLoss(Layer):
+    """``kl_div`` with the reduction and target form it was made with."""
+
+    def __init__(self, reduction: str = "mean", log_target: bool = False) -> None:
+        super().__init__()
+        self.reduction, self.log_target = reduction, log_target
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return functional.kl_div(input, label, self.reduction, self.log_target)
+
+
+class CosineSimilarity(Layer):
+    """``cosine_similarity`` along ``axis``."""
+
+    def __init__(self, axis: int = 1, eps: float = 1e-8) -> None:
+        super().__init__()
+        self._axis, self._eps = axis, eps
+
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
+        return functional.cosine_similarity(x1, x2, self._axis, self._eps)
+
+    def extra_repr(self) -> str:
+        return f"axis={self._axis}, eps={self._eps}"

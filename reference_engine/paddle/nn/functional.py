@@ -8,7 +8,7 @@ from typing import Any, Optional
 import numpy as np
 
 from reference_engine import composed as C
-from reference_engine import layers, recorder
+from reference_engine import layers, recorder, similarity
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects.paddle_policy import PADDLE
@@ -23,7 +23,8 @@ from reference_engine.tensor import Tensor
 __all__ = ["group_norm", "interpolate", "label_smooth", "one_hot", "pad", "upsample",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d",
            "avg_pool1d", "avg_pool2d", "max_pool1d", "max_pool2d", "batch_norm", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits", "conv1d", "conv2d", "conv2d_transpose", "cross_entropy",
+           "binary_cross_entropy_with_logits", "cosine_similarity", "kl_div", "conv1d", "conv2d",
+           "conv2d_transpose", "cross_entropy",
            "dropout", "dropout2d", "elu", "instance_norm", "embedding", "gelu", "l1_loss", "layer_norm",
            "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "relu", "sigmoid",
            "silu", "softmax", "softplus", "tanh", *_activations]
@@ -216,6 +217,24 @@ def _dropout_along(x: Tensor, p: float, axes: list[int], training: bool, mode: s
     shape = tuple(n if i in axes else 1 for i, n in enumerate(x._data.shape))
     keep = layers.feature_keep(x, p, shape)
     return F.mul(scaled, F.constant_like(x, keep.astype(x._data.dtype)))
+
+
+def kl_div(input: Tensor, label: Tensor, reduction: str = "mean", log_target: bool = False,  # noqa: A002
+           name: Optional[str] = None) -> Tensor:
+    """paddle's kldiv_loss kernel (KldivLossGradNode, no double grad; the label gets no
+    gradient), then the reduction as paddle's Python writes it: a mean, a sum, or a sum over
+    the batch size ("batchmean")."""
+    with as_kernel("kldiv_loss_kernel"):
+        pointwise = C.named(similarity.kl_div_pointwise_paddle(input, label, log_target), "KldivLossGradNode",
+                            input)
+    if reduction == "batchmean":
+        total = F.sum(pointwise)
+        return F.div(total, input._data.shape[0]) if input._data.ndim else total
+    return C.reduced(pointwise, reduction)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, axis: int = 1, eps: float = 1e-8) -> Tensor:
+    return similarity.cosine_similarity_paddle(x1, x2, axis, eps)
 
 
 def dropout2d(x: Tensor, p: float = 0.5, training: bool = True, data_format: str = "NCHW",

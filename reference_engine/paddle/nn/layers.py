@@ -28,9 +28,9 @@ from reference_engine.paddle._core import (
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.initializer import Constant, XavierUniform
 
-__all__ = ["CrossEntropyLoss", "ELU", "Flatten", "GELU", "Identity", "L1Loss", "Layer", "LayerList",
-           "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
-           "SiLU", "Silu", "Softmax", "Softplus", "Tanh"]
+__all__ = ["CrossEntropyLoss", "ELU", "Flatten", "GELU", "Identity", "L1Loss", "Layer", "LayerDict",
+           "LayerList", "ParameterList", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Parameter", "ReLU",
+           "Sequential", "Sigmoid", "SiLU", "Silu", "Softmax", "Softplus", "Tanh"]
 
 _LINEAR_NAMES = itertools.count()
 _CREATED_NAMES = itertools.count()
@@ -224,6 +224,15 @@ class Sequential(shared.SequentialBase, Layer):
 
 class LayerList(shared.ListBase, Layer):
     """``paddle.nn.LayerList``."""
+
+
+class LayerDict(shared.DictBase, Layer):
+    """``paddle.nn.LayerDict``."""
+
+
+class ParameterList(shared.ParameterListBase, Layer):
+    """``paddle.nn.ParameterList``: parameters registered as ``0``, ``1``, ...; it prints no
+    entries (measured)."""
 
 
 class Identity(shared.IdentityBase, Layer):

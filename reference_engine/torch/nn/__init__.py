@@ -10,13 +10,15 @@ from reference_engine.torch.nn.channel_layers import *  # noqa: F403
 from reference_engine.torch.nn.channel_layers import __all__ as _channel_layers
 from reference_engine.torch.nn.layers import *  # noqa: F403
 from reference_engine.torch.nn.layers import __all__ as _layers
+from reference_engine.torch.nn.losses import *  # noqa: F403
+from reference_engine.torch.nn.losses import __all__ as _losses
 from reference_engine.torch.nn.modules import *  # noqa: F403
 from reference_engine.torch.nn.modules import __all__ as _modules
 from reference_engine.torch.nn.parameter import Parameter
 from reference_engine.torch.nn.recurrent import *  # noqa: F403
 from reference_engine.torch.nn.recurrent import __all__ as _recurrent
 
-__all__ = [*_modules, *_layers, *_channel_layers, *_recurrent, *_attention, "Parameter", "functional", "init",
-           "utils"]
+__all__ = [*_modules, *_layers, *_losses, *_channel_layers, *_recurrent, *_attention, "Parameter",
+           "functional", "init", "utils"]
 
 __getattr__ = module_getattr("torch.nn")

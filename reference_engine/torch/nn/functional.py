@@ -8,7 +8,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from reference_engine import composed as C
-from reference_engine import layers, recorder
+from reference_engine import layers, recorder, similarity
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects.torch_policy import TORCH, torch_size
@@ -21,7 +21,8 @@ from reference_engine.torch import autocast_ops
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "max_pool1d",
            "max_pool2d", "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d",
            "conv2d", "conv_transpose1d", "conv_transpose2d",
-           "cross_entropy", "dropout", "dropout2d", "elu", "instance_norm", "interpolate", "embedding",
+           "cosine_similarity", "cross_entropy", "dropout", "huber_loss", "kl_div", "margin_ranking_loss",
+           "softmin", "dropout2d", "elu", "instance_norm", "interpolate", "embedding",
            "gelu", "layer_norm",
            "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "one_hot",
            "pad",
@@ -415,6 +416,49 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Any = None, redu
     inside = F.constant_like(size, size._data < beta)
     return _weighted(F.where(inside, quadratic, F.sub(size, 0.5 * beta)), None, reduction,
                      "SmoothL1LossBackward0", input)
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,  # noqa: A002
+               weight: Optional[Tensor] = None) -> Tensor:
+    """``0.5 * d²`` where ``|d| < delta``, else ``delta * (|d| - delta / 2)``, reduced: composed,
+    shown as one HuberLossBackward0."""
+    if weight is not None:
+        raise not_supported("huber_loss with a weight", "torch")
+    _check_target_size(input, target)
+    difference = F.sub(input, target)
+    size = F.abs(difference)
+    quadratic = F.mul(F.mul(difference, difference), 0.5)
+    inside = F.constant_like(size, size._data < delta)
+    linear = F.mul(F.sub(size, 0.5 * delta), delta)
+    return _weighted(F.where(inside, quadratic, linear), None, reduction, "HuberLossBackward0", input)
+
+
+def kl_div(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,  # noqa: A002
+           reduction: str = "mean", log_target: bool = False) -> Tensor:
+    """``xlogy(t, t) - t x`` (or ``exp(t) (t - x)`` for a log target), reduced; "batchmean"
+    divides the sum by the batch size, "mean" (with torch's warning) by every element."""
+    if reduction == "mean":
+        TORCH.warn("kl_div_mean", stacklevel=2)
+    pointwise = similarity.kl_div_pointwise_torch(input, target, log_target)
+    if reduction == "batchmean":
+        total = F.sum(pointwise)
+        return F.div(total, input.shape[0]) if input.dim() else total
+    return C.reduced(pointwise, reduction)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    return similarity.cosine_similarity_torch(x1, x2, dim, eps)
+
+
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                        size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """``max(0, -target (input1 - input2) + margin)``, reduced."""
+    hinge = F.add(F.mul(F.neg(target), F.sub(input1, input2)), margin)
+    return C.reduced(hinge.clamp_min(0.0), reduction)
+
+
+def softmin(input: Tensor, dim: Optional[int] = None) -> Tensor:  # noqa: A002
+    return softmax(F.neg(input), dim)
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:  # noqa: A002

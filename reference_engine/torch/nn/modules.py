@@ -32,10 +32,10 @@ from reference_engine.torch.nn.parameter import Parameter
 from reference_engine.torch.random import drawing
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "ELU", "Flatten", "GELU", "GLU", "Hardsigmoid",
-           "Hardswish", "Hardtanh", "Identity", "LogSigmoid", "Mish", "ReLU6", "SELU", "Softsign",
-           "L1Loss", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList",
-           "SmoothL1Loss",
-           "NLLLoss", "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh", "clear_grads"]
+           "Hardswish", "Hardtanh", "Identity", "L1Loss", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax",
+           "MSELoss", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss", "ParameterDict",
+           "ParameterList", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss",
+           "Softmax", "Softmin", "Softplus", "Softsign", "Tanh", "Unflatten", "clear_grads"]
 
 def clear_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
     """``zero_grad``: drop each gradient, or zero it in place (detached from any graph)."""
@@ -257,6 +257,64 @@ class ModuleDict(shared.DictBase, Module):
     """``torch.nn.ModuleDict``."""
 
 
+def _parameter_line(key: Any, p: Tensor, dtype_name: str) -> str:
+    """One entry of a parameter container's printout, as torch writes it."""
+    size = "x".join(str(n) for n in p.shape)
+    kind = "Parameter" if isinstance(p, Parameter) else "Tensor"
+    return f"  ({key}): {kind} containing: [{dtype_name} of size {size}]"
+
+
+class ParameterList(shared.ParameterListBase, Module):
+    """``torch.nn.ParameterList``: a plain tensor put in becomes a Parameter."""
+
+    def as_parameter(self, value: Any) -> Any:
+        return value if isinstance(value, Parameter) or not isinstance(value, Tensor) else Parameter(value)
+
+    def extra_repr(self) -> str:
+        return "\n".join(_parameter_line(k, p, str(p.dtype)) for k, p in enumerate(self))
+
+
+class ParameterDict(Module):
+    """``torch.nn.ParameterDict``: parameters by name, in insertion order; a plain tensor put in
+    becomes a Parameter."""
+
+    def __init__(self, parameters: Any = None) -> None:
+        super().__init__()
+        if parameters is not None:
+            self.update(parameters)
+
+    def update(self, parameters: Any) -> None:
+        for key, value in (parameters.items() if hasattr(parameters, "items") else parameters):
+            self[key] = value
+
+    def __getitem__(self, key: str) -> Any:
+        return self._parameters[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        setattr(self, key, value if isinstance(value, Parameter) else Parameter(value))
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._parameters
+
+    def __len__(self) -> int:
+        return len(self._parameters)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._parameters))
+
+    def keys(self) -> Iterable[str]:
+        return self._parameters.keys()
+
+    def values(self) -> Iterable[Any]:
+        return self._parameters.values()
+
+    def items(self) -> Iterable[tuple[str, Any]]:
+        return self._parameters.items()
+
+    def extra_repr(self) -> str:
+        return "\n".join(_parameter_line(k, p, p.type()) for k, p in self.items())
+
+
 class Identity(shared.IdentityBase, Module):
     """``torch.nn.Identity``."""
 
@@ -300,6 +358,25 @@ for _module, _shown in ((ReLU6, (("inplace", True),)), (SELU, (("inplace", True)
                         (Hardtanh, (("min_val", False), ("max_val", False), ("inplace", True))),
                         (GLU, (("dim", False),))):
     _module.shown = _shown
+
+(Softmin,) = shared.function_modules(Module, shared.ActivationBase, Softmin=functional.softmin)
+Softmin.shown = (("dim", False),)
+
+
+class Unflatten(Module):
+    """``dim`` viewed as ``unflattened_size``."""
+
+    def __init__(self, dim: int, unflattened_size: Any) -> None:
+        super().__init__()
+        self.dim, self.unflattened_size = dim, tuple(unflattened_size)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        dim = self.dim % input.dim()
+        return input.reshape(*input.shape[:dim], *self.unflattened_size, *input.shape[dim + 1:])
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
+
 
 # the reduced losses, each the functional's node (MSELoss: MseLossBackward0)
 (MSELoss, L1Loss, BCELoss, BCEWithLogitsLoss) = shared.function_modules(

@@ -1,0 +1,58 @@
+"""``torch.nn``'s divergence, similarity and margin modules over their functionals: each keeps
+the settings it was made with (reduction, ``delta``, ``margin``, ``dim``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reference_engine.torch._core import Tensor
+from reference_engine.torch.nn import functional
+from reference_engine.torch.nn.modules import Module
+
+__all__ = ["CosineSimilarity", "HuberLoss", "KLDivLoss", "MarginRankingLoss"]
+
+
+class CosineSimilarity(Module):
+    """``cosine_similarity`` along ``dim``."""
+
+    def __init__(self, dim: int = 1, eps: float = 1e-8) -> None:
+        super().__init__()
+        self.dim, self.eps = dim, eps
+
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
+        return functional.cosine_similarity(x1, x2, self.dim, self.eps)
+
+
+class KLDivLoss(Module):
+    """``kl_div`` with the reduction and target form it was made with."""
+
+    def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean",
+                 log_target: bool = False) -> None:
+        super().__init__()
+        self.reduction, self.log_target = reduction, log_target
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return functional.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class HuberLoss(Module):
+    """``huber_loss`` with the reduction and ``delta`` it was made with."""
+
+    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
+        super().__init__()
+        self.reduction, self.delta = reduction, delta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return functional.huber_loss(input, target, self.reduction, self.delta)
+
+
+class MarginRankingLoss(Module):
+    """``margin_ranking_loss`` with the margin and reduction it was made with."""
+
+    def __init__(self, margin: float = 0.0, size_average: Any = None, reduce: Any = None,
+                 reduction: str = "mean") -> None:
+        super().__init__()
+        self.margin, self.reduction = margin, reduction
+
+    def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
+        return functional.margin_ranking_loss(input1, input2, target, self.margin, reduction=self.reduction)

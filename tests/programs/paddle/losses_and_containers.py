@@ -1,0 +1,60 @@
+"""kl_div (paddle's kernel: the label gets no gradient, no double grad) and cosine_similarity,
+their layers, LayerDict and ParameterList, and the small tensor functions and aliases (cat,
+clamp, clone, logical functions, rank, take_along_axis, nan_to_num, and the
+Tensor methods permute, contiguous, ravel, new_ones …)."""
+
+from __future__ import annotations
+
+from tests.observe import attempt
+from tests.programs.registry import paddle_program as program
+
+
+@program
+def kl_divergence_and_cosine_similarity(paddle):
+    F = paddle.nn.functional
+    x = paddle.to_tensor([[-1.0, -2.0, -0.5], [-0.3, -1.2, -2.2]], stop_gradient=False)
+    t = paddle.to_tensor([[0.2, 0.0, 0.8], [0.5, 0.25, 0.25]], stop_gradient=False)
+    seen = []
+    for reduction in ("mean", "batchmean", "sum", "none"):
+        y = F.kl_div(x, t, reduction=reduction)
+        seen += [y, y.grad_fn.name(), paddle.grad(y.sum(), [x, t], allow_unused=True)]
+    y = F.kl_div(x, t, reduction="sum", log_target=True)
+    seen += [y, paddle.grad(y, x), attempt(lambda: paddle.grad(F.kl_div(x, t, reduction="sum"), x,
+                                                             create_graph=True)),
+             paddle.nn.KLDivLoss("batchmean")(x, t)]
+    a = paddle.to_tensor([[1.0, 2.0, 0.0], [0.0, 0.0, 0.0]], stop_gradient=False)
+    b = paddle.to_tensor([[2.0, -1.0, 1.0], [1.0, 1.0, 0.0]], stop_gradient=False)
+    c = F.cosine_similarity(a, b, axis=1)
+    return seen + [c, c.grad_fn.name(), paddle.grad(c.sum(), [a, b]), repr(paddle.nn.CosineSimilarity()),
+                   paddle.nn.CosineSimilarity(axis=0, eps=1e-6)(a, b)]
+
+
+@program
+def layer_dict_and_parameter_list(paddle):
+    plist = paddle.nn.ParameterList([paddle.create_parameter([2, 3], "float32"),
+                                     paddle.create_parameter([3], "float32", is_bias=True)])
+    layers = paddle.nn.LayerDict({"a": paddle.nn.Linear(2, 2), "b": paddle.nn.ReLU()})
+    layers["c"] = paddle.nn.Tanh()
+    return [repr(plist), len(plist), [n for n, _ in plist.named_parameters()], plist[1], repr(layers),
+            list(layers.keys()), "b" in layers, len(list(layers.parameters()))]
+
+
+@program
+def small_tensor_functions_and_aliases(paddle):
+    x = paddle.to_tensor([[1.0, -2.0, 3.0], [0.5, 0.0, -1.5]], stop_gradient=False)
+    y = paddle.to_tensor([[0.5, 1.0, -1.0], [2.0, 0.0, 1.0]], stop_gradient=False)
+    seen = []
+    for out in (paddle.cat([x, y], 0), paddle.clone(x), x.clamp(-1, 1), paddle.clamp(x, -1.0),
+                x.permute(1, 0), x.permute([1, 0]), x.ravel(),
+                paddle.take_along_axis(x, paddle.to_tensor([[0, 2], [1, 1]]), 1),
+                paddle.take_along_axis(x, paddle.to_tensor([[0, 1, 1]]), 0)):
+        seen += [out, out.grad_fn.name(), paddle.grad(out.sum(), x, allow_unused=True)]
+    inf = paddle.to_tensor([float("nan"), float("inf"), -float("inf"), 1.0], stop_gradient=False)
+    fixed = paddle.nan_to_num(inf, nan=1.0)
+    t = x.transpose([1, 0])
+    return seen + [fixed, fixed.grad_fn.name(), paddle.grad(fixed.sum(), inf),
+                   paddle.nan_to_num(inf, posinf=5.0), paddle.logical_not(x > 0),
+                   paddle.logical_or(x > 0, y > 0), paddle.logical_and(x > 0, y > 0),
+                   paddle.logical_xor(x > 2, x > 0), paddle.rank(x), x.rank(), x.new_ones([2]),
+                   x.new_zeros([1, 2]), x.new_full([2], 3.0), x.allclose(y), x.equal_all(x),
+                   paddle.empty([2, 3]).shape, t.is_contiguous(), t.contiguous() is t, t.is_contiguous()]

@@ -1,0 +1,62 @@
+"""The divergence, similarity and margin losses (kl_div with torch's warning for "mean",
+cosine_similarity, huber, margin ranking, softmin), Unflatten, and the parameter containers
+(ParameterList, ParameterDict): values, gradients, node names, registration and printouts."""
+
+from __future__ import annotations
+
+import warnings
+
+from tests.programs.registry import torch_program as program
+
+
+@program
+def kl_divergence_and_similarity_losses(torch):
+    F = torch.nn.functional
+    x = torch.tensor([[-1.0, -2.0, -0.5], [-0.3, -1.2, -2.2]], requires_grad=True)
+    t = torch.tensor([[0.2, 0.0, 0.8], [0.5, 0.25, 0.25]], requires_grad=True)
+    seen = []
+    for reduction in ("batchmean", "sum", "none", "mean"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            y = F.kl_div(x, t, reduction=reduction)
+        seen += [y, y.grad_fn.name(), torch.autograd.grad(y.sum(), [x, t]), [str(w.message) for w in caught]]
+    y = F.kl_div(x, t, reduction="sum", log_target=True)
+    seen += [y, torch.autograd.grad(y, [x, t]), repr(torch.nn.KLDivLoss(reduction="batchmean"))]
+    a = torch.tensor([[1.0, 2.0, 0.0], [0.0, 0.0, 0.0]], requires_grad=True)
+    b = torch.tensor([[2.0, -1.0, 1.0], [1.0, 1.0, 0.0]], requires_grad=True)
+    c = F.cosine_similarity(a, b)
+    seen += [c, c.grad_fn.name(), torch.autograd.grad(c.sum(), [a, b]),
+             torch.nn.CosineSimilarity(dim=0)(a, b[0:1])]
+    h = F.huber_loss(a, b, delta=0.5, reduction="none")
+    seen += [h, F.huber_loss(a, b).grad_fn.name(),
+             torch.autograd.grad(torch.nn.HuberLoss(delta=1.0)(a, b), a)]
+    m = F.margin_ranking_loss(a[0], b[0], torch.tensor([1.0, -1.0, 1.0]), margin=0.5)
+    seen += [m, torch.autograd.grad(m, a),
+             torch.nn.MarginRankingLoss(0.2, reduction="sum")(a[1], b[1], -torch.ones(3))]
+    s = F.softmin(a, 1)
+    return seen + [s, s.grad_fn.name(), torch.nn.Softmin(dim=0)(a), repr(torch.nn.Softmin(1))]
+
+
+@program
+def unflatten_and_parameter_containers(torch):
+    a = torch.arange(6.0, requires_grad=True)
+    u = torch.nn.Unflatten(0, (2, 3))(a)
+    plist = torch.nn.ParameterList([torch.nn.Parameter(torch.ones(2, 3)), torch.ones(3)])
+    plist.append(torch.zeros(1))
+    pdict = torch.nn.ParameterDict({"a": torch.nn.Parameter(torch.ones(2)), "b": torch.zeros(1)})
+    pdict["c"] = torch.full((2,), 3.0)
+
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weights = torch.nn.ParameterList([torch.nn.Parameter(torch.ones(1))])
+            self.scales = torch.nn.ParameterDict({"x": torch.nn.Parameter(torch.full((1,), 2.0))})
+
+        def forward(self, x):
+            return x * self.weights[0] * self.scales["x"]
+
+    model = Model()
+    model(torch.tensor([3.0])).sum().backward()
+    return [u, u.grad_fn.name(), repr(torch.nn.Unflatten(1, (2, 3))), repr(plist), len(plist),
+            [type(p).__name__ for p in plist], [n for n, _ in plist.named_parameters()], repr(pdict),
+            list(pdict.keys()), "c" in pdict, repr(model), [(n, p.grad) for n, p in model.named_parameters()]]
