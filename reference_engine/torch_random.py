@@ -79,6 +79,14 @@ class TorchGenerator:
         width, start = np.float32(np.float32(high) - np.float32(low)), np.float32(low)
         return _placed((unit * width + start).astype(dtype), shape, layout)
 
+    def exponential(self, rate: float, shape: Sequence[int], dtype: np.dtype,
+                    layout: Optional[np.ndarray] = None) -> np.ndarray:
+        """``Tensor.exponential_(rate)``: ``-log1p(-u) / rate`` of a 53-bit uniform per element,
+        in double, then in ``dtype`` (torch's CPU kernel, in the tensor's memory order)."""
+        count = int(np.prod(shape, dtype=np.int64))
+        unit = (self.random64(count) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
+        return _placed((-1.0 / rate * np.log1p(-unit)).astype(dtype), shape, layout)
+
     def normal(self, mean: float, std: float, shape: Sequence[int], dtype: np.dtype,
                layout: Optional[np.ndarray] = None) -> np.ndarray:
         """``Tensor.normal_(mean, std)`` / ``randn``: see the module's docstring."""

@@ -49,7 +49,8 @@ def tensor_type_name(tensor: Tensor) -> str:
 
 
 # in-place fills torch names after the API that wrote them
-_FILL_NODES = {"zero": "ZeroBackward0", "normal": "NormalBackward0", "uniform": "UniformBackward0"}
+_FILL_NODES = {"zero": "ZeroBackward0", "normal": "NormalBackward0", "uniform": "UniformBackward0",
+               "exponential": "ExponentialBackward0"}
 # activations whose in-place kernel is a node of its own (it saves the result)
 _IN_PLACE_KERNELS = {"elu": "EluBackward1", "leaky_relu": "LeakyReluBackward1"}
 _FULL = slice(None)

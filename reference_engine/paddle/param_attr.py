@@ -4,7 +4,7 @@ trainable) and how optimizers treat it (its own regularizer, a learning-rate fac
 from __future__ import annotations
 
 import weakref
-from typing import Any, Optional
+from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
@@ -34,15 +34,23 @@ def resolved(attr: Any) -> Optional[ParamAttr]:
     return ParamAttr(initializer=attr)
 
 
+def initial_values(attr: Any, shape: Sequence[int], dtype: Any,
+                   default: Callable[[], np.ndarray]) -> np.ndarray:
+    """A new parameter's values: from ``attr``'s initializer where it has one, else
+    ``default()``. Only one of them runs, so a random default draws nothing when an
+    initializer replaces it (paddle's generator moves on once)."""
+    attr = resolved(attr)
+    if attr is not None and attr.initializer is not None:
+        return np.asarray(attr.initializer.values(list(shape), str(np.dtype(dtype))), dtype)
+    return default()
+
+
 def applied(parameter: Any, attr: Any) -> Any:
-    """``parameter`` as ``attr`` asks: its values from the initializer, its name, whether it
-    trains; the regularizer and learning rate are kept for the optimizers."""
+    """``parameter`` (its values already from ``initial_values``) as ``attr`` asks: its name,
+    whether it trains; the regularizer and learning rate are kept for the optimizers."""
     attr = resolved(attr)
     if attr is None:
         return parameter
-    if attr.initializer is not None:
-        data = parameter._data
-        parameter._data = np.asarray(attr.initializer.values(list(data.shape), str(data.dtype)), data.dtype)
     if attr.name:
         parameter._name = attr.name
     if not attr.trainable:

@@ -15,12 +15,14 @@ from reference_engine.torch import (
     amp,
     autograd,
     backends,
+    distributions,
     extras,
     func,
     nn,
     optim,
     random,
     serialization,
+    testing,
     utils,
 )
 from reference_engine.torch._core import *  # noqa: F403
@@ -37,6 +39,7 @@ from reference_engine.torch.legacy_types import (
 )
 from reference_engine.torch.random import *  # noqa: F403
 from reference_engine.torch.serialization import load, save
+from reference_engine.torch.type_info import finfo, iinfo
 
 # the same functions as Tensor methods (defined once, in extras.py)
 for _method, _function in extras.TENSOR_METHODS.items():
@@ -45,8 +48,9 @@ for _method, _function in extras.TENSOR_METHODS.items():
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
 __version__ = "2.13.0"
 
-__all__ = [*_core.__all__, *extras.__all__, *random.__all__, "amp", "autograd", "backends", "func", "nn",
-           "optim", "random", "serialization", "utils", "load", "save",
+__all__ = [*_core.__all__, *extras.__all__, *random.__all__, "amp", "autograd", "backends", "distributions",
+           "finfo", "func", "iinfo", "nn",
+           "optim", "random", "serialization", "testing", "utils", "load", "save",
            "autocast", "get_autocast_dtype", "is_autocast_enabled", "BFloat16Tensor", "BoolTensor",
            "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor", "LongTensor"]
 

@@ -623,6 +623,10 @@ class Tensor(_CoreTensor):
         """Normal draws written in place."""
         return self._drawn_in_place("normal", mean, std, generator=generator)  # type: ignore[return-value]
 
+    def exponential_(self, lambd: builtins.float = 1.0, *, generator: Any = None) -> Tensor:
+        """Exponential draws of rate ``lambd`` written in place."""
+        return self._drawn_in_place("exponential", lambd, generator=generator)  # type: ignore[return-value]
+
     def uniform_(self, from_: builtins.float = 0.0, to: builtins.float = 1.0, *,
                  generator: Any = None) -> Tensor:
         """Uniform draws written in place."""

@@ -20,16 +20,15 @@ from reference_engine.torch import autocast_ops
 from reference_engine.torch._core import Tensor, _new, _np_dtype, _overloads, dtype, full, ones, tensor, zeros
 from reference_engine.torch.random import drawing
 
-__all__ = ["all", "allclose", "any", "eq", "ge", "gt", "le", "lt", "ne", "argsort", "einsum", "empty_like",
-           "logical_and", "logical_not", "logical_or", "masked_select", "meshgrid", "multinomial",
-           "nan_to_num", "nonzero", "rand_like", "randint", "randn_like", "randperm", "tile",
-            "argmax", "argmin", "as_tensor", "bmm", "broadcast_to", "cumsum", "diag",
-           "diagonal", "dot", "eye", "flatten", "flip", "from_numpy", "full_like", "gather", "hypot",
-           "index_select", "isclose", "isfinite", "isinf", "isnan", "lerp", "logaddexp", "logsumexp",
-           "masked_fill", "mv", "narrow", "norm", "numel", "outer", "prod", "repeat", "repeat_interleave",
-           "roll", "select", "arccos", "arcsin", "arctan", "set_printoptions", "cdist",
-           "sort", "split", "chunk", "square", "std", "topk", "trace", "tril", "triu", "unbind", "unique",
-           "var"]
+__all__ = ["all", "allclose", "any", "broadcast_tensors", "eq", "ge", "gt", "le", "lt", "ne", "argsort",
+           "einsum", "empty_like", "logical_and", "logical_not", "logical_or", "masked_select", "meshgrid",
+           "multinomial", "nan_to_num", "nonzero", "rand_like", "randint", "randn_like", "randperm", "tile",
+           "argmax", "argmin", "as_tensor", "bmm", "broadcast_to", "cumsum", "diag", "diagonal", "dot", "eye",
+           "flatten", "flip", "from_numpy", "full_like", "gather", "hypot", "index_select", "isclose",
+           "isfinite", "isinf", "isnan", "lerp", "logaddexp", "logsumexp", "masked_fill", "mv", "narrow",
+           "norm", "numel", "outer", "prod", "repeat", "repeat_interleave", "roll", "select", "arccos",
+           "arcsin", "arctan", "set_printoptions", "cdist", "sort", "split", "chunk", "square", "std", "topk",
+           "trace", "tril", "triu", "unbind", "unique", "var"]
 
 ReturnTypesTopk = namedtuple("topk", ["values", "indices"])
 ReturnTypesSort = namedtuple("sort", ["values", "indices"])
@@ -370,6 +369,13 @@ def broadcast_to(input: Tensor, size: Any) -> Tensor:  # noqa: A002
     return F.expand(input, tuple(size))
 
 
+def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
+    """Each tensor expanded to the shape they broadcast to (ExpandBackward0); one already of
+    that shape comes back itself."""
+    shape = F.broadcast_shape(Tensor, *(t._data.shape for t in tensors))
+    return tuple(t if t._data.shape == shape else F.expand(t, shape) for t in tensors)
+
+
 def topk(input: Tensor, k: builtins.int, dim: builtins.int = -1,  # noqa: A002
          largest: builtins.bool = True, sorted: builtins.bool = True) -> Any:  # noqa: A002
     """The ``k`` largest (or smallest) entries along ``dim`` and their indices (TopkBackward0)."""
@@ -492,22 +498,23 @@ def randint(low: builtins.int, high: Any = None, size: Any = None, *, generator:
 
 def multinomial(input: Tensor, num_samples: builtins.int, replacement: builtins.bool = False,  # noqa: A002
                 *, generator: Any = None) -> Tensor:
-    """Indices drawn from each row's weights by torch's generator: with replacement, a float64
-    uniform per sample searched in the row's cumulative distribution; without, the largest
-    weights divided by exponential draws (torch's own method)."""
+    """Indices drawn from each row's weights by torch's generator: with replacement and more
+    than one sample, a float64 uniform per sample searched in the row's cumulative
+    distribution; otherwise (torch's fast path) the largest weights divided by exponential
+    draws of the weights' dtype, one per weight."""
     weights = np.atleast_2d(input._data.astype(np.float64))
     if not replacement and num_samples > weights.shape[-1]:
         raise input._policy.error("multinomial_samples")
     draws = drawing(generator)
     rows = []
-    for w in weights:
-        if replacement:
+    for w, given in zip(weights, np.atleast_2d(input._data)):
+        if replacement and num_samples > 1:
             cumulative = np.cumsum(w) / w.sum()
             uniform = draws.uniform(0.0, 1.0, (num_samples,), np.float64)
             rows.append(np.searchsorted(cumulative, uniform, side="left"))
         else:
-            exponential = -np.log1p(-draws.uniform(0.0, 1.0, w.shape, np.float64))
-            keys = (w / exponential).astype(input._data.dtype)
+            exponential = (-np.log1p(-draws.uniform(0.0, 1.0, w.shape, np.float64))).astype(given.dtype)
+            keys = given / exponential
             rows.append(np.argsort(-keys, kind="stable")[:num_samples])
     drawn = np.asarray(rows, dtype=np.int64)
     return Tensor._from_array(drawn if input._data.ndim == 2 else drawn[0])

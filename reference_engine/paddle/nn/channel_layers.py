@@ -31,6 +31,7 @@ GLU.shown = (("axis", False),)
 
 
 def _parameter(values: np.ndarray, name: str, attr: Any) -> Parameter:
+    values = param_attr.initial_values(attr, values.shape, get_default_dtype(), lambda: values)
     return param_attr.applied(Parameter.of(values.astype(get_default_dtype()), name), attr)
 
 

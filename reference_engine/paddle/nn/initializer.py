@@ -13,8 +13,8 @@ import numpy as np
 from reference_engine import rng
 from reference_engine.framework_names import module_getattr
 
-__all__ = ["Assign", "Constant", "KaimingNormal", "KaimingUniform", "Normal", "TruncatedNormal", "Uniform",
-           "XavierNormal", "XavierUniform"]
+__all__ = ["Assign", "Constant", "KaimingNormal", "KaimingUniform", "Normal", "Orthogonal", "TruncatedNormal",
+           "Uniform", "XavierNormal", "XavierUniform", "calculate_gain"]
 
 
 class Assign:
@@ -144,5 +144,36 @@ class KaimingUniform(KaimingNormal):
     def draw(self, generator: Any, shape: list[int], fan_in: int, fan_out: int, dtype: np.dtype) -> Any:
         bound = self._gain() * np.sqrt(3.0 / (self.fan_in or fan_in))
         return generator.uniform(-bound, bound, shape, dtype)
+
+
+
+class Orthogonal(_Drawn):
+    """A (semi-)orthogonal matrix over the first axis and the rest flattened: the Q of the
+    reduced QR factorisation of standard normal draws of shape (larger, smaller), its columns'
+    signs those of R's diagonal, transposed when wider than tall, times ``gain``."""
+
+    def __init__(self, gain: float = 1.0, name: Any = None) -> None:
+        self.gain = gain
+
+    def draw(self, generator: Any, shape: list[int], fan_in: int, fan_out: int, dtype: np.dtype) -> Any:
+        if len(shape) < 2:
+            raise AssertionError("Only Tensor with 2 or more dimensions can be initialized by Orthogonal")
+        rows, cols = shape[0], int(np.prod(shape[1:]))
+        q, r = np.linalg.qr(generator.normal(0.0, 1.0, [max(rows, cols), min(rows, cols)], dtype))
+        q = q * np.sign(np.diag(r))
+        return ((q.T if rows < cols else q).reshape(shape) * dtype.type(self.gain)).astype(dtype)
+
+
+def calculate_gain(nonlinearity: str, param: Any = None) -> float:
+    """The recommended gain for ``nonlinearity`` (paddle's table)."""
+    slope = 0.01 if param is None else float(param)
+    gains = {"sigmoid": 1, "linear": 1, "conv1d": 1, "conv2d": 1, "conv3d": 1, "conv1d_transpose": 1,
+             "conv_transpose1d": 1, "conv2d_transpose": 1, "conv_transpose2d": 1, "conv3d_transpose": 1,
+             "conv_transpose3d": 1, "tanh": 5.0 / 3, "relu": math.sqrt(2.0),
+             "leaky_relu": math.sqrt(2.0 / (1 + slope ** 2)), "selu": 3.0 / 4}
+    if nonlinearity not in gains:
+        raise ValueError(f"nonlinearity function {nonlinearity} is not supported now.")
+    return gains[nonlinearity]
+
 
 __getattr__ = module_getattr("paddle.nn.initializer")

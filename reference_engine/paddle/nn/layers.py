@@ -203,11 +203,13 @@ class Linear(Layer):
         k = next(_LINEAR_NAMES)
         bound = math.sqrt(6.0 / (in_features + out_features))
         dtype = get_default_dtype()
-        self.weight = param_attr.applied(Parameter.of(
-            rng.generator("paddle").uniform(-bound, bound, (in_features, out_features), np.dtype(dtype)),
-            f"linear_{k}.w_0"), weight_attr)
-        self.bias = None if bias_attr is False else param_attr.applied(Parameter.of(
-            np.zeros(out_features, dtype), f"linear_{k}.b_0"), bias_attr)
+        shape = (in_features, out_features)
+        weight = param_attr.initial_values(weight_attr, shape, dtype, lambda: rng.generator("paddle").uniform(
+            -bound, bound, shape, np.dtype(dtype)))
+        self.weight = param_attr.applied(Parameter.of(weight, f"linear_{k}.w_0"), weight_attr)
+        self.bias = None if bias_attr is False else param_attr.applied(Parameter.of(param_attr.initial_values(
+            bias_attr, (out_features,), dtype, lambda: np.zeros(out_features, dtype)), f"linear_{k}.b_0"),
+            bias_attr)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         out = matmul(input, self.weight)

@@ -34,6 +34,13 @@ def _parameter(values: np.ndarray, name: str) -> Parameter:
     return Parameter.of(values.astype(get_default_dtype()), name)
 
 
+def _made(attr: Any, shape: tuple[int, ...], default: Any, name: str) -> Parameter:
+    """A parameter of ``shape`` as ``attr`` asks, ``default()`` giving its values unless the
+    attribute's initializer does."""
+    values = param_attr.initial_values(attr, shape, get_default_dtype(), default)
+    return param_attr.applied(_parameter(values, name), attr)
+
+
 class LayerNorm(Layer):
     """``paddle.nn.LayerNorm``: normalise over the trailing ``normalized_shape``."""
 
@@ -130,9 +137,9 @@ class _ConvNd(Layer):
         self._shown = (in_channels, out_channels, list(layers.as_tuple(kernel_size, n)), padding, data_format)
         shape = (out_channels, in_channels // groups, *layers.as_tuple(kernel_size, n))
         std = math.sqrt(2.0 / math.prod(shape[1:]))
-        self.weight = param_attr.applied(_parameter(_normal_draws(std, shape), "conv.w_0"), weight_attr)
-        self.bias = None if bias_attr is False else param_attr.applied(
-            _parameter(np.zeros(out_channels), "conv.b_0"), bias_attr)
+        self.weight = _made(weight_attr, shape, lambda: _normal_draws(std, shape), "conv.w_0")
+        self.bias = None if bias_attr is False else _made(bias_attr, (out_channels,),
+                                                          lambda: np.zeros(out_channels), "conv.b_0")
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         conv = functional.conv1d if self.spatial == 1 else functional.conv2d
@@ -172,10 +179,9 @@ class Conv2DTranspose(Layer):
         self._shown = (in_channels, out_channels, list(kernel))
         shape = (in_channels, out_channels // groups, *kernel)
         std = math.sqrt(2.0 / math.prod(shape[1:]))
-        drawn = _normal_draws(std, shape)
-        self.weight = param_attr.applied(_parameter(drawn, "conv2d_transpose.w_0"), weight_attr)
-        self.bias = None if bias_attr is False else param_attr.applied(
-            _parameter(np.zeros(out_channels), "conv2d_transpose.b_0"), bias_attr)
+        self.weight = _made(weight_attr, shape, lambda: _normal_draws(std, shape), "conv2d_transpose.w_0")
+        self.bias = None if bias_attr is False else _made(
+            bias_attr, (out_channels,), lambda: np.zeros(out_channels), "conv2d_transpose.b_0")
 
     def forward(self, x: Tensor) -> Tensor:
         return functional.conv2d_transpose(x, self.weight, self.bias, **self._settings)
@@ -215,9 +221,9 @@ class Embedding(Layer):
         super().__init__()
         self._padding_idx = padding_idx
         bound = math.sqrt(6.0 / (num_embeddings + embedding_dim))
-        values = rng.generator("paddle").uniform(-bound, bound, (num_embeddings, embedding_dim),
-                                                 np.dtype(get_default_dtype()))
-        self.weight = _parameter(values, "embedding_0.w_0")
+        shape = (num_embeddings, embedding_dim)
+        self.weight = _made(weight_attr, shape, lambda: rng.generator("paddle").uniform(
+            -bound, bound, shape, np.dtype(get_default_dtype())), "embedding_0.w_0")
 
     def forward(self, x: Tensor) -> Tensor:
         return functional.embedding(x, self.weight, self._padding_idx)
@@ -248,10 +254,10 @@ class GroupNorm(Layer):
         super().__init__()
         self._num_groups, self._epsilon, self._data_format = num_groups, epsilon, data_format
         keep = affine and weight_attr is not False
-        self.weight = param_attr.applied(_parameter(np.ones(num_channels), "group_norm.w_0"),
-                                         weight_attr) if keep else None
-        self.bias = param_attr.applied(_parameter(np.zeros(num_channels), "group_norm.b_0"),
-                                       bias_attr) if affine and bias_attr is not False else None
+        self.weight = _made(weight_attr, (num_channels,), lambda: np.ones(num_channels),
+                            "group_norm.w_0") if keep else None
+        self.bias = _made(bias_attr, (num_channels,), lambda: np.zeros(num_channels),
+                          "group_norm.b_0") if affine and bias_attr is not False else None
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return functional.group_norm(input, self._num_groups, self._epsilon, self.weight, self.bias,

@@ -23,6 +23,16 @@ __all__ = ["GRU", "GRUCell", "LSTM", "LSTMCell", "SimpleRNN", "SimpleRNNCell"]
 _DIRECTIONS = {"forward": 1, "bidirect": 2, "bidirectional": 2}
 
 
+def _weight(attr: Any, shape: tuple[int, ...], bound: float, name: str) -> Parameter:
+    """A weight or bias of a recurrent layer or cell: uniform in ±bound by paddle's generator,
+    unless ``attr``'s initializer gives its values."""
+    def drawn() -> Any:
+        return rng.generator("paddle").uniform(-bound, bound, shape, get_default_dtype())
+
+    values = param_attr.initial_values(attr, shape, get_default_dtype(), drawn)
+    return param_attr.applied(Parameter.of(values, name), attr)
+
+
 class _RNNBase(Layer):
     mode = "RNN_TANH"
 
@@ -48,9 +58,8 @@ class _RNNBase(Layer):
                 for name, shape in shapes.items():
                     if attrs[name] is False:
                         continue
-                    values = rng.generator("paddle").uniform(-bound, bound, shape, get_default_dtype())
-                    made = Parameter.of(values, f"{name}_l{layer}{suffix}")
-                    setattr(self, f"{name}_l{layer}{suffix}", param_attr.applied(made, attrs[name]))
+                    setattr(self, f"{name}_l{layer}{suffix}",
+                            _weight(attrs[name], shape, bound, f"{name}_l{layer}{suffix}"))
 
     def _cells(self) -> list[list[recurrent.CellWeights]]:
         suffixes = ("", "_reverse")[:self.num_directions]
@@ -125,8 +134,7 @@ class _RNNCellBase(Layer):
             if attrs[name_] is False:
                 setattr(self, name_, None)
                 continue
-            values = rng.generator("paddle").uniform(-bound, bound, shape, get_default_dtype())
-            setattr(self, name_, param_attr.applied(Parameter.of(values, name_), attrs[name_]))
+            setattr(self, name_, _weight(attrs[name_], shape, bound, name_))
 
     def forward(self, inputs: Tensor, states: Any = None) -> Any:
         kinds = 2 if self.mode == "LSTM" else 1

@@ -15,8 +15,8 @@ from reference_engine.framework_names import module_getattr
 from reference_engine.torch._core import Tensor, no_grad, tensor
 from reference_engine.torch.random import drawing
 
-__all__ = ["calculate_gain", "constant_", "eye_", "kaiming_normal_", "kaiming_uniform_",
-           "normal_", "ones_", "trunc_normal_", "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_"]
+__all__ = ["calculate_gain", "constant_", "eye_", "kaiming_normal_", "kaiming_uniform_", "normal_", "ones_",
+           "orthogonal_", "trunc_normal_", "uniform_", "xavier_normal_", "xavier_uniform_", "zeros_"]
 
 
 def _fill(target: Tensor, values: np.ndarray) -> Tensor:
@@ -135,6 +135,27 @@ def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float 
         values = np.where(pending, candidates, values)
         pending = np.where(pending, rejected(candidates), pending)
     return _fill(tensor, values)
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:  # noqa: A002
+    """A (semi-)orthogonal matrix over the tensor's first dimension and the rest flattened:
+    the Q of the QR factorisation of standard normal draws (transposed when wider than tall),
+    its columns' signs those of R's diagonal, times ``gain`` (torch's method)."""
+    if tensor._data.ndim < 2:
+        raise TORCH.error("init_orthogonal_dims")
+    if tensor._data.size == 0:
+        return tensor
+    rows = tensor._data.shape[0]
+    cols = tensor._data.size // rows
+    flat = drawing(generator).normal(0.0, 1.0, (rows, cols), tensor._data.dtype)
+    wide = rows < cols
+    q, r = np.linalg.qr(flat.T if wide else flat)
+    q = q * np.sign(np.diag(r))
+    values = (q.T if wide else q).reshape(tensor._data.shape)
+    _fill(tensor, values)
+    with no_grad():
+        tensor.mul_(gain)
+    return tensor
 
 
 __getattr__ = module_getattr("torch.nn.init")

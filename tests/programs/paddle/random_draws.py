@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.observe import attempt
 from tests.programs.registry import paddle_program as program
 
 
@@ -56,3 +57,25 @@ def dropout_and_loaders_draw_as_paddle_does(paddle):
     first, second = paddle.io.random_split(range(10), [3, 7])
     return [dropped, x.grad, paddle.nn.Dropout(0.5)(paddle.ones([3, 4])), *batches, list(first), list(second),
             paddle.rand([2])]
+
+
+@program
+def an_initializer_given_by_param_attr_draws_instead_of_the_default(paddle):
+    """A layer whose weight attribute names an initializer draws only that initializer's
+    numbers (the default's are never drawn): the draws after the layers show it; Orthogonal
+    is the QR of normal draws, signs fixed by R's diagonal."""
+    paddle.seed(0)
+    init = paddle.nn.initializer
+    seen = []
+    for shape, gain in (([3, 5], 1.0), ([4, 2], 2.0), ([2, 3, 2], 1.0)):
+        seen.append(paddle.create_parameter(shape, "float32", default_initializer=init.Orthogonal(gain)))
+    layers = [paddle.nn.Linear(4, 3, weight_attr=paddle.ParamAttr(initializer=init.Orthogonal())),
+              paddle.nn.Linear(2, 2, weight_attr=init.Normal(0.0, 0.5), bias_attr=init.Uniform(-0.1, 0.1)),
+              paddle.nn.Conv1D(2, 2, 2, weight_attr=init.Constant(0.5)),
+              paddle.nn.Embedding(3, 2, weight_attr=init.Normal(0.0, 2.0)),
+              paddle.nn.LSTMCell(2, 2, weight_ih_attr=init.Constant(0.1)),
+              paddle.nn.GRU(2, 2, weight_hh_attr=init.Normal(0.0, 0.1))]
+    seen += [[p for p in layer.parameters()] for layer in layers]
+    seen.append(paddle.create_parameter([2], "float32", attr=paddle.ParamAttr(initializer=init.Normal())))
+    return seen + [paddle.rand([3]), init.calculate_gain("leaky_relu", 0.2), init.calculate_gain("tanh"),
+                   attempt(lambda: init.calculate_gain("swish"))]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.observe import attempt
 from tests.programs.registry import torch_program as program
 
 
@@ -89,3 +90,20 @@ def a_shuffled_loader_and_random_split_draw_as_torch_does(torch):
     own = torch.utils.data.DataLoader(data, batch_size=5, shuffle=True,
                                       generator=torch.Generator().manual_seed(9))
     return [*batches, *plain, list(first), list(second), [b for (b,) in own], torch.rand(2)]
+
+
+@program
+def orthogonal_initialisation(torch):
+    """orthogonal_: the QR of standard normal draws (of the transpose when wider than tall),
+    signs fixed by R's diagonal, times the gain; a tensor of fewer than 2 dimensions refused."""
+    torch.manual_seed(0)
+    seen = []
+    for shape, gain in (((3, 5), 1.0), ((4, 2), 2.0), ((2, 3, 2), 1.0), ((0, 3), 1.0)):
+        weight = torch.empty(*shape)
+        torch.nn.init.orthogonal_(weight, gain)
+        seen.append(weight)
+    layer = torch.nn.Linear(3, 3)
+    torch.nn.init.orthogonal_(layer.weight)
+    product = layer.weight @ layer.weight.t()
+    return seen + [layer.weight, product, layer.weight._version, torch.randn(2),
+                   attempt(lambda: torch.nn.init.orthogonal_(torch.empty(3)))]

@@ -1,0 +1,77 @@
+"""torch.distributions (Categorical, Bernoulli, Normal, kl_divergence) drawing by torch's
+generator, with log-probabilities, entropies and reparameterised gradients; multinomial's
+fast path for one sample; finfo / iinfo; and torch.testing.assert_close's verdicts and
+messages."""
+
+from __future__ import annotations
+
+from tests.observe import attempt
+from tests.programs.registry import torch_program as program
+
+
+@program
+def distributions_draw_and_differentiate(torch):
+    D = torch.distributions
+    torch.manual_seed(0)
+    seen = []
+    c = D.Categorical(probs=torch.tensor([0.2, 0.5, 0.3]))
+    seen += [repr(c), c.sample(), c.sample((2,)), c.log_prob(torch.tensor(1)), c.entropy(), c.batch_shape,
+             repr(c)]
+    logits = torch.tensor([[1.0, 2.0], [0.5, -1.0]], requires_grad=True)
+    c2 = D.Categorical(logits=logits)
+    action = c2.sample()
+    log_p = c2.log_prob(action)
+    log_p.sum().backward()
+    seen += [repr(c2), action, log_p, c2.probs, logits.grad, c2.entropy()]
+    loc = torch.tensor([0.0, 1.0], requires_grad=True)
+    scale = torch.tensor([1.0, 2.0], requires_grad=True)
+    n = D.Normal(loc, scale)
+    r = n.rsample((2,))
+    r.sum().backward()
+    seen += [repr(n), n.sample(), r, loc.grad, scale.grad, n.log_prob(torch.tensor([0.5, 0.5])), n.entropy(),
+             n.mean, n.stddev, n.variance]
+    standard = D.Normal(0.0, 1.0)
+    b = D.Bernoulli(probs=torch.tensor([0.3, 0.9]))
+    seen += [repr(standard), standard.sample(), standard.sample((3,)), repr(b), b.sample(),
+             b.log_prob(torch.tensor([1.0, 0.0])), b.entropy(), repr(b),
+             D.kl_divergence(n, D.Normal(torch.tensor([0.5, 0.0]), torch.tensor([1.5, 1.0]))),
+             attempt(lambda: D.Normal(torch.tensor([0.0]), torch.tensor([-1.0])))]
+    return seen
+
+
+@program
+def multinomial_draws_one_sample_by_exponentials(torch):
+    """One sample (with replacement or not) takes torch's fast path, an exponential draw per
+    weight; more samples with replacement a uniform each: the draws after them tell."""
+    seen = []
+    for weights, count in ((torch.tensor([[0.2, 0.5, 0.3]]), 1), (torch.tensor([[0.2, 0.5, 0.3]]), 2),
+                           (torch.tensor([[0.3, 0.7], [0.8, 0.2]]), 1), (torch.tensor([0.2, 0.5, 0.3]), 1)):
+        torch.manual_seed(0)
+        seen += [torch.multinomial(weights, count, True), torch.randn(2)]
+    torch.manual_seed(1)
+    x = torch.ones(3, requires_grad=True) * 1.0
+    return seen + [torch.empty(5).exponential_(), torch.empty(2, 2, dtype=torch.float64).exponential_(2.0),
+                   torch.empty(3, 2).t().exponential_(), x.exponential_(), x.grad_fn.name(),
+                   repr(torch.finfo(torch.float32)), torch.finfo().eps, torch.finfo(torch.float64).min,
+                   torch.iinfo(torch.int64).max]
+
+
+@program
+def assert_close_verdicts_and_messages(torch):
+    close = torch.testing.assert_close
+    pairs = [(torch.tensor([1.0, 2.0, 3.0]), torch.tensor([1.0, 2.1, 3.0]), {}),
+             (torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([[1.0, 2.5], [3.2, 4.0]]), {}),
+             (torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0, 3.0]), {}),
+             (torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0], dtype=torch.float64), {}),
+             (torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.000001]), {}),
+             (torch.tensor([1, 2]), torch.tensor([1, 3]), {}), (1.0, 1.1, {}),
+             (torch.tensor(1.0), torch.tensor(1.5), {}),
+             (torch.tensor([1.0, float("nan")]), torch.tensor([1.0, float("nan")]), {}),
+             (torch.tensor([1.0, float("nan")]), torch.tensor([1.0, float("nan")]), {"equal_nan": True}),
+             (torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.2]), {"rtol": 0.2, "atol": 0}),
+             (torch.tensor([1.0, 2.0], requires_grad=True), torch.tensor([1.0, 2.0]), {}),
+             ([torch.tensor(1.0), torch.tensor(2.0)], [torch.tensor(1.0), torch.tensor(2.5)], {}),
+             (torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.2]), {"msg": "custom"}),
+             (torch.tensor([0.0, 2.0]), torch.tensor([0.5, 2.0]), {}),
+             (torch.tensor([3, 2]), torch.tensor([0, 2]), {})]
+    return [attempt(lambda a=a, e=e, o=o: close(a, e, **o)) for a, e, o in pairs]
