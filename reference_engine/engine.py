@@ -419,15 +419,26 @@ def _run_pre_hooks(node: Node, outputs: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(o if r is None and o is UNDEFINED else r for o, r in zip(outputs, replaced))
 
 
-def _run_post_hooks(node: Node, grads: list[Any], outputs: tuple[Any, ...]) -> None:
+def _run_post_hooks(policy: Policy, node: Node, grads: list[Any], outputs: tuple[Any, ...]) -> None:
     """The node's post hooks, handed the gradients it computed for the inputs it lists and the
     ones it was handed (None for an undefined one); what they return replaces ``grads``. A
     custom function's node shows what its backward returned, a gradient for an input that
-    needs none included."""
+    needs none included; so does a list op's whose kernel computes every list entry's
+    gradient once one is needed (``Policy.hooks_see_every_list_gradient``)."""
     if not node.node_hooks:
         return
     listed = node.listed()
     shown = node.attrs.get("returned") if node.rule.op == "custom" else None
+    if shown is None and node.rule.op in policy.hooks_see_every_list_gradient and \
+            any(g is not None for g in grads) and outputs[0] is not None:
+        computed = _call_rule(node.rule.vjps[0], outputs[0], node, _NOTHING_SAVED, node.rule.uses[0], None)
+        needed = [g is not None for g in grads]
+        seen = _run_node_hooks(node, "post", tuple(g if need else computed[i] for i, (g, need) in
+                                                  enumerate(zip(grads, needed))), outputs)
+        for i, (g, need) in enumerate(zip(seen, needed)):
+            if need:  # (what a hook returns for an input the pass does not need goes nowhere)
+                grads[i] = g
+        return
     handed = tuple(None if g is UNDEFINED else g for g in outputs)
     seen = _run_node_hooks(node, "post", shown if shown is not None
                            else tuple(grads[i] for i in listed), handed)
@@ -669,7 +680,7 @@ class _Pass:
         if input_only:
             return self._input_node(node, grad, outputs)
         grads = _run_rules(policy, node, grad, wanted, self.create_graph, self.accumulate)
-        _run_post_hooks(node, grads, outputs)
+        _run_post_hooks(policy, node, grads, outputs)
         _pass_on(policy, self.buffers, node, grads, wanted, self.cut_nodes)
         return node
 
@@ -694,7 +705,7 @@ class _Pass:
             return node
         # a custom function runs its backward (which materializes the gradient)
         grads = _input_grads(self.policy, node, None, wanted)
-        _run_post_hooks(node, grads, (None,))
+        _run_post_hooks(self.policy, node, grads, (None,))
         _pass_on(self.policy, self.buffers, node, grads, wanted, self.cut_nodes)
         return node
 

@@ -294,7 +294,7 @@ def pow_grad_exponent(g: Any, a: Any, b: Any, result: Any) -> Any:
 def maximum_grad(g: Any, mine: Any, other: Any, loses: Callable[[Any, Any], Any],
                   first: bool) -> Any:
     """The winner's gradient, half each at a tie; paddle's kernel multiplies by the weights (a
-    nan gradient reaches the loser too), torch's selects.
+    nan gradient reaches the loser too, and a NaN operand gives both 0), torch's selects.
 
     paddle's double-grad kernel differentiates that gradient by the seed with whole masks, not
     the halves: at a tie the first operand's gradient has derivative 0 and the second's 1
@@ -302,11 +302,13 @@ def maximum_grad(g: Any, mine: Any, other: Any, loses: Callable[[Any, Any], Any]
     keeps the halves' values and the masks' derivative: ``g * mask`` plus the difference as a
     constant."""
     if g._policy.masks_by_multiplying:
-        lost, tied = loses(mine, other)._data, mine._data == other._data
-        weights = np.where(lost, 0.0, np.where(tied, 0.5, 1.0)).astype(g._data.dtype)
+        # weights from the winner's side: where an operand is NaN neither wins nor ties, and
+        # both gradients are 0 (measured on 3.3.1)
+        won, tied = loses(other, mine)._data, mine._data == other._data
+        weights = np.where(won, 1.0, np.where(tied, 0.5, 0.0)).astype(g._data.dtype)
         if not (g._requires_grad and tied.any()):
             return F.mul(g, F.constant_like(g, weights))
-        mask = np.where(lost | tied, 0.0, 1.0) if first else np.where(lost, 0.0, 1.0)
+        mask = np.where(won, 1.0, 0.0) if first else np.where(won | tied, 1.0, 0.0)
         recorded = F.mul(g, F.constant_like(g, mask.astype(g._data.dtype)))
         return F.add(recorded, F.constant_like(g, (g._data * (weights - mask)).astype(g._data.dtype)))
     split = F.where(F.eq(mine, other), F.div_number(g, 2), g)

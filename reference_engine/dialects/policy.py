@@ -136,6 +136,9 @@ class Policy:
     # retained gradient of their output shares its memory with what the kernels below write)
     gradient_views: frozenset[str] = frozenset()
     own_memory_gradients: frozenset[str] = frozenset()  # backward kernels whose outputs own their memory
+    # torch: list ops whose backward computes every entry's gradient once one is needed (its
+    # codegen checks the list's range): a node's post hook sees them all, constants' included
+    hooks_see_every_list_gradient: frozenset[str] = frozenset()
     # paddle: ops whose backward kernel computes every input's gradient when a pass needs one
     # (their inputs are one list): the nodes below all run
     gradients_to_every_input: frozenset[str] = frozenset()

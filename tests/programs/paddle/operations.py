@@ -722,3 +722,20 @@ def softmax_multiplies_by_the_inverse_of_its_sum(paddle):
     y = paddle.nn.functional.softmax(paddle.log(x), axis=0)
     paddle.mean(y).backward()
     return [y, x.grad]
+
+
+@program
+def maximum_and_minimum_give_a_nan_operand_no_gradient(paddle):
+    """maximum / minimum weigh the gradient from the winner's side: 1 to the winner, half each
+    at a tie, and 0 to both where an operand is NaN; to second order the masks ``x > y`` and
+    ``x <= y`` (both 0 at NaN)."""
+    nan, inf = float("nan"), float("inf")
+    seen = []
+    for f in (paddle.maximum, paddle.minimum):
+        x = paddle.to_tensor([0.0, 1.0, 2.0, nan, 0.0, nan, inf], stop_gradient=False)
+        y = paddle.to_tensor([0.0, 0.5, 3.0, 0.0, nan, nan, inf], stop_gradient=False)
+        out = f(x, y)
+        seen += [out, paddle.grad(out.sum(), [x, y])]
+        gx, gy = paddle.grad((f(x, y) * x).sum(), [x, y], create_graph=True)
+        seen += [gx, gy, paddle.grad((gx * gy).sum(), [x, y], allow_unused=True)]
+    return seen

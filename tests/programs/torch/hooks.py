@@ -395,3 +395,22 @@ def matmul_leaves_accumulate_in_the_order_of_torchs_reshapes(torch):
     a[0] = torch.zeros(1, 2, 3, requires_grad=True)
     seen += [attempt(lambda: product.sum().backward()), b.grad]
     return seen
+
+
+@program
+def a_list_op_s_post_hook_sees_every_entry_s_gradient(torch):
+    """cat and stack compute every entry's gradient once one is needed (torch's codegen checks
+    the list's range): a node post hook sees them all, a constant's included; what it returns
+    for an entry the pass does not need goes nowhere."""
+    seen = []
+    a, b, c = torch.ones(2, requires_grad=True), torch.ones(2, requires_grad=True), torch.ones(2)
+    v = torch.cat([a * 2, b, c])
+    v.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(grad_inputs))
+    seen.append(torch.autograd.grad(v.sum(), [a]))
+    w = torch.stack([a, c])
+    w.grad_fn.register_hook(lambda grad_inputs, grad_outputs: (grad_inputs[0] * 10, grad_inputs[1] * 100))
+    w.sum().backward()
+    y = torch.mul(a, c)
+    y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(grad_inputs))
+    y.sum().backward()
+    return seen + [a.grad, b.grad]
