@@ -102,6 +102,8 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "scheduler_t0": (ValueError, "Expected positive integer T_0, but got {value}"),
     "scheduler_t_mult": (ValueError, "Expected integer T_mult >= 1, but got {value}"),
     "init_orthogonal_dims": (ValueError, "Only tensors with 2 or more dimensions are supported"),
+    "index_out_of_bounds": (RuntimeError, "index {index} is out of bounds for dimension {dim} with size "
+                                          "{size}"),
     "dropout_p": (ValueError, "dropout probability has to be between 0 and 1, but got {p}"),
     "glu_halving": (RuntimeError, "Halving dimension must be even, but dimension {dim} is size {size}"),
     "prelu_channels": (RuntimeError, "Mismatch of parameter numbers and input channel size. Found "

@@ -18,6 +18,8 @@ from reference_engine.torch import (
     distributions,
     extras,
     func,
+    indexed_writes,
+    linalg,
     nn,
     optim,
     random,
@@ -28,6 +30,7 @@ from reference_engine.torch import (
 from reference_engine.torch._core import *  # noqa: F403
 from reference_engine.torch.amp import autocast, get_autocast_dtype, is_autocast_enabled
 from reference_engine.torch.extras import *  # noqa: F403
+from reference_engine.torch.indexed_writes import *  # noqa: F403
 from reference_engine.torch.legacy_types import (
     BFloat16Tensor,
     BoolTensor,
@@ -42,17 +45,18 @@ from reference_engine.torch.serialization import load, save
 from reference_engine.torch.type_info import finfo, iinfo
 
 # the same functions as Tensor methods (defined once, in extras.py)
-for _method, _function in extras.TENSOR_METHODS.items():
+_WRITES = {name: getattr(indexed_writes, name) for name in indexed_writes.__all__}
+for _method, _function in {**extras.TENSOR_METHODS, **_WRITES}.items():
     setattr(_core.Tensor, _method, _function)
 
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
 __version__ = "2.13.0"
 
-__all__ = [*_core.__all__, *extras.__all__, *random.__all__, "amp", "autograd", "backends", "distributions",
-           "finfo", "func", "iinfo", "nn",
-           "optim", "random", "serialization", "testing", "utils", "load", "save",
-           "autocast", "get_autocast_dtype", "is_autocast_enabled", "BFloat16Tensor", "BoolTensor",
-           "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor", "LongTensor"]
+__all__ = [*_core.__all__, *extras.__all__, *random.__all__, *indexed_writes.__all__, "amp", "autograd",
+           "backends", "distributions", "finfo", "func", "iinfo", "linalg", "nn", "optim", "random",
+           "serialization", "testing", "utils", "load", "save", "autocast", "get_autocast_dtype",
+           "is_autocast_enabled", "BFloat16Tensor", "BoolTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
+           "IntTensor", "LongTensor"]
 
 
 def __getattr__(name: str) -> Any:

@@ -504,3 +504,40 @@ def cumsum_keeps_nothing_of_its_input_in_torch(torch):
     weights = torch.tensor([[1.0, 2.0, 3.0], [1.0, -1.0, 2.0]])
     g, = torch.autograd.grad([(y * weights).sum()], [x], create_graph=True)
     return [y, g, attempt(lambda: torch.autograd.grad([(g * g).sum()], [x], allow_unused=True))]
+
+
+@program
+def linalg_norms(torch):
+    """torch.linalg's vector and Frobenius norms (one LinalgVectorNormBackward0 each) and their
+    gradients."""
+    x = torch.tensor([[1.0, -2.0], [3.0, 0.5]], requires_grad=True)
+    seen = []
+    for f in (lambda: torch.linalg.norm(x), lambda: torch.linalg.norm(x, dim=1),
+              lambda: torch.linalg.vector_norm(x, ord=1, dim=0), lambda: torch.linalg.norm(x, ord="fro"),
+              lambda: torch.linalg.matrix_norm(x, keepdim=True),
+              lambda: torch.linalg.vector_norm(x, ord=float("inf")),
+              lambda: torch.linalg.norm(x[0], ord=3), lambda: torch.linalg.vector_norm(x, 0.5, (0, 1))):
+        y = f()
+        seen += [y, y.grad_fn.name(), torch.autograd.grad(y.sum(), x)]
+    return seen
+
+
+@program
+def scatter_scatter_add_and_index_add(torch):
+    """Writes at indices along a dim: scatter (a tensor: ScatterBackward0, a number:
+    ScatterBackward1; the input's gradient 0 where written), scatter_add (repeated places add
+    up) and index_add (with alpha), as functions and methods; an index out of range refused."""
+    x = torch.zeros(2, 3, requires_grad=True)
+    src = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    idx = torch.tensor([[0, 1, 2], [2, 0, 1]])
+    seen = []
+    for f in (lambda: x.scatter(1, idx, src), lambda: torch.scatter(x, 1, idx, 5.0),
+              lambda: x.scatter_add(1, idx, src),
+              lambda: torch.index_add(x, 1, torch.tensor([2, 0]), src[:, :2]),
+              lambda: x.index_add(0, torch.tensor([1]), src[:1], alpha=2.0),
+              lambda: torch.scatter_add(x, 0, torch.tensor([[1, 0, 1]]), src[:1]),
+              lambda: x.scatter_add(1, torch.tensor([[0, 0, 0]]), src[:1])):
+        y = f()
+        seen += [y, y.grad_fn.name(), torch.autograd.grad((y * y).sum(), [x, src], allow_unused=True)]
+    return seen + [attempt(lambda: x.scatter(1, torch.tensor([[5]]), src[:1, :1])),
+                   attempt(lambda: x.index_add(1, torch.tensor([3]), src[:, :1]))]

@@ -1,0 +1,100 @@
+"""``torch.scatter``, ``scatter_add`` and ``index_add`` (functions and Tensor methods): writes
+along a dimension at given indices, composed from the derivative table's ``scatter_add_zeros``
+(whose derivative is a gather) and ``where``, and shown under torch's node for each
+(ScatterBackward0 / 1, ScatterAddBackward0, IndexAddBackward0).
+
+``scatter`` with an index that writes one place twice is refused: torch leaves which write wins
+unspecified (its CPU loop keeps the last one, and still hands every source entry a gradient)."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, Optional
+
+import numpy as np
+
+from reference_engine import composed as C
+from reference_engine import ops as F
+from reference_engine.dialects.torch_policy import TORCH
+from reference_engine.messages import not_supported
+from reference_engine.tensor import Tensor
+
+__all__ = ["index_add", "scatter", "scatter_add"]
+
+
+def _positions(input: Tensor, dim: int, index: np.ndarray) -> tuple[np.ndarray, ...]:  # noqa: A002
+    """The coordinates ``index`` writes to along ``dim``, checked against the input's size."""
+    size = input._data.shape[dim] if input._data.ndim else 1
+    if index.size and (index.max() >= size or index.min() < -size):
+        bad = int(index.max()) if index.max() >= size else int(index.min())
+        raise TORCH.error("index_out_of_bounds", index=bad, dim=dim, size=size)
+    if not input._data.ndim:
+        return (np.zeros(index.size, np.int64),) if index.size else ()
+    grids = np.indices(index.shape)
+    return tuple(index % size if d == dim else grids[d] for d in range(input._data.ndim))
+
+
+def _placed(src: Tensor, shape: tuple[int, ...], dim: int, index: np.ndarray) -> Tensor:
+    """Zeros of ``shape`` with ``src`` added at ``index`` along ``dim`` (a 0-d tensor written as
+    one of a single element, as torch treats it)."""
+    if shape:
+        return F.scatter_add_zeros(src, shape, dim, index)
+    flat = src if src._data.ndim == 1 else F.reshape(src, (src._data.size,))
+    return F.reshape(F.scatter_add_zeros(flat, (1,), 0, index.reshape(-1)), ())
+
+
+def _source(src: Tensor, index: np.ndarray) -> Tensor:
+    """``src``, of the index's shape: torch 2.13 reads a larger source's leading part but its
+    backward then hands the source a gradient of the index's shape, which its engine refuses
+    ("returned an invalid gradient"), so the reference refuses that form."""
+    if src._data.shape != index.shape:
+        raise not_supported("scatter of a source of another shape than the index", "torch")
+    return src
+
+
+def scatter(input: Tensor, dim: builtins.int, index: Tensor, src: Any = None, *,  # noqa: A002
+            value: Any = None, reduce: Optional[str] = None) -> Tensor:
+    """``input`` with ``src`` (a tensor: ScatterBackward0) or a number (ScatterBackward1)
+    written at ``index`` along ``dim``; the input's gradient is 0 where it was written."""
+    if reduce is not None:
+        raise not_supported("scatter with reduce", "torch")
+    source = value if src is None else src
+    d = dim % max(input._data.ndim, 1)
+    idx = np.asarray(index._data, np.int64)
+    places = _positions(input, d, idx)
+    written = np.zeros(input._data.shape or (1,), np.int64)
+    np.add.at(written, places, 1)
+    written = written.reshape(input._data.shape)
+    if (written > 1).any():
+        raise not_supported("scatter writing one place twice (which write wins is unspecified)", "torch")
+    mask = F.constant_like(input, written > 0)
+    if isinstance(source, Tensor):
+        placed = _placed(_source(source, idx), input._data.shape, d, idx)
+        return C.named(F.where(mask, placed, input), "ScatterBackward0", input)
+    filled = F.constant_like(input, np.full(input._data.shape, source, input._data.dtype))
+    return C.named(F.where(mask, filled, input), "ScatterBackward1", input)
+
+
+def scatter_add(input: Tensor, dim: builtins.int, index: Tensor, src: Tensor) -> Tensor:  # noqa: A002
+    """``input`` plus ``src`` added at ``index`` along ``dim`` (repeated places add up)."""
+    d = dim % max(input._data.ndim, 1)
+    idx = np.asarray(index._data, np.int64)
+    _positions(input, d, idx)
+    placed = _placed(_source(src, idx), input._data.shape, d, idx % (input._data.shape or (1,))[d])
+    return C.named(F.add(input, placed), "ScatterAddBackward0", input)
+
+
+def index_add(input: Tensor, dim: builtins.int, index: Tensor, source: Tensor, *,  # noqa: A002
+              alpha: Any = 1) -> Tensor:
+    """``input`` plus ``alpha * source``, its slices along ``dim`` added at the positions
+    ``index`` (a vector) lists."""
+    d = dim % max(input._data.ndim, 1)
+    positions = np.asarray(index._data, np.int64).reshape(-1)
+    shape = [1] * source._data.ndim
+    if shape:
+        shape[d] = positions.size
+    idx = np.broadcast_to(positions.reshape(shape), source._data.shape).copy()
+    _positions(input, d, idx)
+    scaled = source if alpha == 1 else F.mul(source, alpha)
+    placed = _placed(scaled, input._data.shape, d, idx % (input._data.shape or (1,))[d])
+    return C.named(F.add(input, placed), "IndexAddBackward0", input)

@@ -1,0 +1,45 @@
+"""``torch.linalg``'s norms: ``vector_norm`` (any order), ``matrix_norm`` and ``norm`` for the
+Frobenius norm and vector orders, each one LinalgVectorNormBackward0 as torch records them.
+The spectral and nuclear norms (which need an SVD) and the induced 1- and inf-norms of a
+matrix are refused by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reference_engine import ops as F
+from reference_engine.framework_names import module_getattr
+from reference_engine.messages import not_supported
+from reference_engine.tensor import Tensor
+
+__all__ = ["matrix_norm", "norm", "vector_norm"]
+
+
+def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,  # noqa: A002
+                *, dtype: Any = None) -> Tensor:
+    """The ``ord``-norm of the entries over ``dim`` (every entry by default)."""
+    if dtype is not None:
+        raise not_supported("linalg.vector_norm with dtype", "torch")
+    return F.norm(x, float(ord), dim, keepdim)
+
+
+def matrix_norm(A: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False,  # noqa: N803, A002
+                *, dtype: Any = None) -> Tensor:
+    """The Frobenius norm over the two matrix dimensions."""
+    if ord != "fro" or dtype is not None:
+        raise not_supported(f"linalg.matrix_norm with ord={ord!r}", "torch")
+    return F.norm(A, 2.0, tuple(dim), keepdim)
+
+
+def norm(A: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False,  # noqa: N803, A002
+         *, dtype: Any = None) -> Tensor:
+    """With neither ``ord`` nor ``dim``: the 2-norm of every entry; over one dim (or of a
+    vector): the ``ord``-norm; over two dims (or of a matrix): a matrix norm."""
+    two_dims = isinstance(dim, (tuple, list)) and len(dim) == 2
+    if (dim is None and ord is not None and A.dim() == 2) or two_dims:
+        return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim,
+                           dtype=dtype)
+    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+__getattr__ = module_getattr("torch.linalg")
