@@ -291,17 +291,27 @@ def pool(x: Tensor, kind: str, kernel: Any, stride: Any, padding: Any, ceil_mode
 def adaptive_avg_pool(x: Tensor, output_size: Sequence[Optional[int]]) -> Tensor:
     """The mean of each of ``output_size`` cells per spatial axis, cell ``i`` of ``o`` over an
     axis of ``n`` covering ``floor(i n / o)`` to ``ceil((i + 1) n / o)`` (None keeps the axis)."""
+    return adaptive_pool(x, output_size, "avg")
+
+
+def adaptive_pool(x: Tensor, output_size: Sequence[Optional[int]], kind: str) -> Tensor:
+    """The mean ("avg") or maximum ("max", its gradient to the cell's first largest element) of
+    each cell, the cells as ``adaptive_avg_pool`` lays them out."""
     spatial = x._data.ndim - 2
     in_shape = x._data.shape[2:]
     sizes = [n if o is None else o for n, o in zip(in_shape, as_tuple(output_size, spatial))]
     if all(n % o == 0 for n, o in zip(in_shape, sizes)):
         kernel = [n // o for n, o in zip(in_shape, sizes)]
-        return pool(x, "avg", kernel, kernel, 0, False)
+        return pool(x, kind, kernel, kernel, 0, False)
     bounds = [[(i * n // o, -(-(i + 1) * n // o)) for i in range(o)] for n, o in zip(in_shape, sizes)]
     cells = []
     for corner in np.ndindex(*sizes):
-        region = tuple(slice(*bounds[axis][i]) for axis, i in enumerate(corner))
-        cells.append(F.mean(F.getitem(x, (slice(None), slice(None), *region)), list(range(2, 2 + spatial))))
+        region = F.getitem(x, (slice(None), slice(None), *(slice(*bounds[axis][i])
+                                                           for axis, i in enumerate(corner))))
+        if kind == "max":
+            cells.append(F.max_dim(F.reshape(region, [*x._data.shape[:2], -1]), 2)[0])
+        else:
+            cells.append(F.mean(region, list(range(2, 2 + spatial))))
     stacked = F.cat([F.unsqueeze(c, 2) for c in cells], 2)
     return F.reshape(stacked, [*x._data.shape[:2], *sizes])
 

@@ -145,6 +145,7 @@ DERIVATIVE_ORDER_LIMITS = {
     "nll_loss_kernel": (0, "nll_loss_grad"),
     "einsum_kernel": (0, "einsum_grad"),
     "kldiv_loss_kernel": (0, "kldiv_loss_grad"),
+    "max_pool2d_with_index_kernel": (0, "max_pool2d_with_index_grad"),
     # the activations composed in reference_engine/paddle/nn/activation_functions.py (measured)
     **{f"{name}_kernel": (0, f"{grad}_grad") for name, grad in (
         ("relu6", "relu6"), ("hardtanh", "hardtanh"), ("hardswish", "hardswish"),

@@ -20,14 +20,13 @@ from reference_engine.paddle.nn.activation_functions import __all__ as _activati
 from reference_engine.paddle.nn.activation_functions import float_attribute
 from reference_engine.tensor import Tensor
 
-__all__ = ["group_norm", "interpolate", "label_smooth", "one_hot", "pad", "upsample",
-           "adaptive_avg_pool1d", "adaptive_avg_pool2d",
-           "avg_pool1d", "avg_pool2d", "max_pool1d", "max_pool2d", "batch_norm", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits", "cosine_similarity", "kl_div", "conv1d", "conv2d",
-           "conv2d_transpose", "cross_entropy",
-           "dropout", "dropout2d", "elu", "instance_norm", "embedding", "gelu", "l1_loss", "layer_norm",
-           "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "relu", "sigmoid",
-           "silu", "softmax", "softplus", "tanh", *_activations]
+__all__ = ["group_norm", "interpolate", "label_smooth", "one_hot", "pad", "upsample", "adaptive_avg_pool1d",
+           "adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool1d", "avg_pool2d", "max_pool1d",
+           "max_pool2d", "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+           "cosine_similarity", "kl_div", "conv1d", "conv2d", "conv2d_transpose", "cross_entropy", "dropout",
+           "dropout2d", "elu", "instance_norm", "embedding", "gelu", "l1_loss", "layer_norm", "leaky_relu",
+           "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "relu", "sigmoid", "silu", "softmax",
+           "softplus", "tanh", *_activations]
 
 sigmoid = F.sigmoid
 tanh = F.tanh
@@ -334,6 +333,17 @@ def avg_pool2d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0
 def adaptive_avg_pool2d(x: Tensor, output_size: Any, data_format: str = "NCHW",
                         name: Optional[str] = None) -> Tensor:
     return _pooled(2, x, lambda t: layers.adaptive_avg_pool(t, output_size), 0, data_format)
+
+
+def adaptive_max_pool2d(x: Tensor, output_size: Any, return_mask: bool = False,
+                        name: Optional[str] = None) -> Tensor:
+    """The maximum of each adaptive cell (MaxPool2dWithIndexGradNode, no double grad): its
+    gradient to the cell's first largest element."""
+    if return_mask or x._data.ndim != 4:
+        raise not_supported("adaptive_max_pool2d with return_mask, or of other than 4-d input", "paddle")
+    with as_kernel("max_pool2d_with_index_kernel"):
+        out = layers.adaptive_pool(x, output_size, "max")
+    return C.named(out, "MaxPool2dWithIndexGradNode", x)
 
 
 def max_pool1d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, return_mask: bool = False,

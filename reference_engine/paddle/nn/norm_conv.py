@@ -20,9 +20,9 @@ from reference_engine.paddle._core import Tensor, get_default_dtype
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, Parameter
 
-__all__ = ["BatchNorm", "GroupNorm", "Upsample", "AdaptiveAvgPool1D", "AdaptiveAvgPool2D", "AvgPool1D",
-           "AvgPool2D", "MaxPool1D", "MaxPool2D", "BatchNorm1D", "BatchNorm2D", "Conv1D", "Conv2D",
-           "Conv2DTranspose", "Dropout", "Embedding", "LayerNorm"]
+__all__ = ["BatchNorm", "GroupNorm", "Upsample", "AdaptiveAvgPool1D", "AdaptiveAvgPool2D",
+           "AdaptiveMaxPool2D", "AvgPool1D", "AvgPool2D", "MaxPool1D", "MaxPool2D", "BatchNorm1D",
+           "BatchNorm2D", "Conv1D", "Conv2D", "Conv2DTranspose", "Dropout", "Embedding", "LayerNorm"]
 
 
 def _normal_draws(std: float, shape: tuple[int, ...]) -> np.ndarray:
@@ -234,14 +234,17 @@ class Embedding(Layer):
         return f"{rows}, {columns}{given}, sparse=False, scale_grad_by_freq=False"
 
 
-(MaxPool1D, MaxPool2D, AvgPool1D, AvgPool2D, AdaptiveAvgPool1D, AdaptiveAvgPool2D) = shared.function_modules(
+(MaxPool1D, MaxPool2D, AvgPool1D, AvgPool2D, AdaptiveAvgPool1D, AdaptiveAvgPool2D,
+ AdaptiveMaxPool2D) = shared.function_modules(
     Layer, shared.ActivationBase, MaxPool1D=functional.max_pool1d, MaxPool2D=functional.max_pool2d,
     AvgPool1D=functional.avg_pool1d, AvgPool2D=functional.avg_pool2d,
-    AdaptiveAvgPool1D=functional.adaptive_avg_pool1d, AdaptiveAvgPool2D=functional.adaptive_avg_pool2d)
+    AdaptiveAvgPool1D=functional.adaptive_avg_pool1d, AdaptiveAvgPool2D=functional.adaptive_avg_pool2d,
+    AdaptiveMaxPool2D=functional.adaptive_max_pool2d)
 # what each pool's printout shows (measured on paddle 3.3.1)
 for _pool in (MaxPool1D, MaxPool2D, AvgPool1D, AvgPool2D):
     _pool.shown = (("kernel_size", False), ("stride", False), ("padding", False))
 AdaptiveAvgPool1D.shown = AdaptiveAvgPool2D.shown = (("output_size", False),)
+AdaptiveMaxPool2D.shown = (("output_size", False), ("return_mask", False))
 
 
 class GroupNorm(Layer):

@@ -18,16 +18,14 @@ from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor
 from reference_engine.torch import autocast_ops
 
-__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "max_pool1d",
-           "max_pool2d", "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d",
-           "conv2d", "conv_transpose1d", "conv_transpose2d",
+__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool1d", "avg_pool2d",
+           "max_pool1d", "max_pool2d", "batch_norm", "binary_cross_entropy",
+           "binary_cross_entropy_with_logits", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d",
            "cosine_similarity", "cross_entropy", "dropout", "huber_loss", "kl_div", "margin_ranking_loss",
-           "softmin", "dropout2d", "elu", "instance_norm", "interpolate", "embedding",
-           "gelu", "layer_norm",
+           "softmin", "dropout2d", "elu", "instance_norm", "interpolate", "embedding", "gelu", "layer_norm",
            "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "one_hot",
-           "pad",
-           "relu", "smooth_l1_loss",
-           "scaled_dot_product_attention", "sigmoid", "silu", "softmax", "softplus", "tanh"]
+           "pad", "relu", "smooth_l1_loss", "scaled_dot_product_attention", "sigmoid", "silu", "softmax",
+           "softplus", "tanh"]
 
 sigmoid = F.sigmoid
 
@@ -526,6 +524,17 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A00
     if sizes == (1, 1):
         return F.mean(input, [-2, -1], keepdim=True)
     return _pooled(2, input, "AdaptiveAvgPool2DBackward0", lambda x: layers.adaptive_avg_pool(x, sizes))
+
+
+def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Tensor:  # noqa: A002
+    """The maximum of each adaptive cell (AdaptiveMaxPool2DBackward0): its gradient to the
+    cell's first largest element."""
+    if return_indices or input.dim() not in (3, 4):
+        raise not_supported("adaptive_max_pool2d with return_indices, or of other than 3-d or 4-d input",
+                            "torch")
+    batch = input if input.dim() == 4 else F.unsqueeze(input, 0)
+    out = layers.adaptive_pool(batch, output_size, "max")
+    return C.named(out if input.dim() == 4 else F.squeeze(out, 0), "AdaptiveMaxPool2DBackward0", input)
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002

@@ -20,9 +20,9 @@ from reference_engine.torch.nn.modules import Module, initialised
 from reference_engine.torch.nn.parameter import Parameter
 from reference_engine.torch.random import drawing
 
-__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d",
-           "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "Dropout", "Embedding", "LayerNorm",
-           "MaxPool1d", "MaxPool2d"]
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "AvgPool1d", "AvgPool2d",
+           "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "Dropout",
+           "Embedding", "LayerNorm", "MaxPool1d", "MaxPool2d"]
 
 
 def _uniform_draws(bound: float, shape: tuple[int, ...]) -> np.ndarray:
@@ -241,14 +241,16 @@ class _Windows(shared.ActivationBase):
         return values
 
 
-(MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d) = shared.function_modules(
+(MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d,
+ AdaptiveMaxPool2d) = shared.function_modules(
     Module, _Windows, MaxPool1d=functional.max_pool1d, MaxPool2d=functional.max_pool2d,
     AvgPool1d=functional.avg_pool1d, AvgPool2d=functional.avg_pool2d,
-    AdaptiveAvgPool1d=functional.adaptive_avg_pool1d, AdaptiveAvgPool2d=functional.adaptive_avg_pool2d)
+    AdaptiveAvgPool1d=functional.adaptive_avg_pool1d, AdaptiveAvgPool2d=functional.adaptive_avg_pool2d,
+    AdaptiveMaxPool2d=functional.adaptive_max_pool2d)
 # what each pool's printout shows (measured on torch 2.13.0)
 _WINDOW = ("kernel_size", "stride", "padding")
 for _pools, _names in (((MaxPool1d, MaxPool2d), (*_WINDOW, "dilation", "ceil_mode")),
                        ((AvgPool1d, AvgPool2d), _WINDOW),
-                       ((AdaptiveAvgPool1d, AdaptiveAvgPool2d), ("output_size",))):
+                       ((AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d), ("output_size",))):
     for _pool in _pools:
         _pool.shown = tuple((name, False) for name in _names)

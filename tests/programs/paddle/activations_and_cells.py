@@ -112,3 +112,18 @@ def float_attributes_round_to_float32_for_float64_inputs(paddle):
         y = f(x)
         seen += [y, paddle.grad(y.sum(), x)[0]]
     return seen
+
+
+@program
+def adaptive_max_pooling(paddle):
+    """adaptive_max_pool2d / AdaptiveMaxPool2D: paddle's max_pool2d_with_index kernel (its
+    gradient to each cell's first largest element, no double grad)."""
+    rows = [[1.0, 3.0, 3.0, 0.5, 2.0], [0.0, -1.0, 3.0, 4.0, 1.0], [2.0, 2.0, 1.0, 0.0, 4.0]]
+    x = paddle.to_tensor([[rows]], stop_gradient=False)
+    seen = []
+    for size in ((2, 2), (1, 1), (3, 5), (2, 3), 2):
+        y = paddle.nn.functional.adaptive_max_pool2d(x, size)
+        seen += [y, y.grad_fn.name(), paddle.grad(y.sum(), x)]
+    y = paddle.nn.AdaptiveMaxPool2D(2)(x)
+    return seen + [repr(paddle.nn.AdaptiveMaxPool2D(2)),
+                   attempt(lambda: paddle.grad(y.sum(), x, create_graph=True))]

@@ -140,3 +140,16 @@ def recurrent_cells_step_by_step(torch):
                  [(n, tuple(p.shape)) for n, p in cell.named_parameters()],
                  [t.shape for t in single] if isinstance(single, tuple) else single.shape]
     return seen
+
+
+@program
+def adaptive_max_pooling(torch):
+    """adaptive_max_pool2d / AdaptiveMaxPool2d: each adaptive cell's maximum, its gradient to
+    the cell's first largest element; unbatched input; None keeps an axis."""
+    x = torch.tensor([[[[1.0, 3.0, 3.0, 0.5, 2.0], [0.0, -1.0, 3.0, 4.0, 1.0], [2.0, 2.0, 1.0, 0.0, 4.0]]]],
+                     requires_grad=True)
+    seen = []
+    for size in ((2, 2), (1, 1), (3, 5), (2, 3), 2, (2, None)):
+        y = torch.nn.functional.adaptive_max_pool2d(x, size)
+        seen += [y, y.grad_fn.name(), torch.autograd.grad(y.sum(), x)]
+    return seen + [repr(torch.nn.AdaptiveMaxPool2d((2, None))), torch.nn.AdaptiveMaxPool2d(2)(x[0]).shape]
