@@ -17,6 +17,7 @@ from reference_engine.paddle import (
     autograd,
     base,
     device,
+    distribution,
     extras,
     flags,
     framework,
@@ -35,6 +36,7 @@ from reference_engine.paddle._core import *  # noqa: F403
 from reference_engine.paddle.extras import *  # noqa: F403
 from reference_engine.paddle.tensor_functions import *  # noqa: F403
 
+multinomial = distribution.multinomial
 set_device = device.set_device
 is_compiled_with_cuda = device.is_compiled_with_cuda
 CPUPlace = device.CPUPlace
@@ -52,9 +54,9 @@ for _method, _function in {**extras.TENSOR_METHODS, **tensor_functions.TENSOR_ME
 __version__ = "3.3.1"
 
 __all__ = [*_core.__all__, *extras.__all__, *tensor_functions.__all__, "amp", "autograd", "base", "device",
-           "framework", "incubate", "io", "linalg", "metric", "nn", "optimizer", "regularizer", "tensor",
-           "set_device", "is_compiled_with_cuda", "CPUPlace", "CUDAPlace", "ParamAttr", "create_parameter",
-           "get_flags", "set_flags"]
+           "distribution", "multinomial", "framework", "incubate", "io", "linalg", "metric", "nn",
+           "optimizer", "regularizer", "tensor", "set_device", "is_compiled_with_cuda", "CPUPlace",
+           "CUDAPlace", "ParamAttr", "create_parameter", "get_flags", "set_flags"]
 
 
 def __getattr__(name: str) -> Any:

@@ -17,7 +17,7 @@ import numpy as np
 from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine.paddle._core import Tensor, _filled, _made, _np_dtype, clip, concat, created
-from reference_engine.paddle.extras import allclose, equal_all, flatten
+from reference_engine.paddle.extras import allclose, equal_all, flatten, numel
 
 __all__ = ["cat", "clamp", "clone", "empty", "logical_and", "logical_not", "logical_or", "logical_xor",
            "nan_to_num", "rank", "take_along_axis"]
@@ -61,13 +61,14 @@ def take_along_axis(arr: Tensor, indices: Tensor, axis: builtins.int,
     """The entries of ``arr`` at ``indices`` along ``axis``; the other axes of ``indices``
     broadcast against ``arr``'s (TakeAlongAxisGradNode)."""
     positions = np.asarray(indices._data)
+    axis = F.normalize_dim(type(arr), axis, arr._data.ndim)
     target = list(arr._data.shape)
     if broadcast:
         shape = np.broadcast_shapes(tuple(target[:axis] + [positions.shape[axis]] + target[axis + 1:]),
                                     positions.shape)
         positions = np.broadcast_to(positions, shape)
         target[axis] = arr._data.shape[axis]
-        expanded = tuple(n if i == axis % arr._data.ndim else shape[i] for i, n in enumerate(target))
+        expanded = tuple(n if i == axis else shape[i] for i, n in enumerate(target))
         source = arr if expanded == arr._data.shape else F.expand(arr, expanded)
     else:
         source = arr
@@ -119,5 +120,5 @@ TENSOR_METHODS = {
     "new_full": lambda self, size, fill_value, dtype=None, **_: _new(None)(self, size, fill_value, dtype),
     "allclose": allclose, "equal_all": equal_all, "logical_and": logical_and, "logical_or": logical_or,
     "logical_xor": logical_xor, "logical_not": logical_not, "take_along_axis": take_along_axis,
-    "nan_to_num": nan_to_num,
+    "nan_to_num": nan_to_num, "numel": numel,
 }

@@ -16,8 +16,9 @@ from reference_engine.paddle._core import Tensor, get_default_dtype
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, Parameter
 
-__all__ = ["GLU", "SELU", "CosineSimilarity", "Dropout2D", "KLDivLoss", "Hardsigmoid", "Hardswish",
-           "Hardtanh", "InstanceNorm1D", "InstanceNorm2D", "LogSigmoid", "Mish", "PReLU", "ReLU6", "Softsign"]
+__all__ = ["GLU", "SELU", "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "CosineSimilarity", "Dropout2D",
+           "KLDivLoss", "Hardsigmoid", "Hardswish", "Hardtanh", "InstanceNorm1D", "InstanceNorm2D",
+           "LogSigmoid", "Mish", "PReLU", "ReLU6", "Softsign"]
 
 (ReLU6, Hardtanh, Hardswish, Hardsigmoid, Mish, LogSigmoid, Softsign, SELU, GLU) = shared.function_modules(
     Layer, shared.ActivationBase, ReLU6=functional.relu6, Hardtanh=functional.hardtanh,
@@ -98,6 +99,44 @@ class InstanceNorm1D(_InstanceNormBase):
 
 class InstanceNorm2D(_InstanceNormBase):
     dims = (4,)
+
+
+class BCELoss(Layer):
+    """``binary_cross_entropy`` with the weight and reduction it was made with."""
+
+    def __init__(self, weight: Optional[Tensor] = None, reduction: str = "mean",
+                 name: Optional[str] = None) -> None:
+        super().__init__()
+        self.weight, self.reduction = weight, reduction
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return functional.binary_cross_entropy(input, label, self.weight, self.reduction)
+
+
+class BCEWithLogitsLoss(Layer):
+    """``binary_cross_entropy_with_logits`` with the weight, reduction and ``pos_weight`` it
+    was made with."""
+
+    def __init__(self, weight: Optional[Tensor] = None, reduction: str = "mean",
+                 pos_weight: Optional[Tensor] = None, name: Optional[str] = None) -> None:
+        super().__init__()
+        self.weight, self.reduction, self.pos_weight = weight, reduction, pos_weight
+
+    def forward(self, logit: Tensor, label: Tensor) -> Tensor:
+        return functional.binary_cross_entropy_with_logits(logit, label, self.weight, self.reduction,
+                                                           self.pos_weight)
+
+
+class NLLLoss(Layer):
+    """``nll_loss`` with the weight, ``ignore_index`` and reduction it was made with."""
+
+    def __init__(self, weight: Optional[Tensor] = None, ignore_index: int = -100, reduction: str = "mean",
+                 name: Optional[str] = None) -> None:
+        super().__init__()
+        self._weight, self._ignore_index, self._reduction = weight, ignore_index, reduction
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return functional.nll_loss(input, label, self._weight, self._ignore_index, self._reduction)
 
 
 class KLDivLoss(Layer):

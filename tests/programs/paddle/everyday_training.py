@@ -120,3 +120,88 @@ def round_to_decimals(paddle):
     (z * paddle.to_tensor([1.0, 2.0, 3.0, 4.0, 5.0])).sum().backward()
     return [y, y.grad_fn.name(), x.grad, paddle.round(x, decimals=-2), x.round(decimals=1), paddle.round(x),
             z.grad]
+
+
+@program
+def a_small_gan_training_step(paddle):
+    """A generator and a discriminator (Dropout inside), BCELoss against ones and zeros, two
+    Adam optimizers, the fake batch detached for the discriminator's step."""
+    paddle.seed(1)
+    nn = paddle.nn
+    generator = nn.Sequential(nn.Linear(4, 16), nn.LeakyReLU(0.2), nn.Linear(16, 8), nn.Tanh())
+    critic = nn.Sequential(nn.Linear(8, 16), nn.LeakyReLU(0.2), nn.Dropout(0.3), nn.Linear(16, 1),
+                           nn.Sigmoid())
+    opt_g = paddle.optimizer.Adam(learning_rate=2e-3, beta1=0.5, parameters=generator.parameters())
+    opt_d = paddle.optimizer.Adam(learning_rate=2e-3, beta1=0.5, parameters=critic.parameters())
+    criterion = nn.BCELoss()
+    real = paddle.randn([32, 8]) * 0.5 + 1.0
+    seen = [repr(criterion), repr(nn.BCEWithLogitsLoss()), repr(nn.NLLLoss())]
+    for _ in range(4):
+        fake = generator(paddle.randn([32, 4]))
+        d_real, d_fake = critic(real), critic(fake.detach())
+        loss_d = criterion(d_real, paddle.ones_like(d_real)) + criterion(d_fake, paddle.zeros_like(d_fake))
+        opt_d.clear_grad()
+        loss_d.backward()
+        opt_d.step()
+        loss_g = criterion(critic(fake), paddle.ones_like(d_fake))
+        opt_g.clear_grad()
+        loss_g.backward()
+        opt_g.step()
+        seen.append([loss_d.item(), loss_g.item()])
+    return seen + [fake.mean(axis=0)[:3], fake.numel(), paddle.numel(fake)]
+
+
+@program
+def reinforce_with_a_categorical_policy(paddle):
+    """REINFORCE with paddle.distribution.Categorical over a policy's raw outputs, as paddle's
+    examples write it (its probs normalise the logits by their sum: NaN losses follow)."""
+    paddle.seed(0)
+    nn = paddle.nn
+    policy = nn.Sequential(nn.Linear(4, 32), nn.ReLU(), nn.Linear(32, 2))
+    optimizer = paddle.optimizer.Adam(learning_rate=1e-2, parameters=policy.parameters())
+    seen = []
+    for _ in range(3):
+        log_probs, rewards = [], []
+        state = paddle.randn([4])
+        for _ in range(10):
+            m = paddle.distribution.Categorical(policy(state))
+            action = m.sample([1])
+            log_probs.append(m.log_prob(action))
+            rewards.append(1.0 if action.item() == 1 else 0.0)
+            state = state + 0.1 * paddle.randn([4])
+        returns = paddle.to_tensor(rewards)
+        returns = (returns - returns.mean()) / (returns.std() + 1e-8)
+        loss = paddle.stack([-lp.sum() * ret for lp, ret in zip(log_probs, returns)]).sum()
+        optimizer.clear_grad()
+        loss.backward()
+        optimizer.step()
+        seen.append([round(loss.item(), 4), sum(rewards)])
+    return seen
+
+
+@program
+def a_small_cnn_with_channel_dropout_and_a_schedule(paddle):
+    """Conv2D, BatchNorm2D, Dropout2D and adaptive pooling, Adadelta with a StepDecay schedule,
+    evaluation accuracy and the count of trainable elements."""
+    paddle.seed(42)
+    nn, F = paddle.nn, paddle.nn.functional
+    model = nn.Sequential(nn.Conv2D(1, 4, 3, padding=1), nn.BatchNorm2D(4), nn.ReLU(),
+                          nn.Conv2D(4, 8, 3, stride=2), nn.ReLU(), nn.Dropout2D(0.25),
+                          nn.AdaptiveAvgPool2D((1, 1)), nn.Flatten(), nn.Linear(8, 3), nn.LogSoftmax(axis=1))
+    scheduler = paddle.optimizer.lr.StepDecay(learning_rate=1.0, step_size=1, gamma=0.7)
+    optimizer = paddle.optimizer.Adadelta(learning_rate=scheduler, parameters=model.parameters())
+    x, y = paddle.randn([8, 1, 8, 8]), paddle.randint(0, 3, [8])
+    seen = []
+    for _ in range(3):
+        model.train()
+        optimizer.clear_grad()
+        loss = F.nll_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        scheduler.step()
+        model.eval()
+        with paddle.no_grad():
+            pred = model(x).argmax(axis=1, keepdim=True)
+        correct = (pred == y.reshape(pred.shape)).astype("int64").sum().item()
+        seen.append([loss.item(), correct, scheduler.get_lr()])
+    return seen + [sum(p.numel().item() for p in model.parameters() if not p.stop_gradient)]

@@ -207,3 +207,95 @@ def constant_padding(torch):
     cropped.sum().backward()
     return [padded, padded.grad_fn.name(), first, cropped, x.grad, torch.nn.functional.pad(x, (1, 0, 0, 1)),
             torch.nn.functional.pad(torch.ones(1, 2, 3), (1, 1, 2, 0, 1, 1)).shape]
+
+
+@program
+def reinforce_with_a_categorical_policy(torch):
+    """REINFORCE as the tutorials write it: a softmax policy, Categorical samples and their
+    log-probabilities, normalised discounted returns, Adam."""
+    torch.manual_seed(0)
+    nn = torch.nn
+    policy = nn.Sequential(nn.Linear(4, 32), nn.ReLU(), nn.Linear(32, 2), nn.Softmax(dim=-1))
+    optimizer = torch.optim.Adam(policy.parameters(), lr=1e-2)
+    seen = []
+    for _ in range(3):
+        log_probs, rewards = [], []
+        state = torch.randn(4)
+        for _ in range(10):
+            m = torch.distributions.Categorical(policy(state))
+            action = m.sample()
+            log_probs.append(m.log_prob(action))
+            rewards.append(1.0 if action.item() == 1 else 0.0)
+            state = state + 0.1 * torch.randn(4)
+        running, returns = 0.0, []
+        for r in reversed(rewards):
+            running = r + 0.99 * running
+            returns.insert(0, running)
+        returns = torch.tensor(returns)
+        returns = (returns - returns.mean()) / (returns.std() + 1e-8)
+        loss = torch.stack([-lp * ret for lp, ret in zip(log_probs, returns)]).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        seen.append([round(loss.item(), 4), sum(rewards)])
+    return seen
+
+
+@program
+def a_seq2seq_decoder_with_teacher_forcing(torch):
+    """A GRU encoder, a GRUCell decoder fed its own argmax or the target at random, cross
+    entropy summed over the steps, gradient clipping and SGD with momentum."""
+    import random
+
+    random.seed(0)
+    torch.manual_seed(0)
+    nn = torch.nn
+    embed_in, encoder = nn.Embedding(10, 8), nn.GRU(8, 16, batch_first=True)
+    embed_out, cell, head = nn.Embedding(10, 8), nn.GRUCell(8, 16), nn.Linear(16, 10)
+    params = [p for m in (embed_in, encoder, embed_out, cell, head) for p in m.parameters()]
+    optimizer = torch.optim.SGD(params, lr=0.1, momentum=0.9)
+    src = torch.randint(1, 10, (4, 5))
+    trg = torch.flip(src, dims=[1])
+    seen = []
+    for _ in range(3):
+        hidden = encoder(embed_in(src))[1].squeeze(0)
+        token, loss = torch.zeros(4, dtype=torch.long), 0
+        for t in range(trg.size(1)):
+            hidden = cell(embed_out(token), hidden)
+            logits = head(hidden)
+            loss = loss + nn.functional.cross_entropy(logits, trg[:, t])
+            token = trg[:, t] if random.random() < 0.5 else logits.argmax(1)
+        optimizer.zero_grad()
+        loss.backward()
+        seen.append(nn.utils.clip_grad_norm_(params, 1.0))
+        optimizer.step()
+        seen.append(loss.item() / trg.size(1))
+    return seen
+
+
+@program
+def a_small_cnn_with_channel_dropout_and_a_schedule(torch):
+    """Conv, BatchNorm, Dropout2d and adaptive pooling, Adadelta with a StepLR schedule, and
+    evaluation accuracy as the MNIST example prints it."""
+    torch.manual_seed(42)
+    nn, F = torch.nn, torch.nn.functional
+    conv1, bn1, conv2 = nn.Conv2d(1, 4, 3, padding=1), nn.BatchNorm2d(4), nn.Conv2d(4, 8, 3, stride=2)
+    pool, drop, fc = nn.AdaptiveAvgPool2d((1, 1)), nn.Dropout2d(0.25), nn.Linear(8, 3)
+    model = nn.Sequential(conv1, bn1, nn.ReLU(), conv2, nn.ReLU(), drop, pool, nn.Flatten(), fc,
+                          nn.LogSoftmax(dim=1))
+    optimizer = torch.optim.Adadelta(model.parameters(), lr=1.0)
+    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=0.7)
+    x, y = torch.randn(8, 1, 8, 8), torch.randint(0, 3, (8,))
+    seen = []
+    for _ in range(3):
+        model.train()
+        optimizer.zero_grad()
+        loss = F.nll_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        scheduler.step()
+        model.eval()
+        with torch.no_grad():
+            pred = model(x).argmax(dim=1, keepdim=True)
+        seen.append([loss.item(), pred.eq(y.view_as(pred)).sum().item(), scheduler.get_last_lr()[0]])
+    return seen + [sum(p.numel() for p in model.parameters() if p.requires_grad)]

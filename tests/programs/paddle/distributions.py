@@ -1,0 +1,36 @@
+"""paddle.distribution (Normal, Categorical, kl_divergence) and paddle.multinomial, drawing by
+paddle's generator: a normal's sample carries gradients to loc and scale; a categorical
+samples the softmax of its logits but normalises them by their sum for probs and log_prob."""
+
+from __future__ import annotations
+
+from tests.programs.registry import paddle_program as program
+
+
+@program
+def normal_and_categorical_draw_and_differentiate(paddle):
+    D = paddle.distribution
+    paddle.seed(0)
+    loc = paddle.to_tensor([0.0, 1.0], stop_gradient=False)
+    scale = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    n = D.Normal(loc, scale)
+    s, r = n.sample([3]), n.rsample([2])
+    (s.sum() + r.sum()).backward()
+    value = paddle.to_tensor([0.5, 0.5])
+    seen = [s, r, loc.grad, scale.grad, n.entropy(), n.log_prob(value), n.probs(value), n.mean, n.variance]
+    standard = D.Normal(0.0, 1.0)
+    seen += [standard.sample([3]), standard.sample().shape,
+             n.kl_divergence(D.Normal(paddle.to_tensor([0.5, 0.0]), paddle.to_tensor([1.5, 1.0]))),
+             D.kl_divergence(n, D.Normal(0.5, 1.5))]
+    logits = paddle.to_tensor([0.2, 0.5, 0.3], stop_gradient=False)
+    c = D.Categorical(logits)
+    action = c.sample([4])
+    log_p = c.log_prob(action)
+    log_p.sum().backward()
+    seen += [action, log_p, logits.grad, c.entropy(), c.probs(paddle.to_tensor([0, 2]))]
+    batch = D.Categorical(paddle.to_tensor([[1.0, 2.0], [0.5, 3.0]]))
+    other = D.Categorical(paddle.to_tensor([[1.0, 1.0], [2.0, 1.0]]))
+    seen += [batch.sample([2]), batch.sample(), batch.log_prob(paddle.to_tensor([1, 0])),
+             batch.kl_divergence(other)]
+    weights = paddle.to_tensor([[0.2, 0.5, 0.3], [0.9, 0.05, 0.05]])
+    return seen + [paddle.multinomial(weights, 3, True), paddle.multinomial(weights[0]), paddle.rand([2])]
