@@ -104,6 +104,10 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "init_orthogonal_dims": (ValueError, "Only tensors with 2 or more dimensions are supported"),
     "index_out_of_bounds": (RuntimeError, "index {index} is out of bounds for dimension {dim} with size "
                                           "{size}"),
+    "packed_unsorted": (RuntimeError, "`lengths` array must be sorted in decreasing order when "
+                                      "`enforce_sorted` is True. You can pass `enforce_sorted=False` to "
+                                      "pack_padded_sequence and/or pack_sequence to sidestep this "
+                                      "requirement if you do not need ONNX exportability."),
     "dropout_p": (ValueError, "dropout probability has to be between 0 and 1, but got {p}"),
     "glu_halving": (RuntimeError, "Halving dimension must be even, but dimension {dim} is size {size}"),
     "prelu_channels": (RuntimeError, "Mismatch of parameter numbers and input channel size. Found "

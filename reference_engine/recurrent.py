@@ -63,21 +63,37 @@ def run(mode: str, x: Tensor, initial: Sequence[Sequence[Tensor]], cells: Sequen
     the initial state ``initial[layer * directions + direction]`` (h, and c for an LSTM);
     ``dropout`` between layers. Returns the last layer's outputs (L, N, directions * hidden)
     and each (layer, direction)'s final state, in that order."""
+    steps, finals = run_steps(mode, list(F.unbind(x, 0)), None, initial, cells, dropout)
+    return F.stack(steps, 0), finals
+
+
+def run_steps(mode: str, steps: list[Tensor], batch_sizes: Optional[Sequence[int]],
+              initial: Sequence[Sequence[Tensor]], cells: Sequence[Sequence[CellWeights]],
+              dropout: Callable[[Tensor], Tensor]) -> tuple[list[Tensor], list[tuple[Tensor, ...]]]:
+    """The layers over a list of steps. With ``batch_sizes`` (a packed batch), ``steps[t]``
+    holds the ``batch_sizes[t]`` sequences still running at step ``t`` (the longest first):
+    each sequence's state stops where it ends, and the reverse direction starts each at its own
+    last step. Returns each step's outputs (the last layer's) and each (layer, direction)'s
+    final state."""
     finals: list[tuple[Tensor, ...]] = []
-    steps = list(F.unbind(x, 0))
     for layer, directions in enumerate(cells):
         outputs = []
         for direction, weights in enumerate(directions):
             state = tuple(initial[layer * len(directions) + direction])
+            full = state[0]._data.shape[0]
             order = range(len(steps)) if direction == 0 else range(len(steps) - 1, -1, -1)
             produced: list[Optional[Tensor]] = [None] * len(steps)
             for t in order:
-                state = step(mode, steps[t], state, weights)
-                produced[t] = state[0]
+                n = full if batch_sizes is None else batch_sizes[t]
+                active = tuple(s if n == full else F.getitem(s, slice(0, n)) for s in state)
+                new = step(mode, steps[t], active, weights)
+                state = tuple(m if n == full else F.cat([m, F.getitem(s, slice(n, None))], 0)
+                              for m, s in zip(new, state))
+                produced[t] = new[0]
             outputs.append(produced)
             finals.append(state)
         steps = [F.cat([o[t] for o in outputs], -1) if len(outputs) > 1 else outputs[0][t]
                  for t in range(len(steps))]
         if layer < len(cells) - 1:
             steps = [dropout(s) for s in steps]
-    return F.stack(steps, 0), finals
+    return steps, finals

@@ -21,11 +21,12 @@ from reference_engine.torch import autocast_ops
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool1d", "avg_pool2d",
            "max_pool1d", "max_pool2d", "batch_norm", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d",
-           "cosine_similarity", "cross_entropy", "dropout", "huber_loss", "kl_div", "margin_ranking_loss",
-           "softmin", "dropout2d", "elu", "instance_norm", "interpolate", "embedding", "gelu", "layer_norm",
-           "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "one_hot",
-           "pad", "relu", "smooth_l1_loss", "scaled_dot_product_attention", "sigmoid", "silu", "softmax",
-           "softplus", "tanh"]
+           "cosine_embedding_loss", "cosine_similarity", "cross_entropy", "pairwise_distance",
+           "triplet_margin_loss", "dropout", "huber_loss", "kl_div", "margin_ranking_loss", "softmin",
+           "dropout2d", "elu", "instance_norm", "interpolate", "embedding", "gelu", "layer_norm", "l1_loss",
+           "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "one_hot", "pad",
+           "relu", "smooth_l1_loss", "scaled_dot_product_attention", "sigmoid", "silu", "softmax", "softplus",
+           "tanh"]
 
 sigmoid = F.sigmoid
 
@@ -453,6 +454,40 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
     """``max(0, -target (input1 - input2) + margin)``, reduced."""
     hinge = F.add(F.mul(F.neg(target), F.sub(input1, input2)), margin)
     return C.reduced(hinge.clamp_min(0.0), reduction)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
+                      keepdim: bool = False) -> Tensor:
+    """The ``p``-norm of ``x1 - x2 + eps`` along the last dimension (NormBackward1)."""
+    dim = max(x1.dim(), x2.dim()) - 1
+    return C.named(F.norm(F.add(F.sub(x1, x2), eps), p, dim, keepdim), "NormBackward1", x1)
+
+
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0,
+                        p: float = 2.0, eps: float = 1e-6, swap: bool = False, size_average: Any = None,
+                        reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """``max(0, margin + d(anchor, positive) - d(anchor, negative))``, reduced; with ``swap``
+    the negative's distance is the smaller of its distances to the anchor and the positive."""
+    positive_distance = pairwise_distance(anchor, positive, p, eps)
+    negative_distance = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        negative_distance = F.minimum(negative_distance, pairwise_distance(positive, negative, p, eps))
+    hinge = F.sub(F.add(positive_distance, margin), negative_distance)
+    return C.reduced(hinge.clamp_min(0.0), reduction)
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                          size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """``1 - cos`` where the target is 1, ``max(0, cos - margin)`` where it is -1, the cosine
+    over the last dimension as torch computes it (squared norms plus 1e-12, their product's root)."""
+    dim = target.dim()
+    product = F.sum(F.mul(input1, input2), dim)
+    squares = [F.add(F.sum(F.mul(t, t), dim), 1e-12) for t in (input1, input2)]
+    cos = F.div(product, F.sqrt(F.mul(squares[0], squares[1])))
+    zeros = F.zeros_like(cos)
+    positive = F.where(F.eq(target, 1), F.rsub(cos, 1.0), zeros)
+    negative = F.where(F.eq(target, -1), F.sub(cos, margin).clamp_min(0.0), zeros)
+    return C.reduced(F.add(positive, negative), reduction)
 
 
 def softmin(input: Tensor, dim: Optional[int] = None) -> Tensor:  # noqa: A002

@@ -9,7 +9,8 @@ from reference_engine.torch._core import Tensor
 from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.modules import Module
 
-__all__ = ["CosineSimilarity", "HuberLoss", "KLDivLoss", "MarginRankingLoss"]
+__all__ = ["CosineEmbeddingLoss", "CosineSimilarity", "HuberLoss", "KLDivLoss", "MarginRankingLoss",
+           "PairwiseDistance", "TripletMarginLoss"]
 
 
 class CosineSimilarity(Module):
@@ -56,3 +57,39 @@ class MarginRankingLoss(Module):
 
     def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
         return functional.margin_ranking_loss(input1, input2, target, self.margin, reduction=self.reduction)
+
+
+class TripletMarginLoss(Module):
+    """``triplet_margin_loss`` with the settings it was made with."""
+
+    def __init__(self, margin: float = 1.0, p: float = 2.0, eps: float = 1e-6, swap: bool = False,
+                 size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> None:
+        super().__init__()
+        self.margin, self.p, self.eps, self.swap, self.reduction = margin, p, eps, swap, reduction
+
+    def forward(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+        return functional.triplet_margin_loss(anchor, positive, negative, self.margin, self.p, self.eps,
+                                              self.swap, reduction=self.reduction)
+
+
+class CosineEmbeddingLoss(Module):
+    """``cosine_embedding_loss`` with the margin and reduction it was made with."""
+
+    def __init__(self, margin: float = 0.0, size_average: Any = None, reduce: Any = None,
+                 reduction: str = "mean") -> None:
+        super().__init__()
+        self.margin, self.reduction = margin, reduction
+
+    def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
+        return functional.cosine_embedding_loss(input1, input2, target, self.margin, reduction=self.reduction)
+
+
+class PairwiseDistance(Module):
+    """``pairwise_distance`` with the settings it was made with."""
+
+    def __init__(self, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> None:
+        super().__init__()
+        self.norm, self.eps, self.keepdim = p, eps, keepdim
+
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
+        return functional.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)

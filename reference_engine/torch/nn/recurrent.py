@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from reference_engine import ops as F
 from reference_engine import recurrent
 from reference_engine.messages import not_supported
@@ -14,6 +16,7 @@ from reference_engine.torch._core import Tensor, get_default_dtype, no_grad, ten
 from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.modules import Module, initialised
 from reference_engine.torch.nn.parameter import Parameter
+from reference_engine.torch.nn.utils.rnn import PackedSequence
 from reference_engine.torch.random import drawing
 
 __all__ = ["GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNCell"]
@@ -47,7 +50,9 @@ class _RNNBase(Module):
                                          for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")))
                  for suffix in suffixes] for layer in range(self.num_layers)]
 
-    def forward(self, input: Tensor, hx: Any = None) -> Any:  # noqa: A002
+    def forward(self, input: Any, hx: Any = None) -> Any:  # noqa: A002
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         batched = input.dim() == 3
         x = input if batched else F.unsqueeze(input, 1)
         if self.batch_first and batched:
@@ -60,6 +65,31 @@ class _RNNBase(Module):
         if not batched:
             output, stacked = F.squeeze(output, 1), [F.squeeze(s, 1) for s in stacked]
         return output, (tuple(stacked) if self.mode == "LSTM" else stacked[0])
+
+    def _forward_packed(self, packed: PackedSequence, hx: Any) -> Any:
+        """The layers over a packed batch: a packed output, and final states (each sequence's at
+        its own last step) in the sequences' own order."""
+        sizes = [int(n) for n in packed.batch_sizes._data]
+        starts = np.cumsum([0, *sizes])
+        steps = [F.getitem(packed.data, slice(int(a), int(b))) for a, b in zip(starts[:-1], starts[1:])]
+        kinds = 2 if self.mode == "LSTM" else 1
+        count = self.num_layers * (2 if self.bidirectional else 1)
+        if hx is None:
+            states = [[zeros(sizes[0], self.hidden_size, dtype=packed.data.dtype) for _ in range(count)]
+                      for _ in range(kinds)]
+        else:
+            given = list(hx) if kinds == 2 else [hx]
+            if packed.sorted_indices is not None:
+                given = [F.index_select(h, 1, packed.sorted_indices._data) for h in given]
+            states = [list(F.unbind(h, 0)) for h in given]
+        outputs, finals = recurrent.run_steps(self.mode, steps, sizes, list(zip(*states)), self._cells(),
+                                              self._between_layers)
+        stacked = [F.stack([final[i] for final in finals], 0) for i in range(kinds)]
+        if packed.unsorted_indices is not None:
+            stacked = [F.index_select(h, 1, packed.unsorted_indices._data) for h in stacked]
+        output = PackedSequence(F.cat(outputs, 0), packed.batch_sizes, packed.sorted_indices,
+                                packed.unsorted_indices)
+        return output, (tuple(stacked) if kinds == 2 else stacked[0])
 
     def _between_layers(self, t: Tensor) -> Tensor:
         return functional.dropout(t, self.dropout, self.training) if self.dropout else t

@@ -299,3 +299,42 @@ def a_small_cnn_with_channel_dropout_and_a_schedule(torch):
             pred = model(x).argmax(dim=1, keepdim=True)
         seen.append([loss.item(), pred.eq(y.view_as(pred)).sum().item(), scheduler.get_last_lr()[0]])
     return seen + [sum(p.numel() for p in model.parameters() if p.requires_grad)]
+
+
+@program
+def packed_sequences_through_recurrent_layers(torch):
+    """pack_padded_sequence (sorted or not) / pack_sequence / pad_packed_sequence, and LSTM,
+    GRU and RNN layers run over packed batches: each sequence's state stops at its own end (the
+    reverse direction starts there), final states in the sequences' order, gradients to the
+    embeddings and weights."""
+    rnn = torch.nn.utils.rnn
+    torch.manual_seed(0)
+    seen = []
+    x = torch.arange(24.0).reshape(3, 4, 2).requires_grad_()
+    packed = rnn.pack_padded_sequence(x, torch.tensor([4, 2, 3]), batch_first=True, enforce_sorted=False)
+    padded, lengths = rnn.pad_packed_sequence(packed, batch_first=True, padding_value=-1.0, total_length=5)
+    padded.sum().backward()
+    seen += [packed.data, packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices, padded, lengths,
+             x.grad, rnn.pack_sequence([torch.ones(3, 2), torch.ones(1, 2)]).batch_sizes,
+             attempt(lambda: rnn.pack_padded_sequence(x, [2, 4, 3], batch_first=True))]
+    embedding = torch.nn.Embedding(20, 6, padding_idx=0)
+    tokens = rnn.pad_sequence([torch.tensor([3, 4, 5, 6]), torch.tensor([7, 8]), torch.tensor([9, 10, 11])],
+                              batch_first=True)
+    for layer in (torch.nn.LSTM(6, 5, batch_first=True), torch.nn.GRU(6, 4, num_layers=2, bidirectional=True),
+                  torch.nn.RNN(6, 3, batch_first=True)):
+        embedded = embedding(tokens)
+        inputs = embedded if layer.batch_first else embedded.transpose(0, 1)
+        packed = rnn.pack_padded_sequence(inputs, [4, 2, 3], batch_first=layer.batch_first,
+                                          enforce_sorted=False)
+        out, state = layer(packed)
+        final = state[0] if isinstance(state, tuple) else state
+        unpacked, lengths = rnn.pad_packed_sequence(out, batch_first=layer.batch_first)
+        (unpacked.pow(2).sum() + final.sum()).backward()
+        seen += [type(out).__name__, unpacked, lengths, final, embedding.weight.grad.clone(),
+                 next(layer.parameters()).grad]
+        embedding.zero_grad()
+    lstm = torch.nn.LSTM(2, 3)
+    h0, c0 = torch.randn(1, 3, 3), torch.randn(1, 3, 3)
+    sorted_pack = rnn.pack_padded_sequence(torch.randn(4, 3, 2), [4, 3, 1])
+    out, (h, c) = lstm(sorted_pack, (h0, c0))
+    return seen + [out.data, h, c]
