@@ -749,6 +749,9 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                     "of kernel `{name}` is not registered. Selected wrong DataType "
                                     "`float32`. Paddle support following DataTypes: int16, int32, uint8, "
                                     "bool, int64, int8."),
+    "kernel_dtype": (RuntimeError, "(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {dtype}) of "
+                                   "kernel `{kernel}` is not registered. Selected wrong DataType `{dtype}`. "
+                                   "Paddle support following DataTypes: {supported}."),
     "roll_dims": (ValueError, "(InvalidArgument) When dims.size() != 0, dims.size() should be equal "
                               "to shifts.size(). But received dims.size() = {dims}, shifts.size() "
                               "= {shifts}"),

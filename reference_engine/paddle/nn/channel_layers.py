@@ -16,9 +16,9 @@ from reference_engine.paddle._core import Tensor, get_default_dtype
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, Parameter
 
-__all__ = ["GLU", "SELU", "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "CosineSimilarity", "Dropout2D",
-           "KLDivLoss", "Hardsigmoid", "Hardswish", "Hardtanh", "InstanceNorm1D", "InstanceNorm2D",
-           "LogSigmoid", "Mish", "PReLU", "ReLU6", "Softsign"]
+__all__ = ["GLU", "SELU", "PairwiseDistance", "TripletMarginLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss",
+           "CosineSimilarity", "Dropout2D", "KLDivLoss", "Hardsigmoid", "Hardswish", "Hardtanh",
+           "InstanceNorm1D", "InstanceNorm2D", "LogSigmoid", "Mish", "PReLU", "ReLU6", "Softsign"]
 
 (ReLU6, Hardtanh, Hardswish, Hardsigmoid, Mish, LogSigmoid, Softsign, SELU, GLU) = shared.function_modules(
     Layer, shared.ActivationBase, ReLU6=functional.relu6, Hardtanh=functional.hardtanh,
@@ -162,3 +162,28 @@ class CosineSimilarity(Layer):
 
     def extra_repr(self) -> str:
         return f"axis={self._axis}, eps={self._eps}"
+
+
+class TripletMarginLoss(Layer):
+    """``triplet_margin_loss`` with the settings it was made with."""
+
+    def __init__(self, margin: float = 1.0, p: float = 2.0, epsilon: float = 1e-6, swap: bool = False,
+                 reduction: str = "mean", name: Optional[str] = None) -> None:
+        super().__init__()
+        self.margin, self.p, self.epsilon, self.swap, self.reduction = margin, p, epsilon, swap, reduction
+
+    def forward(self, input: Tensor, positive: Tensor, negative: Tensor) -> Tensor:  # noqa: A002
+        return functional.triplet_margin_loss(input, positive, negative, self.margin, self.p, self.epsilon,
+                                              self.swap, self.reduction)
+
+
+class PairwiseDistance(Layer):
+    """``pairwise_distance`` with the settings it was made with."""
+
+    def __init__(self, p: float = 2.0, epsilon: float = 1e-6, keepdim: bool = False,
+                 name: Optional[str] = None) -> None:
+        super().__init__()
+        self.p, self.epsilon, self.keepdim = p, epsilon, keepdim
+
+    def forward(self, x: Tensor, y: Tensor) -> Tensor:
+        return functional.pairwise_distance(x, y, self.p, self.epsilon, self.keepdim)

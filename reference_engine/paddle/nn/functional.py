@@ -23,10 +23,10 @@ from reference_engine.tensor import Tensor
 __all__ = ["group_norm", "interpolate", "label_smooth", "one_hot", "pad", "upsample", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool1d", "avg_pool2d", "max_pool1d",
            "max_pool2d", "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-           "cosine_similarity", "kl_div", "conv1d", "conv2d", "conv2d_transpose", "cross_entropy", "dropout",
-           "dropout2d", "elu", "instance_norm", "embedding", "gelu", "l1_loss", "layer_norm", "leaky_relu",
-           "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "relu", "sigmoid", "silu", "softmax",
-           "softplus", "tanh", *_activations]
+           "cosine_similarity", "kl_div", "pairwise_distance", "triplet_margin_loss", "conv1d", "conv2d",
+           "conv2d_transpose", "cross_entropy", "dropout", "dropout2d", "elu", "instance_norm", "embedding",
+           "gelu", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss",
+           "normalize", "relu", "sigmoid", "silu", "softmax", "softplus", "tanh", *_activations]
 
 sigmoid = F.sigmoid
 tanh = F.tanh
@@ -97,11 +97,26 @@ def linear(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, name: Optio
 
 def cross_entropy(input: Tensor, label: Tensor, weight: Optional[Tensor] = None,  # noqa: A002
                   ignore_index: int = -100, reduction: str = "mean", soft_label: bool = False,
-                  axis: int = -1, use_softmax: bool = True, name: Optional[str] = None) -> Tensor:
-    """Hard labels (shape (N,) or (N, 1)) over the last axis: ``-log_softmax(input)[n, label[n]]``."""
-    if soft_label or weight is not None or axis not in (-1, input._data.ndim - 1):
-        raise not_supported("cross_entropy with soft labels, weights or another axis", "paddle")
+                  axis: int = -1, use_softmax: bool = True, label_smoothing: float = 0.0,
+                  name: Optional[str] = None) -> Tensor:
+    """Hard labels (shape (N,) or (N, 1)) over the last axis: ``-log_softmax(input)[n, label[n]]``;
+    soft labels (or hard ones smoothed by ``label_smoothing``, made one-hot first):
+    ``-sum(label * log_softmax(input))`` per row, of shape (N, 1)."""
+    if weight is not None or axis not in (-1, input._data.ndim - 1):
+        raise not_supported("cross_entropy with weights or another axis", "paddle")
     log_p = F.log_softmax(input, -1) if use_softmax else F.log(input)
+    if label_smoothing > 0.0:
+        soft_label = True
+        if label._data.ndim == input._data.ndim - 1:  # hard labels of rank N-1 only (paddle's test)
+            label = one_hot(label, input._data.shape[-1])
+        if label._data.dtype.kind not in "f":
+            raise PADDLE.error("kernel_dtype", kernel="label_smooth", dtype=label._data.dtype,
+                               supported="float64, float32")
+        label = F.cast(label_smooth(label, epsilon=label_smoothing), input._data.dtype)
+    if soft_label:
+        out = C.named(F.neg(F.sum(F.mul(label, log_p), -1, keepdim=True)), "CrossEntropyWithSoftmaxGradNode",
+                      input)
+        return out if reduction == "none" else F.sum(out) if reduction == "sum" else _mean_all(out)
     rows = list(range(input._data.shape[0]))
     picked = F.neg(F.getitem(log_p, (rows, [int(c) for c in label._data.reshape(-1)])))
     if reduction == "none":  # (N,) or (N, 1), as the labels: paddle's kernel gives (N, 1)
@@ -230,6 +245,30 @@ def kl_div(input: Tensor, label: Tensor, reduction: str = "mean", log_target: bo
         total = F.sum(pointwise)
         return F.div(total, input._data.shape[0]) if input._data.ndim else total
     return C.reduced(pointwise, reduction)
+
+
+def pairwise_distance(x: Tensor, y: Tensor, p: float = 2.0, epsilon: float = 1e-6, keepdim: bool = False,
+                      name: Optional[str] = None) -> Tensor:
+    """The ``p``-norm of ``x - y + epsilon`` along the last axis (PNormGradNode)."""
+    difference = F.sub(x, y)
+    if epsilon != 0.0:
+        shift = F.constant_like(difference, np.asarray([epsilon], difference._data.dtype))
+        difference = F.add(difference, shift)
+    return C.named(F.norm(difference, float(p), -1, keepdim), "PNormGradNode", x)
+
+
+def triplet_margin_loss(input: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0,  # noqa: A002
+                        p: float = 2, epsilon: float = 1e-06, swap: bool = False, reduction: str = "mean",
+                        name: Optional[str] = None) -> Tensor:
+    """``clip(d(input, positive) - d(input, negative) + margin, 0)``, reduced; with ``swap`` the
+    negative's distance the smaller of its distances to the input and the positive."""
+    from reference_engine.paddle._core import clip  # (paddle's core imports this package)
+
+    positive_distance = pairwise_distance(input, positive, p, epsilon)
+    negative_distance = pairwise_distance(input, negative, p, epsilon)
+    if swap:
+        negative_distance = F.minimum(negative_distance, pairwise_distance(positive, negative, p, epsilon))
+    return C.reduced(clip(F.add(F.sub(positive_distance, negative_distance), margin), 0.0), reduction)
 
 
 def cosine_similarity(x1: Tensor, x2: Tensor, axis: int = 1, eps: float = 1e-8) -> Tensor:

@@ -17,7 +17,15 @@ __all__ = ["Assign", "Constant", "KaimingNormal", "KaimingUniform", "Normal", "O
            "Uniform", "XavierNormal", "XavierUniform", "calculate_gain"]
 
 
-class Assign:
+class _Initializer:
+    """Called on a parameter (``XavierUniform()(layer.weight)``), an initializer writes its
+    values into it."""
+
+    def __call__(self, var: Any, block: Any = None) -> None:
+        var._data[...] = self.values(list(var._data.shape), str(var._data.dtype))  # type: ignore[attr-defined]
+
+
+class Assign(_Initializer):
     """The given values (an array, a list or a tensor)."""
 
     def __init__(self, value: Any, name: Any = None) -> None:
@@ -28,7 +36,7 @@ class Assign:
         return np.array(data, dtype=dtype).reshape(shape)
 
 
-class Constant:
+class Constant(_Initializer):
     """One value everywhere (0.0 by default)."""
 
     def __init__(self, value: float = 0.0, force_cpu: bool = False, name: Any = None) -> None:
@@ -47,7 +55,7 @@ def _fans(shape: list[int]) -> tuple[int, int]:
     return (shape[1] * receptive, shape[0] * receptive) if len(shape) > 2 else (shape[0], shape[1])
 
 
-class _Drawn:
+class _Drawn(_Initializer):
     """A random scheme: ``draw(generator, shape, fan_in, fan_out)`` gives the values."""
 
     def values(self, shape: list[int], dtype: str) -> np.ndarray:

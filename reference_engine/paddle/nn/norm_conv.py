@@ -224,6 +224,8 @@ class Embedding(Layer):
         shape = (num_embeddings, embedding_dim)
         self.weight = _made(weight_attr, shape, lambda: rng.generator("paddle").uniform(
             -bound, bound, shape, np.dtype(get_default_dtype())), "embedding_0.w_0")
+        if padding_idx is not None:  # paddle zeroes the padding row once made (measured)
+            self.weight._data[padding_idx % num_embeddings] = 0
 
     def forward(self, x: Tensor) -> Tensor:
         return functional.embedding(x, self.weight, self._padding_idx)

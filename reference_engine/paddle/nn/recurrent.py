@@ -83,6 +83,27 @@ class _RNNBase(Layer):
     def _between_layers(self, t: Tensor) -> Tensor:
         return functional.dropout(t, self.dropout, training=self.training) if self.dropout else t
 
+    def __repr__(self) -> str:
+        """paddle's printout: the sizes and settings, then a wrapper per layer (RNN around one
+        cell, BiRNN around a forward and a backward one)."""
+        text = f"{type(self).__name__}({self.input_size}, {self.hidden_size}"
+        settings = (("num_layers", self.num_layers, 1), ("time_major", self.time_major, False),
+                    ("dropout", self.dropout, 0))
+        for name, value, default in settings:
+            if value != default:
+                text += f", {name}={value}"
+        cell = {"LSTM": "LSTMCell", "GRU": "GRUCell"}.get(self.mode, "SimpleRNNCell")
+        extra = ", activation=relu" if self.mode == "RNN_RELU" else ""
+        lines = [text]
+        for layer in range(self.num_layers):
+            width = self.input_size if layer == 0 else self.hidden_size * self.num_directions
+            shown = f"{cell}({width}, {self.hidden_size}{extra})"
+            if self.num_directions == 1:
+                lines += [f"  ({layer}): RNN(", f"    (cell): {shown}", "  )"]
+            else:
+                lines += [f"  ({layer}): BiRNN(", f"    (cell_fw): {shown}", f"    (cell_bw): {shown}", "  )"]
+        return "\n".join(lines) + "\n)"
+
     def _initial(self, x: Tensor, given: Any) -> list[list[Tensor]]:
         kinds = 2 if self.mode == "LSTM" else 1
         count = self.num_layers * self.num_directions

@@ -58,3 +58,39 @@ def small_tensor_functions_and_aliases(paddle):
                    paddle.logical_xor(x > 2, x > 0), paddle.rank(x), x.rank(), x.new_ones([2]),
                    x.new_zeros([1, 2]), x.new_full([2], 3.0), x.allclose(y), x.equal_all(x),
                    paddle.empty([2, 3]).shape, t.is_contiguous(), t.contiguous() is t, t.is_contiguous()]
+
+
+@program
+def soft_labels_triplets_and_layer_printouts(paddle):
+    """cross_entropy with soft labels or label_smoothing (one-hot, smoothed, then the soft
+    kernel: (N, 1) per row), triplet_margin_loss / pairwise_distance, an initializer called on
+    a parameter, Embedding's padding row zeroed when made, and the recurrent layers' printouts
+    (a wrapper per layer around its cells)."""
+    paddle.seed(0)
+    F = paddle.nn.functional
+    x = paddle.to_tensor([[1.0, -0.5, 2.0], [0.3, 0.2, -1.0]], stop_gradient=False)
+    y = paddle.to_tensor([2, 0])
+    soft = paddle.to_tensor([[0.1, 0.2, 0.7], [0.5, 0.5, 0.0]])
+    seen = []
+    seen.append(attempt(lambda: F.cross_entropy(x, y.unsqueeze(1), label_smoothing=0.2)))
+    for loss in (F.cross_entropy(x, y, label_smoothing=0.1),
+                 F.cross_entropy(x, y, label_smoothing=0.2, reduction="none"),
+                 F.cross_entropy(x, soft, soft_label=True),
+                 F.cross_entropy(x, soft, soft_label=True, reduction="sum")):
+        seen += [loss, loss.grad_fn.name(), paddle.grad(loss.sum(), x)]
+    a, p, n = paddle.randn([4, 3]), paddle.randn([4, 3]), paddle.randn([4, 3])
+    a.stop_gradient = False
+    for loss in (F.triplet_margin_loss(a, p, n),
+                 paddle.nn.TripletMarginLoss(margin=0.5, p=1.0, swap=True)(a, p, n),
+                 F.pairwise_distance(a, p), paddle.nn.PairwiseDistance(keepdim=True)(a, n)):
+        seen += [loss, paddle.grad(loss.sum(), a)]
+    layer = paddle.nn.Linear(3, 2)
+    paddle.nn.initializer.XavierUniform()(layer.weight)
+    paddle.nn.initializer.Constant(0.5)(layer.bias)
+    embedding = paddle.nn.Embedding(5, 3, padding_idx=0)
+    return seen + [layer.weight, layer.bias, embedding.weight,
+                   paddle.nn.Embedding(4, 2, padding_idx=-1).weight,
+                   repr(paddle.nn.LSTM(6, 5)),
+                   repr(paddle.nn.GRU(4, 3, num_layers=2, direction="bidirect", time_major=True,
+                                      dropout=0.1)),
+                   repr(paddle.nn.SimpleRNN(3, 2, activation="relu"))]
