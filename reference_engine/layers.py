@@ -321,7 +321,7 @@ def group_norm(x: Tensor, groups: int, weight: Optional[Tensor], bias: Optional[
     """Each sample's channels in ``groups`` groups, each group normalised over its channels and
     positions by its mean and biased variance; then the per-channel affine."""
     shape = list(x._data.shape)
-    grouped = F.reshape(x, [shape[0], groups, -1])
+    grouped = F.reshape(x, [shape[0], groups, int(np.prod(shape[1:])) // groups])
     mean = F.mean(grouped, [2], keepdim=True)
     centred = F.sub(grouped, mean)
     variance = F.mean(F.mul(centred, centred), [2], keepdim=True)

@@ -24,6 +24,7 @@ from reference_engine.torch import (
     optim,
     random,
     serialization,
+    small_ops,
     testing,
     utils,
 )
@@ -42,19 +43,20 @@ from reference_engine.torch.legacy_types import (
 )
 from reference_engine.torch.random import *  # noqa: F403
 from reference_engine.torch.serialization import load, save
+from reference_engine.torch.small_ops import *  # noqa: F403
 from reference_engine.torch.type_info import finfo, iinfo
 
 # the same functions as Tensor methods (defined once, in extras.py)
 _WRITES = {name: getattr(indexed_writes, name) for name in indexed_writes.__all__}
-for _method, _function in {**extras.TENSOR_METHODS, **_WRITES}.items():
+for _method, _function in {**extras.TENSOR_METHODS, **_WRITES, **small_ops.TENSOR_METHODS}.items():
     setattr(_core.Tensor, _method, _function)
 
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
 __version__ = "2.13.0"
 
-__all__ = [*_core.__all__, *extras.__all__, *random.__all__, *indexed_writes.__all__, "amp", "autograd",
-           "backends", "distributions", "finfo", "func", "iinfo", "linalg", "nn", "optim", "random",
-           "serialization", "testing", "utils", "load", "save", "autocast", "get_autocast_dtype",
+__all__ = [*_core.__all__, *extras.__all__, *random.__all__, *indexed_writes.__all__, *small_ops.__all__,
+           "amp", "autograd", "backends", "distributions", "finfo", "func", "iinfo", "linalg", "nn", "optim",
+           "random", "serialization", "testing", "utils", "load", "save", "autocast", "get_autocast_dtype",
            "is_autocast_enabled", "BFloat16Tensor", "BoolTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
            "IntTensor", "LongTensor"]
 

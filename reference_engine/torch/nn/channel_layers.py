@@ -16,7 +16,8 @@ from reference_engine.torch.nn.layers import Dropout
 from reference_engine.torch.nn.modules import Module, initialised
 from reference_engine.torch.nn.parameter import Parameter
 
-__all__ = ["Dropout2d", "InstanceNorm1d", "InstanceNorm2d", "PReLU", "Upsample"]
+__all__ = ["ConstantPad1d", "ConstantPad2d", "Dropout2d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d",
+           "PReLU", "Softmax2d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d", "ZeroPad2d"]
 
 
 def _parameter(values: np.ndarray) -> Parameter:
@@ -114,3 +115,76 @@ class Upsample(Module):
         shown = (f"scale_factor={self.scale_factor!r}" if self.scale_factor is not None
                  else f"size={self.size!r}")
         return f"{shown}, mode={self.mode!r}"
+
+
+class GroupNorm(Module):
+    """``num_channels`` channels in ``num_groups`` groups, each normalised per sample, then a
+    per-channel weight (ones) and bias (zeros) with ``affine`` (NativeGroupNormBackward0)."""
+
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True,
+                 bias: bool = True) -> None:
+        super().__init__()
+        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
+        self.weight = _parameter(np.ones(num_channels)) if affine else None
+        self.bias = _parameter(np.zeros(num_channels)) if affine and bias else None
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")
+
+
+class _ConstantPadNd(Module):
+    """``pad`` with a constant: each side of the last ``spatial`` dimensions."""
+
+    spatial = 1
+    shown_value = True
+
+    def __init__(self, padding: Any, value: float = 0.0) -> None:
+        super().__init__()
+        sides = 2 * self.spatial
+        self.padding = tuple(padding) if isinstance(padding, (tuple, list)) else (padding,) * sides
+        self.value = value
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.pad(input, self.padding, value=self.value)
+
+    def extra_repr(self) -> str:
+        return f"padding={self.padding}, value={self.value}" if self.shown_value else f"{self.padding}"
+
+
+class ConstantPad1d(_ConstantPadNd):
+    spatial = 1
+
+
+class ConstantPad2d(_ConstantPadNd):
+    spatial = 2
+
+
+class ZeroPad2d(_ConstantPadNd):
+    spatial = 2
+    shown_value = False
+
+    def __init__(self, padding: Any) -> None:
+        super().__init__(padding, 0.0)
+
+
+class UpsamplingNearest2d(Upsample):
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
+        super().__init__(size, scale_factor, "nearest")
+
+
+class UpsamplingBilinear2d(Upsample):
+    """Bilinear with the corners aligned."""
+
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
+        super().__init__(size, scale_factor, "bilinear", align_corners=True)
+
+
+class Softmax2d(Module):
+    """``softmax`` over the channels (the third dimension from the end)."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.softmax(input, -3)

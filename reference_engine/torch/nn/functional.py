@@ -23,10 +23,10 @@ __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d", 
            "binary_cross_entropy_with_logits", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d",
            "cosine_embedding_loss", "cosine_similarity", "cross_entropy", "pairwise_distance",
            "triplet_margin_loss", "dropout", "huber_loss", "kl_div", "margin_ranking_loss", "softmin",
-           "dropout2d", "elu", "instance_norm", "interpolate", "embedding", "gelu", "layer_norm", "l1_loss",
-           "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss", "normalize", "one_hot", "pad",
-           "relu", "smooth_l1_loss", "scaled_dot_product_attention", "sigmoid", "silu", "softmax", "softplus",
-           "tanh"]
+           "dropout2d", "elu", "group_norm", "instance_norm", "interpolate", "embedding", "gelu",
+           "layer_norm", "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss",
+           "normalize", "one_hot", "pad", "relu", "smooth_l1_loss", "scaled_dot_product_attention", "sigmoid",
+           "silu", "softmax", "softplus", "tanh"]
 
 sigmoid = F.sigmoid
 
@@ -223,6 +223,12 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     own draw, or one given with ``reference_engine.layers.dropout_masks``."""
     _not_in_place("dropout", inplace)
     return layers.dropout(input, p, training)
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Optional[Tensor] = None,  # noqa: A002
+               bias: Optional[Tensor] = None, eps: float = 1e-5) -> Tensor:
+    """Each sample's channels in ``num_groups`` groups normalised (NativeGroupNormBackward0)."""
+    return C.named(layers.group_norm(input, num_groups, weight, bias, eps), "NativeGroupNormBackward0", input)
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002

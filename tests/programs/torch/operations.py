@@ -541,3 +541,30 @@ def scatter_scatter_add_and_index_add(torch):
         seen += [y, y.grad_fn.name(), torch.autograd.grad((y * y).sum(), [x, src], allow_unused=True)]
     return seen + [attempt(lambda: x.scatter(1, torch.tensor([[5]]), src[:1, :1])),
                    attempt(lambda: x.index_add(1, torch.tensor([3]), src[:, :1]))]
+
+
+@program
+def small_aliases_and_compositions(torch):
+    """movedim / moveaxis / swapaxes, unflatten, hstack / vstack / concatenate, addcmul /
+    addcdiv (one node each), the named arithmetic methods, group_norm / GroupNorm, the constant
+    pads, the upsampling modules, Softmax2d and the storage facts."""
+    x = torch.arange(24.0).reshape(2, 3, 4).requires_grad_()
+    seen = []
+    for f in (lambda: torch.movedim(x, 0, 2), lambda: torch.moveaxis(x, (0, 1), (2, 0)),
+              lambda: x.swapaxes(0, 1), lambda: x.unflatten(2, (2, 2)), lambda: torch.hstack([x, x]),
+              lambda: torch.vstack([x[0], x[1]]),
+              lambda: torch.vstack([x[0, 0], x[1, 1]]), lambda: torch.concatenate([x, x], 1),
+              lambda: torch.addcmul(x, x, x, value=0.5), lambda: x.addcdiv(x, x + 1, value=2),
+              lambda: x.multiply(2.0), lambda: x.subtract(x, alpha=2), lambda: x.divide(3.0),
+              lambda: torch.true_divide(x, 2), lambda: torch.nn.functional.group_norm(x, 3),
+              lambda: torch.nn.GroupNorm(1, 3)(x), lambda: torch.nn.ZeroPad2d((1, 0, 2, 1))(x),
+              lambda: torch.nn.ConstantPad1d(2, 3.5)(x), lambda: torch.nn.ConstantPad2d((1, 1, 0, 0), 1.0)(x),
+              lambda: torch.nn.UpsamplingNearest2d(scale_factor=2)(x.unsqueeze(0)),
+              lambda: torch.nn.UpsamplingBilinear2d(size=(4, 5))(x.unsqueeze(0)),
+              lambda: torch.nn.Softmax2d()(x)):
+        y = f()
+        seen += [y, y.grad_fn.name(), torch.autograd.grad((y * y).sum(), x)]
+    modules = (torch.nn.GroupNorm(3, 3, eps=1e-3), torch.nn.ZeroPad2d(1), torch.nn.ConstantPad1d(2, 3.5),
+               torch.nn.ConstantPad2d((1, 1, 0, 0), 1.0), torch.nn.UpsamplingNearest2d(scale_factor=2),
+               torch.nn.UpsamplingBilinear2d(size=(4, 4)), torch.nn.Softmax2d())
+    return seen + [[repr(m) for m in modules], x.element_size(), x.nbytes, x.itemsize]
