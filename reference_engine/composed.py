@@ -102,6 +102,18 @@ def diagonal_matrix(v: Tensor, offset: int = 0, padding: float = 0) -> Tensor:
     return out
 
 
+def diff(a: Tensor, n: int, dim: int, prepend: Any = None, append: Any = None) -> Tensor:
+    """The ``n``-th forward difference along ``dim``: ``a[1:] - a[:-1]``, ``n`` times (each a
+    subtraction), after joining ``prepend`` and ``append`` to ``a`` along ``dim``."""
+    d = F.normalize_dim(type(a), dim, a._data.ndim)
+    parts = [p for p in (prepend, a, append) if p is not None]
+    out = F.cat(parts, d) if len(parts) > 1 else a
+    lead = (slice(None),) * d
+    for _ in range(n):
+        out = F.sub(F.getitem(out, lead + (slice(1, None),)), F.getitem(out, lead + (slice(None, -1),)))
+    return out
+
+
 def outer(a: Tensor, b: Tensor) -> Tensor:
     """``a[i] * b[j]``: a column times a row, as both frameworks compute it."""
     return F.mul(F.reshape(a, (-1, 1)), b)

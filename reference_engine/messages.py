@@ -749,6 +749,7 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                     "of kernel `{name}` is not registered. Selected wrong DataType "
                                     "`float32`. Paddle support following DataTypes: int16, int32, uint8, "
                                     "bool, int64, int8."),
+    "diff_order": (ValueError, "Diff expects input to be at least one-dimensional but got {n}"),
     "kernel_dtype": (RuntimeError, "(NotFound) The kernel with key (CPU, Undefined(AnyLayout), {dtype}) of "
                                    "kernel `{kernel}` is not registered. Selected wrong DataType `{dtype}`. "
                                    "Paddle support following DataTypes: {supported}."),

@@ -116,8 +116,8 @@ def _compare(op: Any, call: Any, sample: Any) -> str:
                                                       equal_nan=True):
         return f"values (shape {tuple(got.shape)} vs {tuple(expected.shape)})"
     if expected.grad_fn is not None and got.grad_fn is not None and \
-            type(expected.grad_fn).__name__ != got.grad_fn.name():
-        return f"node {got.grad_fn.name()} vs {type(expected.grad_fn).__name__}"
+            expected.grad_fn.name() != got.grad_fn.name():
+        return f"node {got.grad_fn.name()} vs {expected.grad_fn.name()}"
     differentiable = isinstance(sample.input, torch.Tensor) and expected.requires_grad
     if not differentiable or not expected.numel():
         return ""

@@ -19,11 +19,20 @@ from reference_engine import ops as F
 from reference_engine.paddle._core import Tensor, _filled, _made, _np_dtype, clip, concat, created
 from reference_engine.paddle.extras import allclose, equal_all, flatten, numel
 
-__all__ = ["cat", "clamp", "clone", "empty", "logical_and", "logical_not", "logical_or", "logical_xor",
-           "nan_to_num", "rank", "take_along_axis"]
+__all__ = ["cat", "diff", "clamp", "clone", "empty", "logical_and", "logical_not", "logical_or",
+           "logical_xor", "nan_to_num", "rank", "take_along_axis"]
 
 cat = concat
 clamp = clip
+
+
+def diff(x: Tensor, n: builtins.int = 1, axis: builtins.int = -1, prepend: Any = None, append: Any = None,
+         name: Optional[str] = None) -> Tensor:
+    """The ``n``-th forward difference along ``axis`` (SubtractGradNode); ``n`` below 1 is
+    refused with paddle's (odd) message."""
+    if n < 1:
+        raise x._policy.error("diff_order", n=n)
+    return C.diff(x, n, axis, prepend, append)
 
 
 def clone(x: Tensor, name: Optional[str] = None) -> Tensor:
@@ -120,5 +129,5 @@ TENSOR_METHODS = {
     "new_full": lambda self, size, fill_value, dtype=None, **_: _new(None)(self, size, fill_value, dtype),
     "allclose": allclose, "equal_all": equal_all, "logical_and": logical_and, "logical_or": logical_or,
     "logical_xor": logical_xor, "logical_not": logical_not, "take_along_axis": take_along_axis,
-    "nan_to_num": nan_to_num, "numel": numel,
+    "nan_to_num": nan_to_num, "numel": numel, "diff": diff,
 }

@@ -11,10 +11,19 @@ from typing import Any, Sequence
 
 from reference_engine import composed as C
 from reference_engine import ops as F
+from reference_engine.torch import extras
 from reference_engine.torch._core import Tensor
 
-__all__ = ["addcdiv", "addcmul", "concatenate", "hstack", "movedim", "moveaxis", "swapaxes", "true_divide",
-           "vstack"]
+__all__ = ["addcdiv", "addcmul", "concatenate", "diff", "hstack", "movedim", "moveaxis", "swapaxes",
+           "true_divide", "vstack"]
+
+
+def diff(input: Tensor, n: builtins.int = 1, dim: builtins.int = -1, prepend: Any = None,  # noqa: A002
+         append: Any = None) -> Tensor:
+    """With ``n`` 0 a copy of ``input`` (CopyBackwards), ``prepend`` and ``append`` ignored."""
+    if n == 0:
+        return C.named(F.clone(input), "torch::autograd::CopyBackwards", input)
+    return C.diff(input, n, dim, prepend, append)
 
 
 def true_divide(input: Tensor, other: Any) -> Tensor:  # noqa: A002
@@ -68,8 +77,10 @@ def _unflatten(self: Tensor, dim: builtins.int, sizes: Sequence[builtins.int]) -
 
 
 TENSOR_METHODS = {
-    **{name: globals()[name] for name in ("addcdiv", "addcmul", "movedim", "moveaxis", "swapaxes",
+    **{name: globals()[name] for name in ("addcdiv", "addcmul", "diff", "movedim", "moveaxis", "swapaxes",
                                           "true_divide")},
+    "nonzero": lambda self, *, as_tuple=False: extras.nonzero(self, as_tuple=as_tuple),
+    "argwhere": lambda self: extras.nonzero(self), "sgn": lambda self: F.sgn(self),
     "multiply": lambda self, other: F.mul(self, other), "subtract": lambda self, other, alpha=1: (
         F.sub(self, other) if alpha == 1 else F.scaled("sub", self, other, alpha)),
     "divide": lambda self, other: F.div(self, other), "unflatten": _unflatten,

@@ -132,6 +132,17 @@ class Layer(shared.ModuleBase):
     def sublayers(self, include_self: bool = False) -> list[shared.ModuleBase]:
         return [layer for _, layer in self.named_sublayers(include_self=include_self)]
 
+    def modules(self) -> list[shared.ModuleBase]:
+        """The layer and every layer below it (paddle's alias of ``sublayers(include_self=True)``)."""
+        return self.sublayers(include_self=True)
+
+    def register_parameter(self, name: str, parameter: Optional[Parameter]) -> Optional[Parameter]:
+        return self.add_parameter(name, parameter)
+
+    @property
+    def _modules(self) -> dict[str, shared.ModuleBase]:
+        return self._sub_layers
+
     def clear_gradients(self, set_to_zero: bool = True) -> None:
         for param in self.parameters():
             if param.trainable:

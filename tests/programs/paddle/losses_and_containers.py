@@ -94,3 +94,20 @@ def soft_labels_triplets_and_layer_printouts(paddle):
                    repr(paddle.nn.GRU(4, 3, num_layers=2, direction="bidirect", time_major=True,
                                       dropout=0.1)),
                    repr(paddle.nn.SimpleRNN(3, 2, activation="relu"))]
+
+
+@program
+def forward_differences_and_layer_aliases(paddle):
+    """diff (a subtraction each time) as a function and a method; a Layer's modules(),
+    register_parameter and _modules."""
+    x = paddle.to_tensor([[1.0, 4.0, 9.0], [2.0, 2.0, 5.0]], stop_gradient=False)
+    seen = []
+    for y in (paddle.diff(x), x.diff(axis=0), paddle.diff(x, n=2),
+              paddle.diff(x, prepend=paddle.zeros([2, 1]))):
+        seen += [y, y.grad_fn.name(), paddle.grad((y * y).sum(), x)]
+    model = paddle.nn.Sequential(paddle.nn.Linear(2, 2), paddle.nn.ReLU())
+    layer = paddle.nn.Layer()
+    layer.register_parameter("w", layer.create_parameter([2]))
+    return seen + [attempt(lambda: paddle.diff(x, n=0)), [type(m).__name__ for m in model.modules()],
+                   list(model._modules),
+                   [n for n, _ in layer.named_parameters()]]

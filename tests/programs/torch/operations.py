@@ -568,3 +568,16 @@ def small_aliases_and_compositions(torch):
                torch.nn.ConstantPad2d((1, 1, 0, 0), 1.0), torch.nn.UpsamplingNearest2d(scale_factor=2),
                torch.nn.UpsamplingBilinear2d(size=(4, 4)), torch.nn.Softmax2d())
     return seen + [[repr(m) for m in modules], x.element_size(), x.nbytes, x.itemsize]
+
+
+@program
+def forward_differences(torch):
+    """diff (the n-th difference along a dim, after prepend / append: a subtraction each time)
+    as a function and a method, and nonzero / argwhere / sgn as methods."""
+    x = torch.tensor([[1.0, 4.0, 9.0], [2.0, 2.0, 5.0]], requires_grad=True)
+    seen = []
+    for y in (torch.diff(x), x.diff(dim=0), torch.diff(x, n=2), torch.diff(x, prepend=torch.zeros(2, 1)),
+              x.diff(n=1, dim=1, append=torch.ones(2, 2))):
+        seen += [y, y.grad_fn.name(), torch.autograd.grad((y * y).sum(), x)]
+    return seen + [x.diff(n=0, prepend=torch.ones(2, 1)), x.sgn(), x.sgn().grad_fn.name(), x.nonzero(),
+                   x.argwhere(), (x - 2.0).nonzero(as_tuple=True)]
