@@ -58,6 +58,27 @@ class Subset(Dataset):
         return len(self.indices)
 
 
+class ConcatDataset(Dataset):
+    """Datasets one after the other: index ``i`` reads the dataset it falls in (negative
+    indices from the end)."""
+
+    def __init__(self, datasets: Sequence[Any]) -> None:
+        self.datasets = list(datasets)
+        self.cumulative_sizes = [int(n) for n in np.cumsum([len(d) for d in self.datasets])]
+
+    def __len__(self) -> int:
+        return int(self.cumulative_sizes[-1]) if self.cumulative_sizes else 0
+
+    def __getitem__(self, index: int) -> Any:
+        if index < 0:
+            if -index > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            index += len(self)
+        which = int(np.searchsorted(self.cumulative_sizes, index, side="right"))
+        start = int(self.cumulative_sizes[which - 1]) if which else 0
+        return self.datasets[which][index - start]
+
+
 def random_split(dataset: Any, lengths: Sequence[float], generator: Any = None,
                  permutation: Optional[Permutation] = None) -> list[Subset]:
     """Disjoint subsets of the given sizes (or fractions of the whole) in the order

@@ -17,8 +17,8 @@ from reference_engine.framework_names import module_getattr
 from reference_engine.torch._core import TORCH
 
 __all__ = ["ConstantLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts", "ExponentialLR", "LRScheduler",
-           "LambdaLR", "LinearLR", "MultiStepLR", "OneCycleLR", "PolynomialLR", "ReduceLROnPlateau",
-           "SequentialLR", "StepLR"]
+           "LambdaLR", "LinearLR", "MultiStepLR", "MultiplicativeLR", "OneCycleLR", "PolynomialLR",
+           "ReduceLROnPlateau", "SequentialLR", "StepLR"]
 
 
 class LRScheduler:
@@ -149,6 +149,15 @@ class LambdaLR(LRScheduler):
 
     def get_lr(self) -> list[float]:
         return [base * lmbda(self.last_epoch) for lmbda, base in zip(self.lr_lambdas, self.base_lrs)]
+
+
+class MultiplicativeLR(LambdaLR):
+    """Each group's rate times its ``lr_lambda(epoch)``, epoch after epoch."""
+
+    def get_lr(self) -> list[float]:
+        if self.last_epoch > 0:
+            return [lr * lmbda(self.last_epoch) for lmbda, lr in zip(self.lr_lambdas, self._current())]
+        return self._current()
 
 
 class CosineAnnealingLR(LRScheduler):

@@ -10,11 +10,11 @@ from reference_engine.framework_names import module_getattr
 from reference_engine.torch._core import Tensor, stack, tensor
 from reference_engine.torch.random import Generator, default_generator, drawing
 
-__all__ = ["BatchSampler", "DataLoader", "Dataset", "IterableDataset", "RandomSampler", "SequentialSampler",
-           "Subset", "TensorDataset", "default_collate", "random_split"]
+__all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset", "RandomSampler",
+           "SequentialSampler", "Subset", "TensorDataset", "default_collate", "random_split"]
 
 Dataset, IterableDataset = shared.Dataset, shared.IterableDataset
-TensorDataset, Subset = shared.TensorDataset, shared.Subset
+TensorDataset, Subset, ConcatDataset = shared.TensorDataset, shared.Subset, shared.ConcatDataset
 SequentialSampler = shared.SequenceSampler
 
 

@@ -57,3 +57,20 @@ def polynomial_and_warm_restart_schedules(torch):
     p = torch.nn.Parameter(torch.ones(2))
     return seen + [attempt(lambda: torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(
         torch.optim.SGD([p], lr=0.1), T_0=0))]
+
+
+@program
+def multiplicative_schedule_and_concatenated_datasets(torch):
+    p = torch.nn.Parameter(torch.ones(2))
+    optimizer = torch.optim.SGD([p], lr=0.1)
+    schedule = torch.optim.lr_scheduler.MultiplicativeLR(optimizer, lambda epoch: 0.9 if epoch % 2 else 0.5)
+    rates = []
+    for _ in range(5):
+        optimizer.step()
+        schedule.step()
+        rates.append(schedule.get_last_lr()[0])
+    data = torch.utils.data
+    parts = [data.TensorDataset(torch.arange(3.0)), data.TensorDataset(torch.arange(10.0, 12.0))]
+    both = data.ConcatDataset(parts)
+    return [rates, len(both), both[0], both[3], both[-1], both.cumulative_sizes,
+            [batch[0] for batch in data.DataLoader(both, batch_size=2)]]
