@@ -701,6 +701,10 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
     # paddle.optimizer and paddle.optimizer.lr
     "scheduler_t0": (ValueError, "Expected positive integer T_0, but got {value}"),
     "scheduler_t_mult": (ValueError, "Expected integer T_mult >= 1, but got {value}"),
+    "one_cycle_strategy": (ValueError, "'anneal_strategy' must by one of 'cos' or 'linear', but received "
+                                       "{strategy}"),
+    "one_cycle_past_end": (ValueError, "Tried to step {step} times. However the number of total steps is "
+                                       "{total}"),
     "set_lr_with_scheduler": (RuntimeError, "optimizer's learning rate can't be LRScheduler when invoke this "
                                             "API, because this will lead to conflict."),
     "set_lr_type": (TypeError, "The type of 'value' in optimizer.set_lr must be float, but received "

@@ -16,9 +16,10 @@ from reference_engine.paddle._core import Tensor, get_default_dtype
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, Parameter
 
-__all__ = ["GLU", "SELU", "PairwiseDistance", "TripletMarginLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss",
-           "CosineSimilarity", "Dropout2D", "KLDivLoss", "Hardsigmoid", "Hardswish", "Hardtanh",
-           "InstanceNorm1D", "InstanceNorm2D", "LogSigmoid", "Mish", "PReLU", "ReLU6", "Softsign"]
+__all__ = ["GLU", "SELU", "Pad2D", "ZeroPad2D", "PairwiseDistance", "TripletMarginLoss", "BCELoss",
+           "BCEWithLogitsLoss", "NLLLoss", "CosineSimilarity", "Dropout2D", "KLDivLoss", "Hardsigmoid",
+           "Hardswish", "Hardtanh", "InstanceNorm1D", "InstanceNorm2D", "LogSigmoid", "Mish", "PReLU",
+           "ReLU6", "Softsign"]
 
 (ReLU6, Hardtanh, Hardswish, Hardsigmoid, Mish, LogSigmoid, Softsign, SELU, GLU) = shared.function_modules(
     Layer, shared.ActivationBase, ReLU6=functional.relu6, Hardtanh=functional.hardtanh,
@@ -187,3 +188,26 @@ class PairwiseDistance(Layer):
 
     def forward(self, x: Tensor, y: Tensor) -> Tensor:
         return functional.pairwise_distance(x, y, self.p, self.epsilon, self.keepdim)
+
+
+class Pad2D(Layer):
+    """``pad`` of an (N, C, H, W) input's last two axes: left, right, top, bottom."""
+
+    def __init__(self, padding: Any, mode: str = "constant", value: float = 0.0, data_format: str = "NCHW",
+                 name: Optional[str] = None) -> None:
+        super().__init__()
+        self._pad = [padding] * 4 if isinstance(padding, int) else list(padding)
+        self._mode, self._value, self._data_format = mode, value, data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        return functional.pad(x, self._pad, self._mode, self._value, self._data_format)
+
+    def extra_repr(self) -> str:
+        return f"padding={self._pad}, mode={self._mode}, value={self._value}, data_format={self._data_format}"
+
+
+class ZeroPad2D(Pad2D):
+    """``Pad2D`` with zeros."""
+
+    def __init__(self, padding: Any, data_format: str = "NCHW", name: Optional[str] = None) -> None:
+        super().__init__(padding, "constant", 0.0, data_format)

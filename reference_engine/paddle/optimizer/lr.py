@@ -13,7 +13,8 @@ from reference_engine.framework_names import module_getattr
 
 __all__ = ["CosineAnnealingDecay", "CosineAnnealingWarmRestarts", "ExponentialDecay", "InverseTimeDecay",
            "LRScheduler", "LambdaDecay", "LinearLR", "LinearWarmup", "MultiplicativeDecay", "NaturalExpDecay",
-           "NoamDecay", "PolynomialDecay", "ReduceOnPlateau", "MultiStepDecay", "PiecewiseDecay", "StepDecay"]
+           "NoamDecay", "OneCycleLR", "PolynomialDecay", "ReduceOnPlateau", "MultiStepDecay",
+           "PiecewiseDecay", "StepDecay"]
 
 
 class LRScheduler:
@@ -356,3 +357,49 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             self.T_i, self.T_cur = self.T_0, epoch
         self.last_epoch = math.floor(epoch)
         self.last_lr = self.get_lr()
+
+
+class OneCycleLR(LRScheduler):
+    """The one-cycle policy: from ``max_learning_rate / divide_factor`` up to
+    ``max_learning_rate`` over ``phase_pct`` of ``total_steps``, then down to
+    ``end_learning_rate`` (with ``three_phase``, back to the start first), by cosine or linear
+    annealing; stepping past ``total_steps`` is refused."""
+
+    def __init__(self, max_learning_rate: float, total_steps: int, divide_factor: float = 25.0,
+                 end_learning_rate: float = 0.0001, phase_pct: float = 0.3, anneal_strategy: str = "cos",
+                 three_phase: bool = False, last_epoch: int = -1, verbose: bool = False) -> None:
+        self.total_steps = total_steps
+        initial_lr, min_lr = max_learning_rate / float(divide_factor), float(end_learning_rate)
+        if three_phase:
+            self._step_config = [0, phase_pct * total_steps - 1, 2 * phase_pct * total_steps - 2,
+                                 total_steps - 1, total_steps - 1]
+            self._steps_size = [self._step_config[1] - self._step_config[0],
+                                self._step_config[2] - self._step_config[1],
+                                self._step_config[3] - self._step_config[2],
+                                self._step_config[3] - self._step_config[2]]
+            self._lr_config = [initial_lr, max_learning_rate, initial_lr, min_lr]
+        else:
+            self._step_config = [0, phase_pct * total_steps - 1, total_steps - 1, total_steps - 1]
+            self._steps_size = [self._step_config[1] - self._step_config[0],
+                                self._step_config[2] - self._step_config[1],
+                                self._step_config[2] - self._step_config[1]]
+            self._lr_config = [initial_lr, max_learning_rate, min_lr]
+        if anneal_strategy not in ("cos", "linear"):
+            raise PADDLE.error("one_cycle_strategy", strategy=anneal_strategy)
+        self.anneal_strategy = anneal_strategy
+        super().__init__(initial_lr, last_epoch, verbose)
+
+    def _anneal(self, start: float, end: float, pct: float) -> float:
+        if self.anneal_strategy == "cos":
+            return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
+        return (end - start) * pct + start
+
+    def get_lr(self) -> float:
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise PADDLE.error("one_cycle_past_end", step=step, total=self.total_steps)
+        for i, (end_step, size) in enumerate(zip(self._step_config[1:], self._steps_size)):
+            if step <= end_step or i == len(self._lr_config) - 2:
+                progress = (step - self._step_config[i]) / size
+                return self._anneal(self._lr_config[i], self._lr_config[i + 1], progress)
+        return self.last_lr

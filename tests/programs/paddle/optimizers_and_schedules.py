@@ -61,3 +61,30 @@ def more_learning_rate_schedules(paddle):
                    attempt(lambda: paddle.optimizer.SGD(0.1, parameters=model.parameters()).set_lr("0.1")),
                    attempt(lambda: optimizer.set_lr_scheduler(3)),
                    attempt(lambda: lr.CosineAnnealingWarmRestarts(0.1, 0))]
+
+
+@program
+def one_cycle_schedule_and_two_d_pads(paddle):
+    """OneCycleLR (two and three phases, cosine and linear; stepping past the end refused) and
+    Pad2D / ZeroPad2D."""
+    lr = paddle.optimizer.lr
+    seen = []
+    for make in (lambda: lr.OneCycleLR(0.1, 10),
+                 lambda: lr.OneCycleLR(0.1, 8, three_phase=True, anneal_strategy="linear"),
+                 lambda: lr.OneCycleLR(1.0, 5, divide_factor=10, end_learning_rate=0.01, phase_pct=0.4)):
+        schedule = make()
+        rates = [schedule()]
+        for _ in range(min(schedule.total_steps, 9)):
+            schedule.step()
+            rates.append(schedule())
+        seen.append(rates)
+    short = lr.OneCycleLR(0.1, 2)
+    short.step()
+    short.step()
+    seen.append(attempt(short.step))
+    x = paddle.arange(12.0).reshape([1, 1, 3, 4])
+    x.stop_gradient = False
+    for layer in (paddle.nn.Pad2D([1, 0, 2, 1], value=3.0), paddle.nn.ZeroPad2D(1), paddle.nn.Pad2D(1)):
+        y = layer(x)
+        seen += [repr(layer), y.grad_fn.name(), y, paddle.grad(y.sum(), x)]
+    return seen
