@@ -251,3 +251,29 @@ def weight_decay_rmsprop_and_parameter_attributes(paddle):
         made = paddle.create_parameter([3, 4], "float64", default_initializer=init)
         seen += [made.shape, str(made.dtype), made.stop_gradient]
     return seen
+
+
+@program
+def namespaces_samplers_and_regularizers(paddle):
+    """paddle.tensor's defining modules, amp.auto_cast off, Layer.create_parameter, the L2 and
+    L1 regularizers, the samplers (RandomSampler draws numpy's global order) and dtype
+    printouts (a dtype's repr is its DataType member)."""
+    x = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    y = paddle.tensor.math.add(x, x)
+    joined = paddle.tensor.concat([x, y])
+    with paddle.amp.auto_cast(enable=False):
+        kind = (x * 2).dtype
+    weight = paddle.nn.Linear(2, 2).create_parameter([3], is_bias=True)
+    optimizer = paddle.optimizer.SGD(0.1, parameters=[x], weight_decay=paddle.regularizer.L2Decay(0.5))
+    (x * x).sum().backward()
+    optimizer.step()
+    after_l2 = x.numpy().copy()
+    optimizer = paddle.optimizer.SGD(0.1, parameters=[x], weight_decay=paddle.regularizer.L1Decay(0.5))
+    x.clear_gradient()
+    (x * x).sum().backward()
+    optimizer.step()
+    np.random.seed(3)
+    data = paddle.io.TensorDataset([paddle.arange(5.0)])
+    return [y, joined, joined.grad_fn.name(), str(kind), repr(kind), repr([paddle.int64, paddle.bool]),
+            weight, after_l2, x, list(paddle.io.RandomSampler(data)), list(paddle.io.SequenceSampler(data)),
+            len(paddle.io.RandomSampler(data))]
