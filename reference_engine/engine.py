@@ -467,14 +467,18 @@ def _input_grads(policy: Policy, node: Node, grad: Tensor,
                  wanted: Optional[set[int]]) -> list[Optional[Tensor]]:
     """Apply the node's rules for the inputs whose gradient is wanted, each gradient summed to
     its input's shape and cast to its dtype."""
-    rule, edges = node.rule, node.edges
-    if wanted is None:
-        needed = [e is not None for e in edges]
-    else:
-        needed = [e is not None and id(e) in wanted for e in edges]
-    if rule.op == "copy_slices":
+    needed = _needed(node, wanted)
+    if node.rule.op == "copy_slices":
         return _copy_slices_grads(policy, node, grad, needed)
     return _needed_input_grads(policy, node, grad, needed)
+
+
+def _needed(node: Node, wanted: Optional[set[int]]) -> list[bool]:
+    """Which of ``node``'s inputs the pass needs a gradient for (``wanted``: the edges that
+    lead to what it computes, None: every edge)."""
+    if wanted is None:
+        return [e is not None for e in node.edges]
+    return [e is not None and id(e) in wanted for e in node.edges]
 
 
 def _needed_input_grads(policy: Policy, node: Node, grad: Tensor,
@@ -567,7 +571,7 @@ def _run_rules(policy: Policy, node: Node, grad: Any, wanted: Optional[set[int]]
                create_graph: bool, accumulate: bool) -> list[Optional[Tensor]]:
     """Check that ``node`` can run and apply its rules to ``grad`` (recording them, as part of
     its derivative, in a create_graph pass)."""
-    policy.check_runnable(node, create_graph, accumulate)
+    policy.check_runnable(node, create_graph, accumulate, _needed(node, wanted))
     factor = rounding.saved_factor(node)  # (before the rules run: a pass may free what they read)
     if create_graph:
         with derivative_of(node):

@@ -34,6 +34,9 @@ class GradcheckError(RuntimeError):
 
 
 TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "cross_no_dim_of_3": (RuntimeError, "no dimension of size 3 in input"),
+    "cross_length": (RuntimeError,
+                     "linalg.cross: inputs dimension {dim} must have length 3. Got {a} and {b}"),
     "one_hot_dtype": (RuntimeError, "one_hot is only applicable to index tensor of type LongTensor."),
     "one_hot_negative": (RuntimeError, "Class values must be non-negative."),
     "one_hot_too_large": (RuntimeError, "Class values must be smaller than num_classes."),
@@ -648,6 +651,9 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "cross_no_axis_of_3": (ValueError, "(InvalidArgument) There must be at least one dimension 'd' "
+                                       "so that Input(X/Y).dims()[d] is equal to 3. But received: "
+                                       "Input(X/Y).dims() == {shape}."),
     "in_place_broadcast": (ValueError, "The shape of broadcast output {broadcast} is different "
                                        "from that of inplace tensor paddle.Size({shape}) in the "
                                        "Inplace operation."),
@@ -942,6 +948,10 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                               "gradient, and with other outputs beside it adds their gradients "
                               "to it as if it were {dtype} (measured: wrong values), so the "
                               "reference engine refuses."),
+    "one_sided_gradient": (UndefinedInFrameworkError,
+                           "paddle 3.3.1's {api} gradient kernel crashes (segmentation fault), or "
+                           "leaves the gradient unwritten, when only one of its two inputs needs a "
+                           "gradient, so the reference engine refuses."),
     "no_grad_var_is_input": (UndefinedInFrameworkError,
                              "reference_engine: no_grad_vars contains input {index}; paddle 3.3.1 "
                              "crashes (segmentation fault) on this call, so the reference engine "

@@ -1146,3 +1146,97 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, policy: Optional[Policy] = No
     cls._policy.check_list_dtypes("stack", tensors)
     tensors, _ = _same_dtype(tensors)
     return apply(R.RULES["stack"], tensors, {"sizes": (1,) * len(tensors), "dim": d})
+
+
+# --- linear algebra -------------------------------------------------------------------------
+
+def _square(a: Tensor, api: str) -> None:
+    """Refuse what the reference does not model: a non-square or non-float operand."""
+    shape = a._data.shape
+    if len(shape) < 2 or shape[-1] != shape[-2] or a._data.dtype.kind != "f":
+        raise not_supported(f"{api} of a tensor of shape {list(shape)} and dtype {a._data.dtype}",
+                            a._policy.dialect)
+
+
+def _nonsingular(api: str, compute: Callable[[], Tensor], a: Tensor) -> Tensor:
+    """``compute()``; a singular matrix (the frameworks' errors differ) is refused by name."""
+    try:
+        return compute()
+    except np.linalg.LinAlgError:
+        raise not_supported(f"{api} of a singular matrix", a._policy.dialect) from None
+
+
+def linalg_solve(a: Tensor, b: Tensor) -> Tensor:
+    """``X`` with ``A X = B`` (a 1-D ``b``: one right-hand side), for square ``a`` (batch)."""
+    _square(a, "linalg.solve")
+    return _nonsingular("linalg.solve", lambda: apply(R.RULES["linalg_solve"], (a, b)), a)
+
+
+def inverse(a: Tensor) -> Tensor:
+    """``A⁻¹`` of a square matrix (batch)."""
+    _square(a, "linalg.inv")
+    return _nonsingular("linalg.inv", lambda: apply(R.RULES["inverse"], (a,)), a)
+
+
+def det(a: Tensor) -> Tensor:
+    """The determinant of a square matrix (batch)."""
+    _square(a, "linalg.det")
+    return apply(R.RULES["det"], (a,))
+
+
+def logabsdet(a: Tensor) -> Tensor:
+    """``log|det A|``: slogdet's differentiable half."""
+    _square(a, "linalg.slogdet")
+    return apply(R.RULES["slogdet"], (a,))
+
+
+def slogdet_sign(a: Tensor) -> Tensor:
+    """The sign of the determinant: recorded, passing no gradient (torch ignores it)."""
+    _square(a, "linalg.slogdet")
+    return apply(R.RULES["slogdet_sign"], (a,))
+
+
+def slogdet_stacked(a: Tensor) -> Tensor:
+    """``[sign, log|det|]`` stacked along a new first axis, as paddle's slogdet returns them."""
+    _square(a, "linalg.slogdet")
+    return apply(R.RULES["slogdet_stacked"], (a,))
+
+
+
+# --- special functions and products ------------------------------------------------------------
+
+def polygamma(a: Tensor, n: int) -> Tensor:
+    """The ``n``-th derivative of digamma, elementwise."""
+    return apply(R.RULES["polygamma"], (_floating(a),), {"n": int(n)})
+
+
+def logit(a: Tensor, eps: Optional[float] = None) -> Tensor:
+    """``log(p / (1 - p))`` of ``a`` clamped to ``[eps, 1 - eps]``."""
+    return apply(R.RULES["logit"], (_floating(a),), {"eps": None if eps is None else float(eps)})
+
+
+def atan2(a: Tensor, b: Operand) -> Tensor:
+    return _binary("atan2", _floating(a), b)
+
+
+def cumprod(a: Tensor, dim: int) -> Tensor:
+    """Running products along ``dim``."""
+    return apply(R.RULES["cumprod"], (a,), {"dim": normalize_dim(type(a), dim, max(a._data.ndim, 1))})
+
+
+def cross(a: Tensor, b: Tensor, dim: int) -> Tensor:
+    """The cross product of 3-vectors along ``dim`` (the operands broadcast)."""
+    ndim = max(a._data.ndim, b._data.ndim)
+    return _binary("cross", a, b, {"dim": normalize_dim(type(a), dim, ndim)})
+
+
+def deg2rad(a: Tensor) -> Tensor:
+    return apply(R.RULES["deg2rad"], (_floating(a),))
+
+
+def rad2deg(a: Tensor) -> Tensor:
+    return apply(R.RULES["rad2deg"], (_floating(a),))
+
+
+def frac(a: Tensor) -> Tensor:
+    return apply(R.RULES["frac"], (a,))

@@ -14,6 +14,7 @@ import numpy as np
 
 from reference_engine import ops as F
 from reference_engine import recorder
+from reference_engine.messages import not_supported
 from reference_engine.rule import RULES
 
 
@@ -660,3 +661,109 @@ def setitem_mask(shape: tuple[int, ...], index: Any) -> np.ndarray:
     mask = np.ones(shape, dtype=bool)
     mask[index] = False
     return mask
+
+
+# --- linear algebra (torch's FunctionsManual formulas, in engine operations) ---------------
+
+def matrix_transpose(a: Any) -> Any:
+    """The last two dimensions swapped: ``A.mH`` of a real matrix (batch)."""
+    return F.transpose(a, -2, -1)
+
+
+def is_vector_rhs(a_shape: tuple[int, ...], b_shape: tuple[int, ...]) -> bool:
+    """Whether both frameworks read solve's right-hand side as vectors: 1-D, or a batch of
+    vectors (``A``'s shape less its last dimension)."""
+    return len(b_shape) == 1 or (len(b_shape) == len(a_shape) - 1 and b_shape == a_shape[:-1])
+
+
+def np_solve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``A⁻¹B`` for a square ``a`` (batch); vectors as ``is_vector_rhs`` reads them."""
+    if is_vector_rhs(a.shape, b.shape):
+        return np.linalg.solve(a, b[..., None])[..., 0]
+    return np.linalg.solve(a, b)
+
+
+def _as_matrix(t: Any, vector: bool) -> Any:
+    return F.unsqueeze(t, -1) if vector else t
+
+
+def solve_grad_b(g: Any, a: Any) -> Any:
+    """``gB = A⁻ᴴ gX``: one solve with the transposed matrix (torch's create_graph branch)."""
+    vector = is_vector_rhs(a._data.shape, g._data.shape)
+    gb = F.linalg_solve(matrix_transpose(a), _as_matrix(g, vector))
+    return F.squeeze(gb, -1) if vector else gb
+
+
+def solve_grad_a(g: Any, a: Any, result: Any) -> Any:
+    """``gA = -gB Xᴴ``."""
+    vector = is_vector_rhs(a._data.shape, g._data.shape)
+    gb = F.linalg_solve(matrix_transpose(a), _as_matrix(g, vector))
+    return F.neg(F.matmul(gb, matrix_transpose(_as_matrix(result, vector))))
+
+
+def identity_scaled(a: Any, d: Any) -> Any:
+    """``d[..., None, None] * I`` of ``a``'s matrix size: the right-hand side det's and
+    slogdet's derivatives solve for."""
+    eye = F.constant_like(a, np.eye(a._data.shape[-1], dtype=a._data.dtype))
+    return F.mul(F.unsqueeze(F.unsqueeze(d, -1), -2), eye)
+
+
+def inverse_grad(g: Any, result: Any) -> Any:
+    """``-A⁻ᴴ g A⁻ᴴ``."""
+    inverse_t = matrix_transpose(result)
+    return F.neg(F.matmul(inverse_t, F.matmul(g, inverse_t)))
+
+
+def det_grad(g: Any, a: Any, result: Any) -> Any:
+    """``det(A) g A⁻ᴴ``, as ``solve(Aᴴ, (det·g) I)``."""
+    return F.linalg_solve(matrix_transpose(a), identity_scaled(a, F.mul(result, g)))
+
+
+def logabsdet_grad(g: Any, a: Any) -> Any:
+    """``g A⁻ᴴ``, as ``solve(Aᴴ, g I)`` (slogdet's sign has no gradient for real matrices)."""
+    return F.linalg_solve(matrix_transpose(a), identity_scaled(a, g))
+
+
+# --- special functions -----------------------------------------------------------------------
+
+def times_scalar(t: Any, number: float) -> Any:
+    """``t · number`` as torch's formulas multiply by a C++ scalar: its ``mul(Tensor, Scalar)``
+    overload, MulBackward1 when recorded (a Python number is a wrapped tensor: MulBackward0)."""
+    number_tensor = F.constant_like(t, np.asarray(number, t._data.dtype))
+    return recorder.apply(RULES["mul"], (t, number_tensor), {"overload": 1})
+
+
+def np_logit(a: np.ndarray, eps: Optional[float]) -> np.ndarray:
+    """``log(z / (1 - z))`` of ``a`` clamped to ``[eps, 1 - eps]`` (no clamp without eps)."""
+    z = a if eps is None else np.clip(a, np.asarray(eps, a.dtype), np.asarray(1 - eps, a.dtype))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.log(z / (1 - z))
+
+
+def logit_grad(g: Any, a: Any, eps: Optional[float]) -> Any:
+    """``g / (a (1 - a))`` inside ``[eps, 1 - eps]``; outside it 0, or NaN without eps."""
+    low, high = (0.0, 1.0) if eps is None else (eps, 1.0 - eps)
+    inside = F.constant_like(a, (a._data >= low) & (a._data <= high))
+    outside = F.constant_like(g, np.full((), 0.0 if eps is not None else np.nan, g._data.dtype))
+    return F.where(inside, F.div(g, F.mul(a, F.rsub(a, 1.0))), outside)
+
+
+def inverse_norm_square(a: Any, b: Any) -> Any:
+    """``1 / (a² + b²)``: atan2's derivatives share it; 0 where ``a² + b²`` is 0 in a dialect
+    whose formula masks it (``Policy.atan2_grad_zero_at_origin``)."""
+    square = F.add(F.mul(a, a), F.mul(b, b))
+    inverse = F.reciprocal(square)
+    if a._policy.atan2_grad_zero_at_origin:
+        inverse = F.masked_fill(inverse, square._data == 0, 0.0)
+    return inverse
+
+
+def cumprod_grad(g: Any, a: Any, result: Any, dim: int) -> Any:
+    """The running products' derivative where no input is 0: the reversed running sums of
+    ``result · g`` divided by the input (torch's formula for that case); an input with zeros
+    is refused by name."""
+    if a._data.ndim and a._data.shape[dim] == 1:
+        return g
+    if not a._data.all():
+        raise not_supported("cumprod's gradient at an input with zeros", g._policy.dialect)
+    return F.div(reverse_cumsum(F.mul(result, g), dim), a)

@@ -23,6 +23,7 @@ import numpy as np
 
 from reference_engine import ops as F
 from reference_engine import rule_helpers as H
+from reference_engine import special_functions as S
 from reference_engine.rule import RULES, Rule, elementwise_functions, rule
 
 __all__ = ["RULES", "Rule", "elementwise_functions", "rule"]
@@ -130,6 +131,9 @@ rule("sgn", "SgnBackward0", np.sign, lambda g: g._policy.efficient_zeros(g))
 rule("floor", "FloorBackward0", np.floor, lambda g: F.zeros_like(g))
 rule("ceil", "CeilBackward0", np.ceil, lambda g: F.zeros_like(g))
 rule("round", "RoundBackward0", np.rint, lambda g: F.zeros_like(g))  # halves to even
+rule("trunc", "TruncBackward0", np.trunc, lambda g: F.zeros_like(g), **FUNCTION)
+# torch's frac (paddle composes x - trunc(x)): the gradient passes unchanged
+rule("frac", "FracBackward0", lambda a: a - np.trunc(a), lambda g: g)
 # torch's round(decimals=d): rint(a * 10^d) / 10^d (or rint(a / 10^-d) * 10^-d), in the dtype
 rule("round_decimals", "RoundBackward1",
      lambda a, *, decimals: (np.rint(a * a.dtype.type(10.0 ** decimals)) / a.dtype.type(10.0 ** decimals)
@@ -422,3 +426,41 @@ rule("setitem", "torch::autograd::CopySlices", lambda a, b, *, index: H.np_setit
      lambda g, index: F.getitem(g, index), holds_state=True, **AB)
 
 
+
+# --- linear algebra: square matrices (batches of them), torch's formulas (FunctionsManual) ----
+# Each derivative solves again with the transposed matrix (torch's create_graph branch; without
+# it torch reuses the LU factors, with the same values). paddle's kernels have no double grad.
+rule("linalg_solve", "LinalgSolveExBackward0", H.np_solve, H.solve_grad_a,
+     lambda g, a: H.solve_grad_b(g, a), **AB)
+rule("inverse", "LinalgInvExBackward0", np.linalg.inv, H.inverse_grad)
+rule("det", "LinalgDetBackward0", np.linalg.det, H.det_grad)
+rule("slogdet", "LinalgSlogdetBackward0", lambda a: np.linalg.slogdet(a)[1], H.logabsdet_grad)
+# slogdet's sign: an output of torch's node that passes no gradient (a real sign is constant)
+rule("slogdet_sign", "LinalgSlogdetBackward0", lambda a: np.linalg.slogdet(a)[0], lambda g: None)
+# paddle's slogdet: sign and log|det| stacked in one tensor, one node; only the second passes
+rule("slogdet_stacked", "SlogdetGradNode", lambda a: np.stack(np.linalg.slogdet(a)),
+     lambda g, a: H.logabsdet_grad(F.getitem(g, (1,)), a))
+
+# --- special functions (reference_engine.special_functions), torch's formulas -------------------
+rule("lgamma", "LgammaBackward0", S.lgamma, lambda g, a: F.mul(g, F.digamma(a)), **FUNCTION)
+rule("digamma", "DigammaBackward0", S.digamma, lambda g, a: F.mul(g, F.polygamma(a, 1)), **FUNCTION)
+rule("polygamma", "PolygammaBackward0", lambda a, *, n: S.polygamma(n, a),
+     lambda g, a, n: F.mul(g, F.polygamma(a, n + 1)))
+rule("erfinv", "ErfinvBackward0", S.erfinv,
+     lambda g, a: F.mul(H.times_scalar(F.exp(F.pow(F.erfinv(a), 2)), 0.5 * math.sqrt(math.pi)), g),
+     **FUNCTION)
+# logit of the input clamped to [eps, 1 - eps] (eps None: no clamp); its derivative is 0 outside
+# that range (NaN outside [0, 1] without eps), torch's infinitely differentiable form
+rule("logit", "LogitBackward0", lambda a, *, eps: H.np_logit(a, eps),
+     lambda g, a, eps: H.logit_grad(g, a, eps))
+rule("atan2", "Atan2Backward0", np.arctan2,
+     lambda g, a, b: F.mul(F.mul(g, b), H.inverse_norm_square(a, b)),
+     lambda g, a, b: F.mul(F.mul(g, F.neg(a)), H.inverse_norm_square(a, b)), **AB)
+rule("deg2rad", "Deg2RadBackward0", lambda a: a * np.asarray(math.pi / 180, a.dtype),
+     lambda g: H.times_scalar(g, math.pi / 180))
+rule("rad2deg", "Rad2DegBackward0", lambda a: a * np.asarray(180 / math.pi, a.dtype),
+     lambda g: H.times_scalar(g, 180 / math.pi))
+rule("cumprod", "CumprodBackward0", lambda a, *, dim: np.cumprod(a, axis=dim).reshape(a.shape),
+     lambda g, a, result, dim: H.cumprod_grad(g, a, result, dim))
+rule("cross", "LinalgCrossBackward0", lambda a, b, *, dim: np.cross(a, b, axis=dim),
+     lambda g, b, dim: F.cross(b, g, dim), lambda g, a, dim: F.cross(g, a, dim), **AB)

@@ -171,6 +171,30 @@ case("where", lambda a, b: torch.where(a > 0, a * a, b * a), _distinct(5), _dist
 case("masked_fill", lambda a: (a * a).masked_fill(a > 0, 0.5) * a, _distinct(5))
 case("gather", lambda a: torch.gather(a * a, 1, torch.tensor([[0, 2], [1, 1]])) * a[:, :2], _distinct(2, 3))
 case("cumsum", lambda a: torch.cumsum(a * a, 1) * torch.cumsum(a, 0), _distinct(2, 3))
+
+
+def _well_conditioned(*shape: int) -> np.ndarray:
+    """Square matrices (a batch of them) with a dominant diagonal: far from singular."""
+    return _distinct(*shape) * 0.4 + 2.5 * np.eye(shape[-1])
+
+
+case("inverse", lambda a: torch.linalg.inv(a * a), _well_conditioned(2, 3, 3))
+# the special functions, inside their smooth domains (positive for the gamma family, inside
+# (0, 1) for erfinv and logit, away from integers for trunc and frac)
+case("lgamma_digamma", lambda a: torch.lgamma(a) * torch.digamma(a), _positive(2, 3))
+case("polygamma", lambda a: torch.polygamma(1, a) + torch.special.polygamma(2, a), _positive(2, 3))
+case("erfinv", lambda a: torch.erfinv(a), _distinct(2, 3) * 0.45)
+case("logit", lambda a: torch.logit(a) + torch.logit(a, eps=0.1), np.abs(_distinct(2, 3)) * 0.45 + 0.05)
+case("trunc_frac", lambda a: torch.frac(a) * a + torch.trunc(a) * a, _distinct(2, 3) + 0.05)
+case("atan2", lambda a, b: torch.atan2(a, b), _distinct(2, 3), _distinct(2, 3)[::-1].copy())
+case("deg2rad", lambda a: torch.deg2rad(a) * torch.rad2deg(a), _distinct(2, 3))
+case("cumprod", lambda a: torch.cumprod(a, 1) * torch.cumprod(a, 0), _distinct(2, 3))
+case("cross", lambda a, b: torch.linalg.cross(a, b) * a, _distinct(2, 3), _distinct(1, 3))
+case("det", lambda a: torch.linalg.det(a) * torch.det(a[0]), _well_conditioned(2, 3, 3))
+case("slogdet", lambda a: torch.linalg.slogdet(a).logabsdet * torch.slogdet(-a).sign + torch.logdet(a),
+     _well_conditioned(2, 3, 3))
+case("linalg_solve", lambda a, b, c: torch.linalg.solve(a, b).sum(-1) * torch.linalg.solve(a[1], c),
+     _well_conditioned(2, 3, 3), _distinct(2, 3, 2), _distinct(3))
 case("var_std", lambda a: a.var(1).sum() * a.std() + torch.std(a, 0, correction=0), _distinct(2, 3))
 case("mse_loss", lambda a, b: torch.nn.functional.mse_loss(a * a, b, reduction="none"),
      _distinct(2, 3), _distinct(2, 3))
@@ -289,7 +313,8 @@ def test_torch_cases_reach_every_rule_but_paddle_only_ones():
     # check
     # layer_norm_scale is paddle's layer_norm weight product, log_backward paddle's log_grad,
     # selu paddle's selu kernel (torch composes selu from elu);
-    # unique and unique_dim have no derivative (running theirs raises, as a program checks)
+    # unique and unique_dim have no derivative (running theirs raises, as a program checks);
+    # slogdet_stacked is paddle's slogdet (the registry's differential cases check it)
     assert set(RULES) - reached <= {"zero_link", "silu_backward", "grad_copy",
                                     "once_differentiable_error", "div_number", "layer_norm_scale",
-                                    "log_backward", "unique", "unique_dim", "selu"}
+                                    "log_backward", "unique", "unique_dim", "selu", "slogdet_stacked"}

@@ -40,8 +40,10 @@ DOMAINS: dict[str, tuple[int, int, bool]] = {
 # How the operands' shapes relate: "elementwise" (one operand, or two of one shape), "reduce"
 # (one operand reduced over ``dim``), "dot" (two vectors), "mv" (a matrix and a vector),
 # "bmm" (two batches of matrices), "loss" (input and a target of its shape that needs no grad),
-# "scan" (one operand, a result of its shape computed along ``dim``).
-LAYOUTS = ("elementwise", "reduce", "dot", "mv", "bmm", "loss", "scan")
+# "scan" (one operand, a result of its shape computed along ``dim``), "square" (a square matrix
+# or a batch of them, far from singular), "solve" (such a matrix and a right-hand side: a
+# vector or a matrix of columns), "cross" (two operands of one shape whose last dimension is 3).
+LAYOUTS = ("elementwise", "reduce", "dot", "mv", "bmm", "loss", "scan", "square", "solve", "cross")
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,12 @@ REGISTRY: tuple[RegisteredOp, ...] = (
     _unary("erf"), _unary("expm1", "small"), _unary("log1p", "positive"),
     _unary("log2", "positive"), _unary("log10", "positive"), _unary("rsqrt", "positive"),
     _unary("reciprocal", "positive"),
+    _unary("lgamma", "positive"), _unary("digamma", "positive"), _unary("erfinv", "unit"),
+    _unary("deg2rad"), _unary("frac", special=_STEP, special_values=(1.0, -2.0)),
+    _unary("trunc", special=_STEP, special_values=(1.0, -1.0), saves=False),
+    _unary("logit", "probability", kwargs={"eps": NUMBER}, samples=({}, {"eps": 0.2}),
+           special="its clamp's bounds (eps)", special_values=(0.2, 0.8)),
+    RegisteredOp("atan2", **_both("atan2"), operands=2),
     _unary("sign", special=_STEP, special_values=(0.0,), saves=False),
     _unary("floor", special=_STEP, special_values=(1.0, -1.0), saves=False),
     _unary("ceil", special=_STEP, special_values=(1.0, -1.0), saves=False),
@@ -140,9 +148,16 @@ REGISTRY: tuple[RegisteredOp, ...] = (
                  special="a zero vector (2-norm), zero elements (1-norm)", rule="norm_p"),
     RegisteredOp("cumsum", **_both("cumsum"), layout="scan", kwargs={"dim": DIMS},
                  samples=({"dim": 0}, {"dim": -1}, {"dim": 1}), saves=False),
+    RegisteredOp("cumprod", torch=Call("cumprod"), paddle=Call("cumprod"), layout="scan",
+                 kwargs={"dim": DIMS}, samples=({"dim": 0}, {"dim": -1}, {"dim": 1})),
+    RegisteredOp("cross", torch=Call("linalg.cross"), paddle=Call("cross", {"dim": "axis"}), operands=2,
+                 layout="cross", kwargs={"dim": DIMS}, samples=({"dim": -1},)),
     RegisteredOp("dot", **_both("dot"), operands=2, layout="dot"),
     RegisteredOp("mv", **_both("mv"), operands=2, layout="mv"),
     RegisteredOp("bmm", **_both("bmm"), operands=2, layout="bmm"),
+    RegisteredOp("inverse", **_both("linalg.inv"), layout="square"),
+    RegisteredOp("det", **_both("linalg.det"), layout="square"),
+    RegisteredOp("linalg_solve", **_both("linalg.solve"), operands=2, layout="solve"),
     RegisteredOp("mse_loss", **_both(_FUNCTIONAL + "mse_loss"), operands=2, layout="loss"),
     RegisteredOp("binary_cross_entropy", **_both(_FUNCTIONAL + "binary_cross_entropy"),
                  operands=2, layout="loss", domain="probability"),
@@ -187,4 +202,10 @@ INTERNAL_RULES: dict[str, str] = {
     "nll_loss": "needs integer class indices the vocabulary's ops do not take",
     "unique": "not differentiable (torch records it, its derivative raises)",
     "unique_dim": "unique along a dim: not differentiable",
+    "slogdet": "torch's slogdet returns two tensors, the vocabulary's ops one",
+    "polygamma": "digamma's derivative, recorded for second order (torch and paddle order its "
+                 "arguments differently: polygamma(n, x), polygamma(x, n))",
+    "rad2deg": "deg2rad's inverse, one constant apart (a differential program checks it)",
+    "slogdet_sign": "slogdet's sign (no gradient)",
+    "slogdet_stacked": "paddle's slogdet: its sign needs no gradient and its log one of det's",
 }

@@ -44,7 +44,8 @@ TOLERANCES = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (1
 # that backend process ran before. Such warnings are compared when both sides have them and
 # otherwise not counted as a difference.
 WARN_ONCE = ("Using backward() with create_graph=True",
-             "Creating a tensor from a list of numpy.ndarrays")
+             "Creating a tensor from a list of numpy.ndarrays",
+             "Using torch.cross without specifying the dim arg")
 
 
 @dataclass

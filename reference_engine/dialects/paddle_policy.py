@@ -63,6 +63,8 @@ NODE_NAMES = {
     "norm_p": "PNormGradNode", "softplus_backward": "SoftplusDoubleGradNode",
     "elu_backward": "EluDoubleGradNode",
     "gelu_backward": "GeluDoubleGradNode", "silu_backward": "SiluDoubleGradNode",
+    "linalg_solve": "SolveGradNode", "inverse": "InverseGradNode", "det": "DetGradNode",
+    "slogdet_stacked": "SlogdetGradNode",
 }
 # How many derivative orders paddle 3.3.1 can record for each op (measured): running a node of
 # paddle 3.3.1 runs a tensor-and-number add, subtract or multiply as its scale kernel, and a
@@ -146,6 +148,12 @@ DERIVATIVE_ORDER_LIMITS = {
     "einsum_kernel": (0, "einsum_grad"),
     "kldiv_loss_kernel": (0, "kldiv_loss_grad"),
     "max_pool2d_with_index_kernel": (0, "max_pool2d_with_index_grad"),
+    # the linear-algebra kernels (measured: "The Op inverse_grad doesn't have any grad op")
+    "linalg_solve": (0, "solve_grad"), "inverse": (0, "inverse_grad"), "det": (0, "det_grad"),
+    "slogdet_stacked": (0, "slogdet_grad"),
+    # and the special and running functions' kernels (measured likewise)
+    **{op: (0, f"{op}_grad") for op in ("lgamma", "digamma", "polygamma", "erfinv", "trunc", "logit",
+                                          "atan2", "cumprod", "cross")},
     # the activations composed in reference_engine/paddle/nn/activation_functions.py (measured)
     **{f"{name}_kernel": (0, f"{grad}_grad") for name, grad in (
         ("relu6", "relu6"), ("hardtanh", "hardtanh"), ("hardswish", "hardswish"),
@@ -337,6 +345,10 @@ class PaddlePolicy(Policy):
     # concat_grad and stack_grad write each input's gradient into row-major memory of its own
     # (measured: a retained gradient below an identity transpose then shares .grad's memory)
     own_memory_gradients = frozenset({"cat", "stack"})
+    # two-input kernels whose gradient for one input alone (the other needing none, or left
+    # out of paddle.grad's inputs) is undefined on 3.3.1 (measured: cross crashes either way;
+    # solve crashes, or for the matrix with a vector right-hand side leaves it unwritten)
+    one_sided_gradient_undefined = frozenset({"cross", "linalg_solve"})
     in_place_saves_detached_copies = frozenset({"mul"})  # measured on 3.3.1 (multiply_)
     next_functions_numbered = False
     retain_in_hook_order = True
@@ -804,7 +816,8 @@ class PaddlePolicy(Policy):
         if owner.released and not owner.attrs.get("refuses_second_backward"):
             raise self.error("freed", name=owner.name())
 
-    def check_runnable(self, node: Node, create_graph: bool, accumulate: bool = True) -> None:
+    def check_runnable(self, node: Node, create_graph: bool, accumulate: bool = True,
+                       needed: Optional[Sequence[bool]] = None) -> None:
         if node.attrs.get("refuses_second_backward"):
             # a PyLayer node a backward ran (retain_graph or not), or a grad freed, crashes when
             # it runs again; after a grad that retained the graph it runs
@@ -813,6 +826,7 @@ class PaddlePolicy(Policy):
             node.attrs["ran_in_backward"] = accumulate
         if node.released:  # paddle clears every node it ran, whether it saved anything or not
             raise self.error("freed", name=node.name())
+        self._check_one_sided_gradient(node, needed)
         if node.attrs.get("unfillable_slot"):
             raise self.error("empty_grad_slot")
         limit = DERIVATIVE_ORDER_LIMITS.get(node.origin) or NODES_WITHOUT_DOUBLE_GRAD.get(node.name())
@@ -823,6 +837,13 @@ class PaddlePolicy(Policy):
             raise self.error("undefined_double_grad", form=node.origin)
         if node.order >= 2 and node.origin in REFUSED_DOUBLE_GRAD:
             raise self.error(REFUSED_DOUBLE_GRAD[node.origin])
+
+    def _check_one_sided_gradient(self, node: Node, needed: Optional[Sequence[bool]]) -> None:
+        """A kernel of ``one_sided_gradient_undefined`` asked for one input's gradient alone."""
+        if node.rule.op not in self.one_sided_gradient_undefined:
+            return
+        if not all([e is not None for e in node.edges] if needed is None else needed):
+            raise self.error("one_sided_gradient", api=node.origin.replace("linalg_solve", "linalg.solve"))
 
     def check_kernel(self, node: Node, needed: Sequence[bool]) -> None:
         """Paddle 3.3.1's matmul_grad cannot sum the gradient of a batched operand of lower rank

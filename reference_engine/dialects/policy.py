@@ -136,6 +136,8 @@ class Policy:
     # retained gradient of their output shares its memory with what the kernels below write)
     gradient_views: frozenset[str] = frozenset()
     own_memory_gradients: frozenset[str] = frozenset()  # backward kernels whose outputs own their memory
+    # torch: atan2's derivative is 0 where x² + y² is 0 (paddle's divides by it)
+    atan2_grad_zero_at_origin = False
     # torch: list ops whose backward computes every entry's gradient once one is needed (its
     # codegen checks the list's range): a node's post hook sees them all, constants' included
     hooks_see_every_list_gradient: frozenset[str] = frozenset()
@@ -382,9 +384,11 @@ class Policy:
         (the zeros it sends an operand have a node), "unrecorded" (none) or None (not at all)."""
         return "recorded"
 
-    def check_runnable(self, node: Node, create_graph: bool, accumulate: bool = True) -> None:
+    def check_runnable(self, node: Node, create_graph: bool, accumulate: bool = True,
+                       needed: Optional[Sequence[bool]] = None) -> None:
         """Raise if ``node`` cannot run: freed by an earlier pass, or not differentiable again.
-        ``accumulate``: the pass is a ``backward`` (not a ``grad``)."""
+        ``accumulate``: the pass is a ``backward`` (not a ``grad``); ``needed``: the inputs
+        the pass differentiates, where known."""
         if node.released_saved:
             raise self.error("freed", name=node.name())
 

@@ -24,6 +24,7 @@ from reference_engine.paddle import (
     incubate,
     io,
     linalg,
+    math_functions,
     metric,
     nn,
     optimizer,
@@ -34,6 +35,7 @@ from reference_engine.paddle import (
 )
 from reference_engine.paddle._core import *  # noqa: F403
 from reference_engine.paddle.extras import *  # noqa: F403
+from reference_engine.paddle.math_functions import *  # noqa: F403
 from reference_engine.paddle.tensor_functions import *  # noqa: F403
 
 multinomial = distribution.multinomial
@@ -44,19 +46,22 @@ CUDAPlace = device.CUDAPlace
 ParamAttr = framework.ParamAttr
 set_flags, get_flags = flags.set_flags, flags.get_flags
 create_parameter = nn.layers.create_parameter
+inverse = linalg.inv
 
 # the same functions as Tensor methods (defined once, in extras.py)
 for _method, _function in {**extras.TENSOR_METHODS, **tensor_functions.TENSOR_METHODS,
-                           **tensor_access.METHODS}.items():
+                           **tensor_access.METHODS, **linalg.TENSOR_METHODS,
+                           **math_functions.TENSOR_METHODS}.items():
     setattr(_core.Tensor, _method, _function)
 
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
 __version__ = "3.3.1"
 
-__all__ = [*_core.__all__, *extras.__all__, *tensor_functions.__all__, "amp", "autograd", "base", "device",
+__all__ = [*_core.__all__, *extras.__all__, *tensor_functions.__all__, *math_functions.__all__,
+           "amp", "autograd", "base", "device",
            "distribution", "multinomial", "framework", "incubate", "io", "linalg", "metric", "nn",
            "optimizer", "regularizer", "tensor", "set_device", "is_compiled_with_cuda", "CPUPlace",
-           "CUDAPlace", "ParamAttr", "create_parameter", "get_flags", "set_flags"]
+           "CUDAPlace", "ParamAttr", "create_parameter", "get_flags", "inverse", "set_flags"]
 
 
 def __getattr__(name: str) -> Any:

@@ -20,11 +20,14 @@ from reference_engine.torch import (
     func,
     indexed_writes,
     linalg,
+    math_functions,
     nn,
     optim,
     random,
+    return_types,
     serialization,
     small_ops,
+    special,
     testing,
     utils,
 )
@@ -41,24 +44,29 @@ from reference_engine.torch.legacy_types import (
     IntTensor,
     LongTensor,
 )
+from reference_engine.torch.math_functions import *  # noqa: F403
 from reference_engine.torch.random import *  # noqa: F403
 from reference_engine.torch.serialization import load, save
 from reference_engine.torch.small_ops import *  # noqa: F403
 from reference_engine.torch.type_info import finfo, iinfo
 
+vmap = func.vmap  # torch.vmap is torch.func.vmap
+
 # the same functions as Tensor methods (defined once, in extras.py)
 _WRITES = {name: getattr(indexed_writes, name) for name in indexed_writes.__all__}
-for _method, _function in {**extras.TENSOR_METHODS, **_WRITES, **small_ops.TENSOR_METHODS}.items():
+for _method, _function in {**extras.TENSOR_METHODS, **_WRITES, **small_ops.TENSOR_METHODS,
+                           **math_functions.TENSOR_METHODS}.items():
     setattr(_core.Tensor, _method, _function)
 
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
 __version__ = "2.13.0"
 
 __all__ = [*_core.__all__, *extras.__all__, *random.__all__, *indexed_writes.__all__, *small_ops.__all__,
+           *math_functions.__all__, "special",
            "amp", "autograd", "backends", "distributions", "finfo", "func", "iinfo", "linalg", "nn", "optim",
            "random", "serialization", "testing", "utils", "load", "save", "autocast", "get_autocast_dtype",
            "is_autocast_enabled", "BFloat16Tensor", "BoolTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
-           "IntTensor", "LongTensor"]
+           "IntTensor", "LongTensor", "return_types", "vmap"]
 
 
 def __getattr__(name: str) -> Any:

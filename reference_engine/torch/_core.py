@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import builtins
 import functools
-from collections import namedtuple
 from typing import Any, Optional, Sequence, Union
 
 import numpy as np
@@ -33,7 +32,7 @@ from reference_engine.framework_names import instance_getattr
 from reference_engine.graph import Node, RemovableHandle, shown_node
 from reference_engine.messages import TORCH_SIGNATURES, not_supported, type_name
 from reference_engine.tensor import Tensor as _CoreTensor
-from reference_engine.torch import autocast_ops
+from reference_engine.torch import autocast_ops, return_types
 from reference_engine.torch.devices import (
     cuda,
     device,
@@ -155,8 +154,6 @@ class Size(tuple):
 Size.__name__ = "torch.Size"  # the type's name in messages ("'torch.Size' object has no attribute")
 
 
-ReturnTypesMax = namedtuple("max", ["values", "indices"])
-ReturnTypesMin = namedtuple("min", ["values", "indices"])
 
 
 def _shape_args(shape: tuple[Any, ...]) -> tuple[builtins.int, ...]:
@@ -862,7 +859,7 @@ def _extremum(kind: str, input: Tensor, dim: Any, keepdim: builtins.bool) -> Any
     if dim is None:
         return F.max_all(input) if kind == "max" else F.min_all(input)
     values, indices = (F.max_dim if kind == "max" else F.min_dim)(input, dim, keepdim)
-    return (ReturnTypesMax if kind == "max" else ReturnTypesMin)(values, indices)
+    return getattr(return_types, kind)(values, indices)
 
 
 def max(input: Tensor, dim: Any = None, keepdim: builtins.bool = False) -> Any:  # noqa: A001,A002

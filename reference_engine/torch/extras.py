@@ -5,7 +5,6 @@ the single source of rules; node names are those of the composing operations).""
 from __future__ import annotations
 
 import builtins
-from collections import namedtuple
 from typing import Any, Optional
 
 import numpy as np
@@ -16,7 +15,7 @@ from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects import torch_layout
 from reference_engine.messages import not_supported
-from reference_engine.torch import autocast_ops
+from reference_engine.torch import autocast_ops, return_types
 from reference_engine.torch._core import Tensor, _new, _np_dtype, _overloads, dtype, full, ones, tensor, zeros
 from reference_engine.torch.random import drawing
 
@@ -30,8 +29,6 @@ __all__ = ["all", "allclose", "any", "broadcast_tensors", "eq", "ge", "gt", "le"
            "arcsin", "arctan", "set_printoptions", "cdist", "sort", "split", "chunk", "square", "std", "topk",
            "trace", "tril", "triu", "unbind", "unique", "var"]
 
-ReturnTypesTopk = namedtuple("topk", ["values", "indices"])
-ReturnTypesSort = namedtuple("sort", ["values", "indices"])
 
 
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08,  # noqa: A002
@@ -383,7 +380,7 @@ def topk(input: Tensor, k: builtins.int, dim: builtins.int = -1,  # noqa: A002
     if not 0 <= k <= (input._data.shape[d] if input._data.ndim else 1):
         raise input._policy.error("topk_range")
     values, indices = C.top(input, k, d, largest)
-    return ReturnTypesTopk(C.named(values, "TopkBackward0"), indices)
+    return return_types.topk(C.named(values, "TopkBackward0"), indices)
 
 
 def sort(input: Tensor, dim: builtins.int = -1, descending: builtins.bool = False,  # noqa: A002
@@ -392,7 +389,7 @@ def sort(input: Tensor, dim: builtins.int = -1, descending: builtins.bool = Fals
     d = F.normalize_dim(type(input), dim, input._data.ndim) if input._data.ndim else 0
     positions = C.sorted_positions(input, d, descending)
     values = C.take_along(input, d, positions) if input._data.ndim else F.clone(input)
-    return ReturnTypesSort(C.named(values, "SortBackward0"),
+    return return_types.sort(C.named(values, "SortBackward0"),
                            Tensor._from_array(positions.astype(np.int64)))
 
 

@@ -2,20 +2,23 @@
 methods (``multiply``, ``true_divide`` …), ``concatenate``, ``hstack`` / ``vstack``,
 ``movedim`` / ``moveaxis`` / ``swapaxes``, ``unflatten``, ``addcmul`` / ``addcdiv`` (each one
 node, as torch records it), and the storage facts ``element_size`` / ``nbytes`` /
-``itemsize``. Functions here are also Tensor methods."""
+``itemsize``, and the older names of ``torch.linalg`` functions (``inverse``, ``det``,
+``slogdet``, ``logdet``). Functions here are also Tensor methods."""
 
 from __future__ import annotations
 
 import builtins
 from typing import Any, Sequence
 
+import numpy as np
+
 from reference_engine import composed as C
 from reference_engine import ops as F
-from reference_engine.torch import extras
+from reference_engine.torch import extras, linalg, return_types
 from reference_engine.torch._core import Tensor
 
-__all__ = ["addcdiv", "addcmul", "concatenate", "diff", "hstack", "movedim", "moveaxis", "swapaxes",
-           "true_divide", "vstack"]
+__all__ = ["addcdiv", "addcmul", "concatenate", "det", "diff", "hstack", "inverse", "logdet", "movedim",
+           "moveaxis", "slogdet", "swapaxes", "true_divide", "vstack"]
 
 
 def diff(input: Tensor, n: builtins.int = 1, dim: builtins.int = -1, prepend: Any = None,  # noqa: A002
@@ -76,9 +79,32 @@ def _unflatten(self: Tensor, dim: builtins.int, sizes: Sequence[builtins.int]) -
     return F.reshape(self, (*self.shape[:d], *sizes, *self.shape[d + 1:]))
 
 
+def inverse(input: Tensor) -> Tensor:  # noqa: A002
+    """``torch.linalg.inv`` by its older name."""
+    return linalg.inv(input)
+
+
+def det(input: Tensor) -> Tensor:  # noqa: A002
+    """``torch.linalg.det`` by its older name."""
+    return linalg.det(input)
+
+
+def slogdet(input: Tensor) -> Any:  # noqa: A002
+    """``torch.linalg.slogdet``, its result named ``torch.return_types.slogdet``."""
+    return return_types.slogdet(*linalg.slogdet(input))
+
+
+def logdet(input: Tensor) -> Tensor:  # noqa: A002
+    """``log det``: slogdet's logabsdet where the sign is not -1, NaN where it is (torch's
+    composition, a WhereBackward0 over the slogdet node)."""
+    sign, logabsdet = linalg.slogdet(input)
+    nan = F.constant_like(logabsdet, np.full(logabsdet.shape, np.nan, logabsdet._data.dtype))
+    return F.where(F.constant_like(sign, sign._data == -1), nan, logabsdet)
+
+
 TENSOR_METHODS = {
-    **{name: globals()[name] for name in ("addcdiv", "addcmul", "diff", "movedim", "moveaxis", "swapaxes",
-                                          "true_divide")},
+    **{name: globals()[name] for name in ("addcdiv", "addcmul", "det", "diff", "inverse", "logdet", "movedim",
+                                          "moveaxis", "slogdet", "swapaxes", "true_divide")},
     "nonzero": lambda self, *, as_tuple=False: extras.nonzero(self, as_tuple=as_tuple),
     "argwhere": lambda self: extras.nonzero(self), "sgn": lambda self: F.sgn(self),
     "multiply": lambda self, other: F.mul(self, other), "subtract": lambda self, other, alpha=1: (

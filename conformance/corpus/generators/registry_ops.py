@@ -31,6 +31,17 @@ def _values(p: Program, domain: str, shape: tuple[int, ...], special: tuple[floa
     return nest(flat, shape)
 
 
+def _far_from_singular(p: Program, shape: tuple[int, ...]) -> Any:
+    """Distinct values of ``shape`` inside (-1, 1), each matrix's diagonal moved 2 away from 0
+    (keeping its sign): diagonally dominant for n ≤ 3, so no solve is near singular."""
+    flat = _flat(_values(p, "unit", shape))
+    n = shape[-1]
+    for i in range(len(flat)):
+        if (i % (n * n)) % (n + 1) == 0:
+            flat[i] = round(flat[i] + (2.0 if flat[i] >= 0 else -2.0), 3)
+    return nest(flat, shape)
+
+
 def _reduce_shape(p: Program, kwargs: dict[str, Any]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """An operand shape the keywords' ``dim`` fits (at least two elements along it, so a
     variance has a degree of freedom), and the result's shape."""
@@ -72,10 +83,23 @@ def _operands(p: Program, op: RegisteredOp, kwargs: dict[str, Any],
     if op.layout == "bmm":
         b, n, m, k = (rng.randint(1, 2), rng.randint(1, 3), rng.randint(2, 3), rng.randint(1, 3))
         return [leaf((b, n, m)), leaf((b, m, k), rng.random() < 0.8)], (b, n, k)
+    if op.layout in ("square", "solve"):
+        n = rng.randint(2, 3)
+        batch = rng.choice([(), (), (2,)])
+        matrix = p.leaf((*batch, n, n), value=_far_from_singular(p, (*batch, n, n)))
+        if op.layout == "square":
+            return [matrix], (*batch, n, n) if op.name == "inverse" else batch
+        rhs = (*batch, n) if not batch and rng.random() < 0.3 else (*batch, n, rng.randint(1, 2))
+        return [matrix, leaf(rhs, rng.random() < 0.8)], rhs
+    if op.layout == "cross":
+        shape = rng.choice([(3,), (2, 3), (2, 1, 3)])
+        return [leaf(shape), leaf(shape, rng.random() < 0.8)], shape
     shape = rng.choice([(3,), (2, 3), (2, 1, 3), (4,)])
     if op.layout == "loss":
         target = "probability" if op.name.startswith("binary_cross_entropy") else "any"
         return [leaf(shape), leaf(shape, rng.random() < 0.3 and target == "any", target)], ()
+    if op.operands == 2:
+        return [leaf(shape, at_special=special), leaf(shape, rng.random() < 0.8)], shape
     return [leaf(shape, at_special=special)], shape
 
 

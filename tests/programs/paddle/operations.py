@@ -739,3 +739,66 @@ def maximum_and_minimum_give_a_nan_operand_no_gradient(paddle):
         gx, gy = paddle.grad((f(x, y) * x).sum(), [x, y], create_graph=True)
         seen += [gx, gy, paddle.grad((gx * gy).sum(), [x, y], allow_unused=True)]
     return seen
+
+
+@program
+def square_matrix_functions(paddle):
+    """paddle.linalg's inv (also paddle.inverse and Tensor.inverse), det, slogdet (sign and
+    log|det| stacked) and solve (a matrix, a vector and a batch of vectors on the right):
+    values, node names and gradients; their kernels have no double grad (paddle 3.3.1,
+    measured)."""
+    def matrices():
+        a = paddle.to_tensor([[2.0, 0.5, 0.1], [0.3, 1.5, -0.4], [0.2, -0.1, 1.2]], stop_gradient=False)
+        b = paddle.to_tensor([[1.0, 2.0], [0.5, -1.0], [0.3, 0.7]], stop_gradient=False)
+        batch = paddle.to_tensor([[[2.0, 0.5], [0.3, -1.5]], [[1.0, 0.2], [0.1, 3.0]]], stop_gradient=False)
+        return a, b, batch
+
+    seen = []
+    for f in (lambda a, b, batch: paddle.linalg.inv(a), lambda a, b, batch: paddle.inverse(batch),
+              lambda a, b, batch: a.inverse(), lambda a, b, batch: paddle.linalg.det(batch),
+              lambda a, b, batch: paddle.linalg.slogdet(batch), lambda a, b, batch: a.slogdet(),
+              lambda a, b, batch: paddle.linalg.solve(a, b), lambda a, b, batch: a.solve(b[:, 0]),
+              lambda a, b, batch: paddle.linalg.solve(batch, batch[:, 0])):
+        a, b, batch = matrices()
+        y = f(a, b, batch)
+        (y * y).sum().backward()
+        seen += [y, y.grad_fn.name(), a.grad, b.grad, batch.grad,
+                 attempt(lambda: paddle.grad((f(a, b, batch) ** 2).sum(), [a, b, batch], create_graph=True,
+                                             allow_unused=True))]
+    a, b, batch = matrices()
+    sign = paddle.linalg.slogdet(batch)[0]
+    sign.sum().backward()
+    return seen + [batch.grad]
+
+
+@program
+def special_and_running_functions(paddle):
+    """lgamma, digamma, polygamma, erfinv, trunc, frac (paddle's x - trunc(x)), logit (with and
+    without eps, at and outside its bounds), atan2, deg2rad / rad2deg (its scale kernel),
+    cumprod (along a dim, and of the flattened tensor) and cross (along its first axis of size
+    3 by default), as functions and methods: values, node names and gradients; none of their
+    kernels has a double grad."""
+    def inputs():
+        return (paddle.to_tensor([[0.3, 1.7, 2.5], [4.2, 0.9, 1.3]], stop_gradient=False),
+                paddle.to_tensor([[0.0, 0.05, 0.5], [0.95, 1.0, 0.3]], stop_gradient=False),
+                paddle.to_tensor([[-0.7, 0.4, 1.6], [2.2, -1.3, -0.45]], stop_gradient=False))
+
+    seen = []
+    for f in (lambda x, p, s: paddle.lgamma(x), lambda x, p, s: x.digamma(),
+              lambda x, p, s: paddle.polygamma(x, 1), lambda x, p, s: x.polygamma(2),
+              lambda x, p, s: paddle.erfinv(p * 0.9), lambda x, p, s: paddle.trunc(s * 2),
+              lambda x, p, s: s.frac(), lambda x, p, s: paddle.logit(p), lambda x, p, s: p.logit(eps=0.1),
+              lambda x, p, s: paddle.atan2(s, x), lambda x, p, s: paddle.deg2rad(s),
+              lambda x, p, s: s.rad2deg(), lambda x, p, s: paddle.cumprod(s, dim=1),
+              lambda x, p, s: s.cumprod(), lambda x, p, s: paddle.cross(s, x, axis=1),
+              lambda x, p, s: paddle.cross(s.t(), x.t())):
+        x, p, s = inputs()
+        y = f(x, p, s)
+        (y * y).sum().backward()
+        seen += [y, y.grad_fn.name(), x.grad, p.grad, s.grad,
+                 attempt(lambda: paddle.grad((f(x, p, s) ** 2).sum(), [x, p, s], create_graph=True,
+                                             allow_unused=True))]
+    x, p, s = inputs()
+    return seen + [attempt(lambda: paddle.cross(paddle.ones([2, 4]), paddle.ones([2, 4]))),
+                   paddle.lgamma(paddle.to_tensor([0.0, -1.0, 0.5])),
+                   paddle.digamma(paddle.to_tensor([0.0, -2.0, 1.0]))]

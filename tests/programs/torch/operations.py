@@ -581,3 +581,53 @@ def forward_differences(torch):
         seen += [y, y.grad_fn.name(), torch.autograd.grad((y * y).sum(), x)]
     return seen + [x.diff(n=0, prepend=torch.ones(2, 1)), x.sgn(), x.sgn().grad_fn.name(), x.nonzero(),
                    x.argwhere(), (x - 2.0).nonzero(as_tuple=True)]
+
+
+@program
+def square_matrix_functions(torch):
+    """torch.linalg's inv, det, slogdet and solve (and their older names, as functions and
+    methods): values, node names, first and second derivatives, slogdet's named result and the
+    sign's lack of a gradient, and logdet's NaN for a negative determinant."""
+    a = torch.tensor([[2.0, 0.5, 0.1], [0.3, 1.5, -0.4], [0.2, -0.1, 1.2]], requires_grad=True)
+    b = torch.tensor([[1.0, 2.0], [0.5, -1.0], [0.3, 0.7]], requires_grad=True)
+    batch = torch.tensor([[[2.0, 0.5], [0.3, -1.5]], [[1.0, 0.2], [0.1, 3.0]]], requires_grad=True)
+    seen = []
+    for y in (torch.linalg.inv(a), a.inverse(), torch.linalg.det(batch), torch.det(a), a.logdet(),
+              torch.logdet(batch), torch.linalg.slogdet(batch).logabsdet, torch.linalg.solve(a, b),
+              torch.linalg.solve(a, b[:, 0]), torch.linalg.solve(batch, batch[:, 0])):
+        inputs = [a, b, batch]
+        firsts = torch.autograd.grad((y * y).sum(), inputs, create_graph=True, allow_unused=True)
+        used = [g for g in firsts if g is not None]
+        seconds = torch.autograd.grad(sum(g.sum() for g in used), inputs, allow_unused=True)
+        seen += [y, y.grad_fn.name(), firsts, [g.grad_fn.name() for g in used], seconds]
+    sign, logabsdet = torch.linalg.slogdet(batch)
+    sign.sum().backward()
+    return seen + [torch.slogdet(a), torch.linalg.slogdet(batch), batch.grad, a.slogdet().sign.grad_fn.name(),
+                   repr(torch.max(a, 1)), str(torch.sort(a[0]))]
+
+
+@program
+def special_and_running_functions(torch):
+    """lgamma, digamma, polygamma, erfinv, trunc, frac, logit (with and without eps, at and
+    outside its bounds), atan2, deg2rad / rad2deg, cumprod and cross (torch.cross's first dim of
+    size 3, and its refusal without one), torch.special's names for them, as functions and
+    methods: values, node names, first and second derivatives."""
+    x = torch.tensor([[0.3, 1.7, 2.5], [4.2, 0.9, 1.3]], requires_grad=True)
+    p = torch.tensor([[0.0, 0.05, 0.5], [0.95, 1.0, 0.3]], requires_grad=True)
+    s = torch.tensor([[-0.7, 0.4, 1.6], [2.2, -1.3, -0.45]], requires_grad=True)
+    seen = []
+    for y in (torch.lgamma(x), x.digamma(), torch.polygamma(1, x), x.polygamma(2), torch.erfinv(p * 0.9),
+              torch.trunc(s * 2), s.frac(), torch.frac(s * 3), torch.logit(p), p.logit(eps=0.1),
+              torch.atan2(s, x), s.arctan2(x), torch.deg2rad(s), s.rad2deg(), torch.cumprod(s, 1),
+              s.cumprod(0), torch.linalg.cross(s, x), torch.cross(s.t(), x.t()), s.cross(x, dim=1),
+              torch.special.expit(s), torch.special.gammaln(x), torch.special.psi(x),
+              torch.special.logit(p, 0.2), torch.special.erfinv(p * 0.5)):
+        inputs = [t for t in (x, p, s)]
+        firsts = torch.autograd.grad((y * y).sum(), inputs, create_graph=True, allow_unused=True)
+        used = [g for g in firsts if g is not None and g.requires_grad]
+        seconds = torch.autograd.grad(sum(g.sum() for g in used), inputs, allow_unused=True) if used else None
+        seen += [y, y.grad_fn.name(), firsts, [g.grad_fn.name() for g in used], seconds]
+    return seen + [attempt(lambda: torch.cross(torch.ones(2, 4), torch.ones(2, 4))),
+                   attempt(lambda: torch.linalg.cross(torch.ones(2, 4), torch.ones(2, 4))),
+                   torch.lgamma(torch.tensor([0.0, -1.0, 0.5])),
+                   torch.digamma(torch.tensor([0.0, -2.0, 1.0]))]
