@@ -34,6 +34,9 @@ class GradcheckError(RuntimeError):
 
 
 TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "optim_tensor_lr": (ValueError, "Tensor lr must be 1-element"),
+    "lbfgs_groups": (ValueError, "LBFGS doesn't support per-parameter options (parameter groups)"),
+    "lbfgs_line_search": (RuntimeError, "only 'strong_wolfe' is supported"),
     "cross_no_dim_of_3": (RuntimeError, "no dimension of size 3 in input"),
     "cross_length": (RuntimeError,
                      "linalg.cross: inputs dimension {dim} must have length 3. Got {a} and {b}"),

@@ -446,9 +446,9 @@ rule("lgamma", "LgammaBackward0", S.lgamma, lambda g, a: F.mul(g, F.digamma(a)),
 rule("digamma", "DigammaBackward0", S.digamma, lambda g, a: F.mul(g, F.polygamma(a, 1)), **FUNCTION)
 rule("polygamma", "PolygammaBackward0", lambda a, *, n: S.polygamma(n, a),
      lambda g, a, n: F.mul(g, F.polygamma(a, n + 1)))
-rule("erfinv", "ErfinvBackward0", S.erfinv,
-     lambda g, a: F.mul(H.times_scalar(F.exp(F.pow(F.erfinv(a), 2)), 0.5 * math.sqrt(math.pi)), g),
-     **FUNCTION)
+# (outside [-1, 1] torch gives NaN and paddle's kernel ±inf: ``saturates``)
+rule("erfinv", "ErfinvBackward0", lambda a, *, saturates: S.erfinv(a, saturates),
+     lambda g, a: F.mul(H.times_scalar(F.exp(F.pow(F.erfinv(a), 2)), 0.5 * math.sqrt(math.pi)), g))
 # logit of the input clamped to [eps, 1 - eps] (eps None: no clamp); its derivative is 0 outside
 # that range (NaN outside [0, 1] without eps), torch's infinitely differentiable form
 rule("logit", "LogitBackward0", lambda a, *, eps: H.np_logit(a, eps),

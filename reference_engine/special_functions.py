@@ -62,9 +62,11 @@ def _polygamma(n: int, x: float) -> float:
     return shift + sign * total
 
 
-def _erfinv(y: float) -> float:
-    if math.isnan(y) or abs(y) > 1:
+def _erfinv(y: float, saturates: bool = False) -> float:
+    if math.isnan(y):
         return math.nan
+    if abs(y) > 1:
+        return math.copysign(math.inf, y) if saturates else math.nan
     if abs(y) == 1:
         return math.copysign(math.inf, y)
     # Giles' single-precision approximation, then Newton steps on erf
@@ -105,6 +107,6 @@ def polygamma(n: int, a: np.ndarray) -> np.ndarray:
     return _elementwise(lambda x: _polygamma(n, x), a)
 
 
-def erfinv(a: np.ndarray) -> np.ndarray:
-    """The inverse of erf on (-1, 1): ±inf at ±1, NaN outside."""
-    return _elementwise(_erfinv, a)
+def erfinv(a: np.ndarray, saturates: bool = False) -> np.ndarray:
+    """The inverse of erf on (-1, 1): ±inf at ±1; outside, NaN (or ±inf when ``saturates``)."""
+    return _elementwise(lambda y: _erfinv(y, saturates), a)

@@ -41,10 +41,10 @@ _NODE_NAME_KWARGS = {
     "expand": {"shape": [2, 2, 3]}, "getitem": {"index": [0]}, "cast": {"dtype": "float64"},
     "clamp": {"min": 0.5, "max": 1.5}, "max": {"dim": 1}, "min": {"dim": 0}, "sum": {"dim": [0]},
     "squeeze": {"dim": 0}, "split": {"sections": [1, 1], "dim": 1}, "unbind": {"dim": 2},
-    "prod": {"dim": 2, "keepdim": True}, "cumsum": {"dim": -1},
+    "prod": {"dim": 2, "keepdim": True}, "cumsum": {"dim": -1}, "cumprod": {"dim": -1},
 }
 # ops a case must give arguments (split takes sections, chunks or a size)
-_NEEDS_KWARGS = {"split", "cumsum"}
+_NEEDS_KWARGS = {"split", "cumsum", "cumprod"}
 _NODE_NAME_FORMS = [(op, kwargs) for op, spec in OPS.items() if spec.differentiable
                     for kwargs in ({}, _NODE_NAME_KWARGS.get(op)) if kwargs is not None
                     and (kwargs or op not in _NEEDS_KWARGS)] + [("split", {"chunks": 2, "dim": 1})]
@@ -68,7 +68,12 @@ def _apply_form(adapter_cls, module, op: str, kwargs: dict, scalar: bool):
         args = [adapter.op("reshape", [a], {"shape": [6] if REGISTERED[op].layout == "dot" else [2, 3]}),
                 flat if REGISTERED[op].layout == "dot" else adapter.op("getitem", [b], {"index": [0, 0]})]
     elif op in REGISTERED and REGISTERED[op].domain == "probability":  # operands inside (0, 1)
-        args = [adapter.op("sigmoid", [a], {}), adapter.op("sigmoid", [b], {})]
+        args = [adapter.op("sigmoid", [a], {}), adapter.op("sigmoid", [b], {})][:spec.operands]
+    elif op in REGISTERED and REGISTERED[op].domain == "unit":  # inside (-1, 1)
+        args = [adapter.op("mul", [a, 0.5], {})]
+    elif op in REGISTERED and REGISTERED[op].layout in ("square", "solve"):  # far from singular
+        a = adapter.leaf((np.eye(3) * 3 + np.linspace(0.2, 1.7, 9).reshape(3, 3)).tolist(), "float32", True)
+        args = [a, adapter.op("reshape", [b], {"shape": [3, 2]})][:spec.operands]
     else:
         args = [a, 2.5 if scalar else b][:spec.operands]
     y = adapter.op(op, args, dict(kwargs))

@@ -138,6 +138,7 @@ class Policy:
     own_memory_gradients: frozenset[str] = frozenset()  # backward kernels whose outputs own their memory
     # torch: atan2's derivative is 0 where x² + y² is 0 (paddle's divides by it)
     atan2_grad_zero_at_origin = False
+    erfinv_saturates = False  # paddle: erfinv outside [-1, 1] is ±inf (torch: NaN)
     # torch: list ops whose backward computes every entry's gradient once one is needed (its
     # codegen checks the list's range): a node's post hook sees them all, constants' included
     hooks_see_every_list_gradient: frozenset[str] = frozenset()

@@ -16,7 +16,12 @@ import numpy as np
 from reference_engine import ops as F
 from reference_engine.paddle._core import PADDLE, Tensor
 
-__all__ = ["atan2", "cross", "cumprod", "deg2rad", "frac", "logit", "polygamma", "rad2deg"]
+__all__ = ["atan2", "cross", "cumprod", "deg2rad", "erfinv", "frac", "logit", "polygamma", "rad2deg"]
+
+
+def erfinv(x: Tensor, name: Optional[str] = None) -> Tensor:
+    """The inverse error function (ErfinvGradNode; ±inf outside [-1, 1], measured)."""
+    return F.erfinv(x)
 
 
 def polygamma(x: Tensor, n: builtins.int, name: Optional[str] = None) -> Tensor:

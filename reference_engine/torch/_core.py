@@ -730,7 +730,8 @@ def arange(start: builtins.float, end: Optional[builtins.float] = None, step: bu
 def linspace(start: builtins.float, end: builtins.float, steps: builtins.int,
              dtype: Optional[dtype] = None, device: Any = None,
              requires_grad: builtins.bool = False) -> Tensor:
-    values = F.linspace_values(start, end, steps, _np_dtype(dtype, "linspace") or TORCH.default_float)
+    values = F.linspace_values(start, end, steps, _np_dtype(dtype, "linspace") or TORCH.default_float,
+                               fused=True)
     return _new(values, None, requires_grad, device)
 
 

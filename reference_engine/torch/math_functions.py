@@ -13,7 +13,13 @@ from reference_engine import ops as F
 from reference_engine.torch import linalg
 from reference_engine.torch._core import Tensor
 
-__all__ = ["arctan2", "atan2", "cross", "cumprod", "deg2rad", "frac", "logit", "polygamma", "rad2deg"]
+__all__ = ["arctan2", "atan2", "cross", "cumprod", "deg2rad", "erfinv", "frac", "logit", "polygamma",
+           "rad2deg"]
+
+
+def erfinv(input: Tensor) -> Tensor:  # noqa: A002
+    """The inverse error function (ErfinvBackward0; NaN outside [-1, 1])."""
+    return F.erfinv(input)
 
 
 def polygamma(n: builtins.int, input: Tensor) -> Tensor:  # noqa: A002
@@ -74,7 +80,7 @@ def cross(input: Tensor, other: Tensor, dim: Optional[builtins.int] = None) -> T
 
 
 TENSOR_METHODS = {
-    **{name: globals()[name] for name in ("arctan2", "atan2", "cross", "cumprod", "deg2rad", "frac", "logit",
-                                          "rad2deg")},
+    **{name: globals()[name] for name in ("arctan2", "atan2", "cross", "cumprod", "deg2rad", "erfinv", "frac",
+                                          "logit", "rad2deg")},
     "polygamma": lambda self, n: F.polygamma(self, n),
 }

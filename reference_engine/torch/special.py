@@ -13,7 +13,7 @@ __all__ = ["digamma", "erf", "erfinv", "expit", "expm1", "gammaln", "log1p", "lo
 
 expit = _core.sigmoid
 erf = _core.erf
-erfinv = _core.erfinv
+erfinv = math_functions.erfinv
 expm1 = _core.expm1
 log1p = _core.log1p
 gammaln = _core.lgamma

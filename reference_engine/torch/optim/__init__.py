@@ -1,5 +1,6 @@
 """``torch.optim``: the ``Optimizer`` base class, ``SGD``, ``Adam``, ``AdamW``, ``RMSprop``,
-``Adagrad`` and ``Adadelta`` on it (``Adamax``, ``NAdam`` and ``RAdam`` in ``adam_variants``), and
+``Adagrad`` and ``Adadelta`` on it (``Adamax``, ``NAdam`` and ``RAdam`` in ``adam_variants``,
+``LBFGS`` in ``lbfgs``), and
 ``lr_scheduler``: the updates a training loop applies between backward passes, each as torch's
 single-tensor implementation writes it."""
 
@@ -13,6 +14,7 @@ from reference_engine.torch._core import TORCH, no_grad
 from reference_engine.torch.optim import lr_scheduler
 from reference_engine.torch.optim.adam_variants import *  # noqa: F403
 from reference_engine.torch.optim.adam_variants import __all__ as _adam_variants
+from reference_engine.torch.optim.lbfgs import LBFGS
 from reference_engine.torch.optim.optimizer import (
     Optimizer,
     Params,
@@ -22,7 +24,7 @@ from reference_engine.torch.optim.optimizer import (
     required,
 )
 
-__all__ = ["SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler",
+__all__ = ["LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler",
            "required", *_adam_variants]
 
 

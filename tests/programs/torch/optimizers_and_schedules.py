@@ -74,3 +74,48 @@ def multiplicative_schedule_and_concatenated_datasets(torch):
     both = data.ConcatDataset(parts)
     return [rates, len(both), both[0], both[3], both[-1], both.cumulative_sizes,
             [batch[0] for batch in data.DataLoader(both, batch_size=2)]]
+
+
+@program
+def lbfgs_fits_a_small_network_and_the_rosenbrock_valley(torch):
+    """LBFGS with and without the strong-Wolfe line search (float64: the method amplifies float32
+    rounding noise within a few iterations): the losses each step returns, the evaluations and
+    iterations its state counts, the weights reached, its repr and its refusals."""
+    torch.manual_seed(0)
+    seen = []
+    x = torch.linspace(-1, 1, 16, dtype=torch.float64).reshape(8, 2)
+    y = torch.sin(3 * x[:, :1]) * x[:, 1:]
+    for search in (None, "strong_wolfe"):
+        torch.manual_seed(0)
+        net = torch.nn.Sequential(torch.nn.Linear(2, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1)).double()
+        optimizer = torch.optim.LBFGS(net.parameters(), lr=0.5, max_iter=6, history_size=5,
+                                      line_search_fn=search)
+
+        def closure():
+            optimizer.zero_grad()
+            loss = ((net(x) - y) ** 2).mean()
+            loss.backward()
+            return loss
+        for _ in range(3):
+            state = optimizer.state[net[0].weight]
+            seen += [optimizer.step(closure), state["func_evals"], state["n_iter"]]
+        seen += [net[0].weight, net[2].bias]
+    p = torch.tensor([-1.5, 2.0], dtype=torch.float64, requires_grad=True)
+    optimizer = torch.optim.LBFGS([p], max_iter=12, line_search_fn="strong_wolfe")
+
+    def rosenbrock():
+        optimizer.zero_grad()
+        loss = (1 - p[0]) ** 2 + 100 * (p[1] - p[0] ** 2) ** 2
+        loss.backward()
+        return loss
+    seen += [optimizer.step(rosenbrock), p, repr(optimizer)]
+    q, r = torch.nn.Parameter(torch.ones(2)), torch.nn.Parameter(torch.ones(1))
+
+    def square():
+        loss = (q * q).sum()
+        loss.backward()
+        return loss
+    return seen + [attempt(lambda: torch.optim.LBFGS([q], lr=-1.0)),
+                   attempt(lambda: torch.optim.LBFGS([{"params": [q]}, {"params": [r]}])),
+                   attempt(lambda: torch.optim.LBFGS([q], line_search_fn="armijo").step(square)),
+                   attempt(lambda: torch.optim.LBFGS([r]).step(lambda: (r * 0).sum()))]
