@@ -46,7 +46,7 @@ __all__ = [
     "Tensor", "abs", "add", "rand", "randn", "seed",
     "square", "full_like",
     "amax", "amin", "bool", "cast", "clip", "concat", "divide", "dtype", "enable_grad", "expand",
-    "expand_as", "float16", "bfloat16", "float32", "float64",
+    "expand_as", "float", "float16", "bfloat16", "float32", "float64",
     "get_default_dtype", "grad", "int32", "set_default_dtype",
     "int64", "is_grad_enabled", "matmul", "max", "maximum", "mean", "min", "minimum",
     "multiply", "no_grad", "ones", "ones_like", "pow", "reshape", "set_grad_enabled",
@@ -93,6 +93,7 @@ _NAMED = standard_dtypes(dtype, (*STANDARD, *REDUCED_NAMES))
 float16 = _NAMED["float16"]
 bfloat16 = _NAMED["bfloat16"]
 float32 = _NAMED["float32"]
+float = float32  # noqa: A001 - paddle.float is paddle.float32
 float64 = _NAMED["float64"]
 int64 = _NAMED["int64"]
 int32 = _NAMED["int32"]

@@ -9,8 +9,10 @@ from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.framework_names import module_getattr
 from reference_engine.paddle import _core as paddle
 
-__all__ = ["Hessian", "Jacobian", "PyLayer", "PyLayerContext", "backward", "hessian", "jacobian",
+__all__ = ["Hessian", "Jacobian", "PyLayer", "PyLayerContext", "backward", "grad", "hessian", "jacobian",
            "saved_tensors_hooks"]
+
+grad = paddle.grad  # paddle.autograd.grad is paddle.grad
 
 
 def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool = False) -> None:

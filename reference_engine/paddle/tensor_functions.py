@@ -1,7 +1,8 @@
 """paddle's aliases and small tensor functions around the core's operations: ``cat``,
-``clamp``, ``clone``, the logical functions, ``rank``, ``empty``, ``take_along_axis`` and
-``nan_to_num``, and the Tensor methods of the same names (``permute``, ``contiguous``,
-``ravel``, ``new_ones`` …). Node names are paddle's (measured on 3.3.1).
+``clamp``, ``clone``, the logical functions, ``rank``, ``empty`` / ``empty_like``, ``hstack``,
+``is_floating_point``, ``take_along_axis`` and ``nan_to_num``, and the Tensor methods of the
+same names (``permute``, ``contiguous``, ``ravel``, ``new_ones``, ``mul``, ``sub`` …). Node
+names are paddle's (measured on 3.3.1).
 
 ``broadcast_tensors`` stays refused by name: paddle 3.3.1 crashes (a segmentation fault in
 ``broadcast_tensors_grad``) whenever a backward reaches its node without a gradient for every
@@ -10,17 +11,29 @@ output, which one node per output here could not predict."""
 from __future__ import annotations
 
 import builtins
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
 from reference_engine import composed as C
 from reference_engine import ops as F
-from reference_engine.paddle._core import Tensor, _filled, _made, _np_dtype, clip, concat, created
-from reference_engine.paddle.extras import allclose, equal_all, flatten, numel
+from reference_engine.paddle._core import (
+    Tensor,
+    _filled,
+    _made,
+    _np_dtype,
+    clip,
+    concat,
+    created,
+    multiply,
+    subtract,
+    zeros_like,
+)
+from reference_engine.paddle.extras import allclose, equal_all, flatten, mv, numel
 
-__all__ = ["cat", "diff", "clamp", "clone", "empty", "logical_and", "logical_not", "logical_or",
-           "logical_xor", "nan_to_num", "rank", "take_along_axis"]
+__all__ = ["cat", "diff", "clamp", "clone", "empty", "empty_like", "hstack", "is_floating_point",
+           "logical_and", "logical_not", "logical_or", "logical_xor", "nan_to_num", "rank", "take_along_axis",
+           "tanh_"]
 
 cat = concat
 clamp = clip
@@ -99,6 +112,25 @@ def nan_to_num(x: Tensor, nan: float = 0.0, posinf: Optional[float] = None, negi
     return out
 
 
+def is_floating_point(x: Tensor) -> builtins.bool:
+    """Whether ``x`` holds floating-point numbers."""
+    return x._data.dtype.kind == "f"
+
+
+def hstack(x: Sequence[Tensor], name: Optional[str] = None) -> Tensor:
+    """The tensors joined along their second axis (their first, for vectors): a concat."""
+    return concat(x, axis=0 if x[0]._data.ndim == 1 else 1)
+
+
+def empty_like(x: Tensor, dtype: Any = None, name: Optional[str] = None) -> Tensor:
+    """A tensor of ``x``'s shape (and dtype unless given): zeros, as the reference fills it."""
+    return zeros_like(x, dtype)
+
+
+def tanh_(x: Tensor, name: Optional[str] = None) -> Tensor:
+    return x.tanh_()
+
+
 def _permute(self: Tensor, *dims: Any) -> Tensor:
     order = list(dims[0]) if len(dims) == 1 and isinstance(dims[0], (list, tuple)) else list(dims)
     return F.permute(self, order)
@@ -129,5 +161,6 @@ TENSOR_METHODS = {
     "new_full": lambda self, size, fill_value, dtype=None, **_: _new(None)(self, size, fill_value, dtype),
     "allclose": allclose, "equal_all": equal_all, "logical_and": logical_and, "logical_or": logical_or,
     "logical_xor": logical_xor, "logical_not": logical_not, "take_along_axis": take_along_axis,
-    "nan_to_num": nan_to_num, "numel": numel, "diff": diff,
+    "nan_to_num": nan_to_num, "numel": numel, "diff": diff, "is_floating_point": is_floating_point,
+    "mul": multiply, "sub": subtract, "mv": mv,
 }

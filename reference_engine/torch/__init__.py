@@ -30,6 +30,7 @@ from reference_engine.torch import (
     special,
     testing,
     utils,
+    version,
 )
 from reference_engine.torch._core import *  # noqa: F403
 from reference_engine.torch.amp import autocast, get_autocast_dtype, is_autocast_enabled
@@ -51,6 +52,7 @@ from reference_engine.torch.small_ops import *  # noqa: F403
 from reference_engine.torch.type_info import finfo, iinfo
 
 vmap = func.vmap  # torch.vmap is torch.func.vmap
+_core.cuda.amp = amp.cuda_amp  # type: ignore[attr-defined]
 
 # the same functions as Tensor methods (defined once, in extras.py)
 _WRITES = {name: getattr(indexed_writes, name) for name in indexed_writes.__all__}
@@ -66,7 +68,7 @@ __all__ = [*_core.__all__, *extras.__all__, *random.__all__, *indexed_writes.__a
            "amp", "autograd", "backends", "distributions", "finfo", "func", "iinfo", "linalg", "nn", "optim",
            "random", "serialization", "testing", "utils", "load", "save", "autocast", "get_autocast_dtype",
            "is_autocast_enabled", "BFloat16Tensor", "BoolTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
-           "IntTensor", "LongTensor", "return_types", "vmap"]
+           "IntTensor", "LongTensor", "return_types", "version", "vmap"]
 
 
 def __getattr__(name: str) -> Any:

@@ -12,6 +12,7 @@ inputs of the ops torch lists (``reference_engine.torch.autocast_ops``).
 from __future__ import annotations
 
 import functools
+import types
 import warnings
 from typing import Any, Optional
 
@@ -230,5 +231,25 @@ def get_autocast_dtype(device_type: str) -> Any:
         return float16
     current = region.region_dtype()
     return bfloat16 if current is None else _DTYPES[current]
+
+def _cuda_grad_scaler(init_scale: float = 2.0**16, growth_factor: float = 2.0, backoff_factor: float = 0.5,
+                      growth_interval: int = 2000, enabled: bool = True) -> GradScaler:
+    """``torch.cuda.amp.GradScaler(...)``: ``GradScaler("cuda", ...)``, with torch's deprecation."""
+    warnings.warn("`torch.cuda.amp.GradScaler(args...)` is deprecated. Please use "
+                  "`torch.amp.GradScaler('cuda', args...)` instead.", FutureWarning, stacklevel=2)
+    return GradScaler("cuda", init_scale, growth_factor, backoff_factor, growth_interval, enabled)
+
+
+def _cuda_autocast(enabled: bool = True, dtype: Any = None, cache_enabled: bool = True) -> autocast:
+    """``torch.cuda.amp.autocast(...)``: ``autocast("cuda", ...)``, with torch's deprecation."""
+    warnings.warn("`torch.cuda.amp.autocast(args...)` is deprecated. Please use "
+                  "`torch.amp.autocast('cuda', args...)` instead.", FutureWarning, stacklevel=2)
+    return autocast("cuda", dtype, enabled, cache_enabled)
+
+
+# ``torch.cuda.amp``: the deprecated CUDA spellings of GradScaler and autocast
+cuda_amp = types.ModuleType("torch.cuda.amp")
+cuda_amp.GradScaler, cuda_amp.autocast = _cuda_grad_scaler, _cuda_autocast  # type: ignore[attr-defined]
+cuda_amp.__getattr__ = module_getattr("torch.cuda.amp")  # type: ignore[method-assign]
 
 __getattr__ = module_getattr("torch.amp")

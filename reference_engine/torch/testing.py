@@ -1,9 +1,11 @@
 """``torch.testing.assert_close``: tensors, numbers and sequences of them compared elementwise
 within the dtype's default tolerances, failing with torch 2.13's messages (the mismatch count,
-the greatest absolute and relative differences and where they are, the item of a sequence)."""
+the greatest absolute and relative differences and where they are, the item of a sequence);
+and the deprecated ``assert_allclose`` over it."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Optional
 
 import numpy as np
@@ -11,7 +13,7 @@ import numpy as np
 from reference_engine.torch._core import Tensor
 from reference_engine.torch._core import tensor as as_tensor
 
-__all__ = ["assert_close"]
+__all__ = ["assert_allclose", "assert_close"]
 
 # torch's default (rtol, atol) by dtype; integers and booleans compare exactly
 _PRECISIONS = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (1.3e-6, 1e-5),
@@ -116,3 +118,26 @@ def assert_close(actual: Any, expected: Any, *, allow_subclasses: bool = True, r
                              check_dtype=check_dtype)
     if failure is not None:
         raise AssertionError(msg if msg is not None else failure)
+
+
+# the tolerances assert_allclose took before assert_close (relative, absolute), by dtype
+_LEGACY_TOLERANCES = {np.dtype(np.float16): (1e-3, 1e-3), np.dtype(np.float32): (1e-4, 1e-5),
+                      np.dtype(np.float64): (1e-5, 1e-8)}
+
+
+def assert_allclose(actual: Any, expected: Any, rtol: Optional[float] = None, atol: Optional[float] = None,
+                    equal_nan: bool = True, msg: str = "") -> None:
+    """The deprecated ``torch.testing.assert_allclose``: ``assert_close`` with its older
+    tolerances (the looser of the two dtypes'), NaNs equal and dtypes unchecked; it warns."""
+    warnings.warn("`torch.testing.assert_allclose()` is deprecated since 1.12 and will be removed in a "
+                  "future release. Please use `torch.testing.assert_close()` instead. You can find "
+                  "detailed upgrade instructions in https://github.com/pytorch/pytorch/issues/61844.",
+                  FutureWarning, stacklevel=2)
+    actual = actual if isinstance(actual, Tensor) else as_tensor(actual)
+    expected = expected if isinstance(expected, Tensor) else as_tensor(expected, dtype=actual.dtype)
+    if rtol is None and atol is None:
+        pairs = [_LEGACY_TOLERANCES.get(t._data.dtype, (0.0, 0.0)) for t in (actual, expected)]
+        rtol, atol = max(p[0] for p in pairs), max(p[1] for p in pairs)
+    assert_close(actual, expected, rtol=rtol, atol=atol, equal_nan=equal_nan, check_dtype=False,
+                 msg=msg or None)
+

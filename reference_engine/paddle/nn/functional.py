@@ -26,7 +26,8 @@ __all__ = ["group_norm", "interpolate", "label_smooth", "one_hot", "pad", "upsam
            "cosine_similarity", "kl_div", "pairwise_distance", "triplet_margin_loss", "conv1d", "conv2d",
            "conv2d_transpose", "cross_entropy", "dropout", "dropout2d", "elu", "instance_norm", "embedding",
            "gelu", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss",
-           "normalize", "relu", "sigmoid", "silu", "softmax", "softplus", "tanh", *_activations]
+           "normalize", "relu", "sigmoid", "silu", "softmax", "softplus", "tanh", "elu_", "relu_",
+           *_activations]
 
 sigmoid = F.sigmoid
 tanh = F.tanh
@@ -34,6 +35,11 @@ tanh = F.tanh
 
 def relu(x: Tensor, name: Optional[str] = None) -> Tensor:
     return F.relu(x)
+
+
+def relu_(x: Tensor, name: Optional[str] = None) -> Tensor:
+    """relu written into ``x`` (ReluGradNode)."""
+    return x._in_place("relu")
 
 
 def leaky_relu(x: Tensor, negative_slope: float = 0.01, name: Optional[str] = None) -> Tensor:
@@ -46,6 +52,11 @@ def softplus(x: Tensor, beta: float = 1, threshold: float = 20, name: Optional[s
 
 def elu(x: Tensor, alpha: float = 1.0, name: Optional[str] = None) -> Tensor:
     return F.activation("elu", x, alpha=float_attribute(alpha))
+
+
+def elu_(x: Tensor, alpha: float = 1.0, name: Optional[str] = None) -> Tensor:
+    """elu written into ``x`` (EluGradNode)."""
+    return x._in_place("elu", alpha=float_attribute(alpha))
 
 
 def gelu(x: Tensor, approximate: bool = False, name: Optional[str] = None) -> Tensor:

@@ -2,8 +2,10 @@
 ``Linear``, the activation and loss modules, normalisation, dropout, convolution and embedding
 modules, and ``utils`` (gradient clipping, parameters as a vector)."""
 
+import sys
+
 from reference_engine.framework_names import module_getattr
-from reference_engine.torch.nn import functional, init, utils
+from reference_engine.torch.nn import functional, init, module_paths, modules, utils
 from reference_engine.torch.nn.attention import *  # noqa: F403
 from reference_engine.torch.nn.attention import __all__ as _attention
 from reference_engine.torch.nn.channel_layers import *  # noqa: F403
@@ -19,6 +21,8 @@ from reference_engine.torch.nn.recurrent import *  # noqa: F403
 from reference_engine.torch.nn.recurrent import __all__ as _recurrent
 
 __all__ = [*_modules, *_layers, *_losses, *_channel_layers, *_recurrent, *_attention, "Parameter",
-           "functional", "init", "utils"]
+           "functional", "init", "modules", "utils"]
 
 __getattr__ = module_getattr("torch.nn")
+
+module_paths.install(sys.modules[__name__], modules)

@@ -3,6 +3,7 @@ the settings it was made with (reduction, ``delta``, ``margin``, ``dim``)."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from reference_engine.torch._core import Tensor
@@ -11,6 +12,37 @@ from reference_engine.torch.nn.modules import Module
 
 __all__ = ["CosineEmbeddingLoss", "CosineSimilarity", "HuberLoss", "KLDivLoss", "MarginRankingLoss",
            "PairwiseDistance", "TripletMarginLoss"]
+
+
+class _Loss(Module):
+    """``torch.nn.modules.loss._Loss``: the base custom losses subclass, holding ``reduction``
+    (the legacy ``size_average`` / ``reduce`` flags folded into it, with torch's warning)."""
+
+    def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> None:
+        super().__init__()
+        if size_average is not None or reduce is not None:
+            reduction = legacy_reduction(size_average, reduce)
+        self.reduction = reduction
+
+
+class _WeightedLoss(_Loss):
+    """``torch.nn.modules.loss._WeightedLoss``: a loss with a ``weight`` buffer."""
+
+    def __init__(self, weight: Any = None, size_average: Any = None, reduce: Any = None,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+
+
+def legacy_reduction(size_average: Any, reduce: Any) -> str:
+    """The ``reduction`` torch reads from the legacy flags (each None meaning True), warning
+    as torch warns."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    reduction = "mean" if size_average and reduce else ("sum" if reduce else "none")
+    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' "
+                  "instead.", UserWarning, stacklevel=3)
+    return reduction
 
 
 class CosineSimilarity(Module):

@@ -111,3 +111,23 @@ def forward_differences_and_layer_aliases(paddle):
     return seen + [attempt(lambda: paddle.diff(x, n=0)), [type(m).__name__ for m in model.modules()],
                    list(model._modules),
                    [n for n, _ in layer.named_parameters()]]
+
+
+@program
+def aliases_and_in_place_activations(paddle):
+    """paddle.autograd.grad (paddle.grad), paddle.float, Tensor.mul / sub / mv, is_floating_point,
+    hstack, empty_like's shape and dtype, and the in-place tanh_, relu_ and elu_ (the tensor
+    itself returned, its node the activation's); a leaf that needs a gradient refuses them."""
+    x = paddle.to_tensor([[1.0, -2.0], [3.0, 4.0]], stop_gradient=False)
+    y, y2, y3 = x * 1.0, x * 1.0, x * 1.0
+    written = [paddle.tanh_(y) is y, paddle.nn.functional.relu_(y2) is y2,
+               paddle.nn.functional.elu_(y3, alpha=0.5) is y3]
+    (y.sum() + y2.sum() + y3.sum()).backward()
+    made = [x.mul(x), x.sub(x * 2), x.mv(paddle.ones([2])), paddle.hstack([x, x]),
+            paddle.hstack([paddle.ones([2]), paddle.zeros([3])])]
+    return written + [y, y2, y3, y.grad_fn.name(), y2.grad_fn.name(), y3.grad_fn.name(), x.grad,
+                      made, [m.grad_fn.name() for m in made[:4]], paddle.is_floating_point(x),
+                      x.is_floating_point(), paddle.is_floating_point(paddle.to_tensor([1])),
+                      paddle.empty_like(x).shape, str(paddle.empty_like(x, dtype="float64").dtype),
+                      paddle.autograd.grad is paddle.grad, str(paddle.float),
+                      attempt(lambda: paddle.nn.functional.relu_(x))]

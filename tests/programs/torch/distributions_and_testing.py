@@ -75,3 +75,17 @@ def assert_close_verdicts_and_messages(torch):
              (torch.tensor([0.0, 2.0]), torch.tensor([0.5, 2.0]), {}),
              (torch.tensor([3, 2]), torch.tensor([0, 2]), {})]
     return [attempt(lambda a=a, e=e, o=o: close(a, e, **o)) for a, e, o in pairs]
+
+
+@program
+def deprecated_spellings_still_in_use(torch):
+    """torch.testing.assert_allclose (assert_close with its older tolerances, NaNs equal, lists
+    taken as tensors; a FutureWarning each call), torch.cuda.amp.GradScaler (a FutureWarning,
+    then torch.amp.GradScaler on "cuda"), torch.version.cuda on a CPU build."""
+    checks = [attempt(lambda: torch.testing.assert_allclose(torch.tensor([1.0]), torch.tensor([1.00005]))),
+              attempt(lambda: torch.testing.assert_allclose([1.0, 2.0], [1.0, 2.0])),
+              attempt(lambda: torch.testing.assert_allclose(torch.tensor([1.0]), [1.1])),
+              attempt(lambda: torch.testing.assert_allclose(torch.tensor([1.0, float("nan")]),
+                                                            torch.tensor([1.0, float("nan")])))]
+    scaler = torch.cuda.amp.GradScaler(enabled=False)
+    return checks + [scaler.is_enabled(), torch.version.cuda]

@@ -60,3 +60,28 @@ def unflatten_and_parameter_containers(torch):
     return [u, u.grad_fn.name(), repr(torch.nn.Unflatten(1, (2, 3))), repr(plist), len(plist),
             [type(p).__name__ for p in plist], [n for n, _ in plist.named_parameters()], repr(pdict),
             list(pdict.keys()), "c" in pdict, repr(model), [(n, p.grad) for n, p in model.named_parameters()]]
+
+
+@program
+def layer_classes_by_their_module_paths(torch):
+    """torch.nn.modules.<file>.<Class> is the class torch.nn names (isinstance checks, imports
+    by path), and a custom loss subclasses torch.nn.modules.loss._Loss: its reduction, the
+    legacy size_average / reduce flags folded in with torch's warning, _WeightedLoss's buffer."""
+    paths = torch.nn.modules
+    same = [paths.linear.Linear is torch.nn.Linear, paths.conv.Conv2d is torch.nn.Conv2d,
+            paths.container.Sequential is torch.nn.Sequential, paths.activation.ReLU is torch.nn.ReLU,
+            paths.loss.MSELoss is torch.nn.MSELoss, paths.rnn.LSTM is torch.nn.LSTM,
+            isinstance(torch.nn.Linear(2, 2), paths.module.Module)]
+
+    class Squared(paths.loss._Loss):
+        def forward(self, a, b):
+            error = (a - b) ** 2
+            return error.mean() if self.reduction == "mean" else error.sum()
+
+    a, b = torch.tensor([1.0, 2.0], requires_grad=True), torch.tensor([0.5, 3.0])
+    loss = Squared(reduce=True, size_average=False)
+    value = loss(a, b)
+    value.backward()
+    weighted = paths.loss._WeightedLoss(torch.tensor([2.0, 1.0]))
+    return same + [loss.reduction, value, a.grad, repr(Squared()), weighted.weight,
+                   list(dict(weighted.named_buffers())), weighted.reduction]

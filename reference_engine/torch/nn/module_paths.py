@@ -1,0 +1,53 @@
+"""``torch.nn.modules.<file>``: the paths torch defines its layer classes under (``from
+torch.nn.modules.loss import _Loss``, ``isinstance(m, torch.nn.modules.conv.Conv2d)``), each the
+facade's own class. They are made as module objects when ``torch.nn`` loads, so importing
+them needs no file per path; a class torch defines there and the facade lacks is refused by
+name."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+from reference_engine.framework_names import module_getattr
+from reference_engine.torch.nn import losses
+
+# where torch 2.13 defines each class the facade has
+HOMES: dict[str, tuple[str, ...]] = {
+    "module": ("Module",),
+    "linear": ("Identity", "Linear"),
+    "activation": ("ELU", "GELU", "GLU", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU", "LogSigmoid",
+                   "LogSoftmax", "Mish", "MultiheadAttention", "PReLU", "ReLU", "ReLU6", "SELU", "SiLU",
+                   "Sigmoid", "Softmax", "Softmax2d", "Softmin", "Softplus", "Softsign", "Tanh"),
+    "container": ("ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"),
+    "conv": ("Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"),
+    "dropout": ("Dropout", "Dropout2d"),
+    "sparse": ("Embedding",),
+    "normalization": ("GroupNorm", "LayerNorm"),
+    "batchnorm": ("BatchNorm1d", "BatchNorm2d"),
+    "instancenorm": ("InstanceNorm1d", "InstanceNorm2d"),
+    "rnn": ("GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNCell"),
+    "transformer": ("TransformerEncoder", "TransformerEncoderLayer"),
+    "loss": ("BCELoss", "BCEWithLogitsLoss", "CosineEmbeddingLoss", "CrossEntropyLoss", "HuberLoss",
+             "KLDivLoss", "L1Loss", "MSELoss", "MarginRankingLoss", "NLLLoss", "SmoothL1Loss",
+             "TripletMarginLoss", "_Loss", "_WeightedLoss"),
+    "pooling": ("AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "AvgPool1d", "AvgPool2d",
+                "MaxPool1d", "MaxPool2d"),
+    "padding": ("ConstantPad1d", "ConstantPad2d", "ZeroPad2d"),
+    "flatten": ("Flatten", "Unflatten"),
+    "upsampling": ("Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"),
+    "distance": ("CosineSimilarity", "PairwiseDistance"),
+    "pixelshuffle": (),
+}
+
+
+def install(nn: types.ModuleType, modules: types.ModuleType) -> None:
+    """Make ``modules.<file>`` for each of ``HOMES``, holding ``nn``'s classes, importable."""
+    for file, names in HOMES.items():
+        path = f"{modules.__name__}.{file}"
+        made = types.ModuleType(path, f"torch.nn.modules.{file}, as the reference facade models it")
+        for name in names:  # (the private base classes are not in torch.nn's namespace)
+            setattr(made, name, getattr(losses if name.startswith("_") else nn, name))
+        made.__getattr__ = module_getattr(f"torch.nn.modules.{file}")  # type: ignore[method-assign]
+        sys.modules[path] = made
+        setattr(modules, file, made)
