@@ -143,7 +143,9 @@ class PaddleGenerator:
         count = int(np.prod(shape, dtype=np.int64))
         unit = self._canonical(count, dtype)
         kind = unit.dtype.type
-        return (unit * (kind(high) - kind(low)) + kind(low)).astype(dtype).reshape(shape)
+        # the kernel's bounds are float attributes: float32 whatever the tensor's dtype
+        low, high = kind(np.float32(low)), kind(np.float32(high))
+        return (unit * (high - low) + low).astype(dtype).reshape(shape)
 
     def normal(self, mean: float, std: float, shape: Sequence[int], dtype: np.dtype,
                layout: Any = None) -> np.ndarray:
@@ -172,7 +174,8 @@ class PaddleGenerator:
         else:
             multiplier = np.array([math.sqrt(-2 * math.log(r) / r) for r in r2], np.float64)
         values = np.stack([y * multiplier, x * multiplier], axis=1).reshape(-1)[:count]
-        return (values * kind(std) + kind(mean)).astype(dtype).reshape(shape)
+        # (mean and std are float attributes of the kernel: float32 whatever the tensor's dtype)
+        return (values * kind(np.float32(std)) + kind(np.float32(mean))).astype(dtype).reshape(shape)
 
     def integers(self, low: int, high: int, shape: Sequence[int]) -> np.ndarray:
         count = int(np.prod(shape, dtype=np.int64))

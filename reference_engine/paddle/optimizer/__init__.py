@@ -14,8 +14,9 @@ from reference_engine.paddle.optimizer import lr
 from reference_engine.paddle.optimizer.adaptive import *  # noqa: F403
 from reference_engine.paddle.optimizer.adaptive import __all__ as _adaptive
 from reference_engine.paddle.optimizer.base import Optimizer, update_in_place
+from reference_engine.paddle.optimizer.lbfgs import LBFGS
 
-__all__ = ["SGD", "Adam", "AdamW", "Momentum", "Optimizer", "RMSProp", "lr", *_adaptive]
+__all__ = ["LBFGS", "SGD", "Adam", "AdamW", "Momentum", "Optimizer", "RMSProp", "lr", *_adaptive]
 
 
 class SGD(Optimizer):

@@ -88,3 +88,48 @@ def one_cycle_schedule_and_two_d_pads(paddle):
         y = layer(x)
         seen += [repr(layer), y.grad_fn.name(), y, paddle.grad(y.sum(), x)]
     return seen
+
+
+@program
+def lbfgs_fits_a_small_network_and_the_rosenbrock_valley(paddle):
+    """paddle's LBFGS with and without the strong-Wolfe line search (float64, which the method
+    needs to stay comparable over iterations): each step's loss, the evaluations and
+    iterations its state counts, the weights reached, and its refusal of another search."""
+    paddle.set_default_dtype("float64")
+    try:
+        seen = []
+        x = paddle.linspace(-1, 1, 16).reshape([8, 2])
+        y = paddle.sin(3 * x[:, :1]) * x[:, 1:]
+        for search in (None, "strong_wolfe"):
+            paddle.seed(0)
+            net = paddle.nn.Sequential(paddle.nn.Linear(2, 8), paddle.nn.Tanh(), paddle.nn.Linear(8, 1))
+            optimizer = paddle.optimizer.LBFGS(learning_rate=0.5, max_iter=6, history_size=5,
+                                               line_search_fn=search, parameters=net.parameters())
+
+            def closure():
+                optimizer.clear_grad()
+                loss = ((net(x) - y) ** 2).mean()
+                loss.backward()
+                return loss
+            for _ in range(3):
+                seen += [optimizer.step(closure), optimizer.state["func_evals"], optimizer.state["n_iter"]]
+            seen += [net[0].weight, net[2].bias]
+        p = paddle.to_tensor([-1.5, 2.0], stop_gradient=False)
+        optimizer = paddle.optimizer.LBFGS(max_iter=12, line_search_fn="strong_wolfe", parameters=[p])
+
+        def rosenbrock():
+            optimizer.clear_grad()
+            loss = (1 - p[0]) ** 2 + 100 * (p[1] - p[0] ** 2) ** 2
+            loss.backward()
+            return loss
+        seen += [optimizer.step(rosenbrock), p, sorted(optimizer.state)]
+        q = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+
+        def square():
+            loss = (q * q).sum()
+            loss.backward()
+            return loss
+        armijo = paddle.optimizer.LBFGS(line_search_fn="armijo", parameters=[q])
+        return seen + [attempt(lambda: armijo.step(square))]
+    finally:
+        paddle.set_default_dtype("float32")
