@@ -741,6 +741,20 @@ def maximum_and_minimum_give_a_nan_operand_no_gradient(paddle):
     return seen
 
 
+def _square_gradients_and_second_order(paddle, make_inputs, functions):
+    """For each function of fresh inputs: its value, node name, the gradients of its square
+    (backward), and what a create_graph pass over every input gives."""
+    seen = []
+    for f in functions:
+        inputs = make_inputs()
+        y = f(*inputs)
+        (y * y).sum().backward()
+        seen += [y, y.grad_fn.name(), *(t.grad for t in inputs),
+                 attempt(lambda: paddle.grad((f(*inputs) ** 2).sum(), list(inputs), create_graph=True,
+                                             allow_unused=True))]
+    return seen
+
+
 @program
 def square_matrix_functions(paddle):
     """paddle.linalg's inv (also paddle.inverse and Tensor.inverse), det, slogdet (sign and
@@ -753,18 +767,12 @@ def square_matrix_functions(paddle):
         batch = paddle.to_tensor([[[2.0, 0.5], [0.3, -1.5]], [[1.0, 0.2], [0.1, 3.0]]], stop_gradient=False)
         return a, b, batch
 
-    seen = []
-    for f in (lambda a, b, batch: paddle.linalg.inv(a), lambda a, b, batch: paddle.inverse(batch),
-              lambda a, b, batch: a.inverse(), lambda a, b, batch: paddle.linalg.det(batch),
-              lambda a, b, batch: paddle.linalg.slogdet(batch), lambda a, b, batch: a.slogdet(),
-              lambda a, b, batch: paddle.linalg.solve(a, b), lambda a, b, batch: a.solve(b[:, 0]),
-              lambda a, b, batch: paddle.linalg.solve(batch, batch[:, 0])):
-        a, b, batch = matrices()
-        y = f(a, b, batch)
-        (y * y).sum().backward()
-        seen += [y, y.grad_fn.name(), a.grad, b.grad, batch.grad,
-                 attempt(lambda: paddle.grad((f(a, b, batch) ** 2).sum(), [a, b, batch], create_graph=True,
-                                             allow_unused=True))]
+    seen = _square_gradients_and_second_order(paddle, matrices, (
+        lambda a, b, batch: paddle.linalg.inv(a), lambda a, b, batch: paddle.inverse(batch),
+        lambda a, b, batch: a.inverse(), lambda a, b, batch: paddle.linalg.det(batch),
+        lambda a, b, batch: paddle.linalg.slogdet(batch), lambda a, b, batch: a.slogdet(),
+        lambda a, b, batch: paddle.linalg.solve(a, b), lambda a, b, batch: a.solve(b[:, 0]),
+        lambda a, b, batch: paddle.linalg.solve(batch, batch[:, 0])))
     a, b, batch = matrices()
     sign = paddle.linalg.slogdet(batch)[0]
     sign.sum().backward()
@@ -783,22 +791,15 @@ def special_and_running_functions(paddle):
                 paddle.to_tensor([[0.0, 0.05, 0.5], [0.95, 1.0, 0.3]], stop_gradient=False),
                 paddle.to_tensor([[-0.7, 0.4, 1.6], [2.2, -1.3, -0.45]], stop_gradient=False))
 
-    seen = []
-    for f in (lambda x, p, s: paddle.lgamma(x), lambda x, p, s: x.digamma(),
+    seen = _square_gradients_and_second_order(paddle, inputs, (
+              lambda x, p, s: paddle.lgamma(x), lambda x, p, s: x.digamma(),
               lambda x, p, s: paddle.polygamma(x, 1), lambda x, p, s: x.polygamma(2),
               lambda x, p, s: paddle.erfinv(p * 0.9), lambda x, p, s: paddle.trunc(s * 2),
               lambda x, p, s: s.frac(), lambda x, p, s: paddle.logit(p), lambda x, p, s: p.logit(eps=0.1),
               lambda x, p, s: paddle.atan2(s, x), lambda x, p, s: paddle.deg2rad(s),
               lambda x, p, s: s.rad2deg(), lambda x, p, s: paddle.cumprod(s, dim=1),
               lambda x, p, s: s.cumprod(), lambda x, p, s: paddle.cross(s, x, axis=1),
-              lambda x, p, s: paddle.cross(s.t(), x.t())):
-        x, p, s = inputs()
-        y = f(x, p, s)
-        (y * y).sum().backward()
-        seen += [y, y.grad_fn.name(), x.grad, p.grad, s.grad,
-                 attempt(lambda: paddle.grad((f(x, p, s) ** 2).sum(), [x, p, s], create_graph=True,
-                                             allow_unused=True))]
-    x, p, s = inputs()
+              lambda x, p, s: paddle.cross(s.t(), x.t())))
     return seen + [attempt(lambda: paddle.cross(paddle.ones([2, 4]), paddle.ones([2, 4]))),
                    paddle.lgamma(paddle.to_tensor([0.0, -1.0, 0.5])),
                    paddle.digamma(paddle.to_tensor([0.0, -2.0, 1.0]))]
