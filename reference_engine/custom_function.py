@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from reference_engine import engine, grad_mode, recorder
+from reference_engine import dual, engine, grad_mode, recorder
 from reference_engine import ops as F
 from reference_engine.graph import SavedTensor
 from reference_engine.messages import not_supported
@@ -37,6 +37,10 @@ class FunctionContext:
     def save_for_backward(self, *tensors: Any) -> None:
         self._to_save = tensors
 
+    def save_for_forward(self, *tensors: Any) -> None:
+        """What ``jvp`` reads as ``saved_tensors`` (forward-mode AD)."""
+        self._for_forward = tensors
+
     def mark_non_differentiable(self, *tensors: Any) -> None:
         self._non_differentiable.extend(tensors)
 
@@ -46,7 +50,10 @@ class FunctionContext:
         self.materialize_grads = bool(value)
 
     def _saved(self) -> tuple[Any, ...]:
-        """The saved tensors as backward sees them, version-checked (torch) when it reads them."""
+        """The saved tensors as backward sees them, version-checked (torch) when it reads them;
+        inside ``jvp``, those saved for it."""
+        if getattr(self, "_in_jvp", False):
+            return tuple(getattr(self, "_for_forward", ()))
         node = self._node
         if node is None:
             return tuple(self._to_save)
@@ -80,7 +87,30 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], policy: Polic
     """``Function.apply`` / ``PyLayer.apply``: forward without recording, one node for the
     results; ``context`` is the dialect's ``ctx`` class. A forward that returns a tuple (or
     list) of tensors gives each its own output slot of that node (see :func:`ops.output_slot`);
-    backward is then handed one gradient per output."""
+    backward is then handed one gradient per output. Where inputs carry tangents (forward-mode
+    AD), the outputs' come from the function's ``jvp``, not from the ops of its forward."""
+    tensor_type = recorder.tensor_type()
+    if not dual.is_open() or all(dual.tangent_of(a) is None for a in args):
+        return _apply(cls, args, kwargs, policy, context, separate_setup)[0]
+    tangents = [None if not isinstance(a, tensor_type) else
+                F.zeros_like(a) if dual.tangent_of(a) is None else dual.tangent_of(a) for a in args]
+    with dual.suspended():
+        out, ctx = _apply(cls, args, kwargs, policy, context, separate_setup)
+        ctx._in_jvp = True
+        try:
+            pushed = cls.jvp(ctx, *tangents)
+        finally:
+            ctx._in_jvp = False
+    several = isinstance(out, (tuple, list))
+    pushed = tuple(pushed) if isinstance(pushed, (tuple, list)) else (pushed,)
+    for o, t in zip(tuple(out) if several else (out,), pushed):
+        dual.set_tangent(o, t)
+    return out
+
+
+def _apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], policy: Policy,
+           context: type[FunctionContext], separate_setup: bool) -> tuple[Any, FunctionContext]:
+    """``apply`` without forward-mode AD: the results, and the ``ctx`` forward filled in."""
     tensor_type = recorder.tensor_type()
     positions = [i for i, a in enumerate(args) if isinstance(a, tensor_type)]
     ctx = context(tuple(isinstance(a, tensor_type) and a._requires_grad for a in args))
@@ -99,7 +129,7 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], policy: Polic
     if ctx._dirty:
         _check_dirty(ctx._dirty, outputs, differentiable)
     if not grad_mode.is_grad_enabled() or not any(ctx.needs_input_grad):
-        return out
+        return out, ctx
     name = policy.custom_node_name(cls)
 
     def run_backward(grad: Any) -> list[Any]:
@@ -123,7 +153,7 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], policy: Polic
     first._device = outputs[0]._device
     node = first._grad_fn
     if node is None:
-        return out
+        return out, ctx
     results = [first] if not several else [F.output_slot(node, o._data, i, len(outputs), o)
                                             for i, o in enumerate(outputs)]
     for i, (o, result) in enumerate(zip(outputs, results)):
@@ -146,7 +176,7 @@ def apply(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any], policy: Polic
         node.saved[f"saved{i}"] = SavedTensor(kept, checked=policy.custom_saved_checked)
     if policy.custom_refuses_second_backward:
         node.attrs["refuses_second_backward"] = True
-    return type(out)(results) if several else results[0]
+    return (type(out)(results) if several else results[0]), ctx
 
 
 def _check_dirty(dirty: list[Any], outputs: tuple[Any, ...], differentiable: list[bool]) -> None:

@@ -34,6 +34,14 @@ class GradcheckError(RuntimeError):
 
 
 TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "function_no_jvp": (NotImplementedError, "You must implement the jvp function for custom "
+                                             "autograd.Function to use it with forward mode AD."),
+    "forward_ad_nested": (RuntimeError, "Nested forward mode AD is not supported at the moment"),
+    "forward_ad_no_level": (RuntimeError, "Trying to create a dual Tensor for forward AD but no level "
+                                          "exists, make sure to enter_dual_level() first."),
+    "forward_ad_size": (RuntimeError, "Trying to set a forward gradient that has a different size than that "
+                                      "of the original Tensor, this is not supported. Tensor is of size "
+                                      "{size} while the given forward gradient is of size {tangent_size}."),
     "optim_tensor_lr": (ValueError, "Tensor lr must be 1-element"),
     "lbfgs_groups": (ValueError, "LBFGS doesn't support per-parameter options (parameter groups)"),
     "lbfgs_line_search": (RuntimeError, "only 'strong_wolfe' is supported"),

@@ -10,7 +10,7 @@ dialect's policy says. The operations (``reference_engine.ops``) validate argume
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Optional, Sequence
 
 import numpy as np
 
@@ -44,9 +44,23 @@ def tensor_type() -> type:
     return _TENSOR[0]
 
 
+# called with (rule, inputs, attrs, result) after every op while one is registered: forward-mode
+# AD's tangent propagation (``reference_engine.dual``)
+OP_OBSERVERS: list[Callable[[R.Rule, Sequence[Tensor], dict[str, Any], Tensor], None]] = []
+
+
 def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY,
           arrays: Optional[Sequence[np.ndarray]] = None) -> Tensor:
     """Run ``rule``'s forward on ``inputs`` and, when recording, attach a node to the result."""
+    out = _recorded(rule, inputs, attrs, arrays)
+    if OP_OBSERVERS:
+        for observe in list(OP_OBSERVERS):
+            observe(rule, inputs, attrs, out)
+    return out
+
+
+def _recorded(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any],
+              arrays: Optional[Sequence[np.ndarray]]) -> Tensor:
     if arrays is None:
         arrays = [t._data for t in inputs]
     policy = inputs[0]._policy

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 import numpy as np
 
-from reference_engine import grad_mode, recorder, rng
+from reference_engine import dual, grad_mode, recorder, rng
 from reference_engine import ops as F
 from reference_engine import rule_helpers as H
 from reference_engine import rules as R
@@ -211,6 +211,8 @@ class Tensor:
         old = type(self)._from_array(self._data.copy())
         old._requires_grad, old._grad_fn, old._accumulator, old._device = (
             self._requires_grad, self._grad_fn, self._accumulator, self._device)
+        if dual.is_open():  # forward-mode AD: the write carries the tangent forward
+            dual.set_tangent(old, dual.tangent_of(self))
         if self._policy.written_leaves_collect_gradients and self._grad_fn is None and \
                 not self._requires_grad and grad_mode._State.enabled and \
                 any(getattr(o, "_requires_grad", False) for o in others):
@@ -258,6 +260,8 @@ class Tensor:
                 # what it wrote is this tensor, saved at the version the write gave it
                 slot.tensor = self
                 slot.version = None if slot.version is None else self._counter.value
+        if dual.is_open():
+            dual.set_tangent(self, dual.tangent_of(result))
         return self
 
     def _promote_written(self, old: Tensor, others: tuple[Any, ...]) -> None:

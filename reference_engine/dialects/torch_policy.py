@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import devices, engine, recorder
+from reference_engine import devices, dual, engine, recorder
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects import torch_layout, torch_matmul
@@ -391,6 +391,9 @@ class TorchPolicy(Policy):
             suffixes.append(f"grad_fn=<{tensor._grad_fn.name().rpartition('::')[2]}>")
         elif tensor._requires_grad:
             suffixes.append("requires_grad=True")
+        tangent = dual.tangent_of(tensor)
+        if tangent is not None:
+            suffixes.append(f"tangent={self.format_tensor(tangent)}")
         return with_suffixes(prefix + tensor_body(data, len(prefix)), suffixes, len(prefix))
 
     # --- torch.autograd.backward / grad argument rules --------------------------------------

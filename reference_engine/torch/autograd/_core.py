@@ -44,6 +44,11 @@ class Function:
     def backward(ctx: Any, *grad_outputs: Any) -> Any:
         raise TORCH.error("function_no_backward")
 
+    @staticmethod
+    def jvp(ctx: Any, *grad_inputs: Any) -> Any:
+        """The outputs' tangents from the inputs' (forward-mode AD): a subclass's to write."""
+        raise TORCH.error("function_no_jvp")
+
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         separate = cls.setup_context is not Function.setup_context

@@ -21,6 +21,7 @@ import numpy as np
 from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.messages import GradcheckError, not_supported
 from reference_engine.tensor import Tensor
+from reference_engine.torch.autograd import forward_ad
 from reference_engine.torch_random import TorchGenerator
 
 _VECTORS = TorchGenerator()  # torch's fast mode draws from a generator of its own, never the default
@@ -37,11 +38,12 @@ def gradcheck(func: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol:
     """True when every differentiable output's analytical Jacobian matches central differences
     within ``atol + rtol * |numerical|``; otherwise raises :class:`GradcheckError` (or returns
     False when ``raise_exception`` is False)."""
-    if fast_mode or check_batched_grad or check_batched_forward_grad or check_forward_ad:
-        raise not_supported("gradcheck beyond torch's slow mode with backward-mode checks", "torch")
+    if fast_mode or check_batched_grad or check_batched_forward_grad:
+        raise not_supported("gradcheck beyond torch's slow mode (fast mode, batched checks)", "torch")
     tupled = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     try:
-        _check(func, tupled, eps, atol, rtol, check_backward_ad and check_undefined_grad)
+        _check(func, tupled, eps, atol, rtol, check_backward_ad and check_undefined_grad,
+               backward=check_backward_ad, forward=check_forward_ad)
     except GradcheckError:
         if raise_exception:
             raise
@@ -78,7 +80,7 @@ def gradgradcheck(func: Callable[..., Any], inputs: Any, grad_outputs: Any = Non
 
 
 def _check(func: Callable[..., Any], inputs: tuple[Any, ...], eps: float, atol: float,
-           rtol: float, check_undefined: bool) -> None:
+           rtol: float, check_undefined: bool, backward: bool = True, forward: bool = False) -> None:
     wanted = [(i, t) for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
     if not wanted:
         raise TORCH.error("gradcheck_no_inputs")
@@ -94,17 +96,48 @@ def _check(func: Callable[..., Any], inputs: tuple[Any, ...], eps: float, atol: 
         if any(np.any(j != 0) for per_input in numerical for j in per_input):
             raise TORCH.error("gradcheck_not_zero")
         return
-    for i, output in enumerate(outputs):
+    for i, output in enumerate(outputs if backward else ()):
         analytical = _analytical(output, leaves)
         _analytical(output, leaves)  # torch runs every backward twice (its reentrancy check)
-        for j, (a, n) in enumerate(zip(analytical, numerical[i])):
-            if not np.allclose(a, n, rtol=rtol, atol=atol):
-                made = type(output)._from_array
-                raise GradcheckError(
-                    f"Jacobian mismatch for output {i} with respect to input {j},\n"
-                    f"numerical:{made(n)!r}\nanalytical:{made(a)!r}\n")
+        _compare(analytical, numerical[i], i, rtol, atol, "Jacobian mismatch", type(output))
+    if forward:
+        for i, analytical in enumerate(_forward_analytical(func, inputs, leaves)):
+            _compare(analytical, numerical[i], i, rtol, atol, "Jacobian computed with forward mode mismatch",
+                     type(outputs[0]))
     if check_undefined:
         _zero_output_grads_give_zero(outputs, leaves)
+
+
+def _compare(analytical: list[np.ndarray], numerical: list[np.ndarray], output: int, rtol: float,
+             atol: float, what: str, cls: type) -> None:
+    for j, (a, n) in enumerate(zip(analytical, numerical)):
+        if not np.allclose(a, n, rtol=rtol, atol=atol):
+            raise GradcheckError(f"{what} for output {output} with respect to input {j},\n"
+                                 f"numerical:{cls._from_array(n)!r}\nanalytical:{cls._from_array(a)!r}\n")
+
+
+def _forward_analytical(func: Callable[..., Any], inputs: tuple[Any, ...],
+                        leaves: list[Any]) -> list[list[np.ndarray]]:
+    """[output][input] Jacobians by forward-mode AD, laid out as ``_analytical``'s: column k of
+    input j is the outputs' tangent when input j's element k has tangent 1."""
+    columns: list[list[list[np.ndarray]]] = []  # [input][element] -> per output tangent
+    for leaf in leaves:
+        per_element = []
+        for k in range(leaf._data.size):
+            unit = np.zeros(leaf._data.shape, leaf._data.dtype)
+            unit.flat[k] = 1
+            with forward_ad.dual_level():
+                duals = tuple(forward_ad.make_dual(t, type(t)._from_array(unit)) if t is leaf else t
+                              for t in inputs)
+                out = func(*duals)
+                outs = (out,) if isinstance(out, Tensor) else tuple(out)
+                tangents = [forward_ad.unpack_dual(o).tangent for o in outs if isinstance(o, Tensor)]
+                per_element.append([np.zeros(o._data.size) if t is None else np.asarray(t._data).reshape(-1)
+                                    for o, t in zip(outs, tangents)])
+        columns.append(per_element)
+    count = len(columns[0][0]) if columns and columns[0] else 0
+    return [[np.stack([element[i] for element in per_element]) for per_element in columns]
+            for i in range(count)]
 
 
 def _differentiable(out: Any) -> list[Any]:

@@ -134,3 +134,71 @@ def abs_second_derivative_is_a_zero_tensor(torch):
             z.clone()._is_zerotensor(), z.to("cpu", copy=True)._is_zerotensor(),
             z.to(torch.float64)._is_zerotensor(), attempt(lambda: z.add_(1.0)),
             attempt(lambda: torch.autograd.backward(g.sum())), x.grad._is_zerotensor()]
+
+
+@program
+def forward_mode_dual_tensors(torch):
+    """torch.autograd.forward_ad on primals that need no gradient: make_dual (the tangent itself
+    where its layout fits), unpack_dual, tangents carried through elementwise ops, products,
+    reductions, softmax, views, indexing, an in-place write and a module whose weights are
+    dual; detach drops the tangent, leaving the level drops them all; the refusals; a custom
+    Function's jvp (with save_for_forward) and one without; gradcheck in forward mode."""
+    fw = torch.autograd.forward_ad
+    torch.manual_seed(0)
+    x, t = torch.randn(3, 4), torch.randn(3, 4)
+    seen = [attempt(lambda: fw.make_dual(x, t)), fw.unpack_dual(x)]
+
+    class Scale(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, k):
+            ctx.save_for_forward(a)
+            ctx.k = k
+            return a * k
+
+        @staticmethod
+        def jvp(ctx, ta, tk):
+            (a,) = ctx.saved_tensors
+            return ta * ctx.k + a * 0.0
+
+    class WrongJvp(Scale):
+        @staticmethod
+        def jvp(ctx, ta, tk):
+            return ta * 3.0
+
+    class NoJvp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    with fw.dual_level():
+        d = fw.make_dual(x, t)
+        transposed = t.T.contiguous().T
+        seen += [fw.unpack_dual(d).tangent is t, fw.unpack_dual(fw.make_dual(x, transposed)).tangent is t,
+                 repr(d[0])]
+        outs = [d * d + d.sin(), (d @ d.T).exp(), d.sum(1), torch.nn.functional.softmax(d, 1),
+                d.T.reshape(12)[2:7], d[1:, ::2].tanh(), torch.cat([d, x]).mean(0),
+                (d / (d.abs() + 1)).pow(3), Scale.apply(d, 2.0)]
+        w = fw.make_dual(torch.ones(3, 4), torch.full((3, 4), 0.5))
+        w.mul_(d)
+        linear = torch.nn.Linear(4, 2)
+        for p in linear.parameters():
+            p.requires_grad_(False)
+        dual_weight = fw.make_dual(linear.weight, torch.ones(2, 4))
+        del linear.weight
+        linear.weight = dual_weight
+        outs += [w, linear(x), linear(d)]
+        seen += [[o, fw.unpack_dual(o).tangent] for o in outs]
+        seen += [fw.unpack_dual(d.detach()).tangent, attempt(lambda: fw.make_dual(x, torch.ones(2))),
+                 attempt(lambda: fw.enter_dual_level()), attempt(lambda: NoJvp.apply(d))]
+        kept = d * 2
+    seen += [fw.unpack_dual(kept).tangent, kept]
+    a = torch.randn(2, 3, dtype=torch.float64, requires_grad=True)
+    forward_only = {"check_forward_ad": True, "check_backward_ad": False, "check_undefined_grad": False}
+    return seen + [torch.autograd.gradcheck(lambda v: (v * v).sum(1).exp(), (a,), check_forward_ad=True),
+                   torch.autograd.gradcheck(Scale.apply, (a, 2.0), **forward_only),
+                   attempt(lambda: torch.autograd.gradcheck(lambda v: WrongJvp.apply(v, 1.0), (a,),
+                                                            **forward_only))]
