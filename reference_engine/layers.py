@@ -17,6 +17,7 @@ import numpy as np
 
 from reference_engine import composed, grad_mode, rng
 from reference_engine import ops as F
+from reference_engine.messages import not_supported
 
 if TYPE_CHECKING:
     from reference_engine.tensor import Tensor
@@ -345,6 +346,25 @@ def constant_pad(x: Tensor, widths: Sequence[tuple[int, int]], value: float) -> 
         if before or after:
             x = F.cat([p for p in (pieces[0], x, pieces[1]) if p is not None], axis)
     return x
+
+
+def mapped_pad(x: Tensor, widths: Sequence[tuple[int, int]], mode: str) -> Tensor:
+    """``x`` padded by reading its own elements: ``reflect`` mirrors about each edge (the edge
+    itself not repeated), ``replicate`` repeats the edge. One gather, so the gradient of each
+    element sums what every place that read it received. A pad reflect cannot reach (at least
+    the axis's size) is refused by name."""
+    positions = []
+    for size, (before, after) in zip(x._data.shape, widths):
+        at = np.arange(-before, size + after)
+        if mode == "replicate":
+            at = np.clip(at, 0, size - 1)
+        else:
+            if before >= size or after >= size:
+                raise not_supported(f"reflect padding of {max(before, after)} on a dimension of size {size}")
+            at = np.abs(at)
+            at = np.where(at > size - 1, 2 * (size - 1) - at, at)
+        positions.append(at)
+    return F.getitem(x, np.ix_(*positions))
 
 
 def _source_positions(out_size: int, in_size: int, mode: str, align_corners: bool,

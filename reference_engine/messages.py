@@ -34,6 +34,11 @@ class GradcheckError(RuntimeError):
 
 
 TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "pad_non_constant_size": (NotImplementedError,
+                              "Padding size {size} is not supported for {ndim}D input tensor.\nSupported "
+                              "combinations for non-constant padding:\n  - 2D or 3D input: padding size = 2 "
+                              "(pads last dimension)\n  - 3D or 4D input: padding size = 4 (pads last 2 "
+                              "dimensions)\n  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"),
     "function_no_jvp": (NotImplementedError, "You must implement the jvp function for custom "
                                              "autograd.Function to use it with forward mode AD."),
     "forward_ad_nested": (RuntimeError, "Nested forward mode AD is not supported at the moment"),

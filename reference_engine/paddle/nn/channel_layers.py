@@ -16,7 +16,7 @@ from reference_engine.paddle._core import Tensor, get_default_dtype
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, Parameter
 
-__all__ = ["GLU", "SELU", "Pad2D", "ZeroPad2D", "PairwiseDistance", "TripletMarginLoss", "BCELoss",
+__all__ = ["GLU", "SELU", "Pad1D", "Pad2D", "ZeroPad2D", "PairwiseDistance", "TripletMarginLoss", "BCELoss",
            "BCEWithLogitsLoss", "NLLLoss", "CosineSimilarity", "Dropout2D", "KLDivLoss", "Hardsigmoid",
            "Hardswish", "Hardtanh", "InstanceNorm1D", "InstanceNorm2D", "LogSigmoid", "Mish", "PReLU",
            "ReLU6", "Softsign"]
@@ -193,10 +193,12 @@ class PairwiseDistance(Layer):
 class Pad2D(Layer):
     """``pad`` of an (N, C, H, W) input's last two axes: left, right, top, bottom."""
 
+    sides = 4
+
     def __init__(self, padding: Any, mode: str = "constant", value: float = 0.0, data_format: str = "NCHW",
                  name: Optional[str] = None) -> None:
         super().__init__()
-        self._pad = [padding] * 4 if isinstance(padding, int) else list(padding)
+        self._pad = [padding] * self.sides if isinstance(padding, int) else list(padding)
         self._mode, self._value, self._data_format = mode, value, data_format
 
     def forward(self, x: Tensor) -> Tensor:
@@ -204,6 +206,16 @@ class Pad2D(Layer):
 
     def extra_repr(self) -> str:
         return f"padding={self._pad}, mode={self._mode}, value={self._value}, data_format={self._data_format}"
+
+
+class Pad1D(Pad2D):
+    """``pad`` of an (N, C, L) input's last axis: left, right."""
+
+    sides = 2
+
+    def __init__(self, padding: Any, mode: str = "constant", value: float = 0.0, data_format: str = "NCL",
+                 name: Optional[str] = None) -> None:
+        super().__init__(padding, mode, value, data_format)
 
 
 class ZeroPad2D(Pad2D):

@@ -429,13 +429,18 @@ def pad(x: Tensor, pad: Any, mode: str = "constant", value: float = 0.0, data_fo
         pad_from_left_axis: bool = True, name: Optional[str] = None) -> Tensor:
     """Constant padding. A pad of two numbers per axis pads from the first axis on; a shorter one
     pads the trailing axes, the last first. A pad of a 3-d or 4-d input's spatial axes runs the
-    pad3d kernel between an unsqueeze and a squeeze (SqueezeGradNode), any other PadGradNode."""
+    pad3d kernel between an unsqueeze and a squeeze (SqueezeGradNode), any other PadGradNode.
+    ``reflect`` and ``replicate`` (spatial axes only) read the input's own elements."""
     widths = [int(p) for p in (pad.tolist() if isinstance(pad, Tensor) else pad)]
     ndim = x._data.ndim
-    if mode != "constant" or len(widths) % 2 or len(widths) > 2 * ndim or data_format not in (
-            None, "NCHW", "NCL"):
+    mapped = mode in ("reflect", "replicate") and ndim in (3, 4) and len(widths) == 2 * (ndim - 2)
+    if (mode != "constant" and not mapped) or len(widths) % 2 or len(widths) > 2 * ndim or \
+            data_format not in (None, "NCHW", "NCL"):
         raise not_supported(f"pad with mode={mode!r} or this rank and layout", "paddle")
     pairs = list(zip(widths[::2], widths[1::2]))
+    if mapped:
+        full = [(0, 0)] * (ndim - len(pairs)) + pairs[::-1]
+        return C.named(layers.mapped_pad(x, full, mode), "SqueezeGradNode", x)
     if len(widths) == 2 * ndim:
         return C.named(layers.constant_pad(x, pairs, value), "PadGradNode", x)
     full = [(0, 0)] * (ndim - len(pairs)) + pairs[::-1]

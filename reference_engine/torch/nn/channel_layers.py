@@ -17,7 +17,8 @@ from reference_engine.torch.nn.modules import Module, initialised
 from reference_engine.torch.nn.parameter import Parameter
 
 __all__ = ["ConstantPad1d", "ConstantPad2d", "Dropout2d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d",
-           "PReLU", "Softmax2d", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d", "ZeroPad2d"]
+           "PReLU", "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "Softmax2d",
+           "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d", "ZeroPad2d"]
 
 
 def _parameter(values: np.ndarray) -> Parameter:
@@ -137,10 +138,12 @@ class GroupNorm(Module):
 
 
 class _ConstantPadNd(Module):
-    """``pad`` with a constant: each side of the last ``spatial`` dimensions."""
+    """``pad`` with a constant (or, ``mode``, the input's own elements): each side of the last
+    ``spatial`` dimensions."""
 
     spatial = 1
     shown_value = True
+    mode = "constant"
 
     def __init__(self, padding: Any, value: float = 0.0) -> None:
         super().__init__()
@@ -149,10 +152,35 @@ class _ConstantPadNd(Module):
         self.value = value
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        if self.mode != "constant":
+            return functional.pad(input, self.padding, mode=self.mode)
         return functional.pad(input, self.padding, value=self.value)
 
     def extra_repr(self) -> str:
         return f"padding={self.padding}, value={self.value}" if self.shown_value else f"{self.padding}"
+
+
+class _MappedPadNd(_ConstantPadNd):
+    shown_value = False
+
+    def __init__(self, padding: Any) -> None:
+        super().__init__(padding)
+
+
+class ReflectionPad1d(_MappedPadNd):
+    spatial, mode = 1, "reflect"
+
+
+class ReflectionPad2d(_MappedPadNd):
+    spatial, mode = 2, "reflect"
+
+
+class ReplicationPad1d(_MappedPadNd):
+    spatial, mode = 1, "replicate"
+
+
+class ReplicationPad2d(_MappedPadNd):
+    spatial, mode = 2, "replicate"
 
 
 class ConstantPad1d(_ConstantPadNd):

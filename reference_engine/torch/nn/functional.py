@@ -159,10 +159,14 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
 def pad(input: Tensor, pad: Sequence[int], mode: str = "constant",  # noqa: A002
         value: Optional[float] = None) -> Tensor:
     """Constant padding: ``pad`` holds (before, after) pairs from the last dimension back; a
-    negative amount crops. One ConstantPadNdBackward0; the other modes are refused by name."""
+    negative amount crops. One ConstantPadNdBackward0. ``reflect`` and ``replicate`` read the
+    input's own elements (ReflectionPadNDBackward0 / ReplicationPadNDBackward0); ``circular``
+    is refused by name."""
+    amounts = [int(a) for a in pad]
+    if mode in ("reflect", "replicate"):
+        return _mapped_pad(input, amounts, mode)
     if mode != "constant":
         raise not_supported(f"pad with mode={mode!r}", "torch")
-    amounts = [int(a) for a in pad]
     if len(amounts) % 2 or len(amounts) // 2 > input._data.ndim:
         raise not_supported("pad with an odd number of amounts or more pairs than dimensions", "torch")
     widths = [(0, 0)] * input._data.ndim
@@ -177,6 +181,19 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant",  # noqa: A002
     grown = [(max(0, b), max(0, a)) for b, a in widths]
     out = layers.constant_pad(cropped, grown, 0.0 if value is None else value)
     return C.named(out, "ConstantPadNdBackward0", input)
+
+
+def _mapped_pad(input: Tensor, amounts: list[int], mode: str) -> Tensor:  # noqa: A002
+    """Reflect or replicate padding of the last one to three dimensions, as torch allows them."""
+    spatial, ndim = len(amounts) // 2, input._data.ndim
+    if len(amounts) % 2 or spatial not in (1, 2, 3) or ndim not in (spatial + 1, spatial + 2):
+        raise TORCH.error("pad_non_constant_size", size=len(amounts), ndim=ndim)
+    if min(amounts) < 0:
+        raise not_supported(f"{mode} padding by a negative amount", "torch")
+    pairs = [(amounts[2 * i], amounts[2 * i + 1]) for i in reversed(range(spatial))]
+    widths = [(0, 0)] * (ndim - spatial) + pairs
+    name = f"{'Reflection' if mode == 'reflect' else 'Replication'}Pad{spatial}DBackward0"
+    return C.named(layers.mapped_pad(input, widths, mode), name, input)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

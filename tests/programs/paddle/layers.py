@@ -239,3 +239,22 @@ def transposed_convolutions(paddle):
     layer.weight.set_value(paddle.linspace(-1.0, 1.0, 54).reshape([2, 3, 3, 3]))
     layer.bias.set_value(paddle.full([3], 0.5))
     return seen + [layer(x.astype("float32")), str(layer), [p.shape for p in layer.parameters()]]
+
+
+@program
+def reflection_and_replication_padding(paddle):
+    """F.pad with mode reflect and replicate on the spatial axes (the pad3d kernel between an
+    unsqueeze and a squeeze), Pad1D and Pad2D with those modes and their reprs, gradients that
+    sum over the places an element was read, and second order."""
+    x = paddle.arange(12, dtype="float32").reshape([1, 1, 3, 4])
+    x.stop_gradient = False
+    seen = []
+    for mode in ("reflect", "replicate"):
+        y = paddle.nn.functional.pad(x, [1, 2, 2, 1], mode=mode)
+        first, = paddle.grad((y * y * y).sum(), x, create_graph=True)
+        seen += [y, y.grad_fn.name(), first, paddle.grad(first.sum(), x)]
+    line = paddle.arange(6, dtype="float32").reshape([1, 2, 3])
+    line.stop_gradient = False
+    modules = [paddle.nn.Pad2D([1, 1, 1, 1], mode="reflect"), paddle.nn.Pad1D(2, mode="replicate")]
+    return seen + [paddle.nn.functional.pad(line, [2, 1], mode="reflect", data_format="NCL"),
+                   [repr(m) for m in modules], modules[0](x), modules[1](line)]

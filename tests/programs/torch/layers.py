@@ -355,3 +355,23 @@ def transposed_convolutions(torch):
         layer.weight.copy_(torch.linspace(-1.0, 1.0, 54).reshape(2, 3, 3, 3))
         layer.bias.fill_(0.5)
     return seen + [layer(x), str(layer), [tuple(p.shape) for p in layer.parameters()]]
+
+
+@program
+def reflection_and_replication_padding(torch):
+    """F.pad with mode reflect and replicate (one node each, named by how many dims it pads),
+    the ReflectionPad / ReplicationPad modules and their reprs, gradients that sum over the
+    places an element was read, second order, and torch's refusal of a pad size the rank
+    does not take."""
+    x = torch.arange(12.0).reshape(1, 1, 3, 4).requires_grad_()
+    seen = []
+    for mode in ("reflect", "replicate"):
+        y = torch.nn.functional.pad(x, (1, 2, 2, 1), mode=mode)
+        first, = torch.autograd.grad((y * y * y).sum(), x, create_graph=True)
+        seen += [y, y.grad_fn.name(), first, torch.autograd.grad(first.sum(), x)]
+    line = torch.arange(6.0).reshape(1, 2, 3).requires_grad_()
+    modules = [torch.nn.ReflectionPad2d(1), torch.nn.ReplicationPad2d((1, 0, 2, 0)),
+               torch.nn.ReflectionPad1d(2), torch.nn.ReplicationPad1d((0, 2))]
+    return seen + [torch.nn.functional.pad(line, (2, 1), mode="reflect"), [repr(m) for m in modules],
+                   modules[0](x), modules[1](x).grad_fn.name(), modules[2](line), modules[3](line),
+                   attempt(lambda: torch.nn.functional.pad(torch.ones(3), (1, 1), mode="reflect"))]
