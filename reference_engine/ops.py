@@ -1253,3 +1253,17 @@ def rad2deg(a: Tensor) -> Tensor:
 
 def frac(a: Tensor) -> Tensor:
     return apply(R.RULES["frac"], (a,))
+
+
+def pixel_shuffle(a: Tensor, factor: int) -> Tensor:
+    """(*, C·r², H, W) → (*, C, H·r, W·r)."""
+    if a._data.ndim < 3 or a._data.shape[-3] % (factor * factor):
+        raise not_supported(f"pixel_shuffle of shape {list(a._data.shape)} by {factor}", a._policy.dialect)
+    return apply(R.RULES["pixel_shuffle"], (a,), {"factor": int(factor)})
+
+
+def pixel_unshuffle(a: Tensor, factor: int) -> Tensor:
+    """(*, C, H·r, W·r) → (*, C·r², H, W)."""
+    if a._data.ndim < 3 or a._data.shape[-1] % factor or a._data.shape[-2] % factor:
+        raise not_supported(f"pixel_unshuffle of shape {list(a._data.shape)} by {factor}", a._policy.dialect)
+    return apply(R.RULES["pixel_unshuffle"], (a,), {"factor": int(factor)})

@@ -767,3 +767,25 @@ def cumprod_grad(g: Any, a: Any, result: Any, dim: int) -> Any:
     if not a._data.all():
         raise not_supported("cumprod's gradient at an input with zeros", g._policy.dialect)
     return F.div(reverse_cumsum(F.mul(result, g), dim), a)
+
+
+# --- pixel shuffles ---------------------------------------------------------------------------
+
+def np_pixel_shuffle(a: np.ndarray, factor: int) -> np.ndarray:
+    """(*, C·r², H, W) → (*, C, H·r, W·r): each r×r block of channels spread over space."""
+    *lead, channels, height, width = a.shape
+    c = channels // (factor * factor)
+    blocks = a.reshape(*lead, c, factor, factor, height, width)
+    n = len(lead)
+    order = (*range(n), n, n + 3, n + 1, n + 4, n + 2)
+    return np.ascontiguousarray(blocks.transpose(order)).reshape(*lead, c, height * factor, width * factor)
+
+
+def np_pixel_unshuffle(a: np.ndarray, factor: int) -> np.ndarray:
+    """(*, C, H·r, W·r) → (*, C·r², H, W): the inverse of ``np_pixel_shuffle``."""
+    *lead, channels, height, width = a.shape
+    h, w = height // factor, width // factor
+    blocks = a.reshape(*lead, channels, h, factor, w, factor)
+    n = len(lead)
+    order = (*range(n), n, n + 2, n + 4, n + 1, n + 3)
+    return np.ascontiguousarray(blocks.transpose(order)).reshape(*lead, channels * factor * factor, h, w)

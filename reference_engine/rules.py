@@ -464,3 +464,8 @@ rule("cumprod", "CumprodBackward0", lambda a, *, dim: np.cumprod(a, axis=dim).re
      lambda g, a, result, dim: H.cumprod_grad(g, a, result, dim))
 rule("cross", "LinalgCrossBackward0", lambda a, b, *, dim: np.cross(a, b, axis=dim),
      lambda g, b, dim: F.cross(b, g, dim), lambda g, a, dim: F.cross(g, a, dim), **AB)
+# pixel (un)shuffle: a permutation of the elements, each the other's derivative
+rule("pixel_shuffle", "PixelShuffleBackward0", lambda a, *, factor: H.np_pixel_shuffle(a, factor),
+     lambda g, factor: F.pixel_unshuffle(g, factor))
+rule("pixel_unshuffle", "PixelUnshuffleBackward0", lambda a, *, factor: H.np_pixel_unshuffle(a, factor),
+     lambda g, factor: F.pixel_shuffle(g, factor))

@@ -190,6 +190,8 @@ case("atan2", lambda a, b: torch.atan2(a, b), _distinct(2, 3), _distinct(2, 3)[:
 case("deg2rad", lambda a: torch.deg2rad(a) * torch.rad2deg(a), _distinct(2, 3))
 case("cumprod", lambda a: torch.cumprod(a, 1) * torch.cumprod(a, 0), _distinct(2, 3))
 case("cross", lambda a, b: torch.linalg.cross(a, b) * a, _distinct(2, 3), _distinct(1, 3))
+case("pixel_shuffle", lambda a: _nnf.pixel_unshuffle(_nnf.pixel_shuffle(a * a, 2).exp(), 2) * a,
+     _distinct(1, 4, 2, 2))
 case("det", lambda a: torch.linalg.det(a) * torch.det(a[0]), _well_conditioned(2, 3, 3))
 case("slogdet", lambda a: torch.linalg.slogdet(a).logabsdet * torch.slogdet(-a).sign + torch.logdet(a),
      _well_conditioned(2, 3, 3))

@@ -206,6 +206,8 @@ INTERNAL_RULES: dict[str, str] = {
     "polygamma": "digamma's derivative, recorded for second order (torch and paddle order its "
                  "arguments differently: polygamma(n, x), polygamma(x, n))",
     "rad2deg": "deg2rad's inverse, one constant apart (a differential program checks it)",
+    "pixel_shuffle": "needs channels a square multiple of the factor (differential programs check it)",
+    "pixel_unshuffle": "pixel_shuffle's inverse and derivative (differential programs check it)",
     "slogdet_sign": "slogdet's sign (no gradient)",
     "slogdet_stacked": "paddle's slogdet: its sign needs no gradient and its log one of det's",
 }

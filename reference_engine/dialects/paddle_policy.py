@@ -152,7 +152,8 @@ DERIVATIVE_ORDER_LIMITS = {
     "linalg_solve": (0, "solve_grad"), "inverse": (0, "inverse_grad"), "det": (0, "det_grad"),
     "slogdet_stacked": (0, "slogdet_grad"),
     # and the special and running functions' kernels the table does not probe (measured likewise)
-    **{op: (0, f"{op}_grad") for op in ("polygamma", "erfinv", "logit", "atan2", "cumprod", "cross")},
+    **{op: (0, f"{op}_grad") for op in ("polygamma", "erfinv", "logit", "atan2", "cumprod", "cross",
+                                          "pixel_shuffle", "pixel_unshuffle")},
     # the activations composed in reference_engine/paddle/nn/activation_functions.py (measured)
     **{f"{name}_kernel": (0, f"{grad}_grad") for name, grad in (
         ("relu6", "relu6"), ("hardtanh", "hardtanh"), ("hardswish", "hardswish"),

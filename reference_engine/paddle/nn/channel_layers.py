@@ -16,10 +16,10 @@ from reference_engine.paddle._core import Tensor, get_default_dtype
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, Parameter
 
-__all__ = ["GLU", "SELU", "Pad1D", "Pad2D", "ZeroPad2D", "PairwiseDistance", "TripletMarginLoss", "BCELoss",
-           "BCEWithLogitsLoss", "NLLLoss", "CosineSimilarity", "Dropout2D", "KLDivLoss", "Hardsigmoid",
-           "Hardswish", "Hardtanh", "InstanceNorm1D", "InstanceNorm2D", "LogSigmoid", "Mish", "PReLU",
-           "ReLU6", "Softsign"]
+__all__ = ["GLU", "SELU", "Pad1D", "Pad2D", "PixelShuffle", "PixelUnshuffle", "ZeroPad2D", "PairwiseDistance",
+           "TripletMarginLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "CosineSimilarity", "Dropout2D",
+           "KLDivLoss", "Hardsigmoid", "Hardswish", "Hardtanh", "InstanceNorm1D", "InstanceNorm2D",
+           "LogSigmoid", "Mish", "PReLU", "ReLU6", "Softsign"]
 
 (ReLU6, Hardtanh, Hardswish, Hardsigmoid, Mish, LogSigmoid, Softsign, SELU, GLU) = shared.function_modules(
     Layer, shared.ActivationBase, ReLU6=functional.relu6, Hardtanh=functional.hardtanh,
@@ -188,6 +188,30 @@ class PairwiseDistance(Layer):
 
     def forward(self, x: Tensor, y: Tensor) -> Tensor:
         return functional.pairwise_distance(x, y, self.p, self.epsilon, self.keepdim)
+
+
+class PixelShuffle(Layer):
+    def __init__(self, upscale_factor: int, data_format: str = "NCHW", name: Optional[str] = None) -> None:
+        super().__init__()
+        self._upscale_factor, self._data_format = upscale_factor, data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        return functional.pixel_shuffle(x, self._upscale_factor, self._data_format)
+
+    def extra_repr(self) -> str:
+        return f"upscale_factor={self._upscale_factor}"
+
+
+class PixelUnshuffle(Layer):
+    def __init__(self, downscale_factor: int, data_format: str = "NCHW", name: Optional[str] = None) -> None:
+        super().__init__()
+        self._downscale_factor, self._data_format = downscale_factor, data_format
+
+    def forward(self, x: Tensor) -> Tensor:
+        return functional.pixel_unshuffle(x, self._downscale_factor, self._data_format)
+
+    def extra_repr(self) -> str:
+        return f"downscale_factor={self._downscale_factor}"
 
 
 class Pad2D(Layer):

@@ -27,7 +27,23 @@ __all__ = ["group_norm", "interpolate", "label_smooth", "one_hot", "pad", "upsam
            "conv2d_transpose", "cross_entropy", "dropout", "dropout2d", "elu", "instance_norm", "embedding",
            "gelu", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss",
            "normalize", "relu", "sigmoid", "silu", "softmax", "softplus", "tanh", "elu_", "relu_",
-           *_activations]
+           "pixel_shuffle", "pixel_unshuffle", *_activations]
+
+
+def pixel_shuffle(x: Tensor, upscale_factor: int, data_format: str = "NCHW",
+                  name: Optional[str] = None) -> Tensor:
+    """(N, C·r², H, W) → (N, C, H·r, W·r) (PixelShuffleGradNode; no double grad)."""
+    if data_format != "NCHW":
+        raise not_supported(f"pixel_shuffle with data_format={data_format!r}", "paddle")
+    return F.pixel_shuffle(x, upscale_factor)
+
+
+def pixel_unshuffle(x: Tensor, downscale_factor: int, data_format: str = "NCHW",
+                    name: Optional[str] = None) -> Tensor:
+    """(N, C, H·r, W·r) → (N, C·r², H, W) (PixelUnshuffleGradNode; no double grad)."""
+    if data_format != "NCHW":
+        raise not_supported(f"pixel_unshuffle with data_format={data_format!r}", "paddle")
+    return F.pixel_unshuffle(x, downscale_factor)
 
 sigmoid = F.sigmoid
 tanh = F.tanh

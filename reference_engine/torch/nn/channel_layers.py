@@ -17,8 +17,9 @@ from reference_engine.torch.nn.modules import Module, initialised
 from reference_engine.torch.nn.parameter import Parameter
 
 __all__ = ["ConstantPad1d", "ConstantPad2d", "Dropout2d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d",
-           "PReLU", "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "Softmax2d",
-           "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d", "ZeroPad2d"]
+           "PReLU", "PixelShuffle", "PixelUnshuffle", "ReflectionPad1d", "ReflectionPad2d",
+           "ReplicationPad1d", "ReplicationPad2d", "Softmax2d", "Upsample", "UpsamplingBilinear2d",
+           "UpsamplingNearest2d", "ZeroPad2d"]
 
 
 def _parameter(values: np.ndarray) -> Parameter:
@@ -209,6 +210,30 @@ class UpsamplingBilinear2d(Upsample):
 
     def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
         super().__init__(size, scale_factor, "bilinear", align_corners=True)
+
+
+class PixelShuffle(Module):
+    def __init__(self, upscale_factor: int) -> None:
+        super().__init__()
+        self.upscale_factor = upscale_factor
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.pixel_shuffle(input, self.upscale_factor)
+
+    def extra_repr(self) -> str:
+        return f"upscale_factor={self.upscale_factor}"
+
+
+class PixelUnshuffle(Module):
+    def __init__(self, downscale_factor: int) -> None:
+        super().__init__()
+        self.downscale_factor = downscale_factor
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.pixel_unshuffle(input, self.downscale_factor)
+
+    def extra_repr(self) -> str:
+        return f"downscale_factor={self.downscale_factor}"
 
 
 class Softmax2d(Module):

@@ -26,9 +26,19 @@ __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d", 
            "dropout2d", "elu", "group_norm", "instance_norm", "interpolate", "embedding", "gelu",
            "layer_norm", "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss",
            "normalize", "one_hot", "pad", "relu", "smooth_l1_loss", "scaled_dot_product_attention", "sigmoid",
-           "silu", "softmax", "softplus", "tanh"]
+           "silu", "softmax", "softplus", "tanh", "pixel_shuffle", "pixel_unshuffle"]
 
 sigmoid = F.sigmoid
+
+
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:  # noqa: A002
+    """(*, C·r², H, W) → (*, C, H·r, W·r) (PixelShuffleBackward0)."""
+    return F.pixel_shuffle(input, upscale_factor)
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:  # noqa: A002
+    """(*, C, H·r, W·r) → (*, C·r², H, W) (PixelUnshuffleBackward0)."""
+    return F.pixel_unshuffle(input, downscale_factor)
 
 
 def _not_in_place(name: str, inplace: bool) -> None:

@@ -38,7 +38,7 @@ HOMES: dict[str, tuple[str, ...]] = {
     "flatten": ("Flatten", "Unflatten"),
     "upsampling": ("Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"),
     "distance": ("CosineSimilarity", "PairwiseDistance"),
-    "pixelshuffle": (),
+    "pixelshuffle": ("PixelShuffle", "PixelUnshuffle"),
 }
 
 

@@ -258,3 +258,18 @@ def reflection_and_replication_padding(paddle):
     modules = [paddle.nn.Pad2D([1, 1, 1, 1], mode="reflect"), paddle.nn.Pad1D(2, mode="replicate")]
     return seen + [paddle.nn.functional.pad(line, [2, 1], mode="reflect", data_format="NCL"),
                    [repr(m) for m in modules], modules[0](x), modules[1](line)]
+
+
+@program
+def pixel_shuffles(paddle):
+    """pixel_shuffle / pixel_unshuffle and their layers: the permutation and its gradient; the
+    kernels have no double grad."""
+    x = paddle.arange(32, dtype="float32").reshape([2, 4, 2, 2])
+    x.stop_gradient = False
+    y = paddle.nn.functional.pixel_shuffle(x, 2)
+    (y * y).sum().backward()
+    back = paddle.nn.PixelUnshuffle(2)(y)
+    return [y, y.grad_fn.name(), x.grad, repr(paddle.nn.PixelShuffle(2)), back.grad_fn.name(),
+            paddle.equal_all(back, x),
+            attempt(lambda: paddle.grad((paddle.nn.functional.pixel_shuffle(x, 2) ** 2).sum(), x,
+                                        create_graph=True))]

@@ -375,3 +375,16 @@ def reflection_and_replication_padding(torch):
     return seen + [torch.nn.functional.pad(line, (2, 1), mode="reflect"), [repr(m) for m in modules],
                    modules[0](x), modules[1](x).grad_fn.name(), modules[2](line), modules[3](line),
                    attempt(lambda: torch.nn.functional.pad(torch.ones(3), (1, 1), mode="reflect"))]
+
+
+@program
+def pixel_shuffles(torch):
+    """pixel_shuffle / pixel_unshuffle and their modules: the permutation, each the other's
+    derivative (second order included), and the module path."""
+    x = torch.arange(32.0).reshape(2, 4, 2, 2).requires_grad_()
+    y = torch.nn.functional.pixel_shuffle(x, 2)
+    first, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+    back = torch.nn.PixelUnshuffle(2)(y)
+    return [y, y.grad_fn.name(), first, first.grad_fn.name(), torch.autograd.grad((first * first).sum(), x),
+            repr(torch.nn.PixelShuffle(2)), repr(torch.nn.PixelUnshuffle(3)), back.grad_fn.name(),
+            torch.equal(back, x), torch.nn.modules.pixelshuffle.PixelShuffle is torch.nn.PixelShuffle]
