@@ -34,6 +34,18 @@ class GradcheckError(RuntimeError):
 
 
 TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "bool_ambiguous": (RuntimeError, "Boolean value of Tensor with more than one value is ambiguous"),
+    "python_scalar": (ValueError, "only one element tensors can be converted to Python scalars"),
+    "stack_module_state_empty": (RuntimeError, "stack_module_state: Expected at least one model, got 0."),
+    "stack_module_state_mode": (RuntimeError, "stack_module_state: Expected all models to have the same "
+                                              "training/eval mode."),
+    "stack_module_state_class": (RuntimeError, "stack_module_state: Expected all models to be of the same "
+                                               "class."),
+    "stack_module_state_flags": (RuntimeError, "Expected {name} from each model to have the same "
+                                               ".requires_grad"),
+    "checkpoint_no_output_grad": (RuntimeError, "none of output has requires_grad=True, this checkpoint() is "
+                                                "not necessary"),
+    "checkpoint_keywords": (ValueError, "Unexpected keyword arguments: {names}"),
     "pad_non_constant_size": (NotImplementedError,
                               "Padding size {size} is not supported for {ndim}D input tensor.\nSupported "
                               "combinations for non-constant padding:\n  - 2D or 3D input: padding size = 2 "

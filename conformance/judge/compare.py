@@ -45,7 +45,8 @@ TOLERANCES = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (1
 # otherwise not counted as a difference.
 WARN_ONCE = ("Using backward() with create_graph=True",
              "Creating a tensor from a list of numpy.ndarrays",
-             "Using torch.cross without specifying the dim arg")
+             "Using torch.cross without specifying the dim arg",
+             "Converting a tensor with requires_grad=True to a scalar")
 
 
 @dataclass

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import warnings
 from typing import Any, Optional, Sequence, Union
 
 import numpy as np
@@ -172,6 +173,18 @@ def _in_place_method(op: str) -> Any:
         return self._in_place(op)
     method.__name__ = f"{op}_"
     return method
+
+
+_WARNED_SCALAR = [False]
+
+
+def _warn_scalar_of_tensor_requiring_grad() -> None:
+    """torch warns the first time a tensor requiring grad becomes a Python float (once per
+    process, as its C++ warning is)."""
+    if not _WARNED_SCALAR[0]:
+        _WARNED_SCALAR[0] = True
+        warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+                      "behavior.\nConsider using tensor.detach() first.", UserWarning, stacklevel=3)
 
 
 class Tensor(_CoreTensor):
@@ -383,6 +396,31 @@ class Tensor(_CoreTensor):
     def _is_zerotensor(self) -> builtins.bool:
         """Whether this is a ZeroTensor (torch's private query, which its tests use)."""
         return TORCH.is_zero_tensor(self)
+
+    def __float__(self) -> builtins.float:
+        return builtins.float(self._python_scalar())
+
+    def __complex__(self) -> builtins.complex:
+        return builtins.complex(self._python_scalar())
+
+    def __int__(self) -> builtins.int:
+        if self._data.size != 1:
+            raise TORCH.error("python_scalar")
+        return builtins.int(self.item())
+
+    def __bool__(self) -> builtins.bool:
+        if self._data.size != 1:
+            raise TORCH.error("bool_ambiguous")
+        return builtins.bool(self.item())
+
+    def _python_scalar(self) -> Any:
+        """float() / complex(): one element (torch's ValueError otherwise), warning once when
+        the tensor requires grad."""
+        if self._data.size != 1:
+            raise TORCH.error("python_scalar")
+        if self._requires_grad:
+            _warn_scalar_of_tensor_requiring_grad()
+        return self.item()
 
     def tolist(self) -> Any:
         if TORCH.is_zero_tensor(self):

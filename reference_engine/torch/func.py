@@ -22,7 +22,8 @@ from reference_engine.messages import not_supported
 from reference_engine.torch import autograd
 from reference_engine.torch._core import Tensor, stack, zeros_like
 
-__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "vjp", "vmap"]
+__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "linearize",
+           "stack_module_state", "vjp", "vmap"]
 
 _DEPTH = [0]  # how many transforms are running now
 
@@ -138,7 +139,7 @@ def _traced(func: Callable[..., Any], primals: Sequence[Tensor], has_aux: bool
         inputs = [_stand_in(p) for p in primals]
         result = func(*inputs)
     out, aux = result if has_aux else (result, None)
-    return connected, inputs, out, aux, list(out) if isinstance(out, (tuple, list)) else [out]
+    return connected, inputs, out, aux, _leaves(out)
 
 
 def vjp(func: Callable[..., Any], *primals: Tensor, has_aux: bool = False) -> Any:
@@ -164,7 +165,7 @@ def jvp(func: Callable[..., Any], primals: Sequence[Tensor], tangents: Sequence[
         cotangents = [zeros_like(o).requires_grad_(True) for o in outputs]
         pulled = _differentiate(outputs, inputs, cotangents)
         pushed = _differentiate(pulled, cotangents, list(tangents))
-    tangent_out = pushed if isinstance(out, (tuple, list)) else pushed[0]
+    tangent_out = _rebuild(out, iter(pushed))
     shown = (_shown(out, connected), _shown(tangent_out, connected))
     return (*shown, aux) if has_aux else shown
 
@@ -178,13 +179,17 @@ def jacrev(func: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0,
             args, connected = _with_stand_ins(args, positions)
             result = func(*args)
             out, aux = result if has_aux else (result, None)
-            flat = out.reshape(-1)
-            rows = [_differentiate([flat[k]], [args[i] for i in positions], [None])
-                    for k in range(flat.numel())]
-            jacobians = tuple(stack([row[j] for row in rows]).reshape(*out.shape, *args[i].shape)
-                              if rows else zeros_like(out)
-                              for j, i in enumerate(positions))
-        found = _shown(jacobians[0] if isinstance(argnums, int) else jacobians, connected)
+            trees = [args[i] for i in positions]
+            leaves = [leaf for tree in trees for leaf in _leaves(tree)]
+            per_output = []
+            for o in _leaves(out):
+                flat = o.reshape(-1)
+                rows = [_differentiate([flat[k]], leaves, [None]) for k in range(flat.numel())]
+                jacobians = iter([stack([row[j] for row in rows]).reshape(*o.shape, *leaf.shape)
+                                  if rows else zeros_like(o) for j, leaf in enumerate(leaves)])
+                per_input = tuple(_rebuild(tree, jacobians) for tree in trees)
+                per_output.append(per_input[0] if isinstance(argnums, int) else per_input)
+        found = _shown(_rebuild(out, iter(per_output)), connected)
         return (found, aux) if has_aux else found
 
     return transformed
@@ -198,18 +203,29 @@ def jacfwd(func: Callable[..., Any], argnums: int = 0, has_aux: bool = False,
         raise not_supported("jacfwd over several argnums or with has_aux", "torch")
 
     def transformed(*args: Any) -> Any:
-        x = args[argnums]
+        tree = args[argnums]
+        leaves = _leaves(tree)
 
-        def of_x(value: Tensor) -> Any:
-            return func(*args[:argnums], value, *args[argnums + 1:])
+        def of_leaves(*values: Tensor) -> Any:
+            return func(*args[:argnums], _rebuild(tree, iter(values)), *args[argnums + 1:])
 
-        columns = []
-        for k in range(x.numel()):
-            tangent = zeros_like(x).reshape(-1)
-            tangent[k] = 1.0
-            out, column = jvp(of_x, (x,), (tangent.reshape(x.shape),))
-            columns.append(column.reshape(-1))
-        return stack(columns, -1).reshape(*out.shape, *x.shape)
+        columns: list[list[list[Tensor]]] = []  # [input leaf][element] -> each output leaf's column
+        out: Any = None
+        for j, leaf in enumerate(leaves):
+            per_element = []
+            for k in range(leaf.numel()):
+                tangents = [zeros_like(value) for value in leaves]
+                unit = tangents[j].reshape(-1)
+                unit[k] = 1.0
+                tangents[j] = unit.reshape(leaf.shape)
+                out, column = jvp(of_leaves, tuple(leaves), tuple(tangents))
+                per_element.append([c.reshape(-1) for c in _leaves(column)])
+            columns.append(per_element)
+        per_output = [_rebuild(tree, iter([stack([element[i] for element in per_element], -1)
+                                           .reshape(*o.shape, *leaf.shape)
+                                           for per_element, leaf in zip(columns, leaves)]))
+                      for i, o in enumerate(_leaves(out))]
+        return _rebuild(out, iter(per_output))
 
     return transformed
 
@@ -260,3 +276,43 @@ def functional_call(module: Any, parameter_and_buffer_dicts: Any, args: Any = No
             object.__setattr__(owner, attr, value)
 
 __getattr__ = module_getattr("torch.func")
+
+
+def linearize(func: Callable[..., Any], *primals: Tensor) -> tuple[Any, Callable[..., Any]]:
+    """The function's output at ``primals`` and a function of tangents giving its
+    Jacobian-vector products there (torch traces the function and warns of its tracing's
+    internals; those warnings are not reproduced)."""
+    out, _ = jvp(func, primals, tuple(zeros_like(p) for p in primals))
+
+    def jvp_fn(*tangents: Tensor) -> Any:
+        return jvp(func, primals, tangents)[1]
+
+    return out, jvp_fn
+
+
+def stack_module_state(models: Sequence[Any]) -> tuple[dict[str, Tensor], dict[str, Tensor]]:
+    """Each parameter and buffer of same-class models stacked along a new first dimension:
+    fresh leaves requiring grad where the models' parameters all do (torch's checks, in its
+    words)."""
+    models = list(models)
+    if not models:
+        raise TORCH.error("stack_module_state_empty")
+    if len({m.training for m in models}) != 1:
+        raise TORCH.error("stack_module_state_mode")
+    if any(type(m) is not type(models[0]) for m in models):
+        raise TORCH.error("stack_module_state_class")
+
+    def stacked(tables: list[dict[str, Tensor]]) -> dict[str, Tensor]:
+        out = {}
+        for name in tables[0]:
+            tensors = [table[name] for table in tables]
+            flags = {t.requires_grad for t in tensors}
+            if len(flags) != 1:
+                raise TORCH.error("stack_module_state_flags", name=name)
+            value = stack(tensors)
+            out[name] = value.detach().requires_grad_() if flags.pop() else value
+        return out
+
+    return (stacked([dict(m.named_parameters()) for m in models]),
+            stacked([dict(m.named_buffers()) for m in models]))
+

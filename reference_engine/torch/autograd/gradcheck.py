@@ -6,9 +6,10 @@ outside autograd (torch perturbs ``input.data``: no version change); the analyti
 ``grad`` per output element, twice (torch's reentrancy check), with ``retain_graph``. Both are laid
 out (input elements, output elements). Also as torch: the double-precision warning, the error for
 inputs none of which requires grad, and the check that zero output gradients give zero (or no)
-input gradients. Not modelled: torch's undefined gradients in that check (zeros stand in for
-them), fast mode, batched and forward-mode checks; ``gradgradcheck`` draws its gradient outputs
-from a generator of its own, never the default one (the verdict does not depend on them).
+input gradients. ``check_forward_ad`` compares the Jacobian forward-mode AD gives as well;
+``gradgradcheck`` draws its gradient outputs from the default generator, as torch's
+``make_tensor`` does. Not modelled: torch's undefined gradients in that check (zeros stand in
+for them), fast mode and the batched checks.
 """
 
 from __future__ import annotations
@@ -22,9 +23,6 @@ from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.messages import GradcheckError, not_supported
 from reference_engine.tensor import Tensor
 from reference_engine.torch.autograd import forward_ad
-from reference_engine.torch_random import TorchGenerator
-
-_VECTORS = TorchGenerator()  # torch's fast mode draws from a generator of its own, never the default
 
 __all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]
 
@@ -200,5 +198,11 @@ def _zero_output_grads_give_zero(outputs: list[Any], leaves: list[Any]) -> None:
 
 
 def _random_like(t: Any) -> Any:
-    return type(t)._from_array(_VECTORS.uniform(-1.0, 1.0, t._data.shape, np.float64)
-                              .astype(t._data.dtype))
+    """A random gradient output for ``t``, as ``torch.testing.make_tensor`` draws it: uniform in
+    [-1, 1) from the default generator (so a program's later draws follow torch's), in ``t``'s
+    floating dtype (float64 for another), requiring grad."""
+    from reference_engine.torch._core import _DTYPES, empty
+
+    dtype = t._data.dtype if t._data.dtype.kind == "f" else np.dtype(np.float64)
+    made = empty(tuple(t._data.shape), dtype=_DTYPES[dtype]).uniform_(-1.0, 1.0)
+    return made.requires_grad_(True)

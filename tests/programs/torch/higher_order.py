@@ -202,3 +202,50 @@ def forward_mode_dual_tensors(torch):
                    torch.autograd.gradcheck(Scale.apply, (a, 2.0), **forward_only),
                    attempt(lambda: torch.autograd.gradcheck(lambda v: WrongJvp.apply(v, 1.0), (a,),
                                                             **forward_only))]
+
+
+@program
+def checkpoints_transforms_over_parameters_and_random_draws_after_checks(torch):
+    """torch.utils.checkpoint in its three calls (left out: reentrant, with its warning; the
+    function reruns in backward with the forward's random state), checkpoint_sequential;
+    torch.func: hessian and jacfwd over a dict of parameters (functional_call),
+    stack_module_state feeding vmap (model ensembling); gradgradcheck draws its gradient
+    outputs from the default generator; float() of a tensor requiring grad. (torch.func.linearize
+    is left out: torch's tracing warns of its own internals.)"""
+    checkpoint, checkpoint_sequential = (torch.utils.checkpoint.checkpoint,
+                                         torch.utils.checkpoint.checkpoint_sequential)
+    runs = []
+
+    def body(a):
+        runs.append(torch.rand(1))
+        return torch.nn.functional.dropout(a.sin() * 2, 0.5)
+
+    torch.manual_seed(0)
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    seen = []
+    for reentrant in (None, True, False):
+        y = checkpoint(body, x) if reentrant is None else checkpoint(body, x, use_reentrant=reentrant)
+        y.sum().backward()
+        seen += [y, y.grad_fn.name(), x.grad.clone(), torch.rand(1)]
+        x.grad = None
+    net = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2), torch.nn.Tanh(),
+                              torch.nn.Linear(2, 1))
+    out = checkpoint_sequential(net, 2, x[None], use_reentrant=False)
+    out.sum().backward()
+    params = {k: v.detach() for k, v in net.named_parameters()}
+    inputs = torch.randn(4, 3)
+
+    def loss(p):
+        return torch.func.functional_call(net, p, (inputs,)).pow(2).sum()
+    hess = torch.func.hessian(loss)(params)
+    jac = torch.func.jacfwd(lambda p: torch.func.functional_call(net, p, (inputs,)))(params)
+    models = [torch.nn.Linear(3, 2) for _ in range(3)]
+    stacked, buffers = torch.func.stack_module_state(models)
+    ensemble = torch.vmap(lambda p, b: torch.func.functional_call(models[0], (p, b), (inputs,)))(stacked,
+                                                                                                   buffers)
+    check = torch.autograd.gradgradcheck(lambda a: (a ** 3).sum(), (torch.randn(3, dtype=torch.float64,
+                                                                             requires_grad=True),))
+    return seen + [runs, out, net[0].weight.grad, hess["0.weight"]["2.bias"], hess["4.bias"]["4.bias"],
+                   jac["0.bias"], sorted(stacked), stacked["weight"].shape,
+                   stacked["weight"].requires_grad, buffers, ensemble, check, torch.rand(2), float(x[1] * 2),
+                   attempt(lambda: float(x * 2))]
