@@ -679,6 +679,8 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "rnn_create_graph": (ValueError, "(InvalidArgument) Required tensor shall not be nullptr, but received "
+                                     "nullptr."),
     "lbfgs_line_search": (RuntimeError, "only 'strong_wolfe' is supported"),
     "cross_no_axis_of_3": (ValueError, "(InvalidArgument) There must be at least one dimension 'd' "
                                        "so that Input(X/Y).dims()[d] is equal to 3. But received: "

@@ -150,6 +150,7 @@ DERIVATIVE_ORDER_LIMITS = {
     "max_pool2d_with_index_kernel": (0, "max_pool2d_with_index_grad"),
     # the linear-algebra kernels (measured: "The Op inverse_grad doesn't have any grad op")
     "linalg_solve": (0, "solve_grad"), "inverse": (0, "inverse_grad"), "det": (0, "det_grad"),
+    **{f"{mode}_interp_kernel": (0, f"{mode}_interp_grad") for mode in ("nearest", "bilinear", "linear")},
     "slogdet_stacked": (0, "slogdet_grad"),
     # and the special and running functions' kernels the table does not probe (measured likewise)
     **{op: (0, f"{op}_grad") for op in ("polygamma", "erfinv", "logit", "atan2", "cumprod", "cross",
@@ -173,6 +174,8 @@ UNDEFINED_DOUBLE_GRAD = {form_origin(form) for form, paths in KERNELS.items()
                                 for p, o in paths.items())}
 # kernels whose double grad node exists but refuses to run (measured on 3.3.1), by origin
 REFUSED_DOUBLE_GRAD = {"max_pool_kernel": "max_pool_double_grad"}
+# kernels whose create_graph pass fails inside (measured on 3.3.1: LSTM, GRU and SimpleRNN)
+CREATE_GRAPH_REFUSED = {"rnn_kernel": "rnn_create_graph"}
 C_TYPES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
            "uint8": "uint8_t", "bool": "bool"}
 ALIASES = {"matmul_dot_shape": "matmul_shape", "matmul_mv_shape": "matmul_shape",
@@ -710,17 +713,21 @@ class PaddlePolicy(Policy):
                              have=leaf._grad._data.dtype.name)
         super().accumulate(leaf, grad, create_graph)
 
-    def _check_cut_nodes(self, outputs: list[Tensor], cut: list[Tensor]) -> None:
-        """paddle 3.3.1 fails when no_grad_vars cuts the only input of a node the pass reaches:
-        "The current MetaTensor is not initialized", or a segmentation fault, depending on the
-        node. Both are undefined here, so the reference refuses."""
-        cut_nodes = {id(n) for n in (t._edge() for t in cut) if n is not None}
+    def _check_cut_nodes(self, outputs: list[Tensor], cut: list[Tensor], inputs: list[Tensor]) -> None:
+        """paddle 3.3.1 fails when no_grad_vars cuts the only input of a node the pass needs, one
+        on the way to an input: "The current MetaTensor is not initialized", or a segmentation
+        fault, depending on the node. Both are undefined here, so the reference refuses. (A
+        node off every way to the inputs does not run: cutting its input is defined, measured.)"""
+        cut_nodes = {id(n): n for n in (t._edge() for t in cut) if n is not None}
         if not cut_nodes:
             return
+        wanted = {id(n) for n in (t._edge() for t in inputs) if n is not None}
+        leads_to_input = {i for i, n in cut_nodes.items()
+                          if i in wanted or any(id(m) in wanted for m in engine.topological_order([n]))}
         roots = [n for n in (t._edge() for t in outputs) if n is not None]
         for node in engine.topological_order(roots, frozenset(cut_nodes)):
             edges = [e for e in node.edges if e is not None]
-            if len(edges) == 1 and id(edges[0]) in cut_nodes:
+            if len(edges) == 1 and id(edges[0]) in leads_to_input:
                 raise self.error("no_grad_var_only_input", name=node.name())
 
     def sum_gradients(self, have: Tensor, grad: Tensor) -> Tensor:
@@ -828,6 +835,9 @@ class PaddlePolicy(Policy):
         if node.released:  # paddle clears every node it ran, whether it saved anything or not
             raise self.error("freed", name=node.name())
         self._check_one_sided_gradient(node, needed)
+        if create_graph and node.order == 1 and node.origin in CREATE_GRAPH_REFUSED:
+            self.unpack_saved(node)
+            raise self.error(CREATE_GRAPH_REFUSED[node.origin])
         if node.attrs.get("unfillable_slot"):
             raise self.error("empty_grad_slot")
         limit = DERIVATIVE_ORDER_LIMITS.get(node.origin) or NODES_WITHOUT_DOUBLE_GRAD.get(node.name())
@@ -1076,7 +1086,7 @@ class PaddlePolicy(Policy):
         # nodes recorded before (its own node, or a leaf's accumulation node)
         reachable = [t if t._requires_grad or t._grad_fn is not None or t._accumulator is not None
                      else None for t in ins]
-        self._check_cut_nodes([t for t, _ in live], cut)
+        self._check_cut_nodes([t for t, _ in live], cut, [t for t in reachable if t is not None])
         with self._unguarded():
             captured = engine.run_backward(
                 self, [t for t, _ in live], [s for _, s in live], retain_graph=True,

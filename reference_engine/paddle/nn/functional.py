@@ -27,7 +27,7 @@ __all__ = ["group_norm", "interpolate", "label_smooth", "one_hot", "pad", "upsam
            "conv2d_transpose", "cross_entropy", "dropout", "dropout2d", "elu", "instance_norm", "embedding",
            "gelu", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss",
            "normalize", "relu", "sigmoid", "silu", "softmax", "softplus", "tanh", "elu_", "relu_",
-           "pixel_shuffle", "pixel_unshuffle", *_activations]
+           "pixel_shuffle", "pixel_unshuffle", "scaled_dot_product_attention", *_activations]
 
 
 def pixel_shuffle(x: Tensor, upscale_factor: int, data_format: str = "NCHW",
@@ -485,7 +485,8 @@ def interpolate(x: Tensor, size: Any = None, scale_factor: Any = None, mode: str
     else:
         scales = [float(s) for s in layers.as_tuple(scale_factor, spatial)]
         sizes = [int(n * s) for n, s in zip(x._data.shape[2:], scales)]
-    out = layers.interpolate(x, sizes, mode, align_corners, scales)
+    with as_kernel(f"{mode}_interp_kernel"):
+        out = layers.interpolate(x, sizes, mode, align_corners, scales)
     return C.named(out, _INTERPOLATION_NODES[mode], x)
 
 
@@ -525,3 +526,34 @@ def label_smooth(label: Tensor, prior_dist: Optional[Tensor] = None, epsilon: fl
 
 
 __getattr__ = module_getattr("paddle.nn.functional")
+
+
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
+                                 attn_mask: Optional[Tensor] = None, dropout_p: float = 0.0,
+                                 is_causal: bool = False, training: bool = True, backend: Any = None,
+                                 scale: Optional[float] = None, enable_gqa: bool = True,
+                                 name: Optional[str] = None) -> Tensor:
+    """Attention over [batch, seq, heads, dim] tensors as paddle's CPU path composes it: the
+    heads moved forward, ``query * scale`` times the keys transposed, a float mask (or, causal,
+    -1e4 above the diagonal) added, softmax, dropout, times the values, the heads moved back."""
+    from reference_engine.paddle import full_like, matmul, transpose, triu
+
+    if query._data.ndim != 4 or len({query.shape[2], key.shape[2], value.shape[2]}) != 1 or \
+            (attn_mask is not None and attn_mask._data.dtype == np.bool_):
+        raise not_supported("scaled_dot_product_attention beyond 4-d inputs of equal heads and a float mask",
+                            "paddle")
+    head_dim = query.shape[-1]
+    query, key, value = (transpose(t, [0, 2, 1, 3]) for t in (query, key, value))
+    scale = scale or (head_dim ** -0.5 if head_dim != 0 else 1.0)
+    product = matmul(query * scale, key, transpose_y=True)
+    if is_causal:
+        mask = full_like(product, -1e4)
+        mask.stop_gradient = True
+        product = product + triu(mask, diagonal=1)
+    elif attn_mask is not None:
+        product = product + attn_mask
+    weights = softmax(product)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p, training=training, mode="upscale_in_train")
+    return transpose(matmul(weights, value), [0, 2, 1, 3])
+

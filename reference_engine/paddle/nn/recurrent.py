@@ -12,6 +12,7 @@ from typing import Any, Optional
 from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine import recurrent, rng
+from reference_engine.graph import as_kernel
 from reference_engine.messages import not_supported
 from reference_engine.paddle import param_attr
 from reference_engine.paddle._core import Tensor, get_default_dtype, zeros
@@ -72,7 +73,9 @@ class _RNNBase(Layer):
             raise not_supported("recurrent layers with sequence_length", "paddle")
         x = inputs if self.time_major else F.transpose(inputs, 0, 1)
         states = self._initial(x, initial_states)
-        output, finals = recurrent.run(self.mode, x, list(zip(*states)), self._cells(), self._between_layers)
+        with as_kernel("rnn_kernel"):
+            output, finals = recurrent.run(self.mode, x, list(zip(*states)), self._cells(),
+                                           self._between_layers)
         output = C.named(output, "RnnGradNode")
         if not self.time_major:
             output = F.transpose(output, 0, 1)

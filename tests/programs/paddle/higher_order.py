@@ -329,3 +329,37 @@ def signs_gradient_is_a_recorded_scale_by_zero(paddle):
     plain, = paddle.grad(paddle.sign(x).sum(), x)
     again, = paddle.grad(recorded.sum(), x, allow_unused=True)
     return [recorded, recorded.grad_fn.name(), plain, plain.grad_fn is None, again]
+
+
+@program
+def second_order_through_layers_and_attention(paddle):
+    """Which layer kernels paddle 3.3.1 can differentiate twice: interpolation has no double
+    grad, the recurrent layers fail already in the create_graph pass; scaled_dot_product_attention
+    as the CPU path composes it (its softmax has no double grad); no_grad_vars cutting the only
+    input of a node off every way to the inputs is defined."""
+    F = paddle.nn.functional
+    paddle.seed(0)
+    x = paddle.randn([1, 2, 3, 3])
+    x.stop_gradient = False
+    s = paddle.randn([2, 5, 3])
+    s.stop_gradient = False
+    q = paddle.randn([2, 3, 2, 4])
+    q.stop_gradient = False
+    seen = []
+    for mode in ("nearest", "bilinear"):
+        y = F.interpolate(x, scale_factor=2, mode=mode)
+        first, = paddle.grad((y ** 2).sum(), [x], retain_graph=True)
+        seen += [y.grad_fn.name(), first,
+                 attempt(lambda: paddle.grad((y ** 2).sum(), [x], create_graph=True))]
+    for cls in (paddle.nn.LSTM, paddle.nn.GRU, paddle.nn.SimpleRNN):
+        out = cls(3, 4)(s)[0]
+        seen += [attempt(lambda: paddle.grad((out ** 2).sum(), [s], create_graph=True))]
+    attention = F.scaled_dot_product_attention(q, q * 2, q + 1)
+    causal = F.scaled_dot_product_attention(q, q, q, is_causal=True, scale=0.3)
+    attention.sum().backward()
+    w = paddle.to_tensor([[0.5, 1.5, 2.0]], stop_gradient=False)
+    xx = paddle.to_tensor([1.0, 2.0, 3.0], stop_gradient=False)
+    return seen + [attention, attention.grad_fn.name(), causal, q.grad,
+                   attempt(lambda: paddle.grad(F.scaled_dot_product_attention(q, q, q).sum(), q,
+                                               create_graph=True)),
+                   paddle.grad((xx * xx * w.sum()).sum(), [xx], no_grad_vars=[w])]
