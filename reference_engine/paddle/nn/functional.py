@@ -15,6 +15,8 @@ from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.framework_names import module_getattr
 from reference_engine.graph import as_kernel
 from reference_engine.messages import not_supported
+from reference_engine.paddle._core import full_like, matmul, transpose
+from reference_engine.paddle.extras import triu
 from reference_engine.paddle.nn.activation_functions import *  # noqa: F403
 from reference_engine.paddle.nn.activation_functions import __all__ as _activations
 from reference_engine.paddle.nn.activation_functions import float_attribute
@@ -536,8 +538,6 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     """Attention over [batch, seq, heads, dim] tensors as paddle's CPU path composes it: the
     heads moved forward, ``query * scale`` times the keys transposed, a float mask (or, causal,
     -1e4 above the diagonal) added, softmax, dropout, times the values, the heads moved back."""
-    from reference_engine.paddle import full_like, matmul, transpose, triu
-
     if query._data.ndim != 4 or len({query.shape[2], key.shape[2], value.shape[2]}) != 1 or \
             (attn_mask is not None and attn_mask._data.dtype == np.bool_):
         raise not_supported("scaled_dot_product_attention beyond 4-d inputs of equal heads and a float mask",
