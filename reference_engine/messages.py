@@ -34,6 +34,12 @@ class GradcheckError(RuntimeError):
 
 
 TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "positive_bool": (RuntimeError, "The `+` operator, on a bool tensor is not supported."),
+    "is_nonzero_empty": (RuntimeError, "Boolean value of Tensor with no values is ambiguous"),
+    "is_nonzero_many": (RuntimeError, "Boolean value of Tensor with more than one value is ambiguous"),
+    "fliplr_rank": (RuntimeError, "Input must be >= 2-d."),
+    "flipud_rank": (RuntimeError, "Input must be >= 1-d."),
+    "vdot_rank": (RuntimeError, "1D tensors expected, but got {a}D and {b}D tensors"),
     "bool_ambiguous": (RuntimeError, "Boolean value of Tensor with more than one value is ambiguous"),
     "python_scalar": (ValueError, "only one element tensors can be converted to Python scalars"),
     "stack_module_state_empty": (RuntimeError, "stack_module_state: Expected at least one model, got 0."),

@@ -631,3 +631,26 @@ def special_and_running_functions(torch):
                    attempt(lambda: torch.linalg.cross(torch.ones(2, 4), torch.ones(2, 4))),
                    torch.lgamma(torch.tensor([0.0, -1.0, 0.5])),
                    torch.digamma(torch.tensor([0.0, -2.0, 1.0]))]
+
+
+@program
+def aliases_predicates_and_small_compositions(torch):
+    """The aliases (absolute, negative, not_equal, swapdims, positive, real / conj of a real
+    tensor), the predicates (is_floating_point, is_complex, is_nonzero, signbit, isposinf,
+    isneginf, isreal), tril / triu_indices, and the compositions torch's OpInfo samples do not
+    all reach: nansum / nanmean with NaNs, trapezoid with dx, atleast_*d of several tensors,
+    column_stack, dstack, dist with p; their refusals."""
+    x = torch.tensor([[-1.5, float("nan"), 2.0], [0.0, -0.0, float("inf")]], requires_grad=True)
+    y = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    made = [torch.absolute(y - 3), torch.negative(y), y.swapdims(0, 1), torch.nansum(x), x.nansum(1),
+            torch.nanmean(x, 0), torch.trapezoid(y, dx=0.5), torch.trapz(y, dim=0), torch.dist(y, y * 2, 3),
+            torch.column_stack([y[0], y[1], y[0]]), torch.dstack([y, y]), torch.atleast_3d(y[0])]
+    seen = [[m, m.grad_fn.name(), torch.autograd.grad(m.sum(), [x, y], allow_unused=True)] for m in made]
+    return seen + [torch.not_equal(y, 2.0), torch.positive(y) is y, torch.real(y) is y, y.conj() is y,
+                   torch.is_floating_point(y), torch.is_complex(y), torch.is_nonzero(torch.tensor([0.5])),
+                   attempt(lambda: torch.is_nonzero(y)), attempt(lambda: torch.is_nonzero(torch.ones(0))),
+                   torch.signbit(x), torch.isposinf(x), torch.isneginf(-x), torch.isreal(y),
+                   torch.tril_indices(3, 4, 1), torch.triu_indices(3, 3),
+                   torch.atleast_1d(torch.tensor(2.0), y),
+                   attempt(lambda: torch.positive(torch.tensor([True]))), attempt(lambda: torch.fliplr(y[0])),
+                   attempt(lambda: torch.vdot(y, y))]
