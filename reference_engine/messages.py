@@ -685,6 +685,8 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "comparison_operand": (ValueError, "(InvalidArgument) {api}(): argument 'y' (position 1) must be "
+                                       "Tensor, but got {type_name}"),
     "rnn_create_graph": (ValueError, "(InvalidArgument) Required tensor shall not be nullptr, but received "
                                      "nullptr."),
     "lbfgs_line_search": (RuntimeError, "only 'strong_wolfe' is supported"),

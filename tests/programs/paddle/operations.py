@@ -803,3 +803,23 @@ def special_and_running_functions(paddle):
     return seen + [attempt(lambda: paddle.cross(paddle.ones([2, 4]), paddle.ones([2, 4]))),
                    paddle.lgamma(paddle.to_tensor([0.0, -1.0, 0.5])),
                    paddle.digamma(paddle.to_tensor([0.0, -2.0, 1.0]))]
+
+
+@program
+def comparisons_predicates_and_small_compositions(paddle):
+    """paddle's comparison functions (a tensor y only), isclose, moveaxis, nansum / nanmean with
+    NaNs, sgn, dist, inner, trapezoid with dx, stanh and addmm (their node names and
+    gradients), the dtype predicates, count_nonzero and tril / triu_indices."""
+    x = paddle.to_tensor([[-1.5, float("nan"), 2.0], [0.5, -0.25, 3.0]], stop_gradient=False)
+    y = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], stop_gradient=False)
+    made = [paddle.nansum(x), paddle.nansum(x, axis=1), paddle.nanmean(x, 0), paddle.moveaxis(y, 0, 1),
+            paddle.sgn(y - 3), paddle.dist(y, y * 2, 3), paddle.inner(y, y), paddle.trapezoid(y, dx=0.5),
+            paddle.stanh(y, 0.5, 2.0), paddle.addmm(y[:, :2], y, y.T, beta=0.5, alpha=2.0),
+            y.nansum(axis=0) + y.dist(y + 1) + x.nanmean()]
+    seen = [[m, m.grad_fn.name(), paddle.grad(m.sum(), [x, y], allow_unused=True)] for m in made]
+    three = paddle.full_like(y, 3.0)
+    return seen + [paddle.greater_equal(y, three), paddle.greater_than(y, three), paddle.less_equal(y, three),
+                   paddle.less_than(y, three), paddle.not_equal(y, three), paddle.isclose(y, y + 1e-9),
+                   attempt(lambda: paddle.greater_than(y, 3.0)), paddle.is_complex(y), paddle.is_integer(y),
+                   paddle.is_empty(y), paddle.count_nonzero(y - 2), paddle.count_nonzero(y - 2, axis=1),
+                   paddle.tril_indices(3, 3, 0), paddle.triu_indices(3, 4, 1)]
