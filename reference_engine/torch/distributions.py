@@ -15,10 +15,11 @@ from typing import Any, Callable, Optional, Sequence
 
 from reference_engine.torch import _core as T
 from reference_engine.torch.extras import broadcast_tensors, multinomial
-from reference_engine.torch.random import bernoulli, normal
+from reference_engine.torch.random import bernoulli, normal, rand
 from reference_engine.torch.type_info import finfo
 
-__all__ = ["Bernoulli", "Categorical", "Distribution", "Normal", "kl_divergence"]
+__all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Laplace", "Normal", "Uniform",
+           "kl_divergence"]
 
 
 def _shape(sample_shape: Sequence[int]) -> tuple[int, ...]:
@@ -189,6 +190,127 @@ class Normal(Distribution):
 
     def entropy(self) -> T.Tensor:
         return 0.5 + 0.5 * math.log(2 * math.pi) + T.log(self.scale)
+
+
+def _parameters(*values: Any) -> list[T.Tensor]:
+    """Numbers made tensors of the default dtype, then all broadcast together."""
+    return list(broadcast_tensors(*(v if isinstance(v, T.Tensor) else T.tensor(float(v)) for v in values)))
+
+
+class Uniform(Distribution):
+    """The uniform distribution on ``[low, high)``, drawn as ``low + rand · (high - low)``."""
+
+    parameters = ("low", "high")
+
+    def __init__(self, low: Any, high: Any, validate_args: Optional[bool] = None) -> None:
+        self.low, self.high = _parameters(low, high)
+        super().__init__(tuple(self.low.shape))
+
+    @property
+    def mean(self) -> T.Tensor:
+        return (self.high + self.low) / 2
+
+    @property
+    def stddev(self) -> T.Tensor:
+        return (self.high - self.low) / 12 ** 0.5
+
+    @property
+    def variance(self) -> T.Tensor:
+        return (self.high - self.low).pow(2) / 12
+
+    def sample(self, sample_shape: Sequence[int] = ()) -> T.Tensor:
+        with T.no_grad():
+            return self.rsample(sample_shape)
+
+    def rsample(self, sample_shape: Sequence[int] = ()) -> T.Tensor:
+        unit = rand(self._extended_shape(sample_shape), dtype=self.low.dtype)
+        return self.low + unit * (self.high - self.low)
+
+    def log_prob(self, value: T.Tensor) -> T.Tensor:
+        inside = self.low.le(value).type_as(self.low).mul(self.high.gt(value).type_as(self.low))
+        return T.log(inside) - T.log(self.high - self.low)
+
+    def cdf(self, value: T.Tensor) -> T.Tensor:
+        return ((value - self.low) / (self.high - self.low)).clamp(min=0, max=1)
+
+    def entropy(self) -> T.Tensor:
+        return T.log(self.high - self.low)
+
+
+class Exponential(Distribution):
+    """The exponential distribution of ``rate``, drawn as ``exponential_() / rate``."""
+
+    parameters = ("rate",)
+
+    def __init__(self, rate: Any, validate_args: Optional[bool] = None) -> None:
+        (self.rate,) = _parameters(rate)
+        super().__init__(tuple(self.rate.shape))
+
+    @property
+    def mean(self) -> T.Tensor:
+        return self.rate.reciprocal()
+
+    @property
+    def stddev(self) -> T.Tensor:
+        return self.rate.reciprocal()
+
+    @property
+    def variance(self) -> T.Tensor:
+        return self.rate.pow(-2)
+
+    def sample(self, sample_shape: Sequence[int] = ()) -> T.Tensor:
+        with T.no_grad():
+            return self.rsample(sample_shape)
+
+    def rsample(self, sample_shape: Sequence[int] = ()) -> T.Tensor:
+        return self.rate.new_empty(self._extended_shape(sample_shape)).exponential_() / self.rate
+
+    def log_prob(self, value: T.Tensor) -> T.Tensor:
+        return self.rate.log() - self.rate * value
+
+    def cdf(self, value: T.Tensor) -> T.Tensor:
+        return 1 - T.exp(-self.rate * value)
+
+    def entropy(self) -> T.Tensor:
+        return 1.0 - T.log(self.rate)
+
+
+class Laplace(Distribution):
+    """The Laplace distribution of ``loc`` and ``scale``, drawn by the inverse CDF of a uniform
+    in ``[eps - 1, 1)``."""
+
+    parameters = ("loc", "scale")
+
+    def __init__(self, loc: Any, scale: Any, validate_args: Optional[bool] = None) -> None:
+        self.loc, self.scale = _parameters(loc, scale)
+        super().__init__(tuple(self.loc.shape))
+
+    @property
+    def mean(self) -> T.Tensor:
+        return self.loc
+
+    @property
+    def stddev(self) -> T.Tensor:
+        return (2 ** 0.5) * self.scale
+
+    @property
+    def variance(self) -> T.Tensor:
+        return 2 * self.scale.pow(2)
+
+    def sample(self, sample_shape: Sequence[int] = ()) -> T.Tensor:
+        with T.no_grad():
+            return self.rsample(sample_shape)
+
+    def rsample(self, sample_shape: Sequence[int] = ()) -> T.Tensor:
+        eps = float(finfo(self.loc.dtype).eps)
+        u = self.loc.new_empty(self._extended_shape(sample_shape)).uniform_(eps - 1, 1)
+        return self.loc - self.scale * u.sign() * T.log1p(-u.abs())
+
+    def log_prob(self, value: T.Tensor) -> T.Tensor:
+        return -T.log(2 * self.scale) - T.abs(value - self.loc) / self.scale
+
+    def entropy(self) -> T.Tensor:
+        return 1 + T.log(2 * self.scale)
 
 
 def kl_divergence(p: Distribution, q: Distribution) -> T.Tensor:

@@ -89,3 +89,26 @@ def deprecated_spellings_still_in_use(torch):
                                                             torch.tensor([1.0, float("nan")])))]
     scaler = torch.cuda.amp.GradScaler(enabled=False)
     return checks + [scaler.is_enabled(), torch.version.cuda]
+
+
+@program
+def uniform_exponential_and_laplace(torch):
+    """Uniform, Exponential and Laplace: reparameterised draws from the default generator as
+    torch makes them (rand, exponential_, uniform_ in [eps - 1, 1)), their gradients to the
+    parameters, log_prob, entropy, cdf, moments, plain samples and printouts."""
+    D = torch.distributions
+    torch.manual_seed(0)
+    lo, hi = torch.tensor([0.0, -1.0], requires_grad=True), torch.tensor([2.0, 3.0], requires_grad=True)
+    rate = torch.tensor([0.5, 2.0], requires_grad=True)
+    loc, scale = torch.tensor([0.0, 1.0], requires_grad=True), torch.tensor([1.0, 0.5], requires_grad=True)
+    seen = []
+    parameters = [lo, hi, rate, loc, scale]
+    made = ((D.Uniform(lo, hi), (3,)), (D.Exponential(rate), (2,)), (D.Laplace(loc, scale), (4,)))
+    for dist, shape in made:
+        draw = dist.rsample(shape)
+        seen += [repr(dist), draw, dist.log_prob(draw.detach()), dist.entropy(), dist.mean, dist.stddev,
+                 dist.variance, torch.autograd.grad(draw.sum(), parameters, allow_unused=True)]
+    return seen + [D.Uniform(lo, hi).cdf(torch.tensor([1.0, 2.5])),
+                   D.Exponential(rate).cdf(torch.tensor([1.0, 1.0])),
+                   D.Uniform(0.0, 1.0).sample((2,)), D.Exponential(3.0).sample(),
+                   D.Laplace(0.0, 2.0).sample((2,))]
