@@ -283,12 +283,19 @@ def rpow_grad(g: Any, a: Any, result: Any, base: float) -> Any:
     """``base ** a`` by its exponent. With base 0 both frameworks give 0 where the exponent is
     not negative and ``-inf`` (``inf * log 0``) where it is, so the exponent is saved as well."""
     if base == 0:
+        if g._policy.pow_exponent_grad_multiplies:  # (as pow_grad_exponent)
+            return F.mul(g, F.where(F.ge(a, 0), 0, F.mul(result, -math.inf)))
         return F.where(F.ge(a, 0), 0, F.mul(g, F.mul(result, -math.inf)))
     return F.mul(g, F.mul(result, math.log(base)))
 
 
 def pow_grad_exponent(g: Any, a: Any, b: Any, result: Any) -> Any:
+    """``g · result · log a``, 0 where ``a`` is 0 and the exponent not negative: torch multiplies
+    the gradient by that masked factor (a NaN gradient stays NaN, a -0 keeps its sign), paddle
+    selects 0 there (``Policy.pow_exponent_grad_multiplies``)."""
     at_zero = F.logical_and(F.eq(a, 0), F.ge(b, 0))
+    if g._policy.pow_exponent_grad_multiplies:
+        return F.mul(g, F.where(at_zero, 0, F.mul(result, F.log(a))))
     return F.where(at_zero, 0, F.mul(g, F.mul(result, F.log(a))))
 
 

@@ -139,6 +139,7 @@ class Policy:
     # torch: atan2's derivative is 0 where x² + y² is 0 (paddle's divides by it)
     atan2_grad_zero_at_origin = False
     erfinv_saturates = False  # paddle: erfinv outside [-1, 1] is ±inf (torch: NaN)
+    pow_exponent_grad_multiplies = False  # torch: see rule_helpers.pow_grad_exponent
     # torch: list ops whose backward computes every entry's gradient once one is needed (its
     # codegen checks the list's range): a node's post hook sees them all, constants' included
     hooks_see_every_list_gradient: frozenset[str] = frozenset()

@@ -146,6 +146,7 @@ class TorchPolicy(Policy):
     matmul_result_writes = {"vm": 1}  # measured for every rank pair 1-3: only 1-d @ 2-d
     hooks_see_every_list_gradient = frozenset({"cat", "stack"})  # measured on 2.13.0
     atan2_grad_zero_at_origin = True  # measured on 2.13.0
+    pow_exponent_grad_multiplies = True  # measured on 2.13.0
     double_backward_thresholds_inclusive = True
     output_hooks_run_at_node = True
     # PowBackward1 / PowBackward2 (a tensor exponent) save their result whichever input needs a
