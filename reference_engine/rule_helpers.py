@@ -796,3 +796,10 @@ def np_pixel_unshuffle(a: np.ndarray, factor: int) -> np.ndarray:
     n = len(lead)
     order = (*range(n), n, n + 2, n + 4, n + 1, n + 3)
     return np.ascontiguousarray(blocks.transpose(order)).reshape(*lead, channels * factor * factor, h, w)
+
+
+def np_softshrink(a: np.ndarray, lambd: float) -> np.ndarray:
+    """``a - λ`` above λ, ``a + λ`` below -λ, ``a · 0`` between (a zero of ``a``'s sign)."""
+    shift = np.asarray(lambd, a.dtype)
+    return np.where(a > shift, a - shift, np.where(a < -shift, a + shift, a * np.zeros((), a.dtype)))
+

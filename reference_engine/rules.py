@@ -226,6 +226,27 @@ rule("hardtanh_backward", "HardtanhBackwardBackward0",
      lambda a, b, *, low, high: np.where((b > low) & (b < high), a, np.zeros((), a.dtype)),
      lambda g, b, low, high: F.activation_grad("hardtanh", g, b, low=low, high=high),
      lambda g: F.zeros_like(g), **AB)
+# torch's shrinks and threshold: each gradient one node (XBackwardBackward0), the gradient op
+# again for the incoming gradient and zero for the input; each backward kernel selects (a
+# plain 0 inside the band, whatever the gradient's sign).
+rule("softshrink", "SoftshrinkBackward0", lambda a, *, lambd: H.np_softshrink(a, lambd),
+     lambda g, a, lambd: F.activation_grad("softshrink", g, a, lambd=lambd))
+rule("softshrink_backward", "SoftshrinkBackwardBackward0",
+     lambda a, b, *, lambd: np.where((b >= -lambd) & (b <= lambd), np.zeros((), a.dtype), a),
+     lambda g, b, lambd: F.activation_grad("softshrink", g, b, lambd=lambd), lambda g: F.zeros_like(g), **AB)
+rule("hardshrink", "HardshrinkBackward0",
+     lambda a, *, lambd: np.where((a >= -lambd) & (a <= lambd), np.zeros((), a.dtype), a),
+     lambda g, a, lambd: F.activation_grad("hardshrink", g, a, lambd=lambd))
+rule("hardshrink_backward", "HardshrinkBackwardBackward0",
+     lambda a, b, *, lambd: np.where((b >= -lambd) & (b <= lambd), np.zeros((), a.dtype), a),
+     lambda g, b, lambd: F.activation_grad("hardshrink", g, b, lambd=lambd), lambda g: F.zeros_like(g), **AB)
+rule("threshold", "ThresholdBackward0",
+     lambda a, *, threshold, value: np.where(a <= threshold, np.asarray(value, a.dtype), a),
+     lambda g, a, threshold: F.activation_grad("threshold", g, a, threshold=threshold))
+rule("threshold_backward", "ThresholdBackwardBackward0",
+     lambda a, b, *, threshold: np.where(b <= threshold, np.zeros((), a.dtype), a),
+     lambda g, b, threshold: F.activation_grad("threshold", g, b, threshold=threshold),
+     lambda g: F.zeros_like(g), **AB)
 # torch's hardswish: x (x + 3) / 6 between -3 and 3, whose gradient x / 3 + 0.5 holds strictly
 # inside (0 at -3, 1 at 3); its second derivative, 1/3 strictly inside
 rule("hardswish", "HardswishBackward0", H.np_hardswish,

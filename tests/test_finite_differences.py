@@ -190,6 +190,9 @@ case("atan2", lambda a, b: torch.atan2(a, b), _distinct(2, 3), _distinct(2, 3)[:
 case("deg2rad", lambda a: torch.deg2rad(a) * torch.rad2deg(a), _distinct(2, 3))
 case("cumprod", lambda a: torch.cumprod(a, 1) * torch.cumprod(a, 0), _distinct(2, 3))
 case("cross", lambda a, b: torch.linalg.cross(a, b) * a, _distinct(2, 3), _distinct(1, 3))
+# (inputs away from each kink: ±λ and the threshold)
+case("shrinks", lambda a: _nnf.softshrink(a * a, 0.2) * a + _nnf.hardshrink(a, 0.5) * a
+     + _nnf.threshold(a, 0.1, -2.0) * a + _nnf.tanhshrink(a), _distinct(2, 3) + 0.07)
 case("pixel_shuffle", lambda a: _nnf.pixel_unshuffle(_nnf.pixel_shuffle(a * a, 2).exp(), 2) * a,
      _distinct(1, 4, 2, 2))
 case("det", lambda a: torch.linalg.det(a) * torch.det(a[0]), _well_conditioned(2, 3, 3))

@@ -172,7 +172,11 @@ REGISTERED: dict[str, RegisteredOp] = {op.name: op for op in REGISTRY}
 INTERNAL_RULES: dict[str, str] = {
     **{f"{name}_backward": f"the derivative of {name}'s rule, recorded for second order"
        for name in ("elu", "gelu", "leaky_relu", "log", "log_softmax", "relu", "sigmoid", "silu",
-                    "softmax", "softplus", "tanh", "hardtanh", "hardswish", "hardsigmoid")},
+                    "softmax", "softplus", "tanh", "hardtanh", "hardswish", "hardsigmoid", "softshrink",
+                    "hardshrink", "threshold")},
+    **{name: "an activation with a threshold keyword the vocabulary does not draw (torch's OpInfo "
+             "samples and differential programs check it)"
+       for name in ("softshrink", "hardshrink", "threshold")},
     "prelu": "needs a per-channel weight operand the vocabulary's ops do not take",
     "prelu_input_backward": "the derivative of prelu's rule for its input, recorded for second order",
     "prelu_weight_backward": "the derivative of prelu's rule for its weight, recorded for second order",

@@ -13,8 +13,8 @@ from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor
 
-__all__ = ["glu", "hardsigmoid", "hardswish", "hardtanh", "logsigmoid", "mish", "prelu", "relu6", "selu",
-           "softsign"]
+__all__ = ["glu", "hardshrink", "hardsigmoid", "hardswish", "hardtanh", "logsigmoid", "mish", "prelu",
+           "relu6", "selu", "softshrink", "softsign", "tanhshrink", "threshold"]
 
 
 def _not_in_place(name: str, inplace: bool) -> None:
@@ -36,6 +36,27 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     _not_in_place("hardswish", inplace)
     return F.activation("hardswish", input)
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
+    """``x ∓ λ`` outside [-λ, λ], 0 inside (SoftshrinkBackward0)."""
+    return F.activation("softshrink", input, lambd=float(lambd))
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
+    """``x`` outside [-λ, λ], 0 inside (HardshrinkBackward0)."""
+    return F.activation("hardshrink", input, lambd=float(lambd))
+
+
+def tanhshrink(input: Tensor) -> Tensor:  # noqa: A002
+    """``x - tanh(x)`` (SubBackward0)."""
+    return F.sub(input, F.tanh(input))
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:  # noqa: A002
+    """``value`` where ``x ≤ threshold``, ``x`` elsewhere (ThresholdBackward0)."""
+    _not_in_place("threshold", inplace)
+    return F.activation("threshold", input, threshold=float(threshold), value=float(value))
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002

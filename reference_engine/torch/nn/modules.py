@@ -35,7 +35,8 @@ __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "ELU", "Flatten",
            "Hardswish", "Hardtanh", "Identity", "L1Loss", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax",
            "MSELoss", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss", "ParameterDict",
            "ParameterList", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss",
-           "Softmax", "Softmin", "Softplus", "Softsign", "Tanh", "Unflatten", "clear_grads"]
+           "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold",
+           "Unflatten", "clear_grads", "Hardshrink"]
 
 def clear_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
     """``zero_grad``: drop each gradient, or zero it in place (detached from any graph)."""
@@ -361,6 +362,20 @@ for _module, _shown in ((ReLU6, (("inplace", True),)), (SELU, (("inplace", True)
 
 (Softmin,) = shared.function_modules(Module, shared.ActivationBase, Softmin=functional.softmin)
 Softmin.shown = (("dim", False),)
+
+(Softshrink, Hardshrink, Tanhshrink, Threshold) = shared.function_modules(
+    Module, shared.ActivationBase, Softshrink=functional.softshrink, Hardshrink=functional.hardshrink,
+    Tanhshrink=functional.tanhshrink, Threshold=functional.threshold)
+Threshold.shown = (("threshold", False), ("value", False), ("inplace", True))
+
+
+def _lambd_shown(self: Any) -> str:
+    """torch prints a shrink module's λ by value alone: ``Softshrink(0.4)``."""
+    settings, named = self._settings
+    return str(settings[0] if settings else named.get("lambd", 0.5))
+
+
+Softshrink.extra_repr = Hardshrink.extra_repr = _lambd_shown
 
 
 class Unflatten(Module):

@@ -153,3 +153,20 @@ def adaptive_max_pooling(torch):
         y = torch.nn.functional.adaptive_max_pool2d(x, size)
         seen += [y, y.grad_fn.name(), torch.autograd.grad(y.sum(), x)]
     return seen + [repr(torch.nn.AdaptiveMaxPool2d((2, None))), torch.nn.AdaptiveMaxPool2d(2)(x[0]).shape]
+
+
+@program
+def shrinks_and_threshold(torch):
+    """softshrink, hardshrink, tanhshrink and threshold, as functions and modules: values (a
+    zero of the input's sign inside softshrink's band), node names, first and second
+    derivatives (the backward kernels select 0 inside the band) and the modules' printouts."""
+    F = torch.nn.functional
+    x = torch.tensor([-1.5, -0.3, 0.0, 0.5, 2.0, -0.4, 0.4], requires_grad=True)
+    seen = []
+    for y in (F.softshrink(x, 0.4), F.hardshrink(x, 0.4), F.threshold(x, 0.2, -1.0), torch.nn.Softshrink()(x),
+              torch.nn.Hardshrink(0.3)(x), torch.nn.Threshold(0.1, 5.0)(x)):
+        first, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+        seen += [y, y.grad_fn.name(), first, first.grad_fn.name(), torch.autograd.grad(first.sum(), x)]
+    modules = [torch.nn.Softshrink(0.4), torch.nn.Hardshrink(), torch.nn.Tanhshrink(),
+               torch.nn.Threshold(0.2, -1.0)]
+    return seen + [F.tanhshrink(x).grad_fn.name(), [repr(m) for m in modules]]
