@@ -286,6 +286,10 @@ rule("selu", "SeluGradNode",
                                          * a.dtype.type(scale)),
      lambda g, result, scale, alpha: F.mul(g, F.where(F.le(result, 0.0), F.add(
          result, float(np.float32(alpha) * np.float32(scale))), scale)))
+# paddle's tanh_shrink kernel: x - tanh(x) (its fast float32 tanh), whose gradient it computes as
+# dout · (tanh(x) · tanh(x)) (torch composes x - tanh(x)); paddle has no double grad for it
+rule("tanh_shrink", "TanhShrinkGradNode", lambda a: a - H.tanh(a, fast=True),
+     lambda g, a: F.mul(g, F.mul(F.tanh(a), F.tanh(a))))
 # silu's gradient: torch records it composed (sigmoid, products); paddle as one node
 rule("silu", "SiluBackward0", lambda a: a / (1 + np.exp(-a)), lambda g, a: F.silu_grad(g, a))
 rule("silu_backward", "SiluBackwardBackward0",

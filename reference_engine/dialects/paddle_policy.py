@@ -159,7 +159,9 @@ DERIVATIVE_ORDER_LIMITS = {
     **{f"{name}_kernel": (0, f"{grad}_grad") for name, grad in (
         ("relu6", "relu6"), ("hardtanh", "hardtanh"), ("hardswish", "hardswish"),
         ("hardsigmoid", "hardsigmoid"), ("mish", "mish"), ("logsigmoid", "logsigmoid"),
-        ("softsign", "softsign"), ("selu", "selu"), ("prelu", "prelu"))},
+        ("softsign", "softsign"), ("selu", "selu"), ("prelu", "prelu"), ("softshrink", "softshrink"),
+        ("hardshrink", "hardshrink"), ("tanhshrink", "tanh_shrink"),
+        ("thresholded_relu", "thresholded_relu"))},
 }
 # kernels without double grad known by their node's name, where the node shares its origin
 # with ops that have one (paddle.dot and paddle.mv record matmul's; paddle 3.3.1 measured:

@@ -16,8 +16,8 @@ from reference_engine.graph import as_kernel
 from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor
 
-__all__ = ["glu", "hardsigmoid", "hardswish", "hardtanh", "log_sigmoid", "mish", "prelu", "relu6", "selu",
-           "softsign"]
+__all__ = ["glu", "hardshrink", "hardsigmoid", "hardswish", "hardtanh", "log_sigmoid", "mish", "prelu",
+           "relu6", "selu", "softshrink", "softsign", "tanhshrink", "thresholded_relu"]
 
 
 def _kernel(name: str, x: Tensor, compose: object) -> Tensor:
@@ -31,7 +31,9 @@ def _kernel(name: str, x: Tensor, compose: object) -> Tensor:
 KERNEL_NODES = {"relu6": "Relu6GradNode", "hardtanh": "HardtanhGradNode", "hardswish": "HardswishGradNode",
                 "hardsigmoid": "HardsigmoidGradNode", "mish": "MishGradNode",
                 "logsigmoid": "LogsigmoidGradNode", "softsign": "SoftsignGradNode", "selu": "SeluGradNode",
-                "prelu": "PreluGradNode"}
+                "prelu": "PreluGradNode", "softshrink": "SoftshrinkGradNode",
+                "hardshrink": "HardshrinkGradNode", "tanhshrink": "TanhShrinkGradNode",
+                "thresholded_relu": "ThresholdedReluGradNode"}
 
 
 def float_attribute(value: float) -> float:
@@ -88,3 +90,48 @@ def prelu(x: Tensor, weight: Tensor, data_format: str = "NCHW", name: Optional[s
     if data_format not in ("NCHW", "NCL", "NC", "NCDHW"):
         raise not_supported(f"prelu with data_format={data_format!r}", "paddle")
     return _kernel("prelu", x, lambda t: A.prelu(t, weight))
+
+
+def softshrink(x: Tensor, threshold: float = 0.5, name: Optional[str] = None) -> Tensor:
+    """``x ∓ t`` outside [-t, t], +0 inside (SoftshrinkGradNode; no double grad)."""
+    t = float_attribute(threshold)
+    return _kernel("softshrink", x, lambda v: F.where(F.gt(v, t), F.sub(v, t),
+                                                      F.where(F.lt(v, -t), F.add(v, t), F.zeros_like(v))))
+
+
+def hardshrink(x: Tensor, threshold: float = 0.5, name: Optional[str] = None) -> Tensor:
+    """``x`` where ``x <= -t`` or ``x >= t``, ``x · 0`` inside (HardshrinkGradNode; no double grad).
+
+    The band is open: ``x = ±t`` is kept, with ``t`` the float32 attribute (measured on paddle
+    3.3.1: 0.2 is zeroed at ``threshold=0.2`` in float64, float32's 0.2 kept).
+    """
+    t = float_attribute(threshold)
+    return _kernel("hardshrink", x, lambda v: F.mul(v, _mask(v, (v._data <= -t) | (v._data >= t))))
+
+
+def tanhshrink(x: Tensor, name: Optional[str] = None) -> Tensor:
+    """``x - tanh(x)``, one kernel (a rule of the table: see ``tanh_shrink``)."""
+    return _kernel("tanhshrink", x, lambda v: F.activation("tanh_shrink", v))
+
+
+def thresholded_relu(x: Tensor, threshold: float = 1.0, value: float = 0.0,
+                     name: Optional[str] = None) -> Tensor:
+    """``x`` above the threshold, ``value`` (a float32 attribute) elsewhere (ThresholdedReluGradNode;
+    no double grad).
+
+    The gradient is the incoming one times the mask, so a negative gradient leaves -0 below
+    the threshold, as paddle's kernel does.
+    """
+    t = float_attribute(threshold)
+
+    def compose(v: Tensor) -> Tensor:
+        above = v._data > t
+        filler = np.where(above, 0, float_attribute(value)).astype(v._data.dtype)
+        return F.add(F.mul(v, _mask(v, above)), F.constant_like(v, filler))
+
+    return _kernel("thresholded_relu", x, compose)
+
+
+def _mask(like: Tensor, selected: np.ndarray) -> Tensor:
+    """A constant of ones where ``selected`` holds, zeros elsewhere, in ``like``'s dtype."""
+    return F.constant_like(like, selected.astype(like._data.dtype))

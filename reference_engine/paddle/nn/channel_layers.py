@@ -18,7 +18,8 @@ from reference_engine.paddle.nn.layers import Layer, Parameter
 
 __all__ = ["GLU", "SELU", "Pad1D", "Pad2D", "PixelShuffle", "PixelUnshuffle", "ZeroPad2D", "PairwiseDistance",
            "TripletMarginLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "CosineSimilarity", "Dropout2D",
-           "KLDivLoss", "Hardsigmoid", "Hardswish", "Hardtanh", "InstanceNorm1D", "InstanceNorm2D",
+           "KLDivLoss", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "Softshrink", "Tanhshrink",
+           "ThresholdedReLU", "InstanceNorm1D", "InstanceNorm2D",
            "LogSigmoid", "Mish", "PReLU", "ReLU6", "Softsign"]
 
 (ReLU6, Hardtanh, Hardswish, Hardsigmoid, Mish, LogSigmoid, Softsign, SELU, GLU) = shared.function_modules(
@@ -26,8 +27,13 @@ __all__ = ["GLU", "SELU", "Pad1D", "Pad2D", "PixelShuffle", "PixelUnshuffle", "Z
     Hardswish=functional.hardswish, Hardsigmoid=functional.hardsigmoid, Mish=functional.mish,
     LogSigmoid=functional.log_sigmoid, Softsign=functional.softsign, SELU=functional.selu,
     GLU=functional.glu)
+(Softshrink, Hardshrink, Tanhshrink, ThresholdedReLU) = shared.function_modules(
+    Layer, shared.ActivationBase, Softshrink=functional.softshrink, Hardshrink=functional.hardshrink,
+    Tanhshrink=functional.tanhshrink, ThresholdedReLU=functional.thresholded_relu)
 # what each printout shows (measured on paddle 3.3.1)
 Hardtanh.shown = (("min", False), ("max", False))
+Softshrink.shown = Hardshrink.shown = (("threshold", False),)
+ThresholdedReLU.shown = (("threshold", False), ("value", False))
 SELU.shown = (("scale", False), ("alpha", False))
 GLU.shown = (("axis", False),)
 

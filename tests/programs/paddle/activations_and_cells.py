@@ -127,3 +127,26 @@ def adaptive_max_pooling(paddle):
     y = paddle.nn.AdaptiveMaxPool2D(2)(x)
     return seen + [repr(paddle.nn.AdaptiveMaxPool2D(2)),
                    attempt(lambda: paddle.grad(y.sum(), x, create_graph=True))]
+
+
+@program
+def shrinks_and_thresholded_relu(paddle):
+    """softshrink, hardshrink, tanhshrink and thresholded_relu, as functions and layers: values at
+    the band's edges (hardshrink keeps ±t, a float32 threshold also in float64; thresholded_relu's
+    value is a float32 attribute), gradients (-0 where thresholded_relu masks a negative one),
+    node names, the refused double grad and the printouts."""
+    F = paddle.nn.functional
+    seen = []
+    for dtype in ("float32", "float64"):
+        x = paddle.to_tensor([-1.5, -0.3, 0.0, 0.5, 2.0, -0.4, 0.4, 0.2, 0.2000000001], dtype=dtype,
+                             stop_gradient=False)
+        for f in (lambda t: F.softshrink(t, 0.4), lambda t: F.hardshrink(t, 0.4),
+                  lambda t: F.hardshrink(t, 0.2), F.tanhshrink, lambda t: F.thresholded_relu(t, 0.2),
+                  lambda t: F.thresholded_relu(t, 0.4, 0.3), paddle.nn.Softshrink(), paddle.nn.Hardshrink(),
+                  paddle.nn.ThresholdedReLU(0.1, -2.0)):
+            y = f(x)
+            seen += [y, y.grad_fn.name(), paddle.grad((y * y - 2.0 * y).sum(), x)[0],
+                     attempt(lambda: paddle.grad(f(x).sum(), x, create_graph=True))]
+    layers = [paddle.nn.Softshrink(0.4), paddle.nn.Hardshrink(), paddle.nn.Tanhshrink(),
+              paddle.nn.ThresholdedReLU(0.2, 0.5)]
+    return seen + [[repr(layer) for layer in layers]]
