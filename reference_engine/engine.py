@@ -17,7 +17,7 @@ import numpy as np
 from reference_engine import grad_mode, rounding
 from reference_engine import ops as F
 from reference_engine.dtypes import is_floating
-from reference_engine.graph import AccumulateGrad, Node, derivative_of
+from reference_engine.graph import AccumulateGrad, Node, derivative_of, recording_pass
 
 if TYPE_CHECKING:
     from reference_engine.dialects.policy import Policy
@@ -154,6 +154,38 @@ class _FirstInFirstOut:
 
     def pop(self) -> Node:
         return self._queue.popleft()
+
+
+class _DerivativesFirst:
+    """paddle's ready queue in a pass through derivatives: the derivative nodes most recently
+    recorded first (paddle's fused kernel for a derivative is several nodes here, so first in,
+    first out over them would not follow paddle's order), and the forward's nodes they reach
+    first in, first out once no derivative node is ready, as paddle runs them (one node here
+    each, its order measured by which retained gradient and hook comes first)."""
+
+    def __init__(self, start: Sequence[Node]) -> None:
+        self._derivatives = _LatestFirst([n for n in start if n.in_derivative])
+        self._forward = _FirstInFirstOut([n for n in start if not n.in_derivative])
+
+    def __bool__(self) -> bool:
+        return bool(self._derivatives) or bool(self._forward)
+
+    def push(self, node: Node) -> None:
+        (self._derivatives if node.in_derivative else self._forward).push(node)
+
+    def pop(self) -> Node:
+        return self._derivatives.pop() if self._derivatives else self._forward.pop()
+
+
+def _in_input_order(node: Node, made_ready: list[Node]) -> list[Node]:
+    """The nodes ``node`` made ready, in the order paddle's fused derivative kernel hands its
+    gradients on: the input order of the node whose derivative ``node`` is part of (the ones it
+    does not lead to keep their place, after them)."""
+    source = node.derivative_source
+    if source is None:
+        return made_ready
+    place = {id(edge): i for i, edge in reversed(list(enumerate(source.edges))) if edge is not None}
+    return sorted(made_ready, key=lambda n: place.get(id(n), len(place)))
 
 
 def _needed_nodes(order: list[Node], targets: set[int],
@@ -792,14 +824,17 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
     # paddle's fused kernel for a derivative is several nodes here, so first in, first out
     # over them would not follow paddle's order: a pass through derivatives runs the most
     # recently recorded first, which agrees with paddle where measured
-    if policy.ready_first_in_first_out and all(n.order == 1 for n in nodes):
-        if inputs is not None:
-            # paddle.grad starts from a hash set of the roots' nodes, whose order varies from
-            # run to run (measured): most often the reverse of the order they were added in
-            start.reverse()
-        ready: _LatestFirst | _FirstInFirstOut = _FirstInFirstOut(start)
-    else:
+    if policy.ready_first_in_first_out and inputs is not None and all(n.order == 1 for n in nodes):
+        # paddle.grad starts from a hash set of the roots' nodes, whose order varies from
+        # run to run (measured): most often the reverse of the order they were added in
+        start.reverse()
+    ready: _LatestFirst | _FirstInFirstOut | _DerivativesFirst
+    if not policy.ready_first_in_first_out:
         ready = _LatestFirst(start)
+    elif all(n.order == 1 for n in nodes):
+        ready = _FirstInFirstOut(start)
+    else:
+        ready = _DerivativesFirst(start)
 
     def visit(node: Node) -> None:
         """Run ``node``, then queue the nodes it made ready (paddle has no node of its own for
@@ -815,6 +850,8 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
                     deps[id(edge)] = left - 1
         if len(made_ready) > 1 and policy.reaches_last_input_first(node):
             made_ready.reverse()
+        elif len(made_ready) > 1 and type(ready) is _DerivativesFirst:
+            made_ready = _in_input_order(node, made_ready)
         grad = buffers.pop(id(node), None)
         if grad is not None:
             ran = state.step(node, grad)
@@ -837,8 +874,9 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
             if node is not None and id(node) not in cut_nodes and not (
                     skips_unneeded and id(node) not in wanted):
                 _accumulate_buffer(policy, buffers, node, seed, seed=True)
-        while ready:
-            visit(ready.pop())
+        with recording_pass() if create_graph else contextlib.nullcontext():
+            while ready:
+                visit(ready.pop())
     finally:
         grad_mode._State.enabled = recording
         _RUNNING_BUFFERS.pop()

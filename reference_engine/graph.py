@@ -9,9 +9,10 @@ node, as in PyTorch, so the backward run treats leaves and operations alike.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 from reference_engine import grad_mode
 
@@ -25,14 +26,28 @@ _sequence = itertools.count()
 Hook = Callable[["Tensor"], Optional["Tensor"]]
 
 
-_creation: list[tuple[str, int]] = []
+# (origin, order, the node whose derivative is being recorded) of the nodes recorded now
+_creation: list[tuple[Optional[str], int, Optional[Node]]] = []
+# how many create_graph passes are recording now: what they record outside a node's derivative
+# (a sum of two gradients, a hook's ops) is of order 1 and still no node of the forward's
+_passes_recording = [0]
+
+
+@contextlib.contextmanager
+def recording_pass() -> Iterator[None]:
+    """Mark the nodes recorded inside as made by a create_graph pass (``Node.in_derivative``)."""
+    _passes_recording[0] += 1
+    try:
+        yield
+    finally:
+        _passes_recording[0] -= 1
 
 
 class derivative_of:  # noqa: N801 - used as a context manager
     """Mark the nodes recorded inside as part of ``node``'s derivative (create_graph passes)."""
 
     def __init__(self, node: Node) -> None:
-        self.entry = (node.origin, node.order + 1)
+        self.entry = (node.origin, node.order + 1, node)
 
     def __enter__(self) -> None:
         _creation.append(self.entry)
@@ -47,7 +62,7 @@ class as_kernel:  # noqa: N801 - used as a context manager
     a create_graph pass the derivative's origin stays."""
 
     def __init__(self, name: str) -> None:
-        self.entry = (name, 1)
+        self.entry = (name, 1, None)
         self.pushed = False
 
     def __enter__(self) -> None:
@@ -143,7 +158,7 @@ class Node:
 
     __slots__ = ("rule", "attrs", "edges", "input_meta", "saved", "released", "released_saved",
                  "pre_hooks", "retained", "sequence_nr", "policy", "_origin", "order", "node_hooks",
-                 "label", "made_at", "out_dtype", "__weakref__")
+                 "label", "made_at", "out_dtype", "derivative_source", "in_derivative", "__weakref__")
 
     def __init__(self, rule: Rule, attrs: dict[str, Any], edges: tuple[Optional[Node], ...],
                  input_meta: tuple[tuple[tuple[int, ...], Any], ...], policy: Policy) -> None:
@@ -152,7 +167,10 @@ class Node:
         # A node recorded while a create_graph pass runs node N belongs to N's derivative:
         # it keeps N's forward op (or the API that ran it) as its origin and is one order higher.
         # A first-order node's origin is named when first asked for (most never are).
-        self._origin, self.order = _creation[-1] if _creation else (None, 1)
+        # (and the node whose derivative it is part of: paddle's fused derivative kernel hands
+        # its gradients on in that node's input order)
+        self._origin, self.order, self.derivative_source = _creation[-1] if _creation else (None, 1, None)
+        self.in_derivative = self.order > 1 or _passes_recording[0] > 0
         self.attrs = attrs
         self.edges = edges
         self.input_meta = input_meta
@@ -266,7 +284,8 @@ class AccumulateGrad(Node):
     def __init__(self, variable: Tensor) -> None:
         self.variable = variable
         self.policy = variable._policy
-        self._origin, self.order = "accumulate", 1
+        self._origin, self.order, self.derivative_source = "accumulate", 1, None
+        self.in_derivative = False
         self.attrs = {}
         self.edges = ()
         self.input_meta = ()
