@@ -33,7 +33,14 @@ class GradcheckError(RuntimeError):
     """A gradcheck failed (torch's ``torch.autograd.gradcheck.GradcheckError``)."""
 
 
+class EnforceNotMet(Exception):  # noqa: N818 - paddle's name
+    """A check of paddle's C++ kernels, reported under its own class (``paddle.EnforceNotMet``)."""
+
+
 TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "integer_division_by_zero": (RuntimeError, "ZeroDivisionError"),
+    "rounding_mode": (RuntimeError, "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                                    "but found '{mode}'"),
     "positive_bool": (RuntimeError, "The `+` operator, on a bool tensor is not supported."),
     "is_nonzero_empty": (RuntimeError, "Boolean value of Tensor with no values is ambiguous"),
     "is_nonzero_many": (RuntimeError, "Boolean value of Tensor with more than one value is ambiguous"),
@@ -685,6 +692,9 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "integer_division_by_zero": (EnforceNotMet, "() InvalidArgumentError: Integer division by zero "
+                                                "encountered in (floor/trunc) divide. Please check the "
+                                                "input value."),
     "comparison_operand": (ValueError, "(InvalidArgument) {api}(): argument 'y' (position 1) must be "
                                        "Tensor, but got {type_name}"),
     "rnn_create_graph": (ValueError, "(InvalidArgument) Required tensor shall not be nullptr, but received "

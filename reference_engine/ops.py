@@ -1232,6 +1232,60 @@ def atan2(a: Tensor, b: Operand) -> Tensor:
     return _binary("atan2", _floating(a), b)
 
 
+def check_divisor(a: Operand, b: Operand) -> None:
+    """Refuse an integer division by zero as the frameworks do (numpy would give 0)."""
+    cls = _cls_of(a, b)
+    if cls._policy.result_dtype(a, b).kind in "iub":
+        divisor = b._data if isinstance(b, tensor_type()) else np.asarray(b)
+        if not np.all(divisor):
+            raise cls._policy.error("integer_division_by_zero")
+
+
+def _divided(op: str, a: Operand, b: Operand, extra: dict[str, Any] = _EMPTY) -> Tensor:
+    check_divisor(a, b)
+    return _binary(op, a, b, extra)
+
+
+def number_divisor(b: Operand) -> dict[str, Any]:
+    """A number divisor selects torch's Scalar overload (RemainderBackward0, FmodBackward0)."""
+    return _EMPTY if isinstance(b, tensor_type()) else {"overload": 0}
+
+
+def remainder(a: Operand, b: Operand) -> Tensor:
+    """``a - floor(a / b) * b``, Python's ``%``: the sign of the divisor."""
+    return _divided("remainder", a, b, number_divisor(b))
+
+
+def fmod(a: Operand, b: Operand) -> Tensor:
+    """C's ``fmod``: ``a - trunc(a / b) * b``, the sign of the dividend."""
+    return _divided("fmod", a, b, number_divisor(b))
+
+
+def rounded_division(a: Operand, b: Operand, mode: str) -> Tensor:
+    """``a / b`` rounded down (``mode="floor"``) or towards zero (``"trunc"``): torch's
+    ``div(rounding_mode=)``, whose node passes zeros back."""
+    return _divided("div_rounded", a, b, {"mode": mode})
+
+
+def floor_divide(a: Operand, b: Operand) -> Tensor:
+    """``a // b``: torch records a node whose derivative is not implemented; paddle's result
+    stops gradient."""
+    if _cls_of(a, b)._policy.floor_division_records:
+        return _divided("floor_divide", a, b)
+    with grad_mode.no_grad():
+        return _divided("floor_divide", a, b)
+
+
+def remainder_of_number(dividend: Union[int, float], b: Tensor) -> Tensor:
+    """torch's ``number % tensor`` (remainder's Scalar_Tensor overload): a node without
+    derivative."""
+    _check_operand(dividend, type(b), "remainder", 1)
+    check_divisor(dividend, b)
+    dtype = b._policy.result_dtype(dividend, b)
+    return apply(R.RULES["remainder_of_number"], (b if b._data.dtype == dtype else cast(b, dtype),),
+                 {"dividend": dividend})
+
+
 def cumprod(a: Tensor, dim: int) -> Tensor:
     """Running products along ``dim``."""
     return apply(R.RULES["cumprod"], (a,), {"dim": normalize_dim(type(a), dim, max(a._data.ndim, 1))})

@@ -510,6 +510,25 @@ def np_hardswish_slope(b: np.ndarray) -> np.ndarray:
     return np.where(b <= -3, zero, np.where(b < 3, b / b.dtype.type(3) + b.dtype.type(0.5), one))
 
 
+def np_remainder(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Python's ``%`` as both frameworks' kernels compute it: C's fmod moved by one divisor
+    where its sign is not the divisor's. A zero keeps the dividend's sign (numpy's remainder
+    gives it the divisor's)."""
+    mod = np.fmod(a, b)
+    return np.where((mod != 0) & ((mod < 0) != (b < 0)), mod + b, mod)
+
+
+def np_rounded_division(a: np.ndarray, b: np.ndarray, *, mode: str) -> np.ndarray:
+    """``a / b`` rounded down (numpy's floor_divide: fmod-based, as torch's kernel) or towards
+    zero (the quotient truncated; an integer one exactly)."""
+    if mode == "floor":
+        return np.floor_divide(a, b)
+    if a.dtype.kind in "iu":
+        quotient = np.floor_divide(a, b)
+        return quotient + ((quotient < 0) & (quotient * b != a))
+    return np.trunc(a / b)
+
+
 def not_implemented(kernel: str) -> Any:
     """A derivative torch lists as not implemented: running it raises torch's error."""
     def vjp(g: Any) -> Any:

@@ -260,7 +260,7 @@ rule("hardswish_backward", "HardswishBackwardBackward0", lambda a, b: a * H.np_h
 # has no derivative for hardsigmoid_backward (its node is NotImplemented, which raises)
 rule("hardsigmoid", "HardsigmoidBackward0", lambda a: H.np_clip(a + 3, 0, 6) / a.dtype.type(6),
      lambda g, a: F.activation_grad("hardsigmoid", g, a))
-rule("hardsigmoid_backward", "NotImplemented",
+rule("hardsigmoid_backward", "torch::autograd::NotImplemented",
      lambda a, b: np.where((b > -3) & (b < 3), a * a.dtype.type(np.float32(1) / np.float32(6)),
                            np.zeros((), a.dtype)),
      H.not_implemented("hardsigmoid_backward"), H.not_implemented("hardsigmoid_backward"), **AB)
@@ -478,6 +478,22 @@ rule("erfinv", "ErfinvBackward0", lambda a, *, saturates: S.erfinv(a, saturates)
 # that range (NaN outside [0, 1] without eps), torch's infinitely differentiable form
 rule("logit", "LogitBackward0", lambda a, *, eps: H.np_logit(a, eps),
      lambda g, a, eps: H.logit_grad(g, a, eps))
+# remainder (Python's %, the divisor's sign) and fmod (C's, the dividend's): the dividend's
+# gradient passes unchanged, the divisor's is -g times the quotient rounded as the op rounds it,
+# by torch's div with rounding_mode, whose own gradients are zeros (torch 2.13's formulas;
+# paddle 3.3.1's remainder_grad computes the same, and has no double grad)
+rule("remainder", "RemainderBackward1", H.np_remainder, lambda g: g,
+     lambda g, a, b: F.mul(F.neg(g), F.rounded_division(a, b, "floor")), **AB)
+rule("fmod", "FmodBackward1", np.fmod, lambda g: g,
+     lambda g, a, b: F.mul(F.neg(g), F.rounded_division(a, b, "trunc")), **AB)
+rule("div_rounded", "DivBackward2", H.np_rounded_division,
+     lambda g: F.zeros_like(g), lambda g: F.zeros_like(g), **AB)
+# torch records a // b, and remainder with a number dividend, under a node without derivative
+for _kernel in ("floor_divide", "floor_divide_"):  # the in-place kernel's error names itself
+    rule(_kernel, "torch::autograd::NotImplemented", np.floor_divide,
+         H.not_implemented(_kernel), H.not_implemented(_kernel), **AB)
+rule("remainder_of_number", "torch::autograd::NotImplemented",
+     lambda a, *, dividend: H.np_remainder(np.asarray(dividend, a.dtype), a), H.not_implemented("remainder"))
 rule("atan2", "Atan2Backward0", np.arctan2,
      lambda g, a, b: F.mul(F.mul(g, b), H.inverse_norm_square(a, b)),
      lambda g, a, b: F.mul(F.mul(g, F.neg(a)), H.inverse_norm_square(a, b)), **AB)

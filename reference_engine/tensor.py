@@ -402,6 +402,10 @@ class Tensor:
     __rtruediv__ = _operator(lambda a, b: F.div(a, b), "__rtruediv__", reflected=True)
     __pow__ = _operator(lambda a, b: F.pow(a, b), "__pow__")
     __rpow__ = _operator(lambda a, b: F.pow(a, b), "__rpow__", reflected=True)
+    __mod__ = _operator(lambda a, b: F.remainder(a, b), "__mod__")
+    __rmod__ = _operator(lambda a, b: F.remainder(a, b), "__rmod__", reflected=True)
+    __floordiv__ = _operator(lambda a, b: F.floor_divide(a, b), "__floordiv__")
+    __rfloordiv__ = _operator(lambda a, b: F.floor_divide(a, b), "__rfloordiv__", reflected=True)
     __matmul__ = _operator(lambda a, b: F.matmul(a, b), "__matmul__")
     __rmatmul__ = _operator(lambda a, b: F.matmul(a, b), "__rmatmul__", reflected=True)
 

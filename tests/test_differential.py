@@ -3,6 +3,8 @@ same under the real framework as under the reference engine's facade for it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -107,6 +109,25 @@ def _values_and_gradient(adapter_cls, module, op: str, kwargs: dict, scalar: boo
     return values, None if grad is None else np.asarray(grad.numpy(), np.float64)
 
 
+# forms whose operands (0.2 … 1.7 by 0.3) reach a point where the frameworks compute differently,
+# as measured: the point, and what torch and paddle give there
+_MEASURED_BOUNDARIES = {
+    # paddle 3.3.1's hardshrink keeps x = ±threshold (x >= t), torch 2.13's zeroes it (|x| > lambd)
+    ("hardshrink", False): (0.5, 0.0, 0.5),
+}
+
+
+def _compared_away_from_boundary(op: str, scalar: bool, t_values: np.ndarray, p_values: np.ndarray) -> Any:
+    """The elements to compare (an index): where the form has a measured boundary among its
+    operands, each framework's value there is checked and those elements are left out."""
+    if (op, scalar) not in _MEASURED_BOUNDARIES:
+        return ...
+    point, torch_value, paddle_value = _MEASURED_BOUNDARIES[op, scalar]
+    at = np.isclose(np.linspace(0.2, 1.7, 6).reshape(t_values.shape), point)
+    assert at.any() and (t_values[at] == torch_value).all() and np.allclose(p_values[at], paddle_value)
+    return ~at
+
+
 def test_both_dialects_adapters_compute_the_same_op():
     """An op of the vocabulary means the same computation in both dialects: on the real torch
     and paddle, every form both accept gives the same values and gradient (an adapter that
@@ -124,9 +145,10 @@ def test_both_dialects_adapters_compute_the_same_op():
             except Exception:  # noqa: BLE001 - a form one framework refuses is compared elsewhere
                 continue
             where = f"{op}{kwargs} (number operand: {scalar})"
-            np.testing.assert_allclose(p_values, t_values, rtol=1e-5, atol=1e-6, err_msg=where)
+            kept = _compared_away_from_boundary(op, scalar, t_values, p_values)
+            np.testing.assert_allclose(p_values[kept], t_values[kept], rtol=1e-5, atol=1e-6, err_msg=where)
             assert (t_grad is None) == (p_grad is None), where
             if t_grad is not None:
-                np.testing.assert_allclose(p_grad, t_grad, rtol=1e-5, atol=1e-6, err_msg=where)
+                np.testing.assert_allclose(p_grad[kept], t_grad[kept], rtol=1e-5, atol=1e-6, err_msg=where)
             compared += 1
     assert compared >= 50

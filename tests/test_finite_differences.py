@@ -187,6 +187,9 @@ case("erfinv", lambda a: torch.erfinv(a), _distinct(2, 3) * 0.45)
 case("logit", lambda a: torch.logit(a) + torch.logit(a, eps=0.1), np.abs(_distinct(2, 3)) * 0.45 + 0.05)
 case("trunc_frac", lambda a: torch.frac(a) * a + torch.trunc(a) * a, _distinct(2, 3) + 0.05)
 case("atan2", lambda a, b: torch.atan2(a, b), _distinct(2, 3), _distinct(2, 3)[::-1].copy())
+# (quotients away from integers, where the divisor's derivative steps)
+case("remainder_fmod", lambda a, b: torch.remainder(a * 3.0, b) * a + torch.fmod(a * 3.0, b) * b,
+     _distinct(2, 3) + 0.05, _distinct(2, 3)[::-1].copy() + 0.5)
 case("deg2rad", lambda a: torch.deg2rad(a) * torch.rad2deg(a), _distinct(2, 3))
 case("cumprod", lambda a: torch.cumprod(a, 1) * torch.cumprod(a, 0), _distinct(2, 3))
 case("cross", lambda a, b: torch.linalg.cross(a, b) * a, _distinct(2, 3), _distinct(1, 3))
@@ -318,8 +321,11 @@ def test_torch_cases_reach_every_rule_but_paddle_only_ones():
     # check
     # layer_norm_scale is paddle's layer_norm weight product, log_backward paddle's log_grad,
     # selu paddle's selu kernel (torch composes selu from elu);
-    # unique and unique_dim have no derivative (running theirs raises, as a program checks);
-    # slogdet_stacked is paddle's slogdet (the registry's differential cases check it)
+    # unique, unique_dim, floor_divide(_) and remainder_of_number (a number % a tensor) have
+    # no derivative (running theirs raises, as programs check);
+    # slogdet_stacked is paddle's slogdet (the registry's differential cases check it), and
+    # tanh_shrink paddle's tanhshrink kernel (torch composes it from tanh)
     assert set(RULES) - reached <= {"zero_link", "silu_backward", "grad_copy",
                                     "once_differentiable_error", "div_number", "layer_norm_scale",
-                                    "log_backward", "unique", "unique_dim", "selu", "slogdet_stacked"}
+                                    "log_backward", "unique", "unique_dim", "selu", "slogdet_stacked",
+                                    "tanh_shrink", "floor_divide", "floor_divide_", "remainder_of_number"}

@@ -155,6 +155,7 @@ DERIVATIVE_ORDER_LIMITS = {
     # and the special and running functions' kernels the table does not probe (measured likewise)
     **{op: (0, f"{op}_grad") for op in ("polygamma", "erfinv", "logit", "atan2", "cumprod", "cross",
                                           "pixel_shuffle", "pixel_unshuffle")},
+    **{origin: (0, "remainder_grad") for origin in ("remainder", "remainder:right", "remainder:left")},
     # the activations composed in reference_engine/paddle/nn/activation_functions.py (measured)
     **{f"{name}_kernel": (0, f"{grad}_grad") for name, grad in (
         ("relu6", "relu6"), ("hardtanh", "hardtanh"), ("hardswish", "hardswish"),

@@ -2,8 +2,9 @@
 ``erfinv`` and ``trunc`` come with the table's elementwise functions; here are those with an
 argument or a composition of their own: ``polygamma``, ``logit``, ``frac`` (``x - trunc(x)``,
 as paddle computes it), ``atan2``, ``deg2rad`` / ``rad2deg`` (paddle's scale kernel),
-``cumprod`` and ``cross``. Each is also a Tensor method. paddle 3.3.1's kernels for them
-have no double grad."""
+``cumprod``, ``cross``, and the rounded divisions ``remainder`` (``mod``, ``floor_mod``, ``%``)
+and ``floor_divide`` (``//``, whose result stops gradient). Each is also a Tensor method, the
+remainder in place too. paddle 3.3.1's kernels for them have no double grad."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from typing import Any, Optional
 import numpy as np
 
 from reference_engine import ops as F
+from reference_engine.messages import not_supported
 from reference_engine.paddle._core import PADDLE, Tensor
 
-__all__ = ["atan2", "cross", "cumprod", "deg2rad", "erfinv", "frac", "logit", "polygamma", "rad2deg"]
+__all__ = ["atan2", "cross", "cumprod", "deg2rad", "erfinv", "floor_divide", "floor_mod", "frac", "logit",
+           "mod", "polygamma", "rad2deg", "remainder"]
 
 
 def erfinv(x: Tensor, name: Optional[str] = None) -> Tensor:
@@ -75,4 +78,35 @@ def cross(x: Tensor, y: Tensor, axis: builtins.int = 9, name: Optional[str] = No
     return F.cross(x, y, axis)
 
 
-TENSOR_METHODS = {name: globals()[name] for name in __all__}
+def remainder(x: Tensor, y: Any, name: Optional[str] = None) -> Tensor:
+    """``x - floor(x / y) * y``, the sign of the divisor (RemainderGradNode)."""
+    return F.remainder(x, y)
+
+
+mod = floor_mod = remainder
+
+
+def floor_divide(x: Tensor, y: Any, name: Optional[str] = None) -> Tensor:
+    """``x // y``, rounded down; the result stops gradient."""
+    return F.floor_divide(x, y)
+
+
+def remainder_(x: Tensor, y: Tensor, name: Optional[str] = None) -> Tensor:
+    """``remainder`` written into ``x``; ``y`` must be a tensor (paddle reads its shape)."""
+    if not isinstance(y, Tensor):
+        raise AttributeError(f"'{type(y).__name__}' object has no attribute 'shape'")
+    F.check_divisor(x, y)
+    return x._in_place("remainder", y)  # type: ignore[return-value]
+
+
+def floor_divide_(x: Tensor, y: Tensor, name: Optional[str] = None) -> Tensor:
+    """``floor_divide`` written into ``x``. On a tensor that requires grad paddle 3.3.1 keeps
+    the tensor's node as it was (measured), which the reference does not model."""
+    if not x.stop_gradient:
+        raise not_supported("floor_divide_ on a tensor that does not stop gradient", "paddle")
+    F.check_divisor(x, y)
+    return x._in_place("floor_divide", y)  # type: ignore[return-value]
+
+
+TENSOR_METHODS = {**{name: globals()[name] for name in __all__}, "floor_divide_": floor_divide_,
+                  "remainder_": remainder_, "mod_": remainder_, "floor_mod_": remainder_}

@@ -227,6 +227,12 @@ class Tensor(_CoreTensor):
             return F.mul(F.reciprocal(self), other)
         return super().__rtruediv__(other)
 
+    def __rmod__(self, other: Any) -> Tensor:
+        """``n % t`` is remainder's Scalar_Tensor overload: a node without derivative."""
+        if type(other) in (builtins.int, builtins.float):
+            return F.remainder_of_number(other, self)
+        return super().__rmod__(other)
+
     # --- autograd state -------------------------------------------------------------------
 
     @property
@@ -539,7 +545,9 @@ class Tensor(_CoreTensor):
     def sub(self, other: Any, *, alpha: Any = 1) -> Tensor:
         return sub(self, other, alpha=alpha)
     mul = F.mul
-    div = F.div
+
+    def div(self, other: Any, *, rounding_mode: Optional[str] = None) -> Tensor:
+        return div(self, other, rounding_mode=rounding_mode)
     neg = F.neg
     pow = F.pow
     sigmoid = F.sigmoid
@@ -644,8 +652,11 @@ class Tensor(_CoreTensor):
     def mul_(self, other: Any) -> Tensor:
         return self._in_place("mul", other)  # type: ignore[return-value]
 
-    def div_(self, other: Any) -> Tensor:
-        return self._in_place("div", other)  # type: ignore[return-value]
+    def div_(self, other: Any, *, rounding_mode: Optional[str] = None) -> Tensor:
+        if rounding_mode is None:
+            return self._in_place("div", other)  # type: ignore[return-value]
+        F.check_divisor(self, other)
+        return self._in_place("div_rounded", other, mode=_rounding(rounding_mode))  # type: ignore[return-value]
 
     def zero_(self) -> Tensor:
         return self._in_place("fill", value=0, api="zero")  # type: ignore[return-value]
@@ -850,7 +861,23 @@ def sub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:  # noqa: A002
 
 subtract = sub
 mul = multiply = _numbers_made_tensors(F.mul)
-div = divide = _numbers_made_tensors(F.div)
+def _rounding(mode: str) -> str:
+    """``mode`` if torch's div takes it as a rounding mode."""
+    if mode not in ("floor", "trunc"):
+        raise TORCH.error("rounding_mode", mode=mode)
+    return mode
+
+
+@_numbers_made_tensors
+def div(input: Any, other: Any, *, rounding_mode: Optional[str] = None) -> Tensor:  # noqa: A002
+    """``input / other``, rounded down or towards zero where ``rounding_mode`` says (a
+    DivBackward2 node, whose gradients are zeros)."""
+    if rounding_mode is None:
+        return F.div(input, other)
+    return F.rounded_division(input, other, _rounding(rounding_mode))
+
+
+divide = div
 neg = TORCH.tensor_function(F.neg, "neg")
 pow = _overloads(F.pow, "pow", "pow", lambda a, b: a or b)  # noqa: A001
 matmul = TORCH.tensor_function(autocast_ops.lower_precision(F.matmul), "matmul")

@@ -1,7 +1,9 @@
-"""torch's special and running functions over the rule table: ``lgamma``, ``digamma``,
+"""torch's special, running and rounding functions over the rule table: ``lgamma``, ``digamma``,
 ``erfinv`` and ``trunc`` come with the table's elementwise functions; here are those with an
 argument or a name of their own: ``polygamma``, ``logit``, ``frac``, ``atan2`` / ``arctan2``,
-``deg2rad`` / ``rad2deg``, ``cumprod`` and ``cross``. Each is also a Tensor method."""
+``deg2rad`` / ``rad2deg``, ``cumprod``, ``cross``, and the rounded divisions ``remainder``
+(``%``), ``fmod`` and ``floor_divide`` (``//``). Each is also a Tensor method, the divisions
+in place too."""
 
 from __future__ import annotations
 
@@ -13,8 +15,8 @@ from reference_engine import ops as F
 from reference_engine.torch import linalg
 from reference_engine.torch._core import Tensor
 
-__all__ = ["arctan2", "atan2", "cross", "cumprod", "deg2rad", "erfinv", "frac", "logit", "polygamma",
-           "rad2deg"]
+__all__ = ["arctan2", "atan2", "cross", "cumprod", "deg2rad", "erfinv", "floor_divide", "fmod", "frac",
+           "logit", "polygamma", "rad2deg", "remainder"]
 
 
 def erfinv(input: Tensor) -> Tensor:  # noqa: A002
@@ -79,8 +81,42 @@ def cross(input: Tensor, other: Tensor, dim: Optional[builtins.int] = None) -> T
     return linalg.cross(input, other, dim=dim)
 
 
+def remainder(input: Any, other: Any) -> Tensor:  # noqa: A002
+    """``input - floor(input / other) * other``, the sign of the divisor (RemainderBackward1, or
+    RemainderBackward0 for a number divisor); a number dividend records a node without
+    derivative, as torch's Scalar_Tensor overload does."""
+    if not isinstance(input, Tensor):
+        return F.remainder_of_number(input, other)
+    return F.remainder(input, other)
+
+
+def fmod(input: Tensor, other: Any) -> Tensor:  # noqa: A002
+    """C's ``fmod``, the sign of the dividend (FmodBackward1, FmodBackward0 for a number)."""
+    return F.fmod(input, other)
+
+
+def floor_divide(input: Any, other: Any) -> Tensor:  # noqa: A002
+    """``input // other``: a node whose derivative torch does not implement."""
+    return F.floor_divide(input, other)
+
+
+def _in_place_division(op: str) -> Any:
+    """``Tensor.<op>_``: the division ``op`` written into the tensor (floor_divide's node has
+    one name for both overloads)."""
+    def method(self: Tensor, other: Any) -> Tensor:
+        F.check_divisor(self, other)
+        overload = {} if op == "floor_divide_" else F.number_divisor(other)
+        return self._in_place(op, other, **overload)  # type: ignore[return-value]
+    method.__name__ = f"{op}_"
+    return method
+
+
 TENSOR_METHODS = {
     **{name: globals()[name] for name in ("arctan2", "atan2", "cross", "cumprod", "deg2rad", "erfinv", "frac",
                                           "logit", "rad2deg")},
     "polygamma": lambda self, n: F.polygamma(self, n),
+    "remainder": F.remainder, "fmod": F.fmod, "floor_divide": F.floor_divide,
+    "remainder_": _in_place_division("remainder"), "fmod_": _in_place_division("fmod"),
+    "floor_divide_": _in_place_division("floor_divide_"),
+    "__imod__": _in_place_division("remainder"), "__ifloordiv__": _in_place_division("floor_divide_"),
 }

@@ -53,10 +53,14 @@ def tanhshrink(input: Tensor) -> Tensor:  # noqa: A002
     return F.sub(input, F.tanh(input))
 
 
-def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:  # noqa: A002
-    """``value`` where ``x ≤ threshold``, ``x`` elsewhere (ThresholdBackward0)."""
+def _threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:  # noqa: A002
+    """``value`` where ``x ≤ threshold``, ``x`` elsewhere (ThresholdBackward0). torch's function
+    is named ``_threshold`` (its argument errors say so)."""
     _not_in_place("threshold", inplace)
     return F.activation("threshold", input, threshold=float(threshold), value=float(value))
+
+
+threshold = _threshold
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002

@@ -18,8 +18,9 @@ from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor
 from reference_engine.torch import autocast_ops
 
-__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool1d", "avg_pool2d",
-           "max_pool1d", "max_pool2d", "batch_norm", "binary_cross_entropy",
+__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool2d",
+           "adaptive_max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool1d", "max_pool2d",
+           "max_pool3d", "conv3d", "conv_transpose3d", "batch_norm", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d",
            "cosine_embedding_loss", "cosine_similarity", "cross_entropy", "pairwise_distance",
            "triplet_margin_loss", "dropout", "huber_loss", "kl_div", "margin_ranking_loss", "softmin",
@@ -375,6 +376,12 @@ def conv2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride:
     return _convolution("conv2d", input, weight, bias, stride, padding, dilation, groups)
 
 
+@autocast_ops.lower_precision
+def conv3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,  # noqa: A002
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    return _convolution("conv3d", input, weight, bias, stride, padding, dilation, groups)
+
+
 def _check_target_size(input: Tensor, target: Tensor) -> None:  # noqa: A002
     """torch warns where a regression loss's target would broadcast against its input."""
     if target._data.shape != input._data.shape:
@@ -534,14 +541,14 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -
 
 
 def _pooled(spatial: int, input: Tensor, node: Optional[str], pooling: Any) -> Tensor:  # noqa: A002
-    """``pooling`` applied to ``input`` with a batch axis put in where it has none (the 2-d
-    kernels take such an input as it is: the last node is theirs), and for one spatial axis a
-    height of 1 (torch's 1-d pools run the 2-d kernel between an unsqueeze and a squeeze)."""
+    """``pooling`` applied to ``input`` with a batch axis put in where it has none (the 2-d and
+    3-d kernels take such an input as it is: the last node is theirs), and for one spatial axis
+    a height of 1 (torch's 1-d pools run the 2-d kernel between an unsqueeze and a squeeze)."""
     unbatched = input._data.ndim == spatial + 1
     x = F.unsqueeze(input, 0) if unbatched else input
     x = F.unsqueeze(x, 2) if spatial == 1 else x
     out = pooling(x)
-    out = F.squeeze(out, 0) if unbatched and spatial == 2 else out
+    out = F.squeeze(out, 0) if unbatched and spatial > 1 else out
     if node is not None:
         out = C.named(out, node, input)
     out = F.squeeze(out, 2) if spatial == 1 else out
@@ -566,6 +573,23 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     if divisor_override is not None:
         raise not_supported("avg_pool2d with divisor_override", "torch")
     return _pooled(2, input, "AvgPool2DBackward0", lambda x: layers.pool(
+        x, "avg", kernel_size, stride, padding, ceil_mode, count_include_pad))
+
+
+def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,  # noqa: A002
+               dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
+    if return_indices or layers.as_tuple(dilation, 3) != (1, 1, 1):
+        raise not_supported("max_pool3d with dilation or return_indices", "torch")
+    return _pooled(3, input, "MaxPool3DWithIndicesBackward0",
+                   lambda x: layers.pool(x, "max", kernel_size, stride, padding, ceil_mode))
+
+
+def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,  # noqa: A002
+               ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: Any = None) -> Tensor:
+    if divisor_override is not None:
+        raise not_supported("avg_pool3d with divisor_override", "torch")
+    return _pooled(3, input, "AvgPool3DBackward0", lambda x: layers.pool(
         x, "avg", kernel_size, stride, padding, ceil_mode, count_include_pad))
 
 
@@ -594,15 +618,32 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A00
     return _pooled(2, input, "AdaptiveAvgPool2DBackward0", lambda x: layers.adaptive_avg_pool(x, sizes))
 
 
+def _adaptive_max(spatial: int, input: Tensor, output_size: Any, return_indices: bool) -> Tensor:  # noqa: A002
+    """The maximum of each adaptive cell (torch's AdaptiveMaxPool<n>DBackward0): its gradient
+    to the cell's first largest element."""
+    api = f"adaptive_max_pool{spatial}d"
+    if return_indices or input.dim() not in (spatial + 1, spatial + 2):
+        raise not_supported(f"{api} with return_indices, or of other than {spatial + 1}-d or "
+                            f"{spatial + 2}-d input", "torch")
+    batched = input.dim() == spatial + 2
+    out = layers.adaptive_pool(input if batched else F.unsqueeze(input, 0), output_size, "max")
+    return C.named(out if batched else F.squeeze(out, 0), f"AdaptiveMaxPool{spatial}DBackward0", input)
+
+
 def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Tensor:  # noqa: A002
-    """The maximum of each adaptive cell (AdaptiveMaxPool2DBackward0): its gradient to the
-    cell's first largest element."""
-    if return_indices or input.dim() not in (3, 4):
-        raise not_supported("adaptive_max_pool2d with return_indices, or of other than 3-d or 4-d input",
-                            "torch")
-    batch = input if input.dim() == 4 else F.unsqueeze(input, 0)
-    out = layers.adaptive_pool(batch, output_size, "max")
-    return C.named(out if input.dim() == 4 else F.squeeze(out, 0), "AdaptiveMaxPool2DBackward0", input)
+    return _adaptive_max(2, input, output_size, return_indices)
+
+
+def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = False) -> Tensor:  # noqa: A002
+    return _adaptive_max(3, input, output_size, return_indices)
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002
+    """A 1 x 1 x 1 output is a mean over the spatial axes (torch records MeanBackward1)."""
+    sizes = layers.as_tuple(output_size, 3)
+    if sizes == (1, 1, 1):
+        return F.mean(input, [-3, -2, -1], keepdim=True)
+    return _pooled(3, input, "AdaptiveAvgPool3DBackward0", lambda x: layers.adaptive_avg_pool(x, sizes))
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002
@@ -654,6 +695,11 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = Non
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,  # noqa: A002
                      padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
     return _transposed(2, input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,  # noqa: A002
+                     padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+    return _transposed(3, input, weight, bias, stride, padding, output_padding, groups, dilation)
 
 from reference_engine.torch.nn.activation_functions import *  # noqa: E402, F403
 from reference_engine.torch.nn.activation_functions import __all__ as _activations  # noqa: E402

@@ -20,9 +20,10 @@ from reference_engine.torch.nn.modules import Module, initialised
 from reference_engine.torch.nn.parameter import Parameter
 from reference_engine.torch.random import drawing
 
-__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "AvgPool1d", "AvgPool2d",
-           "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "Dropout",
-           "Embedding", "LayerNorm", "MaxPool1d", "MaxPool2d"]
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool2d",
+           "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "BatchNorm1d", "BatchNorm2d",
+           "BatchNorm3d", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+           "ConvTranspose3d", "Dropout", "Embedding", "LayerNorm", "MaxPool1d", "MaxPool2d", "MaxPool3d"]
 
 
 def _uniform_draws(bound: float, shape: tuple[int, ...]) -> np.ndarray:
@@ -103,6 +104,10 @@ class BatchNorm2d(_BatchNorm):
     dims = (4,)
 
 
+class BatchNorm3d(_BatchNorm):
+    dims = (5,)
+
+
 class Dropout(Module):
     """``torch.nn.Dropout``: zero elements with probability ``p`` while training."""
 
@@ -155,7 +160,7 @@ class _ConvNd(Module):
         self.bias = _parameter(_uniform_draws(bound, (out_channels,))) if bias else None
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        conv = functional.conv1d if self.spatial == 1 else functional.conv2d
+        conv = (functional.conv1d, functional.conv2d, functional.conv3d)[self.spatial - 1]
         return conv(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
     def extra_repr(self) -> str:
@@ -185,7 +190,8 @@ class _ConvTransposeNd(Module):
         self.bias = _parameter(_uniform_draws(bound, (out_channels,))) if bias else None
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        function = functional.conv_transpose1d if self.spatial == 1 else functional.conv_transpose2d
+        function = (functional.conv_transpose1d, functional.conv_transpose2d,
+                    functional.conv_transpose3d)[self.spatial - 1]
         return function(input, self.weight, self.bias, self.stride, self.padding, self.output_padding,
                         self.groups, self.dilation)
 
@@ -201,12 +207,20 @@ class ConvTranspose2d(_ConvTransposeNd):
     spatial = 2
 
 
+class ConvTranspose3d(_ConvTransposeNd):
+    spatial = 3
+
+
 class Conv1d(_ConvNd):
     spatial = 1
 
 
 class Conv2d(_ConvNd):
     spatial = 2
+
+
+class Conv3d(_ConvNd):
+    spatial = 3
 
 
 class Embedding(Module):
@@ -241,16 +255,18 @@ class _Windows(shared.ActivationBase):
         return values
 
 
-(MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d,
- AdaptiveMaxPool2d) = shared.function_modules(
+(MaxPool1d, MaxPool2d, MaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d, AdaptiveAvgPool1d, AdaptiveAvgPool2d,
+ AdaptiveAvgPool3d, AdaptiveMaxPool2d, AdaptiveMaxPool3d) = shared.function_modules(
     Module, _Windows, MaxPool1d=functional.max_pool1d, MaxPool2d=functional.max_pool2d,
-    AvgPool1d=functional.avg_pool1d, AvgPool2d=functional.avg_pool2d,
-    AdaptiveAvgPool1d=functional.adaptive_avg_pool1d, AdaptiveAvgPool2d=functional.adaptive_avg_pool2d,
-    AdaptiveMaxPool2d=functional.adaptive_max_pool2d)
+    MaxPool3d=functional.max_pool3d, AvgPool1d=functional.avg_pool1d, AvgPool2d=functional.avg_pool2d,
+    AvgPool3d=functional.avg_pool3d, AdaptiveAvgPool1d=functional.adaptive_avg_pool1d,
+    AdaptiveAvgPool2d=functional.adaptive_avg_pool2d, AdaptiveAvgPool3d=functional.adaptive_avg_pool3d,
+    AdaptiveMaxPool2d=functional.adaptive_max_pool2d, AdaptiveMaxPool3d=functional.adaptive_max_pool3d)
 # what each pool's printout shows (measured on torch 2.13.0)
 _WINDOW = ("kernel_size", "stride", "padding")
-for _pools, _names in (((MaxPool1d, MaxPool2d), (*_WINDOW, "dilation", "ceil_mode")),
-                       ((AvgPool1d, AvgPool2d), _WINDOW),
-                       ((AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d), ("output_size",))):
+for _pools, _names in (((MaxPool1d, MaxPool2d, MaxPool3d), (*_WINDOW, "dilation", "ceil_mode")),
+                       ((AvgPool1d, AvgPool2d, AvgPool3d), _WINDOW),
+                       ((AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool2d,
+                         AdaptiveMaxPool3d), ("output_size",))):
     for _pool in _pools:
         _pool.shown = tuple((name, False) for name in _names)

@@ -823,3 +823,49 @@ def comparisons_predicates_and_small_compositions(paddle):
                    attempt(lambda: paddle.greater_than(y, 3.0)), paddle.is_complex(y), paddle.is_integer(y),
                    paddle.is_empty(y), paddle.count_nonzero(y - 2), paddle.count_nonzero(y - 2, axis=1),
                    paddle.tril_indices(3, 3, 0), paddle.triu_indices(3, 4, 1)]
+
+
+@program
+def remainders_and_floor_division(paddle):
+    """remainder / mod / floor_mod (``%``: the divisor's sign, a zero keeps the dividend's) and
+    floor_divide (``//``, its result stops gradient), of tensors and numbers on either side,
+    integers, zeros and infinities: values, dtypes, node names, the divisor's gradient (-g times
+    the floored quotient), no double grad, in-place forms and the errors."""
+    def leaf(values, dtype="float32"):
+        return paddle.to_tensor(values, dtype=dtype, stop_gradient=False)
+
+    a = leaf([5.5, -5.5, 3.0, -3.0, 0.0, -0.0, 7.25, 1e-8, -0.0])
+    b = leaf([2.0, 2.0, -2.0, -1.5, 3.0, -3.0, 0.0, -1.0, 2.5])
+    seen = []
+    for y in (paddle.remainder(a, b), paddle.mod(a, b), paddle.floor_mod(a, b), a % b, a.remainder(b),
+              a.mod(b)):
+        seen += [y, y.grad_fn.name(), paddle.grad((y * y).sum(), [a, b], retain_graph=True),
+                 attempt(lambda: paddle.grad(y.sum(), [a, b], create_graph=True))]
+    for y in (a % 2.5, paddle.remainder(a, -2.5), 2.5 % a, a % 2):
+        seen += [y, y.grad_fn.name(), paddle.grad(y.sum(), a)]
+    for y in (a // b, a // 2.0, 3.0 // a, paddle.floor_divide(a, b), a.floor_divide(b)):
+        seen += [y, y.stop_gradient]
+    weights = paddle.to_tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0])
+    paddle.remainder(a, b).backward(weights)
+    seen += [a.grad, b.grad]
+    x64, column = leaf([5.5, -5.5], "float64"), leaf([[2.0], [-1.5]])
+    mixed = x64 % column
+    mixed.sum().backward()
+    seen += [mixed, x64.grad, column.grad]
+    i = paddle.to_tensor([7, -7, 8, 0])
+    seen += [i % 3, i % -3, i // 3, i // -3, i % 2.5, 7 // i[:3], 7 % i[:3], attempt(lambda: i % 0),
+             attempt(lambda: i // 0), attempt(lambda: paddle.remainder(i, paddle.to_tensor([1, 0, 1, 1]))),
+             attempt(lambda: i % leaf([2.0, 2.0, 2.0, 2.0]))]
+    specials = paddle.to_tensor([5.0, -5.0, float("inf"), 3.0, float("nan")])
+    divisors = paddle.to_tensor([float("inf"), float("inf"), 2.0, float("-inf"), 1.0])
+    seen += [paddle.remainder(specials, divisors), specials // divisors, specials.astype("float64") % 0.7]
+    c = a * 1
+    c.remainder_(paddle.to_tensor(2.0))
+    seen.append(c.grad_fn.name())
+    c.mod_(b)
+    c.sum().backward()
+    plain = paddle.to_tensor([5.5, -5.5])
+    plain.floor_divide_(paddle.to_tensor([2.0, -2.0]))
+    plain.floor_mod_(paddle.to_tensor([2.0, 2.0]))
+    return seen + [c, a.grad, b.grad, plain, attempt(lambda: (a * 1).remainder_(2.0)),
+                   attempt(lambda: a.remainder_(b))]

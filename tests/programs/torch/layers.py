@@ -388,3 +388,44 @@ def pixel_shuffles(torch):
     return [y, y.grad_fn.name(), first, first.grad_fn.name(), torch.autograd.grad((first * first).sum(), x),
             repr(torch.nn.PixelShuffle(2)), repr(torch.nn.PixelUnshuffle(3)), back.grad_fn.name(),
             torch.equal(back, x), torch.nn.modules.pixelshuffle.PixelShuffle is torch.nn.PixelShuffle]
+
+
+@program
+def volumes_convolved_pooled_and_normalised(torch):
+    """The 3-d family on a (N, C, D, H, W) volume: conv3d and conv_transpose3d (strided,
+    padded, grouped, unbatched), max / avg / adaptive pools (a 1 x 1 x 1 output is a mean),
+    BatchNorm3d in training and eval, and the modules' printouts: values, node names, first
+    and second derivatives."""
+    F, nn = torch.nn.functional, torch.nn
+    values = torch.arange(2 * 2 * 3 * 4 * 4, dtype=torch.float32).reshape(2, 2, 3, 4, 4)
+    x = ((values * 0.37) % 2.3 - 1.1).requires_grad_()
+    w = ((torch.arange(4 * 2 * 2 * 2 * 2, dtype=torch.float32).reshape(4, 2, 2, 2, 2) * 0.21) % 1.3 - 0.6)
+    w.requires_grad_()
+    seen = []
+    for out in (F.conv3d(x, w), F.conv3d(x, w, stride=(1, 2, 2), padding=1),
+                F.conv3d(x[0], w, dilation=(1, 2, 1)),
+                F.conv3d(x, w[:, :1], groups=2), F.conv_transpose3d(x, w[:2], stride=2),
+                F.conv_transpose3d(x, w[:2], stride=(1, 2, 1), padding=1, output_padding=(0, 1, 0)),
+                F.max_pool3d(x, 2), F.max_pool3d(x, (1, 2, 2), stride=1, padding=(0, 1, 0)),
+                F.max_pool3d(x[0], 2, ceil_mode=True), F.avg_pool3d(x, 2), F.avg_pool3d(x, 3, 2, 1),
+                F.avg_pool3d(x, 3, 2, 1, count_include_pad=False), F.adaptive_avg_pool3d(x, 1),
+                F.adaptive_avg_pool3d(x, (2, 3, 2)), F.adaptive_avg_pool3d(x[0], (1, 2, None)),
+                F.adaptive_max_pool3d(x, 2), F.adaptive_max_pool3d(x[1], (3, 1, 2))):
+        g, = torch.autograd.grad((out * out).sum(), x, create_graph=True)
+        seen += [out, out.grad_fn.name(), g, torch.autograd.grad(g.sum(), x, allow_unused=True)]
+    norm = nn.BatchNorm3d(2)
+    y = norm(x)
+    y.pow(3).sum().backward()
+    norm.eval()
+    seen += [y, x.grad, norm.weight.grad, norm.bias.grad, norm.running_mean, norm.running_var, norm(x),
+             attempt(lambda: norm(x[0])), attempt(lambda: F.conv3d(x[0, 0], w))]
+    modules = [nn.Conv3d(2, 4, 3), nn.Conv3d(2, 4, (1, 2, 3), stride=2, padding=1, bias=False),
+               nn.ConvTranspose3d(2, 4, 2, stride=2), nn.MaxPool3d(2), nn.MaxPool3d(3, 2, 1), nn.AvgPool3d(2),
+               nn.AvgPool3d((1, 2, 2)), nn.AdaptiveAvgPool3d(1), nn.AdaptiveAvgPool3d((1, 2, 3)),
+               nn.AdaptiveMaxPool3d(2), nn.BatchNorm3d(3, momentum=None)]
+    conv = modules[0]
+    with torch.no_grad():
+        conv.weight.copy_(torch.ones_like(conv.weight) * 0.01)
+        conv.bias.zero_()
+    return seen + [repr(m) for m in modules] + [[tuple(p.shape) for p in m.parameters()] for m in modules] + [
+        conv(x), type(torch.nn.modules.conv.Conv3d(1, 1, 1)).__name__]

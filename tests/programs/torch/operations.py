@@ -654,3 +654,57 @@ def aliases_predicates_and_small_compositions(torch):
                    torch.atleast_1d(torch.tensor(2.0), y),
                    attempt(lambda: torch.positive(torch.tensor([True]))), attempt(lambda: torch.fliplr(y[0])),
                    attempt(lambda: torch.vdot(y, y))]
+
+
+@program
+def remainders_fmod_and_rounded_division(torch):
+    """remainder (``%``: the divisor's sign, a zero keeps the dividend's), fmod (the dividend's),
+    floor_divide (``//``) and div with rounding_mode, of tensors and numbers on either side,
+    integers, zeros and infinities: values, dtypes, node names, the divisor's gradient
+    (-g times the rounded quotient) to second order (zeros through DivBackward2), the nodes
+    without derivative, in-place forms and the errors."""
+    a = torch.tensor([5.5, -5.5, 3.0, -3.0, 0.0, -0.0, 7.25, 1e-8, -0.0], requires_grad=True)
+    b = torch.tensor([2.0, 2.0, -2.0, -1.5, 3.0, -3.0, 0.0, -1.0, 2.5], requires_grad=True)
+    seen = []
+    for y in (torch.remainder(a, b), a % b, torch.fmod(a, b), a.remainder(b), a.fmod(b)):
+        ga, gb = torch.autograd.grad((y * y).sum(), [a, b], create_graph=True)
+        seen += [y, y.grad_fn.name(), ga, gb, gb.grad_fn.name(),
+                 [n.name() if n else None for n, _ in gb.grad_fn.next_functions],
+                 torch.autograd.grad(gb.sum(), [a, b], allow_unused=True, retain_graph=True)]
+    for y in (a % 2.5, torch.remainder(a, -2.5), torch.fmod(a, 2.5), a % 2, a.fmod(-1.5)):
+        seen += [y, y.grad_fn.name(), torch.autograd.grad(y.sum(), a)]
+    for y in (2.5 % a, torch.remainder(2.5, a), a // b, a // 2.0, 3.0 // a, torch.floor_divide(a, b),
+              torch.div(a, b, rounding_mode="floor"), torch.div(a, 2.0, rounding_mode="trunc"),
+              a.div(b, rounding_mode="trunc")):
+        seen += [y, y.grad_fn.name(),
+                 attempt(lambda: torch.autograd.grad(y.sum(), [a, b], allow_unused=True))]
+    g = torch.ones(9, requires_grad=True)
+    seen.append(torch.autograd.grad(torch.div(a, b, rounding_mode="floor"), [a, b], g, create_graph=True))
+    i = torch.tensor([7, -7, 8, 0])
+    seen += [i % 3, i % -3, torch.fmod(i, 3), torch.fmod(i, -3), i // 3, i // -3, i % 2.5,
+             7 % torch.tensor([2, -3]),
+             torch.div(i, 2, rounding_mode="floor"), torch.div(i, -2, rounding_mode="trunc"), torch.div(i, 2),
+             attempt(lambda: i % 0), attempt(lambda: torch.fmod(i, torch.tensor([1, 0, 1, 1]))),
+             attempt(lambda: i // 0), attempt(lambda: torch.div(i, 0, rounding_mode="trunc")),
+             attempt(lambda: torch.div(a, b, rounding_mode="round"))]
+    specials = torch.tensor([5.0, -5.0, float("inf"), 3.0, float("nan")])
+    divisors = torch.tensor([float("inf"), float("inf"), 2.0, float("-inf"), 1.0])
+    seen += [torch.remainder(specials, divisors), torch.fmod(specials, divisors), specials // divisors,
+             torch.div(specials, divisors, rounding_mode="trunc"), torch.remainder(specials.double(), 0.7)]
+    c = a * 1
+    c.remainder_(2.0)
+    seen.append(c.grad_fn.name())
+    c.fmod_(b)
+    seen.append(c.grad_fn.name())
+    c %= 1.5
+    seen.append(c.grad_fn.name())
+    c.div_(b, rounding_mode="floor")
+    seen.append(c.grad_fn.name())
+    c.floor_divide_(b)
+    seen.append(c.grad_fn.name())
+    c //= 2
+    seen += [c, c.grad_fn.name(), attempt(lambda: c.sum().backward())]
+    d = a * 1
+    d %= b
+    d.sum().backward()
+    return seen + [d, a.grad, b.grad]
