@@ -692,6 +692,8 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "conv_input_rank": (ValueError, "Input x should be {rank}D tensor, but received x with the shape of "
+                                    "paddle.Size({shape})"),
     "integer_division_by_zero": (EnforceNotMet, "() InvalidArgumentError: Integer division by zero "
                                                 "encountered in (floor/trunc) divide. Please check the "
                                                 "input value."),

@@ -148,6 +148,8 @@ DERIVATIVE_ORDER_LIMITS = {
     "einsum_kernel": (0, "einsum_grad"),
     "kldiv_loss_kernel": (0, "kldiv_loss_grad"),
     "max_pool2d_with_index_kernel": (0, "max_pool2d_with_index_grad"),
+    "max_pool3d_with_index_kernel": (0, "max_pool3d_with_index_grad"),
+    "pool3d_kernel": (0, "pool3d_grad"), "conv3d_transpose_kernel": (0, "conv3d_transpose_grad"),
     # the linear-algebra kernels (measured: "The Op inverse_grad doesn't have any grad op")
     "linalg_solve": (0, "solve_grad"), "inverse": (0, "inverse_grad"), "det": (0, "det_grad"),
     **{f"{mode}_interp_kernel": (0, f"{mode}_interp_grad") for mode in ("nearest", "bilinear", "linear")},

@@ -3,6 +3,7 @@ composed from the core's operations)."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Optional
 
 import numpy as np
@@ -23,8 +24,9 @@ from reference_engine.paddle.nn.activation_functions import float_attribute
 from reference_engine.tensor import Tensor
 
 __all__ = ["group_norm", "interpolate", "label_smooth", "one_hot", "pad", "upsample", "adaptive_avg_pool1d",
-           "adaptive_avg_pool2d", "adaptive_max_pool2d", "avg_pool1d", "avg_pool2d", "max_pool1d",
-           "max_pool2d", "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+           "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool2d", "adaptive_max_pool3d",
+           "avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool1d", "max_pool2d", "max_pool3d", "conv3d",
+           "conv3d_transpose", "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits",
            "cosine_similarity", "kl_div", "pairwise_distance", "triplet_margin_loss", "conv1d", "conv2d",
            "conv2d_transpose", "cross_entropy", "dropout", "dropout2d", "elu", "instance_norm", "embedding",
            "gelu", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss",
@@ -336,16 +338,28 @@ def embedding(x: Tensor, weight: Tensor, padding_idx: Optional[int] = None, max_
 
 def _convolution(spatial: int, x: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any,
                  padding: Any, dilation: Any, groups: int, data_format: str) -> Tensor:
-    if isinstance(padding, str) or data_format not in ("NCHW", "NCL"):
+    """paddle's convolution kernel, then the bias added in a node of its own (AddGradNode over
+    a reshape of the bias). conv1d is conv2d of a height-1 image between an unsqueeze and a
+    squeeze; a conv2d with one group per input channel runs the depthwise kernel."""
+    if isinstance(padding, str) or data_format not in ("NCHW", "NCL", "NCDHW"):
         raise not_supported("convolution padding other than numbers, or channels last", "paddle")
-    out = layers.convolution(x, weight, bias, stride, padding, dilation, groups)
-    # paddle's conv1d is conv2d between an unsqueeze and a squeeze; a conv2d with one group per
-    # input channel runs the depthwise kernel
+    if x._data.ndim != spatial + 2:
+        raise PADDLE.error("conv_input_rank", rank=spatial + 2, shape=list(x._data.shape))
+    if spatial == 1:
+        image = _convolution(2, F.unsqueeze(x, -2), F.unsqueeze(weight, -2), bias, _one_d(stride),
+                             _one_d(padding, 0), _one_d(dilation), groups, "NCHW")
+        return F.squeeze(image, -2)
+    out = layers.convolution(x, weight, None, stride, padding, dilation, groups)
     channels, filters = x._data.shape[1], weight._data.shape[0]
-    depthwise = groups > 1 and groups == channels and filters % channels == 0
-    name = "SqueezeGradNode" if spatial == 1 else \
+    depthwise = spatial == 2 and groups > 1 and groups == channels and filters % channels == 0
+    name = "Conv3dGradNode" if spatial == 3 else \
         "DepthwiseConv2dGradNode" if depthwise else "Conv2dGradNodeFinal"
-    return C.named(out, name, x)
+    return _with_bias(C.named(out, name, x), bias)
+
+
+def _with_bias(out: Tensor, bias: Optional[Tensor]) -> Tensor:
+    """``out`` plus ``bias`` along its channels, as paddle adds a convolution's bias."""
+    return out if bias is None else F.add(out, F.reshape(bias, [1, -1] + [1] * (out._data.ndim - 2)))
 
 
 def conv1d(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0,
@@ -360,16 +374,26 @@ def conv2d(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any
     return _convolution(2, x, weight, bias, stride, padding, dilation, groups, data_format)
 
 
+def conv3d(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1, padding: Any = 0,
+           dilation: Any = 1, groups: int = 1, data_format: str = "NCDHW",
+           name: Optional[str] = None) -> Tensor:
+    return _convolution(3, x, weight, bias, stride, padding, dilation, groups, data_format)
+
+
 def _layer_norm_scale(normalized: Tensor, weight: Tensor) -> Tensor:
     """The weight's product in paddle's layer_norm kernel (see the ``layer_norm_scale`` rule)."""
     return recorder.apply(R.RULES["layer_norm_scale"], (normalized, weight))
 
 
 def _pooled(spatial: int, x: Tensor, pooling: Any, padding: Any = 0, data_format: str = "NCHW") -> Tensor:
-    """``pooling`` of an (N, C, *spatial) ``x``, recorded as paddle's pool2d kernel; the 1-d
-    pools run it between an unsqueeze and a squeeze, as paddle does."""
-    if x._data.ndim != spatial + 2 or isinstance(padding, str) or data_format not in ("NCHW", "NCL"):
+    """``pooling`` of an (N, C, *spatial) ``x``, recorded as paddle's pool2d or pool3d kernel;
+    the 1-d pools run pool2d between an unsqueeze and a squeeze, as paddle does. pool3d's
+    kernel has no double grad (measured)."""
+    if x._data.ndim != spatial + 2 or isinstance(padding, str) or data_format not in ("NCHW", "NCL", "NCDHW"):
         raise not_supported("pooling other than of an (N, C, *spatial) tensor padded by numbers", "paddle")
+    if spatial == 3:
+        with as_kernel("pool3d_kernel"):
+            return C.named(pooling(x), "Pool3dGradNode", x)
     batch = F.unsqueeze(x, 2) if spatial == 1 else x
     out = C.named(pooling(batch), "Pool2dGradNode", batch)
     return F.squeeze(out, 2) if spatial == 1 else out
@@ -403,15 +427,47 @@ def adaptive_avg_pool2d(x: Tensor, output_size: Any, data_format: str = "NCHW",
     return _pooled(2, x, lambda t: layers.adaptive_avg_pool(t, output_size), 0, data_format)
 
 
+def _adaptive_max(spatial: int, x: Tensor, output_size: Any, return_mask: bool) -> Tensor:
+    """The maximum of each adaptive cell (MaxPool<n>dWithIndexGradNode, no double grad): its
+    gradient to the cell's first largest element."""
+    if return_mask or x._data.ndim != spatial + 2:
+        raise not_supported(f"adaptive_max_pool{spatial}d with return_mask, or of other than "
+                            f"{spatial + 2}-d input", "paddle")
+    with as_kernel(f"max_pool{spatial}d_with_index_kernel"):
+        out = layers.adaptive_pool(x, output_size, "max")
+    return C.named(out, f"MaxPool{spatial}dWithIndexGradNode", x)
+
+
 def adaptive_max_pool2d(x: Tensor, output_size: Any, return_mask: bool = False,
                         name: Optional[str] = None) -> Tensor:
-    """The maximum of each adaptive cell (MaxPool2dWithIndexGradNode, no double grad): its
-    gradient to the cell's first largest element."""
-    if return_mask or x._data.ndim != 4:
-        raise not_supported("adaptive_max_pool2d with return_mask, or of other than 4-d input", "paddle")
-    with as_kernel("max_pool2d_with_index_kernel"):
-        out = layers.adaptive_pool(x, output_size, "max")
-    return C.named(out, "MaxPool2dWithIndexGradNode", x)
+    return _adaptive_max(2, x, output_size, return_mask)
+
+
+def adaptive_max_pool3d(x: Tensor, output_size: Any, return_mask: bool = False,
+                        name: Optional[str] = None) -> Tensor:
+    return _adaptive_max(3, x, output_size, return_mask)
+
+
+def max_pool3d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, return_mask: bool = False,
+               ceil_mode: bool = False, data_format: str = "NCDHW", name: Optional[str] = None) -> Tensor:
+    if return_mask:
+        raise not_supported("max_pool3d with return_mask", "paddle")
+    return _pooled(3, x, lambda t: layers.pool(t, "max", kernel_size, stride, padding, ceil_mode),
+                   padding, data_format)
+
+
+def avg_pool3d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
+               exclusive: bool = True, divisor_override: Any = None, data_format: str = "NCDHW",
+               name: Optional[str] = None) -> Tensor:
+    if divisor_override is not None:
+        raise not_supported("avg_pool3d with divisor_override", "paddle")
+    return _pooled(3, x, lambda t: layers.pool(t, "avg", kernel_size, stride, padding, ceil_mode,
+                                               count_padding=not exclusive), padding, data_format)
+
+
+def adaptive_avg_pool3d(x: Tensor, output_size: Any, data_format: str = "NCDHW",
+                        name: Optional[str] = None) -> Tensor:
+    return _pooled(3, x, lambda t: layers.adaptive_avg_pool(t, output_size), 0, data_format)
 
 
 def max_pool1d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, return_mask: bool = False,
@@ -495,17 +551,35 @@ def interpolate(x: Tensor, size: Any = None, scale_factor: Any = None, mode: str
 upsample = interpolate
 
 
+def _transposed(spatial: int, x: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any,
+                padding: Any, output_padding: Any, dilation: Any, groups: int, output_size: Any,
+                data_format: str) -> Tensor:
+    """The transposed convolution (Conv<n>dTransposeGradNode; conv3d_transpose's without double
+    grad, measured), then the bias added in a node of its own, as paddle does."""
+    if isinstance(padding, str) or output_size is not None or data_format not in ("NCHW", "NCDHW"):
+        raise not_supported(f"conv{spatial}d_transpose with string padding, output_size or channels last",
+                            "paddle")
+    with as_kernel("conv3d_transpose_kernel") if spatial == 3 else contextlib.nullcontext():
+        composed = layers.conv_transpose(x, weight, None, stride, padding, output_padding, dilation, groups)
+        out = C.named(composed, f"Conv{spatial}dTransposeGradNode", x)
+    return _with_bias(out, bias)
+
+
 def conv2d_transpose(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,
                      padding: Any = 0, output_padding: Any = 0, dilation: Any = 1, groups: int = 1,
-                     output_size: Any = None,
-                     data_format: str = "NCHW", name: Optional[str] = None) -> Tensor:
-    """The transposed convolution (Conv2dTransposeGradNode), then the bias added in a node of
-    its own, as paddle does."""
-    if isinstance(padding, str) or output_size is not None or data_format != "NCHW":
-        raise not_supported("conv2d_transpose with string padding, output_size or channels last", "paddle")
-    out = C.named(layers.conv_transpose(x, weight, None, stride, padding, output_padding, dilation, groups),
-                  "Conv2dTransposeGradNode", x)
-    return out if bias is None else F.add(out, F.reshape(bias, [1, -1, 1, 1]))
+                     output_size: Any = None, data_format: str = "NCHW",
+                     name: Optional[str] = None) -> Tensor:
+    return _transposed(2, x, weight, bias, stride, padding, output_padding, dilation, groups, output_size,
+                       data_format)
+
+
+def conv3d_transpose(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,
+                     padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1,
+                     output_size: Any = None, data_format: str = "NCDHW",
+                     name: Optional[str] = None) -> Tensor:
+    return _transposed(3, x, weight, bias, stride, padding, output_padding, dilation, groups, output_size,
+                       data_format)
+
 
 def one_hot(x: Tensor, num_classes: int, name: Any = None) -> Tensor:
     """float32 rows of zeros with a one at each index of ``x``; not recorded."""

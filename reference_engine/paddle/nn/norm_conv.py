@@ -21,8 +21,10 @@ from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, Parameter
 
 __all__ = ["BatchNorm", "GroupNorm", "Upsample", "AdaptiveAvgPool1D", "AdaptiveAvgPool2D",
-           "AdaptiveMaxPool2D", "AvgPool1D", "AvgPool2D", "MaxPool1D", "MaxPool2D", "BatchNorm1D",
-           "BatchNorm2D", "Conv1D", "Conv2D", "Conv2DTranspose", "Dropout", "Embedding", "LayerNorm"]
+           "AdaptiveAvgPool3D", "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "AvgPool1D", "AvgPool2D",
+           "AvgPool3D", "MaxPool1D", "MaxPool2D", "MaxPool3D", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D",
+           "Conv1D", "Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose", "Dropout", "Embedding",
+           "LayerNorm"]
 
 
 def _normal_draws(std: float, shape: tuple[int, ...]) -> np.ndarray:
@@ -93,7 +95,8 @@ class _BatchNormBase(Layer):
 
 def _batch_norm_repr(self: _BatchNormBase) -> str:
     text = f"num_features={self.weight.shape[0]}, momentum={self._momentum}, epsilon={self._epsilon}"
-    return text + (", data_format=NCL" if type(self).__name__ == "BatchNorm1D" else "")
+    return text + {"BatchNorm1D": ", data_format=NCL", "BatchNorm3D": ", data_format=NCDHW"}.get(
+        type(self).__name__, "")
 
 
 _BatchNormBase.extra_repr = _batch_norm_repr  # type: ignore[method-assign]
@@ -105,6 +108,10 @@ class BatchNorm1D(_BatchNormBase):
 
 class BatchNorm2D(_BatchNormBase):
     dims = (4,)
+
+
+class BatchNorm3D(_BatchNormBase):
+    dims = (5,)
 
 
 class Dropout(Layer):
@@ -127,8 +134,9 @@ class _ConvNd(Layer):
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
                  padding: Any = 0, dilation: Any = 1, groups: int = 1, padding_mode: str = "zeros",
-                 weight_attr: Any = None, bias_attr: Any = None, data_format: str = "NCHW") -> None:
+                 weight_attr: Any = None, bias_attr: Any = None, data_format: Optional[str] = None) -> None:
         super().__init__()
+        data_format = data_format or ("NCHW", "NCHW", "NCDHW")[self.spatial - 1]
         if padding_mode != "zeros" or not isinstance(padding, (int, list, tuple)):
             raise not_supported("convolution padding other than zeros given as numbers", "paddle")
         n = self.spatial
@@ -142,7 +150,7 @@ class _ConvNd(Layer):
                                                           lambda: np.zeros(out_channels), "conv.b_0")
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        conv = functional.conv1d if self.spatial == 1 else functional.conv2d
+        conv = (functional.conv1d, functional.conv2d, functional.conv3d)[self.spatial - 1]
         return conv(input, self.weight, self.bias, self._stride, self._padding, self._dilation,
                     self._groups)
 
@@ -165,43 +173,56 @@ def _convolution_repr(self: _ConvNd) -> str:
 _ConvNd.extra_repr = _convolution_repr  # type: ignore[method-assign]
 
 
-class Conv2DTranspose(Layer):
+class _ConvTransposeNd(Layer):
     """A transposed convolution: weight (in_channels, out_channels / groups, *kernel) drawn from
     a normal of paddle's spread (values differ between generators), bias zeros."""
 
+    spatial = 0
+
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
                  padding: Any = 0, output_padding: Any = 0, dilation: Any = 1, groups: int = 1,
-                 weight_attr: Any = None, bias_attr: Any = None, data_format: str = "NCHW") -> None:
+                 weight_attr: Any = None, bias_attr: Any = None, data_format: Optional[str] = None) -> None:
         super().__init__()
-        kernel = layers.as_tuple(kernel_size, 2)
+        kernel = layers.as_tuple(kernel_size, self.spatial)
         self._settings = dict(stride=stride, padding=padding, output_padding=output_padding,
-                              dilation=dilation, groups=groups, data_format=data_format)
+                              dilation=dilation, groups=groups,
+                              data_format=data_format or ("NCHW" if self.spatial == 2 else "NCDHW"))
         self._shown = (in_channels, out_channels, list(kernel))
         shape = (in_channels, out_channels // groups, *kernel)
         std = math.sqrt(2.0 / math.prod(shape[1:]))
-        self.weight = _made(weight_attr, shape, lambda: _normal_draws(std, shape), "conv2d_transpose.w_0")
+        name = f"conv{self.spatial}d_transpose"
+        self.weight = _made(weight_attr, shape, lambda: _normal_draws(std, shape), f"{name}.w_0")
         self.bias = None if bias_attr is False else _made(
-            bias_attr, (out_channels,), lambda: np.zeros(out_channels), "conv2d_transpose.b_0")
+            bias_attr, (out_channels,), lambda: np.zeros(out_channels), f"{name}.b_0")
 
     def forward(self, x: Tensor) -> Tensor:
-        return functional.conv2d_transpose(x, self.weight, self.bias, **self._settings)
+        function = functional.conv2d_transpose if self.spatial == 2 else functional.conv3d_transpose
+        return function(x, self.weight, self.bias, **self._settings)
 
     def extra_repr(self) -> str:
         in_channels, out_channels, kernel = self._shown
-        settings = self._settings
+        settings, ones = self._settings, [1] * self.spatial
         text = f"{in_channels}, {out_channels}, kernel_size={kernel}"
-        stride = list(layers.as_tuple(settings["stride"], 2))
-        if stride != [1, 1]:
+        stride = list(layers.as_tuple(settings["stride"], self.spatial))
+        if stride != ones:
             text += f", stride={stride}"
         for name in ("padding", "output_padding"):
             if settings[name] != 0:
                 text += f", {name}={settings[name]}"
-        dilation = list(layers.as_tuple(settings["dilation"], 2))
-        if dilation != [1, 1]:
+        dilation = list(layers.as_tuple(settings["dilation"], self.spatial))
+        if dilation != ones:
             text += f", dilation={dilation}"
         if settings["groups"] != 1:
             text += f", groups={settings['groups']}"
         return f"{text}, data_format={settings['data_format']}"
+
+
+class Conv2DTranspose(_ConvTransposeNd):
+    spatial = 2
+
+
+class Conv3DTranspose(_ConvTransposeNd):
+    spatial = 3
 
 
 class Conv1D(_ConvNd):
@@ -210,6 +231,10 @@ class Conv1D(_ConvNd):
 
 class Conv2D(_ConvNd):
     spatial = 2
+
+
+class Conv3D(_ConvNd):
+    spatial = 3
 
 
 class Embedding(Layer):
@@ -236,17 +261,18 @@ class Embedding(Layer):
         return f"{rows}, {columns}{given}, sparse=False, scale_grad_by_freq=False"
 
 
-(MaxPool1D, MaxPool2D, AvgPool1D, AvgPool2D, AdaptiveAvgPool1D, AdaptiveAvgPool2D,
- AdaptiveMaxPool2D) = shared.function_modules(
+(MaxPool1D, MaxPool2D, MaxPool3D, AvgPool1D, AvgPool2D, AvgPool3D, AdaptiveAvgPool1D, AdaptiveAvgPool2D,
+ AdaptiveAvgPool3D, AdaptiveMaxPool2D, AdaptiveMaxPool3D) = shared.function_modules(
     Layer, shared.ActivationBase, MaxPool1D=functional.max_pool1d, MaxPool2D=functional.max_pool2d,
-    AvgPool1D=functional.avg_pool1d, AvgPool2D=functional.avg_pool2d,
-    AdaptiveAvgPool1D=functional.adaptive_avg_pool1d, AdaptiveAvgPool2D=functional.adaptive_avg_pool2d,
-    AdaptiveMaxPool2D=functional.adaptive_max_pool2d)
+    MaxPool3D=functional.max_pool3d, AvgPool1D=functional.avg_pool1d, AvgPool2D=functional.avg_pool2d,
+    AvgPool3D=functional.avg_pool3d, AdaptiveAvgPool1D=functional.adaptive_avg_pool1d,
+    AdaptiveAvgPool2D=functional.adaptive_avg_pool2d, AdaptiveAvgPool3D=functional.adaptive_avg_pool3d,
+    AdaptiveMaxPool2D=functional.adaptive_max_pool2d, AdaptiveMaxPool3D=functional.adaptive_max_pool3d)
 # what each pool's printout shows (measured on paddle 3.3.1)
-for _pool in (MaxPool1D, MaxPool2D, AvgPool1D, AvgPool2D):
+for _pool in (MaxPool1D, MaxPool2D, MaxPool3D, AvgPool1D, AvgPool2D, AvgPool3D):
     _pool.shown = (("kernel_size", False), ("stride", False), ("padding", False))
-AdaptiveAvgPool1D.shown = AdaptiveAvgPool2D.shown = (("output_size", False),)
-AdaptiveMaxPool2D.shown = (("output_size", False), ("return_mask", False))
+AdaptiveAvgPool1D.shown = AdaptiveAvgPool2D.shown = AdaptiveAvgPool3D.shown = (("output_size", False),)
+AdaptiveMaxPool2D.shown = AdaptiveMaxPool3D.shown = (("output_size", False), ("return_mask", False))
 
 
 class GroupNorm(Layer):

@@ -273,3 +273,55 @@ def pixel_shuffles(paddle):
             paddle.equal_all(back, x),
             attempt(lambda: paddle.grad((paddle.nn.functional.pixel_shuffle(x, 2) ** 2).sum(), x,
                                         create_graph=True))]
+
+
+@program
+def volumes_convolved_pooled_and_normalised(paddle):
+    """The 3-d family on a (N, C, D, H, W) volume: conv3d (its node, then the bias added in
+    a node of its own, as conv1d and conv2d add theirs), conv3d_transpose, max / avg /
+    adaptive pools (pool3d's and max_pool3d_with_index's kernels without double grad),
+    BatchNorm3D in training and eval, the layers' printouts and the errors: values, node
+    names, first derivatives and second where paddle has them."""
+    import numpy as np
+
+    F, nn = paddle.nn.functional, paddle.nn
+    values = (np.arange(2 * 2 * 3 * 4 * 4).reshape(2, 2, 3, 4, 4) * 0.37 % 2.3 - 1.1).astype("float32")
+    x = paddle.to_tensor(values, stop_gradient=False)
+    w = paddle.to_tensor((np.arange(64).reshape(4, 2, 2, 2, 2) * 0.21 % 1.3 - 0.6).astype("float32"),
+                         stop_gradient=False)
+    bias = paddle.to_tensor([0.1, -0.2, 0.3, 0.0], stop_gradient=False)
+    seen = []
+    for y in (F.conv3d(x, w), F.conv3d(x, w, bias, stride=(1, 2, 2), padding=1),
+              F.conv3d(x, w[:, :1], groups=2), F.conv3d(x, w, dilation=(1, 2, 1))):
+        g, = paddle.grad((y * y).sum(), x, create_graph=True)
+        seen += [y, y.grad_fn.name(), g, paddle.grad(g.sum(), [x, w], allow_unused=True)]
+    seen.append([n.name() for n in F.conv3d(x, w, bias).grad_fn.next_functions])
+    for y in (F.conv3d_transpose(x, w[:2], stride=2),
+              F.conv3d_transpose(x, w[:2], bias[:2], stride=(1, 2, 1), padding=1),
+              F.max_pool3d(x, 2), F.max_pool3d(x, (1, 2, 2), stride=1, padding=(0, 1, 0)),
+              F.max_pool3d(x, 2, ceil_mode=True), F.avg_pool3d(x, 2), F.avg_pool3d(x, 3, 2, 1),
+              F.avg_pool3d(x, 3, 2, 1, exclusive=False), F.adaptive_avg_pool3d(x, 1),
+              F.adaptive_avg_pool3d(x, (2, 3, 2)), F.adaptive_max_pool3d(x, 2),
+              F.adaptive_max_pool3d(x, (3, 1, 2))):
+        seen += [y, y.grad_fn.name(), paddle.grad((y * y).sum(), [x], retain_graph=True),
+                 attempt(lambda: paddle.grad(y.sum(), [x], create_graph=True))]
+    line = paddle.to_tensor(values[:, :, 0, 0], stop_gradient=False)
+    kernel = paddle.to_tensor([[[0.5, -1.0]], [[0.25, 2.0]]], stop_gradient=False)
+    for y in (F.conv1d(line, kernel.tile([1, 2, 1]), bias[:2]), F.conv2d(x[:, :, 0], w[:, :, 0], bias)):
+        seen += [y, y.grad_fn.name(), [n.name() for n in y.grad_fn.next_functions if n],
+                 paddle.grad(y.sum(), [bias], retain_graph=True)]
+    norm = nn.BatchNorm3D(2)
+    y = norm(x)
+    y.exp().sum().backward()
+    seen += [y, x.grad, norm.weight.grad, norm.bias.grad, norm._mean, norm._variance]
+    norm.eval()
+    seen += [norm(x), attempt(lambda: norm(x[0])), attempt(lambda: F.conv3d(x[0], w)),
+             attempt(lambda: F.conv1d(line[0], kernel))]
+    layers = [nn.Conv3D(2, 4, 3), nn.Conv3D(2, 4, (1, 2, 3), stride=2, padding=1, bias_attr=False),
+              nn.Conv3DTranspose(2, 4, 2, stride=2), nn.MaxPool3D(2), nn.MaxPool3D(3, 2, 1), nn.AvgPool3D(2),
+              nn.AvgPool3D((1, 2, 2)), nn.AdaptiveAvgPool3D(1), nn.AdaptiveAvgPool3D((1, 2, 3)),
+              nn.AdaptiveMaxPool3D(2), nn.BatchNorm3D(3)]
+    conv = layers[0]
+    conv.weight.set_value(paddle.full(conv.weight.shape, 0.01))
+    return seen + [repr(m) for m in layers] + [[tuple(p.shape) for p in m.parameters()] for m in layers] + [
+        conv(x), layers[2](x[:, :, :2]).shape, layers[5](x).shape, layers[7](x)]
