@@ -325,9 +325,10 @@ class Tensor(_CoreTensor):
         return builtins.int(self._data.size)
 
     def numpy(self) -> np.ndarray:
+        """A copy of the values (paddle's numpy() does not share the tensor's memory, measured)."""
         if _RELEASED.get(id(self._data)) is self._data:  # paddle reads no values: none left
             return np.empty((*self._data.shape, 0), dtype=self._data.dtype)
-        return self._data
+        return self._data.copy()
 
     equal, not_equal, less_than, less_equal, greater_than, greater_equal = (
         F.eq, F.ne, F.lt, F.le, F.gt, F.ge)

@@ -1,8 +1,8 @@
-"""``paddle.nn``: ``functional``, ``initializer``, ``Layer``, ``Sequential``, ``LayerList``,
+"""``paddle.nn``: ``functional``, ``initializer``, ``init``, ``Layer``, ``Sequential``, ``LayerList``,
 ``Linear``, the activation and loss layers, gradient clipping and ``utils``."""
 
 from reference_engine.framework_names import missing_from_module
-from reference_engine.paddle.nn import functional, initializer
+from reference_engine.paddle.nn import functional, init, initializer
 from reference_engine.paddle.nn.attention import *  # noqa: F403
 from reference_engine.paddle.nn.attention import __all__ as _attention
 from reference_engine.paddle.nn.channel_layers import *  # noqa: F403
@@ -17,7 +17,7 @@ from reference_engine.paddle.nn.recurrent import *  # noqa: F403
 from reference_engine.paddle.nn.recurrent import __all__ as _recurrent
 
 __all__ = [*_layers, *_norm_conv, *_channel_layers, *_clip, *_recurrent, *_attention,  # noqa: F405
-           "functional", "initializer", "utils"]  # (utils: on demand)
+           "functional", "init", "initializer", "utils"]  # (utils: on demand)
 
 
 def __getattr__(name: str) -> object:

@@ -136,21 +136,27 @@ class XavierNormal(XavierUniform):
 
 
 class KaimingNormal(_Drawn):
-    def __init__(self, fan_in: Any = None, negative_slope: float = 0.0, nonlinearity: str = "relu") -> None:
+    """He's scheme: std ``gain / sqrt(fan)``, the fan the weight's in- or out-fan as ``mode``
+    says, the gain ``calculate_gain(nonlinearity, negative_slope)``."""
+
+    def __init__(self, fan_in: Any = None, negative_slope: float = 0.0, nonlinearity: str = "relu",
+                 mode: str = "fan_in") -> None:
         self.fan_in, self.negative_slope, self.nonlinearity = fan_in, negative_slope, nonlinearity
+        self.mode = mode
 
     def _gain(self) -> float:
-        if self.nonlinearity == "leaky_relu":
-            return float(np.sqrt(2.0 / (1 + self.negative_slope ** 2)))
-        return float(np.sqrt(2.0)) if self.nonlinearity == "relu" else 1.0
+        return calculate_gain(self.nonlinearity, self.negative_slope)
+
+    def _fan(self, fan_in: int, fan_out: int) -> float:
+        return fan_out if self.mode == "fan_out" else self.fan_in or fan_in
 
     def draw(self, generator: Any, shape: list[int], fan_in: int, fan_out: int, dtype: np.dtype) -> Any:
-        return generator.normal(0.0, self._gain() / np.sqrt(self.fan_in or fan_in), shape, dtype)
+        return generator.normal(0.0, self._gain() / np.sqrt(self._fan(fan_in, fan_out)), shape, dtype)
 
 
 class KaimingUniform(KaimingNormal):
     def draw(self, generator: Any, shape: list[int], fan_in: int, fan_out: int, dtype: np.dtype) -> Any:
-        bound = self._gain() * np.sqrt(3.0 / (self.fan_in or fan_in))
+        bound = self._gain() * np.sqrt(3.0 / self._fan(fan_in, fan_out))
         return generator.uniform(-bound, bound, shape, dtype)
 
 

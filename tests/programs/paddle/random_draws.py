@@ -79,3 +79,30 @@ def an_initializer_given_by_param_attr_draws_instead_of_the_default(paddle):
     seen.append(paddle.create_parameter([2], "float32", attr=paddle.ParamAttr(initializer=init.Normal())))
     return seen + [paddle.rand([3]), init.calculate_gain("leaky_relu", 0.2), init.calculate_gain("tanh"),
                    attempt(lambda: init.calculate_gain("swish"))]
+
+
+@program
+def nn_init_writes_paddles_draws_in_place(paddle):
+    """paddle.nn.init's functions write their initializer's values into a parameter or a plain
+    tensor in place and return None: constants, normal, uniform, truncated normal, He's and
+    Glorot's schemes (fans of a matrix and of a convolution's weight, both modes, the gains of
+    calculate_gain) and orthogonal, drawn by paddle's seeded generator; numpy() copies."""
+    paddle.seed(3)
+    init = paddle.nn.init
+    linear, conv = paddle.nn.Linear(3, 4), paddle.nn.Conv2D(2, 3, 2)
+    seen = []
+    for weight in (linear.weight, conv.weight):
+        for name, args in (("zeros_", ()), ("ones_", ()), ("constant_", (0.5,)), ("normal_", (0.0, 2.0)),
+                           ("uniform_", (-1.0, 1.0)), ("kaiming_normal_", ()),
+                           ("kaiming_normal_", (0.0, "fan_out", "tanh")),
+                           ("kaiming_uniform_", (0.1, "fan_out", "relu")), ("xavier_uniform_", ()),
+                           ("xavier_normal_", (2.0,)), ("xavier_uniform_", (1.0, 5.0, 7.0)),
+                           ("trunc_normal_", (0.0, 0.5)), ("trunc_normal_", (1.0, 2.0, 0.0, 1.5)),
+                           ("orthogonal_", (0.5,))):
+            seen += [getattr(init, name)(weight, *args), weight.numpy()]
+    plain = paddle.ones([2, 3])
+    seen += [init.zeros_(plain), plain, init.calculate_gain("tanh"), init.calculate_gain("leaky_relu", 0.2)]
+    values = plain.numpy()  # a copy: neither a write to the tensor nor one to the array reaches the other
+    plain.add_(paddle.ones([2, 3]))
+    values[0, 0] = 5.0
+    return seen + [values, plain]
