@@ -38,11 +38,13 @@ def trunc_normal_(tensor: Any, mean: float = 0.0, std: float = 1.0, a: float = -
     initializer.TruncatedNormal(mean, std, a, b)(tensor)
 
 
-def kaiming_normal_(tensor: Any, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu") -> None:
+def kaiming_normal_(tensor: Any, a: float = 0, mode: str = "fan_in",
+                    nonlinearity: str = "leaky_relu") -> None:
     initializer.KaimingNormal(negative_slope=a, nonlinearity=nonlinearity, mode=mode)(tensor)
 
 
-def kaiming_uniform_(tensor: Any, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu") -> None:
+def kaiming_uniform_(tensor: Any, a: float = 0, mode: str = "fan_in",
+                     nonlinearity: str = "leaky_relu") -> None:
     initializer.KaimingUniform(negative_slope=a, nonlinearity=nonlinearity, mode=mode)(tensor)
 
 
