@@ -144,7 +144,17 @@ class BatchSampler:
         return count // self.batch_size if self.drop_last else -(-count // self.batch_size)
 
 
-class SequenceSampler:
+class Sampler:
+    """The samplers' base: a subclass yields indices (``__iter__``) and may say how many."""
+
+    def __init__(self, data_source: Any = None) -> None:
+        self.data_source = data_source
+
+    def __iter__(self) -> Iterator[int]:
+        raise NotImplementedError
+
+
+class SequenceSampler(Sampler):
     def __init__(self, data_source: Any) -> None:
         self.data_source = data_source
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import functools
 import json
+import sys
+import types
 from pathlib import Path
 from typing import Any, Callable
 
@@ -54,6 +56,18 @@ def module_getattr(namespace: str) -> Callable[[str], Any]:
         raise missing_from_module(namespace, name)
 
     return refuse
+
+
+def defining_module(path: str, namespace: str, members: dict[str, Any]) -> types.ModuleType:
+    """An importable module at ``path`` (``reference_engine.torch.utils.data.sampler``) holding
+    ``members``, the facade's own objects, under the path where the framework defines them
+    (``torch.utils.data.sampler``); other names of the framework's module are refused by name."""
+    made = types.ModuleType(path, f"{namespace}, as the reference facade models it")
+    for name, value in members.items():
+        setattr(made, name, value)
+    made.__getattr__ = module_getattr(namespace)  # type: ignore[method-assign]
+    sys.modules[path] = made
+    return made
 
 
 def instance_getattr(namespace: str) -> Callable[[Any, str], Any]:

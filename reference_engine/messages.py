@@ -692,6 +692,9 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "no_device_to_synchronize": (TypeError, "device should be gpu, xpu, "),
+    "cpu_only_api": (ValueError, "The API {api} is not supported in CPU-only PaddlePaddle. Please reinstall "
+                                 "PaddlePaddle with GPU or custom device support to call this API."),
     "conv_input_rank": (ValueError, "Input x should be {rank}D tensor, but received x with the shape of "
                                     "paddle.Size({shape})"),
     "integer_division_by_zero": (EnforceNotMet, "() InvalidArgumentError: Integer division by zero "

@@ -16,6 +16,7 @@ from reference_engine.paddle import (
     amp,
     autograd,
     base,
+    cuda,
     device,
     distribution,
     extras,
@@ -33,6 +34,7 @@ from reference_engine.paddle import (
     tensor,
     tensor_access,
     tensor_functions,
+    version,
 )
 from reference_engine.paddle._core import *  # noqa: F403
 from reference_engine.paddle.extras import *  # noqa: F403
@@ -57,10 +59,11 @@ for _method, _function in {**extras.TENSOR_METHODS, **tensor_functions.TENSOR_ME
     setattr(_core.Tensor, _method, _function)
 
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
-__version__ = "3.3.1"
+__version__ = version.full_version
+__git_commit__ = version.commit
 
 __all__ = [*_core.__all__, *extras.__all__, *tensor_functions.__all__, *math_functions.__all__,
-           *more_ops.__all__, "amp", "autograd", "base", "device",
+           *more_ops.__all__, "amp", "autograd", "base", "cuda", "device", "version", "__git_commit__",
            "distribution", "multinomial", "framework", "incubate", "io", "linalg", "metric", "nn",
            "optimizer", "regularizer", "tensor", "set_device", "is_compiled_with_cuda", "CPUPlace",
            "CUDAPlace", "ParamAttr", "create_parameter", "get_flags", "inverse", "set_flags"]

@@ -7,7 +7,8 @@ from typing import Any
 from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.framework_names import module_getattr
 
-__all__ = ["CPUPlace", "CUDAPlace", "cuda", "get_device", "is_compiled_with_cuda", "set_device"]
+__all__ = ["CPUPlace", "CUDAPlace", "cuda", "get_device", "is_compiled_with_cuda", "set_device",
+           "synchronize"]
 
 
 class Place:
@@ -40,6 +41,26 @@ class cuda:  # noqa: N801 - paddle.device.cuda, on a build without CUDA
     @staticmethod
     def synchronize(device: Any = None) -> None:
         raise PADDLE.error("cuda_not_compiled")
+
+    @staticmethod
+    def empty_cache() -> None:
+        """Nothing to free."""
+
+
+def _cpu_only(api: str) -> Any:
+    """A memory statistic of ``paddle.device.cuda``, which a CPU-only build refuses."""
+    def refused(device: Any = None) -> int:
+        raise PADDLE.error("cpu_only_api", api=f"paddle.device.cuda.{api}")
+    return staticmethod(refused)
+
+
+for _api in ("max_memory_allocated", "max_memory_reserved", "memory_allocated", "memory_reserved"):
+    setattr(cuda, _api, _cpu_only(_api))
+
+
+def synchronize(device: Any = None) -> None:
+    """There is no device to wait for (paddle's CPU-only build refuses, measured)."""
+    raise PADDLE.error("no_device_to_synchronize")
 
 
 def is_compiled_with_cuda() -> bool:

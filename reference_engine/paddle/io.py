@@ -3,18 +3,18 @@ the shared ones of ``reference_engine.data``."""
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 from reference_engine import data as shared
 from reference_engine.framework_names import module_getattr
 from reference_engine.paddle._core import Tensor, stack
 
-__all__ = ["BatchSampler", "DataLoader", "Dataset", "IterableDataset", "RandomSampler", "SequenceSampler",
-           "Subset", "TensorDataset", "random_split"]
+__all__ = ["BatchSampler", "DataLoader", "Dataset", "IterableDataset", "RandomSampler", "Sampler",
+           "SequenceSampler", "Subset", "SubsetRandomSampler", "TensorDataset", "random_split"]
 
 Dataset, IterableDataset, Subset = shared.Dataset, shared.IterableDataset, shared.Subset
 BatchSampler, SequenceSampler = shared.BatchSampler, shared.SequenceSampler
-RandomSampler = shared.RandomSampler
+RandomSampler, Sampler = shared.RandomSampler, shared.Sampler
 random_split = shared.random_split
 
 
@@ -23,6 +23,23 @@ class TensorDataset(shared.TensorDataset):
 
     def __init__(self, tensors: Sequence[Any]) -> None:
         super().__init__(*tensors)
+
+
+class SubsetRandomSampler(shared.Sampler):
+    """``indices`` in the order of paddle's ``randperm`` (its seeded generator)."""
+
+    def __init__(self, indices: Sequence[int]) -> None:
+        if len(indices) == 0:
+            raise ValueError("The length of `indices` in SubsetRandomSampler should be greater than 0.")
+        self.indices = indices
+
+    def __iter__(self) -> Iterator[int]:
+        from reference_engine.paddle import randperm  # (paddle imports this module first)
+
+        return iter([self.indices[i] for i in randperm(len(self.indices)).tolist()])
+
+    def __len__(self) -> int:
+        return len(self.indices)
 
 
 def _collate(batch: list[Any]) -> Any:

@@ -12,6 +12,7 @@ from typing import Any
 from reference_engine.framework_names import missing_from_module
 from reference_engine.torch import (
     _core,
+    accelerator,
     amp,
     autograd,
     backends,
@@ -66,11 +67,11 @@ for _method, _function in {**extras.TENSOR_METHODS, **_WRITES, **small_ops.TENSO
 __version__ = "2.13.0"
 
 __all__ = [*_core.__all__, *extras.__all__, *random.__all__, *indexed_writes.__all__, *small_ops.__all__,
-           *math_functions.__all__, *more_ops.__all__, "special",
-           "amp", "autograd", "backends", "distributions", "finfo", "func", "iinfo", "linalg", "nn", "optim",
-           "random", "serialization", "testing", "utils", "load", "save", "autocast", "get_autocast_dtype",
-           "is_autocast_enabled", "BFloat16Tensor", "BoolTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
-           "IntTensor", "LongTensor", "return_types", "version", "vmap"]
+           *math_functions.__all__, *more_ops.__all__, "special", "accelerator", "amp", "autograd",
+           "backends", "distributions", "finfo", "func", "iinfo", "linalg", "nn", "optim", "random",
+           "serialization", "testing", "utils", "load", "save", "autocast", "get_autocast_dtype",
+           "is_autocast_enabled", "BFloat16Tensor", "BoolTensor", "DoubleTensor", "FloatTensor",
+           "HalfTensor", "IntTensor", "LongTensor", "return_types", "version", "vmap"]
 
 
 def __getattr__(name: str) -> Any:

@@ -6,10 +6,9 @@ name."""
 
 from __future__ import annotations
 
-import sys
 import types
 
-from reference_engine.framework_names import module_getattr
+from reference_engine.framework_names import defining_module
 from reference_engine.torch.nn import losses
 
 # where torch 2.13 defines each class the facade has
@@ -47,10 +46,7 @@ HOMES: dict[str, tuple[str, ...]] = {
 def install(nn: types.ModuleType, modules: types.ModuleType) -> None:
     """Make ``modules.<file>`` for each of ``HOMES``, holding ``nn``'s classes, importable."""
     for file, names in HOMES.items():
-        path = f"{modules.__name__}.{file}"
-        made = types.ModuleType(path, f"torch.nn.modules.{file}, as the reference facade models it")
-        for name in names:  # (the private base classes are not in torch.nn's namespace)
-            setattr(made, name, getattr(losses if name.startswith("_") else nn, name))
-        made.__getattr__ = module_getattr(f"torch.nn.modules.{file}")  # type: ignore[method-assign]
-        sys.modules[path] = made
+        # (the private base classes are not in torch.nn's namespace)
+        members = {name: getattr(losses if name.startswith("_") else nn, name) for name in names}
+        made = defining_module(f"{modules.__name__}.{file}", f"torch.nn.modules.{file}", members)
         setattr(modules, file, made)

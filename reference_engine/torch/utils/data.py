@@ -6,16 +6,17 @@ from __future__ import annotations
 from typing import Any, Iterator, Optional, Sequence
 
 from reference_engine import data as shared
-from reference_engine.framework_names import module_getattr
+from reference_engine.framework_names import defining_module, module_getattr
 from reference_engine.torch._core import Tensor, stack, tensor
 from reference_engine.torch.random import Generator, default_generator, drawing
 
 __all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset", "RandomSampler",
-           "SequentialSampler", "Subset", "TensorDataset", "default_collate", "random_split"]
+           "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler", "TensorDataset",
+           "default_collate", "random_split"]
 
 Dataset, IterableDataset = shared.Dataset, shared.IterableDataset
 TensorDataset, Subset, ConcatDataset = shared.TensorDataset, shared.Subset, shared.ConcatDataset
-SequentialSampler = shared.SequenceSampler
+SequentialSampler, Sampler = shared.SequenceSampler, shared.Sampler
 
 
 def random_split(dataset: Any, lengths: Sequence[float], generator: Any = default_generator) -> list[Any]:
@@ -37,6 +38,20 @@ class RandomSampler(shared.RandomSampler):
         if generator is None:
             generator = Generator().manual_seed(default_generator.full_range_int64())
         return iter(generator.permutation(len(self.data_source)).tolist())
+
+
+class SubsetRandomSampler(shared.Sampler):
+    """``indices`` in the order of ``randperm`` on ``generator`` (the default one if none)."""
+
+    def __init__(self, indices: Sequence[int], generator: Any = None) -> None:
+        self.indices, self.generator = indices, generator
+
+    def __iter__(self) -> Iterator[int]:
+        order = drawing(self.generator).permutation(len(self.indices)).tolist()
+        return iter([self.indices[i] for i in order])
+
+    def __len__(self) -> int:
+        return len(self.indices)
 
 
 class BatchSampler(shared.BatchSampler):
@@ -73,3 +88,13 @@ class DataLoader(shared.DataLoader):
 
 
 __getattr__ = module_getattr("torch.utils.data")
+
+# the modules torch defines them in (``from torch.utils.data.sampler import Sampler``)
+for _file, _names in (("dataloader", ("DataLoader", "Dataset", "IterableDataset", "default_collate",
+                                      "BatchSampler", "RandomSampler", "Sampler", "SequentialSampler")),
+                      ("dataset", ("ConcatDataset", "Dataset", "IterableDataset", "Subset", "TensorDataset",
+                                   "random_split")),
+                      ("sampler", ("BatchSampler", "RandomSampler", "Sampler", "SequentialSampler",
+                                   "SubsetRandomSampler"))):
+    globals()[_file] = defining_module(f"{__name__}.{_file}", f"torch.utils.data.{_file}",
+                                       {name: globals()[name] for name in _names})

@@ -133,3 +133,25 @@ def datasets_and_loaders(paddle):
              for item in next(iter(io.DataLoader(Pairs(), batch_size=3)))],
             list(io.BatchSampler(Pairs(), batch_size=2)), len(first), len(second), shuffled,
             model.weight, model.bias]
+
+
+@program
+def version_cuda_queries_and_samplers(paddle):
+    """paddle.version's fields, paddle.cuda and paddle.device on a build without CUDA (queries,
+    seeding that seeds paddle's generator, the refusals), paddle.nn.loss's path, and
+    SubsetRandomSampler drawing paddle's randperm."""
+    version = paddle.version
+    seen = [version.major, version.minor, version.patch, version.rc, version.full_version, version.commit,
+            version.cuda(), version.cudnn(), paddle.__version__, paddle.__git_commit__,
+            paddle.cuda.is_available(), paddle.cuda.device_count(), attempt(paddle.cuda.synchronize),
+            attempt(paddle.device.synchronize), paddle.device.cuda.empty_cache(),
+            attempt(paddle.device.cuda.max_memory_allocated), attempt(paddle.device.cuda.memory_reserved),
+            paddle.nn.loss.CrossEntropyLoss is paddle.nn.CrossEntropyLoss]
+    paddle.cuda.manual_seed_all(3)
+    seen.append(paddle.rand([3]))
+    paddle.cuda.manual_seed(3)
+    seen.append(paddle.rand([3]))
+    io = paddle.io
+    subset = io.SubsetRandomSampler([10, 20, 30, 40])
+    return seen + [list(subset), list(subset), len(subset), attempt(lambda: io.SubsetRandomSampler([])),
+                   attempt(lambda: iter(io.Sampler())), issubclass(io.RandomSampler, io.Sampler)]

@@ -126,3 +126,36 @@ def datasets_and_loaders(torch):
             list(next(iter(data.DataLoader(Pairs(), batch_size=3))).items()),
             list(data.DataLoader(ds, batch_size=None))[0],
             len(first), len(second), data.Subset(ds, [0, 2])[1], shuffled, model.weight, model.bias]
+
+
+@program
+def accelerator_queries_and_sampler_paths(torch):
+    """torch.accelerator on a machine without one (the queries answer, the rest refuse), the
+    paths torch defines its data classes under, a custom Sampler subclass and
+    SubsetRandomSampler drawing from the default and from its own generator."""
+    accelerator = torch.accelerator
+    seen = [accelerator.is_available(), accelerator.current_accelerator(), accelerator.device_count(),
+            attempt(accelerator.current_device_index), attempt(lambda: accelerator.set_device_index(0)),
+            attempt(accelerator.synchronize)]
+    data = torch.utils.data
+    seen += [data.sampler.Sampler is data.Sampler, data.dataloader.DataLoader is data.DataLoader,
+             data.dataset.TensorDataset is data.TensorDataset, attempt(lambda: iter(data.Sampler()))]
+
+    class Backwards(data.sampler.Sampler):
+        def __init__(self, n):
+            self.n = n
+
+        def __iter__(self):
+            return iter(range(self.n - 1, -1, -1))
+
+        def __len__(self):
+            return self.n
+
+    torch.manual_seed(2)
+    subset = data.SubsetRandomSampler([10, 20, 30, 40])
+    return seen + [list(subset), list(subset), len(subset),
+                   list(data.SubsetRandomSampler([1, 2, 3], generator=torch.Generator().manual_seed(1))),
+                   list(data.DataLoader(list(range(5)), sampler=Backwards(5), batch_size=2)),
+                   list(data.DataLoader(list(range(5)), sampler=data.SubsetRandomSampler([0, 2, 4]),
+                                        batch_size=2)),
+                   isinstance(data.SequentialSampler([1]), data.Sampler)]
