@@ -8,6 +8,7 @@ from typing import Any
 
 from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.framework_names import module_getattr
+from reference_engine.paddle import _core
 
 __all__ = ["current_device", "device_count", "is_available", "manual_seed", "manual_seed_all", "synchronize"]
 
@@ -26,9 +27,7 @@ def current_device() -> int:
 
 def manual_seed(seed: int) -> None:
     """Seeds paddle's generator (the CPU's, the only one here), as ``paddle.seed`` does."""
-    from reference_engine.paddle import seed as paddle_seed  # (paddle imports this module first)
-
-    paddle_seed(seed)
+    _core.seed(seed)
 
 
 manual_seed_all = manual_seed

@@ -8,6 +8,7 @@ from typing import Any, Iterator, Optional, Sequence
 from reference_engine import data as shared
 from reference_engine.framework_names import module_getattr
 from reference_engine.paddle._core import Tensor, stack
+from reference_engine.paddle.extras import randperm
 
 __all__ = ["BatchSampler", "DataLoader", "Dataset", "IterableDataset", "RandomSampler", "Sampler",
            "SequenceSampler", "Subset", "SubsetRandomSampler", "TensorDataset", "random_split"]
@@ -34,8 +35,6 @@ class SubsetRandomSampler(shared.Sampler):
         self.indices = indices
 
     def __iter__(self) -> Iterator[int]:
-        from reference_engine.paddle import randperm  # (paddle imports this module first)
-
         return iter([self.indices[i] for i in randperm(len(self.indices)).tolist()])
 
     def __len__(self) -> int:

@@ -19,6 +19,7 @@ from reference_engine.torch import (
     distributions,
     extras,
     func,
+    fused_ops,
     indexed_writes,
     linalg,
     math_functions,
@@ -37,6 +38,7 @@ from reference_engine.torch import (
 from reference_engine.torch._core import *  # noqa: F403
 from reference_engine.torch.amp import autocast, get_autocast_dtype, is_autocast_enabled
 from reference_engine.torch.extras import *  # noqa: F403
+from reference_engine.torch.fused_ops import *  # noqa: F403
 from reference_engine.torch.indexed_writes import *  # noqa: F403
 from reference_engine.torch.legacy_types import (
     BFloat16Tensor,
@@ -60,16 +62,17 @@ _core.cuda.amp = amp.cuda_amp  # type: ignore[attr-defined]
 # the same functions as Tensor methods (defined once, in extras.py)
 _WRITES = {name: getattr(indexed_writes, name) for name in indexed_writes.__all__}
 for _method, _function in {**extras.TENSOR_METHODS, **_WRITES, **small_ops.TENSOR_METHODS,
-                           **math_functions.TENSOR_METHODS, **more_ops.TENSOR_METHODS}.items():
+                           **math_functions.TENSOR_METHODS, **more_ops.TENSOR_METHODS,
+                           **fused_ops.TENSOR_METHODS}.items():
     setattr(_core.Tensor, _method, _function)
 
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
 __version__ = "2.13.0"
 
-__all__ = [*_core.__all__, *extras.__all__, *random.__all__, *indexed_writes.__all__, *small_ops.__all__,
-           *math_functions.__all__, *more_ops.__all__, "special", "accelerator", "amp", "autograd",
-           "backends", "distributions", "finfo", "func", "iinfo", "linalg", "nn", "optim", "random",
-           "serialization", "testing", "utils", "load", "save", "autocast", "get_autocast_dtype",
+__all__ = [*_core.__all__, *extras.__all__, *fused_ops.__all__, *random.__all__, *indexed_writes.__all__,
+           *small_ops.__all__, *math_functions.__all__, *more_ops.__all__, "special", "accelerator", "amp",
+           "autograd", "backends", "distributions", "finfo", "func", "iinfo", "linalg", "nn", "optim",
+           "random", "serialization", "testing", "utils", "load", "save", "autocast", "get_autocast_dtype",
            "is_autocast_enabled", "BFloat16Tensor", "BoolTensor", "DoubleTensor", "FloatTensor",
            "HalfTensor", "IntTensor", "LongTensor", "return_types", "version", "vmap"]
 

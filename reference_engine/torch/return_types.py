@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
-__all__ = ["linalg_slogdet", "max", "min", "slogdet", "sort", "topk"]
+__all__ = ["aminmax", "cummax", "cummin", "linalg_slogdet", "max", "min", "slogdet", "sort", "topk"]
 
 
 def _structseq(name: str, fields: tuple[str, ...]) -> type:
@@ -26,4 +26,7 @@ min = _structseq("min", ("values", "indices"))  # noqa: A001 - torch's name
 sort = _structseq("sort", ("values", "indices"))
 topk = _structseq("topk", ("values", "indices"))
 slogdet = _structseq("slogdet", ("sign", "logabsdet"))
+aminmax = _structseq("aminmax", ("min", "max"))
+cummax = _structseq("cummax", ("values", "indices"))
+cummin = _structseq("cummin", ("values", "indices"))
 linalg_slogdet = _structseq("linalg_slogdet", ("sign", "logabsdet"))

@@ -1,0 +1,163 @@
+"""torch's ops whose kernel records one node for what the facade composes from its own ops:
+the scaled products (``addmv``, ``addr``, ``baddbmm``, ``addbmm``), ``diag_embed``, ``kron``,
+``rot90``, ``take_along_dim``, the running ``logcumsumexp``, ``cummax`` / ``cummin`` and
+``aminmax``, each shown under torch's node name; and ``count_nonzero``. The derivatives are
+those of the composition, which are torch's formulas; ``tests/test_opinfo.py`` checks each on
+torch's own samples (values, dtypes, node names, first derivatives and errors)."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from reference_engine import composed as C
+from reference_engine import ops as F
+from reference_engine.torch import return_types
+from reference_engine.torch._core import Tensor, tensor
+
+__all__ = ["addbmm", "addmv", "addr", "aminmax", "baddbmm", "count_nonzero", "cummax", "cummin", "diag_embed",
+           "kron", "logcumsumexp", "rot90", "take_along_dim"]
+
+
+def _scaled_sum(input: Tensor, product: Tensor, beta: Any, alpha: Any, node: str) -> Tensor:  # noqa: A002
+    """``beta * input + alpha * product``, one node of torch's name."""
+    scaled = product if alpha == 1 else F.mul(product, alpha)
+    return C.named(F.add(input if beta == 1 else F.mul(input, beta), scaled), node, input, product)
+
+
+def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:  # noqa: A002
+    return _scaled_sum(input, F.matmul(mat, vec), beta, alpha, "AddmvBackward0")
+
+
+def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:  # noqa: A002
+    return _scaled_sum(input, C.outer(vec1, vec2), beta, alpha, "AddrBackward0")
+
+
+def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:  # noqa: A002
+    return _scaled_sum(input, F.matmul(batch1, batch2), beta, alpha, "BaddbmmBackward0")
+
+
+def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:  # noqa: A002
+    return _scaled_sum(input, F.sum(F.matmul(batch1, batch2), 0), beta, alpha, "AddbmmBackward0")
+
+
+def diag_embed(input: Tensor, offset: builtins.int = 0, dim1: builtins.int = -2,  # noqa: A002
+               dim2: builtins.int = -1) -> Tensor:
+    """Each last-axis vector on the ``offset`` diagonal of a square plane at (``dim1``, ``dim2``):
+    a gather from the vector with a zero appended, the zero everywhere off the diagonal."""
+    n = input._data.shape[-1]
+    size = n + builtins.abs(offset)
+    padded = F.cat([input, F.zeros_like(F.getitem(input, (Ellipsis, slice(0, 1))))], -1)
+    rows, cols = np.indices((size, size))
+    index = np.where(cols - rows == offset, np.minimum(rows, cols), n).reshape(-1)
+    lead = input._data.shape[:-1]
+    flat = F.gather(padded, -1, np.broadcast_to(index, (*lead, size * size)))
+    out = F.reshape(flat, (*lead, size, size))
+    ndim = out._data.ndim
+    first, second = dim1 % ndim, dim2 % ndim
+    if (first, second) != (ndim - 2, ndim - 1):
+        others = iter(range(ndim - 2))
+        order = [ndim - 2 if d == first else ndim - 1 if d == second else next(others) for d in range(ndim)]
+        out = F.permute(out, order)
+    return C.named(out, "DiagEmbedBackward0", input)
+
+
+def kron(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """Every product of an element of ``input`` with an element of ``other``, in blocks: the
+    two interleaved by a broadcast product, then viewed in the joined shape."""
+    ndim = builtins.max(input._data.ndim, other._data.ndim)
+    a = F.reshape(input, (1,) * (ndim - input._data.ndim) + input._data.shape)
+    b = F.reshape(other, (1,) * (ndim - other._data.ndim) + other._data.shape)
+    spread_a = F.reshape(a, tuple(v for s in a._data.shape for v in (s, 1)))
+    spread_b = F.reshape(b, tuple(v for s in b._data.shape for v in (1, s)))
+    product = F.mul(spread_a, spread_b)
+    shape = tuple(x * y for x, y in zip(a._data.shape, b._data.shape))
+    return C.named(F.reshape(product, shape), "UnsafeViewBackward0", product)
+
+
+def rot90(input: Tensor, k: builtins.int = 1, dims: Sequence[builtins.int] = (0, 1)) -> Tensor:  # noqa: A002
+    """A quarter turn ``k`` times in the plane of ``dims`` (from the first towards the second)."""
+    first, second = dims
+    k %= 4
+    if k == 1:
+        out = F.transpose(C.flip(input, [second % input._data.ndim]), first, second)
+    elif k == 2:
+        out = C.flip(input, [first % input._data.ndim, second % input._data.ndim])
+    elif k == 3:
+        out = F.transpose(C.flip(input, [first % input._data.ndim]), first, second)
+    else:
+        out = F.clone(input)
+    return C.named(out, "Rot90Backward0", input)
+
+
+def take_along_dim(input: Tensor, indices: Tensor, dim: Optional[builtins.int] = None) -> Tensor:  # noqa: A002
+    """The entries ``indices`` picks along ``dim`` (of the flattened tensor without one), the two
+    broadcast against each other elsewhere (GatherBackward0)."""
+    if dim is None:
+        return F.gather(F.reshape(input, (-1,)), 0, indices._data.reshape(-1))
+    d = dim % input._data.ndim
+    shape = list(np.broadcast_shapes(input._data.shape[:d] + (1,) + input._data.shape[d + 1:],
+                                     indices._data.shape[:d] + (1,) + indices._data.shape[d + 1:]))
+    source = F.expand(input, shape[:d] + [input._data.shape[d]] + shape[d + 1:])
+    index = np.broadcast_to(indices._data, shape[:d] + [indices._data.shape[d]] + shape[d + 1:])
+    return F.gather(source, d, index)
+
+
+def logcumsumexp(input: Tensor, dim: builtins.int) -> Tensor:  # noqa: A002
+    """``log(cumsum(exp(x)))`` along ``dim``, shifted by the maximum (a constant; an infinite one
+    counts as 0) so that large entries do not overflow (LogcumsumexpBackward0)."""
+    if input._data.ndim == 0:  # a 0-d tensor's one "dim" holds no axis
+        return C.named(F.reshape(logcumsumexp(F.reshape(input, (1,)), 0), ()), "LogcumsumexpBackward0", input)
+    d = dim % input._data.ndim
+    if input._data.size == 0:
+        return C.named(F.mul(input, 1.0), "LogcumsumexpBackward0", input)
+    shift = np.amax(input._data, axis=d, keepdims=True)
+    shift = F.constant_like(input, np.where(np.isinf(shift), 0, shift).astype(input._data.dtype))
+    out = F.add(F.log(F.cumsum(F.exp(F.sub(input, shift)), d)), shift)
+    return C.named(out, "LogcumsumexpBackward0", input)
+
+
+def _running(input: Tensor, dim: builtins.int, better: Any, node: str, result: type) -> Any:  # noqa: A002
+    """The running best along ``dim`` and its index (a later equal one, or a NaN, takes over, as
+    in torch's kernel): the values gathered at those indices, shown as torch's node."""
+    values = np.moveaxis(np.array(input._data, copy=True), dim, -1)
+    indices = np.zeros(values.shape, np.int64)
+    best, where = values[..., 0].copy(), np.zeros(values.shape[:-1], np.int64)
+    for i in range(values.shape[-1]):
+        column = values[..., i]
+        take = np.isnan(column) | (~np.isnan(best) & better(column, best)) if i else np.ones(best.shape, bool)
+        best, where = np.where(take, column, best), np.where(take, i, where)
+        indices[..., i] = where
+    index = np.moveaxis(indices, -1, dim)
+    gathered = F.gather(input, dim, index) if input._data.ndim else F.clone(input)
+    return result(C.named(gathered, node, input), tensor(index))
+
+
+def cummax(input: Tensor, dim: builtins.int) -> Any:  # noqa: A002
+    return _running(input, dim % builtins.max(input._data.ndim, 1), np.greater_equal, "CummaxBackward0",
+                    return_types.cummax)
+
+
+def cummin(input: Tensor, dim: builtins.int) -> Any:  # noqa: A002
+    return _running(input, dim % builtins.max(input._data.ndim, 1), np.less_equal, "CumminBackward0",
+                    return_types.cummin)
+
+
+def aminmax(input: Tensor, *, dim: Optional[builtins.int] = None,  # noqa: A002
+            keepdim: builtins.bool = False) -> Any:
+    """The smallest and the largest entries (over ``dim``, or all), their gradient shared evenly
+    among ties as amin's and amax's (AminmaxBackward0)."""
+    low, high = F.amin(input, dim, keepdim), F.amax(input, dim, keepdim)
+    return return_types.aminmax(C.named(low, "AminmaxBackward0", input),
+                                C.named(high, "AminmaxBackward0", input))
+
+
+def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:  # noqa: A002
+    """How many entries are not zero (over ``dim``, or all): an int64 tensor."""
+    axis = tuple(dim) if isinstance(dim, (list, tuple)) else dim
+    return tensor(np.asarray(np.count_nonzero(input._data, axis=axis), dtype=np.int64))
+
+
+TENSOR_METHODS = {name: globals()[name] for name in __all__}
