@@ -529,6 +529,26 @@ def np_rounded_division(a: np.ndarray, b: np.ndarray, *, mode: str) -> np.ndarra
     return np.trunc(a / b)
 
 
+def np_windows(a: np.ndarray, *, axis: int, size: int, step: int) -> np.ndarray:
+    """The windows of ``size`` along ``axis`` every ``step``: that axis counts the windows, a
+    new last axis holds each window (paddle's Tensor.unfold, torch's Tensor.unfold)."""
+    windows = np.lib.stride_tricks.sliding_window_view(a, size, axis=axis)
+    return np.ascontiguousarray(windows[(slice(None),) * axis + (slice(None, None, step),)])
+
+
+def unfold_grad_assigned(g: Any, axis: int, size: int, step: int, shape: tuple[int, ...]) -> Any:
+    """paddle 3.3.1's tensor_unfold_grad: each window's gradient is written over the input's
+    positions in window order, so where windows overlap the last one's stands (measured: not
+    summed, as torch's is). Not recorded: the kernel has no double grad."""
+    out = np.zeros(shape, g._data.dtype)
+    windows = np.moveaxis(g._data, -1, axis + 1)
+    for i in range(windows.shape[axis]):
+        start = i * step
+        target = (slice(None),) * axis + (slice(start, start + size),)
+        out[target] = np.take(windows, i, axis=axis)
+    return F.constant_like(g, out)
+
+
 def not_implemented(kernel: str) -> Any:
     """A derivative torch lists as not implemented: running it raises torch's error."""
     def vjp(g: Any) -> Any:

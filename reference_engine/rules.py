@@ -478,6 +478,9 @@ rule("erfinv", "ErfinvBackward0", lambda a, *, saturates: S.erfinv(a, saturates)
 # that range (NaN outside [0, 1] without eps), torch's infinitely differentiable form
 rule("logit", "LogitBackward0", lambda a, *, eps: H.np_logit(a, eps),
      lambda g, a, eps: H.logit_grad(g, a, eps))
+# paddle's Tensor.unfold: sliding windows, the gradient written back window by window
+rule("tensor_unfold", "TensorUnfoldGradNode", H.np_windows,
+     lambda g, axis, size, step, shape: H.unfold_grad_assigned(g, axis, size, step, shape))
 # remainder (Python's %, the divisor's sign) and fmod (C's, the dividend's): the dividend's
 # gradient passes unchanged, the divisor's is -g times the quotient rounded as the op rounds it,
 # by torch's div with rounding_mode, whose own gradients are zeros (torch 2.13's formulas;

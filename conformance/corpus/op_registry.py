@@ -232,4 +232,6 @@ INTERNAL_RULES: dict[str, str] = {
     "floor_divide": "not differentiable (torch records it, its derivative raises; paddle's stops gradient)",
     "floor_divide_": "floor_divide in place (torch): not differentiable",
     "remainder_of_number": "torch's number % tensor: not differentiable (its derivative raises)",
+    "tensor_unfold": "paddle's Tensor.unfold: needs window sizes the vocabulary's ops do not take "
+                     "(a differential program checks it)",
 }

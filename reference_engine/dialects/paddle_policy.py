@@ -150,6 +150,7 @@ DERIVATIVE_ORDER_LIMITS = {
     "max_pool2d_with_index_kernel": (0, "max_pool2d_with_index_grad"),
     "max_pool3d_with_index_kernel": (0, "max_pool3d_with_index_grad"),
     "pool3d_kernel": (0, "pool3d_grad"), "conv3d_transpose_kernel": (0, "conv3d_transpose_grad"),
+    "scatter_kernel": (0, "scatter_grad"), "tensor_unfold": (0, "tensor_unfold_grad"),
     # the linear-algebra kernels (measured: "The Op inverse_grad doesn't have any grad op")
     "linalg_solve": (0, "solve_grad"), "inverse": (0, "inverse_grad"), "det": (0, "det_grad"),
     **{f"{mode}_interp_kernel": (0, f"{mode}_interp_grad") for mode in ("nearest", "bilinear", "linear")},

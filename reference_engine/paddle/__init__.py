@@ -23,6 +23,7 @@ from reference_engine.paddle import (
     flags,
     framework,
     incubate,
+    indexed_writes,
     io,
     linalg,
     math_functions,
@@ -38,6 +39,7 @@ from reference_engine.paddle import (
 )
 from reference_engine.paddle._core import *  # noqa: F403
 from reference_engine.paddle.extras import *  # noqa: F403
+from reference_engine.paddle.indexed_writes import *  # noqa: F403
 from reference_engine.paddle.math_functions import *  # noqa: F403
 from reference_engine.paddle.more_ops import *  # noqa: F403
 from reference_engine.paddle.tensor_functions import *  # noqa: F403
@@ -55,18 +57,20 @@ inverse = linalg.inv
 # the same functions as Tensor methods (defined once, in extras.py)
 for _method, _function in {**extras.TENSOR_METHODS, **tensor_functions.TENSOR_METHODS,
                            **tensor_access.METHODS, **linalg.TENSOR_METHODS,
-                           **math_functions.TENSOR_METHODS, **more_ops.TENSOR_METHODS}.items():
+                           **math_functions.TENSOR_METHODS, **more_ops.TENSOR_METHODS,
+                           **indexed_writes.TENSOR_METHODS}.items():
     setattr(_core.Tensor, _method, _function)
 
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
 __version__ = version.full_version
 __git_commit__ = version.commit
 
-__all__ = [*_core.__all__, *extras.__all__, *tensor_functions.__all__, *math_functions.__all__,
-           *more_ops.__all__, "amp", "autograd", "base", "cuda", "device", "version", "__git_commit__",
-           "distribution", "multinomial", "framework", "incubate", "io", "linalg", "metric", "nn",
-           "optimizer", "regularizer", "tensor", "set_device", "is_compiled_with_cuda", "CPUPlace",
-           "CUDAPlace", "ParamAttr", "create_parameter", "get_flags", "inverse", "set_flags"]
+__all__ = [*_core.__all__, *extras.__all__, *indexed_writes.__all__, *tensor_functions.__all__,
+           *math_functions.__all__, *more_ops.__all__, "amp", "autograd", "base", "cuda", "device",
+           "version", "__git_commit__", "distribution", "multinomial", "framework", "incubate", "io",
+           "linalg", "metric", "nn", "optimizer", "regularizer", "tensor", "set_device",
+           "is_compiled_with_cuda", "CPUPlace", "CUDAPlace", "ParamAttr", "create_parameter", "get_flags",
+           "inverse", "set_flags"]
 
 
 def __getattr__(name: str) -> Any:

@@ -869,3 +869,41 @@ def remainders_and_floor_division(paddle):
     plain.floor_mod_(paddle.to_tensor([2.0, 2.0]))
     return seen + [c, a.grad, b.grad, plain, attempt(lambda: (a * 1).remainder_(2.0)),
                    attempt(lambda: a.remainder_(b))]
+
+
+@program
+def reads_and_writes_at_indices(paddle):
+    """gather_nd (coordinates, and a prefix of axes), scatter overwriting (a repeated index: the
+    last row wins, every update row keeps its gradient) and accumulating, index_add,
+    Tensor.unfold's windows (overlapping ones: the last window's gradient stands) and
+    bincount: values, node names, gradients of the input and of the written values, and which
+    of them have a double grad."""
+    def leaf(values):
+        return paddle.to_tensor(values, stop_gradient=False)
+
+    x = leaf([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5], [3.0, 1.0, -2.0]])
+    u = leaf([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    weights = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])
+    rows = paddle.to_tensor([[0, 1], [2, 2], [0, 1]])
+    seen = []
+    for y in (paddle.gather_nd(x, rows), paddle.gather_nd(x, paddle.to_tensor([[2], [0]])),
+              x.gather_nd(paddle.to_tensor([[[1, 2]], [[0, 0]]])),
+              paddle.index_add(x, paddle.to_tensor([0, 2]), 0, u),
+              paddle.index_add(x, paddle.to_tensor([1, 1]), 1, paddle.ones([3, 2])),
+              x.index_add(paddle.to_tensor([2, 0]), 0, u)):
+        g = paddle.grad((y * y).sum(), [x], create_graph=True)[0]
+        seen += [y, y.grad_fn.name(), g, paddle.grad(g.sum(), [x], allow_unused=True)]
+    for index, overwrite in (([2, 0], True), ([1, 1], True), ([1, 1], False), ([0, 2], False)):
+        y = paddle.scatter(x, paddle.to_tensor(index), u, overwrite=overwrite)
+        seen += [y, y.grad_fn.name(), paddle.grad((y * weights).sum(), [x, u], retain_graph=True),
+                 attempt(lambda: paddle.grad(y.sum(), [x], create_graph=True))]
+    for y in (x.unfold(1, 2, 1), x.unfold(0, 2, 1), x.unfold(-1, 1, 2), x.unfold(0, 3, 3)):
+        seen += [y, y.grad_fn.name(), paddle.grad((y * y).sum(), [x], retain_graph=True),
+                 attempt(lambda: paddle.grad(y.sum(), [x], create_graph=True))]
+    # where windows overlap, the last window's gradient stands (paddle sums nothing)
+    row = leaf([[0.5, -1.0, 2.0, 4.0]])
+    window_weights = paddle.to_tensor([[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]])
+    seen.append(paddle.grad((row.unfold(1, 2, 1) * window_weights).sum(), row))
+    counts = paddle.to_tensor([1, 1, 3])
+    return seen + [paddle.bincount(counts), paddle.bincount(counts, minlength=6),
+                   paddle.bincount(counts, weights=paddle.to_tensor([0.5, 1.0, 2.0])), counts.bincount()]
