@@ -496,6 +496,18 @@ class Tensor(_CoreTensor):
         node = "ClampMaxBackward1" if isinstance(max, Tensor) else "ClampMaxBackward0"
         return composed.named(F.clamp(self, None, max), node, self)
 
+    def clamp_min_(self, min: Any) -> Tensor:  # noqa: A002
+        return self._bounded_in_place(min, None, "ClampMinBackward0")
+
+    def clamp_max_(self, max: Any) -> Tensor:  # noqa: A002
+        return self._bounded_in_place(None, max, "ClampMaxBackward0")
+
+    def _bounded_in_place(self, low: Any, high: Any, node: str) -> Tensor:
+        """clamp_min_ / clamp_max_ by a number: the tensor written, its node torch's."""
+        if isinstance(low, Tensor) or isinstance(high, Tensor):
+            raise not_supported("clamp_min_ / clamp_max_ by a tensor", "torch")
+        return composed.named(self._in_place("clamp", low=low, high=high), node)  # type: ignore[arg-type]
+
     def view_as(self, other: Tensor) -> Tensor:
         return F.reshape(self, other._data.shape)
 

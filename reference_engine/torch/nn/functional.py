@@ -703,6 +703,8 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Optional[Tensor] = Non
 
 from reference_engine.torch.nn.activation_functions import *  # noqa: E402, F403
 from reference_engine.torch.nn.activation_functions import __all__ as _activations  # noqa: E402
+from reference_engine.torch.nn.composite_functions import *  # noqa: E402, F403
+from reference_engine.torch.nn.composite_functions import __all__ as _composites  # noqa: E402
 
-__all__ += _activations
+__all__ += _activations + _composites
 __getattr__ = module_getattr("torch.nn.functional")

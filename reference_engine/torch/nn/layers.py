@@ -23,7 +23,8 @@ from reference_engine.torch.random import drawing
 __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool2d",
            "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "BatchNorm1d", "BatchNorm2d",
            "BatchNorm3d", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
-           "ConvTranspose3d", "Dropout", "Embedding", "LayerNorm", "MaxPool1d", "MaxPool2d", "MaxPool3d"]
+           "ConvTranspose3d", "Dropout", "Embedding", "LayerNorm", "MaxPool1d", "MaxPool2d", "MaxPool3d",
+           "RMSNorm"]
 
 
 def _uniform_draws(bound: float, shape: tuple[int, ...]) -> np.ndarray:
@@ -53,6 +54,24 @@ class LayerNorm(Module):
     def extra_repr(self) -> str:
         return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
                 f"bias={self.bias is not None}")
+
+
+class RMSNorm(Module):
+    """``torch.nn.RMSNorm``: divide by the root mean square over the trailing
+    ``normalized_shape``, times a weight of ones."""
+
+    def __init__(self, normalized_shape: Any, eps: Optional[float] = None,
+                 elementwise_affine: bool = True) -> None:
+        super().__init__()
+        self.normalized_shape = layers.as_tuple(normalized_shape, 1)
+        self.eps, self.elementwise_affine = eps, elementwise_affine
+        self.weight = _parameter(np.ones(self.normalized_shape)) if elementwise_affine else None
+
+    def forward(self, x: Tensor) -> Tensor:
+        return functional.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
 
 
 class _BatchNorm(Module):

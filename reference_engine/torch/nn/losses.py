@@ -3,15 +3,16 @@ the settings it was made with (reduction, ``delta``, ``margin``, ``dim``)."""
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 from reference_engine.torch._core import Tensor
 from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.modules import Module
+from reference_engine.torch.nn.reductions import legacy_reduction
 
-__all__ = ["CosineEmbeddingLoss", "CosineSimilarity", "HuberLoss", "KLDivLoss", "MarginRankingLoss",
-           "PairwiseDistance", "TripletMarginLoss"]
+__all__ = ["CELU", "CosineEmbeddingLoss", "CosineSimilarity", "GaussianNLLLoss", "HingeEmbeddingLoss",
+           "HuberLoss", "KLDivLoss", "MarginRankingLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
+           "PairwiseDistance", "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginLoss"]
 
 
 class _Loss(Module):
@@ -32,17 +33,6 @@ class _WeightedLoss(_Loss):
                  reduction: str = "mean") -> None:
         super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
-
-
-def legacy_reduction(size_average: Any, reduce: Any) -> str:
-    """The ``reduction`` torch reads from the legacy flags (each None meaning True), warning
-    as torch warns."""
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    reduction = "mean" if size_average and reduce else ("sum" if reduce else "none")
-    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' "
-                  "instead.", UserWarning, stacklevel=3)
-    return reduction
 
 
 class CosineSimilarity(Module):
@@ -125,3 +115,70 @@ class PairwiseDistance(Module):
 
     def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
         return functional.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
+
+
+class SoftMarginLoss(_Loss):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return functional.soft_margin_loss(input, target, reduction=self.reduction)
+
+
+class HingeEmbeddingLoss(_Loss):
+    def __init__(self, margin: float = 1.0, size_average: Any = None, reduce: Any = None,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return functional.hinge_embedding_loss(input, target, self.margin, reduction=self.reduction)
+
+
+class PoissonNLLLoss(_Loss):
+    def __init__(self, log_input: bool = True, full: bool = False, size_average: Any = None,
+                 eps: float = 1e-8, reduce: Any = None, reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.log_input, self.full, self.eps = log_input, full, eps
+
+    def forward(self, log_input: Tensor, target: Tensor) -> Tensor:
+        return functional.poisson_nll_loss(log_input, target, self.log_input, self.full, eps=self.eps,
+                                           reduction=self.reduction)
+
+
+class GaussianNLLLoss(_Loss):
+    def __init__(self, *, full: bool = False, eps: float = 1e-6, reduction: str = "mean") -> None:
+        super().__init__(None, None, reduction)
+        self.full, self.eps = full, eps
+
+    def forward(self, input: Tensor, target: Tensor, var: Any) -> Tensor:  # noqa: A002
+        return functional.gaussian_nll_loss(input, target, var, self.full, self.eps, self.reduction)
+
+
+class MultiLabelSoftMarginLoss(_WeightedLoss):
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return functional.multilabel_soft_margin_loss(input, target, self.weight, reduction=self.reduction)
+
+
+class MultiMarginLoss(_WeightedLoss):
+    def __init__(self, p: int = 1, margin: float = 1.0, weight: Any = None, size_average: Any = None,
+                 reduce: Any = None, reduction: str = "mean") -> None:
+        if p not in (1, 2):
+            raise ValueError("only p == 1 and p == 2 supported")
+        super().__init__(weight, size_average, reduce, reduction)
+        self.p, self.margin = p, margin
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return functional.multi_margin_loss(input, target, self.p, self.margin, self.weight,
+                                            reduction=self.reduction)
+
+
+class CELU(Module):
+    """``celu`` with the ``alpha`` it was made with."""
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha, self.inplace = alpha, inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")

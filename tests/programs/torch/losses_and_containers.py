@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import warnings
 
+from tests.observe import attempt
 from tests.programs.registry import torch_program as program
 
 
@@ -85,3 +86,38 @@ def layer_classes_by_their_module_paths(torch):
     weighted = paths.loss._WeightedLoss(torch.tensor([2.0, 1.0]))
     return same + [loss.reduction, value, a.grad, repr(Squared()), weighted.weight,
                    list(dict(weighted.named_buffers())), weighted.reduction]
+
+
+@program
+def composite_losses_rms_norm_and_celu(torch):
+    """RMSNorm (its default eps the dtype's epsilon, a weight of ones) to second order, CELU,
+    and the soft-margin, hinge-embedding, Poisson and Gaussian NLL, multi-label soft-margin and
+    multi-margin losses as modules (settings, weights, reductions, printouts): values, node
+    names and gradients, and the refusals."""
+    nn = torch.nn
+    x = torch.tensor([[0.5, -1.0, 2.0, 0.25], [1.5, 0.75, -0.5, -2.0], [3.0, 1.0, -2.0, 0.5]],
+                     requires_grad=True)
+    signs = torch.tensor([[1.0, -1.0, 1.0, -1.0], [-1.0, -1.0, 1.0, 1.0], [1.0, 1.0, -1.0, 1.0]])
+    counts = torch.tensor([[0.0, 1.0, 3.0, 2.0], [1.0, 0.0, 2.0, 5.0], [4.0, 1.0, 0.0, 1.0]])
+    norm = nn.RMSNorm(4)
+    y = norm(x)
+    g, = torch.autograd.grad((y * y * y).sum(), x, create_graph=True)
+    seen = [y, y.grad_fn.name(), g, torch.autograd.grad(g.sum(), [x, norm.weight]),
+            nn.RMSNorm([3, 4], eps=1e-3, elementwise_affine=False)(x), nn.CELU(0.5)(x), repr(norm)]
+    losses = [nn.SoftMarginLoss(), nn.SoftMarginLoss(reduction="sum"), nn.HingeEmbeddingLoss(margin=1.5),
+              nn.HingeEmbeddingLoss(reduction="none"), nn.PoissonNLLLoss(),
+              nn.PoissonNLLLoss(log_input=False, full=True),
+              nn.MultiLabelSoftMarginLoss(weight=torch.tensor([1.0, 2.0, 0.5, 1.0])), nn.MultiMarginLoss(),
+              nn.MultiMarginLoss(p=2, margin=0.5, weight=torch.tensor([1.0, 0.5, 2.0, 1.0]),
+                                 reduction="none")]
+    targets = [signs, signs, signs, signs, counts, counts + 0.5, (signs > 0).float(), torch.tensor([0, 3, 1]),
+               torch.tensor([2, 2, 0])]
+    for loss, target in zip(losses, targets):
+        value = loss(x.exp() if isinstance(loss, nn.PoissonNLLLoss) and not loss.log_input else x, target)
+        seen += [value, value.grad_fn.name(), torch.autograd.grad(value.sum(), x), repr(loss)]
+    gaussian = nn.GaussianNLLLoss(full=True)
+    variance = torch.tensor([[0.5], [1e-9], [2.0]], requires_grad=True)
+    value = gaussian(x, counts, variance)
+    seen += [value, torch.autograd.grad(value, [x, variance]), nn.GaussianNLLLoss()(x, counts, 0.5),
+             attempt(lambda: gaussian(x, counts, torch.ones(2))), attempt(lambda: nn.MultiMarginLoss(p=3))]
+    return seen

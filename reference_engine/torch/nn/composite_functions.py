@@ -1,0 +1,147 @@
+"""torch.nn.functional's functions that torch composes, in Python or in a composite kernel,
+composed here in the same steps so that their graphs are torch's node for node
+(``rms_norm``, ``hinge_embedding_loss``, ``poisson_nll_loss``, ``gaussian_nll_loss``,
+``multilabel_soft_margin_loss``), and those with a kernel of their own shown under its node
+(``soft_margin_loss``, ``multi_margin_loss``, ``celu``). torch's OpInfo samples check each
+(``tests/test_opinfo.py``)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from reference_engine import composed as C
+from reference_engine import grad_mode
+from reference_engine import ops as F
+from reference_engine.messages import not_supported
+from reference_engine.tensor import Tensor
+from reference_engine.torch.nn.activation_functions import logsigmoid
+from reference_engine.torch.nn.reductions import legacy_reduction
+
+__all__ = ["celu", "gaussian_nll_loss", "hinge_embedding_loss", "multi_margin_loss",
+           "multilabel_soft_margin_loss", "poisson_nll_loss", "rms_norm", "soft_margin_loss"]
+
+
+def _reduction(reduction: str, size_average: Any = None, reduce: Any = None) -> str:
+    if size_average is not None or reduce is not None:
+        return legacy_reduction(size_average, reduce)
+    return reduction
+
+
+def rms_norm(input: Tensor, normalized_shape: Sequence[int], weight: Optional[Tensor] = None,  # noqa: A002
+             eps: Optional[float] = None) -> Tensor:
+    """``input / sqrt(mean(input²) + eps)`` over the trailing ``normalized_shape``, times
+    ``weight``: torch's composite kernel (eps: the dtype's machine epsilon by default)."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    dims = list(range(input._data.ndim - len(shape), input._data.ndim))
+    if eps is None:
+        eps = float(np.finfo(input._data.dtype if input._data.dtype.kind == "f" else np.float32).eps)
+    mean = F.mean(F.pow(input, 2), dims, keepdim=True)
+    shifted = C.named(F.add(mean, eps), "AddBackward1", mean)  # (the kernel's add_ of a number)
+    out = F.mul(input, F.rsqrt(shifted))
+    return out if weight is None else F.mul(out, weight)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
+    """``max(0, x) + min(0, alpha (exp(x / alpha) - 1))`` (CeluBackward0)."""
+    if inplace:
+        raise not_supported("celu(inplace=True)", "torch")
+    negative = F.mul(F.expm1(F.div(input, alpha)), alpha)
+    return C.named(F.where(F.gt(input, 0), input, negative), "CeluBackward0", input)
+
+
+def soft_margin_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,  # noqa: A002
+                     reduction: str = "mean") -> Tensor:
+    """``log(1 + exp(-target · input))``, reduced (SoftMarginLossBackward0)."""
+    losses = F.log1p(F.exp(F.neg(F.mul(input, target))))
+    return C.named(C.reduced(losses, _reduction(reduction, size_average, reduce)), "SoftMarginLossBackward0",
+                   input)
+
+
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average: Any = None,  # noqa: A002
+                         reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """``max(0, margin - input)`` where the target is -1, ``input`` where it is 1, reduced."""
+    zeros = F.zeros_like(input)
+    margin_clamp = F.rsub(input, margin).clamp_min_(0.0)
+    output = F.add(F.where(F.ne(target, 1), margin_clamp, zeros), F.where(F.ne(target, -1), input, zeros))
+    return C.reduced(output, _reduction(reduction, size_average, reduce))
+
+
+def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,  # noqa: A002
+                     size_average: Any = None, eps: float = 1e-8, reduce: Any = None,
+                     reduction: str = "mean") -> Tensor:
+    """``exp(input) - target · input`` (or ``input - target · log(input + eps)``), plus
+    Stirling's term where ``full`` and the target exceeds 1, reduced."""
+    if log_input:
+        loss = F.sub(F.exp(input), F.mul(target, input))
+    else:
+        loss = F.sub(input, F.mul(target, F.log(F.add(input, eps))))
+    if full:
+        stirling = F.add(F.sub(F.mul(target, F.log(target)), target),
+                         F.mul(F.log(F.mul(target, 2 * math.pi)), 0.5))
+        loss = F.add(loss, F.masked_fill(stirling, target._data <= 1, 0.0))
+    return C.reduced(loss, _reduction(reduction, size_average, reduce))
+
+
+def gaussian_nll_loss(input: Tensor, target: Tensor, var: Any, full: bool = False, eps: float = 1e-6,  # noqa: A002
+                      reduction: str = "mean") -> Tensor:
+    """``0.5 (log(var) + (input - target)² / var)``, the variance held at ``eps`` or more
+    without recording, as torch's Python computes it."""
+    if not isinstance(var, Tensor):
+        var = F.constant_like(input, np.full(input._data.shape, var, input._data.dtype))
+    if var._data.shape != input._data.shape:
+        if input._data.shape[:-1] == var._data.shape:
+            var = F.unsqueeze(var, -1)
+        elif not (input._data.ndim == var._data.ndim and sum(
+                y for x, y in zip(input._data.shape, var._data.shape) if x != y) == 1):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = F.clone(var)
+    with grad_mode.no_grad():
+        var._in_place("clamp", low=eps, high=None)
+    loss = F.mul(F.add(F.log(var), F.div(F.pow(F.sub(input, target), 2), var)), 0.5)
+    if full:
+        loss = F.add(loss, 0.5 * math.log(2 * math.pi))
+    return C.reduced(loss, reduction)
+
+
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,  # noqa: A002
+                                size_average: Any = None, reduce: Any = None,
+                                reduction: str = "mean") -> Tensor:
+    """The mean over classes of each label's logistic loss, as torch's Python computes it."""
+    reduction = _reduction(reduction, size_average, reduce)
+    loss = F.neg(F.add(F.mul(target, logsigmoid(input)), F.mul(F.rsub(target, 1), logsigmoid(F.neg(input)))))
+    if weight is not None:
+        loss = F.mul(loss, weight)
+    class_dim = input._data.ndim - 1
+    loss = F.div(F.sum(loss, [class_dim]), input._data.shape[class_dim])
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    return C.reduced(loss, reduction)
+
+
+def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0,  # noqa: A002
+                      weight: Optional[Tensor] = None, size_average: Any = None, reduce: Any = None,
+                      reduction: str = "mean") -> Tensor:
+    """Per sample, the sum over the other classes of ``max(0, margin - x[y] + x[i])^p`` (times
+    the target's weight), over the number of classes (MultiMarginLossBackward0)."""
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    reduction = _reduction(reduction, size_average, reduce)
+    batch = input if input._data.ndim == 2 else F.reshape(input, (1, -1))
+    labels = np.asarray(target._data, np.int64).reshape(-1)
+    classes = batch._data.shape[1]
+    chosen = F.gather(batch, 1, labels.reshape(-1, 1))
+    hinge = F.add(F.sub(batch, chosen), margin).clamp_min(0.0)
+    if p == 2:
+        hinge = F.mul(hinge, hinge)
+    if weight is not None:
+        hinge = F.mul(hinge, F.reshape(F.getitem(weight, (labels,)), (-1, 1)))
+    others = F.constant_like(batch, np.arange(classes)[None, :] != labels[:, None])
+    losses = F.div(F.sum(F.mul(hinge, others), [1]), classes)
+    if input._data.ndim < 2:
+        losses = F.reshape(losses, ())
+    return C.named(C.reduced(losses, reduction), "MultiMarginLossBackward0", input)
