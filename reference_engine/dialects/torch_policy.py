@@ -52,7 +52,8 @@ def tensor_type_name(tensor: Tensor) -> str:
 _FILL_NODES = {"zero": "ZeroBackward0", "normal": "NormalBackward0", "uniform": "UniformBackward0",
                "exponential": "ExponentialBackward0"}
 # activations whose in-place kernel is a node of its own (it saves the result)
-_IN_PLACE_KERNELS = {"elu": "EluBackward1", "leaky_relu": "LeakyReluBackward1"}
+_IN_PLACE_KERNELS = {"elu": "EluBackward1", "leaky_relu": "LeakyReluBackward1",
+                     "threshold": "ThresholdBackward1"}
 _FULL = slice(None)
 _BASIC_INDEX_NODES = {type(None): "UnsqueezeBackward0", int: "SelectBackward0",
                       slice: "SliceBackward0"}

@@ -14,7 +14,7 @@ from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor
 
 __all__ = ["glu", "hardshrink", "hardsigmoid", "hardswish", "hardtanh", "logsigmoid", "mish", "prelu",
-           "relu6", "selu", "softshrink", "softsign", "tanhshrink", "threshold"]
+           "relu6", "selu", "softshrink", "softsign", "tanhshrink", "threshold", "hardtanh_", "threshold_"]
 
 
 def _not_in_place(name: str, inplace: bool) -> None:
@@ -24,18 +24,23 @@ def _not_in_place(name: str, inplace: bool) -> None:
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,  # noqa: A002
              inplace: bool = False) -> Tensor:
-    _not_in_place("hardtanh", inplace)
+    """``inplace``: the input written (``hardtanh_``, HardtanhBackward0 as out of place)."""
+    if inplace:
+        return input._in_place("hardtanh", low=min_val, high=max_val)
     return F.activation("hardtanh", input, low=min_val, high=max_val)
 
 
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:  # noqa: A002
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
-    _not_in_place("relu6", inplace)
-    return F.activation("hardtanh", input, low=0.0, high=6.0)
+    return hardtanh(input, 0.0, 6.0, inplace)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
-    _not_in_place("hardswish", inplace)
-    return F.activation("hardswish", input)
+    """``inplace``: the input written (HardswishBackward0 as out of place)."""
+    return input._in_place("hardswish") if inplace else F.activation("hardswish", input)
 
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
@@ -54,13 +59,19 @@ def tanhshrink(input: Tensor) -> Tensor:  # noqa: A002
 
 
 def _threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:  # noqa: A002
-    """``value`` where ``x ≤ threshold``, ``x`` elsewhere (ThresholdBackward0). torch's function
-    is named ``_threshold`` (its argument errors say so)."""
-    _not_in_place("threshold", inplace)
-    return F.activation("threshold", input, threshold=float(threshold), value=float(value))
+    """``value`` where ``x ≤ threshold``, ``x`` elsewhere (ThresholdBackward0; in place,
+    ThresholdBackward1). torch's function is named ``_threshold`` (its argument errors say so)."""
+    attrs = {"threshold": float(threshold), "value": float(value)}
+    if inplace:
+        return input._in_place("threshold", api="in_place", **attrs)
+    return F.activation("threshold", input, **attrs)
 
 
 threshold = _threshold
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:  # noqa: A002
+    return _threshold(input, threshold, value, inplace=True)
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002

@@ -26,8 +26,9 @@ __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", 
            "triplet_margin_loss", "dropout", "huber_loss", "kl_div", "margin_ranking_loss", "softmin",
            "dropout2d", "elu", "group_norm", "instance_norm", "interpolate", "embedding", "gelu",
            "layer_norm", "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss",
-           "normalize", "one_hot", "pad", "relu", "smooth_l1_loss", "scaled_dot_product_attention", "sigmoid",
-           "silu", "softmax", "softplus", "tanh", "pixel_shuffle", "pixel_unshuffle"]
+           "normalize", "one_hot", "pad", "relu", "smooth_l1_loss", "scaled_dot_product_attention",
+           "sigmoid", "silu", "softmax", "softplus", "tanh", "pixel_shuffle", "pixel_unshuffle", "relu_",
+           "leaky_relu_", "elu_"]
 
 sigmoid = F.sigmoid
 
@@ -52,11 +53,19 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     return input._in_place("relu") if inplace else F.relu(input)
 
 
+def relu_(input: Tensor) -> Tensor:  # noqa: A002
+    return relu(input, inplace=True)
+
+
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:  # noqa: A002
     """``inplace``: the input written (LeakyReluBackward1, torch's in-place kernel)."""
     if inplace:
         return input._in_place("leaky_relu", slope=negative_slope, api="in_place")
     return F.leaky_relu(input, negative_slope)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:  # noqa: A002
+    return leaky_relu(input, negative_slope, inplace=True)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:  # noqa: A002
@@ -68,6 +77,10 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # 
     if inplace:
         return input._in_place("elu", alpha=alpha, api="in_place")
     return F.activation("elu", input, alpha=alpha)
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:  # noqa: A002
+    return elu(input, alpha, inplace=True)
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002

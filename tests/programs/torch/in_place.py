@@ -848,3 +848,23 @@ def a_regenerated_view_node_hands_on_a_gradient_of_its_own(torch):
         torch.autograd.backward([x.sum()])
         seen += [view.grad_fn.name(), seed, seed._version, first, x.grad._version, x.grad]
     return seen
+
+
+@program
+def functional_activations_in_place(torch):
+    """relu_, leaky_relu_, elu_, hardtanh_ (and hardtanh / relu6 / hardswish / threshold with
+    inplace=True), threshold_ (ThresholdBackward1): the tensor itself returned, written, with
+    torch's node, first and second derivatives."""
+    F = torch.nn.functional
+    seen = []
+    for write in (F.relu_, lambda t: F.leaky_relu_(t, 0.2), lambda t: F.elu_(t, 0.5),
+                  lambda t: F.hardtanh_(t, -0.5, 0.5), lambda t: F.hardtanh(t, inplace=True),
+                  lambda t: F.relu6(t, inplace=True), lambda t: F.threshold_(t, 0.1, -2.0),
+                  lambda t: F.threshold(t, 0.1, -2.0, inplace=True), lambda t: F.hardswish(t, inplace=True),
+                  lambda t: F.silu(t, inplace=True)):
+        x = torch.tensor([-1.5, -0.25, 0.0, 0.3, 2.0, 7.0], requires_grad=True)
+        t = x * 1
+        y = write(t)
+        g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
+        seen += [y is t, y.grad_fn.name(), y, g, torch.autograd.grad(g.sum(), x, allow_unused=True)]
+    return seen
