@@ -20,7 +20,7 @@ from reference_engine.tensor import Tensor
 from reference_engine.torch.nn.activation_functions import logsigmoid
 from reference_engine.torch.nn.reductions import legacy_reduction
 
-__all__ = ["celu", "gaussian_nll_loss", "hinge_embedding_loss", "multi_margin_loss",
+__all__ = ["embedding_bag", "celu", "gaussian_nll_loss", "hinge_embedding_loss", "multi_margin_loss",
            "multilabel_soft_margin_loss", "poisson_nll_loss", "rms_norm", "soft_margin_loss"]
 
 
@@ -145,3 +145,59 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
     if input._data.ndim < 2:
         losses = F.reshape(losses, ())
     return C.named(C.reduced(losses, reduction), "MultiMarginLossBackward0", input)
+
+
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Optional[Tensor] = None, max_norm: Any = None,  # noqa: A002
+                  norm_type: float = 2, scale_grad_by_freq: bool = False, mode: str = "mean",
+                  sparse: bool = False,
+                  per_sample_weights: Optional[Tensor] = None, include_last_offset: bool = False,
+                  padding_idx: Optional[int] = None) -> Tensor:
+    """Each bag's rows of ``weight`` (a row of a 2-d ``input``, or the ids between two
+    ``offsets``) summed, averaged or maximised per column (EmbeddingBagBackward0); a bag with
+    no ids, or only ``padding_idx``, gives zeros. ``include_last_offset``: the last offset ends
+    the last bag; one short of the input's end is refused (torch 2.13 then reads the ids past
+    it in some modes and not in others, and its sum's gradient holds uninitialised memory,
+    measured)."""
+    if max_norm is not None or scale_grad_by_freq:
+        raise not_supported("embedding_bag with max_norm or scale_grad_by_freq", "torch")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            f"embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for "
+            f"mode='sum' (got mode='{mode}'). Please open a feature request on GitHub.")
+    ids = np.asarray(input._data, np.int64)
+    if ids.ndim == 2:
+        if offsets is not None:
+            kind = "<class 'torch.Tensor'>" if isinstance(offsets, Tensor) else str(type(offsets))
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch "
+                             f"of fixed length sequences. However, found offsets of type {kind}")
+        starts = np.arange(0, ids.size, max(ids.shape[1], 1))[:ids.shape[0]]
+        ends = starts + ids.shape[1]
+        ids = ids.reshape(-1)
+    else:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        bounds = np.asarray(offsets._data, np.int64).reshape(-1)
+        if include_last_offset and bounds.size and bounds[-1] != ids.size:
+            raise not_supported("embedding_bag with include_last_offset and a last offset short of the "
+                                "input's end", "torch")
+        starts = bounds[:-1] if include_last_offset else bounds
+        ends = bounds[1:] if include_last_offset else np.append(bounds[1:], ids.size)
+    flat_weights = None if per_sample_weights is None else F.reshape(per_sample_weights, (-1,))
+    rows = []
+    for start, end in zip(starts, ends):
+        padding = None if padding_idx is None else padding_idx % weight.shape[0]
+        picked = [i for i in range(start, end) if ids[i] != padding]
+        if not picked:
+            rows.append(F.zeros_like(F.getitem(weight, 0)))
+            continue
+        bag = F.getitem(weight, (ids[picked],))
+        if flat_weights is not None:
+            bag = F.mul(bag, F.reshape(F.getitem(flat_weights, (np.asarray(picked),)), (-1, 1)))
+        if mode == "sum":
+            rows.append(F.sum(bag, [0]))
+        elif mode == "mean":
+            rows.append(F.div(F.sum(bag, [0]), len(picked)))
+        else:
+            rows.append(F.max_dim(bag, 0)[0])
+    out = F.stack(rows, 0) if rows else F.reshape(F.getitem(weight, (slice(0, 0),)), (0, weight.shape[1]))
+    return C.named(out, "EmbeddingBagBackward0", weight)

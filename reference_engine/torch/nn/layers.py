@@ -24,7 +24,7 @@ __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "Adapt
            "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "BatchNorm1d", "BatchNorm2d",
            "BatchNorm3d", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
            "ConvTranspose3d", "Dropout", "Embedding", "LayerNorm", "MaxPool1d", "MaxPool2d", "MaxPool3d",
-           "RMSNorm"]
+           "RMSNorm", "EmbeddingBag"]
 
 
 def _uniform_draws(bound: float, shape: tuple[int, ...]) -> np.ndarray:
@@ -261,6 +261,48 @@ class Embedding(Module):
 
     def extra_repr(self) -> str:
         text = f"{self.num_embeddings}, {self.embedding_dim}"
+        return text if self.padding_idx is None else f"{text}, padding_idx={self.padding_idx}"
+
+
+class EmbeddingBag(Module):
+    """``torch.nn.EmbeddingBag``: an embedding table (drawn as Embedding's) reduced per bag by
+    ``embedding_bag``."""
+
+    def __init__(self, num_embeddings: int, embedding_dim: int, max_norm: Any = None, norm_type: float = 2.0,
+                 scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
+                 _weight: Optional[Tensor] = None, include_last_offset: bool = False,
+                 padding_idx: Optional[int] = None) -> None:
+        super().__init__()
+        if max_norm is not None or scale_grad_by_freq or sparse:
+            raise not_supported("EmbeddingBag with max_norm, scale_grad_by_freq or sparse", "torch")
+        self.num_embeddings, self.embedding_dim, self.mode = num_embeddings, embedding_dim, mode
+        self.include_last_offset, self.padding_idx = include_last_offset, padding_idx
+        values = drawing(None).normal(0.0, 1.0, (num_embeddings, embedding_dim), get_default_dtype().numpy)
+        if padding_idx is not None:
+            values[padding_idx] = 0.0
+        self.weight = Parameter(_weight) if _weight is not None else _parameter(
+            values, 1 if padding_idx is None else 2)
+
+    @classmethod
+    def from_pretrained(cls, embeddings: Tensor, freeze: bool = True, max_norm: Any = None,
+                        norm_type: float = 2.0, scale_grad_by_freq: bool = False, mode: str = "mean",
+                        sparse: bool = False, include_last_offset: bool = False,
+                        padding_idx: Optional[int] = None) -> EmbeddingBag:
+        rows, columns = embeddings.shape
+        bag = cls(rows, columns, max_norm, norm_type, scale_grad_by_freq, mode, sparse, embeddings,
+                  include_last_offset, padding_idx)
+        bag.weight.requires_grad = not freeze
+        return bag
+
+    def forward(self, input: Tensor, offsets: Optional[Tensor] = None,  # noqa: A002
+                per_sample_weights: Optional[Tensor] = None) -> Tensor:
+        return functional.embedding_bag(input, self.weight, offsets, mode=self.mode,
+                                        per_sample_weights=per_sample_weights,
+                                        include_last_offset=self.include_last_offset,
+                                        padding_idx=self.padding_idx)
+
+    def extra_repr(self) -> str:
+        text = f"{self.num_embeddings}, {self.embedding_dim}, mode={self.mode!r}"
         return text if self.padding_idx is None else f"{text}, padding_idx={self.padding_idx}"
 
 

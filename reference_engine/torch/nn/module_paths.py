@@ -22,7 +22,7 @@ HOMES: dict[str, tuple[str, ...]] = {
     "container": ("ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"),
     "conv": ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"),
     "dropout": ("Dropout", "Dropout2d"),
-    "sparse": ("Embedding",),
+    "sparse": ("Embedding", "EmbeddingBag"),
     "normalization": ("GroupNorm", "LayerNorm", "RMSNorm"),
     "batchnorm": ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d"),
     "instancenorm": ("InstanceNorm1d", "InstanceNorm2d"),

@@ -429,3 +429,36 @@ def volumes_convolved_pooled_and_normalised(torch):
         conv.bias.zero_()
     return seen + [repr(m) for m in modules] + [[tuple(p.shape) for p in m.parameters()] for m in modules] + [
         conv(x), type(torch.nn.modules.conv.Conv3d(1, 1, 1)).__name__]
+
+
+@program
+def embedding_bags_sum_mean_and_max(torch):
+    """embedding_bag and nn.EmbeddingBag: bags by offsets (an empty one, include_last_offset),
+    or the rows of a 2-d input; sum (per-sample weights, which get a gradient too), mean
+    (padding_idx left out of the count) and max (to each column's first largest row); the
+    module's draws, padding row and printout, from_pretrained, and the refusals."""
+    F = torch.nn.functional
+    weight = torch.tensor([[0.5, -1.0], [2.0, 0.25], [1.5, 1.5], [-0.5, 3.0], [0.0, -2.0]],
+                          requires_grad=True)
+    ids, offsets = torch.tensor([1, 2, 4, 4, 3, 0, 2]), torch.tensor([0, 3, 3, 5])
+    per_sample = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0], requires_grad=True)
+    seen = []
+    for y in (F.embedding_bag(ids, weight, offsets, mode="sum"), F.embedding_bag(ids, weight, offsets),
+              F.embedding_bag(ids, weight, offsets, mode="max"),
+              F.embedding_bag(ids, weight, offsets, mode="mean", padding_idx=4),
+              F.embedding_bag(ids, weight, offsets, mode="sum", per_sample_weights=per_sample),
+              F.embedding_bag(ids, weight, torch.tensor([0, 3, 3, 7]), mode="max", include_last_offset=True),
+              F.embedding_bag(torch.tensor([[0, 2], [3, 3]]), weight, mode="mean")):
+        scale = torch.arange(1.0, y.numel() + 1).reshape(y.shape)
+        seen += [y, y.grad_fn.name(), torch.autograd.grad((y * scale).sum(), [weight, per_sample],
+                                                          allow_unused=True)]
+    torch.manual_seed(1)
+    bag = torch.nn.EmbeddingBag(4, 3, mode="sum", padding_idx=1)
+    pretrained = torch.nn.EmbeddingBag.from_pretrained(weight.detach(), mode="max")
+    return seen + [bag.weight, bag(torch.tensor([0, 1, 3]), torch.tensor([0, 1])), repr(bag),
+                   repr(torch.nn.EmbeddingBag(10, 3)), pretrained(ids, offsets),
+                   pretrained.weight.requires_grad,
+                   attempt(lambda: F.embedding_bag(ids, weight)),
+                   attempt(lambda: F.embedding_bag(torch.tensor([[0, 1]]), weight, offsets)),
+                   attempt(lambda: F.embedding_bag(ids, weight, offsets, mode="max",
+                                                   per_sample_weights=torch.ones(7)))]
