@@ -168,8 +168,9 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Optional[Tensor] = Non
     if ids.ndim == 2:
         if offsets is not None:
             kind = "<class 'torch.Tensor'>" if isinstance(offsets, Tensor) else str(type(offsets))
-            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch "
-                             f"of fixed length sequences. However, found offsets of type {kind}")
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a "
+                             "mini-batch of fixed length sequences. However, found offsets of type "
+                             f"{kind}")
         starts = np.arange(0, ids.size, max(ids.shape[1], 1))[:ids.shape[0]]
         ends = starts + ids.shape[1]
         ids = ids.reshape(-1)
