@@ -13,16 +13,19 @@ from __future__ import annotations
 
 import copy
 import math
+import warnings
 from typing import Any, Callable, Optional, Union
 
 from reference_engine.messages import not_supported
-from reference_engine.torch._core import Tensor, empty, zeros_like
+from reference_engine.torch._core import Tensor, empty, full, zeros_like
+from reference_engine.torch.extras import triu
 from reference_engine.torch.nn import functional, init
 from reference_engine.torch.nn.layers import Dropout, LayerNorm
 from reference_engine.torch.nn.modules import Linear, Module, ModuleList
 from reference_engine.torch.nn.parameter import Parameter
 
-__all__ = ["MultiheadAttention", "TransformerEncoder", "TransformerEncoderLayer"]
+__all__ = ["MultiheadAttention", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
+           "TransformerEncoder", "TransformerEncoderLayer"]
 
 
 def _float_mask(mask: Optional[Tensor], like: Tensor) -> Optional[Tensor]:
@@ -175,9 +178,10 @@ class MultiheadAttention(Module):
             batch_first,
         )
         self.head_dim = embed_dim // num_heads
+        self._qkv_same_embed_dim = True  # (other key or value sizes are refused above)
         self.in_proj_weight = Parameter(empty(3 * embed_dim, embed_dim))
         self.in_proj_bias = Parameter(empty(3 * embed_dim)) if bias else None
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias)
         init.xavier_uniform_(self.in_proj_weight)
         if bias:
             init.constant_(self.in_proj_bias, 0.0)
@@ -223,7 +227,48 @@ class MultiheadAttention(Module):
         return (out.transpose(1, 0) if self.batch_first and batched else out), weights
 
 
+class NonDynamicallyQuantizableLinear(Linear):
+    """``torch.nn.modules.linear.NonDynamicallyQuantizableLinear``: MultiheadAttention's output
+    projection, a Linear under its own name."""
+
+
 _ACTIVATIONS: dict[str, Callable[[Tensor], Tensor]] = {"relu": functional.relu, "gelu": functional.gelu}
+
+
+def _activation(activation: Union[str, Callable[[Tensor], Tensor]]) -> Callable[[Tensor], Tensor]:
+    """A layer's activation: ``"relu"`` / ``"gelu"`` by name, or the callable given."""
+    if isinstance(activation, str):
+        if activation not in _ACTIVATIONS:
+            raise RuntimeError(f"activation should be relu/gelu, not {activation}")
+        return _ACTIVATIONS[activation]
+    return activation
+
+
+def _why_no_fast_path(layer: Module) -> str:
+    """Why torch's TransformerEncoder will not run its nested-tensor fast path for ``layer``
+    (empty: it may), in torch's words."""
+    name = "encoder_layer"
+    if not isinstance(layer, TransformerEncoderLayer):
+        return f"{name} was not TransformerEncoderLayer"
+    attention = layer.self_attn
+    reasons = ((layer.norm_first, f"{name}.norm_first was True"),
+               (not attention.batch_first, f"{name}.self_attn.batch_first was not True"
+                                           "(use batch_first for better inference performance)"),
+               (not attention._qkv_same_embed_dim, f"{name}.self_attn._qkv_same_embed_dim was not True"),
+               (attention.in_proj_bias is None, f"{name}.self_attn was passed bias=False"),
+               (not layer.activation_relu_or_gelu, f"{name}.activation_relu_or_gelu was not True"),
+               (layer.norm1.eps != layer.norm2.eps, f"{name}.norm1.eps was not equal to {name}.norm2.eps"),
+               (attention.num_heads % 2 == 1, f"{name}.self_attn.num_heads is odd"))
+    return next((reason for applies, reason in reasons if applies), "")
+
+
+def _detect_is_causal_mask(mask: Optional[Tensor], is_causal: Optional[bool], size: Optional[int]) -> bool:
+    """torch's reading of a causal hint: as given, or (None) whether ``mask`` is the causal mask."""
+    if is_causal is not None or mask is None:
+        return is_causal is True
+    causal = Transformer.generate_square_subsequent_mask(size if size is not None else mask.shape[-2],
+                                                         dtype=mask.dtype)
+    return mask.shape == causal.shape and bool((mask == causal).all())
 
 
 class TransformerEncoderLayer(Module):
@@ -255,9 +300,9 @@ class TransformerEncoderLayer(Module):
         self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias)
         self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias)
         self.dropout1, self.dropout2 = Dropout(dropout), Dropout(dropout)
-        if isinstance(activation, str) and activation not in _ACTIVATIONS:
-            raise RuntimeError(f"activation should be relu/gelu, not {activation}")
-        self.activation = _ACTIVATIONS[activation] if isinstance(activation, str) else activation
+        self.activation = _activation(activation)
+        # which fused kernel torch's fast path would run (1: relu, 2: gelu, 0: none)
+        self.activation_relu_or_gelu = {functional.relu: 1, functional.gelu: 2}.get(self.activation, 0)
 
     def forward(
         self,
@@ -300,6 +345,12 @@ class TransformerEncoder(Module):
         super().__init__()
         self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
         self.num_layers, self.norm, self.enable_nested_tensor = num_layers, norm, enable_nested_tensor
+        self.use_nested_tensor = enable_nested_tensor
+        why_not = _why_no_fast_path(encoder_layer)
+        if enable_nested_tensor and why_not:
+            warnings.warn("enable_nested_tensor is True, but self.use_nested_tensor is False because "
+                          f"{why_not}", stacklevel=2)
+            self.use_nested_tensor = False
 
     def forward(
         self,
@@ -308,13 +359,148 @@ class TransformerEncoder(Module):
         src_key_padding_mask: Optional[Tensor] = None,
         is_causal: Optional[bool] = None,
     ) -> Tensor:
-        if not self.training and src_key_padding_mask is not None and self.enable_nested_tensor:
+        if not self.training and src_key_padding_mask is not None and self.use_nested_tensor:
             raise not_supported(
                 "TransformerEncoder's nested-tensor fast path (evaluation with a key-padding mask)", "torch"
             )
+        batch_first = getattr(getattr(self.layers[0], "self_attn", None), "batch_first", False)
+        length = src.shape[1 if batch_first and src.dim() == 3 else 0]
+        is_causal = _detect_is_causal_mask(mask, is_causal, length)
         out = src
         for layer in self.layers:
-            out = layer(
-                out, src_mask=mask, src_key_padding_mask=src_key_padding_mask, is_causal=bool(is_causal)
-            )
+            out = layer(out, src_mask=mask, src_key_padding_mask=src_key_padding_mask, is_causal=is_causal)
         return self.norm(out) if self.norm is not None else out
+
+
+class TransformerDecoderLayer(Module):
+    """``torch.nn.TransformerDecoderLayer``: self-attention over the target, attention to the
+    memory, then a feed-forward block, each added to its input and normalised after (or,
+    ``norm_first``, its input normalised before)."""
+
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048, dropout: float = 0.1,
+                 activation: Union[str, Callable[[Tensor], Tensor]] = "relu", layer_norm_eps: float = 1e-5,
+                 batch_first: bool = False, norm_first: bool = False, bias: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__()
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
+                                            bias=bias)
+        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
+                                                 bias=bias)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias)
+        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias)
+        self.dropout1, self.dropout2, self.dropout3 = Dropout(dropout), Dropout(dropout), Dropout(dropout)
+        self.activation = _activation(activation)
+
+    def forward(self, tgt: Tensor, memory: Tensor, tgt_mask: Optional[Tensor] = None,
+                memory_mask: Optional[Tensor] = None, tgt_key_padding_mask: Optional[Tensor] = None,
+                memory_key_padding_mask: Optional[Tensor] = None, tgt_is_causal: bool = False,
+                memory_is_causal: bool = False) -> Tensor:
+        x = tgt
+        if self.norm_first:
+            x = x + self._self_attention(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
+            x = x + self._memory_attention(self.norm2(x), memory, memory_mask, memory_key_padding_mask,
+                                           memory_is_causal)
+            return x + self._feed_forward(self.norm3(x))
+        x = self.norm1(x + self._self_attention(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
+        x = self.norm2(x + self._memory_attention(x, memory, memory_mask, memory_key_padding_mask,
+                                                  memory_is_causal))
+        return self.norm3(x + self._feed_forward(x))
+
+    def _self_attention(self, x: Tensor, mask: Optional[Tensor], padding: Optional[Tensor],
+                        is_causal: bool) -> Tensor:
+        out = self.self_attn(x, x, x, attn_mask=mask, key_padding_mask=padding, is_causal=is_causal,
+                             need_weights=False)[0]
+        return self.dropout1(out)
+
+    def _memory_attention(self, x: Tensor, memory: Tensor, mask: Optional[Tensor], padding: Optional[Tensor],
+                          is_causal: bool) -> Tensor:
+        out = self.multihead_attn(x, memory, memory, attn_mask=mask, key_padding_mask=padding,
+                                  is_causal=is_causal, need_weights=False)[0]
+        return self.dropout2(out)
+
+    def _feed_forward(self, x: Tensor) -> Tensor:
+        return self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+
+
+class TransformerDecoder(Module):
+    """``torch.nn.TransformerDecoder``: ``num_layers`` deep copies of one layer, then an optional
+    norm; a target mask that is the causal one is read as ``tgt_is_causal``."""
+
+    def __init__(self, decoder_layer: TransformerDecoderLayer, num_layers: int,
+                 norm: Optional[Module] = None) -> None:
+        super().__init__()
+        self.layers = ModuleList([copy.deepcopy(decoder_layer) for _ in range(num_layers)])
+        self.num_layers, self.norm = num_layers, norm
+
+    def forward(self, tgt: Tensor, memory: Tensor, tgt_mask: Optional[Tensor] = None,
+                memory_mask: Optional[Tensor] = None, tgt_key_padding_mask: Optional[Tensor] = None,
+                memory_key_padding_mask: Optional[Tensor] = None, tgt_is_causal: Optional[bool] = None,
+                memory_is_causal: bool = False) -> Tensor:
+        batch_first = self.layers[0].self_attn.batch_first
+        length = tgt.shape[1 if batch_first and tgt.dim() == 3 else 0]
+        tgt_is_causal = _detect_is_causal_mask(tgt_mask, tgt_is_causal, length)
+        out = tgt
+        for layer in self.layers:
+            out = layer(out, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                        tgt_key_padding_mask=tgt_key_padding_mask,
+                        memory_key_padding_mask=memory_key_padding_mask, tgt_is_causal=tgt_is_causal,
+                        memory_is_causal=memory_is_causal)
+        return self.norm(out) if self.norm is not None else out
+
+
+class Transformer(Module):
+    """``torch.nn.Transformer``: an encoder and a decoder of the given depths, each with a final
+    LayerNorm, every parameter of two or more dimensions then drawn again Xavier-uniform."""
+
+    def __init__(self, d_model: int = 512, nhead: int = 8, num_encoder_layers: int = 6,
+                 num_decoder_layers: int = 6, dim_feedforward: int = 2048, dropout: float = 0.1,
+                 activation: Union[str, Callable[[Tensor], Tensor]] = "relu", custom_encoder: Any = None,
+                 custom_decoder: Any = None, layer_norm_eps: float = 1e-5, batch_first: bool = False,
+                 norm_first: bool = False, bias: bool = True, device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        settings = (d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
+                    norm_first, bias)
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            encoder_layer = TransformerEncoderLayer(*settings)
+            self.encoder = TransformerEncoder(encoder_layer, num_encoder_layers,
+                                              LayerNorm(d_model, eps=layer_norm_eps, bias=bias))
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            decoder_layer = TransformerDecoderLayer(*settings)
+            self.decoder = TransformerDecoder(decoder_layer, num_decoder_layers,
+                                              LayerNorm(d_model, eps=layer_norm_eps, bias=bias))
+        for parameter in self.parameters():
+            if parameter.dim() > 1:
+                init.xavier_uniform_(parameter)
+        self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
+
+    def forward(self, src: Tensor, tgt: Tensor, src_mask: Optional[Tensor] = None,
+                tgt_mask: Optional[Tensor] = None, memory_mask: Optional[Tensor] = None,
+                src_key_padding_mask: Optional[Tensor] = None, tgt_key_padding_mask: Optional[Tensor] = None,
+                memory_key_padding_mask: Optional[Tensor] = None, src_is_causal: Optional[bool] = None,
+                tgt_is_causal: Optional[bool] = None, memory_is_causal: bool = False) -> Tensor:
+        batched = src.dim() == 3
+        batch_axis = 0 if self.batch_first else 1
+        if batched and src.shape[batch_axis] != tgt.shape[batch_axis]:
+            raise RuntimeError("the batch number of src and tgt must be equal")
+        if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
+            raise RuntimeError("the feature number of src and tgt must be equal to d_model")
+        memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask,
+                              is_causal=src_is_causal)
+        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                            tgt_key_padding_mask=tgt_key_padding_mask,
+                            memory_key_padding_mask=memory_key_padding_mask, tgt_is_causal=tgt_is_causal,
+                            memory_is_causal=memory_is_causal)
+
+    @staticmethod
+    def generate_square_subsequent_mask(sz: int, device: Any = None, dtype: Any = None) -> Tensor:
+        """The causal mask: ``-inf`` above the diagonal, 0 elsewhere."""
+        return triu(full((sz, sz), float("-inf"), dtype=dtype), diagonal=1)

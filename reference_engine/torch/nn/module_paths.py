@@ -9,12 +9,12 @@ from __future__ import annotations
 import types
 
 from reference_engine.framework_names import defining_module
-from reference_engine.torch.nn import losses
+from reference_engine.torch.nn import attention, losses
 
 # where torch 2.13 defines each class the facade has
 HOMES: dict[str, tuple[str, ...]] = {
     "module": ("Module",),
-    "linear": ("Identity", "Linear"),
+    "linear": ("Identity", "Linear", "NonDynamicallyQuantizableLinear"),
     "activation": ("ELU", "GELU", "GLU", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU", "LogSigmoid",
                    "LogSoftmax", "Mish", "MultiheadAttention", "PReLU", "ReLU", "ReLU6", "SELU", "SiLU",
                    "Sigmoid", "Softmax", "Softmax2d", "Softmin", "Softplus", "Softsign", "Tanh", "Softshrink",
@@ -27,7 +27,8 @@ HOMES: dict[str, tuple[str, ...]] = {
     "batchnorm": ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d"),
     "instancenorm": ("InstanceNorm1d", "InstanceNorm2d"),
     "rnn": ("GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNCell"),
-    "transformer": ("TransformerEncoder", "TransformerEncoderLayer"),
+    "transformer": ("Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+                    "TransformerEncoderLayer"),
     "loss": ("BCELoss", "BCEWithLogitsLoss", "CosineEmbeddingLoss", "CrossEntropyLoss", "HuberLoss",
              "KLDivLoss", "L1Loss", "MSELoss", "MarginRankingLoss", "NLLLoss", "SmoothL1Loss",
              "TripletMarginLoss", "_Loss", "_WeightedLoss", "SoftMarginLoss", "HingeEmbeddingLoss",
@@ -48,6 +49,7 @@ def install(nn: types.ModuleType, modules: types.ModuleType) -> None:
     """Make ``modules.<file>`` for each of ``HOMES``, holding ``nn``'s classes, importable."""
     for file, names in HOMES.items():
         # (the private base classes are not in torch.nn's namespace)
-        members = {name: getattr(losses if name.startswith("_") else nn, name) for name in names}
+        members = {name: getattr(losses if name.startswith("_") else attention if name.startswith("Non")
+                                 else nn, name) for name in names}
         made = defining_module(f"{modules.__name__}.{file}", f"torch.nn.modules.{file}", members)
         setattr(modules, file, made)

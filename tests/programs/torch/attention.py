@@ -67,3 +67,37 @@ def random_fills_of_a_strided_tensor_follow_memory(torch):
     torch.manual_seed(0)
     seen.append(torch.zeros(2, 3, 4).permute(2, 0, 1).normal_())
     return seen
+
+
+@program
+def transformer_encoder_decoder_training_step(torch):
+    """nn.Transformer (its encoder and decoder with final norms, every matrix drawn again
+    Xavier-uniform, dropout drawn in training), the causal mask, a padding mask, a training
+    step and evaluation; a norm-first batch-first TransformerDecoder with the causal hint;
+    TransformerEncoder's warnings on why it keeps off its nested-tensor path; the errors."""
+    nn = torch.nn
+    torch.manual_seed(0)
+    model = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=2, num_decoder_layers=2, dim_feedforward=16,
+                           dropout=0.1)
+    src, tgt = torch.randn(5, 2, 8), torch.randn(4, 2, 8)
+    mask = model.generate_square_subsequent_mask(4)
+    padding = torch.tensor([[False] * 5, [False] * 4 + [True]])
+    y = model(src, tgt, tgt_mask=mask, src_key_padding_mask=padding)
+    loss = y.pow(2).mean()
+    loss.backward()
+    seen = [sum(p.numel() for p in model.parameters()), [name for name, _ in model.named_parameters()][:8],
+            model.encoder.layers[0].linear1.bias, y, loss, model.decoder.layers[1].linear2.weight.grad,
+            model.encoder.layers[1].norm2.bias.grad, mask]
+    model.eval()
+    with torch.no_grad():
+        seen.append(model(src, tgt, tgt_mask=mask))
+    layer = nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0, batch_first=True, norm_first=True)
+    decoder = nn.TransformerDecoder(layer, 2, norm=nn.LayerNorm(8))
+    memory, target = torch.randn(2, 5, 8, requires_grad=True), torch.randn(2, 3, 8, requires_grad=True)
+    out = decoder(target, memory, tgt_mask=nn.Transformer.generate_square_subsequent_mask(3))
+    seen += [out, torch.autograd.grad((out * out).sum(), [target, memory]), repr(layer),
+             type(nn.modules.linear.NonDynamicallyQuantizableLinear(2, 2)).__name__,
+             nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 1, 16, batch_first=True),
+                                   1).use_nested_tensor,
+             attempt(lambda: model(src, tgt[:, :1])), attempt(lambda: model(src[..., :4], tgt))]
+    return seen
