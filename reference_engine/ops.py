@@ -1232,6 +1232,27 @@ def atan2(a: Tensor, b: Operand) -> Tensor:
     return _binary("atan2", _floating(a), b)
 
 
+def xlogy(a: Operand, b: Operand) -> Tensor:
+    """``a · log(b)``, 0 where ``a`` is 0 (torch's xlogy; a number on either side selects its
+    Scalar overloads, XlogyBackward1 and XlogyBackward2)."""
+    base = tensor_type()
+    if isinstance(a, base) and isinstance(b, base):
+        return _binary("xlogy", a, b)
+    return _binary("xlogy", a, b, {"overload": 2 if isinstance(a, base) else 1})
+
+
+def elementwise(op: str, a: Tensor) -> Tensor:
+    """A rule of one floating-point operand (erfc, entr, sinc): an integer tensor as float."""
+    return apply(R.RULES[op], (_floating(a),))
+
+
+def binary(op: str, a: Operand, b: Operand, number_overload: Optional[int] = None) -> Tensor:
+    """A rule of two operands (copysign, fmax, fmin, logaddexp2), promoted and broadcast; a
+    number as the second selects torch's Scalar overload where it has one."""
+    number = number_overload is not None and not isinstance(b, tensor_type())
+    return _binary(op, a, b, {"overload": number_overload} if number else _EMPTY)
+
+
 def check_divisor(a: Operand, b: Operand) -> None:
     """Refuse an integer division by zero as the frameworks do (numpy would give 0)."""
     cls = _cls_of(a, b)

@@ -230,6 +230,50 @@ def np_erf(a: np.ndarray) -> np.ndarray:
     return np.asarray(ERF(a), dtype=a.dtype)
 
 
+ERFC = np.frompyfunc(math.erfc, 1, 1)
+
+
+def np_erfc(a: np.ndarray) -> np.ndarray:
+    """``1 - erf`` elementwise, without its cancellation for large ``a``, in ``a``'s dtype."""
+    return np.asarray(ERFC(a), dtype=a.dtype)
+
+
+def np_xlogy(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a · log(b)``, 0 where ``a`` is 0 unless ``b`` is NaN (torch's xlogy)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        product = a * np.log(b)
+    return np.where(np.isnan(b), b, np.where(a == 0, np.zeros((), product.dtype), product))
+
+
+def np_entr(a: np.ndarray) -> np.ndarray:
+    """``-a · log(a)`` for positive ``a``, 0 at 0, -inf below (NaN stays NaN)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        positive = -a * np.log(a)
+    return np.where(a > 0, positive, np.where(a == 0, np.zeros((), a.dtype), np.asarray(-np.inf, a.dtype)))
+
+
+def np_sinc(a: np.ndarray) -> np.ndarray:
+    """``sin(πa) / (πa)``, 1 at 0, computed in ``a``'s dtype as torch's kernel does."""
+    scaled = a * a.dtype.type(math.pi)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(a == 0, np.ones((), a.dtype), np.sin(scaled) / scaled)
+
+
+def sinc_grad(g: Any, a: Any) -> Any:
+    """``(πa cos(πa) - sin(πa)) / (πa²)``, 0 at 0, times ``g`` (torch's formula, recorded)."""
+    scaled = F.mul(a, math.pi)
+    slope = F.div(F.sub(F.mul(scaled, F.cos(scaled)), F.sin(scaled)), F.mul(F.mul(a, a), math.pi))
+    return F.mul(where_zero(F.ne(a, 0), slope), g)
+
+
+def np_logaddexp2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``log2(2^a + 2^b)``, shifted by the larger (an infinity equal on both sides stays)."""
+    larger = np.maximum(a, b)
+    with np.errstate(invalid="ignore"):
+        out = larger + np.log1p(np.exp2(-np.abs(a - b))) / np.log(a.dtype.type(2))
+    return np.where(np.isinf(a) & (a == b), a, out)
+
+
 def shifted_by_max(a: np.ndarray, dim: int, floor: Optional[float]) -> np.ndarray:
     """``a`` minus its maximum along ``dim``; paddle's kernels clip it from below at ``floor``."""
     shifted = a - (np.max(a, axis=dim, keepdims=True) if a.size else a)  # (an empty input stays empty)

@@ -478,6 +478,29 @@ rule("erfinv", "ErfinvBackward0", lambda a, *, saturates: S.erfinv(a, saturates)
 # that range (NaN outside [0, 1] without eps), torch's infinitely differentiable form
 rule("logit", "LogitBackward0", lambda a, *, eps: H.np_logit(a, eps),
      lambda g, a, eps: H.logit_grad(g, a, eps))
+# torch's erfc, xlogy, entr, sinc, copysign, fmax / fmin and logaddexp2 (torch 2.13's formulas)
+rule("erfc", "ErfcBackward0", H.np_erfc,
+     lambda g, a: F.mul(F.mul(F.exp(F.neg(F.pow(a, 2))), -2.0 / math.sqrt(math.pi)), g))
+rule("xlogy", "XlogyBackward0", H.np_xlogy,
+     lambda g, a, b: F.mul(g, F.xlogy(F.constant_like(b, np.broadcast_to(a._data != 0, a._data.shape)
+                                                       .astype(b._data.dtype)), b)),
+     lambda g, a, b: F.div(F.mul(g, a), b), **AB)
+rule("entr", "SpecialEntrBackward0", H.np_entr, lambda g, a: F.mul(g, F.neg(F.add(F.log(a), 1.0))))
+rule("sinc", "SincBackward0", H.np_sinc, H.sinc_grad)
+rule("copysign", "CopysignBackward0", np.copysign,
+     lambda g, a, result: F.mul(g, H.where_zero(F.ne(a, 0), F.div(result, a))),
+     lambda g: F.zeros_like(g), **AB)
+for _op, _node, _kept in (("fmax", "FmaxBackward0", np.greater_equal),
+                          ("fmin", "FminBackward0", np.less_equal)):
+    # the first operand's where it is kept (ties and a NaN second operand included), else the second's
+    rule(_op, _node, getattr(np, _op),
+         lambda g, a, b, kept=_kept: H.where_zero(F.constant_like(g, np.broadcast_to(
+             kept(a._data, b._data) | np.isnan(b._data), g._data.shape)), g),
+         lambda g, a, b, kept=_kept: H.where_zero(F.constant_like(g, ~np.broadcast_to(
+             kept(a._data, b._data) | np.isnan(b._data), g._data.shape)), g), **AB)
+rule("logaddexp2", "Logaddexp2Backward0", H.np_logaddexp2,
+     lambda g, a, b: F.div(g, F.add(F.pow(2.0, F.sub(b, a)), 1.0)),
+     lambda g, a, b: F.div(g, F.add(F.pow(2.0, F.sub(a, b)), 1.0)), **AB)
 # paddle's Tensor.unfold: sliding windows, the gradient written back window by window
 rule("tensor_unfold", "TensorUnfoldGradNode", H.np_windows,
      lambda g, axis, size, step, shape: H.unfold_grad_assigned(g, axis, size, step, shape))

@@ -187,6 +187,10 @@ case("erfinv", lambda a: torch.erfinv(a), _distinct(2, 3) * 0.45)
 case("logit", lambda a: torch.logit(a) + torch.logit(a, eps=0.1), np.abs(_distinct(2, 3)) * 0.45 + 0.05)
 case("trunc_frac", lambda a: torch.frac(a) * a + torch.trunc(a) * a, _distinct(2, 3) + 0.05)
 case("atan2", lambda a, b: torch.atan2(a, b), _distinct(2, 3), _distinct(2, 3)[::-1].copy())
+case("erfc_sinc_entr", lambda a: torch.erfc(a) * torch.sinc(a) + torch.special.entr(a * a), _distinct(2, 3))
+case("xlogy_copysign_fmax_fmin_logaddexp2",
+     lambda a, b: torch.xlogy(a, b * b) + torch.copysign(a, b) * torch.fmax(a, b) + torch.fmin(a * a, b)
+     + torch.logaddexp2(a, b), _distinct(2, 3), _distinct(2, 3)[::-1].copy() * 0.9)
 # (quotients away from integers, where the divisor's derivative steps)
 case("remainder_fmod", lambda a, b: torch.remainder(a * 3.0, b) * a + torch.fmod(a * 3.0, b) * b,
      _distinct(2, 3) + 0.05, _distinct(2, 3)[::-1].copy() + 0.5)

@@ -11,11 +11,15 @@ import builtins
 import warnings
 from typing import Any, Optional
 
+import numpy as np
+
+from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine.torch import linalg
 from reference_engine.torch._core import Tensor
 
-__all__ = ["arctan2", "atan2", "cross", "cumprod", "deg2rad", "erfinv", "floor_divide", "fmod", "frac",
+__all__ = ["copysign", "erfc", "float_power", "fmax", "fmin", "ldexp", "logaddexp2", "sinc", "xlogy",
+           "arctan2", "atan2", "cross", "cumprod", "deg2rad", "erfinv", "floor_divide", "fmod", "frac",
            "logit", "polygamma", "rad2deg", "remainder"]
 
 
@@ -100,6 +104,57 @@ def floor_divide(input: Any, other: Any) -> Tensor:  # noqa: A002
     return F.floor_divide(input, other)
 
 
+def erfc(input: Tensor) -> Tensor:  # noqa: A002
+    """``1 - erf(x)`` without its cancellation (ErfcBackward0)."""
+    return F.elementwise("erfc", input)
+
+
+def sinc(input: Tensor) -> Tensor:  # noqa: A002
+    """``sin(πx) / (πx)``, 1 at 0 (SincBackward0)."""
+    return F.elementwise("sinc", input)
+
+
+def entr(input: Tensor) -> Tensor:  # noqa: A002
+    """``-x log x`` (torch.special.entr, SpecialEntrBackward0)."""
+    return F.elementwise("entr", input)
+
+
+def xlogy(input: Any, other: Any) -> Tensor:  # noqa: A002
+    """``input · log(other)``, 0 where ``input`` is 0 unless ``other`` is NaN."""
+    return F.xlogy(input, other)
+
+
+def copysign(input: Tensor, other: Any) -> Tensor:  # noqa: A002
+    """``|input|`` with ``other``'s sign (CopysignBackward0, or 1 for a number)."""
+    return F.binary("copysign", input, other, number_overload=1)
+
+
+def fmax(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """The larger of the two, a NaN ignored (FmaxBackward0: ties go to ``input``)."""
+    return F.binary("fmax", input, other)
+
+
+def fmin(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    return F.binary("fmin", input, other)
+
+
+def logaddexp2(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """``log2(2^input + 2^other)`` (Logaddexp2Backward0)."""
+    return F.binary("logaddexp2", input, other)
+
+
+def float_power(input: Any, exponent: Any) -> Tensor:  # noqa: A002
+    """``pow`` in float64: each tensor operand cast first (ToCopyBackward0), as torch composes it."""
+    def double(x: Any) -> Any:
+        return F.cast(x, np.float64) if isinstance(x, Tensor) and x._data.dtype != np.float64 else x
+    return F.pow(double(input), double(exponent))
+
+
+def ldexp(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
+    """``input · 2^other`` (LdexpBackward0)."""
+    return C.named(F.mul(input, F.pow(2.0, other)), "LdexpBackward0", input)
+
+
 def _in_place_division(op: str) -> Any:
     """``Tensor.<op>_``: the division ``op`` written into the tensor (floor_divide's node has
     one name for both overloads)."""
@@ -116,6 +171,8 @@ TENSOR_METHODS = {
                                           "logit", "rad2deg")},
     "polygamma": lambda self, n: F.polygamma(self, n),
     "remainder": F.remainder, "fmod": F.fmod, "floor_divide": F.floor_divide,
+    **{name: globals()[name] for name in ("erfc", "sinc", "xlogy", "copysign", "fmax", "fmin", "logaddexp2",
+                                          "float_power", "ldexp")},
     "remainder_": _in_place_division("remainder"), "fmod_": _in_place_division("fmod"),
     "floor_divide_": _in_place_division("floor_divide_"),
     "__imod__": _in_place_division("remainder"), "__ifloordiv__": _in_place_division("floor_divide_"),

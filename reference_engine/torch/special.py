@@ -8,12 +8,13 @@ from reference_engine.framework_names import module_getattr
 from reference_engine.torch import _core, extras, math_functions
 from reference_engine.torch.nn import functional
 
-__all__ = ["digamma", "erf", "erfinv", "expit", "expm1", "gammaln", "log1p", "log_softmax", "logit",
-           "logsumexp", "polygamma", "psi", "round", "softmax"]
+__all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "expit", "expm1", "gammaln", "log1p", "log_softmax",
+           "logit", "logsumexp", "polygamma", "psi", "round", "sinc", "softmax", "xlogy"]
 
 expit = _core.sigmoid
 erf = _core.erf
 erfinv = math_functions.erfinv
+erfc, entr, sinc, xlogy = math_functions.erfc, math_functions.entr, math_functions.sinc, math_functions.xlogy
 expm1 = _core.expm1
 log1p = _core.log1p
 gammaln = _core.lgamma
