@@ -33,11 +33,18 @@ class GradcheckError(RuntimeError):
     """A gradcheck failed (torch's ``torch.autograd.gradcheck.GradcheckError``)."""
 
 
+class _LinAlgError(RuntimeError):  # noqa: N801 - torch's name (torch.linalg.LinAlgError)
+    """A linear-algebra kernel that could not complete (torch._C._LinAlgError)."""
+
+
 class EnforceNotMet(Exception):  # noqa: N818 - paddle's name
     """A check of paddle's C++ kernels, reported under its own class (``paddle.EnforceNotMet``)."""
 
 
 TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "not_positive_definite": (_LinAlgError, "{api}: The factorization could not be completed because the "
+                                            "input is not positive-definite (the leading minor of order "
+                                            "{order} is not positive-definite)."),
     "integer_division_by_zero": (RuntimeError, "ZeroDivisionError"),
     "rounding_mode": (RuntimeError, "div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                                     "but found '{mode}'"),

@@ -1186,6 +1186,20 @@ def inverse(a: Tensor) -> Tensor:
     return _nonsingular("linalg.inv", lambda: apply(R.RULES["inverse"], (a,)), a)
 
 
+def cholesky(a: Tensor) -> Tensor:
+    """The lower Cholesky factor ``L`` of a Hermitian positive-definite matrix (batch); one that
+    is not positive-definite raises the dialect's error naming the first leading minor that
+    is not."""
+    _square(a, "linalg.cholesky")
+    for matrix in (a._data.reshape(-1, *a._data.shape[-2:]) if a._data.size else ()):
+        for order in range(1, matrix.shape[0] + 1):
+            try:
+                np.linalg.cholesky(matrix[:order, :order])
+            except np.linalg.LinAlgError:
+                raise a._policy.error("not_positive_definite", api="linalg.cholesky", order=order) from None
+    return apply(R.RULES["cholesky"], (a,))
+
+
 def det(a: Tensor) -> Tensor:
     """The determinant of a square matrix (batch)."""
     _square(a, "linalg.det")

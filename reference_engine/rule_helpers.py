@@ -12,6 +12,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
+from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine import recorder
 from reference_engine.messages import not_supported
@@ -802,6 +803,22 @@ def inverse_grad(g: Any, result: Any) -> Any:
     """``-A⁻ᴴ g A⁻ᴴ``."""
     inverse_t = matrix_transpose(result)
     return F.neg(F.matmul(inverse_t, F.matmul(g, inverse_t)))
+
+
+def cholesky_grad(g: Any, result: Any) -> Any:
+    """torch's cholesky_backward for ``A = L Lᴴ``: ``tril(Lᴴ gL)`` made Hermitian (its diagonal
+    once), then ``L⁻ᴴ (·) L⁻¹`` by two solves."""
+    lower_t = matrix_transpose(result)
+    inner = C.triangle(F.matmul(lower_t, g), 0, lower=True)
+    inner = F.mul(F.add(inner, matrix_transpose(C.triangle(inner, -1, lower=True))), 0.5)
+    left = F.linalg_solve(lower_t, inner)
+    return matrix_transpose(F.linalg_solve(lower_t, matrix_transpose(left)))
+
+
+def np_cholesky(a: np.ndarray) -> np.ndarray:
+    """The lower Cholesky factor; a matrix that is not positive-definite raises (the caller checks
+    first, with the framework's error)."""
+    return np.linalg.cholesky(a).astype(a.dtype)
 
 
 def det_grad(g: Any, a: Any, result: Any) -> Any:

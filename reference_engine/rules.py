@@ -459,6 +459,7 @@ rule("linalg_solve", "LinalgSolveExBackward0", H.np_solve, H.solve_grad_a,
      lambda g, a: H.solve_grad_b(g, a), **AB)
 rule("inverse", "LinalgInvExBackward0", np.linalg.inv, H.inverse_grad)
 rule("det", "LinalgDetBackward0", np.linalg.det, H.det_grad)
+rule("cholesky", "LinalgCholeskyExBackward0", H.np_cholesky, H.cholesky_grad)
 rule("slogdet", "LinalgSlogdetBackward0", lambda a: np.linalg.slogdet(a)[1], H.logabsdet_grad)
 # slogdet's sign: an output of torch's node that passes no gradient (a real sign is constant)
 rule("slogdet_sign", "LinalgSlogdetBackward0", lambda a: np.linalg.slogdet(a)[0], lambda g: None)

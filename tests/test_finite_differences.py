@@ -203,6 +203,8 @@ case("shrinks", lambda a: _nnf.softshrink(a * a, 0.2) * a + _nnf.hardshrink(a, 0
 case("pixel_shuffle", lambda a: _nnf.pixel_unshuffle(_nnf.pixel_shuffle(a * a, 2).exp(), 2) * a,
      _distinct(1, 4, 2, 2))
 case("det", lambda a: torch.linalg.det(a) * torch.det(a[0]), _well_conditioned(2, 3, 3))
+case("cholesky", lambda a: torch.linalg.cholesky(a @ a.transpose(-2, -1))
+     * torch.linalg.cholesky(a[0] @ a[0].T, upper=True), _well_conditioned(2, 3, 3))
 case("slogdet", lambda a: torch.linalg.slogdet(a).logabsdet * torch.slogdet(-a).sign + torch.logdet(a),
      _well_conditioned(2, 3, 3))
 case("linalg_solve", lambda a, b, c: torch.linalg.solve(a, b).sum(-1) * torch.linalg.solve(a[1], c),

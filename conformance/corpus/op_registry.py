@@ -241,6 +241,8 @@ INTERNAL_RULES: dict[str, str] = {
     "div_rounded": "remainder's and fmod's derivative for the divisor (torch's div with rounding_mode)",
     "floor_divide": "not differentiable (torch records it, its derivative raises; paddle's stops gradient)",
     "floor_divide_": "floor_divide in place (torch): not differentiable",
+    "cholesky": "needs a positive-definite operand, which the registry's layouts do not make (finite "
+                "differences and torch's OpInfo samples check it)",
     "remainder_of_number": "torch's number % tensor: not differentiable (its derivative raises)",
     "tensor_unfold": "paddle's Tensor.unfold: needs window sizes the vocabulary's ops do not take "
                      "(a differential program checks it)",

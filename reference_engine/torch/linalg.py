@@ -8,13 +8,84 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from reference_engine import composed as C
 from reference_engine import ops as F
+from reference_engine import rule_helpers as H
 from reference_engine.framework_names import module_getattr
-from reference_engine.messages import not_supported
+from reference_engine.messages import _LinAlgError, not_supported
 from reference_engine.tensor import Tensor
 from reference_engine.torch import return_types
 
-__all__ = ["cross", "det", "inv", "matrix_norm", "norm", "slogdet", "solve", "vector_norm"]
+__all__ = ["LinAlgError", "cholesky", "cross", "det", "inv", "matrix_norm", "matrix_power", "multi_dot",
+           "norm", "slogdet", "solve", "vecdot", "vector_norm"]
+
+LinAlgError = _LinAlgError
+
+
+def cholesky(A: Tensor, *, upper: bool = False, out: Any = None) -> Tensor:  # noqa: N803 - torch's name
+    """The lower Cholesky factor of a symmetric positive-definite matrix (batch), or with
+    ``upper`` its transpose, from one node (LinalgCholeskyExBackward0)."""
+    lower = F.cholesky(A)
+    return C.named(H.matrix_transpose(lower), "LinalgCholeskyExBackward0", lower) if upper else lower
+
+
+def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
+    """The dot products along ``dim`` (of real vectors: a product, then a sum; of two vectors,
+    one node, VdotBackward0)."""
+    out = F.sum(F.mul(x, y), [dim])
+    return C.named(out, "VdotBackward0", x, y) if x.dim() == 1 and y.dim() == 1 else out
+
+
+def multi_dot(tensors: Any, *, out: Any = None) -> Tensor:
+    """The product of a chain of matrices, the first and last of which may be vectors (made a
+    row and a column, and viewed back at the end: ViewBackward0). Three are multiplied in the
+    cheaper order, as torch chooses; longer chains left to right."""
+    tensors = list(tensors)
+    if len(tensors) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    first_vector, last_vector = tensors[0].dim() == 1, tensors[-1].dim() == 1
+    chain = [F.unsqueeze(tensors[0], 0) if first_vector else tensors[0], *tensors[1:-1],
+             F.unsqueeze(tensors[-1], 1) if last_vector else tensors[-1]]
+    if len(chain) == 3:
+        (a, b), (_, c), (_, d) = (m._data.shape for m in chain)
+        left_first = a * c * (b + d) <= b * d * (a + c)
+        out = F.matmul(F.matmul(chain[0], chain[1]), chain[2]) if left_first else \
+            F.matmul(chain[0], F.matmul(chain[1], chain[2]))
+    else:
+        out = chain[0]
+        for matrix in chain[1:]:
+            out = F.matmul(out, matrix)
+    rows, columns = out._data.shape
+    return F.reshape(out, (() if first_vector else (rows,)) + (() if last_vector else (columns,)))
+
+
+def matrix_power(A: Tensor, n: int) -> Tensor:  # noqa: N803 - torch's name
+    """``A`` multiplied by itself ``n`` times in torch's order (2 and 3 directly, then by the
+    bits of ``n`` from the lowest); a negative ``n`` of the inverse; 0: the identity written
+    over a copy of ``A`` (a zero gradient, torch's CopyBackwards)."""
+    if n == 0:
+        identity = np.broadcast_to(np.eye(A.shape[-1], dtype=A._data.dtype), A._data.shape).copy()
+        return C.named(F.clone(A).copy_(F.constant_like(A, identity)), "torch::autograd::CopyBackwards")
+    if n == 1:
+        return F.clone(A)
+    base = inv(A) if n < 0 else A
+    n = abs(n)
+    if n == 1:
+        return base
+    if n == 2:
+        return F.matmul(base, base)
+    if n == 3:
+        return F.matmul(F.matmul(base, base), base)
+    square: Any = None
+    result: Any = None
+    while n > 0:
+        bit, n = n % 2, n // 2
+        square = base if square is None else F.matmul(square, square)
+        if bit:
+            result = square if result is None else F.matmul(result, square)
+    return result
 
 
 def vector_norm(x: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False,  # noqa: A002

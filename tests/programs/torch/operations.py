@@ -708,3 +708,30 @@ def remainders_fmod_and_rounded_division(torch):
     d %= b
     d.sum().backward()
     return seen + [d, a.grad, b.grad]
+
+
+@program
+def cholesky_matrix_powers_chains_and_vecdot(torch):
+    """linalg.cholesky (lower and upper, a batch, to second order; a matrix that is not
+    positive-definite: torch's LinAlgError naming the leading minor), matrix_power (0, 1, -1,
+    2, 3 and 6: torch's multiplication order), multi_dot of a chain with vectors at its ends,
+    and vecdot (two vectors: one node): values, node names and gradients."""
+    linalg = torch.linalg
+    a = torch.tensor([[[2.0, 0.5, 0.1], [0.3, 1.5, -0.2], [0.0, 0.4, 1.8]],
+                      [[1.2, -0.3, 0.2], [0.1, 2.2, 0.5], [-0.4, 0.0, 1.1]]], requires_grad=True)
+    spd = a @ a.transpose(-2, -1)
+    lower = linalg.cholesky(spd)
+    g, = torch.autograd.grad((lower * lower * lower).sum(), a, create_graph=True)
+    seen = [lower, lower.grad_fn.name(), g, torch.autograd.grad(g.sum(), a), linalg.cholesky(spd[0], upper=True),
+            attempt(lambda: linalg.cholesky(torch.tensor([[1.0, 2.0], [2.0, 1.0]]))),
+            issubclass(linalg.LinAlgError, RuntimeError)]
+    for n in (0, 1, -1, 2, 3, 6):
+        power = linalg.matrix_power(a[0], n)
+        seen += [power, power.grad_fn.name(), torch.autograd.grad(power.sum(), a)]
+    vector = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    chain = linalg.multi_dot([vector, a[0], a[1], vector])
+    dots = linalg.vecdot(a[0], a[1], dim=0)
+    return seen + [chain, chain.grad_fn.name(), torch.autograd.grad(chain, [vector, a]),
+                   linalg.multi_dot([a[0], a[1][:, :2], torch.ones(2, 4)]), dots, dots.grad_fn.name(),
+                   linalg.vecdot(vector, vector).grad_fn.name(),
+                   attempt(lambda: linalg.multi_dot([vector]))]
