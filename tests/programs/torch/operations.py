@@ -722,7 +722,8 @@ def cholesky_matrix_powers_chains_and_vecdot(torch):
     spd = a @ a.transpose(-2, -1)
     lower = linalg.cholesky(spd)
     g, = torch.autograd.grad((lower * lower * lower).sum(), a, create_graph=True)
-    seen = [lower, lower.grad_fn.name(), g, torch.autograd.grad(g.sum(), a), linalg.cholesky(spd[0], upper=True),
+    seen = [lower, lower.grad_fn.name(), g, torch.autograd.grad(g.sum(), a),
+            linalg.cholesky(spd[0], upper=True),
             attempt(lambda: linalg.cholesky(torch.tensor([[1.0, 2.0], [2.0, 1.0]]))),
             issubclass(linalg.LinAlgError, RuntimeError)]
     for n in (0, 1, -1, 2, 3, 6):
