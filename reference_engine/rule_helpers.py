@@ -304,6 +304,41 @@ def np_log_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None) ->
     return np.ascontiguousarray(shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)))
 
 
+_FULL = slice(None)
+
+
+def basic_index_grad(g: Any, index: Any, in_shape: tuple[int, ...]) -> Any:
+    """The gradient of a basic index (``x[1:, None]``). Where the dialect applies the index one
+    component at a time (torch: ``Policy.basic_index_by_components``), so does its backward, last
+    component first: with nothing applied (``x[...]``) the gradient passes as it is; with only
+    new axes (``x[..., None]``) it is squeezed, a view of the incoming gradient; otherwise it is
+    written into zeros, its node named by the first component's backward. Elsewhere: written
+    into zeros."""
+    if not g._policy.basic_index_by_components:
+        return F.index_backward(g, in_shape, index)
+    parts = index if isinstance(index, tuple) else (index,)
+    applied = [p for p in parts if p is not Ellipsis and not (isinstance(index, tuple) and p == _FULL)]
+    if not applied:
+        return g
+    if all(p is None for p in applied):
+        consumed = sum(p is not None and p is not Ellipsis for p in parts)
+        position, new_axes = 0, []
+        for part in parts:
+            if part is Ellipsis:
+                position += len(in_shape) - consumed
+            else:
+                if part is None:
+                    new_axes.append(position)
+                position += 1
+        for axis in reversed(new_axes):
+            g = F.squeeze(g, axis)
+        return g
+    first = applied[0]
+    node = "SqueezeBackward1" if first is None else \
+        "SliceBackwardBackward0" if isinstance(first, slice) else "SelectBackwardBackward0"
+    return C.named(F.index_backward(g, in_shape, index), node, g)
+
+
 def np_index_backward(g: np.ndarray, *, shape: tuple[int, ...], index: Any) -> np.ndarray:
     out = np.zeros(shape, dtype=g.dtype)
     np.add.at(out, index, g)
@@ -568,6 +603,9 @@ def np_rounded_division(a: np.ndarray, b: np.ndarray, *, mode: str) -> np.ndarra
     zero (the quotient truncated; an integer one exactly)."""
     if mode == "floor":
         return np.floor_divide(a, b)
+    if mode == "floor_of_quotient":  # the rounded quotient, not the floor division
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.floor(a / b)
     if a.dtype.kind in "iu":
         quotient = np.floor_divide(a, b)
         return quotient + ((quotient < 0) & (quotient * b != a))

@@ -411,11 +411,10 @@ rule("unsqueeze", "UnsqueezeBackward0", H.np_unsqueeze,
 rule("expand", "ExpandBackward0", lambda a, *, shape: H.np_expand(a, shape), lambda g: g, view=True)
 
 
-for _kind, _name in (("select", "SelectBackward0"), ("slice", "SliceBackward0"),
-                     ("index", "IndexBackward0")):
-    rule("getitem_" + _kind, _name, H.np_getitem,
-         lambda g, index, in_shape: F.index_backward(g, in_shape, index), view=_kind != "index",
-         holds_state=_kind == "index")
+for _kind, _name in (("select", "SelectBackward0"), ("slice", "SliceBackward0")):
+    rule("getitem_" + _kind, _name, H.np_getitem, H.basic_index_grad, view=True)
+rule("getitem_index", "IndexBackward0", H.np_getitem,
+     lambda g, index, in_shape: F.index_backward(g, in_shape, index), holds_state=True)
 rule("index_backward", "SelectBackwardBackward0", H.np_index_backward,
      lambda g, index: F.getitem(g, index))
 # row-contiguous whatever the inputs' layout, as torch's kernels write them
@@ -507,10 +506,11 @@ rule("tensor_unfold", "TensorUnfoldGradNode", H.np_windows,
      lambda g, axis, size, step, shape: H.unfold_grad_assigned(g, axis, size, step, shape))
 # remainder (Python's %, the divisor's sign) and fmod (C's, the dividend's): the dividend's
 # gradient passes unchanged, the divisor's is -g times the quotient rounded as the op rounds it,
-# by torch's div with rounding_mode, whose own gradients are zeros (torch 2.13's formulas;
-# paddle 3.3.1's remainder_grad computes the same, and has no double grad)
+# by torch's div with rounding_mode, whose own gradients are zeros (torch 2.13's formulas);
+# paddle 3.3.1's remainder_grad floors the divided quotient instead (1.79 / -0.358 is -5.0
+# there, where the floor division is -6: measured), and has no double grad
 rule("remainder", "RemainderBackward1", H.np_remainder, lambda g: g,
-     lambda g, a, b: F.mul(F.neg(g), F.rounded_division(a, b, "floor")), **AB)
+     lambda g, a, b: F.mul(F.neg(g), F.rounded_division(a, b, g._policy.remainder_grad_quotient)), **AB)
 rule("fmod", "FmodBackward1", np.fmod, lambda g: g,
      lambda g, a, b: F.mul(F.neg(g), F.rounded_division(a, b, "trunc")), **AB)
 rule("div_rounded", "DivBackward2", H.np_rounded_division,

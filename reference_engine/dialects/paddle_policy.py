@@ -332,6 +332,7 @@ class PaddlePolicy(Policy):
     """PaddlePaddle 3.3.1 semantics (eager mode)."""
 
     dialect = "paddle"
+    remainder_grad_quotient = "floor_of_quotient"  # measured on 3.3.1
     array_operands_are_tensors = True
     errors = PADDLE_ERRORS
     warning_texts = PADDLE_WARNINGS

@@ -138,6 +138,10 @@ class Policy:
     own_memory_gradients: frozenset[str] = frozenset()  # backward kernels whose outputs own their memory
     # torch: atan2's derivative is 0 where x² + y² is 0 (paddle's divides by it)
     atan2_grad_zero_at_origin = False
+    basic_index_by_components = False  # torch: see rule_helpers.basic_index_grad
+    # how remainder's divisor gradient rounds a / b: torch's floor division ("floor"), or
+    # paddle's floor of the divided quotient ("floor_of_quotient")
+    remainder_grad_quotient = "floor"
     floor_division_records = False  # torch: a // b is a node (without derivative); paddle's stops gradient
     erfinv_saturates = False  # paddle: erfinv outside [-1, 1] is ±inf (torch: NaN)
     pow_exponent_grad_multiplies = False  # torch: see rule_helpers.pow_grad_exponent

@@ -149,6 +149,7 @@ class TorchPolicy(Policy):
     atan2_grad_zero_at_origin = True  # measured on 2.13.0
     pow_exponent_grad_multiplies = True  # measured on 2.13.0
     floor_division_records = True  # measured on 2.13.0
+    basic_index_by_components = True  # measured on 2.13.0
     double_backward_thresholds_inclusive = True
     output_hooks_run_at_node = True
     # PowBackward1 / PowBackward2 (a tensor exponent) save their result whichever input needs a

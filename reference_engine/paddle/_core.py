@@ -452,6 +452,15 @@ class Tensor(_CoreTensor):
     def reciprocal_(self) -> Tensor:
         return self._in_place("reciprocal")  # type: ignore[return-value]
 
+    def erfinv_(self) -> Tensor:
+        return self._in_place("erfinv", saturates=self._policy.erfinv_saturates)  # type: ignore[return-value]
+
+    def masked_fill_(self, mask: Tensor, value: Any) -> Tensor:
+        """``value`` written where ``mask`` holds (MaskedFillGradNode)."""
+        if isinstance(value, Tensor):
+            value = value.item()
+        return self._in_place("masked_fill", mask=mask._data, value=value)  # type: ignore[return-value]
+
     def clip_(self, min: Optional[builtins.float] = None,  # noqa: A002
               max: Optional[builtins.float] = None) -> Tensor:  # noqa: A002
         return self._in_place("clamp", low=min, high=max)  # type: ignore[return-value]
