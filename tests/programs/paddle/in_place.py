@@ -447,3 +447,17 @@ def the_refused_write_to_a_leaf_names_it_only_where_it_has_a_name(paddle):
             refused = attempt(lambda: x.multiply_(paddle.to_tensor([2.0])))
             seen.append(re.sub(r"_\d+\)", ")", refused["message"]))  # (counters differ)
     return seen
+
+
+@program
+def masked_fill_and_erfinv_in_place(paddle):
+    """Tensor.masked_fill_ (MaskedFillGradNode: no gradient where filled) and erfinv_ on a
+    non-leaf, the tensor itself returned; a leaf that needs gradient refused."""
+    x = paddle.to_tensor([[0.5, -1.0, 0.2], [0.9, 0.25, -0.5]], stop_gradient=False)
+    t = x * 1
+    filled = t.masked_fill_(t > 0.4, 9.0)
+    seen = [filled is t, filled.grad_fn.name(), filled, paddle.grad((filled * filled).sum(), x)]
+    u = x * 0.5
+    inverse = u.erfinv_()
+    return seen + [inverse is u, inverse.grad_fn.name(), inverse, paddle.grad(inverse.sum(), x),
+                   attempt(lambda: x.masked_fill_(x > 0, 1.0))]

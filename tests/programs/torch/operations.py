@@ -736,3 +736,26 @@ def cholesky_matrix_powers_chains_and_vecdot(torch):
                    linalg.multi_dot([a[0], a[1][:, :2], torch.ones(2, 4)]), dots, dots.grad_fn.name(),
                    linalg.vecdot(vector, vector).grad_fn.name(),
                    attempt(lambda: linalg.multi_dot([vector]))]
+
+
+@program
+def basic_index_gradients_component_by_component(torch):
+    """A basic index's backward runs its components last first: new axes only (the gradient a
+    squeezed view of the seed, which the leaf's .grad then shares: zeroing it in place bumps
+    the seed's version), nothing applied (the gradient passes as it is), else written into
+    zeros under the first component's backward node; values, node names, second derivatives."""
+    seen = []
+    for index in ((Ellipsis, None), (None,), (slice(None), None), slice(None), 1, slice(1, None),
+                  (None, slice(1, None)), (slice(1, None), None), (0, None), (None, 0), slice(None, None, 2),
+                  (None, Ellipsis, None), (Ellipsis, 0), (slice(-1, None), slice(None))):
+        x = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+        y = x[index]
+        g = torch.full(y.shape, 2.0, requires_grad=True)
+        gx, = torch.autograd.grad(y, x, g, create_graph=True)
+        seed = torch.ones(y.shape)
+        leaf = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+        torch.autograd.backward([leaf[index]], [seed])
+        leaf.grad.zero_()
+        seen += [y.grad_fn.name(), None if gx.grad_fn is None else gx.grad_fn.name(), gx,
+                 torch.autograd.grad((gx * gx).sum(), g), seed._version, seed]
+    return seen
