@@ -207,6 +207,46 @@ def _zero_pad(x: Tensor, padding: Sequence[int]) -> Tensor:
     return x
 
 
+def _block_positions(size: Sequence[int], kernel: Sequence[int], dilation: Sequence[int],
+                     padding: Sequence[int], stride: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """For 2-d sliding blocks over a padded plane of ``size``: the row and column of each
+    kernel offset (rows of the result) in each block (columns), as ``im2col`` lays them out."""
+    blocks = [(n + 2 * p - d * (k - 1) - 1) // s + 1
+              for n, k, d, p, s in zip(size, kernel, dilation, padding, stride)]
+    offset_rows, offset_cols = np.meshgrid(np.arange(kernel[0]) * dilation[0],
+                                           np.arange(kernel[1]) * dilation[1], indexing="ij")
+    block_rows, block_cols = np.meshgrid(np.arange(blocks[0]) * stride[0], np.arange(blocks[1]) * stride[1],
+                                         indexing="ij")
+    rows = offset_rows.reshape(-1, 1) + block_rows.reshape(1, -1)
+    cols = offset_cols.reshape(-1, 1) + block_cols.reshape(1, -1)
+    return rows, cols
+
+
+def unfold(x: Tensor, kernel: Any, dilation: Any, padding: Any, stride: Any) -> Tensor:
+    """``im2col`` of a batch (N, C, H, W): each sliding block's values as a column, (N, C·kh·kw,
+    blocks); a value in several blocks gets the sum of their gradients."""
+    kernel, dilation, padding, stride = (as_tuple(v, 2) for v in (kernel, dilation, padding, stride))
+    batch, channels = x._data.shape[:2]
+    rows, cols = _block_positions(x._data.shape[2:], kernel, dilation, padding, stride)
+    gathered = F.getitem(_zero_pad(x, padding), (slice(None), slice(None), rows, cols))
+    return F.reshape(gathered, (batch, channels * rows.shape[0], rows.shape[1]))
+
+
+def fold(columns: Tensor, output_size: Any, kernel: Any, dilation: Any, padding: Any, stride: Any) -> Tensor:
+    """``col2im``, unfold's adjoint: each column's values summed back into their block's places
+    of an (N, C, H, W) plane, the padding cut away."""
+    size, kernel, dilation, padding, stride = (as_tuple(v, 2) for v in (output_size, kernel, dilation,
+                                                                           padding, stride))
+    rows, cols = _block_positions(size, kernel, dilation, padding, stride)
+    batch = columns._data.shape[0]
+    channels = columns._data.shape[1] // rows.shape[0]
+    padded = (size[0] + 2 * padding[0], size[1] + 2 * padding[1])
+    blocks = F.reshape(columns, (batch, channels, rows.shape[0], rows.shape[1]))
+    plane = F.index_backward(blocks, (batch, channels, *padded), (slice(None), slice(None), rows, cols))
+    return F.getitem(plane, (slice(None), slice(None), slice(padding[0], padding[0] + size[0]),
+                             slice(padding[1], padding[1] + size[1])))
+
+
 def nll_loss(log_p: Tensor, target: Tensor, weight: Optional[Tensor], ignore_index: int,
              reduction: str) -> Tensor:
     """``-weight[t] * log_p[n, t]`` for each row's target ``t`` (rows whose target is

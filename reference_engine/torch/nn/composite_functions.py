@@ -13,15 +13,16 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from reference_engine import composed as C
-from reference_engine import grad_mode
+from reference_engine import grad_mode, layers
 from reference_engine import ops as F
 from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor
 from reference_engine.torch.nn.activation_functions import logsigmoid
 from reference_engine.torch.nn.reductions import legacy_reduction
 
-__all__ = ["embedding_bag", "celu", "gaussian_nll_loss", "hinge_embedding_loss", "multi_margin_loss",
-           "multilabel_soft_margin_loss", "poisson_nll_loss", "rms_norm", "soft_margin_loss"]
+__all__ = ["embedding_bag", "fold", "unfold", "celu", "gaussian_nll_loss", "hinge_embedding_loss",
+           "multi_margin_loss", "multilabel_soft_margin_loss", "poisson_nll_loss", "rms_norm",
+           "soft_margin_loss"]
 
 
 def _reduction(reduction: str, size_average: Any = None, reduce: Any = None) -> str:
@@ -202,3 +203,27 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Optional[Tensor] = Non
             rows.append(F.max_dim(bag, 0)[0])
     out = F.stack(rows, 0) if rows else F.reshape(F.getitem(weight, (slice(0, 0),)), (0, weight.shape[1]))
     return C.named(out, "EmbeddingBagBackward0", weight)
+
+
+def _batched(x: Tensor, ndim: int, run: Any) -> Tensor:
+    """``run`` of ``x`` with a batch axis put in where it has ``ndim - 1`` dimensions."""
+    if x._data.ndim == ndim - 1:
+        return F.squeeze(run(F.unsqueeze(x, 0)), 0)
+    return run(x)
+
+
+def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Tensor:  # noqa: A002
+    """Sliding blocks as columns (Im2ColBackward0): (N, C, H, W) to (N, C·kh·kw, L)."""
+    if input._data.ndim not in (3, 4):
+        raise not_supported("unfold of other than a 3-d or 4-d input", "torch")
+    return C.named(_batched(input, 4, lambda x: layers.unfold(x, kernel_size, dilation, padding, stride)),
+                   "Im2ColBackward0", input)
+
+
+def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0,  # noqa: A002
+         stride: Any = 1) -> Tensor:
+    """Columns of sliding blocks summed back into a plane (Col2ImBackward0)."""
+    if input._data.ndim not in (2, 3):
+        raise not_supported("fold of other than a 2-d or 3-d input", "torch")
+    return C.named(_batched(input, 3, lambda x: layers.fold(x, output_size, kernel_size, dilation, padding,
+                                                             stride)), "Col2ImBackward0", input)

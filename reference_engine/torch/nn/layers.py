@@ -24,7 +24,7 @@ __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "Adapt
            "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "BatchNorm1d", "BatchNorm2d",
            "BatchNorm3d", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
            "ConvTranspose3d", "Dropout", "Embedding", "LayerNorm", "MaxPool1d", "MaxPool2d", "MaxPool3d",
-           "RMSNorm", "EmbeddingBag"]
+           "RMSNorm", "EmbeddingBag", "Fold", "Unfold"]
 
 
 def _uniform_draws(bound: float, shape: tuple[int, ...]) -> np.ndarray:
@@ -304,6 +304,37 @@ class EmbeddingBag(Module):
     def extra_repr(self) -> str:
         text = f"{self.num_embeddings}, {self.embedding_dim}, mode={self.mode!r}"
         return text if self.padding_idx is None else f"{text}, padding_idx={self.padding_idx}"
+
+
+class Unfold(Module):
+    """``unfold`` (im2col) with the block settings it was made with."""
+
+    def __init__(self, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> None:
+        super().__init__()
+        self.kernel_size, self.dilation, self.padding, self.stride = kernel_size, dilation, padding, stride
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
+
+    def extra_repr(self) -> str:
+        return (f"kernel_size={self.kernel_size}, dilation={self.dilation}, padding={self.padding}, "
+                f"stride={self.stride}")
+
+
+class Fold(Unfold):
+    """``fold`` (col2im) into planes of ``output_size``."""
+
+    def __init__(self, output_size: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
+                 stride: Any = 1) -> None:
+        super().__init__(kernel_size, dilation, padding, stride)
+        self.output_size = output_size
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding,
+                               self.stride)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}, {super().extra_repr()}"
 
 
 class _Windows(shared.ActivationBase):

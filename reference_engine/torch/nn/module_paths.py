@@ -39,6 +39,7 @@ HOMES: dict[str, tuple[str, ...]] = {
     "padding": ("ConstantPad1d", "ConstantPad2d", "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d",
                 "ReplicationPad2d", "ZeroPad2d"),
     "flatten": ("Flatten", "Unflatten"),
+    "fold": ("Fold", "Unfold"),
     "upsampling": ("Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d"),
     "distance": ("CosineSimilarity", "PairwiseDistance"),
     "pixelshuffle": ("PixelShuffle", "PixelUnshuffle"),

@@ -462,3 +462,20 @@ def embedding_bags_sum_mean_and_max(torch):
                    attempt(lambda: F.embedding_bag(torch.tensor([[0, 1]]), weight, offsets)),
                    attempt(lambda: F.embedding_bag(ids, weight, offsets, mode="max",
                                                    per_sample_weights=torch.ones(7)))]
+
+
+@program
+def unfold_and_fold_blocks(torch):
+    """unfold (im2col: padded, dilated, strided blocks as columns, an unbatched input) and fold
+    (col2im, its adjoint: overlapping blocks summed), as functions and modules: values, node
+    names, first and second derivatives, printouts."""
+    F, nn = torch.nn.functional, torch.nn
+    x = (torch.arange(2 * 2 * 4 * 5, dtype=torch.float32).reshape(2, 2, 4, 5) * 0.37 % 1.9).requires_grad_()
+    columns = F.unfold(x, (2, 3), dilation=(1, 2), padding=1, stride=(2, 1))
+    planes = F.fold(columns, (4, 5), (2, 3), dilation=(1, 2), padding=1, stride=(2, 1))
+    g, = torch.autograd.grad((planes * planes).sum(), x, create_graph=True)
+    unfold, fold = nn.Unfold(2, padding=1), nn.Fold((4, 5), 2)
+    blocks = unfold(x[0])
+    return [columns, columns.grad_fn.name(), planes, planes.grad_fn.name(), g,
+            torch.autograd.grad(g.sum(), x),
+            blocks, fold(F.unfold(x, 2)), repr(unfold), repr(fold)]
