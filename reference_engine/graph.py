@@ -77,6 +77,8 @@ class as_kernel:  # noqa: N801 - used as a context manager
 
 # (pack, unpack) pairs of the ``saved_tensors_hooks`` blocks open now, innermost last
 SAVED_TENSORS_HOOKS: list[tuple[Callable[[Any], Any], Callable[[Any], Any]]] = []
+# the error messages of the ``disable_saved_tensors_hooks`` blocks open now, innermost last
+HOOKS_DISABLED: list[str] = []
 # paddle packs a node's saved tensors before it links the node to its inputs: the accumulation
 # nodes (by id) that linking makes for the op being recorded, not there yet while a pack hook runs
 UNLINKED_WHILE_PACKING: set[int] = set()
@@ -92,6 +94,8 @@ class saved_tensors_hooks:  # noqa: N801 - the frameworks' name
         self.pair = (pack_hook, unpack_hook)
 
     def __enter__(self) -> saved_tensors_hooks:
+        if HOOKS_DISABLED:
+            raise RuntimeError(HOOKS_DISABLED[-1])
         SAVED_TENSORS_HOOKS.append(self.pair)
         return self
 

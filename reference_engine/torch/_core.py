@@ -383,6 +383,11 @@ class Tensor(_CoreTensor):
     def cpu(self) -> Tensor:
         return F.to_device(self, devices.CPU)
 
+    def data_ptr(self) -> builtins.int:
+        """The address of the first element: equal for tensors that start at the same memory
+        (a view at offset 0 and its base), apart by the byte offset for others."""
+        return builtins.int(self._data.__array_interface__["data"][0])
+
     def cuda(self, device: Any = None) -> Tensor:
         return F.to_device(self, placement(device if device is not None else "cuda"))
 

@@ -8,12 +8,12 @@ from typing import Any, Callable, Optional
 
 from reference_engine import custom_function, grad_mode, recorder
 from reference_engine.dialects.torch_policy import TORCH
-from reference_engine.grad_mode import enable_grad, no_grad, set_grad_enabled
+from reference_engine.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from reference_engine.rules import RULES
 from reference_engine.tensor import Tensor
 
 __all__ = ["Function", "FunctionCtx", "Variable", "backward", "detect_anomaly", "enable_grad", "grad",
-           "no_grad", "once_differentiable", "set_detect_anomaly", "set_grad_enabled"]
+           "inference_mode", "no_grad", "once_differentiable", "set_detect_anomaly", "set_grad_enabled"]
 
 
 class FunctionCtx(custom_function.FunctionContext):

@@ -414,3 +414,30 @@ def a_list_op_s_post_hook_sees_every_entry_s_gradient(torch):
     y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(grad_inputs))
     y.sum().backward()
     return seen + [a.grad, b.grad]
+
+
+@program
+def graph_utilities_higher_order_code_uses(torch):
+    """save_on_cpu (on the CPU the saved tensor is the tensor itself: a later write reaches the
+    backward unchecked), disable_saved_tensors_hooks (opening a hook then raises its message),
+    increment_version, isinstance of a node against autograd.graph.Node, autograd.inference_mode,
+    the deprecated nn.utils.stateless.functional_call, and data_ptr comparisons of views."""
+    graph = torch.autograd.graph
+    a = torch.ones(2, requires_grad=True)
+    b = a * 2
+    with graph.save_on_cpu():
+        d = b * b
+    b.add_(1)
+    d.sum().backward()
+    seen = [a.grad, isinstance(d.grad_fn, graph.Node), torch.autograd.inference_mode is torch.inference_mode]
+    with graph.disable_saved_tensors_hooks("no hooks here"):
+        seen.append(attempt(lambda: graph.save_on_cpu().__enter__()))
+    t = torch.ones(2)
+    graph.increment_version(t)
+    graph.increment_version([t, t])
+    linear = torch.nn.Linear(2, 1)
+    replaced = {"weight": torch.ones(1, 2), "bias": torch.zeros(1)}
+    out = torch.nn.utils.stateless.functional_call(linear, replaced, (torch.ones(3, 2),))
+    x = torch.ones(4)
+    return seen + [t._version, out, x.data_ptr() == x[0:].data_ptr(), x[1:].data_ptr() - x.data_ptr(),
+                   x.view(2, 2).data_ptr() == x.data_ptr(), x.clone().data_ptr() == x.data_ptr()]

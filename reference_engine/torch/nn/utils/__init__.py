@@ -13,9 +13,10 @@ from reference_engine.framework_names import module_getattr
 from reference_engine.grad_mode import no_grad
 from reference_engine.tensor import Tensor
 from reference_engine.torch._core import cat, tensor
-from reference_engine.torch.nn.utils import rnn
+from reference_engine.torch.nn.utils import rnn, stateless
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "rnn", "vector_to_parameters"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "rnn", "stateless",
+           "vector_to_parameters"]
 
 Parameters = Union[Tensor, Iterable[Tensor]]
 
