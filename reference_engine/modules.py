@@ -32,6 +32,10 @@ class ModuleBase:
         object.__setattr__(self, "_children", {})
         object.__setattr__(self, "_forward_pre_hooks", {})
         object.__setattr__(self, "_forward_hooks", {})
+        # the forward hooks registered with_kwargs, and those called even when forward raises
+        object.__setattr__(self, "_forward_pre_hooks_with_kwargs", set())
+        object.__setattr__(self, "_forward_hooks_with_kwargs", set())
+        object.__setattr__(self, "_forward_hooks_always_called", set())
         object.__setattr__(self, "_backward_hooks", {})
         object.__setattr__(self, "_backward_pre_hooks", {})
         object.__setattr__(self, "training", True)
@@ -77,21 +81,58 @@ class ModuleBase:
         return f"{type(self).__name__}({body})"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        for hook in list(self._forward_pre_hooks.values()):
+        for key, hook in list(self._forward_pre_hooks.items()):
+            if key in self._forward_pre_hooks_with_kwargs:
+                replaced = hook(self, args, kwargs)
+                if replaced is not None:
+                    if not (isinstance(replaced, tuple) and len(replaced) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of (new_args, "
+                                           f"new_kwargs), but got {replaced}.")
+                    args, kwargs = replaced
+                continue
             replaced = hook(self, args)
             if replaced is not None:
                 args = replaced if isinstance(replaced, tuple) else (replaced,)
         backward_hook = self._backward_hook() if self._backward_hooks or self._backward_pre_hooks else None
         if backward_hook is not None:
             args = backward_hook.setup_input_hook(args)
-        output = self.forward(*args, **kwargs)
-        for hook in list(self._forward_hooks.values()):
-            replaced = hook(self, args, output)
+        try:
+            output = self.forward(*args, **kwargs)
+        except Exception:
+            for key, hook in list(self._forward_hooks.items()):
+                if key in self._forward_hooks_always_called:
+                    self._run_forward_hook(key, hook, args, kwargs, None)
+            raise
+        for key, hook in list(self._forward_hooks.items()):
+            replaced = self._run_forward_hook(key, hook, args, kwargs, output)
             if replaced is not None:
                 output = replaced
         if backward_hook is not None:
             output = backward_hook.setup_output_hook(output)
         return output
+
+    def _run_forward_hook(self, key: int, hook: Callable[..., Any], args: tuple[Any, ...],
+                          kwargs: dict[str, Any], output: Any) -> Any:
+        if key in self._forward_hooks_with_kwargs:
+            return hook(self, args, kwargs, output)
+        return hook(self, args, output)
+
+    def _forward_hook(self, kind: str, hook: Callable[..., Any], prepend: bool = False,
+                      with_kwargs: bool = False, always_call: bool = False) -> RemovableHandle:
+        """A forward ("forward") or forward pre-hook ("forward_pre") with torch's options: first
+        in line (``prepend``), handed the keyword arguments too (``with_kwargs``), or also run
+        when forward raises (``always_call``, forward hooks)."""
+        handle = self._hook(kind, hook)
+        if with_kwargs:
+            getattr(self, f"_{kind}_hooks_with_kwargs").add(handle.id)
+        if always_call:
+            self._forward_hooks_always_called.add(handle.id)
+        if prepend:
+            hooks = getattr(self, f"_{kind}_hooks")
+            reordered = {handle.id: hooks.pop(handle.id), **hooks}
+            hooks.clear()
+            hooks.update(reordered)
+        return handle
 
     def _backward_hook(self) -> Any:
         """The dialect's bookkeeping for this call's full backward hooks (torch only)."""

@@ -116,6 +116,32 @@ class Layer(shared.ModuleBase):
         """``hook(layer, inputs, output)`` after ``forward``; what it returns replaces the output."""
         return self._hook("forward", hook)
 
+    def register_forward_hook(self, hook: Callable[..., Any], *, prepend: bool = False,
+                              with_kwargs: bool = False, always_call: bool = False) -> Any:
+        """paddle's torch-style forward hook: ``hook(layer, args, output)`` (``with_kwargs``:
+        ``hook(layer, args, kwargs, output)``)."""
+        return self._forward_hook("forward", hook, prepend, with_kwargs, always_call)
+
+    def named_modules(self, memo: Any = None, prefix: str = "",
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, shared.ModuleBase]]:
+        """paddle's torch-style walk: the layer and every sublayer, with dotted names."""
+        return self.named_sublayers(prefix, include_self=True)
+
+    def get_sublayer(self, target: str) -> shared.ModuleBase:
+        """The sublayer at the dotted path ``target`` (the layer itself for "")."""
+        layer: shared.ModuleBase = self
+        for name in target.split(".") if target else ():
+            if name not in layer._children:
+                raise AttributeError(f"{type(layer).__name__} has no attribute `{name}`")
+            layer = layer._children[name]
+        return layer
+
+    def requires_grad_(self, requires_grad: bool = True) -> Layer:
+        """Every parameter made to need gradient (or stop it)."""
+        for parameter in self.parameters():
+            parameter.stop_gradient = not requires_grad
+        return self
+
     def parameters(self, include_sublayers: bool = True) -> list[Parameter]:
         return [param for _, param in self.named_parameters(recurse=include_sublayers)]
 

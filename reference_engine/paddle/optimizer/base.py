@@ -91,6 +91,10 @@ class Optimizer:
         for p in self.parameters:
             p.clear_gradient(set_to_zero)
 
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """paddle's torch-style spelling: the gradients dropped (``set_to_none``) or zeroed."""
+        self.clear_grad(set_to_zero=not set_to_none)
+
     def get_lr(self) -> float:
         return self.learning_rate
 

@@ -86,13 +86,17 @@ class Module(shared.ModuleBase):
     def register_module(self, name: str, module: Optional[shared.ModuleBase]) -> None:
         self.add_module(name, module)
 
-    def register_forward_pre_hook(self, hook: Callable[..., Any]) -> Any:
-        """``hook(module, args)`` before ``forward``; what it returns replaces the arguments."""
-        return self._hook("forward_pre", hook)
+    def register_forward_pre_hook(self, hook: Callable[..., Any], *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> Any:
+        """``hook(module, args)`` (``with_kwargs``: ``hook(module, args, kwargs)``, returning both)
+        before ``forward``; what it returns replaces the arguments."""
+        return self._forward_hook("forward_pre", hook, prepend, with_kwargs)
 
-    def register_forward_hook(self, hook: Callable[..., Any]) -> Any:
-        """``hook(module, args, output)`` after ``forward``; what it returns replaces the output."""
-        return self._hook("forward", hook)
+    def register_forward_hook(self, hook: Callable[..., Any], *, prepend: bool = False,
+                              with_kwargs: bool = False, always_call: bool = False) -> Any:
+        """``hook(module, args, output)`` (``with_kwargs``: ``hook(module, args, kwargs,
+        output)``) after ``forward``; what it returns replaces the output."""
+        return self._forward_hook("forward", hook, prepend, with_kwargs, always_call)
 
     def register_full_backward_hook(self, hook: Callable[..., Any], prepend: bool = False) -> Any:
         """``hook(module, grad_input, grad_output)`` once the gradients with respect to the

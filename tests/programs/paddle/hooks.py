@@ -285,3 +285,34 @@ def a_pack_hook_runs_before_the_node_is_linked_to_its_inputs(paddle):
         z.sum().backward()
         seen.append(v.grad)
     return seen
+
+
+@program
+def torch_style_layer_protocol(paddle):
+    """paddle's torch-style Layer and optimizer spellings: named_modules (with a prefix),
+    get_sublayer, requires_grad_, register_forward_hook (with_kwargs, prepend) and
+    Optimizer.zero_grad (to None, or zeros)."""
+    paddle.seed(1)
+    nn = paddle.nn
+    net = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Sequential(nn.Linear(3, 1)))
+    seen = [[name for name, _ in net.named_modules()], [name for name, _ in net.named_modules(prefix="net")],
+            type(net.get_sublayer("2.0")).__name__, net.get_sublayer("") is net,
+            attempt(lambda: net.get_sublayer("2.5"))]
+    net.requires_grad_(False)
+    seen.append([p.stop_gradient for p in net.parameters()])
+    seen += [net.requires_grad_() is net, [p.stop_gradient for p in net.parameters()]]
+    optimizer = paddle.optimizer.SGD(parameters=net.parameters(), learning_rate=0.1)
+    net(paddle.ones([1, 2])).sum().backward()
+    optimizer.zero_grad(set_to_none=False)
+    seen.append(net[0].weight.grad)
+    net(paddle.ones([1, 2])).sum().backward()
+    optimizer.zero_grad()
+    seen.append(net[0].weight.grad)
+    calls = []
+    plain = net.register_forward_hook(lambda layer, inputs, out: calls.append("plain") or out * 2)
+    keyed = net.register_forward_hook(lambda layer, args, kwargs, out: calls.append("kw") or out * 3,
+                                      with_kwargs=True, prepend=True)
+    hooked = net(paddle.ones([1, 2]))
+    plain.remove()
+    keyed.remove()
+    return seen + [hooked, net(paddle.ones([1, 2])), calls]

@@ -441,3 +441,34 @@ def graph_utilities_higher_order_code_uses(torch):
     x = torch.ones(4)
     return seen + [t._version, out, x.data_ptr() == x[0:].data_ptr(), x[1:].data_ptr() - x.data_ptr(),
                    x.view(2, 2).data_ptr() == x.data_ptr(), x.clone().data_ptr() == x.data_ptr()]
+
+
+@program
+def forward_hook_options(torch):
+    """register_forward_hook / register_forward_pre_hook's options: prepend (first in line),
+    with_kwargs (the keyword arguments too; a pre-hook returns both), always_call (also when
+    forward raises, with no output), and a pre-hook returning something else refused."""
+    linear = torch.nn.Linear(2, 1)
+    with torch.no_grad():
+        linear.weight.fill_(1.0)
+        linear.bias.fill_(0.5)
+    calls = []
+    linear.register_forward_hook(lambda m, a, o: calls.append("plain") or o * 2)
+    linear.register_forward_hook(lambda m, a, k, o: calls.append(("kwargs", sorted(k))) or None,
+                                 with_kwargs=True)
+    linear.register_forward_hook(lambda m, a, o: calls.append("first") or None, prepend=True)
+    linear.register_forward_pre_hook(lambda m, a, k: calls.append("pre") or ((a[0] * 3,), k),
+                                     with_kwargs=True)
+    out = linear(torch.ones(1, 2))
+
+    class Failing(torch.nn.Module):
+        def forward(self, x):
+            raise ValueError("no")
+
+    failing, seen = Failing(), []
+    failing.register_forward_hook(lambda m, a, o: seen.append(("always", o)), always_call=True)
+    failing.register_forward_hook(lambda m, a, o: seen.append("never"))
+    refused = torch.nn.Linear(1, 1)
+    refused.register_forward_pre_hook(lambda m, a, k: 5, with_kwargs=True)
+    return [out, calls, attempt(lambda: failing(torch.ones(1))), seen,
+            attempt(lambda: refused(torch.ones(1)))]
