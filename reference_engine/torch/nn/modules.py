@@ -13,6 +13,7 @@ import numpy as np
 
 from reference_engine import devices
 from reference_engine import modules as shared
+from reference_engine.dtypes import numpy_dtype
 from reference_engine.framework_names import instance_getattr
 from reference_engine.messages import not_supported
 from reference_engine.torch._core import (
@@ -204,6 +205,52 @@ class Module(shared.ModuleBase):
     def double(self) -> Module:
         self._cast_floating(np.dtype(np.float64))
         return self
+
+    def half(self) -> Module:
+        self._cast_floating(np.dtype(np.float16))
+        return self
+
+    def bfloat16(self) -> Module:
+        self._cast_floating(numpy_dtype("bfloat16"))
+        return self
+
+    def share_memory(self) -> Module:
+        """The tensors are in memory the process can share already (a CPU engine)."""
+        return self
+
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def _owner_and_name(self, target: str) -> tuple[shared.ModuleBase, str]:
+        path, _, name = target.rpartition(".")
+        owner = self.get_submodule(path)
+        if not hasattr(owner, name):
+            raise AttributeError(f"{type(owner).__name__} has no attribute `{name}`")
+        return owner, name
+
+    def get_parameter(self, target: str) -> Any:
+        """The parameter at the dotted path ``target``, with torch's errors."""
+        owner, name = self._owner_and_name(target)
+        if name not in owner._parameters:
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return owner._parameters[name]
+
+    def get_buffer(self, target: str) -> Any:
+        """The buffer at the dotted path ``target``, with torch's errors."""
+        owner, name = self._owner_and_name(target)
+        if name not in owner._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return owner._buffers[name]
+
+    def set_submodule(self, target: str, module: shared.ModuleBase, strict: bool = False) -> None:
+        """Put ``module`` at the dotted path ``target`` (``strict``: only in place of one)."""
+        path, _, name = target.rpartition(".")
+        owner = self.get_submodule(path)
+        if strict and not hasattr(owner, name):
+            raise AttributeError(f"{type(owner).__name__} has no attribute `{name}`")
+        if hasattr(owner, name) and not isinstance(getattr(owner, name), shared.ModuleBase):
+            raise AttributeError(f"`{name}` is not an nn.Module")
+        setattr(owner, name, module)
 
     def float(self) -> Module:  # noqa: A003
         self._cast_floating(np.dtype(np.float32))

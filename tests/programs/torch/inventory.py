@@ -159,3 +159,23 @@ def accelerator_queries_and_sampler_paths(torch):
                    list(data.DataLoader(list(range(5)), sampler=data.SubsetRandomSampler([0, 2, 4]),
                                         batch_size=2)),
                    isinstance(data.SequentialSampler([1]), data.Sampler)]
+
+
+@program
+def module_lookups_and_casts(torch):
+    """Module.get_parameter / get_buffer / set_submodule (dotted paths, torch's errors, strict),
+    _get_name, share_memory, and half / bfloat16 casting the floating tensors in place."""
+    nn = torch.nn
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))
+    seen = [model.get_parameter("0.weight"), model.get_buffer("1.running_mean"), model._get_name(),
+            model.share_memory() is model]
+    for target in ("0.nothing", "0.weight", "3.weight", "1.running_var"):
+        seen += [attempt(lambda: model.get_parameter(target)), attempt(lambda: model.get_buffer(target))]
+    model.set_submodule("1", nn.ReLU())
+    model.set_submodule("5", nn.ReLU())
+    seen += [repr(model), len(model), attempt(lambda: model.set_submodule("0.x", nn.ReLU(), strict=True)),
+             attempt(lambda: model.set_submodule("0.weight", nn.ReLU()))]
+    model.set_submodule("0.x", nn.ReLU())
+    return seen + [hasattr(model[0], "x"), model.half() is model, model[0].weight, str(model[0].bias.dtype),
+                   str(model.bfloat16()[0].weight.dtype)]
