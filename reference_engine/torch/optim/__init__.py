@@ -31,8 +31,8 @@ __all__ = ["LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Optimizer", 
 class SGD(Optimizer):
     """Stochastic gradient descent with optional momentum and weight decay (torch's rule)."""
 
-    def __init__(self, params: Params, lr: float = 1e-3, momentum: float = 0.0,
-                 dampening: float = 0.0, weight_decay: float = 0.0, nesterov: bool = False, *,
+    def __init__(self, params: Params, lr: float = 1e-3, momentum: float = 0,
+                 dampening: float = 0, weight_decay: float = 0, nesterov: bool = False, *,
                  maximize: bool = False, foreach: Optional[bool] = None,
                  differentiable: bool = False, fused: Optional[bool] = None) -> None:
         if lr is not required and lr < 0.0:
@@ -76,10 +76,10 @@ class Adam(PerParameter):
     choose torch's implementation, not the result: they are kept in the groups and ignored."""
 
     def __init__(self, params: Params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
-                 eps: float = 1e-8, weight_decay: float = 0.0, amsgrad: bool = False, *,
+                 eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *,
                  foreach: Optional[bool] = None, maximize: bool = False,
                  capturable: bool = False, differentiable: bool = False,
-                 fused: Optional[bool] = None) -> None:
+                 fused: Optional[bool] = None, decoupled_weight_decay: bool = False) -> None:
         if lr < 0.0:
             raise TORCH.error("optim_invalid", what="learning rate", value=lr)
         if eps < 0.0:
@@ -92,13 +92,11 @@ class Adam(PerParameter):
         super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
                                       amsgrad=amsgrad, maximize=maximize, foreach=foreach,
                                       capturable=capturable, differentiable=differentiable,
-                                      fused=fused))
-
-    decoupled_weight_decay = False  # AdamW: the parameter shrinks, the gradient is left alone
+                                      fused=fused, decoupled_weight_decay=decoupled_weight_decay))
 
     def _update(self, p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
         beta1, beta2 = group["betas"]
-        if self.decoupled_weight_decay:
+        if group["decoupled_weight_decay"]:  # AdamW: the parameter shrinks, the gradient is left alone
             p.mul_(1 - group["lr"] * group["weight_decay"])
         elif group["weight_decay"]:
             g = g + p * group["weight_decay"]
@@ -121,12 +119,11 @@ class AdamW(Adam):
     """Adam whose weight decay shrinks the parameter by ``lr * weight_decay`` before the step
     (decoupled), 0.01 by default."""
 
-    decoupled_weight_decay = True
-
     def __init__(self, params: Params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False,
                  **options: Any) -> None:
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, **options)
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, **options,
+                         decoupled_weight_decay=True)
 
 
 class RMSprop(PerParameter):
@@ -134,12 +131,14 @@ class RMSprop(PerParameter):
     squared running mean), with optional momentum."""
 
     def __init__(self, params: Params, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
-                 weight_decay: float = 0.0, momentum: float = 0.0, centered: bool = False, *,
-                 maximize: bool = False, **_: Any) -> None:
+                 weight_decay: float = 0, momentum: float = 0, centered: bool = False,
+                 capturable: bool = False, foreach: Optional[bool] = None, maximize: bool = False,
+                 differentiable: bool = False) -> None:
         check_nonnegative({"learning rate": lr, "epsilon value": eps, "momentum value": momentum,
                            "weight_decay value": weight_decay, "alpha value": alpha})
-        super().__init__(params, dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay,
-                                      momentum=momentum, centered=centered, maximize=maximize))
+        super().__init__(params, dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
+                                      weight_decay=weight_decay, capturable=capturable, foreach=foreach,
+                                      maximize=maximize, differentiable=differentiable))
 
     def _update(self, p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
         if group["weight_decay"]:
@@ -164,16 +163,17 @@ class RMSprop(PerParameter):
 class Adagrad(PerParameter):
     """A step scaled by the root of the summed squared gradients, the rate decayed by step."""
 
-    def __init__(self, params: Params, lr: float = 1e-2, lr_decay: float = 0.0,
-                 weight_decay: float = 0.0, initial_accumulator_value: float = 0.0, eps: float = 1e-10,
-                 *, maximize: bool = False, **_: Any) -> None:
+    def __init__(self, params: Params, lr: float = 1e-2, lr_decay: float = 0,
+                 weight_decay: float = 0, initial_accumulator_value: float = 0, eps: float = 1e-10,
+                 foreach: Optional[bool] = None, *, maximize: bool = False, differentiable: bool = False,
+                 fused: Optional[bool] = None) -> None:
         check_nonnegative({"learning rate": lr, "lr_decay value": lr_decay,
                            "weight_decay value": weight_decay,
                            "initial_accumulator_value value": initial_accumulator_value,
                            "epsilon value": eps})
-        super().__init__(params, dict(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay, eps=eps,
-                                      initial_accumulator_value=initial_accumulator_value,
-                                      maximize=maximize))
+        super().__init__(params, dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
+                                      initial_accumulator_value=initial_accumulator_value, foreach=foreach,
+                                      maximize=maximize, differentiable=differentiable, fused=fused))
         for group in self.param_groups:
             for p in group["params"]:
                 self.state[p].update(step=0, sum=p.detach() * 0 + initial_accumulator_value)
@@ -192,12 +192,13 @@ class Adadelta(PerParameter):
     gradients."""
 
     def __init__(self, params: Params, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6,
-                 weight_decay: float = 0.0, *, maximize: bool = False, **_: Any) -> None:
+                 weight_decay: float = 0, foreach: Optional[bool] = None, *, capturable: bool = False,
+                 maximize: bool = False, differentiable: bool = False) -> None:
         check_nonnegative({"learning rate": lr, "epsilon value": eps, "weight_decay value": weight_decay})
         if not 0.0 <= rho <= 1.0:
             raise TORCH.error("optim_invalid", what="rho value", value=rho)
-        super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay,
-                                      maximize=maximize))
+        super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize,
+                                      capturable=capturable, foreach=foreach, differentiable=differentiable))
 
     def _update(self, p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
         if group["weight_decay"]:

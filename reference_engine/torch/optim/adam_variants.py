@@ -53,7 +53,7 @@ class Adamax(_AdamFamily):
     """Adam with the infinity norm: the second statistic is the decayed largest |gradient|."""
 
     def __init__(self, params: Params, lr: float = 2e-3, betas: tuple[float, float] = (0.9, 0.999),
-                 eps: float = 1e-8, weight_decay: float = 0.0, foreach: Optional[bool] = None, *,
+                 eps: float = 1e-8, weight_decay: float = 0, foreach: Optional[bool] = None, *,
                  maximize: bool = False, differentiable: bool = False, capturable: bool = False) -> None:
         super().__init__(params, lr, betas, eps, weight_decay, foreach=foreach, maximize=maximize,
                          differentiable=differentiable, capturable=capturable)
@@ -75,14 +75,14 @@ class NAdam(_AdamFamily):
     """Adam with Nesterov momentum, its momentum decaying by ``momentum_decay`` a step."""
 
     def __init__(self, params: Params, lr: float = 2e-3, betas: tuple[float, float] = (0.9, 0.999),
-                 eps: float = 1e-8, weight_decay: float = 0.0, momentum_decay: float = 4e-3,
+                 eps: float = 1e-8, weight_decay: float = 0, momentum_decay: float = 4e-3,
                  decoupled_weight_decay: bool = False, *, foreach: Optional[bool] = None,
                  maximize: bool = False, capturable: bool = False, differentiable: bool = False) -> None:
         if momentum_decay < 0.0:
             raise TORCH.error("optim_invalid", what="momentum_decay value", value=momentum_decay)
         super().__init__(params, lr, betas, eps, weight_decay, momentum_decay=momentum_decay,
-                         decoupled_weight_decay=decoupled_weight_decay, foreach=foreach,
-                         maximize=maximize, capturable=capturable, differentiable=differentiable)
+                         decoupled_weight_decay=decoupled_weight_decay, maximize=maximize, foreach=foreach,
+                         capturable=capturable, differentiable=differentiable)
 
     def _update(self, p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:
         beta1, beta2 = group["betas"]
@@ -112,11 +112,11 @@ class RAdam(_AdamFamily):
     plain momentum step) while that length is 5 or less."""
 
     def __init__(self, params: Params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
-                 eps: float = 1e-8, weight_decay: float = 0.0, decoupled_weight_decay: bool = False, *,
+                 eps: float = 1e-8, weight_decay: float = 0, decoupled_weight_decay: bool = False, *,
                  foreach: Optional[bool] = None, maximize: bool = False, capturable: bool = False,
                  differentiable: bool = False) -> None:
-        super().__init__(params, lr, betas, eps, weight_decay, decoupled_weight_decay=decoupled_weight_decay,
-                         foreach=foreach, maximize=maximize, capturable=capturable,
+        super().__init__(params, lr, betas, eps, weight_decay, maximize=maximize, foreach=foreach,
+                         capturable=capturable, decoupled_weight_decay=decoupled_weight_decay,
                          differentiable=differentiable)
 
     def _update(self, p: Any, g: Any, group: dict[str, Any], state: dict[str, Any]) -> None:

@@ -5,15 +5,54 @@ torch's checks on what a group may hold; a subclass writes ``step``."""
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections import defaultdict
 from typing import Any, Callable, Iterable, Optional, Union
 
 from reference_engine.framework_names import instance_getattr
+from reference_engine.graph import RemovableHandle
 from reference_engine.torch._core import TORCH, Tensor, no_grad
 from reference_engine.torch.nn.modules import clear_grads
 
-__all__ = ["Optimizer", "PerParameter", "closure_loss", "check_nonnegative", "required"]
+__all__ = ["Optimizer", "PerParameter", "closure_loss", "check_nonnegative",
+           "register_optimizer_step_post_hook", "register_optimizer_step_pre_hook", "required"]
+
+# the step hooks every optimizer runs (torch.optim.optimizer's globals), before its own
+_GLOBAL_PRE_HOOKS: dict[int, Callable[..., Any]] = {}
+_GLOBAL_POST_HOOKS: dict[int, Callable[..., Any]] = {}
+
+
+def register_optimizer_step_pre_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """``hook(optimizer, args, kwargs)`` before every optimizer's step."""
+    return RemovableHandle(_GLOBAL_PRE_HOOKS, hook)
+
+
+def register_optimizer_step_post_hook(hook: Callable[..., Any]) -> RemovableHandle:
+    """``hook(optimizer, args, kwargs)`` after every optimizer's step."""
+    return RemovableHandle(_GLOBAL_POST_HOOKS, hook)
+
+
+def _with_step_hooks(step: Callable[..., Any]) -> Callable[..., Any]:
+    """A subclass's ``step`` running the global, then the optimizer's own, pre-hooks (each handed
+    the call's arguments, the optimizer first, and free to return new ``(args, kwargs)``) before
+    it and post-hooks after it, as torch wraps it."""
+    @functools.wraps(step)
+    def hooked(*args: Any, **kwargs: Any) -> Any:
+        self = args[0]
+        for hook in [*_GLOBAL_PRE_HOOKS.values(), *self._step_pre_hooks.values()]:
+            replaced = hook(self, args, kwargs)
+            if replaced is not None:
+                if not (isinstance(replaced, tuple) and len(replaced) == 2):
+                    raise RuntimeError(f"{step} must return None or a tuple of (new_args, new_kwargs), "
+                                       f"but got {replaced}.")
+                args, kwargs = replaced
+        out = step(*args, **kwargs)
+        for hook in [*self._step_post_hooks.values(), *_GLOBAL_POST_HOOKS.values()]:
+            hook(self, args, kwargs)
+        return out
+    hooked.hooked = True  # type: ignore[attr-defined]
+    return hooked
 
 
 class _RequiredParameter:
@@ -32,7 +71,15 @@ class Optimizer:
     """Parameter groups, state and ``zero_grad``; ``step`` is the subclass's."""
 
     __getattr__ = instance_getattr("torch.optim.Optimizer")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "step" in cls.__dict__ and not getattr(cls.__dict__["step"], "hooked", False):
+            cls.step = _with_step_hooks(cls.__dict__["step"])  # type: ignore[method-assign]
+
     def __init__(self, params: Params, defaults: dict[str, Any]) -> None:
+        self._step_pre_hooks: dict[int, Callable[..., Any]] = {}
+        self._step_post_hooks: dict[int, Callable[..., Any]] = {}
         self.defaults = defaults
         self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
@@ -76,6 +123,14 @@ class Optimizer:
         if held & set(ids):
             raise TORCH.error("optim_shared_param")
         self.param_groups.append(param_group)
+
+    def register_step_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """``hook(optimizer, args, kwargs)`` before each step; it may return new arguments."""
+        return RemovableHandle(self._step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+        """``hook(optimizer, args, kwargs)`` after each step."""
+        return RemovableHandle(self._step_post_hooks, hook)
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         clear_grads((p for group in self.param_groups for p in group["params"]), set_to_none)

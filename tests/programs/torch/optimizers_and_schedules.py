@@ -119,3 +119,40 @@ def lbfgs_fits_a_small_network_and_the_rosenbrock_valley(torch):
                    attempt(lambda: torch.optim.LBFGS([{"params": [q]}, {"params": [r]}])),
                    attempt(lambda: torch.optim.LBFGS([q], line_search_fn="armijo").step(square)),
                    attempt(lambda: torch.optim.LBFGS([r]).step(lambda: (r * 0).sum()))]
+
+
+@program
+def optimizer_step_hooks_and_printouts(torch):
+    """Step pre- and post-hooks (the optimizer's own and torch.optim.optimizer's global ones,
+    handed the step's arguments, the optimizer first; a pre-hook's bad return refused) and each
+    optimizer's printout and group keys with torch's defaults (0, not 0.0)."""
+    import importlib
+
+    hooks = importlib.import_module(torch.__name__ + ".optim.optimizer")
+    w = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
+    optimizer = torch.optim.SGD([w], lr=0.1)
+    calls = []
+    optimizer.register_step_pre_hook(lambda o, a, k: calls.append(("pre", a[0] is o, len(a), sorted(k))))
+    post = optimizer.register_step_post_hook(
+        lambda o, a, k: calls.append(("post", o.param_groups[0]["params"][0][0].item())))
+    global_pre = hooks.register_optimizer_step_pre_hook(
+        lambda o, a, k: calls.append(("global", type(o).__name__)))
+    (w * w).sum().backward()
+    optimizer.step()
+    post.remove()
+    global_pre.remove()
+    (w * w).sum().backward()
+    optimizer.step()
+    refused = torch.optim.SGD([w], lr=0.1)
+    refused.register_step_pre_hook(lambda o, a, k: 3)
+    try:
+        refused.step()
+        error = None
+    except RuntimeError as e:
+        error = str(e).endswith("must return None or a tuple of (new_args, new_kwargs), but got 3.")
+    shown = []
+    for name in ("SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam"):
+        made = getattr(torch.optim, name)([w], lr=0.1)
+        shown += [repr(made), [(key, value) for key, value in made.param_groups[0].items()
+                               if key != "params"]]
+    return [calls, w, error] + shown
