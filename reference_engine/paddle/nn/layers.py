@@ -16,6 +16,7 @@ import numpy as np
 from reference_engine import modules as shared
 from reference_engine import rng
 from reference_engine.framework_names import instance_getattr
+from reference_engine.messages import not_supported
 from reference_engine.paddle import param_attr
 from reference_engine.paddle._core import (
     Tensor,
@@ -291,12 +292,29 @@ class Flatten(Layer):
         return flatten(input, self.start_axis, self.stop_axis)
 
 
-(ReLU, Tanh, Sigmoid, LeakyReLU, ELU, GELU, Silu, Softplus, Softmax,
+(ReLU, Tanh, Sigmoid, LeakyReLU, ELU, GELU, Softplus, Softmax,
  LogSoftmax) = shared.function_modules(
     Layer, shared.ActivationBase, ReLU=functional.relu, Tanh=tanh, Sigmoid=functional.sigmoid,
     LeakyReLU=functional.leaky_relu, ELU=functional.elu, GELU=functional.gelu,
-    Silu=functional.silu, Softplus=functional.softplus, Softmax=functional.softmax,
-    LogSoftmax=functional.log_softmax)
+    Softplus=functional.softplus, Softmax=functional.softmax, LogSoftmax=functional.log_softmax)
+
+
+class Silu(Layer):
+    """``paddle.nn.Silu``: ``x · sigmoid(x)``; paddle 3.3.1's printout shows ``inplace``."""
+
+    def __init__(self, inplace: bool = False, name: Optional[str] = None) -> None:
+        super().__init__()
+        if inplace:
+            raise not_supported("Silu(inplace=True)", "paddle")
+        self._inplace = inplace
+
+    def forward(self, x: Tensor) -> Tensor:
+        return functional.silu(x)
+
+    def extra_repr(self) -> str:
+        return f"inplace={self._inplace}"
+
+
 SiLU = Silu
 # what each activation's printout shows (measured on paddle 3.3.1)
 for _layer, _shown in ((LeakyReLU, (("negative_slope", False),)), (ELU, (("alpha", False),)),

@@ -312,6 +312,12 @@ class Upsample(Layer):
     def forward(self, x: Tensor) -> Tensor:
         return functional.interpolate(x, **self._arguments)
 
+    def extra_repr(self) -> str:
+        given = self._arguments
+        size = f"size={given['size']}" if given["size"] is not None else f"scale_factor={given['scale_factor']}"
+        return (f"{size}, mode={given['mode']}, align_corners={given['align_corners']}, "
+                f"align_mode={given['align_mode']}, data_format={given['data_format']}")
+
 
 class BatchNorm(_BatchNormBase):
     """The legacy ``paddle.nn.BatchNorm(num_channels, act=...)``: any rank from 2 on, then the

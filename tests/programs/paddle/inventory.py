@@ -155,3 +155,14 @@ def version_cuda_queries_and_samplers(paddle):
     subset = io.SubsetRandomSampler([10, 20, 30, 40])
     return seen + [list(subset), list(subset), len(subset), attempt(lambda: io.SubsetRandomSampler([])),
                    attempt(lambda: iter(io.Sampler())), issubclass(io.RandomSampler, io.Sampler)]
+
+
+@program
+def upsample_and_silu_printouts(paddle):
+    """nn.Upsample's printout (size or scale factor, mode, alignment, layout) and nn.Silu's
+    (paddle 3.3.1 shows ``inplace``)."""
+    nn = paddle.nn
+    return [repr(layer) for layer in (nn.Upsample(size=[4, 4], mode="bilinear"), nn.Upsample(scale_factor=2),
+                                      nn.Upsample(scale_factor=[2, 3], mode="bicubic", align_corners=True),
+                                      nn.Upsample(size=4, mode="linear", data_format="NCW"), nn.Silu(),
+                                      nn.SiLU())]
