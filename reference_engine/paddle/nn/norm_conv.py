@@ -314,7 +314,8 @@ class Upsample(Layer):
 
     def extra_repr(self) -> str:
         given = self._arguments
-        size = f"size={given['size']}" if given["size"] is not None else f"scale_factor={given['scale_factor']}"
+        size = f"size={given['size']}" if given["size"] is not None else \
+            f"scale_factor={given['scale_factor']}"
         return (f"{size}, mode={given['mode']}, align_corners={given['align_corners']}, "
                 f"align_mode={given['align_mode']}, data_format={given['data_format']}")
 
