@@ -234,3 +234,45 @@ def einsum(equation: str, operands: Sequence[Tensor]) -> tuple[Tensor, bool]:
     if len(aligned) == 1 and out._data.shape != tuple(sizes[c] for c in rhs):
         out = F.expand(out, [sizes[c] for c in rhs])
     return out, bool(summed)
+
+
+def kron(a: Tensor, b: Tensor) -> Tensor:
+    """Every product of an element of ``a`` with an element of ``b``, in blocks: the two
+    interleaved by a broadcast product, then viewed in the joined shape."""
+    ndim = max(a._data.ndim, b._data.ndim)
+    a = F.reshape(a, (1,) * (ndim - a._data.ndim) + a._data.shape)
+    b = F.reshape(b, (1,) * (ndim - b._data.ndim) + b._data.shape)
+    spread_a = F.reshape(a, tuple(v for n in a._data.shape for v in (n, 1)))
+    spread_b = F.reshape(b, tuple(v for n in b._data.shape for v in (1, n)))
+    product = F.mul(spread_a, spread_b)
+    return F.reshape(product, tuple(x * y for x, y in zip(a._data.shape, b._data.shape)))
+
+
+def logcumsumexp(a: Tensor, dim: int) -> Tensor:
+    """``log(cumsum(exp(a)))`` along ``dim``, shifted by the maximum (a constant; an infinite
+    one counts as 0) so that large entries do not overflow; a 0-d tensor as one element."""
+    if a._data.ndim == 0:
+        return F.reshape(logcumsumexp(F.reshape(a, (1,)), 0), ())
+    d = dim % a._data.ndim
+    if a._data.size == 0:
+        return F.mul(a, 1.0)
+    shift = np.amax(a._data, axis=d, keepdims=True)
+    shift_tensor = F.constant_like(a, np.where(np.isinf(shift), 0, shift).astype(a._data.dtype))
+    return F.add(F.log(F.cumsum(F.exp(F.sub(a, shift_tensor)), d)), shift_tensor)
+
+
+def running_extreme(a: Tensor, dim: int, better: Callable[[Any, Any], Any]) -> tuple[Tensor, np.ndarray]:
+    """The running best along ``dim`` (``better(new, best)``: ``np.greater_equal`` for a
+    maximum) and its index, a later equal entry or a NaN taking over as both frameworks'
+    kernels do: the values gathered at those indices (their gradient goes there), and the
+    indices."""
+    values = np.moveaxis(np.array(a._data, copy=True), dim, -1)
+    indices = np.zeros(values.shape, np.int64)
+    best, where = values[..., 0].copy(), np.zeros(values.shape[:-1], np.int64)
+    for i in range(values.shape[-1]):
+        column = values[..., i]
+        take = np.isnan(column) | (~np.isnan(best) & better(column, best)) if i else np.ones(best.shape, bool)
+        best, where = np.where(take, column, best), np.where(take, i, where)
+        indices[..., i] = where
+    index = np.moveaxis(indices, -1, dim)
+    return (F.gather(a, dim, index) if a._data.ndim else F.clone(a)), index

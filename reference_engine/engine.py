@@ -877,6 +877,10 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
         with recording_pass() if create_graph else contextlib.nullcontext():
             while ready:
                 visit(ready.pop())
+    except BaseException as error:
+        if getattr(error, "leaves_recording_off", False):  # (a dialect's failed kernel, see its policy)
+            recording = False
+        raise
     finally:
         grad_mode._State.enabled = recording
         _RUNNING_BUFFERS.pop()

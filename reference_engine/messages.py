@@ -910,6 +910,8 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                 "{expected}. Please fix your code to void calling an inplace operator after using "
                 "the Tensor which will used in gradient computation."),
     "max_pool_double_grad": (ValueError, "(InvalidArgument) Pool op grad grad only supports avgpool."),
+    "put_along_axis_assign_double_grad": (ValueError, "(InvalidArgument) put_along_axis_double_grad only "
+                                                      "support reduce = 'add' yet, but received: 'assign'"),
     "no_double_grad": (RuntimeError,
                        "(Unavailable) The Op {op} doesn't have any grad op. If you don't intend "
                        "calculating higher order derivatives, please set `create_graph`to False."),

@@ -501,6 +501,10 @@ for _op, _node, _kept in (("fmax", "FmaxBackward0", np.greater_equal),
 rule("logaddexp2", "Logaddexp2Backward0", H.np_logaddexp2,
      lambda g, a, b: F.div(g, F.add(F.pow(2.0, F.sub(b, a)), 1.0)),
      lambda g, a, b: F.div(g, F.add(F.pow(2.0, F.sub(a, b)), 1.0)), **AB)
+# paddle's heaviside: 0 below 0, the second operand at 0, 1 above; the first operand's gradient
+# is zeros, the second's the incoming one where the first is 0 (measured on 3.3.1)
+rule("heaviside", "HeavisideBackward0", np.heaviside, lambda g: F.zeros_like(g),
+     lambda g, a: H.where_zero(F.eq(a, 0), g), **AB)
 # paddle's Tensor.unfold: sliding windows, the gradient written back window by window
 rule("tensor_unfold", "TensorUnfoldGradNode", H.np_windows,
      lambda g, axis, size, step, shape: H.unfold_grad_assigned(g, axis, size, step, shape))

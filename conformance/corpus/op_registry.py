@@ -122,6 +122,8 @@ REGISTRY: tuple[RegisteredOp, ...] = (
     RegisteredOp("fmod", torch=Call("fmod"), paddle=None, operands=2,
                  special="a jump where a / b is an integer (b's derivative steps by 1)"),
     RegisteredOp("erfc", torch=Call("erfc"), paddle=None),
+    RegisteredOp("heaviside", torch=None, paddle=Call("heaviside"), operands=2, saves=False,
+                 special=_STEP, special_values=(0.0,)),
     RegisteredOp("sinc", torch=Call("sinc"), paddle=None, special="its removable singularity at 0",
                  special_values=(0.0,)),
     RegisteredOp("entr", torch=Call("special.entr"), paddle=None, domain="positive"),

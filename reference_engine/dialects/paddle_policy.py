@@ -151,6 +151,11 @@ DERIVATIVE_ORDER_LIMITS = {
     "max_pool3d_with_index_kernel": (0, "max_pool3d_with_index_grad"),
     "pool3d_kernel": (0, "pool3d_grad"), "conv3d_transpose_kernel": (0, "conv3d_transpose_grad"),
     "scatter_kernel": (0, "scatter_grad"), "tensor_unfold": (0, "tensor_unfold_grad"),
+    # (the scans' and kron's compositions stand for one kernel each, named by its node)
+    **{name: (0, f"{grad}_grad") for name, grad in (
+        ("CummaxGradNode", "cummax"), ("CumminGradNode", "cummin"), ("LogcumsumexpGradNode", "logcumsumexp"),
+        ("KronGradNode", "kron"))},
+    "heaviside": (0, "heaviside_grad"),
     # the linear-algebra kernels (measured: "The Op inverse_grad doesn't have any grad op")
     "linalg_solve": (0, "solve_grad"), "inverse": (0, "inverse_grad"), "det": (0, "det_grad"),
     **{f"{mode}_interp_kernel": (0, f"{mode}_interp_grad") for mode in ("nearest", "bilinear", "linear")},
@@ -179,7 +184,10 @@ UNDEFINED_DOUBLE_GRAD = {form_origin(form) for form, paths in KERNELS.items()
                          if any(o == "error: undefined" and p.count(".") == 1
                                 for p, o in paths.items())}
 # kernels whose double grad node exists but refuses to run (measured on 3.3.1), by origin
-REFUSED_DOUBLE_GRAD = {"max_pool_kernel": "max_pool_double_grad"}
+REFUSED_DOUBLE_GRAD = {"max_pool_kernel": "max_pool_double_grad",
+                       "put_along_axis_assign": "put_along_axis_assign_double_grad"}
+# of those, the double grads paddle composes from primitive ops (see ``check_runnable``)
+COMPOSITE_DOUBLE_GRADS = frozenset({"put_along_axis_assign"})
 # kernels whose create_graph pass fails inside (measured on 3.3.1: LSTM, GRU and SimpleRNN)
 CREATE_GRAPH_REFUSED = {"rnn_kernel": "rnn_create_graph"}
 C_TYPES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
@@ -854,7 +862,11 @@ class PaddlePolicy(Policy):
         if node.order >= 2 and node.origin in UNDEFINED_DOUBLE_GRAD:
             raise self.error("undefined_double_grad", form=node.origin)
         if node.order >= 2 and node.origin in REFUSED_DOUBLE_GRAD:
-            raise self.error(REFUSED_DOUBLE_GRAD[node.origin])
+            error = self.error(REFUSED_DOUBLE_GRAD[node.origin])
+            # paddle runs a composite double grad with recording off and its error skips turning
+            # it back on: every later op records nothing (measured on 3.3.1; engine.run_pass)
+            error.leaves_recording_off = node.origin in COMPOSITE_DOUBLE_GRADS  # type: ignore[attr-defined]
+            raise error
 
     def _check_one_sided_gradient(self, node: Node, needed: Optional[Sequence[bool]]) -> None:
         """A kernel of ``one_sided_gradient_undefined`` asked for one input's gradient alone."""

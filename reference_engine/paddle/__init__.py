@@ -32,6 +32,7 @@ from reference_engine.paddle import (
     nn,
     optimizer,
     regularizer,
+    scans_and_blocks,
     tensor,
     tensor_access,
     tensor_functions,
@@ -42,6 +43,7 @@ from reference_engine.paddle.extras import *  # noqa: F403
 from reference_engine.paddle.indexed_writes import *  # noqa: F403
 from reference_engine.paddle.math_functions import *  # noqa: F403
 from reference_engine.paddle.more_ops import *  # noqa: F403
+from reference_engine.paddle.scans_and_blocks import *  # noqa: F403
 from reference_engine.paddle.tensor_functions import *  # noqa: F403
 
 multinomial = distribution.multinomial
@@ -58,17 +60,17 @@ inverse = linalg.inv
 for _method, _function in {**extras.TENSOR_METHODS, **tensor_functions.TENSOR_METHODS,
                            **tensor_access.METHODS, **linalg.TENSOR_METHODS,
                            **math_functions.TENSOR_METHODS, **more_ops.TENSOR_METHODS,
-                           **indexed_writes.TENSOR_METHODS}.items():
+                           **indexed_writes.TENSOR_METHODS, **scans_and_blocks.TENSOR_METHODS}.items():
     setattr(_core.Tensor, _method, _function)
 
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
 __version__ = version.full_version
 __git_commit__ = version.commit
 
-__all__ = [*_core.__all__, *extras.__all__, *indexed_writes.__all__, *tensor_functions.__all__,
-           *math_functions.__all__, *more_ops.__all__, "amp", "autograd", "base", "cuda", "device",
-           "version", "__git_commit__", "distribution", "multinomial", "framework", "incubate", "io",
-           "linalg", "metric", "nn", "optimizer", "regularizer", "tensor", "set_device",
+__all__ = [*_core.__all__, *extras.__all__, *scans_and_blocks.__all__, *indexed_writes.__all__,
+           *tensor_functions.__all__, *math_functions.__all__, *more_ops.__all__, "amp", "autograd", "base",
+           "cuda", "device", "version", "__git_commit__", "distribution", "multinomial", "framework",
+           "incubate", "io", "linalg", "metric", "nn", "optimizer", "regularizer", "tensor", "set_device",
            "is_compiled_with_cuda", "CPUPlace", "CUDAPlace", "ParamAttr", "create_parameter", "get_flags",
            "inverse", "set_flags"]
 

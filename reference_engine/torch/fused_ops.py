@@ -65,16 +65,9 @@ def diag_embed(input: Tensor, offset: builtins.int = 0, dim1: builtins.int = -2,
 
 
 def kron(input: Tensor, other: Tensor) -> Tensor:  # noqa: A002
-    """Every product of an element of ``input`` with an element of ``other``, in blocks: the
-    two interleaved by a broadcast product, then viewed in the joined shape."""
-    ndim = builtins.max(input._data.ndim, other._data.ndim)
-    a = F.reshape(input, (1,) * (ndim - input._data.ndim) + input._data.shape)
-    b = F.reshape(other, (1,) * (ndim - other._data.ndim) + other._data.shape)
-    spread_a = F.reshape(a, tuple(v for s in a._data.shape for v in (s, 1)))
-    spread_b = F.reshape(b, tuple(v for s in b._data.shape for v in (1, s)))
-    product = F.mul(spread_a, spread_b)
-    shape = tuple(x * y for x, y in zip(a._data.shape, b._data.shape))
-    return C.named(F.reshape(product, shape), "UnsafeViewBackward0", product)
+    """Every product of an element of ``input`` with an element of ``other``, in blocks
+    (UnsafeViewBackward0)."""
+    return C.named(C.kron(input, other), "UnsafeViewBackward0", input, other)
 
 
 def rot90(input: Tensor, k: builtins.int = 1, dims: Sequence[builtins.int] = (0, 1)) -> Tensor:  # noqa: A002
@@ -106,33 +99,13 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: Optional[builtins.int] =
 
 
 def logcumsumexp(input: Tensor, dim: builtins.int) -> Tensor:  # noqa: A002
-    """``log(cumsum(exp(x)))`` along ``dim``, shifted by the maximum (a constant; an infinite one
-    counts as 0) so that large entries do not overflow (LogcumsumexpBackward0)."""
-    if input._data.ndim == 0:  # a 0-d tensor's one "dim" holds no axis
-        return C.named(F.reshape(logcumsumexp(F.reshape(input, (1,)), 0), ()), "LogcumsumexpBackward0", input)
-    d = dim % input._data.ndim
-    if input._data.size == 0:
-        return C.named(F.mul(input, 1.0), "LogcumsumexpBackward0", input)
-    shift = np.amax(input._data, axis=d, keepdims=True)
-    shift = F.constant_like(input, np.where(np.isinf(shift), 0, shift).astype(input._data.dtype))
-    out = F.add(F.log(F.cumsum(F.exp(F.sub(input, shift)), d)), shift)
-    return C.named(out, "LogcumsumexpBackward0", input)
+    """``log(cumsum(exp(x)))`` along ``dim`` (LogcumsumexpBackward0)."""
+    return C.named(C.logcumsumexp(input, dim), "LogcumsumexpBackward0", input)
 
 
 def _running(input: Tensor, dim: builtins.int, better: Any, node: str, result: type) -> Any:  # noqa: A002
-    """The running best along ``dim`` and its index (a later equal one, or a NaN, takes over, as
-    in torch's kernel): the values gathered at those indices, shown as torch's node."""
-    values = np.moveaxis(np.array(input._data, copy=True), dim, -1)
-    indices = np.zeros(values.shape, np.int64)
-    best, where = values[..., 0].copy(), np.zeros(values.shape[:-1], np.int64)
-    for i in range(values.shape[-1]):
-        column = values[..., i]
-        take = np.isnan(column) | (~np.isnan(best) & better(column, best)) if i else np.ones(best.shape, bool)
-        best, where = np.where(take, column, best), np.where(take, i, where)
-        indices[..., i] = where
-    index = np.moveaxis(indices, -1, dim)
-    gathered = F.gather(input, dim, index) if input._data.ndim else F.clone(input)
-    return result(C.named(gathered, node, input), tensor(index))
+    values, index = C.running_extreme(input, dim, better)
+    return result(C.named(values, node, input), tensor(index))
 
 
 def cummax(input: Tensor, dim: builtins.int) -> Any:  # noqa: A002

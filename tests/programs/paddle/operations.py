@@ -907,3 +907,43 @@ def reads_and_writes_at_indices(paddle):
     counts = paddle.to_tensor([1, 1, 3])
     return seen + [paddle.bincount(counts), paddle.bincount(counts, minlength=6),
                    paddle.bincount(counts, weights=paddle.to_tensor([0.5, 1.0, 2.0])), counts.bincount()]
+
+
+@program
+def running_extremes_and_blocks(paddle):
+    """cummax / cummin (a later equal entry or a NaN takes over; the index dtype), logcumsumexp,
+    kron, heaviside (the second operand's gradient where the first is 0), atleast_1d/2d/3d and
+    put_along_axis assigning and adding:
+    values, node names, gradients, and which have a double grad. put_along_axis's assignment
+    refuses a second derivative, and that failure leaves recording off in paddle 3.3.1: every
+    later op records nothing until it is turned back on."""
+    def leaf(values):
+        return paddle.to_tensor(values, stop_gradient=False)
+
+    x = leaf([[1.0, 3.0, 3.0, 2.0, float("nan"), 5.0], [2.0, 2.0, 1.0, 1.0, 0.5, 0.5]])
+    seen = []
+    for values, indices in (paddle.cummax(x, axis=1), paddle.cummin(x, axis=1), x.cummax(axis=0),
+                            paddle.cummax(x)):
+        seen += [values, indices, values.grad_fn.name(),
+                 paddle.grad((values * values).sum(), x, retain_graph=True)]
+    seen.append(paddle.cummax(x, axis=1, dtype="int32")[1])
+    y = leaf([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]])
+    for out in (paddle.logcumsumexp(y, axis=1), paddle.logcumsumexp(y), paddle.kron(y, y[:1, :2]),
+                y.kron(y[0]), paddle.heaviside(y, paddle.to_tensor([0.5, 0.5, 0.5])),
+                paddle.heaviside(leaf([[0.0, 0.6, -0.5], [1.7, 0.0, 1.1]]), y),
+                paddle.put_along_axis(y, paddle.to_tensor([[1, 1]]), leaf([[7.0]]), 1, reduce="add")):
+        seen += [out, out.grad_fn.name(), paddle.grad((out * out).sum(), y, retain_graph=True),
+                 attempt(lambda: paddle.grad(out.sum(), y, create_graph=True))]
+    seen.append(paddle.cummin(x, axis=1)[0].grad_fn.name())  # (recording still on)
+    seen += [paddle.atleast_1d(paddle.to_tensor(3.0)).shape,
+             paddle.atleast_2d(paddle.to_tensor([1.0, 2.0])).shape,
+             paddle.atleast_3d(paddle.to_tensor([1.0, 2.0])).shape,
+             paddle.atleast_3d(paddle.ones([2, 3])).shape]
+    indices = paddle.to_tensor([[0], [2]])
+    assigned = paddle.put_along_axis(y, indices, leaf([[7.0], [8.0]]), 1)
+    g = paddle.grad((assigned * assigned).sum(), y, create_graph=True)[0]
+    seen += [assigned, assigned.grad_fn.name(), g, attempt(lambda: paddle.grad(g.sum(), y))]
+    after = y * 2
+    seen += [paddle.is_grad_enabled(), after.stop_gradient, after.grad_fn is None]
+    paddle.set_grad_enabled(True)
+    return seen + [(y * 2).grad_fn is None]
