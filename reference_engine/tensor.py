@@ -10,7 +10,7 @@ its methods are spelled lives in the dialect's facade, which subclasses this cla
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any, ClassVar, Optional
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional
 
 import numpy as np
 
@@ -207,6 +207,15 @@ class Tensor:
 
     def _in_place(self, op: str, *others: Any, **attrs: Any) -> Tensor:
         """Apply an operation in place: the data changes, the history is extended, the version grows."""
+        return self._write(op, others, attrs, None)
+
+    def _in_place_composed(self, op: str, compute: Callable[[Tensor], Tensor], *others: Any) -> Tensor:
+        """Write ``compute(old)``, a composition of the tensor's values before the write (with
+        ``others``, its tensor operands), into the tensor as an in-place ``op`` does."""
+        return self._write(op, others, {}, compute)
+
+    def _write(self, op: str, others: tuple[Any, ...], attrs: dict[str, Any],
+               compute: Optional[Callable[[Tensor], Tensor]]) -> Tensor:
         self._policy.check_in_place(self, op, attrs, others)
         old = type(self)._from_array(self._data.copy())
         old._requires_grad, old._grad_fn, old._accumulator, old._device = (
@@ -219,7 +228,9 @@ class Tensor:
             # paddle: the tensor the write starts from stays the node's input, and collects
             # in its .grad the gradient that reaches it there
             old._requires_grad, old._accumulator = True, self._accumulator_node()
-        if op in ("add", "sub", "mul", "div", "pow"):  # a number operand is an attribute
+        if compute is not None:
+            result = compute(old)
+        elif op in ("add", "sub", "mul", "div", "pow"):  # a number operand is an attribute
             if self._policy.in_place_takes_promoted_dtype:
                 self._promote_written(old, others)
             result = getattr(F, op)(old, *others)

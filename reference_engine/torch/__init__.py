@@ -60,7 +60,8 @@ vmap = func.vmap  # torch.vmap is torch.func.vmap
 _core.cuda.amp = amp.cuda_amp  # type: ignore[attr-defined]
 
 # the same functions as Tensor methods (defined once, in extras.py)
-_WRITES = {name: getattr(indexed_writes, name) for name in indexed_writes.__all__}
+_WRITES = {**{name: getattr(indexed_writes, name) for name in indexed_writes.__all__},
+           **indexed_writes.IN_PLACE_METHODS}
 for _method, _function in {**extras.TENSOR_METHODS, **_WRITES, **small_ops.TENSOR_METHODS,
                            **math_functions.TENSOR_METHODS, **more_ops.TENSOR_METHODS,
                            **fused_ops.TENSOR_METHODS}.items():

@@ -3,6 +3,8 @@ along a dimension at given indices, composed from the derivative table's ``scatt
 (whose derivative is a gather) and ``where``, and shown under torch's node for each
 (ScatterBackward0 / 1, ScatterAddBackward0, IndexAddBackward0).
 
+Each is also a Tensor method written in place (``scatter_``, ``scatter_add_``, ``index_add_``).
+
 ``scatter`` with an index that writes one place twice is refused: torch leaves which write wins
 unspecified (its CPU loop keeps the last one, and still hands every source entry a gradient)."""
 
@@ -98,3 +100,16 @@ def index_add(input: Tensor, dim: builtins.int, index: Tensor, source: Tensor, *
     scaled = source if alpha == 1 else F.mul(source, alpha)
     placed = _placed(scaled, input._data.shape, d, idx % (input._data.shape or (1,))[d])
     return C.named(F.add(input, placed), "IndexAddBackward0", input)
+
+
+def _in_place(name: str, function: Any) -> Any:
+    """``Tensor.<name>_``: ``function`` of the tensor's values before the write, written into it
+    (its node as the function's; the tensor's version grows)."""
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        operands = [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
+        return self._in_place_composed(name, lambda old: function(old, *args, **kwargs), *operands)
+    method.__name__ = f"{name}_"
+    return method
+
+
+IN_PLACE_METHODS = {f"{name}_": _in_place(name, globals()[name]) for name in __all__}

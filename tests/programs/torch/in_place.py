@@ -868,3 +868,27 @@ def functional_activations_in_place(torch):
         g, = torch.autograd.grad((y * y).sum(), x, create_graph=True)
         seen += [y is t, y.grad_fn.name(), y, g, torch.autograd.grad(g.sum(), x, allow_unused=True)]
     return seen
+
+
+@program
+def index_writes_in_place(torch):
+    """scatter_ (a tensor source or a number), scatter_add_ and index_add_ (with alpha) written
+    into a non-leaf: the tensor itself returned, its version grown, the index op's node, and the
+    gradients of the input and the source; a leaf that requires grad refused."""
+    src = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    seen = []
+    for write in (lambda t: t.scatter_(1, torch.tensor([[0, 2], [1, 0]]), src[:, :2]),
+                  lambda t: t.scatter_(0, torch.tensor([[1, 0, 1]]), 9.0),
+                  lambda t: t.scatter_add_(1, torch.tensor([[0, 0], [2, 2]]), src[:, :2]),
+                  lambda t: t.index_add_(0, torch.tensor([1, 1]), src),
+                  lambda t: t.index_add_(1, torch.tensor([2, 0, 2]), src, alpha=0.5)):
+        x = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], requires_grad=True)
+        t = x * 1
+        before = t._version
+        y = write(t)
+        seen += [y is t, t._version - before, y.grad_fn.name(), y,
+                 torch.autograd.grad((y * y).sum(), [x, src], allow_unused=True)]
+    leaf = torch.tensor([1.0, 2.0], requires_grad=True)
+    zeros = torch.zeros(3)
+    zeros.scatter_(0, torch.tensor([2]), torch.tensor([5.0]))
+    return seen + [attempt(lambda: leaf.index_add_(0, torch.tensor([0]), torch.ones(1))), zeros]
