@@ -51,6 +51,16 @@ def _operator(op: Any, name: str, reflected: bool = False) -> Any:
     return method
 
 
+def in_place_method(name: str, function: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """``Tensor.<name>_``: ``function`` of the tensor's values before the write (and the call's
+    other arguments) written into it, its node the function's, its version grown."""
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        operands = [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
+        return self._in_place_composed(name, lambda old: function(old, *args, **kwargs), *operands)
+    method.__name__ = f"{name}_"
+    return method
+
+
 class Tensor:
     """An n-dimensional array with autograd state. Dialect facades subclass it."""
 

@@ -26,6 +26,7 @@ from reference_engine.paddle._core import (
     square,
     unsigned_zeros,
 )
+from reference_engine.tensor import in_place_method
 
 __all__ = ["add_n", "all", "allclose", "any", "arange", "argmax", "argmin", "argsort", "assign", "bmm",
            "einsum", "load", "save",
@@ -526,6 +527,7 @@ TENSOR_METHODS = {
     "cast": cast,
     "square": square,
     "cpu": lambda self: self,
+    **{f"{name}_": in_place_method(name, globals()[name]) for name in ("tril", "triu", "lerp")},
 }
 
 

@@ -18,6 +18,7 @@ from reference_engine import rules as R
 from reference_engine.graph import as_kernel
 from reference_engine.messages import not_supported
 from reference_engine.paddle._core import Tensor
+from reference_engine.tensor import in_place_method
 
 __all__ = ["bincount", "gather_nd", "index_add", "scatter"]
 
@@ -97,4 +98,5 @@ def bincount(x: Tensor, weights: Optional[Tensor] = None, minlength: builtins.in
 
 
 TENSOR_METHODS = {"bincount": bincount, "gather_nd": gather_nd, "index_add": index_add, "scatter": scatter,
-                  "unfold": unfold}
+                  "unfold": unfold, "index_add_": in_place_method("index_add", index_add),
+                  "scatter_": in_place_method("scatter", scatter)}

@@ -16,6 +16,7 @@ from reference_engine import ops as F
 from reference_engine.graph import as_kernel
 from reference_engine.messages import not_supported
 from reference_engine.paddle._core import Tensor
+from reference_engine.tensor import in_place_method
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "cummax", "cummin", "heaviside", "kron",
            "logcumsumexp", "put_along_axis"]
@@ -124,5 +125,6 @@ def put_along_axis(arr: Tensor, indices: Tensor, values: Any, axis: builtins.int
     return C.named(out, "PutAlongAxisGradNode", arr)
 
 
-TENSOR_METHODS = {name: globals()[name] for name in ("cummax", "cummin", "logcumsumexp", "kron", "heaviside",
-                                                     "put_along_axis")}
+TENSOR_METHODS = {**{name: globals()[name] for name in ("cummax", "cummin", "logcumsumexp", "kron",
+                                                        "heaviside", "put_along_axis")},
+                  "put_along_axis_": in_place_method("put_along_axis", put_along_axis)}

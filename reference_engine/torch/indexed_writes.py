@@ -19,7 +19,7 @@ from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.messages import not_supported
-from reference_engine.tensor import Tensor
+from reference_engine.tensor import Tensor, in_place_method
 
 __all__ = ["index_add", "scatter", "scatter_add"]
 
@@ -102,14 +102,4 @@ def index_add(input: Tensor, dim: builtins.int, index: Tensor, source: Tensor, *
     return C.named(F.add(input, placed), "IndexAddBackward0", input)
 
 
-def _in_place(name: str, function: Any) -> Any:
-    """``Tensor.<name>_``: ``function`` of the tensor's values before the write, written into it
-    (its node as the function's; the tensor's version grows)."""
-    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        operands = [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
-        return self._in_place_composed(name, lambda old: function(old, *args, **kwargs), *operands)
-    method.__name__ = f"{name}_"
-    return method
-
-
-IN_PLACE_METHODS = {f"{name}_": _in_place(name, globals()[name]) for name in __all__}
+IN_PLACE_METHODS = {f"{name}_": in_place_method(name, globals()[name]) for name in __all__}

@@ -461,3 +461,31 @@ def masked_fill_and_erfinv_in_place(paddle):
     inverse = u.erfinv_()
     return seen + [inverse is u, inverse.grad_fn.name(), inverse, paddle.grad(inverse.sum(), x),
                    attempt(lambda: x.masked_fill_(x > 0, 1.0))]
+
+
+@program
+def triangles_lerp_and_index_writes_in_place(paddle):
+    """triu_, tril_, lerp_, put_along_axis_ (assigning and adding), index_add_ and scatter_ on
+    a non-leaf: the tensor itself returned, the op's node, gradients of the input and of the
+    written values; a leaf that needs gradient refused."""
+    def leaf(values):
+        return paddle.to_tensor(values, stop_gradient=False)
+
+    src = leaf([[1.0, 2.0, 3.0]])
+    seen = []
+    for write in (lambda t: t.triu_(0), lambda t: t.tril_(-1), lambda t: t.lerp_(paddle.ones([2, 3]), 0.25),
+                  lambda t: t.put_along_axis_(paddle.to_tensor([[0], [2]]), 5.0, 1),
+                  lambda t: t.put_along_axis_(paddle.to_tensor([[1], [1]]), src[:, :1], 1, reduce="add"),
+                  lambda t: t.index_add_(paddle.to_tensor([1]), 0, src),
+                  lambda t: t.scatter_(paddle.to_tensor([0]), src)):
+        x = leaf([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]])
+        t = x * 1
+        y = write(t)
+        seen += [y is t, y.grad_fn.name(), y, paddle.grad((y * y).sum(), [x, src], allow_unused=True)]
+    x = leaf([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]])
+    try:
+        x.triu_(0)
+        refused = None
+    except ValueError as error:
+        refused = "can't use inplace strategy" in str(error)
+    return seen + [refused]
