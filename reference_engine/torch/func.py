@@ -13,7 +13,7 @@ for functions without randomness or in-place writes to their inputs.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Sequence, Union
+from typing import Any, Callable, Iterator, Optional, Sequence, Union
 
 from reference_engine import grad_mode
 from reference_engine.dialects.torch_policy import TORCH
@@ -170,9 +170,10 @@ def jvp(func: Callable[..., Any], primals: Sequence[Tensor], tangents: Sequence[
     return (*shown, aux) if has_aux else shown
 
 
-def jacrev(func: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0,
-           has_aux: bool = False) -> Callable[..., Any]:
-    """The Jacobian, one vector-Jacobian product per output element: shape output + input."""
+def jacrev(func: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0, *, has_aux: bool = False,
+           chunk_size: Optional[int] = None, _preallocate_and_copy: bool = False) -> Callable[..., Any]:
+    """The Jacobian, one vector-Jacobian product per output element: shape output + input
+    (``chunk_size`` groups them for memory in torch; the values do not change)."""
     def transformed(*args: Any) -> Any:
         positions = _argnums(argnums)
         with _Transform():

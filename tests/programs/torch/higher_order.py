@@ -249,3 +249,20 @@ def checkpoints_transforms_over_parameters_and_random_draws_after_checks(torch):
                    jac["0.bias"], sorted(stacked), stacked["weight"].shape,
                    stacked["weight"].requires_grad, buffers, ensemble, check, torch.rand(2), float(x[1] * 2),
                    attempt(lambda: float(x * 2))]
+
+
+@program
+def jacrev_chunks_and_batched_gradients(torch):
+    """jacrev with chunk_size (the same Jacobian), jacfwd, hvp, grad with is_grads_batched, and
+    materialize_grads for an input the outputs do not reach."""
+    x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+
+    def g(t):
+        return torch.sin(t) * t
+
+    unused = torch.ones(1, requires_grad=True)
+    return [torch.func.jacrev(g, chunk_size=1)(x), torch.func.jacrev(g, has_aux=False)(x),
+            torch.func.jacfwd(g)(x),
+            torch.autograd.functional.hvp(lambda t: (t ** 3).sum(), x, torch.ones(3)),
+            torch.autograd.grad(g(x), x, torch.eye(3), is_grads_batched=True),
+            torch.autograd.grad((x * 2).sum(), [x, unused], materialize_grads=True)]
