@@ -20,7 +20,7 @@ from reference_engine.messages import not_supported
 from reference_engine.paddle._core import Tensor
 from reference_engine.tensor import in_place_method
 
-__all__ = ["bincount", "gather_nd", "index_add", "scatter"]
+__all__ = ["bincount", "gather_nd", "index_add", "scatter", "scatter_"]
 
 
 def _indices(index: Any, sizes: tuple[int, ...], api: str) -> np.ndarray:
@@ -97,6 +97,8 @@ def bincount(x: Tensor, weights: Optional[Tensor] = None, minlength: builtins.in
     return Tensor._from_array(counts.astype(dtype))
 
 
+scatter_ = in_place_method("scatter", scatter)  # paddle.scatter_(x, index, updates): x written
+
 TENSOR_METHODS = {"bincount": bincount, "gather_nd": gather_nd, "index_add": index_add, "scatter": scatter,
                   "unfold": unfold, "index_add_": in_place_method("index_add", index_add),
-                  "scatter_": in_place_method("scatter", scatter)}
+                  "scatter_": scatter_}
