@@ -489,3 +489,11 @@ def triangles_lerp_and_index_writes_in_place(paddle):
     except ValueError as error:
         refused = "can't use inplace strategy" in str(error)
     return seen + [refused]
+
+
+@program
+def scatter_function_in_place(paddle):
+    """paddle.scatter_(x, index, updates): the rows written into ``x``, which it returns."""
+    x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    written = paddle.scatter_(x, paddle.to_tensor([1]), paddle.to_tensor([[9.0, 9.0]]))
+    return [written is x, x]
