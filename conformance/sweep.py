@@ -23,6 +23,7 @@ download another build.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -68,6 +69,13 @@ def _last_line(text: str) -> str:
     return lines[-1].strip() if lines else ""
 
 
+def _isolated_environment() -> dict[str, str]:
+    """This process's environment without the variables that put other code on a fresh
+    environment's path: with ``PYTHONPATH`` at a checkout, pip would find this project installed
+    already and skip the wheel, and the run would import the checkout."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+
+
 def run_version(framework: str, version: str, wheel: Path, count: int, out: Path,
                 scratch: Path, installer: str = "pip") -> Step:
     """One version: its environment, then its run into ``out``."""
@@ -84,14 +92,14 @@ def run_version(framework: str, version: str, wheel: Path, count: int, out: Path
         made = subprocess.run([sys.executable, "-m", "venv", str(venv)], capture_output=True, text=True)
         install = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", *requirements]
     installed = made if made.returncode else subprocess.run(install, capture_output=True, text=True,
-                                                            timeout=1800)
+                                                            timeout=1800, env=_isolated_environment())
     if installed.returncode:
         step.problem = f"did not install: {_last_line(installed.stderr) or installed.returncode}"
         step.seconds = time.monotonic() - started
         return step
     done = subprocess.run([str(venv / "bin" / "autograd-oracle"), "run", "--backends",
                            f"{reference},{backend}", "--count", str(count), "--out", str(out)],
-                          capture_output=True, text=True, timeout=7200)
+                          capture_output=True, text=True, timeout=7200, env=_isolated_environment())
     step.seconds = time.monotonic() - started
     if done.returncode not in (0, 1) or not (out / "summary.json").exists():
         step.problem = f"the run did not complete (exit {done.returncode}): {_last_line(done.stderr)}"

@@ -57,10 +57,15 @@ def test_the_metadata_reads_as_users_expect():
     assert '".[all]"' in readme and '".[test]"' in readme
 
 
+def _clean_env() -> dict[str, str]:
+    """This environment without a PYTHONPATH that would show a fresh venv this checkout."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+
+
 def _pip(venv_python: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([str(venv_python), "-m", "pip", "install", "-q", "-c",
                            str(ROOT / "constraints.txt"), *args],
-                          capture_output=True, text=True, timeout=900)
+                          capture_output=True, text=True, timeout=900, env=_clean_env())
 
 
 def test_an_installed_wheel_runs_the_main_job_from_any_folder(tmp_path):
@@ -87,7 +92,7 @@ def test_an_installed_wheel_runs_the_main_job_from_any_folder(tmp_path):
 
     work = tmp_path / "somewhere"
     work.mkdir()
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    env = _clean_env()
     tool = str(venv / "bin" / "autograd-oracle")
 
     def run(*argv: str) -> subprocess.CompletedProcess:
