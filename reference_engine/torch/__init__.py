@@ -22,6 +22,7 @@ from reference_engine.torch import (
     fused_ops,
     indexed_writes,
     linalg,
+    lookups,
     math_functions,
     more_ops,
     nn,
@@ -49,6 +50,7 @@ from reference_engine.torch.legacy_types import (
     IntTensor,
     LongTensor,
 )
+from reference_engine.torch.lookups import *  # noqa: F403
 from reference_engine.torch.math_functions import *  # noqa: F403
 from reference_engine.torch.more_ops import *  # noqa: F403
 from reference_engine.torch.random import *  # noqa: F403
@@ -64,18 +66,19 @@ _WRITES = {**{name: getattr(indexed_writes, name) for name in indexed_writes.__a
            **indexed_writes.IN_PLACE_METHODS}
 for _method, _function in {**extras.TENSOR_METHODS, **_WRITES, **small_ops.TENSOR_METHODS,
                            **math_functions.TENSOR_METHODS, **more_ops.TENSOR_METHODS,
-                           **fused_ops.TENSOR_METHODS}.items():
+                           **fused_ops.TENSOR_METHODS, **lookups.TENSOR_METHODS}.items():
     setattr(_core.Tensor, _method, _function)
 
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
 __version__ = "2.13.0"
 
-__all__ = [*_core.__all__, *extras.__all__, *fused_ops.__all__, *random.__all__, *indexed_writes.__all__,
-           *small_ops.__all__, *math_functions.__all__, *more_ops.__all__, "special", "accelerator", "amp",
-           "autograd", "backends", "distributions", "finfo", "func", "iinfo", "linalg", "nn", "optim",
-           "random", "serialization", "testing", "utils", "load", "save", "autocast", "get_autocast_dtype",
-           "is_autocast_enabled", "BFloat16Tensor", "BoolTensor", "DoubleTensor", "FloatTensor",
-           "HalfTensor", "IntTensor", "LongTensor", "return_types", "version", "vmap"]
+__all__ = [*_core.__all__, *extras.__all__, *fused_ops.__all__, *lookups.__all__, *random.__all__,
+           *indexed_writes.__all__, *small_ops.__all__, *math_functions.__all__, *more_ops.__all__,
+           "special", "accelerator", "amp", "autograd", "backends", "distributions", "finfo", "func",
+           "iinfo", "linalg", "nn", "optim", "random", "serialization", "testing", "utils", "load", "save",
+           "autocast", "get_autocast_dtype", "is_autocast_enabled", "BFloat16Tensor", "BoolTensor",
+           "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor", "LongTensor", "return_types",
+           "version", "vmap"]
 
 
 def __getattr__(name: str) -> Any:

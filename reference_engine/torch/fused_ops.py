@@ -13,12 +13,15 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from reference_engine import composed as C
+from reference_engine import layers
 from reference_engine import ops as F
-from reference_engine.torch import return_types
+from reference_engine.messages import not_supported
+from reference_engine.torch import extras, return_types
 from reference_engine.torch._core import Tensor, tensor
 
-__all__ = ["addbmm", "addmv", "addr", "aminmax", "baddbmm", "count_nonzero", "cummax", "cummin", "diag_embed",
-           "kron", "logcumsumexp", "rot90", "take_along_dim"]
+__all__ = ["block_diag", "cartesian_prod", "std_mean", "tensordot", "var_mean", "addbmm", "addmv", "addr",
+           "aminmax", "baddbmm", "count_nonzero", "cummax", "cummin", "diag_embed", "kron", "logcumsumexp",
+           "rot90", "take_along_dim"]
 
 
 def _scaled_sum(input: Tensor, product: Tensor, beta: Any, alpha: Any, node: str) -> Tensor:  # noqa: A002
@@ -133,4 +136,86 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:  # noqa: A002
     return tensor(np.asarray(np.count_nonzero(input._data, axis=axis), dtype=np.int64))
 
 
-TENSOR_METHODS = {name: globals()[name] for name in __all__}
+def _spread_and_mean(root: builtins.bool, node: str, input: Tensor, dim: Any = None,  # noqa: A002
+                     unbiased: Any = None, keepdim: builtins.bool = False, *, correction: Any = None) -> Any:
+    """The variance (or standard deviation) and the mean over ``dim``, both outputs of one node
+    to torch's eye; ``unbiased`` may come second, as torch's older overload takes it."""
+    if isinstance(dim, builtins.bool):
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    spread = F.variance_node(input, dim, correction, keepdim, root=root)
+    dims = None if dim is None else ([dim] if isinstance(dim, builtins.int) else list(dim))
+    mean = F.mean(input, dims, keepdim) if dims is not None else (
+        F.reshape(F.mean(input), (1,) * input._data.ndim) if keepdim else F.mean(input))
+    return C.named(spread, node, input), C.named(mean, node, input)
+
+
+def std_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: builtins.bool = False, *,  # noqa: A002
+             correction: Any = None) -> Any:
+    """The standard deviation and the mean (StdMeanBackward0)."""
+    return _spread_and_mean(True, "StdMeanBackward0", input, dim, unbiased, keepdim, correction=correction)
+
+
+def var_mean(input: Tensor, dim: Any = None, unbiased: Any = None, keepdim: builtins.bool = False, *,  # noqa: A002
+             correction: Any = None) -> Any:
+    """The variance and the mean (VarMeanBackward0)."""
+    return _spread_and_mean(False, "VarMeanBackward0", input, dim, unbiased, keepdim, correction=correction)
+
+
+def block_diag(*tensors: Tensor) -> Tensor:
+    """The tensors (each a number, a vector as a row, or a matrix) down the diagonal of a matrix
+    of zeros (BlockDiagBackward0)."""
+    blocks = [F.reshape(t, (1, -1) if t.dim() == 1 else (1, 1) if t.dim() == 0 else t.shape)
+              for t in tensors]
+    rows = builtins.sum(b._data.shape[0] for b in blocks)
+    columns = builtins.sum(b._data.shape[1] for b in blocks)
+    out, row, column = None, 0, 0
+    for block in blocks:
+        height, width = block._data.shape
+        widths = [(row, rows - row - height), (column, columns - column - width)]
+        padded = layers.constant_pad(block, widths, 0.0)
+        out = padded if out is None else F.add(out, padded)
+        row, column = row + height, column + width
+    return C.named(out, "BlockDiagBackward0", *tensors)
+
+
+def cartesian_prod(*tensors: Tensor) -> Tensor:
+    """Every combination of one element from each vector, as rows (StackBackward0)."""
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = extras.meshgrid(*tensors)
+    return F.stack([F.reshape(g, (-1,)) for g in grids], 1)
+
+
+def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
+    """The sum of products over ``dims`` of ``a``'s last and ``b``'s first axes (or the axes
+    listed), as torch computes it: both permuted and viewed as matrices, one product, viewed
+    back (ViewBackward0)."""
+    if isinstance(dims, builtins.int):
+        a_dims = list(range(a.dim() - dims, a.dim()))
+        b_dims = list(range(dims))
+    else:
+        a_dims, b_dims = ([d] if isinstance(d, builtins.int) else list(d) for d in dims)
+    a_dims = [d % builtins.max(a.dim(), 1) for d in a_dims]
+    b_dims = [d % builtins.max(b.dim(), 1) for d in b_dims]
+    for da, db in zip(a_dims, b_dims):  # a contracted axis of size 1 against a longer one: the
+        if a.shape[da] != b.shape[db]:    # longer is summed first, as torch does
+            if a.shape[da] == 1:
+                b = F.sum(b, [db], keepdim=True)
+            elif b.shape[db] == 1:
+                a = F.sum(a, [da], keepdim=True)
+            else:
+                raise not_supported("tensordot of contracted axes whose sizes differ", "torch")
+    a_free = [d for d in range(a.dim()) if d not in a_dims]
+    b_free = [d for d in range(b.dim()) if d not in b_dims]
+    contracted = int(np.prod([a.shape[d] for d in a_dims]))
+    left = F.reshape(F.permute(a, a_free + a_dims), (-1, contracted))
+    right = F.reshape(F.permute(b, b_dims + b_free), (contracted, -1))
+    shape = tuple(a.shape[d] for d in a_free) + tuple(b.shape[d] for d in b_free)
+    return F.reshape(F.matmul(left, right), shape)
+
+
+TENSOR_METHODS = {name: globals()[name] for name in __all__ if name not in ("block_diag", "cartesian_prod",
+                                                                            "std_mean", "var_mean",
+                                                                            "tensordot")}

@@ -759,3 +759,33 @@ def basic_index_gradients_component_by_component(torch):
         seen += [y.grad_fn.name(), None if gx.grad_fn is None else gx.grad_fn.name(), gx,
                  torch.autograd.grad((gx * gx).sum(), g), seed._version, seed]
     return seen
+
+
+@program
+def lookups_counts_and_joined_products(torch):
+    """searchsorted (left, right, int32, per-row boundaries, a number), bucketize, isin, histc
+    (a range given or the data's), std_mean / var_mean (one node, both outputs), block_diag,
+    cartesian_prod and tensordot: values, dtypes, node names and gradients."""
+    boundaries = torch.tensor([1.0, 3.0, 5.0])
+    values = torch.tensor([[0.0, 3.0, 6.0], [5.0, 1.0, 2.0]])
+    seen = [torch.searchsorted(boundaries, values), torch.searchsorted(boundaries, values, right=True),
+            torch.searchsorted(boundaries, values, side="right", out_int32=True),
+            torch.searchsorted(boundaries, 3.0),
+            torch.searchsorted(torch.tensor([[1.0, 2.0], [0.0, 9.0]]), torch.tensor([[1.5], [10.0]])),
+            torch.bucketize(values, boundaries), torch.bucketize(values, boundaries, right=True),
+            torch.isin(torch.tensor([1, 2, 3]), torch.tensor([2, 5])),
+            torch.isin(torch.tensor([1, 2, 3]), torch.tensor([2, 5]), invert=True),
+            torch.histc(torch.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3),
+            torch.histc(torch.tensor([1.0, 2.0, 1.0, 7.0]), bins=3), torch.tensor([0.5, 9.0]).histc(2, 0, 1)]
+    x = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], requires_grad=True)
+    spread, mean = torch.std_mean(x, 1)
+    variance, overall = torch.var_mean(x, unbiased=False)
+    seen += [spread, mean, variance, overall, torch.std_mean(x, dim=0, keepdim=True, correction=0),
+             spread.grad_fn.name(),
+             torch.autograd.grad((spread * mean).sum() + variance, x)]
+    blocks = torch.block_diag(x, torch.tensor([7.0]), torch.tensor(3.0))
+    pairs = torch.cartesian_prod(x[0], x[1, :2])
+    dotted = torch.tensordot(x, x.T, dims=1)
+    return seen + [blocks, blocks.grad_fn.name(), pairs, pairs.grad_fn.name(), dotted, dotted.grad_fn.name(),
+                   torch.tensordot(x, x, dims=([0, 1], [0, 1])),
+                   torch.autograd.grad(blocks.sum() + pairs.sum() + dotted.sum(), x)]
