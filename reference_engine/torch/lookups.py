@@ -8,7 +8,6 @@ from typing import Any, Optional
 
 import numpy as np
 
-from reference_engine.framework_names import module_getattr
 from reference_engine.torch._core import Tensor, tensor
 
 __all__ = ["bucketize", "histc", "isin", "searchsorted"]
@@ -64,5 +63,3 @@ def histc(input: Tensor, bins: builtins.int = 100, min: Any = 0, max: Any = 0) -
 
 
 TENSOR_METHODS = {"histc": histc}
-
-__getattr__ = module_getattr("torch")

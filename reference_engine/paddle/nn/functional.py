@@ -404,22 +404,33 @@ def _one_d(value: Any, height: int = 1) -> Any:
     return None if value is None else (height, *layers.as_tuple(value, 1))
 
 
+def _max_pool(spatial: int, x: Tensor, kernel_size: Any, stride: Any, padding: Any, return_mask: bool,
+              ceil_mode: bool, data_format: str) -> Tensor:
+    """paddle's max pool: pool2d's kernel (its double grad refuses) or pool3d's (none)."""
+    if return_mask:
+        raise not_supported(f"max_pool{spatial}d with return_mask", "paddle")
+    with as_kernel("max_pool_kernel") if spatial == 2 else contextlib.nullcontext():
+        return _pooled(spatial, x, lambda t: layers.pool(t, "max", kernel_size, stride, padding, ceil_mode),
+                       padding, data_format)
+
+
+def _avg_pool(spatial: int, x: Tensor, kernel_size: Any, stride: Any, padding: Any, ceil_mode: bool,
+              exclusive: bool, divisor_override: Any, data_format: str) -> Tensor:
+    if divisor_override is not None:
+        raise not_supported(f"avg_pool{spatial}d with divisor_override", "paddle")
+    return _pooled(spatial, x, lambda t: layers.pool(t, "avg", kernel_size, stride, padding, ceil_mode,
+                                                     count_padding=not exclusive), padding, data_format)
+
+
 def max_pool2d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, return_mask: bool = False,
                ceil_mode: bool = False, data_format: str = "NCHW", name: Optional[str] = None) -> Tensor:
-    if return_mask:
-        raise not_supported("max_pool2d with return_mask", "paddle")
-    with as_kernel("max_pool_kernel"):
-        return _pooled(2, x, lambda t: layers.pool(t, "max", kernel_size, stride, padding, ceil_mode),
-                       padding, data_format)
+    return _max_pool(2, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format)
 
 
 def avg_pool2d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
                exclusive: bool = True, divisor_override: Any = None, data_format: str = "NCHW",
                name: Optional[str] = None) -> Tensor:
-    if divisor_override is not None:
-        raise not_supported("avg_pool2d with divisor_override", "paddle")
-    return _pooled(2, x, lambda t: layers.pool(t, "avg", kernel_size, stride, padding, ceil_mode,
-                                               count_padding=not exclusive), padding, data_format)
+    return _avg_pool(2, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format)
 
 
 def adaptive_avg_pool2d(x: Tensor, output_size: Any, data_format: str = "NCHW",
@@ -450,19 +461,13 @@ def adaptive_max_pool3d(x: Tensor, output_size: Any, return_mask: bool = False,
 
 def max_pool3d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, return_mask: bool = False,
                ceil_mode: bool = False, data_format: str = "NCDHW", name: Optional[str] = None) -> Tensor:
-    if return_mask:
-        raise not_supported("max_pool3d with return_mask", "paddle")
-    return _pooled(3, x, lambda t: layers.pool(t, "max", kernel_size, stride, padding, ceil_mode),
-                   padding, data_format)
+    return _max_pool(3, x, kernel_size, stride, padding, return_mask, ceil_mode, data_format)
 
 
 def avg_pool3d(x: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
                exclusive: bool = True, divisor_override: Any = None, data_format: str = "NCDHW",
                name: Optional[str] = None) -> Tensor:
-    if divisor_override is not None:
-        raise not_supported("avg_pool3d with divisor_override", "paddle")
-    return _pooled(3, x, lambda t: layers.pool(t, "avg", kernel_size, stride, padding, ceil_mode,
-                                               count_padding=not exclusive), padding, data_format)
+    return _avg_pool(3, x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_override, data_format)
 
 
 def adaptive_avg_pool3d(x: Tensor, output_size: Any, data_format: str = "NCDHW",

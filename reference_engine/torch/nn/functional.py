@@ -572,38 +572,42 @@ def _one_d(value: Any) -> Any:
     return (1, *layers.as_tuple(value, 1))
 
 
+def _max_pool(spatial: int, input: Tensor, kernel_size: Any, stride: Any, padding: Any,  # noqa: A002
+              dilation: Any, ceil_mode: bool, return_indices: bool) -> Tensor:
+    if return_indices or layers.as_tuple(dilation, spatial) != (1,) * spatial:
+        raise not_supported(f"max_pool{spatial}d with dilation or return_indices", "torch")
+    return _pooled(spatial, input, f"MaxPool{spatial}DWithIndicesBackward0",
+                   lambda x: layers.pool(x, "max", kernel_size, stride, padding, ceil_mode))
+
+
+def _avg_pool(spatial: int, input: Tensor, kernel_size: Any, stride: Any, padding: Any,  # noqa: A002
+              ceil_mode: bool, count_include_pad: bool, divisor_override: Any) -> Tensor:
+    if divisor_override is not None:
+        raise not_supported(f"avg_pool{spatial}d with divisor_override", "torch")
+    return _pooled(spatial, input, f"AvgPool{spatial}DBackward0", lambda x: layers.pool(
+        x, "avg", kernel_size, stride, padding, ceil_mode, count_include_pad))
+
+
 def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,  # noqa: A002
                dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
-    if return_indices or layers.as_tuple(dilation, 2) != (1, 1):
-        raise not_supported("max_pool2d with dilation or return_indices", "torch")
-    return _pooled(2, input, "MaxPool2DWithIndicesBackward0",
-                   lambda x: layers.pool(x, "max", kernel_size, stride, padding, ceil_mode))
+    return _max_pool(2, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
 def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,  # noqa: A002
                ceil_mode: bool = False, count_include_pad: bool = True,
                divisor_override: Any = None) -> Tensor:
-    if divisor_override is not None:
-        raise not_supported("avg_pool2d with divisor_override", "torch")
-    return _pooled(2, input, "AvgPool2DBackward0", lambda x: layers.pool(
-        x, "avg", kernel_size, stride, padding, ceil_mode, count_include_pad))
+    return _avg_pool(2, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
 def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,  # noqa: A002
                dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
-    if return_indices or layers.as_tuple(dilation, 3) != (1, 1, 1):
-        raise not_supported("max_pool3d with dilation or return_indices", "torch")
-    return _pooled(3, input, "MaxPool3DWithIndicesBackward0",
-                   lambda x: layers.pool(x, "max", kernel_size, stride, padding, ceil_mode))
+    return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
 def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,  # noqa: A002
                ceil_mode: bool = False, count_include_pad: bool = True,
                divisor_override: Any = None) -> Tensor:
-    if divisor_override is not None:
-        raise not_supported("avg_pool3d with divisor_override", "torch")
-    return _pooled(3, input, "AvgPool3DBackward0", lambda x: layers.pool(
-        x, "avg", kernel_size, stride, padding, ceil_mode, count_include_pad))
+    return _avg_pool(3, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
 def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,  # noqa: A002
