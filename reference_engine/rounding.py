@@ -8,6 +8,13 @@ for each gradient it computes the largest magnitude in its history: the gradient
 node (scaled by the largest tensor the node saved, which multiplies it) and the gradients summed
 into it. A scale goes with the tensor's memory (a facade's ``.grad`` may wrap it anew). Nothing in
 the engine's semantics reads these scales.
+
+Noise divided by zero is not noise any more: where a rule turns a gradient element that is within
+rounding noise of zero into an infinity or a NaN (sqrt's or log's gradient at 0, fed by a softmax
+gradient that cancels to 4.7e-9 in one order of summation and to exactly 0 in another), which
+of inf and NaN comes out is decided by that noise. The engine notes such a gradient, and every
+gradient summed or computed from it, as ``singular``: its non-finite elements say only that the
+value is not finite.
 """
 
 from __future__ import annotations
@@ -22,6 +29,11 @@ if TYPE_CHECKING:
     from reference_engine.graph import Node
 
 _SCALES: IdentityMap[float] = IdentityMap()
+_SINGULAR: IdentityMap[bool] = IdentityMap()
+
+# How many epsilons of its scale a value may be moved by rounding (another order of summation):
+# room for sums of several terms, while a difference a millionth of the scale (float32) stands out
+NOISE_EPSILONS = 16
 
 
 def largest(data: np.ndarray) -> float:
@@ -35,8 +47,10 @@ def largest(data: np.ndarray) -> float:
 def scale_of(t: Any) -> float:
     """The scale noted for ``t``, or its own largest magnitude where none was noted."""
     data = getattr(t, "_data", None)
-    if data is None:
-        return 0.0
+    return 0.0 if data is None else _array_scale(data)
+
+
+def _array_scale(data: np.ndarray) -> float:
     return max(_SCALES.get(data, 0.0) or 0.0, largest(data))
 
 
@@ -46,15 +60,25 @@ def noted_scale(t: Any) -> Optional[float]:
     data = getattr(t, "_data", None)
     if data is None or data not in _SCALES:
         return None
-    return max(_SCALES.get(data, 0.0) or 0.0, largest(data))
+    return _array_scale(data)
+
+
+def noted_singular(t: Any) -> bool:
+    """Whether ``t``'s non-finite elements may be rounding noise divided by zero (see above)."""
+    data = getattr(t, "_data", None)
+    return data is not None and bool(_SINGULAR.get(data, False))
 
 
 def note(t: Any, sources: Iterable[Any] = (), factor: float = 1.0) -> None:
-    """Note for ``t`` the largest of its own magnitude and ``factor`` times its sources' scales."""
+    """Note for ``t`` the largest of its own magnitude and ``factor`` times its sources' scales,
+    and whether one of them was singular."""
     if getattr(t, "_data", None) is None:
         return
+    sources = tuple(sources)
     upstream = max((scale_of(s) for s in sources), default=0.0) * factor
     _SCALES[t._data] = max(upstream, largest(t._data))
+    if any(noted_singular(s) for s in sources):
+        _SINGULAR[t._data] = True
 
 
 def saved_factor(node: Node) -> float:
@@ -76,18 +100,33 @@ def note_rule_outputs(grads: Iterable[Any], incoming: Any, factor: float) -> Non
     So the factor is the larger of ``factor`` and how much the largest value grew.
     """
     handed = upstream = 0.0  # the largest value handed in, and the largest scale noted for one
-    for source in incoming if isinstance(incoming, list) else [incoming]:
-        data = getattr(source, "_data", None)
-        if data is not None:
-            own = largest(data)
-            handed = max(handed, own)
-            upstream = max(upstream, _SCALES.get(data, 0.0) or 0.0, own)
+    sources = [s for s in (incoming if isinstance(incoming, list) else [incoming])
+               if getattr(s, "_data", None) is not None]
+    for source in sources:
+        own = largest(source._data)
+        handed = max(handed, own)
+        upstream = max(upstream, _SCALES.get(source._data, 0.0) or 0.0, own)
+    singular = any(noted_singular(s) for s in sources)
     for g in grads:
         data = getattr(g, "_data", None)
         if data is not None:
             own = largest(data)
             gain = own / handed if handed else 1.0
             _SCALES[data] = max(upstream * max(factor, gain), own)
+            if singular or any(_noise_made_infinite(data, s._data) for s in sources):
+                _SINGULAR[data] = True
+
+
+def _noise_made_infinite(out: np.ndarray, incoming: np.ndarray) -> bool:
+    """Whether an elementwise rule turned an element of ``incoming`` that lies within rounding
+    noise of zero (of its noted scale) into an infinity or a NaN of ``out``."""
+    if out.dtype.kind != "f" or out.shape != incoming.shape or incoming.dtype.kind != "f":
+        return False
+    made = ~np.isfinite(out) & np.isfinite(incoming)
+    if not made.any():
+        return False
+    noise = NOISE_EPSILONS * float(np.finfo(incoming.dtype).eps) * _array_scale(incoming)
+    return bool((np.abs(incoming[made]) <= noise).any())
 
 
 def note_hook_result(result: Any, given: Any) -> None:

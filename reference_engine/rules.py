@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from reference_engine import kernel_order
 from reference_engine import ops as F
 from reference_engine import rule_helpers as H
 from reference_engine import special_functions as S
@@ -375,7 +376,7 @@ rule("log_softmax", "LogSoftmaxBackward0", H.np_log_softmax,
 # torch's _softmax_backward_data and _log_softmax_backward_data: one node each, differentiable
 # in the gradient (a) and the saved output (b)
 rule("softmax_backward", "SoftmaxBackwardDataBackward0",
-     lambda a, b, *, dim: b * (a - np.sum(a * b, axis=dim, keepdims=True)),
+     lambda a, b, *, dim: kernel_order.softmax_backward(a, b, dim),
      lambda g, b, dim: F.fused_grad("softmax", g, b, dim=dim),
      lambda g, a, b, dim: F.sub(F.sub(F.mul(a, g), F.mul(F.sum(F.mul(b, a), (dim,), True), g)),
                                 F.mul(a, F.sum(F.mul(g, b), (dim,), True))), **AB)

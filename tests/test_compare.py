@@ -180,6 +180,21 @@ def test_a_cancelled_value_agrees_within_the_noise_of_the_scale_it_cancelled():
     assert not compare_traces(_trace(doubles), _trace(_changed(doubles, values=[1e-9]))).same
 
 
+def test_where_noise_was_divided_by_zero_any_non_finite_value_agrees():
+    # paddle's softmax gradient cancels to 0 where the reference's leaves 1.6e-8; log's gradient
+    # at 0 makes NaN of one and inf of the other (fuzz seed 12586269025)
+    singular = _changed(TENSOR, values=[1.6e-8, math.inf], rounding_scale=0.33,
+                        rounding_singular=True)
+    paddle_side = _changed(TENSOR, values=[0.0, math.nan])
+    assert compare_traces(_trace(singular), _trace(paddle_side)).same
+    assert not compare_traces(_trace({k: v for k, v in singular.items()
+                                      if k != "rounding_singular"}),
+                              _trace(paddle_side)).same
+    # a finite value against a non-finite one still differs
+    assert not compare_traces(_trace(singular), _trace(_changed(paddle_side,
+                                                                values=[0.0, 1.0]))).same
+
+
 def test_an_equal_that_turns_on_rounding_agrees_and_one_that_does_not_differs():
     """``equal`` of two float tensors a few epsilons apart depends on each framework's kernels:
     the side that saw them differ measures how far, and within rounding noise either answer

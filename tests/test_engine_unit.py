@@ -8,6 +8,7 @@ shows too is checked against it, in ``tests/programs/torch/``.
 from __future__ import annotations
 
 import gc
+import math
 
 import numpy as np
 
@@ -126,6 +127,21 @@ def test_a_rule_that_scales_the_values_scales_their_noise():
     (z[:, None].expand(3, 2) * torch.tensor([1000.5, -1000.0])).sum().backward()
     assert y.grad.tolist() == [3.0]
     assert rounding.scale_of(y.grad) == 1000.5 * 2 * 3
+
+
+def test_noise_divided_by_zero_marks_the_gradient_singular():
+    # 1000.5 - 1000.5 cancels to 0 (noise of a scale of 1000.5) before sqrt's gradient at 0
+    # divides it: 0/0 is NaN here, and inf where another order of summation leaves 1e-4
+    from reference_engine import rounding
+    x = torch.tensor([0.0, 4.0], requires_grad=True)
+    (x.sqrt()[:, None].expand(2, 2) * torch.tensor([1000.5, -1000.5])).sum().backward()
+    assert math.isnan(x.grad.tolist()[0])
+    assert rounding.noted_singular(x.grad)
+    # a gradient of 1 divided by zero is inf whatever the order: not noise
+    y = torch.tensor([0.0, 4.0], requires_grad=True)
+    y.sqrt().sum().backward()
+    assert y.grad.tolist()[0] == math.inf
+    assert not rounding.noted_singular(y.grad)
 
 
 def test_paddle_grad_results_keep_the_rounding_scale_of_what_they_copy():

@@ -233,6 +233,12 @@ def rounding_scale(tensor: Any) -> Optional[float]:
     return None
 
 
+def rounding_singular(tensor: Any) -> bool:
+    """Whether the reference engine noted that a gradient's infinities and NaNs may be rounding
+    noise divided by zero (``reference_engine.rounding``): which of the two is then noise."""
+    return isinstance(tensor, ReferenceTensor) and rounding.noted_singular(tensor)
+
+
 class TorchAdapter(Adapter):
     """``torch`` and torch-shaped modules (``reference_engine.torch``)."""
 

@@ -16,7 +16,7 @@ import numpy as np
 from conformance.corpus.case import Case
 from conformance.corpus.step_kinds import STATE_AFTER, kind_of
 from conformance.corpus.vocabulary import NUMBER_OR_NAME, OpSpec
-from conformance.run.adapters import Adapter, Unsupported, rounding_scale
+from conformance.run.adapters import Adapter, Unsupported, rounding_scale, rounding_singular
 from conformance.run.calls import call_keywords
 from conformance.run.memory import OutOfMemory, is_out_of_memory
 from conformance.run.noise import is_environment_noise
@@ -110,6 +110,8 @@ class Interpreter:
             # element: a small one of a matrix product's gradient cancels terms as large as
             # the largest (and the values may cancel larger ones still)
             observed["rounding_scale"] = scale
+        if rounding_singular(value):
+            observed["rounding_singular"] = True
         return observed
 
     # --- steps ------------------------------------------------------------------------------

@@ -20,6 +20,8 @@ from typing import Any, Iterable, Optional
 
 import numpy as np
 
+from reference_engine.rounding import NOISE_EPSILONS
+
 # Error categories: a message pattern (either dialect) -> the neutral category compared.
 ERROR_CATEGORIES: tuple[tuple[str, str], ...] = (
     (r"implicitly created only for", "implicit-seed"),
@@ -175,11 +177,9 @@ def json_to_array(values: Any, dtype: str) -> np.ndarray:
 
 # A value the reference computed by cancelling larger ones carries their scale
 # (``rounding_scale``, see reference_engine.rounding): a framework that sums in another order holds
-# other rounding noise of up to a few epsilons of that scale. 16 epsilons leave room for sums of
-# several terms while a difference a millionth of the scale (float32) still stands out.
+# other rounding noise of up to NOISE_EPSILONS epsilons of that scale.
 EPSILON = {"float16": 2.0 ** -10, "bfloat16": 2.0 ** -7, "float32": 2.0 ** -23,
            "float64": 2.0 ** -52}
-NOISE_EPSILONS = 16
 
 
 def rounding_gap(a: np.ndarray, b: np.ndarray) -> Optional[float]:

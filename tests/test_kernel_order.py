@@ -1,0 +1,67 @@
+"""The reference's sums in torch's kernel order (``reference_engine.kernel_order``) are torch's,
+bit for bit: the exact zeros of a cancelling sum come out where torch's do."""
+
+from __future__ import annotations
+
+import importlib.util
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from reference_engine import kernel_order
+
+
+def _torch():
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("torch is not installed")
+    import torch
+
+    capability = torch.backends.cpu.get_cpu_capability()
+    if capability != "AVX512":
+        pytest.skip(f"the order modelled is torch's AVX-512 kernels', this CPU runs {capability}")
+    torch.set_num_threads(1)
+    return torch
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_fused_multiply_add_rounds_once(dtype):
+    rng = np.random.default_rng(7)
+    a, b, c = (rng.standard_normal(2000).astype(dtype) for _ in range(3))
+    exact = [float(Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z)))
+             for x, y, z in zip(a, b, c)]
+    assert np.array_equal(kernel_order.fused_multiply_add(a, b, c), np.array(exact, dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("seed", range(4))
+def test_softmax_backward_is_torchs_bit_for_bit(dtype, seed):
+    torch = _torch()
+    rng = np.random.default_rng(seed)
+    for _ in range(150):
+        ndim = int(rng.integers(1, 4))
+        shape = tuple(int(s) for s in rng.integers(1, 40, size=ndim))
+        dim = int(rng.integers(-ndim, ndim))
+        output = torch.softmax(torch.tensor(rng.standard_normal(shape).astype(dtype)), dim)
+        if rng.random() < 0.5:  # a mean's seed: the sum cancels to zero or nearly
+            grad = torch.full(shape, 1 / float(np.prod(shape)), dtype=output.dtype)
+        else:
+            grad = torch.tensor(rng.standard_normal(shape).astype(dtype))
+        expected = torch._softmax_backward_data(grad, output, dim, output.dtype).numpy()
+        got = kernel_order.softmax_backward(grad.numpy(), output.numpy(), dim)
+        assert np.array_equal(got, expected, equal_nan=True), (shape, dim)
+
+
+def test_a_cancelling_sum_stays_zero_through_sqrt_at_zero():
+    """The fuzz-found program: torch's sum cancels exactly in column 2, so sqrt's gradient at 0
+    gets 0, not inf."""
+    torch = _torch()
+    import reference_engine.torch as reference
+
+    grads = []
+    for module in (torch, reference):
+        x = module.tensor([[0.0, 0.0, 1.5], [0.0, 0.0, 0.0]], requires_grad=True)
+        module.softmax(module.sqrt(x), dim=0).mean().backward()
+        grads.append(x.grad.numpy())
+    assert grads[0][0, 2] == 0
+    assert np.array_equal(grads[1], grads[0], equal_nan=True)
