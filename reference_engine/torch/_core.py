@@ -426,10 +426,10 @@ class Tensor(_CoreTensor):
 
     def _python_scalar(self) -> Any:
         """float() / complex(): one element (torch's ValueError otherwise), warning once when
-        the tensor requires grad."""
+        the tensor requires grad while grad mode is on (not under no_grad or inference_mode)."""
         if self._data.size != 1:
             raise TORCH.error("python_scalar")
-        if self._requires_grad:
+        if self.requires_grad and grad_mode.is_grad_enabled():
             _warn_scalar_of_tensor_requiring_grad()
         return self.item()
 

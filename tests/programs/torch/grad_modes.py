@@ -184,3 +184,21 @@ def a_clone_of_an_expanded_tensor_is_contiguous_so_a_reshape_views_it(torch):
     flat = copied.reshape(18)
     copied.fill_(0.25)
     return [copied.stride(), turned.stride(), flat._version, flat._base is copied]
+
+
+@program
+def a_python_float_under_no_grad_does_not_warn(torch):
+    """float() of a tensor that requires grad warns (once a process) only while grad mode is
+    on: not under no_grad, where a view of a parameter still requires grad, nor under
+    inference_mode."""
+    import warnings
+
+    w = torch.nn.Parameter(torch.ones(2))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with torch.no_grad():
+            view = w[0]
+            values = [float(view), view.requires_grad, float(w[1:].sum())]
+        with torch.inference_mode():
+            values.append(float(w[0]))
+    return [values, [str(c.message) for c in caught]]
