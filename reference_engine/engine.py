@@ -606,7 +606,7 @@ def _run_rules(policy: Policy, node: Node, grad: Any, wanted: Optional[set[int]]
     policy.check_runnable(node, create_graph, accumulate, _needed(node, wanted))
     factor = rounding.saved_factor(node)  # (before the rules run: a pass may free what they read)
     if create_graph:
-        with derivative_of(node):
+        with derivative_of(node, composite=node.rule.op in policy.composite_derivatives):
             grads = _input_grads(policy, node, grad, wanted)
         _label_gradient_nodes(policy, node, grads)
     else:

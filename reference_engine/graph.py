@@ -44,10 +44,13 @@ def recording_pass() -> Iterator[None]:
 
 
 class derivative_of:  # noqa: N801 - used as a context manager
-    """Mark the nodes recorded inside as part of ``node``'s derivative (create_graph passes)."""
+    """Mark the nodes recorded inside as part of ``node``'s derivative (create_graph passes).
+    ``composite``: the framework composes that derivative from its primitive ops (paddle's
+    log_double_grad), so what is recorded are first-order nodes of those ops, each with its own
+    gradient kernels, and no part of ``node``'s derivative."""
 
-    def __init__(self, node: Node) -> None:
-        self.entry = (node.origin, node.order + 1, node)
+    def __init__(self, node: Node, composite: bool = False) -> None:
+        self.entry = (None, 1, None) if composite else (node.origin, node.order + 1, node)
 
     def __enter__(self) -> None:
         _creation.append(self.entry)

@@ -263,6 +263,10 @@ def __getattr__(name: str) -> Callable[[Tensor], Tensor]:
     return made
 
 
+def conj(a: Tensor) -> Tensor:
+    return apply(R.RULES["conj"], (a,))
+
+
 def neg(a: Tensor) -> Tensor:
     if _is_bool_tensor(a):
         if a._policy.refuses_bool_negation:

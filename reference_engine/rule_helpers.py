@@ -69,6 +69,11 @@ def one_minus_square(b: np.ndarray) -> np.ndarray:
     return 1 - b * b
 
 
+def squared(a: Any) -> Any:
+    """``a * a``: one tensor multiplied by itself (both of the product's inputs link to it)."""
+    return F.mul(a, a)
+
+
 def where_zero(mask: Any, g: Any) -> Any:
     return F.where(mask, g, 0)
 

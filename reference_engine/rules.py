@@ -120,10 +120,14 @@ for _op, _np_fn in (("amax", np.amax), ("amin", np.amin)):
 
 rule("exp", "ExpBackward0", np.exp, lambda g, result: F.mul(g, result), **FUNCTION)
 rule("log", "LogBackward0", np.log, lambda g, a: F.fused_grad("log", g, a), **FUNCTION)
-# paddle's log_grad as one node; its double grad is composite: ddx / x for the gradient and
-# -(dout * ddx) / (x * x) for the input (so the third derivative at 0 is inf * 0, nan)
+# paddle's log_grad as one node; its double grad is composite: ddx / conj(x) for the gradient
+# and -(dout * ddx) / (conj(x) * conj(x)) for the input, one conj squared (so the third
+# derivative at 0 is inf * 0, nan), recorded as those ops (Policy.composite_derivatives)
 rule("log_backward", "LogBackwardBackward0", lambda a, b: a / b,
-     lambda g, b: F.div(g, b), lambda g, a, b: F.div(F.neg(F.mul(a, g)), F.mul(b, b)), **AB)
+     lambda g, b: F.div(g, F.conj(b)),
+     lambda g, a, b: F.div(F.neg(F.mul(a, g)), H.squared(F.conj(b))), **AB)
+# the complex conjugate: of real values, a copy (paddle records it, in its composite kernels)
+rule("conj", "ConjBackward0", np.conj, lambda g: F.conj(g))
 rule("sqrt", "SqrtBackward0", np.sqrt, lambda g, result: F.div(g, F.mul(result, 2)), **FUNCTION)
 rule("abs", "AbsBackward0", np.abs, lambda g, a: F.abs_grad(g, a))
 rule("sign", "SignBackward0", np.sign, lambda g: g._policy.sign_gradient(g))

@@ -209,6 +209,7 @@ INTERNAL_RULES: dict[str, str] = {
     "round_decimals": "round with decimals: a keyword the vocabulary's round does not draw",
     "add_scaled": "add with alpha (torch)", "sub_scaled": "sub with alpha (torch)",
     "div_number": "a division by a count in a derivative (mean's)",
+    "conj": "the conjugate paddle's composite log double grad records (real values: a copy)",
     "rsub": "a number minus a tensor", "rpow": "a number to a tensor's power",
     "pow_scalar": "pow with a number exponent", "clamp_tensor": "clamp with tensor bounds",
     "sum_all": "sum without dims", "mean_all": "mean without dims", "prod_all": "prod without dims",

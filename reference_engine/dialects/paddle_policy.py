@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 NODE_NAMES = {
     "round_decimals": "RoundGradNode",
     "add": "AddGradNode", "sub": "SubtractGradNode", "mul": "MultiplyGradNode",
-    "div": "DivideGradNode", "neg": "ScaleGradNode", "pow_scalar": "PowGradNode",
+    "div": "DivideGradNode", "neg": "ScaleGradNode", "conj": "ConjGradNode", "pow_scalar": "PowGradNode",
     "pow": "ElementwisePowGradNode", "rpow": "ElementwisePowGradNode", "dot": "MatmulGradNode",
     "mv": "MatmulGradNode", "mm": "MatmulGradNode", "vm": "MatmulGradNode",
     "bmm": "MatmulGradNode", "sum": "SumGradNode", "sum_all": "SumGradNode",
@@ -386,6 +386,7 @@ class PaddlePolicy(Policy):
     prod_grad_divides = True
     leaky_relu_passes_at_zero = True
     fused_gradients = frozenset({"silu", "log"})
+    composite_derivatives = frozenset({"log_backward"})
     saved_leaves_keep_their_node = True
     masks_by_multiplying = True
     norm_grad_masks_zeros = False

@@ -87,6 +87,9 @@ class Policy:
     leaky_relu_passes_at_zero = False      # paddle: leaky_relu's gradient at 0 is the gradient
     # ops whose gradient is recorded as one node (torch: tanh, sigmoid; paddle: silu)
     fused_gradients: frozenset[str] = frozenset()
+    # fused gradient rules whose own derivative the framework composes from primitive ops,
+    # recorded as first-order ops (paddle's log_double_grad: divide, multiply, conj, scale)
+    composite_derivatives: frozenset[str] = frozenset()
     # paddle: a saved leaf keeps its node, so what a create_graph pass computes from it still
     # reaches the leaf after its stop_gradient was set (torch: only a saved view of a leaf)
     saved_leaves_keep_their_node = False

@@ -363,3 +363,19 @@ def second_order_through_layers_and_attention(paddle):
                    attempt(lambda: paddle.grad(F.scaled_dot_product_attention(q, q, q).sum(), q,
                                                create_graph=True)),
                    paddle.grad((xx * xx * w.sum()).sum(), [xx], no_grad_vars=[w])]
+
+
+@program
+def log_derivatives_are_composed_of_primitive_ops_from_the_second_on(paddle):
+    """paddle composes log's double grad from divide, multiply, scale and one conj of x
+    (squared); its third derivative runs those ops' own gradient kernels, ending in conj."""
+    x = paddle.to_tensor([0.5, 2.0], dtype="float64", stop_gradient=False)
+    seed = paddle.to_tensor([1.0, 3.0], dtype="float64", stop_gradient=False)
+    g1, = paddle.grad([paddle.log(x)], [x], grad_outputs=[seed], create_graph=True)
+    g2x, g2s = paddle.grad([g1], [x, seed], create_graph=True)
+    g3x, = paddle.grad([g2x], [x], create_graph=True)
+    g3s, = paddle.grad([g2s], [x], create_graph=True)
+    names = [g.grad_fn.name() for g in (g1, g2x, g2s, g3x, g3s)]
+    return [g1, g2x, g2s, g3x, g3s, names,
+            [n.name() for n in g2x.grad_fn.next_functions],
+            attempt(lambda: paddle.grad([g3x], [x], create_graph=True))]
