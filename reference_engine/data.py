@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any, Callable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -120,6 +120,18 @@ def collate(samples: list[Any], make_tensor: Callable[[Any], Any], stack: Callab
     return samples
 
 
+def batched(indices: Iterable[int], batch_size: int, drop_last: bool) -> Iterator[list[int]]:
+    """``indices`` in lists of ``batch_size``, the last shorter one dropped with ``drop_last``."""
+    batch: list[int] = []
+    for index in indices:
+        batch.append(index)
+        if len(batch) == batch_size:
+            yield batch
+            batch = []
+    if batch and not drop_last:
+        yield batch
+
+
 class BatchSampler:
     """Lists of ``batch_size`` indices from a sampler (or a dataset's indices, shuffled or not)."""
 
@@ -130,14 +142,7 @@ class BatchSampler:
         self.batch_size, self.drop_last = batch_size, drop_last
 
     def __iter__(self) -> Iterator[list[int]]:
-        batch: list[int] = []
-        for index in self.sampler:
-            batch.append(index)
-            if len(batch) == self.batch_size:
-                yield batch
-                batch = []
-        if batch and not self.drop_last:
-            yield batch
+        return batched(self.sampler, self.batch_size, self.drop_last)
 
     def __len__(self) -> int:
         count = len(self.sampler)

@@ -54,7 +54,7 @@ OUT_OF_SCOPE: dict[str, dict[str, str]] = {
         "torch.utils.benchmark": _TOOLING, "torch.utils.cpp_extension": _COMPILE,
     },
     "paddle": {
-        "paddle.io.DistributedBatchSampler": _DISTRIBUTED, "paddle.save": _IO, "paddle.load": _IO,
+        "paddle.save": _IO, "paddle.load": _IO,
         "paddle.jit": _COMPILE,
         "paddle.static": _COMPILE, "paddle.enable_static": _COMPILE, "paddle.disable_static": _COMPILE,
         "paddle.inference": _COMPILE, "paddle.onnx": _COMPILE,
@@ -64,7 +64,7 @@ OUT_OF_SCOPE: dict[str, dict[str, str]] = {
         "paddle.as_complex": _COMPLEX, "paddle.as_real": _COMPLEX, "paddle.Tensor.real": _COMPLEX,
         "paddle.Tensor.imag": _COMPLEX, "paddle.signal": _COMPLEX, "paddle.sparse": _SPARSE,
         "paddle.quantization": _SPARSE, "paddle.profiler": _TOOLING, "paddle.utils": _TOOLING,
-        "paddle.hub": _IO, "paddle.callbacks": _TOOLING, "paddle.Model": _TOOLING, "paddle.metric": _TOOLING,
+        "paddle.hub": _IO, "paddle.metric": _TOOLING,
         "paddle.summary": _TOOLING, "paddle.flops": _TOOLING, "paddle.sysconfig": _TOOLING,
     },
 }

@@ -16,12 +16,14 @@ from reference_engine.paddle import (
     amp,
     autograd,
     base,
+    callbacks,
     cuda,
     device,
     distribution,
     extras,
     flags,
     framework,
+    hapi,
     incubate,
     indexed_writes,
     io,
@@ -55,6 +57,7 @@ ParamAttr = framework.ParamAttr
 set_flags, get_flags = flags.set_flags, flags.get_flags
 create_parameter = nn.layers.create_parameter
 inverse = linalg.inv
+Model = hapi.Model
 
 # the same functions as Tensor methods (defined once, in extras.py)
 for _method, _function in {**extras.TENSOR_METHODS, **tensor_functions.TENSOR_METHODS,
@@ -69,10 +72,11 @@ __git_commit__ = version.commit
 
 __all__ = [*_core.__all__, *extras.__all__, *scans_and_blocks.__all__, *indexed_writes.__all__,
            *tensor_functions.__all__, *math_functions.__all__, *more_ops.__all__, "amp", "autograd", "base",
-           "cuda", "device", "version", "__git_commit__", "distribution", "multinomial", "framework",
+           "callbacks", "cuda", "device", "version", "__git_commit__", "distribution", "multinomial",
+           "framework",
            "incubate", "io", "linalg", "metric", "nn", "optimizer", "regularizer", "tensor", "set_device",
            "is_compiled_with_cuda", "CPUPlace", "CUDAPlace", "ParamAttr", "create_parameter", "get_flags",
-           "inverse", "set_flags"]
+           "inverse", "set_flags", "Model"]
 
 
 def __getattr__(name: str) -> Any:

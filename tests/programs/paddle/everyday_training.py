@@ -205,3 +205,68 @@ def a_small_cnn_with_channel_dropout_and_a_schedule(paddle):
         correct = (pred == y.reshape(pred.shape)).astype("int64").sum().item()
         seen.append([loss.item(), correct, scheduler.get_lr()])
     return seen + [sum(p.numel().item() for p in model.parameters() if not p.stop_gradient)]
+
+
+@program
+def the_high_level_model_fits_evaluates_and_predicts(paddle):
+    """paddle.Model: fit over a Dataset (batched by a DistributedBatchSampler shuffled by epoch,
+    a scheduler stepped after every batch), with evaluation data, a callback that records the
+    logs, early stopping; evaluate's result (the last batch's loss, the metrics over all
+    batches); predict, stacked and not; the one-batch steps."""
+    import numpy as np
+
+    paddle.seed(3)
+    rng = np.random.RandomState(3)
+
+    class Data(paddle.io.Dataset):
+        def __init__(self, n):
+            self.x = rng.randn(n, 4).astype("float32")
+            self.y = (self.x[:, :1] > 0).astype("int64")
+
+        def __getitem__(self, i):
+            return self.x[i], self.y[i]
+
+        def __len__(self):
+            return len(self.x)
+
+    class Recorder(paddle.callbacks.Callback):
+        seen = []
+
+        def on_epoch_end(self, epoch, logs=None):
+            self.seen.append([epoch, logs["loss"], logs["acc_top1"], logs["acc_top2"], logs["step"],
+                              logs["batch_size"]])
+
+        def on_eval_end(self, logs=None):
+            self.seen.append(["eval", logs["loss"], logs["acc_top1"]])
+
+    model = paddle.Model(paddle.nn.Sequential(paddle.nn.Linear(4, 3)))
+    schedule = paddle.optimizer.lr.StepDecay(learning_rate=0.1, step_size=3, gamma=0.5)
+    optimizer = paddle.optimizer.SGD(learning_rate=schedule, parameters=model.parameters())
+    model.prepare(optimizer, paddle.nn.CrossEntropyLoss(), paddle.metric.Accuracy(topk=(1, 2)))
+    model.fit(Data(50), Data(20), epochs=2, batch_size=8, verbose=0, callbacks=[Recorder()])
+    evaluated = model.evaluate(Data(20), batch_size=7, verbose=0)
+    stacked = model.predict(Data(5), batch_size=2, stack_outputs=True, verbose=0)
+    listed = model.predict(Data(5), batch_size=2, verbose=0)
+    one = np.ones((2, 4), "float32"), np.zeros((2, 1), "int64")
+    trained, checked = model.train_batch([one[0]], [one[1]]), model.eval_batch([one[0]], [one[1]])
+    stopper = paddle.callbacks.EarlyStopping(monitor="acc_top1", patience=0, verbose=0,
+                                             save_best_model=False)
+    model.fit(Data(16), Data(8), epochs=5, batch_size=8, verbose=0, callbacks=[stopper, Recorder()])
+    return [Recorder.seen, evaluated, optimizer.get_lr(), stacked, [len(listed), len(listed[0])],
+            listed[0][0], trained, checked, len(model.parameters())]
+
+
+@program
+def distributed_batch_sampler_batches_by_epoch(paddle):
+    """paddle.io.DistributedBatchSampler: in order, or shuffled by numpy's RandomState(epoch)
+    with the epoch counted on each pass (set_epoch sets it); the share of one of two replicas,
+    padded to equal shares; its length with and without drop_last; a DataLoader over it."""
+    data = paddle.io.TensorDataset([paddle.arange(11, dtype="float32")])
+    plain = paddle.io.DistributedBatchSampler(data, batch_size=4)
+    shuffled = paddle.io.DistributedBatchSampler(data, batch_size=4, shuffle=True, drop_last=True)
+    passes = [list(shuffled), list(shuffled)]
+    shuffled.set_epoch(0)
+    replica = paddle.io.DistributedBatchSampler(data, batch_size=2, num_replicas=2, rank=1)
+    loader = paddle.io.DataLoader(data, batch_sampler=plain)
+    return [list(plain), len(plain), passes, list(shuffled), len(shuffled), list(replica),
+            len(replica), [batch[0] for batch in loader]]
