@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -26,7 +27,8 @@ __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", 
            "triplet_margin_loss", "dropout", "huber_loss", "kl_div", "margin_ranking_loss", "softmin",
            "dropout2d", "elu", "group_norm", "instance_norm", "interpolate", "embedding", "gelu",
            "layer_norm", "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss",
-           "normalize", "one_hot", "pad", "relu", "smooth_l1_loss", "scaled_dot_product_attention",
+           "normalize", "one_hot", "gumbel_softmax", "pad", "relu", "smooth_l1_loss",
+           "scaled_dot_product_attention",
            "sigmoid", "silu", "softmax", "softplus", "tanh", "pixel_shuffle", "pixel_unshuffle", "relu_",
            "leaky_relu_", "elu_"]
 
@@ -99,6 +101,24 @@ def softmax(input: Tensor, dim: Optional[int] = None) -> Tensor:  # noqa: A002
 
 def log_softmax(input: Tensor, dim: Optional[int] = None) -> Tensor:  # noqa: A002
     return F.log_softmax(input, -1 if dim is None else dim)
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1.0, hard: bool = False, eps: float = 1e-10,
+                   dim: int = -1) -> Tensor:
+    """torch's composition: Gumbel noise ``-log(e)`` of exponential draws (the generator's),
+    added to ``logits`` and divided by ``tau``, then softmax; ``hard``: the one-hot of each
+    argmax, with the soft values' gradient (``y_hard - y_soft.detach() + y_soft``)."""
+    from reference_engine.torch import _core, extras
+
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -extras.empty_like(logits).exponential_().log()
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = _core.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
 
 
 @autocast_ops.float32

@@ -242,19 +242,58 @@ class Conv3d(_ConvNd):
     spatial = 3
 
 
+def _embedding_table(num_embeddings: int, embedding_dim: int, padding_idx: Optional[int],
+                     weight: Optional[Tensor], freeze: bool = False) -> Parameter:
+    """An embedding's table: ``weight`` as it is (no draw, its padding row kept), or drawn from
+    a standard normal with the padding row zeroed (``reset_parameters``)."""
+    if weight is not None:
+        if list(weight.shape) != [num_embeddings, embedding_dim]:
+            raise AssertionError("Shape of weight does not match num_embeddings and embedding_dim")
+        return Parameter(weight, requires_grad=not freeze)
+    values = drawing(None).normal(0.0, 1.0, (num_embeddings, embedding_dim), get_default_dtype().numpy)
+    if padding_idx is not None:
+        values[padding_idx] = 0.0
+    table = _parameter(values, 1 if padding_idx is None else 2)
+    table.requires_grad = not freeze
+    return table
+
+
+def _padding_index(padding_idx: Optional[int], num_embeddings: int) -> Optional[int]:
+    """A negative ``padding_idx`` counted from the end; one out of range refused as torch does."""
+    if padding_idx is None:
+        return None
+    if not -num_embeddings <= padding_idx < num_embeddings:
+        raise AssertionError("Padding_idx must be within num_embeddings")
+    return padding_idx + num_embeddings if padding_idx < 0 else padding_idx
+
+
 class Embedding(Module):
     """``torch.nn.Embedding``: rows of ``weight`` by index; ``padding_idx``'s row starts at zero
-    and gets no gradient."""
+    and gets no gradient. ``max_norm``, ``scale_grad_by_freq`` and ``sparse`` are refused."""
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: Optional[int] = None,
-                 _weight: Optional[Tensor] = None) -> None:
+                 max_norm: Optional[float] = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+                 sparse: bool = False, _weight: Optional[Tensor] = None, _freeze: bool = False,
+                 device: Any = None, dtype: Any = None) -> None:
         super().__init__()
-        self.num_embeddings, self.embedding_dim, self.padding_idx = num_embeddings, embedding_dim, padding_idx
-        values = drawing(None).normal(0.0, 1.0, (num_embeddings, embedding_dim), get_default_dtype().numpy)
-        if padding_idx is not None:
-            values[padding_idx] = 0.0
-        self.weight = Parameter(_weight) if _weight is not None else _parameter(
-            values, 1 if padding_idx is None else 2)
+        if max_norm is not None or scale_grad_by_freq or sparse:
+            raise not_supported("Embedding with max_norm, scale_grad_by_freq or sparse", "torch")
+        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
+        self.padding_idx = _padding_index(padding_idx, num_embeddings)
+        self.max_norm, self.norm_type = max_norm, norm_type
+        self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
+        self.weight = _embedding_table(num_embeddings, embedding_dim, self.padding_idx, _weight, _freeze)
+
+    @classmethod
+    def from_pretrained(cls, embeddings: Tensor, freeze: bool = True, padding_idx: Optional[int] = None,
+                        max_norm: Optional[float] = None, norm_type: float = 2.0,
+                        scale_grad_by_freq: bool = False, sparse: bool = False) -> Embedding:
+        """An embedding over ``embeddings`` (2-d) itself, trained unless ``freeze``."""
+        if embeddings.dim() != 2:
+            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+        rows, columns = embeddings.shape
+        return cls(rows, columns, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse,
+                   _weight=embeddings, _freeze=freeze)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return functional.embedding(input, self.weight, self.padding_idx)
@@ -277,11 +316,7 @@ class EmbeddingBag(Module):
             raise not_supported("EmbeddingBag with max_norm, scale_grad_by_freq or sparse", "torch")
         self.num_embeddings, self.embedding_dim, self.mode = num_embeddings, embedding_dim, mode
         self.include_last_offset, self.padding_idx = include_last_offset, padding_idx
-        values = drawing(None).normal(0.0, 1.0, (num_embeddings, embedding_dim), get_default_dtype().numpy)
-        if padding_idx is not None:
-            values[padding_idx] = 0.0
-        self.weight = Parameter(_weight) if _weight is not None else _parameter(
-            values, 1 if padding_idx is None else 2)
+        self.weight = _embedding_table(num_embeddings, embedding_dim, padding_idx, _weight)
 
     @classmethod
     def from_pretrained(cls, embeddings: Tensor, freeze: bool = True, max_norm: Any = None,

@@ -338,3 +338,35 @@ def packed_sequences_through_recurrent_layers(torch):
     sorted_pack = rnn.pack_padded_sequence(torch.randn(4, 3, 2), [4, 3, 1])
     out, (h, c) = lstm(sorted_pack, (h0, c0))
     return seen + [out.data, h, c]
+
+
+@program
+def pretrained_embeddings_keep_their_rows_and_draw_nothing(torch):
+    """nn.Embedding.from_pretrained (frozen by default, or trained; its padding row kept, not
+    zeroed) and an Embedding given _weight draw nothing from the generator; a negative
+    padding_idx counts from the end, one out of range is refused."""
+    torch.manual_seed(0)
+    table = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    frozen = torch.nn.Embedding.from_pretrained(table)
+    trained = torch.nn.Embedding.from_pretrained(table, freeze=False, padding_idx=-1)
+    after = torch.rand(2)
+    out = trained(torch.tensor([[0, 2], [1, 2]]))
+    out.sum().backward()
+    drawn = torch.nn.Embedding(3, 2, padding_idx=-2)
+    return [frozen.weight.requires_grad, frozen(torch.tensor([2])), trained.padding_idx,
+            trained.weight.grad, after, drawn.weight, drawn.padding_idx, repr(trained),
+            attempt(lambda: torch.nn.Embedding(3, 2, padding_idx=3)),
+            attempt(lambda: torch.nn.Embedding.from_pretrained(torch.ones(3)))]
+
+
+@program
+def gumbel_softmax_soft_and_straight_through(torch):
+    """F.gumbel_softmax draws its Gumbel noise from the generator (exponential_): soft, and hard
+    (one-hot forward, the soft values' gradient); its graph ends in softmax or in the add of
+    the straight-through estimate."""
+    torch.manual_seed(0)
+    logits = torch.tensor([[1.0, 2.0, 0.5], [0.1, 0.2, 0.3]], requires_grad=True)
+    hard = torch.nn.functional.gumbel_softmax(logits, tau=0.5, hard=True)
+    (hard * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    soft = torch.nn.functional.gumbel_softmax(logits, tau=2.0, dim=0)
+    return [hard, logits.grad, soft, soft.grad_fn.name(), hard.grad_fn.name()]
