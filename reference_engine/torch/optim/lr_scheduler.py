@@ -16,7 +16,8 @@ from typing import Any, Callable, Sequence, Union
 from reference_engine.framework_names import module_getattr
 from reference_engine.torch._core import TORCH
 
-__all__ = ["ConstantLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts", "ExponentialLR", "LRScheduler",
+__all__ = ["ConstantLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts", "CyclicLR", "ExponentialLR",
+           "LRScheduler",
            "LambdaLR", "LinearLR", "MultiStepLR", "MultiplicativeLR", "OneCycleLR", "PolynomialLR",
            "ReduceLROnPlateau", "SequentialLR", "StepLR"]
 
@@ -358,7 +359,7 @@ class OneCycleLR(LRScheduler):
         self._anneal = _cosine if anneal_strategy == "cos" else _linear
         groups = optimizer.param_groups
         if last_epoch == -1:
-            for group, top in zip(groups, _per_group(max_lr, groups)):
+            for group, top in zip(groups, _per_group(max_lr, groups, "max_lr")):
                 group["initial_lr"] = top / div_factor
                 group["max_lr"] = top
                 group["min_lr"] = group["initial_lr"] / final_div_factor
@@ -369,8 +370,8 @@ class OneCycleLR(LRScheduler):
                                  "enabled")
             self.use_beta1 = "betas" in optimizer.defaults
             if last_epoch == -1:
-                for group, high, low in zip(groups, _per_group(max_momentum, groups),
-                                            _per_group(base_momentum, groups)):
+                for group, high, low in zip(groups, _per_group(max_momentum, groups, "max_momentum"),
+                                            _per_group(base_momentum, groups, "base_momentum")):
                     self._set_momentum(group, high)
                     group["max_momentum"], group["base_momentum"] = high, low
         super().__init__(optimizer, last_epoch)
@@ -400,8 +401,80 @@ class OneCycleLR(LRScheduler):
         return rates
 
 
-def _per_group(value: Any, groups: Sequence[Any]) -> list[Any]:
-    return list(value) if isinstance(value, (list, tuple)) else [value] * len(groups)
+def _per_group(value: Any, groups: Sequence[Any], name: str = "value") -> list[Any]:
+    if not isinstance(value, (list, tuple)):
+        return [value] * len(groups)
+    if len(value) != len(groups):
+        raise ValueError(f"{name} must have the same length as optimizer.param_groups. {name} has "
+                         f"{len(value)} values, param_groups has {len(groups)}.")
+    return list(value)
+
+
+class CyclicLR(LRScheduler):
+    """The cyclical policy: each cycle rises from ``base_lr`` to ``max_lr`` over
+    ``step_size_up`` steps and falls back over ``step_size_down``, its height scaled per cycle
+    (``triangular``: 1, ``triangular2``: halved each cycle) or per step (``exp_range``:
+    ``gamma ** step``), or by ``scale_fn``; the momentum (or Adam's first beta) cycles the other
+    way between ``max_momentum`` and ``base_momentum`` when ``cycle_momentum``."""
+
+    def __init__(self, optimizer: Any, base_lr: Any, max_lr: Any, step_size_up: int = 2000,
+                 step_size_down: Any = None, mode: str = "triangular", gamma: float = 1.0,
+                 scale_fn: Any = None, scale_mode: str = "cycle", cycle_momentum: bool = True,
+                 base_momentum: Any = 0.8, max_momentum: Any = 0.9, last_epoch: int = -1) -> None:
+        groups = optimizer.param_groups
+        base_lrs = _per_group(base_lr, groups, "base_lr")
+        if last_epoch == -1:
+            for lr, group in zip(base_lrs, groups):
+                group["lr"] = lr
+        self.max_lrs = _per_group(max_lr, groups, "max_lr")
+        up = float(step_size_up)
+        down = float(step_size_down) if step_size_down is not None else up
+        self.total_size = up + down
+        self.step_ratio = up / self.total_size
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode, self.gamma, self._scale_fn_custom = mode, gamma, scale_fn
+        self.scale_mode = scale_mode if scale_fn is not None else \
+            ("iterations" if mode == "exp_range" else "cycle")
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option "
+                                 "enabled")
+            self.use_beta1 = "betas" in optimizer.defaults
+            self.base_momentums = _per_group(base_momentum, groups, "base_momentum")
+            self.max_momentums = _per_group(max_momentum, groups, "max_momentum")
+            if last_epoch == -1:
+                for high, low, group in zip(self.max_momentums, self.base_momentums, groups):
+                    self._set_momentum(group, high)
+                    group["max_momentum"], group["base_momentum"] = high, low
+        super().__init__(optimizer, last_epoch)
+        self.base_lrs = base_lrs
+
+    def _set_momentum(self, group: dict[str, Any], value: float) -> None:
+        if self.use_beta1:
+            group["betas"] = (value, *group["betas"][1:])
+        else:
+            group["momentum"] = value
+
+    def scale_fn(self, x: float) -> float:
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        if self.mode == "triangular2":
+            return 1 / (2.0 ** (x - 1))
+        return self.gamma ** x if self.mode == "exp_range" else 1.0
+
+    def get_lr(self) -> list[float]:
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle
+        factor = x / self.step_ratio if x <= self.step_ratio else (x - 1) / (self.step_ratio - 1)
+        scale = self.scale_fn(cycle if self.scale_mode == "cycle" else self.last_epoch)
+        rates = [low + (high - low) * factor * scale for low, high in zip(self.base_lrs, self.max_lrs)]
+        if self.cycle_momentum:
+            for group, low, high in zip(self.optimizer.param_groups, self.base_momentums,
+                                        self.max_momentums):
+                self._set_momentum(group, high - (high - low) * factor * scale)
+        return rates
 
 
 def _cosine(start: float, end: float, pct: float) -> float:

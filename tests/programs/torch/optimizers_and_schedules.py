@@ -156,3 +156,31 @@ def optimizer_step_hooks_and_printouts(torch):
         shown += [repr(made), [(key, value) for key, value in made.param_groups[0].items()
                                if key != "params"]]
     return [calls, w, error] + shown
+
+
+@program
+def cyclic_learning_rates_and_momentum(torch):
+    """lr_scheduler.CyclicLR: triangular, triangular2 (halved each cycle), exp_range (gamma to
+    the step) and a scale_fn of its own over iterations; the momentum (SGD) or Adam's first beta
+    cycling the other way; unequal steps up and down; a base_lr list of the wrong length."""
+    weight = torch.nn.Parameter(torch.ones(2))
+    seen = []
+    for mode, options in (("triangular", {}), ("triangular2", {"step_size_down": 3}),
+                          ("exp_range", {"gamma": 0.9}),
+                          ("triangular", {"scale_fn": lambda x: 0.5 ** x, "scale_mode": "iterations"})):
+        sgd = torch.optim.SGD([weight], lr=1.0, momentum=0.9)
+        schedule = torch.optim.lr_scheduler.CyclicLR(sgd, 0.1, 1.0, step_size_up=2, mode=mode, **options)
+        rates = []
+        for _ in range(7):
+            sgd.step()
+            schedule.step()
+            rates.append([schedule.get_last_lr()[0], sgd.param_groups[0]["momentum"]])
+        seen.append(rates)
+    adam = torch.optim.Adam([weight], lr=0.01)
+    schedule = torch.optim.lr_scheduler.CyclicLR(adam, [0.001], 0.01, step_size_up=1)
+    adam.step()
+    schedule.step()
+    seen += [adam.param_groups[0]["betas"], adam.param_groups[0]["lr"],
+             attempt(lambda: torch.optim.lr_scheduler.CyclicLR(adam, [0.1, 0.2], 1.0)),
+             attempt(lambda: torch.optim.lr_scheduler.CyclicLR(adam, 0.1, 1.0, mode="sawtooth"))]
+    return seen
