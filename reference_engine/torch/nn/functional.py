@@ -95,12 +95,27 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
 tanh = F.tanh
 
 
-def softmax(input: Tensor, dim: Optional[int] = None) -> Tensor:  # noqa: A002
-    return F.softmax(input, -1 if dim is None else dim)
+def _softmax_dim(name: str, dim: Optional[int], ndim: int) -> int:
+    """``dim``, or torch's deprecated implicit choice without one (with its warning): the first
+    dimension of a 0-, 1- or 3-d input, else the second."""
+    if dim is not None:
+        return dim
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to "
+                  "include dim=X as an argument.", UserWarning, stacklevel=3)
+    return 0 if ndim in (0, 1, 3) else 1
 
 
-def log_softmax(input: Tensor, dim: Optional[int] = None) -> Tensor:  # noqa: A002
-    return F.log_softmax(input, -1 if dim is None else dim)
+def softmax(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3,  # noqa: A002
+            dtype: Any = None) -> Tensor:
+    """``dtype``: the input cast to it first."""
+    dim = _softmax_dim("softmax", dim, input.dim())
+    return F.softmax(input if dtype is None else input.to(dtype), dim)
+
+
+def log_softmax(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3,  # noqa: A002
+                dtype: Any = None) -> Tensor:
+    dim = _softmax_dim("log_softmax", dim, input.dim())
+    return F.log_softmax(input if dtype is None else input.to(dtype), dim)
 
 
 def gumbel_softmax(logits: Tensor, tau: float = 1.0, hard: bool = False, eps: float = 1e-10,
@@ -563,8 +578,11 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     return C.reduced(F.add(positive, negative), reduction)
 
 
-def softmin(input: Tensor, dim: Optional[int] = None) -> Tensor:  # noqa: A002
-    return softmax(F.neg(input), dim)
+def softmin(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3,  # noqa: A002
+            dtype: Any = None) -> Tensor:
+    dim = _softmax_dim("softmin", dim, input.dim())
+    negated = F.neg(input)
+    return F.softmax(negated if dtype is None else negated.to(dtype), dim)
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:  # noqa: A002

@@ -147,3 +147,25 @@ def strict_mode_refuses_what_does_not_depend_on_the_inputs(torch):
              functional.vhp(functions["cubic"], one), functional.jvp(lambda a: a * a, one),
              functional.vjp(functions["cubic"], one)]
     return seen
+
+
+@program
+def softmax_without_a_dim_chooses_one_and_warns(torch):
+    """F.softmax / log_softmax / softmin and nn.Softmax without dim: torch's deprecated implicit
+    choice (the first dimension of a 0-, 1- or 3-d input, else the second) and its warning;
+    dtype casts first (softmin: after the negation)."""
+    import warnings
+
+    torch.manual_seed(0)
+    seen = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for shape in [(), (3,), (2, 3), (2, 3, 2), (2, 3, 2, 2)]:
+            x = torch.randn(shape)
+            seen.append([torch.nn.functional.softmax(x), torch.nn.functional.log_softmax(x),
+                         torch.nn.functional.softmin(x), torch.nn.Softmax()(x)])
+    x = torch.tensor([[1.0, 2.0]], requires_grad=True)
+    cast = torch.nn.functional.softmin(x, 1, dtype=torch.float64)
+    return [seen, [str(w.message) for w in caught], cast, cast.grad_fn.name(),
+            cast.grad_fn.next_functions[0][0].name(),
+            str(torch.nn.functional.log_softmax(x, 1, dtype=torch.float64).dtype)]
