@@ -439,9 +439,10 @@ class PaddlePolicy(Policy):
         in memory) hands on a view of it: a gradient
         retained above then shares its memory with what the kernels below do to the view.
         An elementwise kernel of ``IN_PLACE_GRADIENT_KERNELS`` writes its result into such a
-        view (unless the output's retained gradient is that very tensor); add and subtract hand
-        it on to their first operand (whose first ``.grad`` it becomes, ``accumulate``), or
-        write that operand's reduced gradient into its first elements; a sum of gradients for
+        view (unless the output's retained gradient is that very tensor); add and subtract of two
+        tensors hand it on to their first operand (whose first ``.grad`` it becomes,
+        ``accumulate``), or write that operand's reduced gradient into its first elements (of a
+        tensor and a number, paddle's scale kernel, they give new memory); a sum of gradients for
         one tensor is added into the first (``sum_buffered``); concat's and stack's give each input
         memory of its own. A create_graph pass records its
         kernels instead, but for the views and ``RECORDING_IN_PLACE_GRADIENT_KERNELS``, which
@@ -468,6 +469,8 @@ class PaddlePolicy(Policy):
                 handed = grad._data.copy()
                 np.copyto(grad._data, first._data)
                 grad._data = handed
+        elif op in ("add", "sub") and node.attrs.get("scalar"):
+            return  # a tensor and a number: paddle's scale kernel, whose gradient is new memory
         elif op in ("add", "sub"):
             other = node.input_meta[1][0] if len(node.input_meta) > 1 else grad._data.shape
             _write_first_operand(grad, out, other)

@@ -336,3 +336,23 @@ def concat_and_stack_give_each_input_gradient_memory_of_its_own(paddle):
         join(v, x * x).sum().backward()
         seen += [v.grad, x.grad]
     return seen
+
+
+@program
+def a_tensor_and_number_add_below_a_retained_reshape_gradient_gives_new_memory(paddle):
+    """Between an elementwise kernel and a reshape whose output's gradient is retained, a
+    tensor-and-number add or subtract (paddle's scale kernel) hands the kernel new memory: the
+    retained gradient keeps its values; two tensors' add and a multiply by a number as pinned
+    above (fuzz seed 86267571272)."""
+    seen = []
+    middles = {"t + 1.0": lambda t: t + 1.0, "t - 1.0": lambda t: t - 1.0, "1.0 + t": lambda t: 1.0 + t,
+               "1.0 - t": lambda t: 1.0 - t, "t + ones": lambda t: t + paddle.ones([3, 1]),
+               "t * 2.0": lambda t: t * 2.0}
+    for name, middle in middles.items():
+        x = paddle.to_tensor([[1.0], [0.0], [0.0]], stop_gradient=False)
+        v = paddle.transpose(middle(paddle.exp(x)), [0, 1])
+        v.retain_grads()
+        pieces = paddle.unbind(v)
+        paddle.autograd.backward([pieces[0]])
+        seen.append([name, v.grad, x.grad])
+    return seen
