@@ -467,6 +467,8 @@ class Model:
         cbks = _Callbacks(callbacks, self, {"epochs": epochs, "steps": steps,
                                             "metrics": self._metrics_name()},
                           verbose, log_freq, save_freq, save_dir)
+        if eval_loader is None and any(isinstance(c, EarlyStopping) for c in cbks):
+            warnings.warn("EarlyStopping needs validation data.", stacklevel=2)
         cbks.call('on_train_begin', None)
         logs: Any = None
         for epoch in range(epochs):
