@@ -13,6 +13,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 STANDARD = ("float32", "float64", "int64", "int32", "bool")
+SMALL_INTEGERS = ("int16", "int8", "uint8")  # torch's (paddle's kernels for them are irregular)
 REDUCED_NAMES = ("float16", "bfloat16")
 
 

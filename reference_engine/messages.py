@@ -597,6 +597,8 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
 }
 
 TORCH_WARNINGS: dict[str, tuple[type[Warning], str]] = {
+    "uint8_index": (UserWarning, "indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                                 "torch.bool instead."),
     "kl_div_mean": (UserWarning, "reduction: 'mean' divides the total loss by both the batch size and "
                                  "the support size.'batchmean' divides only by the batch size, and aligns "
                                  "with the KL div math definition.'mean' will be changed to behave the same "

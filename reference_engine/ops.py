@@ -47,8 +47,14 @@ def _cls_of(*operands: Any) -> type:
 
 
 def _coerce(x: Operand, cls: type, dtype: np.dtype) -> Tensor:
+    """A number as a tensor of the operation's dtype; an integer beyond a narrow integer dtype's
+    range wraps around, as the frameworks' casts do (numpy would refuse it)."""
     if isinstance(x, tensor_type()):
         return x
+    if isinstance(x, int) and not isinstance(x, bool) and np.dtype(dtype).kind in "iu":
+        info = np.iinfo(dtype)
+        if not info.min <= x <= info.max:
+            return cls._from_array(np.asarray(x).astype(dtype))
     return cls._from_array(np.asarray(x, dtype=dtype))
 
 
@@ -1071,7 +1077,7 @@ def _index_kind(index: Any) -> str:
 
 
 def getitem(a: Tensor, index: Any) -> Tensor:
-    index = _normalize_index(a, index)
+    index = _normalize_index(a, _uint8_as_masks(a, index))
     try:
         a._data[index]
     except IndexError as exc:
@@ -1083,6 +1089,20 @@ def getitem(a: Tensor, index: Any) -> Tensor:
 def index_put(a: Tensor, index: Any, value: Tensor) -> Tensor:
     """A copy of ``a`` with ``value`` at ``index``, recorded (setitem's rule, out of place)."""
     return apply(R.RULES["setitem"], (a, value), {"index": index})
+
+
+def _uint8_as_masks(a: Tensor, index: Any) -> Any:
+    """torch reads a uint8 index tensor as a mask, warning each time that it is deprecated."""
+    if not a._policy.uint8_indices_are_masks:
+        return index
+    parts = index if isinstance(index, tuple) else (index,)
+    masked = []
+    for p in parts:
+        if isinstance(p, tensor_type()) and p._data.dtype == np.uint8:
+            a._policy.warn("uint8_index", stacklevel=5)
+            p = type(p)._from_array(p._data.astype(bool))
+        masked.append(p)
+    return tuple(masked) if isinstance(index, tuple) else masked[0]
 
 
 def _normalize_index(a: Tensor, index: Any) -> Any:

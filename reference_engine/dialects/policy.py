@@ -94,6 +94,7 @@ class Policy:
     # reaches the leaf after its stop_gradient was set (torch: only a saved view of a leaf)
     saved_leaves_keep_their_node = False
     masks_by_multiplying = False           # paddle: maximum's kernel keeps a nan gradient
+    uint8_indices_are_masks = False        # torch: a uint8 index tensor reads as a mask (warned)
     # torch: a p-norm's gradient is 0 at zeros (p < 1) and shared among ties (p = inf)
     norm_grad_masks_zeros = True
     # torch: the hooks on the outputs of a node with several run together, as the node runs

@@ -126,6 +126,7 @@ class TorchPolicy(Policy):
     integer_casts_record = False
     accumulate_node_name = "torch::autograd::AccumulateGrad"  # its repr shows AccumulateGrad
     warning_texts = TORCH_WARNINGS
+    uint8_indices_are_masks = True
     warned_backward_create_graph = False
     warned_list_of_arrays = False
     no_grad_views_require_grad = True

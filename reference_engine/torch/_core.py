@@ -22,6 +22,7 @@ from reference_engine.dialects import torch_layout
 from reference_engine.dialects.torch_policy import TORCH, tensor_type_name, torch_size
 from reference_engine.dtypes import (
     REDUCED_NAMES,
+    SMALL_INTEGERS,
     STANDARD,
     DialectDtype,
     by_numpy,
@@ -53,6 +54,7 @@ __all__ = [
     "add", "amax", "amin", "bool", "cat", "ceil", "clamp", "clamp_max", "clamp_min", "clone",
     "detach", "div", "double", "dtype", "enable_grad", "expand_copy", "float",
     "bfloat16", "float16", "float32", "float64", "floor", "half", "int", "int32", "int64", "is_grad_enabled",
+    "int16", "short", "int8", "uint8",
     "is_tensor", "arange", "clip", "concat", "divide", "full", "multiply", "subtract",
     "is_inference_mode_enabled",
     "log_softmax", "long", "matmul", "max", "maximum", "mean", "min", "minimum", "mul", "neg",
@@ -75,13 +77,16 @@ class dtype(DialectDtype):  # noqa: N801 - torch's name
     prefix = "torch"
 
 
-_NAMED = standard_dtypes(dtype, (*STANDARD, *REDUCED_NAMES))
+_NAMED = standard_dtypes(dtype, (*STANDARD, *SMALL_INTEGERS, *REDUCED_NAMES))
 float32 = float = _NAMED["float32"]  # noqa: A001 - torch's names
 float64 = double = _NAMED["float64"]
 float16 = half = _NAMED["float16"]
 bfloat16 = _NAMED["bfloat16"]
 int64 = long = _NAMED["int64"]
 int32 = int = _NAMED["int32"]  # noqa: A001
+int16 = short = _NAMED["int16"]
+int8 = _NAMED["int8"]
+uint8 = _NAMED["uint8"]
 bool = _NAMED["bool"]  # noqa: A001
 _DTYPES = by_numpy(_NAMED)
 

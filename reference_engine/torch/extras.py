@@ -441,7 +441,8 @@ def new_tensor(self: Tensor, data: Any, dtype: Optional[dtype] = None, device: A
 
 
 def _integral(t: Tensor, target: Any) -> Tensor:
-    """An integer copy (``long()``, ``int()``): recorded by nothing."""
+    """An integer copy (``long()``, ``int()``, ``short()``, ``char()``, ``byte()``): recorded by
+    nothing."""
     return F.cast(t, target)
 
 
@@ -607,4 +608,7 @@ TENSOR_METHODS = {
     "is_contiguous": lambda self, memory_format=None: bool(self._data.flags.c_contiguous),
     "long": lambda self: _integral(self, np.int64),
     "int": lambda self: _integral(self, np.int32),
+    "short": lambda self: _integral(self, np.int16),
+    "char": lambda self: _integral(self, np.int8),
+    "byte": lambda self: _integral(self, np.uint8),
 }

@@ -104,3 +104,24 @@ def a_float64_default_dtype(torch):
     finally:
         torch.set_default_dtype(before)
     return made + [str(torch.get_default_dtype()), torch.tensor([1.0])]
+
+
+@program
+def narrow_integer_dtypes(torch):
+    """torch.uint8, int8 and int16 (and short / char / byte): printing, promotion with each
+    other, with numbers and with floats, sums and products as int64, wraparound of arithmetic
+    and of numbers beyond the range, casts from floats (truncated), and a uint8 index read as
+    a mask with its deprecation warning."""
+    import warnings
+
+    a = torch.tensor([1, 2, 250], dtype=torch.uint8)
+    b = torch.tensor([-1, 2, 3], dtype=torch.int8)
+    c = torch.tensor([100, 200, 300], dtype=torch.int16)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        masked = torch.tensor([1.0, 2.0, 3.0])[torch.tensor([1, 0, 1], dtype=torch.uint8)]
+    return [repr(a), repr(b), repr(c), a + 10, a + b, a * 1.5, b + c, a.sum(), b.prod(), c.max(),
+            a > 5, a // 7, a % 7, a - 250, a * a, torch.ones(2, dtype=torch.int16) * 40000,
+            torch.arange(5).byte(), torch.arange(5).char(), torch.arange(5).short(),
+            torch.tensor([1.7, -2.5]).to(torch.int8), a.float(), str(torch.short), masked,
+            [str(w.message).split(" (Triggered")[0] for w in caught]]
