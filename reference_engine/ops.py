@@ -298,6 +298,8 @@ def sigmoid(a: Tensor) -> Tensor:
 
 
 def abs(a: Tensor) -> Tensor:  # noqa: A001 - the frameworks' name
+    if _is_bool_tensor(a) and a._policy.refuses_bool_abs:
+        raise a._policy.error("abs_bool")
     return apply(R.RULES["abs"], (a,))
 
 

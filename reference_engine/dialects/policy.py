@@ -58,6 +58,7 @@ class Policy:
     # torch: a saved input (not the node's own output) that was detach_()ed cannot be used
     refuses_saved_inputs_detached_in_place = False
     refuses_bool_negation = False          # torch: no `-` on bool tensors
+    refuses_bool_abs = False               # torch: no abs kernel for bool
     refuses_overlapping_writes = False     # torch: no in-place write into an expanded tensor
     refuses_writes_to_leaf_views = False   # torch: no in-place write into a view of a leaf
     refuses_leaves_moved_into_graph = False  # torch: no accumulating into a leaf now written to

@@ -132,6 +132,7 @@ class TorchPolicy(Policy):
     no_grad_views_require_grad = True
     refuses_overlapping_writes = True
     refuses_bool_negation = True
+    refuses_bool_abs = True
     hooks_run_on_unneeded_nodes = True
     roots_share_a_start = True
     undefined_gradients_flow = True

@@ -14,6 +14,7 @@ from reference_engine import formatting, recorder
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects import torch_layout
+from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.messages import not_supported
 from reference_engine.torch import autocast_ops, return_types
 from reference_engine.torch._core import Tensor, _new, _np_dtype, _overloads, dtype, full, ones, tensor, zeros
@@ -84,13 +85,21 @@ def numel(input: Tensor) -> builtins.int:  # noqa: A002
     return builtins.int(input._data.size)
 
 
+def _not_bool(input: Tensor, error: str, **fields: Any) -> None:  # noqa: A002
+    """torch's kernels that have no bool version refuse a bool tensor."""
+    if input._data.dtype == np.bool_:
+        raise TORCH.error(error, **fields)
+
+
 def argmax(input: Tensor, dim: Optional[builtins.int] = None,  # noqa: A002
            keepdim: builtins.bool = False) -> Tensor:
+    _not_bool(input, "arg_extremum_bool", fn="argmax")
     return Tensor._from_array(F.position(np.argmax, input._data, dim, keepdim))
 
 
 def argmin(input: Tensor, dim: Optional[builtins.int] = None,  # noqa: A002
            keepdim: builtins.bool = False) -> Tensor:
+    _not_bool(input, "arg_extremum_bool", fn="argmin")
     return Tensor._from_array(F.position(np.argmin, input._data, dim, keepdim))
 
 
@@ -376,6 +385,7 @@ def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
 def topk(input: Tensor, k: builtins.int, dim: builtins.int = -1,  # noqa: A002
          largest: builtins.bool = True, sorted: builtins.bool = True) -> Any:  # noqa: A002
     """The ``k`` largest (or smallest) entries along ``dim`` and their indices (TopkBackward0)."""
+    _not_bool(input, "topk_bool")
     d = F.normalize_dim(type(input), dim, input._data.ndim) if input._data.ndim else 0
     if not 0 <= k <= (input._data.shape[d] if input._data.ndim else 1):
         raise input._policy.error("topk_range")

@@ -125,3 +125,13 @@ def narrow_integer_dtypes(torch):
             torch.arange(5).byte(), torch.arange(5).char(), torch.arange(5).short(),
             torch.tensor([1.7, -2.5]).to(torch.int8), a.float(), str(torch.short), masked,
             [str(w.message).split(" (Triggered")[0] for w in caught]]
+
+
+@program
+def kernels_without_a_bool_version_refuse_bool_tensors(torch):
+    """argmax / argmin, abs and topk have no bool kernel in torch: each refuses a bool tensor
+    with its own error; max and sort take one."""
+
+    t = torch.tensor([True, False, True])
+    return [attempt(lambda: torch.argmax(t)), attempt(lambda: t.argmin(0)), attempt(lambda: t.abs()),
+            attempt(lambda: abs(t)), attempt(lambda: torch.topk(t, 1)), t.max(0), torch.sort(t)]
