@@ -93,6 +93,14 @@ class _BatchNorm(Module):
         else:
             self.running_mean = self.running_var = None
 
+    def reset_running_stats(self) -> None:
+        """The running statistics back to their start: mean 0, variance 1, no batches."""
+        if self.track_running_stats:
+            with no_grad():
+                self.running_mean.zero_()
+                self.running_var.fill_(1)
+                self.num_batches_tracked.zero_()
+
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         if input.dim() not in self.dims:
             raise TORCH.error("norm_input_rank", ranks=" or ".join(f"{d}D" for d in self.dims),

@@ -11,7 +11,7 @@ from typing import Any, Callable, Optional
 from reference_engine import ops as F
 from reference_engine.framework_names import module_getattr
 from reference_engine.torch._core import TORCH, no_grad
-from reference_engine.torch.optim import lr_scheduler
+from reference_engine.torch.optim import lr_scheduler, swa_utils
 from reference_engine.torch.optim.adam_variants import *  # noqa: F403
 from reference_engine.torch.optim.adam_variants import __all__ as _adam_variants
 from reference_engine.torch.optim.lbfgs import LBFGS
@@ -25,7 +25,7 @@ from reference_engine.torch.optim.optimizer import (
 )
 
 __all__ = ["LBFGS", "SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler",
-           "required", *_adam_variants]
+           "required", "swa_utils", *_adam_variants]
 
 
 class SGD(Optimizer):

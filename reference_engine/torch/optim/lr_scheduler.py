@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import warnings
 from collections import Counter
 from typing import Any, Callable, Sequence, Union
 
@@ -37,6 +38,7 @@ class LRScheduler:
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         self._is_initial = False
+        _track_step_called(optimizer)
         self._initial_step()
 
     def _initial_step(self) -> None:
@@ -55,8 +57,14 @@ class LRScheduler:
         return self._last_lr
 
     def step(self, epoch: Any = None) -> None:
+        if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
+            warnings.warn(_STEP_ORDER_WARNING, UserWarning, stacklevel=2)
         self._step_count += 1
-        self._update_lr(epoch)
+        self._in_step = True
+        try:
+            self._update_lr(epoch)
+        finally:
+            self._in_step = False
 
     def _update_lr(self, epoch: Any = None) -> None:
         """One epoch on, or to ``epoch``: there a scheduler with a closed form uses it."""
@@ -82,6 +90,27 @@ class LRScheduler:
 
 
 _LRScheduler = LRScheduler
+
+_STEP_ORDER_WARNING = (
+    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, "
+    "you should call them in the opposite order: `optimizer.step()` before `lr_scheduler.step()`.  "
+    "Failure to do this will result in PyTorch skipping the first value of the learning rate "
+    "schedule. See more details at https://pytorch.org/docs/stable/optim.html"
+    "#how-to-adjust-learning-rate")
+
+
+def _track_step_called(optimizer: Any) -> None:
+    """Wrap ``optimizer.step`` (once) so that it notes it was called, as torch's schedulers do:
+    a scheduler's first step before any optimizer step since then warns."""
+    step = optimizer.step
+    if getattr(step, "_wrapped_by_lr_sched", False):
+        return
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        optimizer._opt_called = True
+        return step(*args, **kwargs)
+    wrapper._wrapped_by_lr_sched = True  # type: ignore[attr-defined]
+    optimizer.step = wrapper
 
 
 class StepLR(LRScheduler):

@@ -184,3 +184,42 @@ def cyclic_learning_rates_and_momentum(torch):
              attempt(lambda: torch.optim.lr_scheduler.CyclicLR(adam, [0.1, 0.2], 1.0)),
              attempt(lambda: torch.optim.lr_scheduler.CyclicLR(adam, 0.1, 1.0, mode="sawtooth"))]
     return seen
+
+
+@program
+def stochastic_weight_averaging(torch):
+    """optim.swa_utils: AveragedModel's running mean (and an EMA by avg_fn) of a model's
+    parameters with its buffers copied, SWALR's cosine and linear annealing to swa_lr,
+    update_bn's cumulative batch-norm statistics; a scheduler stepped before its optimizer
+    ever was warns once."""
+    import warnings
+
+    swa_utils = torch.optim.swa_utils
+    SWALR, AveragedModel = swa_utils.SWALR, swa_utils.AveragedModel  # noqa: N806
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.BatchNorm1d(4), torch.nn.ReLU(),
+                                torch.nn.Linear(4, 1))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
+    swa, ema = AveragedModel(model), AveragedModel(model, avg_fn=swa_utils.get_ema_avg_fn(0.9))
+    cosine = SWALR(optimizer, swa_lr=0.05, anneal_epochs=3)
+    idle = torch.optim.SGD(model.parameters(), lr=1.0)
+    linear = SWALR(idle, swa_lr=0.1, anneal_epochs=2, anneal_strategy="linear")
+    data = [torch.randn(8, 3) for _ in range(3)]
+    rates = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(4):
+            for x in data:
+                optimizer.zero_grad()
+                model(x).pow(2).mean().backward()
+                optimizer.step()
+            swa.update_parameters(model)
+            ema.update_parameters(model)
+            cosine.step()
+            linear.step()
+            rates.append([cosine.get_last_lr(), linear.get_last_lr(), int(swa.n_averaged)])
+    swa_utils.update_bn(data, swa)
+    norm = swa.module[1]
+    return [rates, [str(w.message)[:60] for w in caught], swa.module[0].weight, ema.module[0].weight,
+            norm.running_mean, norm.running_var, norm.num_batches_tracked, norm.momentum,
+            swa(data[0]), [name for name, _ in swa.named_buffers()]]
