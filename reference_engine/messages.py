@@ -897,9 +897,8 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "accuracy_label_dims": (ValueError, "(InvalidArgument) ShapeError: label's dimensions of AccuracyOp "
                                         "must be 2. But received label's dimensions = {dims}, label's "
                                         "shape = {shape}"),
-    "no_grad_op_input": (SystemError,
-                         "(Fatal) There is no grad op for inputs:[{index}] or it's "
-                         "stop_gradient=True."),
+    "no_grad_op": (SystemError,
+                   "(Fatal) There is no grad op for {which}:[{index}] or it's stop_gradient=True."),
     "empty_grad_slot": (SystemError,
                         "(Fatal) Unable to fill empty grad inputs due to empty GradSlotMeta"),
     "freed": (SystemError,

@@ -106,3 +106,25 @@ def no_grad_vars_cuts_one_piece_per_node(paddle):
             for cut in ([b, a], [a, b], [a, c], [c, a, b], [a, a])] + \
         [attempt(lambda: paddle.grad([z], [x], no_grad_vars=cut, retain_graph=True))
          for cut in ([s1, s2], [s3, s1])]
+
+
+@program
+def no_grad_vars_and_inputs_without_a_node(paddle):
+    """paddle.grad finds the nodes of no_grad_vars, then of the inputs: a tensor computed from
+    tensors that stop gradient has none and is refused, naming its list and position (fuzz seed
+    139583862445); a leaf that stops gradient has its accumulation node, and in no_grad_vars as
+    an input too it is only left unreached (None with allow_unused, else the unused error)."""
+    a = paddle.to_tensor([1.0, 2.0], stop_gradient=False)
+    c = paddle.to_tensor([1.0, 2.0])
+    first, second = paddle.split(c, [1, 1])
+    y = (a * 2).sum()
+    late = a * 3
+    late.stop_gradient = True
+    return [attempt(lambda: paddle.grad([y], [c], no_grad_vars=[second], allow_unused=True)),
+            attempt(lambda: paddle.grad([y], [a], no_grad_vars=[c, second])),
+            attempt(lambda: paddle.grad([y], [first], no_grad_vars=[second], allow_unused=True)),
+            attempt(lambda: paddle.grad([y], [first], allow_unused=True)),
+            attempt(lambda: paddle.grad([y], [c], no_grad_vars=[c], allow_unused=True)),
+            attempt(lambda: paddle.grad([y], [c], no_grad_vars=[c])),
+            attempt(lambda: paddle.grad([y], [a, c], no_grad_vars=[c], allow_unused=True)),
+            attempt(lambda: paddle.grad([y], [a], no_grad_vars=[late]))]
