@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
+import numpy as np
+
 from reference_engine import ops as F
 
 if TYPE_CHECKING:
@@ -58,18 +60,22 @@ def step(mode: str, x: Tensor, state: Sequence[Tensor], w: CellWeights) -> tuple
 
 
 def run(mode: str, x: Tensor, initial: Sequence[Sequence[Tensor]], cells: Sequence[Sequence[CellWeights]],
-        dropout: Callable[[Tensor], Tensor]) -> tuple[Tensor, list[tuple[Tensor, ...]]]:
+        dropout: Callable[[Tensor], Tensor],
+        lengths: Optional[np.ndarray] = None) -> tuple[Tensor, list[tuple[Tensor, ...]]]:
     """The layers over ``x`` (L, N, features), time first: ``cells[layer][direction]`` with
     the initial state ``initial[layer * directions + direction]`` (h, and c for an LSTM);
     ``dropout`` between layers. Returns the last layer's outputs (L, N, directions * hidden)
-    and each (layer, direction)'s final state, in that order."""
-    steps, finals = run_steps(mode, list(F.unbind(x, 0)), None, initial, cells, dropout)
+    and each (layer, direction)'s final state, in that order. ``lengths`` (one per sequence,
+    paddle's ``sequence_length``): a step past a sequence's end keeps its state and outputs
+    zeros, so each sequence runs as if alone (the reverse direction from its own end)."""
+    steps, finals = run_steps(mode, list(F.unbind(x, 0)), None, initial, cells, dropout, lengths)
     return F.stack(steps, 0), finals
 
 
 def run_steps(mode: str, steps: list[Tensor], batch_sizes: Optional[Sequence[int]],
               initial: Sequence[Sequence[Tensor]], cells: Sequence[Sequence[CellWeights]],
-              dropout: Callable[[Tensor], Tensor]) -> tuple[list[Tensor], list[tuple[Tensor, ...]]]:
+              dropout: Callable[[Tensor], Tensor],
+              lengths: Optional[np.ndarray] = None) -> tuple[list[Tensor], list[tuple[Tensor, ...]]]:
     """The layers over a list of steps. With ``batch_sizes`` (a packed batch), ``steps[t]``
     holds the ``batch_sizes[t]`` sequences still running at step ``t`` (the longest first):
     each sequence's state stops where it ends, and the reverse direction starts each at its own
@@ -87,9 +93,14 @@ def run_steps(mode: str, steps: list[Tensor], batch_sizes: Optional[Sequence[int
                 n = full if batch_sizes is None else batch_sizes[t]
                 active = tuple(s if n == full else F.getitem(s, slice(0, n)) for s in state)
                 new = step(mode, steps[t], active, weights)
+                if lengths is not None:
+                    running = F.constant_like(new[0], (t < lengths)[:, None])
+                    new = tuple(F.where(running, m, s) for m, s in zip(new, state))
+                    produced[t] = F.where(running, new[0], 0.0)
+                else:
+                    produced[t] = new[0]
                 state = tuple(m if n == full else F.cat([m, F.getitem(s, slice(n, None))], 0)
                               for m, s in zip(new, state))
-                produced[t] = new[0]
             outputs.append(produced)
             finals.append(state)
         steps = [F.cat([o[t] for o in outputs], -1) if len(outputs) > 1 else outputs[0][t]

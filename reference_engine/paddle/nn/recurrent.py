@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
+import numpy as np
+
 from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine import recurrent, rng
@@ -69,13 +71,15 @@ class _RNNBase(Layer):
                  for suffix in suffixes] for layer in range(self.num_layers)]
 
     def forward(self, inputs: Tensor, initial_states: Any = None, sequence_length: Any = None) -> Any:
-        if sequence_length is not None:
-            raise not_supported("recurrent layers with sequence_length", "paddle")
+        """``sequence_length``: each sequence runs as if alone, its outputs past its length
+        zero and its final state its last step's (measured against running each alone)."""
         x = inputs if self.time_major else F.transpose(inputs, 0, 1)
         states = self._initial(x, initial_states)
+        lengths = None if sequence_length is None else np.asarray(
+            sequence_length._data if isinstance(sequence_length, Tensor) else sequence_length).reshape(-1)
         with as_kernel("rnn_kernel"):
             output, finals = recurrent.run(self.mode, x, list(zip(*states)), self._cells(),
-                                           self._between_layers)
+                                           self._between_layers, lengths)
         output = C.named(output, "RnnGradNode")
         if not self.time_major:
             output = F.transpose(output, 0, 1)

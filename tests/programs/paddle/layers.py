@@ -325,3 +325,24 @@ def volumes_convolved_pooled_and_normalised(paddle):
     conv.weight.set_value(paddle.full(conv.weight.shape, 0.01))
     return seen + [repr(m) for m in layers] + [[tuple(p.shape) for p in m.parameters()] for m in layers] + [
         conv(x), layers[2](x[:, :, :2]).shape, layers[5](x).shape, layers[7](x)]
+
+
+@program
+def recurrent_layers_with_sequence_lengths(paddle):
+    """LSTM, GRU and SimpleRNN with sequence_length, two layers, one way and both: each
+    sequence runs as if alone (outputs past its length zero, the final state its last step's,
+    the reverse direction from its own end), and so do the gradients."""
+    import numpy as np
+
+    seen = []
+    for layer in (paddle.nn.LSTM, paddle.nn.GRU, paddle.nn.SimpleRNN):
+        for direction in ("forward", "bidirect"):
+            paddle.seed(0)
+            net = layer(3, 4, num_layers=2, direction=direction)
+            x = paddle.to_tensor(np.random.RandomState(1).randn(3, 5, 3).astype("float32"),
+                                 stop_gradient=False)
+            out, state = net(x, sequence_length=paddle.to_tensor([5, 2, 4]))
+            final = state[0] if isinstance(state, tuple) else state
+            (out.sum() + final.sum()).backward()
+            seen.append([out, final, x.grad, net.weight_hh_l0.grad])
+    return seen
