@@ -18,10 +18,11 @@ from reference_engine.graph import as_kernel
 from reference_engine.messages import not_supported
 from reference_engine.paddle import param_attr
 from reference_engine.paddle._core import Tensor, get_default_dtype, zeros
+from reference_engine.paddle.extras import flip, full
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, Parameter
 
-__all__ = ["GRU", "GRUCell", "LSTM", "LSTMCell", "SimpleRNN", "SimpleRNNCell"]
+__all__ = ["GRU", "RNN", "BiRNN", "GRUCell", "LSTM", "LSTMCell", "SimpleRNN", "SimpleRNNCell"]
 
 _DIRECTIONS = {"forward": 1, "bidirect": 2, "bidirectional": 2}
 
@@ -175,6 +176,20 @@ class _RNNCellBase(Layer):
         new = recurrent.step(self.mode, inputs, state, weights)
         return (new[0], new) if kinds == 2 else (new[0], new[0])
 
+    def get_initial_states(self, batch_ref: Tensor, shape: Any = None, dtype: Any = None,
+                           init_value: float = 0.0, batch_dim_idx: int = 0) -> Any:
+        """The states a wrapper starts from: ``init_value`` of the default dtype, one row per
+        batch element of ``batch_ref`` (an LSTM's h and c)."""
+        rows = batch_ref.shape[batch_dim_idx]
+        made = [full([rows, self.hidden_size], init_value, dtype or get_default_dtype())
+                for _ in range(2 if self.mode == "LSTM" else 1)]
+        return tuple(made) if self.mode == "LSTM" else made[0]
+
+    @property
+    def state_shape(self) -> Any:
+        shape = (self.hidden_size,)
+        return (shape, shape) if self.mode == "LSTM" else shape
+
     def extra_repr(self) -> str:
         text = f"{self.input_size}, {self.hidden_size}"
         return text + (", activation=relu" if self.mode == "RNN_RELU" else "")
@@ -196,3 +211,76 @@ class LSTMCell(_RNNCellBase):
 
 class GRUCell(_RNNCellBase):
     mode = "GRU"
+
+
+def _run_cell(cell: Any, inputs: Tensor, states: Any, sequence_length: Any, time_major: bool,
+              reverse: bool) -> tuple[Tensor, Any]:
+    """paddle's dygraph ``rnn``: the cell stepped over time (reversed for ``reverse``), its
+    outputs stacked along the time axis; with ``sequence_length`` a step past a sequence's end
+    keeps that sequence's states (``new * mask + old * (1 - mask)``; the outputs are not
+    masked)."""
+    time_axis = 0 if time_major else 1
+    steps = inputs.shape[time_axis]
+    if states is None:
+        states = cell.get_initial_states(batch_ref=inputs, batch_dim_idx=1 if time_major else 0)
+    x = inputs if time_major else F.permute(inputs, (1, 0, *range(2, inputs.dim())))
+    masks = None
+    if sequence_length is not None:
+        lengths = np.asarray(sequence_length._data).reshape(-1)
+        masks = (np.arange(steps)[:, None] < lengths[None, :]).astype(x._data.dtype)
+    if reverse:
+        x = flip(x, [0])
+        masks = None if masks is None else masks[::-1]
+    outputs = []
+    for t in range(steps):
+        out, new = cell(x[t], states)
+        if masks is not None:
+            keep = F.constant_like(x, masks[t][:, None])
+            pairs = zip(new, states) if isinstance(new, tuple) else [(new, states)]
+            kept = [F.add(F.mul(n, keep), F.mul(s, F.sub(1.0, keep))) for n, s in pairs]
+            new = tuple(kept) if isinstance(new, tuple) else kept[0]
+        states = new
+        outputs.append(out)
+    stacked = F.stack(outputs, time_axis)
+    return (flip(stacked, [time_axis]) if reverse else stacked), states
+
+
+class RNN(Layer):
+    """``paddle.nn.RNN(cell)``: a cell stepped over a sequence (batch first unless
+    ``time_major``, backwards with ``is_reverse``)."""
+
+    def __init__(self, cell: Any, is_reverse: bool = False, time_major: bool = False) -> None:
+        super().__init__()
+        self.cell, self.is_reverse, self.time_major = cell, is_reverse, time_major
+
+    def forward(self, inputs: Tensor, initial_states: Any = None, sequence_length: Any = None,
+                **kwargs: Any) -> Any:
+        return _run_cell(self.cell, inputs, initial_states, sequence_length, self.time_major,
+                         self.is_reverse)
+
+
+class BiRNN(Layer):
+    """``paddle.nn.BiRNN(cell_fw, cell_bw)``: one cell forwards, the other backwards, outputs
+    concatenated, final states as ``(forward's, backward's)``."""
+
+    def __init__(self, cell_fw: Any, cell_bw: Any, time_major: bool = False) -> None:
+        super().__init__()
+        if cell_fw.input_size != cell_bw.input_size:
+            raise ValueError(f"input size of forward cell({cell_fw.input_size}) does not equals"
+                             f"that of backward cell({cell_bw.input_size})")
+        self.cell_fw, self.cell_bw, self.time_major = cell_fw, cell_bw, time_major
+
+    def forward(self, inputs: Tensor, initial_states: Any = None, sequence_length: Any = None,
+                **kwargs: Any) -> Any:
+        if isinstance(initial_states, (list, tuple)) and len(initial_states) != 2:
+            raise AssertionError("length of initial_states should be 2 when it is a list/tuple")
+        if initial_states is None:
+            first = self.cell_fw.get_initial_states(batch_ref=inputs,
+                                                    batch_dim_idx=1 if self.time_major else 0)
+            second = self.cell_fw.get_initial_states(batch_ref=inputs,
+                                                     batch_dim_idx=1 if self.time_major else 0)
+        else:
+            first, second = initial_states
+        out_fw, states_fw = _run_cell(self.cell_fw, inputs, first, sequence_length, self.time_major, False)
+        out_bw, states_bw = _run_cell(self.cell_bw, inputs, second, sequence_length, self.time_major, True)
+        return F.cat([out_fw, out_bw], -1), (states_fw, states_bw)

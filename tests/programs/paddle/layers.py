@@ -346,3 +346,30 @@ def recurrent_layers_with_sequence_lengths(paddle):
             (out.sum() + final.sum()).backward()
             seen.append([out, final, x.grad, net.weight_hh_l0.grad])
     return seen
+
+
+@program
+def rnn_and_birnn_wrappers_step_a_cell(paddle):
+    """nn.RNN and nn.BiRNN around GRU, LSTM and SimpleRNN cells: forwards, backwards
+    (is_reverse), time major, and with sequence_length (a sequence's states held past its end,
+    its outputs not masked); outputs, final states, gradients and the outputs' node."""
+    import numpy as np
+
+    seen = []
+    for cell in (paddle.nn.GRUCell, paddle.nn.LSTMCell, paddle.nn.SimpleRNNCell):
+        for form in ("forwards", "backwards", "both", "time major"):
+            for lengths in (None, [5, 2, 4]):
+                if form == "time major" and lengths:
+                    continue
+                paddle.seed(0)
+                first, second = cell(3, 4), cell(3, 4)
+                net = paddle.nn.BiRNN(first, second) if form == "both" else paddle.nn.RNN(
+                    first, is_reverse=form == "backwards", time_major=form == "time major")
+                x = paddle.to_tensor(np.random.RandomState(1).randn(3, 5, 3).astype("float32"),
+                                     stop_gradient=False)
+                out, states = net(x, sequence_length=None if lengths is None else paddle.to_tensor(lengths))
+                finals = [states] if not isinstance(states, (tuple, list)) else \
+                    [s for group in states for s in (group if isinstance(group, (tuple, list)) else [group])]
+                (out.sum() + sum(f.sum() for f in finals)).backward()
+                seen.append([out, finals, x.grad, first.weight_hh.grad, out.grad_fn.name()])
+    return seen
