@@ -65,3 +65,23 @@ def test_a_cancelling_sum_stays_zero_through_sqrt_at_zero():
         grads.append(x.grad.numpy())
     assert grads[0][0, 2] == 0
     assert np.array_equal(grads[1], grads[0], equal_nan=True)
+
+
+def test_batch_norm_out_of_training_is_torchs_bit_for_bit():
+    """torch's CPU batch norm out of training: ``x * alpha + beta`` fused, ``beta`` fused too."""
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("torch is not installed")
+    import torch
+
+    import reference_engine.torch as reference
+
+    rng = np.random.default_rng(3)
+    for _ in range(100):
+        channels = int(rng.integers(1, 12))
+        shape = (int(rng.integers(1, 8)), channels) + ((3, 2) if rng.random() < 0.5 else ())
+        values = [rng.standard_normal(shape), rng.standard_normal(channels),
+                  rng.random(channels) + 0.1, rng.standard_normal(channels), rng.standard_normal(channels)]
+        values = [v.astype("float32") for v in values]
+        expected = torch.nn.functional.batch_norm(*[torch.tensor(v) for v in values], training=False)
+        got = reference.nn.functional.batch_norm(*[reference.tensor(v) for v in values], training=False)
+        assert np.array_equal(got.numpy(), expected.numpy()), shape

@@ -33,6 +33,7 @@ from reference_engine.torch import (
     small_ops,
     special,
     testing,
+    threads,
     utils,
     version,
 )
@@ -56,6 +57,7 @@ from reference_engine.torch.more_ops import *  # noqa: F403
 from reference_engine.torch.random import *  # noqa: F403
 from reference_engine.torch.serialization import load, save
 from reference_engine.torch.small_ops import *  # noqa: F403
+from reference_engine.torch.threads import *  # noqa: F403
 from reference_engine.torch.type_info import finfo, iinfo
 
 vmap = func.vmap  # torch.vmap is torch.func.vmap
@@ -72,7 +74,8 @@ for _method, _function in {**extras.TENSOR_METHODS, **_WRITES, **small_ops.TENSO
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
 __version__ = "2.13.0"
 
-__all__ = [*_core.__all__, *extras.__all__, *fused_ops.__all__, *lookups.__all__, *random.__all__,
+__all__ = [*_core.__all__, *extras.__all__, *threads.__all__, *fused_ops.__all__, *lookups.__all__,
+           *random.__all__,
            *indexed_writes.__all__, *small_ops.__all__, *math_functions.__all__, *more_ops.__all__,
            "special", "accelerator", "amp", "autograd", "backends", "distributions", "finfo", "func",
            "iinfo", "linalg", "nn", "optim", "random", "serialization", "testing", "utils", "load", "save",

@@ -290,7 +290,26 @@ def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optio
     if not training and running_var is None:
         raise TORCH.error("batch_norm_eval", name="running_var")
     out = layers.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+    if not training and weight is not None and bias is not None:
+        out._data[...] = _batch_norm_eval_values(input, running_mean, running_var, weight, bias, eps)
     return C.named(out, "NativeBatchNormBackward0", input)
+
+
+def _batch_norm_eval_values(input: Tensor, mean: Tensor, var: Tensor, weight: Tensor,  # noqa: A002
+                            bias: Tensor, eps: float) -> np.ndarray:
+    """The values torch's CPU kernel computes out of training (measured bit for bit on 600
+    random float32 inputs): ``x * alpha + beta`` fused, with ``alpha = weight / sqrt(var +
+    eps)`` and ``beta = bias - mean * alpha`` fused. (The composed graph's values differ by an
+    ulp; its derivatives are the kernel's.)"""
+    from reference_engine.kernel_order import fused_multiply_add
+
+    shape = [1] * input._data.ndim
+    shape[1] = -1
+    dtype = input._data.dtype.type
+    inverse = dtype(1) / np.sqrt(var._data + dtype(eps))
+    alpha = (inverse * weight._data).astype(input._data.dtype)
+    beta = fused_multiply_add(-mean._data.astype(input._data.dtype), alpha, bias._data)
+    return fused_multiply_add(input._data, alpha.reshape(shape), beta.reshape(shape))
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002

@@ -370,3 +370,15 @@ def gumbel_softmax_soft_and_straight_through(torch):
     (hard * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
     soft = torch.nn.functional.gumbel_softmax(logits, tau=2.0, dim=0)
     return [hard, logits.grad, soft, soft.grad_fn.name(), hard.grad_fn.name()]
+
+
+@program
+def thread_counts_set_and_read_back(torch):
+    """torch.set_num_threads and get_num_threads (the count restored after: the test process's
+    torch runs on); a count that is not a positive int is refused."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(3)
+    seen = [torch.get_num_threads(), attempt(lambda: torch.set_num_threads(0)),
+            attempt(lambda: torch.set_num_threads("a")), attempt(lambda: torch.set_num_threads(2.0))]
+    torch.set_num_threads(before)
+    return seen
