@@ -290,7 +290,8 @@ def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optio
     if not training and running_var is None:
         raise TORCH.error("batch_norm_eval", name="running_var")
     out = layers.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
-    if not training and weight is not None and bias is not None:
+    if not training and weight is not None and bias is not None and \
+            input._data.dtype in (np.float32, np.float64):
         out._data[...] = _batch_norm_eval_values(input, running_mean, running_var, weight, bias, eps)
     return C.named(out, "NativeBatchNormBackward0", input)
 
