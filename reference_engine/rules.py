@@ -528,6 +528,11 @@ rule("div_rounded", "DivBackward2", H.np_rounded_division,
 for _kernel in ("floor_divide", "floor_divide_"):  # the in-place kernel's error names itself
     rule(_kernel, "torch::autograd::NotImplemented", np.floor_divide,
          H.not_implemented(_kernel), H.not_implemented(_kernel), **AB)
+# torch's bincount with weights: the weights summed per index, under a node without derivative
+rule("bincount_weighted", "torch::autograd::NotImplemented",
+     lambda a, *, index, minlength: np.bincount(index, a, minlength).astype(
+         a.dtype if a.dtype == np.float32 else np.float64),
+     H.not_implemented("bincount"))
 rule("remainder_of_number", "torch::autograd::NotImplemented",
      lambda a, *, dividend: H.np_remainder(np.asarray(dividend, a.dtype), a), H.not_implemented("remainder"))
 rule("atan2", "Atan2Backward0", np.arctan2,

@@ -210,6 +210,7 @@ INTERNAL_RULES: dict[str, str] = {
     "add_scaled": "add with alpha (torch)", "sub_scaled": "sub with alpha (torch)",
     "div_number": "a division by a count in a derivative (mean's)",
     "conj": "the conjugate paddle's composite log double grad records (real values: a copy)",
+    "bincount_weighted": "torch's bincount of weights: integer indices the vocabulary does not draw",
     "rsub": "a number minus a tensor", "rpow": "a number to a tensor's power",
     "pow_scalar": "pow with a number exponent", "clamp_tensor": "clamp with tensor bounds",
     "sum_all": "sum without dims", "mean_all": "mean without dims", "prod_all": "prod without dims",

@@ -390,7 +390,10 @@ class TorchPolicy(Policy):
             suffixes.append(f"device='{tensor._device}'")
         if data.size == 0 and data.ndim != 1:
             suffixes.append(f"size={tuple(data.shape)}")
-        if str(data.dtype) not in ("float32", "int64", "bool"):
+        # the default float dtype goes without saying; int64 and bool too, where an element
+        # shows which (an empty tensor shows none)
+        implied = (self.default_float,) if data.size == 0 else (self.default_float, np.int64, np.bool_)
+        if data.dtype not in implied:
             suffixes.append(f"dtype=torch.{data.dtype}")
         if tensor._grad_fn is not None:
             # the class name: torch::autograd::CopySlices prints as CopySlices

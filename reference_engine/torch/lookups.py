@@ -8,9 +8,12 @@ from typing import Any, Optional
 
 import numpy as np
 
+from reference_engine import ops as F
+from reference_engine import rules as R
+from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.torch._core import Tensor, tensor
 
-__all__ = ["bucketize", "histc", "isin", "searchsorted"]
+__all__ = ["bincount", "bucketize", "histc", "isin", "searchsorted"]
 
 
 def _positions(values: np.ndarray, boundaries: np.ndarray, right: builtins.bool,
@@ -62,4 +65,23 @@ def histc(input: Tensor, bins: builtins.int = 100, min: Any = 0, max: Any = 0) -
     return Tensor._from_array(counts.astype(input._data.dtype))
 
 
-TENSOR_METHODS = {"histc": histc}
+def bincount(input: Tensor, weights: Optional[Tensor] = None, minlength: builtins.int = 0) -> Tensor:  # noqa: A002
+    """How often each value of a 1-d non-negative integer tensor occurs (int64, not recorded),
+    or the sum of ``weights`` per value (float32 weights stay float32, others give float64),
+    recorded under a node without derivative."""
+    data = input._data
+    if data.dtype.kind == "f":
+        raise TORCH.error("bitwise_float", name="bincount") if data.dtype == np.float32 else \
+            NotImplementedError(f"\"bincount_cpu\" not implemented for '{TORCH.dtype_name(data.dtype)}'")
+    if data.ndim != 1 or (data.size and data.min() < 0):
+        raise TORCH.error("bincount_input")
+    if minlength < 0:
+        raise TORCH.error("bincount_minlength")
+    if weights is None:
+        return Tensor._from_array(np.bincount(data, minlength=minlength).astype(np.int64))
+    if weights._data.ndim != 1 or weights._data.shape[0] != data.shape[0]:
+        raise TORCH.error("bincount_weights")
+    return F.apply(R.RULES["bincount_weighted"], (weights,), {"index": data, "minlength": minlength})
+
+
+TENSOR_METHODS = {"histc": histc, "bincount": bincount}

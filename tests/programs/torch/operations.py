@@ -789,3 +789,23 @@ def lookups_counts_and_joined_products(torch):
     return seen + [blocks, blocks.grad_fn.name(), pairs, pairs.grad_fn.name(), dotted, dotted.grad_fn.name(),
                    torch.tensordot(x, x, dims=([0, 1], [0, 1])),
                    torch.autograd.grad(blocks.sum() + pairs.sum() + dotted.sum(), x)]
+
+
+@program
+def bincount_counts_and_sums_weights(torch):
+    """torch.bincount: counts as int64 (minlength pads), weights summed (float32 stays, others
+    give float64) under a node without derivative; the inputs it refuses. An empty tensor
+    prints its dtype unless it is the default float."""
+    x = torch.tensor([0, 1, 1, 3])
+    weights = torch.tensor([0.5, 1.0, 2.0, 3.0], requires_grad=True)
+    summed = torch.bincount(x, weights=weights)
+    return [torch.bincount(x), x.bincount(minlength=6), summed, summed.grad_fn.name(),
+            attempt(lambda: summed.sum().backward()),
+            torch.bincount(x, weights=torch.tensor([1, 2, 3, 4])),
+            repr(torch.bincount(torch.tensor([], dtype=torch.long))),
+            attempt(lambda: torch.bincount(torch.tensor([-1, 2]))),
+            attempt(lambda: torch.bincount(torch.tensor([[1, 2]]))),
+            attempt(lambda: torch.bincount(torch.tensor([1.0, 2.0]))),
+            attempt(lambda: torch.bincount(x, weights=torch.tensor([1.0, 2.0]))),
+            attempt(lambda: torch.bincount(x, minlength=-1)),
+            repr(torch.zeros(0, 3, dtype=torch.bool)), repr(torch.zeros(0, dtype=torch.int32))]
