@@ -241,6 +241,7 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "gradcheck_no_inputs": (ValueError, "gradcheck expects at least one input tensor to require gradient, "
                                         "but none of them have requires_grad=True."),
     "gradcheck_not_zero": (GradcheckError, "Numerical gradient for function expected to be zero"),
+    "gradcheck_not_multiplied": (GradcheckError, "backward not multiplied by grad_output"),
     "gradcheck_undefined_grads": (GradcheckError, "Expected backward function to handle undefined output "
                                                   'grads. Please look at "Notes about undefined output '
                                                   'gradients" in "tools/autograd/derivatives.yaml"'),

@@ -8,8 +8,10 @@ out (input elements, output elements). Also as torch: the double-precision warni
 inputs none of which requires grad, and the check that zero output gradients give zero (or no)
 input gradients. ``check_forward_ad`` compares the Jacobian forward-mode AD gives as well;
 ``gradgradcheck`` draws its gradient outputs from the default generator, as torch's
-``make_tensor`` does. Not modelled: torch's undefined gradients in that check (zeros stand in
-for them), fast mode and the batched checks.
+``make_tensor`` does. After the Jacobians, as torch: zero output gradients must give zero input
+gradients, and (``check_undefined_grad``) so must undefined ones, on a fresh run of the function.
+Not modelled: torch's undefined gradients in that check (zeros stand in for them), fast mode
+and the batched checks.
 """
 
 from __future__ import annotations
@@ -102,8 +104,10 @@ def _check(func: Callable[..., Any], inputs: tuple[Any, ...], eps: float, atol: 
         for i, analytical in enumerate(_forward_analytical(func, inputs, leaves)):
             _compare(analytical, numerical[i], i, rtol, atol, "Jacobian computed with forward mode mismatch",
                      type(outputs[0]))
+    if backward:
+        _backward_multiplies_grad_output(outputs, leaves)
     if check_undefined:
-        _zero_output_grads_give_zero(outputs, leaves)
+        _undefined_output_grads(func, inputs, leaves)
 
 
 def _compare(analytical: list[np.ndarray], numerical: list[np.ndarray], output: int, rtol: float,
@@ -187,14 +191,42 @@ def _analytical(output: Any, leaves: list[Any]) -> list[np.ndarray]:
             for per_input, leaf in zip(rows, leaves)]
 
 
-def _zero_output_grads_give_zero(outputs: list[Any], leaves: list[Any]) -> None:
-    seeds = [type(o)._from_array(np.zeros(o._data.shape, o._data.dtype)) for o in outputs]
-    try:
-        grads = TORCH.grad(outputs, leaves, seeds, retain_graph=True, allow_unused=True)
-    except RuntimeError as exc:
-        raise TORCH.error("gradcheck_undefined_grads") from exc
+def _zero_seeds(outputs: list[Any]) -> list[Any]:
+    return [type(o)._from_array(np.zeros(o._data.shape, o._data.dtype)) for o in outputs]
+
+
+def _backward_multiplies_grad_output(outputs: list[Any], leaves: list[Any]) -> None:
+    """torch's check that zero output gradients give zero input gradients (one pass, which
+    frees the graph)."""
+    grads = TORCH.grad(outputs, leaves, _zero_seeds(outputs), allow_unused=True)
     if any(g is not None and np.any(g._data != 0) for g in grads):
-        raise TORCH.error("gradcheck_zero_grads")
+        raise TORCH.error("gradcheck_not_multiplied")
+
+
+def _undefined_output_grads(func: Callable[..., Any], inputs: tuple[Any, ...], leaves: list[Any]) -> None:
+    """torch's undefined-gradient check: the function run again and differentiated with every
+    output gradient undefined, then (for several outputs) with one undefined at a time, each on
+    a fresh run. The reference hands zeros for the undefined ones."""
+    outputs = _differentiable(func(*inputs))
+    runs = [outputs]
+    if len(outputs) > 1:
+        runs += [_differentiable(func(*inputs)) for _ in outputs]
+    for outs in runs:
+        try:
+            grads = TORCH.grad(outs, leaves, _zero_seeds(outs), allow_unused=True)
+        except RuntimeError as exc:
+            _warn_undefined_check_is_new()
+            raise TORCH.error("gradcheck_undefined_grads") from exc
+        if any(g is not None and np.any(g._data != 0) for g in grads):
+            _warn_undefined_check_is_new()
+            raise TORCH.error("gradcheck_zero_grads")
+
+
+def _warn_undefined_check_is_new() -> None:
+    warnings.warn("Backwards compatibility: New undefined gradient support checking feature is enabled by "
+                  "default, but it may break existing callers of this function. If this is true for you, "
+                  "you can call this function with \"check_undefined_grad=False\" to disable the feature",
+                  stacklevel=4)
 
 
 def _random_like(t: Any) -> Any:

@@ -348,3 +348,46 @@ def an_undefined_gradient_still_reaches_a_leaf_moved_into_the_graph(torch):
     out = NoGradient.apply(v)
     seen.append(("setitem", attempt(lambda: out.sum().backward())))
     return seen
+
+
+@program
+def gradcheck_runs_the_functions_as_torch_does(torch):
+    """How often gradcheck and gradgradcheck run a custom function's forward and backward (the
+    Jacobians twice, the zero-gradient check, then a fresh run with undefined gradients), with
+    and without check_undefined_grad; a backward that ignores its gradient fails the
+    zero-gradient check."""
+    calls = {"forward": 0, "backward": 0}
+
+    class Cube(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            calls["forward"] += 1
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, g):
+            calls["backward"] += 1
+            x, = ctx.saved_tensors
+            return g * 3 * x ** 2
+
+    class Ignoring(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return torch.ones_like(g) * 2
+
+    seen = []
+    for n in (1, 3):
+        x = torch.linspace(0.5, 1.5, n, dtype=torch.float64).requires_grad_()
+        for check in (lambda: torch.autograd.gradcheck(Cube.apply, (x,)),
+                      lambda: torch.autograd.gradcheck(Cube.apply, (x,), check_undefined_grad=False),
+                      lambda: torch.autograd.gradgradcheck(Cube.apply, (x,))):
+            calls.update(forward=0, backward=0)
+            seen.append([check(), dict(calls)])
+    x = torch.ones(2, dtype=torch.float64, requires_grad=True)
+    seen.append(attempt(lambda: torch.autograd.gradcheck(Ignoring.apply, (x,), check_undefined_grad=False)))
+    return seen
