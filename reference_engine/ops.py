@@ -47,14 +47,15 @@ def _cls_of(*operands: Any) -> type:
 
 
 def _coerce(x: Operand, cls: type, dtype: np.dtype) -> Tensor:
-    """A number as a tensor of the operation's dtype; an integer beyond a narrow integer dtype's
-    range wraps around, as the frameworks' casts do (numpy would refuse it)."""
+    """A number as a tensor of the operation's dtype; an integer beyond an integer dtype's
+    range becomes what the dialect's cast makes of it (``Policy.out_of_range_integer``)."""
     if isinstance(x, tensor_type()):
         return x
     if isinstance(x, int) and not isinstance(x, bool) and np.dtype(dtype).kind in "iu":
         info = np.iinfo(dtype)
         if not info.min <= x <= info.max:
-            return cls._from_array(np.asarray(x).astype(dtype))
+            return cls._from_array(np.asarray(cls._policy.out_of_range_integer(x, np.dtype(dtype)),
+                                              dtype=dtype))
     return cls._from_array(np.asarray(x, dtype=dtype))
 
 

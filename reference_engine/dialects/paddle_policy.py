@@ -757,6 +757,11 @@ class PaddlePolicy(Policy):
             total._accumulator = AccumulateGrad(total)
         return total
 
+    def out_of_range_integer(self, value: int, dtype: np.dtype) -> int:
+        """paddle converts the number through a double: out of range, the dtype's minimum
+        (measured on 3.3.1: int32 + 2**40 adds -2**31)."""
+        return int(np.iinfo(dtype).min)
+
     def sign_gradient(self, grad: Tensor) -> Tensor:
         """paddle's sign_grad scales the gradient by 0: in a create_graph pass a ScaleGradNode on
         the gradient's own history, so the result does not stop gradient (measured on 3.3.1)."""

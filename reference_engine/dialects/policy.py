@@ -188,6 +188,16 @@ class Policy:
         """The framework's error for an index numpy refused (``exc``) on a tensor of ``shape``."""
         return self.error("index", detail=str(exc).replace("axis", "dimension"))
 
+    def out_of_range_integer(self, value: int, dtype: np.dtype) -> int:
+        """A Python int beyond ``dtype``'s range, as the dialect converts it for an operation
+        with a tensor of that dtype. torch wraps it around (beyond int64, Python's conversion
+        refuses it); paddle's conversion through a double gives the dtype's minimum (x86)."""
+        if not -2 ** 63 <= value < 2 ** 64:
+            raise OverflowError("int too big to convert")
+        bits = np.dtype(dtype).itemsize * 8
+        wrapped = value % (1 << bits)
+        return wrapped - (1 << bits) if np.dtype(dtype).kind == "i" and wrapped >= 1 << (bits - 1) else wrapped
+
     def warn(self, kind: str, stacklevel: int = 3, **fields: Any) -> None:
         category, text = self.warning_texts[kind]
         warnings.warn(text.format(**fields) if fields else text, category, stacklevel=stacklevel)

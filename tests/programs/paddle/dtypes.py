@@ -282,3 +282,11 @@ def a_widened_non_leafs_hooks_see_the_engines_cast(paddle):
     v.register_hook(lambda g: seen.append([str(g.dtype), g.stop_gradient]))
     paddle.autograd.backward([v], [paddle.ones([1, 2], dtype="float64")])
     return [out, seen, x.grad]
+
+
+@program
+def a_number_beyond_an_integer_dtype_becomes_its_minimum(paddle):
+    """A Python int beyond an integer tensor's range in an operation: paddle converts it through
+    a double, which gives the dtype's minimum."""
+    a = paddle.to_tensor([1, 2], dtype="int32")
+    return [a + 2 ** 40, a * 3000000000, a + 2 ** 70, paddle.to_tensor([1, 2]) + 2 ** 70]

@@ -135,3 +135,11 @@ def kernels_without_a_bool_version_refuse_bool_tensors(torch):
     t = torch.tensor([True, False, True])
     return [attempt(lambda: torch.argmax(t)), attempt(lambda: t.argmin(0)), attempt(lambda: t.abs()),
             attempt(lambda: abs(t)), attempt(lambda: torch.topk(t, 1)), t.max(0), torch.sort(t)]
+
+
+@program
+def a_number_beyond_an_integer_dtype_wraps_around(torch):
+    """A Python int beyond an integer tensor's range in an operation wraps around in torch;
+    beyond what a 64-bit integer holds it is refused."""
+    a = torch.tensor([1, 2], dtype=torch.int32)
+    return [a + 2 ** 40, a * 3000000000, torch.tensor([1]) + 2 ** 63, attempt(lambda: a + 2 ** 70)]
