@@ -196,7 +196,8 @@ class Policy:
             raise OverflowError("int too big to convert")
         bits = np.dtype(dtype).itemsize * 8
         wrapped = value % (1 << bits)
-        return wrapped - (1 << bits) if np.dtype(dtype).kind == "i" and wrapped >= 1 << (bits - 1) else wrapped
+        signed = np.dtype(dtype).kind == "i"
+        return wrapped - (1 << bits) if signed and wrapped >= 1 << (bits - 1) else wrapped
 
     def warn(self, kind: str, stacklevel: int = 3, **fields: Any) -> None:
         category, text = self.warning_texts[kind]
