@@ -11,7 +11,8 @@ from typing import Any, Callable, Sequence
 from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.framework_names import module_getattr
 
-__all__ = ["CosineAnnealingDecay", "CosineAnnealingWarmRestarts", "ExponentialDecay", "InverseTimeDecay",
+__all__ = ["CosineAnnealingDecay", "CosineAnnealingWarmRestarts", "CyclicLR", "ExponentialDecay",
+           "InverseTimeDecay",
            "LRScheduler", "LambdaDecay", "LinearLR", "LinearWarmup", "MultiplicativeDecay", "NaturalExpDecay",
            "NoamDecay", "OneCycleLR", "PolynomialDecay", "ReduceOnPlateau", "MultiStepDecay",
            "PiecewiseDecay", "StepDecay"]
@@ -403,3 +404,59 @@ class OneCycleLR(LRScheduler):
                 progress = (step - self._step_config[i]) / size
                 return self._anneal(self._lr_config[i], self._lr_config[i + 1], progress)
         return self.last_lr
+
+
+class CyclicLR(LRScheduler):
+    """paddle's cyclical rate: from ``base_learning_rate`` up to ``max_learning_rate`` over
+    ``step_size_up`` steps and back over ``step_size_down``, the height scaled per cycle
+    (``triangular``: 1, ``triangular2``: halved each cycle), per step (``exp_range``:
+    ``exp_gamma`` to the step) or by ``scale_fn`` of the cycle or the step (``scale_mode``)."""
+
+    def __init__(self, base_learning_rate: float, max_learning_rate: float, step_size_up: int,
+                 step_size_down: int | None = None, mode: str = "triangular", exp_gamma: float = 1.0,
+                 scale_fn: Callable[[float], float] | None = None, scale_mode: str = "cycle",
+                 last_epoch: int = -1, verbose: bool = False) -> None:
+        if not isinstance(max_learning_rate, (float, int)):
+            raise TypeError("'max_learning_rate' must be 'float' or 'int', but received "
+                            f"{type(max_learning_rate)}")
+        if max_learning_rate < 0:
+            raise ValueError("'max_learning_rate' must be a positive integer, but received "
+                             f"{max_learning_rate}")
+        for name, size in (("step_size_up", step_size_up), ("step_size_down", step_size_down)):
+            if size is None and name == "step_size_down":
+                continue
+            if not isinstance(size, int):
+                raise TypeError(f"The type of '{name}' must be int, but received {type(size)}")
+            if size <= 0:
+                raise ValueError(f"'{name}' must be a positive integer, but received {size}")
+        if not isinstance(exp_gamma, float):
+            raise TypeError(f"The type of 'exp_gamma' must be float, but received {type(exp_gamma)}")
+        up = float(step_size_up)
+        self.cycle_size = up + (float(step_size_down) if step_size_down is not None else up)
+        self.step_up_pct = up / self.cycle_size
+        self.max_lr = float(max_learning_rate)
+        self.amplitude = self.max_lr - base_learning_rate
+        if mode not in ("triangular", "triangular2", "exp_range") and scale_fn is None:
+            raise ValueError("'mode' is invalid and 'scale_fn' is not specified, make sure one of 'mode' or "
+                             "'scale_fn' is valid")
+        if scale_mode not in ("cycle", "iterations"):
+            raise ValueError("'scale_mode' must be one of 'cycle' or 'iterations")
+        self.mode, self.gamma = mode, exp_gamma
+        if scale_fn is not None:
+            self.scale_fn, self.scale_mode = scale_fn, scale_mode
+        else:
+            self.scale_fn = {"triangular": lambda x: 1.0, "triangular2": lambda x: 1 / (2.0 ** (x - 1)),
+                             "exp_range": lambda x: self.gamma ** x}[mode]
+            self.scale_mode = "iterations" if mode == "exp_range" else "cycle"
+        super().__init__(base_learning_rate, last_epoch, verbose)
+
+    def get_lr(self) -> float:
+        iterations = self.last_epoch
+        cycle = 1 + iterations // self.cycle_size
+        pct = 1.0 + iterations / self.cycle_size - cycle
+        if pct <= self.step_up_pct:
+            factor = pct / self.step_up_pct
+        else:
+            factor = (1 - pct) / (1 - self.step_up_pct)
+        scale = self.scale_fn(cycle if self.scale_mode == "cycle" else iterations)
+        return self.base_lr + self.amplitude * factor * scale

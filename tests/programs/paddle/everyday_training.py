@@ -270,3 +270,29 @@ def distributed_batch_sampler_batches_by_epoch(paddle):
     loader = paddle.io.DataLoader(data, batch_sampler=plain)
     return [list(plain), len(plain), passes, list(shuffled), len(shuffled), list(replica),
             len(replica), [batch[0] for batch in loader]]
+
+
+@program
+def cyclic_learning_rates(paddle):
+    """optimizer.lr.CyclicLR: triangular, triangular2, exp_range and a scale_fn over iterations,
+    unequal steps up and down, inside an optimizer; the arguments it refuses."""
+    lr = paddle.optimizer.lr
+    seen = []
+    for options in ({}, {"mode": "triangular2", "step_size_down": 3}, {"mode": "exp_range", "exp_gamma": 0.9},
+                    {"scale_fn": lambda x: 0.5 ** x, "scale_mode": "iterations"}):
+        schedule = lr.CyclicLR(0.01, 0.1, 2, **options)
+        rates = []
+        for _ in range(8):
+            rates.append(schedule())
+            schedule.step()
+        seen.append(rates)
+    schedule = lr.CyclicLR(0.01, 0.1, 2)
+    weight = paddle.create_parameter([1], "float32")
+    optimizer = paddle.optimizer.SGD(learning_rate=schedule, parameters=[weight])
+    schedule.step()
+    seen.append(optimizer.get_lr())
+    seen += [attempt(lambda: lr.CyclicLR(0.01, "a", 2)), attempt(lambda: lr.CyclicLR(0.01, 0.1, 0)),
+             attempt(lambda: lr.CyclicLR(0.01, 0.1, 2, exp_gamma=1)),
+             attempt(lambda: lr.CyclicLR(0.01, 0.1, 2, mode="saw")),
+             attempt(lambda: lr.CyclicLR(0.01, 0.1, 2, scale_mode="epochs"))]
+    return seen
