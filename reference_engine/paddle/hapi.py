@@ -28,9 +28,6 @@ from reference_engine.paddle.optimizer import lr as lr_schedulers
 
 __all__ = ["Callback", "EarlyStopping", "LRScheduler", "Model", "ModelCheckpoint", "ProgBarLogger"]
 
-_MODES = ("train", "eval", "predict")
-
-
 def _as_list(value: Any) -> list[Any]:
     if value is None:
         return []
@@ -116,7 +113,7 @@ class EarlyStopping(Callback):
             mode = "max" if "acc" in monitor else "min"
         self.better = np.greater if mode == "max" else np.less
         self.min_delta = abs(min_delta) if mode == "max" else -abs(min_delta)
-        self.wait_epoch, self.best_weights, self.stopped_epoch = 0, None, 0
+        self.wait_epoch, self.stopped_epoch = 0, 0
 
     def on_train_begin(self, logs: Any = None) -> None:
         self.wait_epoch, self.stopped_epoch = 0, 0
@@ -375,8 +372,8 @@ class Model:
             self._optimizer.minimize(total)
             self.network.clear_gradients()
         metrics = self._update_metrics(outputs, labels)
-        numbers = [_to_numpy(loss) for loss in losses]
-        return (numbers, metrics) if metrics else numbers
+        values = [_to_numpy(loss) for loss in losses]
+        return (values, metrics) if metrics else values
 
     def eval_batch(self, inputs: Any, labels: Any = None) -> Any:
         with no_grad():
@@ -385,9 +382,9 @@ class Model:
             outputs, labels = self._outputs_and_labels(inputs, labels)
             losses = _as_list(self._loss(*(outputs + labels))) if self._loss else []
             metrics = self._update_metrics(outputs, labels)
-        numbers = [_to_numpy(loss) for loss in losses]
+        values = [_to_numpy(loss) for loss in losses]
         if self._loss:
-            return (numbers, metrics) if metrics else numbers
+            return (values, metrics) if metrics else values
         return metrics
 
     def predict_batch(self, inputs: Any) -> list[Any]:
