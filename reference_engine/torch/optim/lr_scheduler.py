@@ -361,7 +361,26 @@ class SequentialLR(LRScheduler):
         self._last_lr = scheduler.get_last_lr()
 
 
-class OneCycleLR(LRScheduler):
+class _MomentumCycling(LRScheduler):
+    """A schedule that may cycle the momentum (or Adam's first beta) against the rate."""
+
+    def _cycles_momentum(self, optimizer: Any, cycle_momentum: bool) -> bool:
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option "
+                                 "enabled")
+            self.use_beta1 = "betas" in optimizer.defaults
+        return cycle_momentum
+
+    def _set_momentum(self, group: dict[str, Any], value: float) -> None:
+        if self.use_beta1:
+            group["betas"] = (value, *group["betas"][1:])
+        else:
+            group["momentum"] = value
+
+
+class OneCycleLR(_MomentumCycling):
     """The one-cycle policy: from ``max_lr / div_factor`` up to ``max_lr`` over ``pct_start`` of
     ``total_steps``, then down to the initial rate over ``final_div_factor`` (with
     ``three_phase``, back to the initial rate first), by cosine or linear annealing; the
@@ -392,24 +411,12 @@ class OneCycleLR(LRScheduler):
                 group["initial_lr"] = top / div_factor
                 group["max_lr"] = top
                 group["min_lr"] = group["initial_lr"] / final_div_factor
-        self.cycle_momentum = cycle_momentum
-        if cycle_momentum:
-            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
-                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option "
-                                 "enabled")
-            self.use_beta1 = "betas" in optimizer.defaults
-            if last_epoch == -1:
-                for group, high, low in zip(groups, _per_group(max_momentum, groups, "max_momentum"),
-                                            _per_group(base_momentum, groups, "base_momentum")):
-                    self._set_momentum(group, high)
-                    group["max_momentum"], group["base_momentum"] = high, low
+        if self._cycles_momentum(optimizer, cycle_momentum) and last_epoch == -1:
+            for group, high, low in zip(groups, _per_group(max_momentum, groups, "max_momentum"),
+                                        _per_group(base_momentum, groups, "base_momentum")):
+                self._set_momentum(group, high)
+                group["max_momentum"], group["base_momentum"] = high, low
         super().__init__(optimizer, last_epoch)
-
-    def _set_momentum(self, group: dict[str, Any], value: float) -> None:
-        if self.use_beta1:
-            group["betas"] = (value, *group["betas"][1:])
-        else:
-            group["momentum"] = value
 
     def get_lr(self) -> list[float]:
         step = self.last_epoch
@@ -439,7 +446,7 @@ def _per_group(value: Any, groups: Sequence[Any], name: str = "value") -> list[A
     return list(value)
 
 
-class CyclicLR(LRScheduler):
+class CyclicLR(_MomentumCycling):
     """The cyclical policy: each cycle rises from ``base_lr`` to ``max_lr`` over
     ``step_size_up`` steps and falls back over ``step_size_down``, its height scaled per cycle
     (``triangular``: 1, ``triangular2``: halved each cycle) or per step (``exp_range``:
@@ -465,12 +472,7 @@ class CyclicLR(LRScheduler):
         self.mode, self.gamma, self._scale_fn_custom = mode, gamma, scale_fn
         self.scale_mode = scale_mode if scale_fn is not None else \
             ("iterations" if mode == "exp_range" else "cycle")
-        self.cycle_momentum = cycle_momentum
-        if cycle_momentum:
-            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
-                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option "
-                                 "enabled")
-            self.use_beta1 = "betas" in optimizer.defaults
+        if self._cycles_momentum(optimizer, cycle_momentum):
             self.base_momentums = _per_group(base_momentum, groups, "base_momentum")
             self.max_momentums = _per_group(max_momentum, groups, "max_momentum")
             if last_epoch == -1:
@@ -479,12 +481,6 @@ class CyclicLR(LRScheduler):
                     group["max_momentum"], group["base_momentum"] = high, low
         super().__init__(optimizer, last_epoch)
         self.base_lrs = base_lrs
-
-    def _set_momentum(self, group: dict[str, Any], value: float) -> None:
-        if self.use_beta1:
-            group["betas"] = (value, *group["betas"][1:])
-        else:
-            group["momentum"] = value
 
     def scale_fn(self, x: float) -> float:
         if self._scale_fn_custom is not None:
