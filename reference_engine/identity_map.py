@@ -35,3 +35,11 @@ class IdentityMap(Generic[V]):
     def __contains__(self, key: Any) -> bool:
         entry = self._entries.get(id(key))
         return entry is not None and entry[0]() is key
+
+    def discard(self, key: Any) -> None:
+        """Forget ``key``'s value, if it has one."""
+        if key in self:
+            del self._entries[id(key)]
+
+    def __len__(self) -> int:
+        return len(self._entries)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Optional,
 
 import numpy as np
 
-from reference_engine import devices, fp_errors, grad_mode
+from reference_engine import devices, fp_errors, grad_mode, step_noise
 from reference_engine import rule as R
 from reference_engine.dtypes import _Reduced, is_floating, is_reduced
 from reference_engine.graph import (
@@ -53,10 +53,30 @@ def apply(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any] = _EMPTY
           arrays: Optional[Sequence[np.ndarray]] = None) -> Tensor:
     """Run ``rule``'s forward on ``inputs`` and, when recording, attach a node to the result."""
     out = _recorded(rule, inputs, attrs, arrays)
+    if step_noise.active():
+        _carry_step_noise(rule, inputs, attrs, arrays, out)
     if OP_OBSERVERS:
         for observe in list(OP_OBSERVERS):
             observe(rule, inputs, attrs, out)
     return out
+
+
+def _carry_step_noise(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any],
+                      arrays: Optional[Sequence[np.ndarray]], out: Tensor) -> None:
+    """Note how far the noise an optimizer's step amplified moves ``out`` (a view: the same
+    view of its base's shifts; see ``reference_engine.step_noise``)."""
+    keys = [t._data for t in inputs]
+    if rule.view:
+        step_noise.carry_view(lambda a: run_forward(rule, [a, *keys[1:]], attrs), keys[0], out._data)
+        return
+
+    def forward(wide: Sequence[np.ndarray]) -> np.ndarray:
+        token = fp_errors.ignored()
+        try:
+            return run_forward(rule, wide, attrs)
+        finally:
+            fp_errors.restore(token)
+    step_noise.carry(forward, keys if arrays is None else arrays, keys, out._data)
 
 
 def _recorded(rule: R.Rule, inputs: Sequence[Tensor], attrs: dict[str, Any],

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 import numpy as np
 
+from reference_engine import step_noise
 from reference_engine.identity_map import IdentityMap
 
 if TYPE_CHECKING:
@@ -79,6 +80,8 @@ def note(t: Any, sources: Iterable[Any] = (), factor: float = 1.0) -> None:
     _SCALES[t._data] = max(upstream, largest(t._data))
     if any(noted_singular(s) for s in sources):
         _SINGULAR[t._data] = True
+    if step_noise.active():
+        step_noise.note_sum(t._data, [getattr(s, "_data", None) for s in sources])
 
 
 def saved_factor(node: Node) -> float:
@@ -107,6 +110,10 @@ def note_rule_outputs(grads: Iterable[Any], incoming: Any, factor: float) -> Non
         handed = max(handed, own)
         upstream = max(upstream, _SCALES.get(source._data, 0.0) or 0.0, own)
     singular = any(noted_singular(s) for s in sources)
+    # (the ops a rule runs carry step noise themselves; a rule that computes outside them still
+    # passes on as much as it was handed, scaled alike)
+    bound = max((step_noise.bound(s._data) for s in sources), default=0.0) \
+        if step_noise.active() else 0.0
     for g in grads:
         data = getattr(g, "_data", None)
         if data is not None:
@@ -115,6 +122,8 @@ def note_rule_outputs(grads: Iterable[Any], incoming: Any, factor: float) -> Non
             _SCALES[data] = max(upstream * max(factor, gain), own)
             if singular or any(_noise_made_infinite(data, s._data) for s in sources):
                 _SINGULAR[data] = True
+            if bound and step_noise.of(data) is None:
+                step_noise.note(data, step_noise.uniform(data.shape, bound * max(factor, gain)))
 
 
 def _noise_made_infinite(out: np.ndarray, incoming: np.ndarray) -> bool:
@@ -137,3 +146,13 @@ def note_hook_result(result: Any, given: Any) -> None:
     handed = largest(getattr(given, "_data", np.zeros(0)))
     factor = max(1.0, largest(result._data) / handed) if handed else 1.0
     note(result, [given], factor)
+
+
+def note_read_by_optimizer(gradients: Iterable[Any]) -> None:
+    """Move each gradient an optimizer is about to read by its rounding noise, which the step
+    may amplify (``reference_engine.step_noise``)."""
+    for g in gradients:
+        data = getattr(g, "_data", None)
+        if data is not None and data.dtype.kind == "f":
+            step_noise.note_source(data, step_noise.SOURCE_EPSILONS * float(np.finfo(data.dtype).eps)
+                                   * scale_of(g))

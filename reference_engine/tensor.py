@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional
 
 import numpy as np
 
-from reference_engine import dual, grad_mode, recorder, rng
+from reference_engine import dual, grad_mode, recorder, rng, step_noise
 from reference_engine import ops as F
 from reference_engine import rule_helpers as H
 from reference_engine import rules as R
@@ -230,6 +230,9 @@ class Tensor:
         old = type(self)._from_array(self._data.copy())
         old._requires_grad, old._grad_fn, old._accumulator, old._device = (
             self._requires_grad, self._grad_fn, self._accumulator, self._device)
+        noisy = step_noise.active()
+        if noisy:
+            step_noise.note(old._data, step_noise.of(self._data))
         if dual.is_open():  # forward-mode AD: the write carries the tangent forward
             dual.set_tangent(old, dual.tangent_of(self))
         if self._policy.written_leaves_collect_gradients and self._grad_fn is None and \
@@ -266,6 +269,8 @@ class Tensor:
                     twin._data = self._data
         else:
             np.copyto(self._data, result._data, casting="unsafe")
+        if noisy:
+            step_noise.note(self._data, step_noise.of(result._data))
         self._policy.check_in_place_written(self, op)
         self._counter.value += 1
         # (a value of another dtype is cast first, without recording: that copy takes no flag)

@@ -1,7 +1,9 @@
 """Compare two traces step by step and list every difference.
 
 Values agree within tolerances per dtype (integers and booleans exactly), widened for values that
-cancel larger ones by the rounding noise of those (``rounding_scale``), NaN equals NaN (and any
+cancel larger ones by the rounding noise of those (``rounding_scale``) and, element by element,
+for values an optimizer's step moved by how far its rounding noise may have moved them
+(``step_shift``), NaN equals NaN (and any
 non-finite value another where that noise was divided by zero: ``rounding_singular``); shapes,
 dtypes and flags agree exactly. Errors and warnings agree by class and by normalised text
 (:func:`conformance.run.trace.clean_message`), because the reference engine claims the frameworks'
@@ -120,7 +122,28 @@ def values_close(expected: dict[str, Any], actual: dict[str, Any],
         # noise divided by zero: inf and NaN say alike that the value is not finite
         both = ~np.isfinite(a) & ~np.isfinite(b)
         a, b = np.where(both, 0, a), np.where(both, 0, b)
-    return bool(np.allclose(b, a, rtol=rtol, atol=atol, equal_nan=True))
+    close = np.isclose(b, a, rtol=rtol, atol=atol, equal_nan=True)
+    shift = _step_shift(expected, actual, a.shape)
+    if shift is not None and not close.all():
+        with np.errstate(invalid="ignore"):
+            close |= np.abs(b.astype(np.float64) - a) <= atol + rtol * np.abs(a) + shift
+    return bool(close.all())
+
+
+def _step_shift(expected: dict[str, Any], actual: dict[str, Any],
+                shape: tuple[int, ...]) -> Optional[np.ndarray]:
+    """How far the noise an optimizer's step amplified may move each element (``step_shift``,
+    which the reference notes; see ``reference_engine.step_noise``), or None."""
+    shifts = [json_to_array(o["step_shift"], "float64") for o in (expected, actual)
+              if "step_shift" in o]
+    if not shifts:
+        return None
+    total = np.zeros(shape)
+    for shift in shifts:
+        if shift.shape != shape:
+            return None
+        total = total + shift
+    return total
 
 
 def compare_observation(e: dict[str, Any], a: dict[str, Any], notes: list[str],

@@ -21,7 +21,7 @@ from conformance.run.op_calls import (
     to_index,
 )
 from conformance.run.trace import clean_message
-from reference_engine import rounding
+from reference_engine import rounding, step_noise
 from reference_engine.tensor import Tensor as ReferenceTensor
 
 
@@ -230,6 +230,15 @@ def rounding_scale(tensor: Any) -> Optional[float]:
     (``reference_engine.rounding``); None for a framework's tensor and for a forward value."""
     if isinstance(tensor, ReferenceTensor):
         return rounding.noted_scale(tensor)
+    return None
+
+
+def step_shift(tensor: Any) -> Optional[np.ndarray]:
+    """How far the noise an optimizer's step amplified may move each element of a tensor the
+    reference engine computed (``reference_engine.step_noise``); None for a framework's tensor
+    and for a value no step reached."""
+    if isinstance(tensor, ReferenceTensor):
+        return step_noise.elementwise_bound(tensor._data)
     return None
 
 

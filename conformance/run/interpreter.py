@@ -16,7 +16,7 @@ import numpy as np
 from conformance.corpus.case import Case
 from conformance.corpus.step_kinds import STATE_AFTER, kind_of
 from conformance.corpus.vocabulary import NUMBER_OR_NAME, OpSpec
-from conformance.run.adapters import Adapter, Unsupported, rounding_scale, rounding_singular
+from conformance.run.adapters import Adapter, Unsupported, rounding_scale, rounding_singular, step_shift
 from conformance.run.calls import call_keywords
 from conformance.run.memory import OutOfMemory, is_out_of_memory
 from conformance.run.noise import is_environment_noise
@@ -112,6 +112,9 @@ class Interpreter:
             observed["rounding_scale"] = scale
         if rounding_singular(value):
             observed["rounding_singular"] = True
+        shift = step_shift(value)
+        if shift is not None and shift.any():
+            observed["step_shift"] = array_to_json(shift)
         return observed
 
     # --- steps ------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from reference_engine.paddle import param_attr
 from reference_engine.paddle._core import no_grad
 from reference_engine.paddle.optimizer import lr
 from reference_engine.paddle.regularizer import as_regularizer
+from reference_engine.rounding import note_read_by_optimizer
 
 __all__ = ["Optimizer", "update_in_place"]
 
@@ -56,6 +57,7 @@ class Optimizer:
     def step(self) -> None:
         with no_grad():
             pairs = [(p, p.grad) for p in self.parameters if p.grad is not None and not p.stop_gradient]
+            note_read_by_optimizer(g for _, g in pairs)
             if self._grad_clip is not None:
                 pairs = self._grad_clip(pairs)
             pairs = [(p, self._regularized(p, g)) for p, g in pairs]

@@ -10,6 +10,7 @@ from typing import Any, Callable, Optional
 
 from reference_engine import ops as F
 from reference_engine.framework_names import module_getattr
+from reference_engine.rounding import note_read_by_optimizer
 from reference_engine.torch._core import TORCH, no_grad
 from reference_engine.torch.optim import lr_scheduler, swa_utils
 from reference_engine.torch.optim.adam_variants import *  # noqa: F403
@@ -51,6 +52,7 @@ class SGD(Optimizer):
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
         loss = closure_loss(closure)
         with no_grad():
+            note_read_by_optimizer(p.grad for group in self.param_groups for p in group["params"])
             for group in self.param_groups:
                 for p in group["params"]:
                     if p.grad is None:

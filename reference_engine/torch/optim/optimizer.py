@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable, Optional, Union
 
 from reference_engine.framework_names import instance_getattr
 from reference_engine.graph import RemovableHandle
+from reference_engine.rounding import note_read_by_optimizer
 from reference_engine.torch._core import TORCH, Tensor, no_grad
 from reference_engine.torch.nn.modules import clear_grads
 
@@ -209,6 +210,7 @@ class PerParameter(Optimizer):
     def step(self, closure: Optional[Callable[[], Any]] = None) -> Any:
         loss = closure_loss(closure)
         with no_grad():
+            note_read_by_optimizer(p.grad for group in self.param_groups for p in group["params"])
             for group in self.param_groups:
                 for p in group["params"]:
                     if p.grad is not None:
