@@ -253,8 +253,14 @@ class Node:
         return [node for node, _ in shown]
 
     def listed(self) -> tuple[int, ...]:
-        """The positions of the inputs the node lists (not where's condition)."""
-        return self.rule.listed if self.rule.unlisted else tuple(range(len(self.edges)))
+        """The positions of the inputs the node lists (not where's condition; in paddle, not
+        the number of a tensor-and-number op, which its scale kernel takes as an attribute)."""
+        listed = self.rule.listed if self.rule.unlisted else tuple(range(len(self.edges)))
+        scalar = self.attrs.get("scalar")
+        if scalar is not None and not self.policy.number_operands_listed:
+            number = 1 if scalar == "right" else 0
+            return tuple(i for i in listed if i != number)
+        return listed
 
     def release(self) -> None:
         """Drop the saved tensors and remember that this node has been run and freed."""
@@ -263,20 +269,36 @@ class Node:
         self.released = True
 
     def __repr__(self) -> str:
-        return f"<{self.name().split('::')[-1]} object at {id(self):#x}>"
+        return f"<{self.policy.node_class_path(self)} object at {id(self):#x}>"
 
 
 def shown_node(node: Optional[Node]) -> Optional[Node]:
-    """The node a program sees: a custom function's node for one of its output slots."""
+    """The node a program sees: a custom function's node for one of its output slots, of the
+    class the framework's node has (``type(y.grad_fn).__name__`` is ``MulBackward0``)."""
     if _is_slot(node):
-        return node.attrs["of"]  # type: ignore[union-attr]
+        node = node.attrs["of"]  # type: ignore[union-attr]
+    if type(node) is Node:
+        node.__class__ = _node_class(node.policy.node_class_path(node))
     return node
 
 
 def _shown(node: Optional[Node]) -> tuple[Optional[Node], int]:
     if _is_slot(node):
-        return node.attrs["of"], node.attrs["slot"]  # type: ignore[union-attr]
-    return node, 0
+        return shown_node(node), node.attrs["slot"]  # type: ignore[union-attr]
+    return shown_node(node), 0
+
+
+# a class of Node per name the frameworks give their node classes, made when first shown
+_NODE_CLASSES: dict[str, type] = {}
+
+
+def _node_class(path: str) -> type:
+    cls = _NODE_CLASSES.get(path)
+    if cls is None:
+        module, _, name = path.rpartition(".")
+        cls = _NODE_CLASSES[path] = type(name, (Node,), {"__slots__": (),
+                                                         "__module__": module or "builtins"})
+    return cls
 
 
 def _is_slot(node: Optional[Node]) -> bool:

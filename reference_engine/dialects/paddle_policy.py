@@ -370,6 +370,7 @@ class PaddlePolicy(Policy):
     erfinv_saturates = True  # measured on 3.3.1
     in_place_saves_detached_copies = frozenset({"mul"})  # measured on 3.3.1 (multiply_)
     next_functions_numbered = False
+    number_operands_listed = False
     retain_in_hook_order = True
     kernels_copy_gradients = True
     custom_gradients_cast_to_input_dtype = False
@@ -557,6 +558,10 @@ class PaddlePolicy(Policy):
 
     def custom_node_name(self, cls: type) -> str:
         return f"GradNodePyLayer_{cls.__name__}"
+
+    def node_class_path(self, node: Any) -> str:
+        """Every node is one class to Python, whatever its ``name()`` (measured on 3.3.1)."""
+        return "paddle.base.libpaddle.GradNodeBase"
 
     # paddle names the reflected operators by their own methods
     _OPERATOR_NAMES = {"__radd__": "__add__", "__rmul__": "__mul__", "__truediv__": "__div__",

@@ -117,6 +117,7 @@ class Policy:
     # second derivative does not reach the tensor's history through it)
     in_place_saves_detached_copies: frozenset[str] = frozenset()
     next_functions_numbered = True  # torch: (node, output number) pairs; paddle: the nodes
+    number_operands_listed = True   # paddle: a tensor-and-number op lists the tensor alone
     # the order ready nodes run in: torch's ready queue runs the most recently recorded node
     # first; paddle's is first in, first out, with leaf accumulations put at its front
     ready_first_in_first_out = False
@@ -219,6 +220,14 @@ class Policy:
         return data is not None and data.dtype.kind in "biu"
 
     # --- custom functions -------------------------------------------------------------------
+
+    def node_class_path(self, node: Any) -> str:
+        """What a node's repr names as its class: torch's own node classes by name, a custom
+        function's node class by its module's path too (measured on torch 2.13:
+        ``<torch.autograd.function.ExpBackward object at 0x…>``)."""
+        name = node.name().split("::")[-1]
+        rule = getattr(node, "rule", None)  # (an AccumulateGrad has none)
+        return f"torch.autograd.function.{name}" if rule is not None and rule.op == "custom" else name
 
     def custom_node_name(self, cls: type) -> str:
         """The node name of a custom function class."""

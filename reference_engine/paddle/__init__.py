@@ -8,6 +8,7 @@ raises ``NotModelledError``, an ``AttributeError`` that names it.
 
 from __future__ import annotations
 
+from math import e, inf, nan, pi
 from typing import Any
 
 from reference_engine.framework_names import missing_from_module
@@ -58,6 +59,7 @@ set_flags, get_flags = flags.set_flags, flags.get_flags
 create_parameter = nn.layers.create_parameter
 inverse = linalg.inv
 Model = hapi.Model
+newaxis = None  # numpy's spelling of an index's new dimension
 
 # the same functions as Tensor methods (defined once, in extras.py)
 for _method, _function in {**extras.TENSOR_METHODS, **tensor_functions.TENSOR_METHODS,
@@ -76,7 +78,7 @@ __all__ = [*_core.__all__, *extras.__all__, *scans_and_blocks.__all__, *indexed_
            "framework",
            "incubate", "io", "linalg", "metric", "nn", "optimizer", "regularizer", "tensor", "set_device",
            "is_compiled_with_cuda", "CPUPlace", "CUDAPlace", "ParamAttr", "create_parameter", "get_flags",
-           "inverse", "set_flags", "Model"]
+           "inverse", "set_flags", "Model", "e", "inf", "nan", "newaxis", "pi"]
 
 
 def __getattr__(name: str) -> Any:

@@ -7,6 +7,7 @@ and the facade lacks raises ``NotModelledError``, an ``AttributeError`` that nam
 
 from __future__ import annotations
 
+from math import e, inf, nan, pi
 from typing import Any
 
 from reference_engine.framework_names import missing_from_module
@@ -61,6 +62,7 @@ from reference_engine.torch.threads import *  # noqa: F403
 from reference_engine.torch.type_info import finfo, iinfo
 
 vmap = func.vmap  # torch.vmap is torch.func.vmap
+newaxis = None  # numpy's spelling of an index's new dimension
 _core.cuda.amp = amp.cuda_amp  # type: ignore[attr-defined]
 
 # the same functions as Tensor methods (defined once, in extras.py)
@@ -81,7 +83,7 @@ __all__ = [*_core.__all__, *extras.__all__, *threads.__all__, *fused_ops.__all__
            "iinfo", "linalg", "nn", "optim", "random", "serialization", "testing", "utils", "load", "save",
            "autocast", "get_autocast_dtype", "is_autocast_enabled", "BFloat16Tensor", "BoolTensor",
            "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor", "LongTensor", "return_types",
-           "version", "vmap"]
+           "version", "vmap", "e", "inf", "nan", "newaxis", "pi"]
 
 
 def __getattr__(name: str) -> Any:

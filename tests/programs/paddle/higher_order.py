@@ -379,3 +379,20 @@ def log_derivatives_are_composed_of_primitive_ops_from_the_second_on(paddle):
     return [g1, g2x, g2s, g3x, g3s, names,
             [n.name() for n in g2x.grad_fn.next_functions],
             attempt(lambda: paddle.grad([g3x], [x], create_graph=True))]
+
+
+@program
+def node_classes_as_programs_print_them(paddle):
+    """paddle's nodes are one class to Python (``GradNodeBase``), named by ``name()``; a
+    tensor-and-number op (the scale kernel) lists the tensor's node alone."""
+    import re
+
+    def masked(node):
+        return re.sub(r"0x[0-9a-f]+", "0x…", repr(node))
+    x = paddle.to_tensor([0.5, 1.0], stop_gradient=False)
+    y = paddle.ones([2])
+    scaled, added, product = x * 2, 1 + x, x * y
+    return [masked(scaled.grad_fn), type(scaled.grad_fn).__name__, str(type(scaled.grad_fn)),
+            [len(t.grad_fn.next_functions) for t in (scaled, added, product, x - 3.0)],
+            [n is None for n in product.grad_fn.next_functions],
+            [paddle.pi, paddle.e, paddle.inf, repr(paddle.nan), paddle.newaxis]]

@@ -391,3 +391,20 @@ def gradcheck_runs_the_functions_as_torch_does(torch):
     x = torch.ones(2, dtype=torch.float64, requires_grad=True)
     seen.append(attempt(lambda: torch.autograd.gradcheck(Ignoring.apply, (x,), check_undefined_grad=False)))
     return seen
+
+
+@program
+def node_classes_as_programs_print_them(torch):
+    """``print(y.grad_fn)`` and ``type(y.grad_fn)``: torch's own nodes by their class name, a
+    custom function's node by its module's path too (its address masked)."""
+    import re
+
+    def masked(node):
+        return re.sub(r"0x[0-9a-f]+", "0x…", repr(node))
+    exp = _exp_function(torch)
+    x = torch.tensor([0.5, 1.0], requires_grad=True)
+    y, z = exp.apply(x), x * 2
+    return [masked(y.grad_fn), masked(z.grad_fn), type(y.grad_fn).__name__,
+            type(z.grad_fn).__name__, type(z.grad_fn).__module__, str(type(z.grad_fn)),
+            masked((y * z).grad_fn.next_functions), type(y.grad_fn) is type(exp.apply(x).grad_fn),
+            [torch.pi, torch.e, torch.inf, repr(torch.nan), torch.newaxis]]
