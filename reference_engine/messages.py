@@ -825,6 +825,22 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                        "size along the split dimension. But received Attr(num_or_sections) = "
                        "{sections}, input(X)'s shape = {shape}, Attr(dim) = {dim}."),
     "unbind_axis": (ValueError, "The axis must in range({low}, {high})."),
+    "unstack_axis": (ValueError, "`axis` must be in the range [{low}, {high})"),
+    "median_axis": (ValueError, "In median, axis should be none or an integer in range [-rank(x), rank(x))."),
+    "nanmedian_axis": (ValueError, "(InvalidArgument) each element of the axis should be in the range "
+                                   "[ -dimension(X), dimension(X) ) which dimension = {ndim}. But "
+                                   "received axis = {axis}."),
+    "median_mode": (ValueError, "Mode {mode} is not supported. Must be avg or min."),
+    "selection_axis": (ValueError, "(InvalidArgument) the axis must be [-{ndim}, {ndim}), but received "
+                                   "{axis} ."),
+    "kthvalue_k": (ValueError, "(InvalidArgument) input of kthvalue must have >= {k} columns in axis "
+                               "of {axis}"),
+    "quantile_q_empty": (ValueError, "q should not be empty"),
+    "quantile_q_range": (ValueError, "q should be in range [0, 1]"),
+    "quantile_interpolation": (ValueError, "interpolation must be one of 'linear', 'lower', 'higher', "
+                                           "'nearest' or 'midpoint', but got {interpolation}"),
+    "quantile_axis": (ValueError, "Axis should be None, int, or a list, element should in range "
+                                  "[-rank(x), rank(x))."),
     "bitwise_float": (RuntimeError, "(NotFound) The kernel with key (CPU, Undefined(AnyLayout), float32) "
                                     "of kernel `{name}` is not registered. Selected wrong DataType "
                                     "`float32`. Paddle support following DataTypes: int16, int32, uint8, "

@@ -121,7 +121,7 @@ def _binary(op: str, a: Operand, b: Operand, extra: dict[str, Any] = _EMPTY) -> 
     cls = _cls_of(a, b)
     _check_operand(a, cls, op, 1)
     _check_operand(b, cls, op, 2)
-    dtype = cls._policy.result_dtype(a, b)
+    dtype = cls._policy.result_dtype(a, b, op=op)
     ta, tb = _coerce(a, cls, dtype), _coerce(b, cls, dtype)
     if ta._data.shape != tb._data.shape:
         broadcast_shape(cls, ta._data.shape, tb._data.shape)
@@ -172,7 +172,7 @@ def mul(a: Operand, b: Operand) -> Tensor:
 def div(a: Operand, b: Operand) -> Tensor:
     cls = _cls_of(a, b)
     if cls._policy.is_integral(a) and cls._policy.is_integral(b):
-        cls._policy.result_dtype(a, b)  # operands the framework cannot promote are refused first
+        cls._policy.result_dtype(a, b, op="div")  # operands the framework cannot promote are refused first
         # true division of integers: both operands as the default float
         a, b = (cast(x, cls._policy.default_float) if isinstance(x, tensor_type()) else float(x)
                 for x in (a, b))
@@ -219,13 +219,13 @@ def pow(a: Operand, b: Operand) -> Tensor:  # noqa: A001 - the frameworks' name
     base = tensor_type()
     if isinstance(a, base) and not isinstance(b, base):
         _check_operand(b, type(a), "pow", 2)
-        dtype = a._policy.result_dtype(a, b)
+        dtype = a._policy.result_dtype(a, b, op="pow")
         if a._data.dtype != dtype:
             a = cast(a, dtype)
         return apply(R.RULES["pow_scalar"], (a,), {"exponent": b})
     if isinstance(b, base) and not isinstance(a, base):
         _check_operand(a, type(b), "pow", 1)
-        dtype = b._policy.result_dtype(a, b)
+        dtype = b._policy.result_dtype(a, b, op="pow")
         if b._data.dtype != dtype:
             b = cast(b, dtype)
         return apply(R.RULES["rpow"], (b,), {"base": a})
@@ -454,7 +454,7 @@ def clamp(a: Tensor, low: Any = None, high: Any = None) -> Tensor:
 
 def where(condition: Tensor, a: Operand, b: Operand) -> Tensor:
     cls = _cls_of(condition, a, b)
-    dtype = cls._policy.result_dtype(a, b)
+    dtype = cls._policy.result_dtype(a, b, op="where")
     ta, tb = _coerce(a, cls, dtype), _coerce(b, cls, dtype)
     if condition._data.dtype != np.bool_:
         raise cls._policy.error("where_condition", dtype=cls._policy.dtype_name(condition._data.dtype))
@@ -496,7 +496,7 @@ def to_device(a: Tensor, device: Optional[str]) -> Tensor:
 
 def _compare(ufunc: Any, a: Operand, b: Operand) -> Tensor:
     cls = _cls_of(a, b)
-    cls._policy.result_dtype(a, b)  # operands the framework cannot promote are refused
+    cls._policy.result_dtype(a, b, op="compare")  # operands the framework cannot promote are refused
     x = a._data if isinstance(a, tensor_type()) else a
     y = b._data if isinstance(b, tensor_type()) else b
     operands = [np.asarray(x), np.asarray(y)]
@@ -973,12 +973,13 @@ def split(a: Tensor, sizes: Sequence[int], dim: int, with_sizes: bool) -> list[T
                            indices)
 
 
-def unbind(a: Tensor, dim: int) -> list[Tensor]:
-    """The slices of ``a`` along ``dim``, that dimension removed (UnbindBackward0 / UnbindGradNode)."""
+def unbind(a: Tensor, dim: int, op: str = "unbind") -> list[Tensor]:
+    """The slices of ``a`` along ``dim``, that dimension removed (UnbindBackward0 / UnbindGradNode;
+    ``op`` "unstack": paddle's UnstackGradNode)."""
     d = normalize_dim(type(a), dim, a._data.ndim)
     # (the Ellipsis keeps a piece of a vector a 0-d view, where numpy would hand out a scalar)
     indices = [(slice(None),) * d + (i, Ellipsis) for i in range(a._data.shape[d])]
-    return several_outputs(R.RULES["unbind"], a, {"dim": d, "in_shape": a._data.shape}, indices)
+    return several_outputs(R.RULES[op], a, {"dim": d, "in_shape": a._data.shape}, indices)
 
 
 def several_outputs(rule: R.Rule, a: Tensor, attrs: dict[str, Any],
@@ -1021,7 +1022,7 @@ def output_slot(node: Node, data: np.ndarray, index: int, count: int, like: Tens
     return out
 
 
-SPLIT_OPS = frozenset({"split", "split_with_sizes", "unbind"})
+SPLIT_OPS = frozenset({"split", "split_with_sizes", "unbind", "unstack"})
 
 
 def split_output_of(t: Tensor) -> Optional[tuple[Node, int]]:

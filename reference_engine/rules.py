@@ -103,6 +103,9 @@ rule("split_with_sizes", "SplitWithSizesBackward0", lambda a, *, sizes, dim: a,
      lambda grads, in_shape, sizes, dim: H.split_grad(grads, in_shape, sizes, dim))
 rule("unbind", "UnbindBackward0", lambda a, *, dim: a,
      lambda grads, in_shape, dim: H.unbind_grad(grads, in_shape, dim))
+# paddle's unstack: unbind's pieces as copies (its kernel writes new memory)
+rule("unstack", "UnstackBackward0", lambda a, *, dim: a,
+     lambda grads, in_shape, dim: H.unbind_grad(grads, in_shape, dim))
 # the p-norm for p other than 2: |x|_1, max |x| (inf), min |x| (-inf), (sum |x|^p)^(1/p)
 rule("norm_p", "LinalgVectorNormBackward0", lambda a, *, p, dims, keepdim: H.np_norm_p(a, p, dims, keepdim),
      lambda g, a, result, p, dims, keepdim: H.norm_p_grad(g, a, result, p, dims, keepdim))

@@ -220,6 +220,8 @@ INTERNAL_RULES: dict[str, str] = {
     "getitem_index": "indexing by integer lists", "getitem_select": "indexing by an integer",
     "getitem_slice": "indexing by slices", "index_backward": "indexing's derivative",
     "split_with_sizes": "split by sections", "unsafe_view": "a reshape that copies",
+    "unstack": "paddle's unstack: unbind's rule under its own node, its pieces copies (a "
+               "differential program checks it)",
     "as_strided": "a view made anew from its base once its version moved on (torch)",
     "copy_slices": "a base written through one of its views (torch's CopySlices)",
     "sgn": "abs's derivative (torch), whose own derivative is a ZeroTensor",

@@ -336,6 +336,23 @@ IN_PLACE_GRADIENT_KERNELS = frozenset({
     "softplus", "floor", "ceil", "round", "round_decimals", "relu", "leaky_relu", "clamp", "elu"})
 
 
+
+_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+
+
+def _zero_d_promotion(a: Any, b: Any) -> np.dtype:
+    """Two tensors of different dtypes, one of them 0-d: the 0-d one joins the other as a Python
+    number would. Of different kinds (bool, integer, float), the higher kind's dtype; of one
+    kind, the other tensor's dtype, or the wider where both are 0-d (measured on paddle 3.3.1
+    for every pair of bool, int32, int64, float32 and float64)."""
+    x, y = a._data, b._data
+    kinds = _CATEGORY[x.dtype.kind], _CATEGORY[y.dtype.kind]
+    if kinds[0] != kinds[1]:
+        return x.dtype if kinds[0] > kinds[1] else y.dtype
+    if x.ndim == 0 and y.ndim == 0:
+        return np.result_type(x.dtype, y.dtype)
+    return y.dtype if x.ndim == 0 else x.dtype
+
 class PaddlePolicy(Policy):
     """PaddlePaddle 3.3.1 semantics (eager mode)."""
 
@@ -784,14 +801,25 @@ class PaddlePolicy(Policy):
             return SCALAR_NODE_NAMES[(rule.op, scalar)]
         return NODE_NAMES.get(rule.op, "".join(p.title() for p in rule.op.split("_")) + "GradNode")
 
-    def result_dtype(self, *operands: Any) -> np.dtype:
+    # the operations whose operands promote when one of two is 0-d (measured; maximum,
+    # minimum and where refuse)
+    zero_d_promoting_ops = frozenset({"add", "sub", "mul", "div", "pow", "compare"})
+
+    def result_dtype(self, *operands: Any, op: Optional[str] = None) -> np.dtype:
         """Tensors of different dtypes promote only when all are floating point (a Python
-        number goes with any tensor)."""
-        dtypes = [x._data.dtype for x in operands if hasattr(x, "_data")]
+        number goes with any tensor), or, for the arithmetic and comparison operators, when one
+        of two is 0-d (``_zero_d_promotion``)."""
+        tensors = [x for x in operands if hasattr(x, "_data")]
+        dtypes = [x._data.dtype for x in tensors]
+        if len(set(dtypes)) > 1 and len(tensors) == 2 and op in self.zero_d_promoting_ops and \
+                any(t._data.ndim == 0 for t in tensors):
+            return _zero_d_promotion(*tensors)
         if len(set(dtypes)) > 1 and any(d.kind != "f" for d in dtypes):
             other = next(d for d in dtypes if d != dtypes[0])
             raise self.error("promotion", x=str(dtypes[0]), y=str(other))
-        return super().result_dtype(*operands)
+        if len(set(dtypes)) > 1 and op in ("maximum", "minimum", "where"):
+            return np.result_type(*dtypes)  # the wider float, 0-d or not
+        return super().result_dtype(*operands, op=op)
 
     def check_bool_operands(self, op: str, a: Any, b: Any) -> None:
         if op in BOOL_KERNELS_MISSING and all(

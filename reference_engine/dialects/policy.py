@@ -260,8 +260,9 @@ class Policy:
         what it returns)."""
         return self.user_callback(hook)
 
-    def result_dtype(self, *operands: Any) -> np.dtype:
-        """Type promotion by category: dimensioned tensors, then 0-d tensors, then numbers.
+    def result_dtype(self, *operands: Any, op: Optional[str] = None) -> np.dtype:
+        """Type promotion by category: dimensioned tensors, then 0-d tensors, then numbers
+        (``op``: the operation promoting, where a dialect's rule depends on it).
 
         A lower-priority operand changes the result only when its category (bool < integer <
         floating) is higher, as in torch's ``result_type``.

@@ -34,6 +34,7 @@ from reference_engine.paddle import (
     more_ops,
     nn,
     optimizer,
+    order_statistics,
     regularizer,
     scans_and_blocks,
     tensor,
@@ -46,6 +47,7 @@ from reference_engine.paddle.extras import *  # noqa: F403
 from reference_engine.paddle.indexed_writes import *  # noqa: F403
 from reference_engine.paddle.math_functions import *  # noqa: F403
 from reference_engine.paddle.more_ops import *  # noqa: F403
+from reference_engine.paddle.order_statistics import *  # noqa: F403
 from reference_engine.paddle.scans_and_blocks import *  # noqa: F403
 from reference_engine.paddle.tensor_functions import *  # noqa: F403
 
@@ -65,7 +67,8 @@ newaxis = None  # numpy's spelling of an index's new dimension
 for _method, _function in {**extras.TENSOR_METHODS, **tensor_functions.TENSOR_METHODS,
                            **tensor_access.METHODS, **linalg.TENSOR_METHODS,
                            **math_functions.TENSOR_METHODS, **more_ops.TENSOR_METHODS,
-                           **indexed_writes.TENSOR_METHODS, **scans_and_blocks.TENSOR_METHODS}.items():
+                           **indexed_writes.TENSOR_METHODS, **scans_and_blocks.TENSOR_METHODS,
+                           **order_statistics.TENSOR_METHODS}.items():
     setattr(_core.Tensor, _method, _function)
 
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
@@ -73,7 +76,8 @@ __version__ = version.full_version
 __git_commit__ = version.commit
 
 __all__ = [*_core.__all__, *extras.__all__, *scans_and_blocks.__all__, *indexed_writes.__all__,
-           *tensor_functions.__all__, *math_functions.__all__, *more_ops.__all__, "amp", "autograd", "base",
+           *tensor_functions.__all__, *math_functions.__all__, *more_ops.__all__, *order_statistics.__all__,
+           "amp", "autograd", "base",
            "callbacks", "cuda", "device", "version", "__git_commit__", "distribution", "multinomial",
            "framework",
            "incubate", "io", "linalg", "metric", "nn", "optimizer", "regularizer", "tensor", "set_device",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import builtins
 from collections import namedtuple
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
@@ -29,6 +29,7 @@ from reference_engine.paddle._core import (
 from reference_engine.tensor import in_place_method
 
 __all__ = ["add_n", "all", "allclose", "any", "arange", "argmax", "argmin", "argsort", "assign", "bmm",
+           "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "broadcast_tensors", "unstack",
            "einsum", "load", "save",
            "masked_select", "meshgrid", "nonzero", "normal", "randint", "randperm", "uniform",
            "broadcast_to", "ceil", "chunk", "cumsum", "diag", "diagonal", "dot", "mv", "equal", "equal_all",
@@ -231,6 +232,41 @@ def unbind(input: Tensor, axis: builtins.int = 0) -> list[Tensor]:  # noqa: A002
     if not -ndim <= axis < ndim:
         raise input._policy.error("unbind_axis", low=-ndim, high=ndim)
     return F.unbind(input, axis)
+
+
+def unstack(x: Tensor, axis: builtins.int = 0, num: Optional[builtins.int] = None,
+            name: Optional[str] = None) -> list[Tensor]:
+    """The slices along ``axis``, without it, as new memory (UnstackGradNode; ``num`` is the
+    count, which the shape already gives)."""
+    ndim = x._data.ndim
+    if not -ndim <= axis < ndim:
+        raise x._policy.error("unstack_axis", low=-ndim, high=ndim)
+    return F.unbind(x, axis, op="unstack")
+
+
+def broadcast_tensors(input: Sequence[Tensor], name: Optional[str] = None) -> list[Tensor]:  # noqa: A002
+    """Each tensor expanded to the shape they broadcast to, each a new tensor
+    (BroadcastTensorsGradNode)."""
+    shape = F.broadcast_shape(Tensor, *(t._data.shape for t in input))
+    return [C.named(F.expand(t, shape) if t._data.shape != shape else F.clone(t),
+                    "BroadcastTensorsGradNode", t) for t in input]
+
+
+def bitwise_and(x: Tensor, y: Tensor, out: Any = None, name: Optional[str] = None) -> Tensor:
+    """``x & y`` of integer or boolean tensors."""
+    return F.bitwise(np.bitwise_and, x, y)
+
+
+def bitwise_or(x: Tensor, y: Tensor, out: Any = None, name: Optional[str] = None) -> Tensor:
+    return F.bitwise(np.bitwise_or, x, y)
+
+
+def bitwise_xor(x: Tensor, y: Tensor, out: Any = None, name: Optional[str] = None) -> Tensor:
+    return F.bitwise(np.bitwise_xor, x, y)
+
+
+def bitwise_not(x: Tensor, out: Any = None, name: Optional[str] = None) -> Tensor:
+    return F.bitwise(np.invert, x)
 
 
 def index_select(x: Tensor, index: Tensor, axis: builtins.int = 0) -> Tensor:
@@ -514,6 +550,7 @@ def meshgrid(*args: Any, name: Optional[str] = None) -> list[Tensor]:
 # Tensor methods that are these functions (the facade attaches them)
 TENSOR_METHODS = {
     **{name: globals()[name] for name in (
+        "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "broadcast_tensors", "unstack",
         "all", "any", "argmax", "argmin", "broadcast_to", "ceil", "cumsum", "diag", "diagonal",
         "flatten", "flip", "floor", "gather", "index_select", "isfinite", "isinf", "isnan", "lerp",
         "logsumexp", "masked_fill", "chunk", "neg", "norm", "outer", "prod", "roll", "round",

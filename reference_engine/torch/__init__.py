@@ -28,6 +28,7 @@ from reference_engine.torch import (
     more_ops,
     nn,
     optim,
+    order_statistics,
     random,
     return_types,
     serialization,
@@ -55,6 +56,7 @@ from reference_engine.torch.legacy_types import (
 from reference_engine.torch.lookups import *  # noqa: F403
 from reference_engine.torch.math_functions import *  # noqa: F403
 from reference_engine.torch.more_ops import *  # noqa: F403
+from reference_engine.torch.order_statistics import *  # noqa: F403
 from reference_engine.torch.random import *  # noqa: F403
 from reference_engine.torch.serialization import load, save
 from reference_engine.torch.small_ops import *  # noqa: F403
@@ -70,7 +72,8 @@ _WRITES = {**{name: getattr(indexed_writes, name) for name in indexed_writes.__a
            **indexed_writes.IN_PLACE_METHODS}
 for _method, _function in {**extras.TENSOR_METHODS, **_WRITES, **small_ops.TENSOR_METHODS,
                            **math_functions.TENSOR_METHODS, **more_ops.TENSOR_METHODS,
-                           **fused_ops.TENSOR_METHODS, **lookups.TENSOR_METHODS}.items():
+                           **fused_ops.TENSOR_METHODS, **lookups.TENSOR_METHODS,
+                           **order_statistics.TENSOR_METHODS}.items():
     setattr(_core.Tensor, _method, _function)
 
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
@@ -79,6 +82,7 @@ __version__ = "2.13.0"
 __all__ = [*_core.__all__, *extras.__all__, *threads.__all__, *fused_ops.__all__, *lookups.__all__,
            *random.__all__,
            *indexed_writes.__all__, *small_ops.__all__, *math_functions.__all__, *more_ops.__all__,
+           *order_statistics.__all__,
            "special", "accelerator", "amp", "autograd", "backends", "distributions", "finfo", "func",
            "iinfo", "linalg", "nn", "optim", "random", "serialization", "testing", "utils", "load", "save",
            "autocast", "get_autocast_dtype", "is_autocast_enabled", "BFloat16Tensor", "BoolTensor",

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
-__all__ = ["aminmax", "cummax", "cummin", "linalg_slogdet", "max", "min", "slogdet", "sort", "topk"]
+__all__ = ["aminmax", "cummax", "cummin", "kthvalue", "linalg_slogdet", "max", "median", "min", "mode",
+           "nanmedian", "slogdet", "sort", "topk"]
 
 
 def _structseq(name: str, fields: tuple[str, ...]) -> type:
@@ -30,3 +31,7 @@ aminmax = _structseq("aminmax", ("min", "max"))
 cummax = _structseq("cummax", ("values", "indices"))
 cummin = _structseq("cummin", ("values", "indices"))
 linalg_slogdet = _structseq("linalg_slogdet", ("sign", "logabsdet"))
+median = _structseq("median", ("values", "indices"))
+nanmedian = _structseq("nanmedian", ("values", "indices"))
+kthvalue = _structseq("kthvalue", ("values", "indices"))
+mode = _structseq("mode", ("values", "indices"))

@@ -17,8 +17,9 @@ from reference_engine import ops as F
 from reference_engine.torch import extras, linalg, return_types
 from reference_engine.torch._core import Tensor
 
-__all__ = ["addcdiv", "addcmul", "concatenate", "det", "diff", "hstack", "inverse", "logdet", "movedim",
-           "moveaxis", "slogdet", "swapaxes", "true_divide", "vstack"]
+__all__ = ["addcdiv", "addcmul", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "concatenate",
+           "det", "diff", "hstack", "inverse", "logdet", "movedim", "moveaxis", "slogdet", "swapaxes",
+           "true_divide", "vstack"]
 
 
 def diff(input: Tensor, n: builtins.int = 1, dim: builtins.int = -1, prepend: Any = None,  # noqa: A002
@@ -102,8 +103,27 @@ def logdet(input: Tensor) -> Tensor:  # noqa: A002
     return F.where(F.constant_like(sign, sign._data == -1), nan, logabsdet)
 
 
+def bitwise_and(input: Tensor, other: Any) -> Tensor:  # noqa: A002
+    """``input & other`` of integer or boolean tensors (logical for booleans)."""
+    return F.bitwise(np.bitwise_and, input, other)
+
+
+def bitwise_or(input: Tensor, other: Any) -> Tensor:  # noqa: A002
+    return F.bitwise(np.bitwise_or, input, other)
+
+
+def bitwise_xor(input: Tensor, other: Any) -> Tensor:  # noqa: A002
+    return F.bitwise(np.bitwise_xor, input, other)
+
+
+def bitwise_not(input: Tensor) -> Tensor:  # noqa: A002
+    """``~input``: each bit flipped (``not`` for booleans)."""
+    return F.bitwise(np.invert, input)
+
+
 TENSOR_METHODS = {
-    **{name: globals()[name] for name in ("addcdiv", "addcmul", "det", "diff", "inverse", "logdet", "movedim",
+    **{name: globals()[name] for name in ("addcdiv", "addcmul", "bitwise_and", "bitwise_not", "bitwise_or",
+                                          "bitwise_xor", "det", "diff", "inverse", "logdet", "movedim",
                                           "moveaxis", "slogdet", "swapaxes", "true_divide")},
     "nonzero": lambda self, *, as_tuple=False: extras.nonzero(self, as_tuple=as_tuple),
     "argwhere": lambda self: extras.nonzero(self), "sgn": lambda self: F.sgn(self),
