@@ -11,12 +11,14 @@ from math import e, inf, nan, pi
 from typing import Any
 
 from reference_engine.framework_names import missing_from_module
+from reference_engine.tensor import in_place_method
 from reference_engine.torch import (
     _core,
     accelerator,
     amp,
     autograd,
     backends,
+    determinism,
     distributions,
     extras,
     func,
@@ -41,6 +43,7 @@ from reference_engine.torch import (
 )
 from reference_engine.torch._core import *  # noqa: F403
 from reference_engine.torch.amp import autocast, get_autocast_dtype, is_autocast_enabled
+from reference_engine.torch.determinism import *  # noqa: F403
 from reference_engine.torch.extras import *  # noqa: F403
 from reference_engine.torch.fused_ops import *  # noqa: F403
 from reference_engine.torch.indexed_writes import *  # noqa: F403
@@ -76,11 +79,19 @@ for _method, _function in {**extras.TENSOR_METHODS, **_WRITES, **small_ops.TENSO
                            **order_statistics.TENSOR_METHODS}.items():
     setattr(_core.Tensor, _method, _function)
 
+# the in-place forms of functions whose in-place kernel records the function's own node
+# (``x.lerp_(y, 0.1)``: LerpBackward0), written through the tensor's version counter
+for _name in ("lerp", "addcmul", "addcdiv", "floor", "round", "sign", "reciprocal", "nan_to_num", "clip",
+              "trunc", "frac", "ceil", "log1p", "expm1", "square", "rsqrt", "erf", "atan2", "hypot", "logit",
+              "copysign", "xlogy", "digamma", "lgamma", "sinc", "deg2rad", "cumsum", "cumprod", "tril",
+              "triu"):
+    setattr(_core.Tensor, f"{_name}_", in_place_method(_name, getattr(_core.Tensor, _name)))
+
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
 __version__ = "2.13.0"
 
-__all__ = [*_core.__all__, *extras.__all__, *threads.__all__, *fused_ops.__all__, *lookups.__all__,
-           *random.__all__,
+__all__ = [*_core.__all__, *determinism.__all__, *extras.__all__, *threads.__all__, *fused_ops.__all__,
+           *lookups.__all__, *random.__all__,
            *indexed_writes.__all__, *small_ops.__all__, *math_functions.__all__, *more_ops.__all__,
            *order_statistics.__all__,
            "special", "accelerator", "amp", "autograd", "backends", "distributions", "finfo", "func",

@@ -7,12 +7,13 @@ from typing import Any, Iterator, Optional, Sequence
 
 from reference_engine import data as shared
 from reference_engine.framework_names import defining_module, module_getattr
-from reference_engine.torch._core import Tensor, stack, tensor
+from reference_engine.torch._core import Tensor, float64, stack, tensor
+from reference_engine.torch.extras import as_tensor, multinomial
 from reference_engine.torch.random import Generator, default_generator, drawing
 
 __all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset", "RandomSampler",
            "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler", "TensorDataset",
-           "default_collate", "random_split"]
+           "WeightedRandomSampler", "default_collate", "random_split"]
 
 Dataset, IterableDataset = shared.Dataset, shared.IterableDataset
 TensorDataset, Subset, ConcatDataset = shared.TensorDataset, shared.Subset, shared.ConcatDataset
@@ -52,6 +53,31 @@ class SubsetRandomSampler(shared.Sampler):
 
     def __len__(self) -> int:
         return len(self.indices)
+
+
+class WeightedRandomSampler(shared.Sampler):
+    """``num_samples`` indices drawn by ``torch.multinomial`` from ``weights`` (as float64), with
+    or without replacement, on ``generator`` (the default one if none) each time it is iterated."""
+
+    def __init__(self, weights: Sequence[float], num_samples: int, replacement: bool = True,
+                 generator: Any = None) -> None:
+        if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got "
+                             f"num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError(f"replacement should be a boolean value, but got replacement={replacement}")
+        self.weights = as_tensor(weights, dtype=float64)
+        if self.weights.ndim != 1:
+            raise ValueError(f"weights should be a 1d sequence but given weights have shape "
+                             f"{tuple(self.weights.shape)}")
+        self.num_samples, self.replacement, self.generator = num_samples, replacement, generator
+
+    def __iter__(self) -> Iterator[int]:
+        drawn = multinomial(self.weights, self.num_samples, self.replacement, generator=self.generator)
+        return iter(drawn.tolist())
+
+    def __len__(self) -> int:
+        return self.num_samples
 
 
 class BatchSampler(shared.BatchSampler):

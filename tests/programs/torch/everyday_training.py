@@ -382,3 +382,35 @@ def thread_counts_set_and_read_back(torch):
             attempt(lambda: torch.set_num_threads("a")), attempt(lambda: torch.set_num_threads(2.0))]
     torch.set_num_threads(before)
     return seen
+
+
+@program
+def the_determinism_switch_set_and_read_back(torch):
+    """torch.use_deterministic_algorithms and the debug mode that mirrors it (switched off
+    after: the test process's torch runs on)."""
+    seen = [torch.are_deterministic_algorithms_enabled(), torch.get_deterministic_debug_mode(),
+            attempt(lambda: torch.use_deterministic_algorithms(1))]
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    seen += [torch.are_deterministic_algorithms_enabled(),
+             torch.is_deterministic_algorithms_warn_only_enabled(), torch.get_deterministic_debug_mode()]
+    torch.set_deterministic_debug_mode("error")
+    seen += [torch.get_deterministic_debug_mode(), torch.is_deterministic_algorithms_warn_only_enabled(),
+             attempt(lambda: torch.set_deterministic_debug_mode("x"))]
+    torch.set_deterministic_debug_mode(0)
+    return seen + [torch.are_deterministic_algorithms_enabled()]
+
+
+@program
+def weighted_random_sampling(torch):
+    """WeightedRandomSampler: torch.multinomial's draws on the default generator or its own,
+    with and without replacement, in a DataLoader; its argument checks."""
+    sampler = torch.utils.data.WeightedRandomSampler
+    torch.manual_seed(0)
+    drawn = sampler([0.1, 0.9, 0.4, 0.7], 6)
+    own = sampler([1, 2, 3], 2, replacement=False, generator=torch.Generator().manual_seed(3))
+    data = torch.utils.data.TensorDataset(torch.arange(8.0))
+    loader = torch.utils.data.DataLoader(data, batch_size=3,
+                                         sampler=sampler(torch.tensor([1.0] * 4 + [5.0] * 4), 7))
+    return [list(drawn), len(drawn), list(drawn), list(own), [b[0] for b in loader],
+            attempt(lambda: sampler([[1.0, 2.0]], 3)), attempt(lambda: sampler([1.0, 2.0], 0)),
+            attempt(lambda: sampler([1.0, 2.0], 3, 1))]

@@ -809,3 +809,27 @@ def bincount_counts_and_sums_weights(torch):
             attempt(lambda: torch.bincount(x, weights=torch.tensor([1.0, 2.0]))),
             attempt(lambda: torch.bincount(x, minlength=-1)),
             repr(torch.zeros(0, 3, dtype=torch.bool)), repr(torch.zeros(0, dtype=torch.int32))]
+
+
+@program
+def in_place_forms_record_the_functions_node(torch):
+    """``y.lerp_(end, w)`` and the other in-place forms: the tensor itself, its version grown,
+    the function's own node, and the function's gradient."""
+    extra = {"lerp": (torch.tensor([1.0, -2.0, 3.0]), 0.3),
+             "addcmul": (torch.tensor([1.0, 2.0, 3.0]), torch.tensor([0.5, 0.5, 2.0])),
+             "addcdiv": (torch.tensor([1.0, 2.0, 3.0]), torch.tensor([0.5, 4.0, 2.0])),
+             "atan2": (torch.tensor([1.0, 2.0, -3.0]),), "hypot": (torch.tensor([1.0, 2.0, -3.0]),),
+             "copysign": (torch.tensor([-1.0, 2.0, -3.0]),), "xlogy": (torch.tensor([1.5, 2.0, 3.0]),),
+             "cumsum": (0,), "cumprod": (0,), "clip": (-0.5, 0.5)}
+    out = []
+    for name in ("lerp", "addcmul", "addcdiv", "floor", "round", "sign", "reciprocal", "nan_to_num", "clip",
+                 "trunc", "frac", "ceil", "log1p", "expm1", "square", "rsqrt", "erf", "atan2", "hypot",
+                 "logit", "copysign", "xlogy", "digamma", "lgamma", "sinc", "deg2rad", "cumsum", "cumprod",
+                 "tril", "triu"):
+        values = [[0.25, 0.6], [0.9, 0.1]] if name in ("tril", "triu") else [0.25, 0.6, 0.9]
+        x = torch.tensor(values, requires_grad=True)
+        y = x * 1.5
+        written = getattr(y, name + "_")(*extra.get(name, ()))
+        y.sum().backward()
+        out += [name, written is y, y._version, y.grad_fn.name(), y, x.grad]
+    return out
