@@ -5,7 +5,10 @@ Each transform differentiates with respect to fresh stand-ins for its inputs: a 
 that requires grad at the top level (so the result is a plain tensor, as torch.func returns it),
 or a view of the input where the input itself is being differentiated (inside another
 transform, or by a later ``backward``), so that transforms nest and compose with autograd. A
-transform inside another records its derivative (``create_graph``). ``jvp`` is the
+transform inside another records its derivative (``create_graph``). A result computed from
+tensors that require grad outside the transform (the parameters of a module the function
+closes over) stays differentiable with respect to them, so that a loss built from
+``vmap(hessian(u))`` trains the module as in torch. ``jvp`` is the
 double-vjp trick, and ``jacfwd`` takes one ``jvp`` per input element; ``vmap`` maps the function
 over the batch dimension one slice at a time and stacks the results, which is what it computes
 for functions without randomness or in-place writes to their inputs.
@@ -18,6 +21,8 @@ from typing import Any, Callable, Iterator, Optional, Sequence, Union
 from reference_engine import grad_mode
 from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.framework_names import module_getattr
+from reference_engine.graph import AccumulateGrad
+from reference_engine.identity_map import IdentityMap
 from reference_engine.messages import not_supported
 from reference_engine.torch import autograd
 from reference_engine.torch._core import Tensor, stack, zeros_like
@@ -32,10 +37,41 @@ def _argnums(argnums: Union[int, Sequence[int]]) -> tuple[int, ...]:
     return (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
 
+# the leaves transforms made to differentiate with respect to (stand-ins and cotangents): what
+# a result reaches through them is the transform's own business, not an outer computation's
+_STAND_INS: IdentityMap[bool] = IdentityMap()
+
+
+def _fresh_leaf(x: Tensor) -> Tensor:
+    leaf = x.detach().requires_grad_(True)
+    _STAND_INS[leaf] = True
+    return leaf
+
+
 def _stand_in(x: Tensor) -> Tensor:
     """What a transform differentiates with respect to: a view of an input that is itself being
     differentiated (so the result stays connected to it), a detached copy otherwise."""
-    return x.view_as(x) if x.requires_grad else x.detach().requires_grad_(True)
+    return x.view_as(x) if x.requires_grad else _fresh_leaf(x)
+
+
+def _reaches_outer_leaf(t: Tensor) -> bool:
+    """Whether ``t`` was computed from a tensor that requires grad outside every transform (a
+    module's parameter the function closes over): then it stays differentiable with respect to
+    it, as torch.func's results do."""
+    nodes, seen = [t._grad_fn], set()
+    if t._grad_fn is None:
+        return t.requires_grad and t not in _STAND_INS
+    while nodes:
+        node = nodes.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if type(node) is AccumulateGrad:
+            if node.variable not in _STAND_INS:
+                return True
+            continue
+        nodes.extend(node.edges)
+    return False
 
 
 def _differentiate(outputs: Sequence[Tensor], inputs: Sequence[Tensor],
@@ -48,11 +84,12 @@ def _differentiate(outputs: Sequence[Tensor], inputs: Sequence[Tensor],
 
 def _shown(value: Any, connected: bool) -> Any:
     """What a transform returns: plain tensors at the top level, as torch.func gives them,
-    unless its inputs are being differentiated themselves."""
+    unless its inputs are being differentiated themselves or a tensor was computed from
+    others that are (``_reaches_outer_leaf``)."""
     if connected or _DEPTH[0] > 0 or value is None:
         return value
-    return _rebuild(value, iter([leaf.detach() if isinstance(leaf, Tensor) else leaf
-                                 for leaf in _leaves(value)]))
+    return _rebuild(value, iter([leaf.detach() if isinstance(leaf, Tensor) and not _reaches_outer_leaf(leaf)
+                                 else leaf for leaf in _leaves(value)]))
 
 
 def _leaves(tree: Any) -> list[Tensor]:
@@ -162,7 +199,7 @@ def jvp(func: Callable[..., Any], primals: Sequence[Tensor], tangents: Sequence[
     """The function's output and its Jacobian times the tangents (the double-vjp trick)."""
     connected, inputs, out, aux, outputs = _traced(func, primals, has_aux)
     with _Transform():
-        cotangents = [zeros_like(o).requires_grad_(True) for o in outputs]
+        cotangents = [_fresh_leaf(zeros_like(o)) for o in outputs]
         pulled = _differentiate(outputs, inputs, cotangents)
         pushed = _differentiate(pulled, cotangents, list(tangents))
     tangent_out = _rebuild(out, iter(pushed))

@@ -266,3 +266,34 @@ def jacrev_chunks_and_batched_gradients(torch):
             torch.autograd.functional.hvp(lambda t: (t ** 3).sum(), x, torch.ones(3)),
             torch.autograd.grad(g(x), x, torch.eye(3), is_grads_batched=True),
             torch.autograd.grad((x * 2).sum(), [x, unused], materialize_grads=True)]
+
+
+@program
+def function_transforms_stay_differentiable_in_closed_over_parameters(torch):
+    """A PINN's residual from ``vmap(hessian(u))``, ``vmap(grad(u))`` and ``vmap(jacrev(u))``
+    over a network the function closes over: the results require grad through the network's
+    parameters (not through the transform's own inputs), and a loss built from them trains it.
+    Without such parameters the results are plain tensors."""
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
+    x = torch.randn(5, 2)
+
+    def u(point):
+        return net(point.unsqueeze(0)).squeeze()
+    func = torch.func
+    hessians = func.vmap(func.hessian(u))(x)
+    laplacian = torch.diagonal(hessians, dim1=-2, dim2=-1).sum(-1)
+    (laplacian ** 2).mean().backward()
+    out = [hessians.requires_grad, laplacian, net[0].weight.grad]
+    net.zero_grad()
+    gradients = func.vmap(func.grad(u))(x)
+    (gradients ** 2).sum().backward()
+    out += [gradients.requires_grad, net[2].weight.grad]
+    net.zero_grad()
+    jacobians = func.vmap(func.jacrev(u))(x)
+    jacobians.pow(2).sum().backward()
+    value, tangent = func.jvp(u, (x[0],), (torch.ones(2),))
+    tangent.backward()
+    out += [net[0].bias.grad, value.requires_grad, tangent.requires_grad]
+    plain = func.vmap(func.grad(lambda p: (p.sin() * p).sum()))(x)
+    return out + [plain.requires_grad, plain.grad_fn is None, x.grad]
