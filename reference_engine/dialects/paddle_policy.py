@@ -176,7 +176,17 @@ DERIVATIVE_ORDER_LIMITS = {
 # with ops that have one (paddle.dot and paddle.mv record matmul's; paddle 3.3.1 measured:
 # "The Op dot_grad doesn't have any grad op", and so for mv_grad and bce_loss_grad)
 NODES_WITHOUT_DOUBLE_GRAD = {"DotGradNode": (0, "dot_grad"), "MvGradNode": (0, "mv_grad"),
-                             "BceLossGradNode": (0, "bce_loss_grad")}
+                             "BceLossGradNode": (0, "bce_loss_grad"),
+                             # and the kernels measured on 3.3.1 by their nodes: "The Op
+                             # flatten_grad doesn't have any grad op", and so for each
+                             **{f"{node}GradNode": (0, f"{kernel}_grad") for node, kernel in (
+                                 ("Flatten", "flatten"), ("Roll", "roll"), ("Cumsum", "cumsum"),
+                                 ("Logsumexp", "logsumexp"), ("GroupNorm", "group_norm"),
+                                 ("Argsort", "argsort"), ("Topk", "topk"), ("Trace", "trace"),
+                                 ("Diagonal", "diagonal"), ("Median", "median"),
+                                 ("Nanmedian", "nanmedian"), ("Kthvalue", "kthvalue"), ("Mode", "mode"),
+                                 ("Lerp", "lerp"), ("Dist", "dist"), ("Triu", "triu"), ("Tril", "tril"),
+                                 ("MeanAll", "mean_all"))}}
 GRADIENT_NODE_NAMES = gradient_node_names(KERNELS)
 WITHOUT_DOUBLE_GRAD = {op for op, (limit, _) in DERIVATIVE_ORDER_LIMITS.items() if limit == 0}
 # origins whose double grad paddle 3.3.1 cannot run at all (an internal shape error)
@@ -897,7 +907,8 @@ class PaddlePolicy(Policy):
             raise self.error(CREATE_GRAPH_REFUSED[node.origin])
         if node.attrs.get("unfillable_slot"):
             raise self.error("empty_grad_slot")
-        limit = DERIVATIVE_ORDER_LIMITS.get(node.origin) or NODES_WITHOUT_DOUBLE_GRAD.get(node.name())
+        # (a node's own name first: it is more particular than the ops it is composed of)
+        limit = NODES_WITHOUT_DOUBLE_GRAD.get(node.name()) or DERIVATIVE_ORDER_LIMITS.get(node.origin)
         if create_graph and limit is not None and node.order > limit[0]:
             self.unpack_saved(node)  # paddle recovers the saved tensors (version check) first
             raise self.error("no_double_grad", op=limit[1])

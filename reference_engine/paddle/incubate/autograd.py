@@ -93,8 +93,9 @@ class Jacobian:
         return self._full
 
     @property
-    def shape(self) -> list[int]:
-        return list(self._matrix().shape)
+    def shape(self) -> tuple[int, ...]:
+        """A tuple of ints (where ``Tensor.shape`` is a paddle.Size), as paddle 3.3.1 gives it."""
+        return tuple(int(n) for n in self._matrix().shape)
 
     def __getitem__(self, index: Any) -> Any:
         return self._matrix()[index]

@@ -396,3 +396,25 @@ def node_classes_as_programs_print_them(paddle):
             [len(t.grad_fn.next_functions) for t in (scaled, added, product, x - 3.0)],
             [n is None for n in product.grad_fn.next_functions],
             [paddle.pi, paddle.e, paddle.inf, repr(paddle.nan), paddle.newaxis]]
+
+
+@program
+def kernels_without_double_grad_refuse_create_graph(paddle):
+    """paddle 3.3.1's gradient kernels that have no grad op of their own: a create_graph pass
+    through them is refused, naming the kernel (measured op by op)."""
+    x = paddle.to_tensor([[[0.1, 0.7, -0.3, 0.9], [0.2, -0.4, 0.6, 0.8], [1.1, -0.5, 0.3, 0.0]],
+                          [[0.4, 0.2, -0.9, 0.5], [0.3, 0.6, -0.1, 0.7], [0.8, 0.1, 0.2, -0.6]]],
+                         stop_gradient=False)
+    functional = paddle.nn.functional
+    forms = [lambda: paddle.flatten(x, 1), lambda: paddle.roll(x, 1, 0), lambda: paddle.cumsum(x, 1),
+             lambda: paddle.logsumexp(x, 1), lambda: functional.group_norm(x.reshape([2, 3, 4, 1]), 3),
+             lambda: paddle.sort(x, 1), lambda: paddle.topk(x, 2)[0], lambda: paddle.trace(x[0, :, :3]),
+             lambda: paddle.diagonal(x[0]), lambda: paddle.median(x), lambda: paddle.nanmedian(x),
+             lambda: paddle.kthvalue(x, 2)[0], lambda: paddle.mode(x)[0], lambda: paddle.lerp(x, x * 2, 0.3),
+             lambda: paddle.dist(x, x * 2), lambda: paddle.triu(x), lambda: paddle.tril(x),
+             lambda: functional.l1_loss(x, x * 0), lambda: paddle.quantile(x, 0.3, axis=1)]
+    out = []
+    for form in forms:
+        y = form()
+        out.append(attempt(lambda y=y: paddle.grad(y.sum(), x, create_graph=True)[0].grad_fn.name()))
+    return out
