@@ -171,6 +171,7 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "function_no_forward": (NotImplementedError, "You must implement the forward function for custom "
                                                  "autograd.Function."),
     "function_no_setup_context": (NotImplementedError, "setup_context is not implemented."),
+    "derivative_not_implemented": (NotImplementedError, "the derivative for '{name}' is not implemented."),
     "function_no_backward": (NotImplementedError, "You must implement either the backward or vjp method for "
                                                   "your custom autograd.Function to use it with backward "
                                                   "mode AD."),

@@ -336,6 +336,18 @@ class TorchPolicy(Policy):
 
     # --- custom functions -------------------------------------------------------------------
 
+    # the kernels whose backward torch 2.13 does not differentiate, by the origin their
+    # composition records under (``graph.as_kernel``): the create_graph pass records their
+    # derivative, running it is refused (measured: "the derivative for '_cdist_backward' is not
+    # implemented.")
+    once_differentiable_kernels = {"cdist_kernel": "_cdist_backward"}
+
+    def check_runnable(self, node: Node, create_graph: bool, accumulate: bool = True,
+                       needed: Optional[Sequence[bool]] = None) -> None:
+        super().check_runnable(node, create_graph, accumulate, needed)
+        if node.order >= 2 and node.origin in self.once_differentiable_kernels:
+            raise self.error("derivative_not_implemented", name=self.once_differentiable_kernels[node.origin])
+
     def custom_node_name(self, cls: type) -> str:
         return f"{cls.__name__}Backward"
 

@@ -15,6 +15,7 @@ from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects import torch_layout
 from reference_engine.dialects.torch_policy import TORCH
+from reference_engine.graph import as_kernel
 from reference_engine.messages import not_supported
 from reference_engine.torch import autocast_ops, return_types
 from reference_engine.torch._core import Tensor, _new, _np_dtype, _overloads, dtype, full, ones, tensor, zeros
@@ -145,8 +146,9 @@ def cdist(x1: Tensor, x2: Tensor, p: builtins.float = 2.0,
         compute_mode == "use_mm_for_euclid_dist_if_necessary" and builtins.max(rows) > 25)
     if p == 2 and by_product:
         raise not_supported("cdist's matrix-product path (Euclidean distances of more than 25 rows)", "torch")
-    differences = F.sub(F.unsqueeze(x1, -2), F.unsqueeze(x2, -3))
-    return C.named(F.norm(differences, p, (-1,), False), "CdistBackward0", x1, x2)
+    with as_kernel("cdist_kernel"):  # (differentiable once: see TorchPolicy.once_differentiable_kernels)
+        differences = F.sub(F.unsqueeze(x1, -2), F.unsqueeze(x2, -3))
+        return C.named(F.norm(differences, p, (-1,), False), "CdistBackward0", x1, x2)
 
 
 @autocast_ops.float32

@@ -297,3 +297,19 @@ def function_transforms_stay_differentiable_in_closed_over_parameters(torch):
     out += [net[0].bias.grad, value.requires_grad, tangent.requires_grad]
     plain = func.vmap(func.grad(lambda p: (p.sin() * p).sum()))(x)
     return out + [plain.requires_grad, plain.grad_fn is None, x.grad]
+
+
+@program
+def cdist_is_differentiable_once(torch):
+    """A create_graph pass through cdist records its derivative (CdistBackwardBackward0 in
+    torch), and differentiating that is refused: torch has no derivative for _cdist_backward."""
+    x = torch.tensor([[0.1, 0.5], [0.7, -0.2], [0.3, 0.3]], requires_grad=True)
+    y = torch.tensor([[1.0, 0.0], [0.2, 0.9]], requires_grad=True)
+    out = []
+    for p in (2.0, 1.0):
+        distances = torch.cdist(x, y, p=p)
+        (g,) = torch.autograd.grad(distances.sum(), x, create_graph=True)
+        out += [distances.grad_fn.name(), g.detach(), g.requires_grad,
+                attempt(lambda g=g: torch.autograd.grad(g.sum(), y)),
+                attempt(lambda g=g: g.sum().backward())]
+    return out
