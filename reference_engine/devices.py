@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from reference_engine.tensor import Tensor
 
 CPU = "cpu"
+META = "meta"  # torch's device of shapes without data: what its tensors hold is not shown
 ENVIRONMENT = "REFERENCE_ENGINE_DEVICES"
 
 
@@ -108,6 +109,10 @@ def result_device(op: str, inputs: Sequence[Tensor], policy: Policy) -> Optional
     named = _NAMED_ARGUMENTS.get(op)
     if named is not None:
         return _checked_one_by_one(named, inputs, policy)
+    placed = [t._device for t in inputs if t._device is not None]
+    if META in placed and any(d != META for d in placed):  # checked against the first operand's
+        other = next(d for d in placed if d != placed[0])
+        raise policy.error("meta_device_mix", device=other, expected=placed[0])
     common: Optional[str] = None
     cpu_operand = False
     for t in inputs:
@@ -151,10 +156,10 @@ def check_seed(output: Tensor, seed: Any, index: int, policy: Policy) -> None:
 
 
 def canonical(kind: str, index: Optional[int]) -> str:
-    """The device a tensor is placed on: the CPU has no index, a CUDA device index 0 unless
-    another is given."""
-    if kind == CPU:
-        return CPU
+    """The device a tensor is placed on: the CPU and the meta device have no index, a CUDA
+    device index 0 unless another is given."""
+    if kind in (CPU, META):
+        return kind
     return f"{kind}:{index if index is not None else 0}"
 
 

@@ -286,6 +286,9 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "grad_assign_device": (RuntimeError, "attempting to assign a gradient with device type '{got}' to a "
                                          "tensor with device type '{expected}'. Please ensure that the "
                                          "gradient and the tensor are on the same device"),
+    "meta_copy_out": (NotImplementedError, "Cannot copy out of meta tensor; no data!"),
+    "meta_item": (RuntimeError, "Tensor.item() cannot be called on meta tensors"),
+    "meta_device_mix": (RuntimeError, "Tensor on device {device} is not on the expected device {expected}!"),
     "numpy_device": (TypeError, "can't convert {device} device type tensor to numpy. Use Tensor.cpu() to "
                                 "copy the tensor to host memory first."),
     "hook_changed_type": (RuntimeError, "hook '{name}' has changed the type of value (was {was} got {got})"),

@@ -487,6 +487,8 @@ def to_device(a: Tensor, device: Optional[str]) -> Tensor:
     source = a._device
     if (source or devices.CPU) == (device or devices.CPU):
         return a
+    if source == devices.META:
+        raise a._policy.error("meta_copy_out")
     out = apply(R.RULES["to_device"], (a,), {"source": source})
     devices.place(out, device)
     return out

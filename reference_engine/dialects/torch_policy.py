@@ -398,9 +398,10 @@ class TorchPolicy(Policy):
         data = tensor._data
         prefix = "tensor("
         suffixes = []
+        meta = tensor._device == devices.META  # (no data to show: its size instead)
         if tensor._device not in (None, devices.CPU):
             suffixes.append(f"device='{tensor._device}'")
-        if data.size == 0 and data.ndim != 1:
+        if meta or (data.size == 0 and data.ndim != 1):
             suffixes.append(f"size={tuple(data.shape)}")
         # the default float dtype goes without saying; int64 and bool too, where an element
         # shows which (an empty tensor shows none)
@@ -415,6 +416,8 @@ class TorchPolicy(Policy):
         tangent = dual.tangent_of(tensor)
         if tangent is not None:
             suffixes.append(f"tangent={self.format_tensor(tangent)}")
+        if meta:
+            return f"{prefix}..., {', '.join(suffixes)})"
         return with_suffixes(prefix + tensor_body(data, len(prefix)), suffixes, len(prefix))
 
     # --- torch.autograd.backward / grad argument rules --------------------------------------

@@ -362,7 +362,7 @@ class Tensor(_CoreTensor):
         return of_tensor(devices.device_of(self))
 
     # the storage kinds the reference does not have: every tensor is dense, on a real device
-    is_sparse = is_quantized = is_meta = is_mkldnn = is_nested = False
+    is_sparse = is_quantized = is_mkldnn = is_nested = False
 
     @property
     def layout(self) -> Any:
@@ -441,7 +441,19 @@ class Tensor(_CoreTensor):
     def tolist(self) -> Any:
         if TORCH.is_zero_tensor(self):
             raise TORCH.error("zero_tensor_tolist")
+        if self._device == devices.META:
+            raise TORCH.error("meta_copy_out")
         return self._data.tolist()
+
+    def item(self) -> Any:
+        if self._device == devices.META and self._data.size == 1:
+            raise TORCH.error("meta_item")
+        return super().item()
+
+    @property
+    def is_meta(self) -> builtins.bool:
+        """Whether the tensor is on the meta device (a shape without data)."""
+        return self._device == devices.META
 
     def to(self, *args: Any, dtype: Any = None, device: Any = None, non_blocking: builtins.bool = False,
            copy: builtins.bool = False, memory_format: Any = None) -> Tensor:

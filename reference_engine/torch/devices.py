@@ -23,7 +23,7 @@ __all__ = ["DEVICE_TYPES", "cuda", "device", "placement"]
 DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga",
                 "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
 _DEVICE = re.compile(r"([a-zA-Z_]+)(?::(0|[1-9][0-9]*))?")
-MODELLED_TYPES = ("cpu", "cuda")
+MODELLED_TYPES = ("cpu", "cuda", "meta")  # meta: shapes without data, on every machine
 
 
 def parse(text: str) -> tuple[str, Optional[int]]:

@@ -414,3 +414,28 @@ def weighted_random_sampling(torch):
     return [list(drawn), len(drawn), list(drawn), list(own), [b[0] for b in loader],
             attempt(lambda: sampler([[1.0, 2.0]], 3)), attempt(lambda: sampler([1.0, 2.0], 0)),
             attempt(lambda: sampler([1.0, 2.0], 3, 1))]
+
+
+@program
+def the_meta_device_holds_shapes_without_data(torch):
+    """Tensors and modules on the meta device (the model-ensembling recipe: a module moved
+    there only to give ``functional_call`` its structure): printed by size, no data to copy out,
+    ops between meta and CPU tensors refused; and the recipe itself."""
+    import copy
+    meta, cpu = torch.ones(2, device="meta"), torch.ones(2)
+    torch.manual_seed(0)
+    models = [torch.nn.Linear(3, 2) for _ in range(4)]
+    params, buffers = torch.func.stack_module_state(models)
+    base = copy.deepcopy(models[0]).to("meta")
+    x = torch.randn(5, 3)
+
+    def call(p, b, inputs):
+        return torch.func.functional_call(base, (p, b), (inputs,))
+    out = torch.func.vmap(call, in_dims=(0, 0, None))(params, buffers, x)
+    # (a meta tensor's values cannot be observed: its printout stands for it)
+    return [repr(meta), repr(meta.sum()), meta.is_meta, cpu.is_meta, str(meta.device), meta.shape,
+            repr(torch.zeros(2, 3, dtype=torch.float64, device="meta")),
+            repr(torch.ones(2, 2, device="meta", requires_grad=True) * 3), repr(base.weight),
+            attempt(lambda: meta + cpu), attempt(lambda: cpu + meta), attempt(lambda: meta.item()),
+            attempt(lambda: meta[0].item()), attempt(lambda: meta.cpu()), attempt(lambda: meta.tolist()),
+            attempt(lambda: meta.numpy()), out.shape, torch.allclose(out[1], models[1](x), atol=1e-6)]
