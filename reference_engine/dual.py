@@ -7,9 +7,11 @@ gradient of ``<Jᵀg, t>`` with respect to ``g``. That runs on detached copies o
 the program's own graph, hooks and versions see nothing of it. The rule table stays the one
 place derivatives live: no op needs a forward formula of its own.
 
-What is not modelled: a tangent's own history. Where an input requires grad, torch records the
-tangent's computation too (the tangent has a grad_fn and can be differentiated); here a tangent
-is always a plain tensor.
+A tangent has a history of its own where the program records one (grad mode on) and an input
+or a tangent requires grad, as in torch: the copies of such inputs are then clones, connected to
+the program's graph, and the double-vjp keeps its graph, so the tangent of a layer whose
+parameters require grad can be differentiated with respect to them. Otherwise a tangent is a
+plain tensor.
 """
 
 from __future__ import annotations
@@ -85,23 +87,32 @@ def _propagate(rule: Rule, inputs: Sequence[Tensor], attrs: dict[str, Any], out:
     tangents = [tangent_of(t) for t in inputs]
     if all(t is None for t in tangents):
         return
+    recording = grad_mode._State.enabled and (
+        any(t._requires_grad for t in inputs) or any(t is not None and t._requires_grad for t in tangents))
     with suspended(), grad_mode.enable_grad():  # (the computation below carries no tangents)
-        set_tangent(out, _jvp(rule, inputs, attrs, tangents))
+        set_tangent(out, _jvp(rule, inputs, attrs, tangents, recording))
 
 
 def _jvp(rule: Rule, inputs: Sequence[Tensor], attrs: dict[str, Any],
-         tangents: Sequence[Optional[Tensor]]) -> Optional[Tensor]:
+         tangents: Sequence[Optional[Tensor]], recording: bool) -> Optional[Tensor]:
+    """``J t`` by the double-vjp identity; ``recording``: connected to the program's graph
+    through the inputs (and tangents) that require grad."""
     from reference_engine import ops as F
 
     policy = inputs[0]._policy
-    copies = []
+    copies, carried = [], []
     for t, tangent in zip(inputs, tangents):
-        copy = type(t)._from_array(t._data.copy())
-        copy._device = t._device
-        copy._requires_grad = tangent is not None and t._data.dtype.kind == "f"
+        differentiated = tangent is not None and t._data.dtype.kind == "f"
+        if recording and t._requires_grad:
+            copy = F.clone(t)  # (a node of its own, so the program's hooks on t see nothing here)
+        else:
+            copy = type(t)._from_array(t._data.copy())
+            copy._device = t._device
+            copy._requires_grad = differentiated
         copies.append(copy)
+        carried.append(differentiated)
     y = recorder.apply(rule, copies, attrs)
-    wanted = [(c, t) for c, t in zip(copies, tangents) if c._requires_grad]
+    wanted = [(c, t) for c, t, d in zip(copies, tangents, carried) if d]
     if not y._requires_grad or not wanted:
         return None
     cotangent = F.zeros_like(y)
@@ -113,7 +124,8 @@ def _jvp(rule: Rule, inputs: Sequence[Tensor], attrs: dict[str, Any],
     total = terms[0]
     for term in terms[1:]:
         total = F.add(total, term)
-    pushed = policy.grad([total], [cotangent], None, None, False, True, True)[0]
+    pushed = policy.grad([total], [cotangent], None, None, recording, True, True)[0]
     result = F.zeros_like(y) if pushed is None else pushed
-    result._requires_grad, result._grad_fn = False, None
+    if not recording or not result._requires_grad:
+        result._requires_grad, result._grad_fn = False, None
     return result

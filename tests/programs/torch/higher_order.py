@@ -313,3 +313,23 @@ def cdist_is_differentiable_once(torch):
                 attempt(lambda g=g: torch.autograd.grad(g.sum(), y)),
                 attempt(lambda g=g: g.sum().backward())]
     return out
+
+
+@program
+def tangents_depending_on_primals_that_require_grad_are_differentiable(torch):
+    """Forward-over-reverse: the tangent of ``sin`` (``cos(p) t``) and of ``exp`` depends on a
+    primal that requires grad, so it has a history and ``backward`` through it reaches the
+    primal (``-sin(p) t``); a tangent that does not depend on it (of ``d + c``) has none."""
+    forward_ad = torch.autograd.forward_ad
+    p = torch.tensor([0.3, -1.2, 2.0], requires_grad=True)
+    t = torch.tensor([1.0, 0.5, -2.0])
+    with forward_ad.dual_level():
+        d = forward_ad.make_dual(p, t)
+        of_sin = forward_ad.unpack_dual(d.sin()).tangent
+        of_exp = forward_ad.unpack_dual(d.exp() * 2).tangent
+        of_sum = forward_ad.unpack_dual(d + torch.ones(3)).tangent
+    of_sin.sum().backward()
+    first = p.grad.clone()
+    p.grad = None
+    of_exp.sum().backward()
+    return [of_sin.detach(), of_sin.requires_grad, first, of_exp.detach(), p.grad, of_sum.requires_grad]
