@@ -163,6 +163,16 @@ def l1_loss(a: Tensor, b: Tensor, reduction: str) -> Tensor:
     return reduced(F.abs(F.sub(a, b)), reduction)
 
 
+def huber_terms(a: Tensor, b: Tensor, delta: float) -> Tensor:
+    """Each element's Huber loss: ``0.5 * d²`` where ``|d| < delta``, else
+    ``delta * (|d| - delta / 2)`` (``d = a - b``; the two agree at ``|d| = delta``)."""
+    difference = F.sub(a, b)
+    size = F.abs(difference)
+    quadratic = F.mul(F.mul(difference, difference), 0.5)
+    inside = F.constant_like(size, size._data < delta)
+    return F.where(inside, quadratic, F.mul(F.sub(size, 0.5 * delta), delta))
+
+
 def add_all(tensors: Sequence[Tensor]) -> Tensor:
     """The elementwise sum of the tensors, left to right."""
     return functools.reduce(F.add, tensors[1:], tensors[0]) if len(tensors) > 1 \

@@ -186,7 +186,7 @@ NODES_WITHOUT_DOUBLE_GRAD = {"DotGradNode": (0, "dot_grad"), "MvGradNode": (0, "
                                  ("Diagonal", "diagonal"), ("Median", "median"),
                                  ("Nanmedian", "nanmedian"), ("Kthvalue", "kthvalue"), ("Mode", "mode"),
                                  ("Lerp", "lerp"), ("Dist", "dist"), ("Triu", "triu"), ("Tril", "tril"),
-                                 ("MeanAll", "mean_all"))}}
+                                 ("MeanAll", "mean_all"), ("HuberLoss", "huber_loss"))}}
 GRADIENT_NODE_NAMES = gradient_node_names(KERNELS)
 WITHOUT_DOUBLE_GRAD = {op for op, (limit, _) in DERIVATIVE_ORDER_LIMITS.items() if limit == 0}
 # origins whose double grad paddle 3.3.1 cannot run at all (an internal shape error)

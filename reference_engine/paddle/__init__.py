@@ -50,9 +50,10 @@ from reference_engine.paddle.more_ops import *  # noqa: F403
 from reference_engine.paddle.order_statistics import *  # noqa: F403
 from reference_engine.paddle.scans_and_blocks import *  # noqa: F403
 from reference_engine.paddle.tensor_functions import *  # noqa: F403
+from reference_engine.tensor import in_place_method
 
 multinomial = distribution.multinomial
-set_device = device.set_device
+set_device, get_device = device.set_device, device.get_device
 is_compiled_with_cuda = device.is_compiled_with_cuda
 CPUPlace = device.CPUPlace
 CUDAPlace = device.CUDAPlace
@@ -71,6 +72,11 @@ for _method, _function in {**extras.TENSOR_METHODS, **tensor_functions.TENSOR_ME
                            **order_statistics.TENSOR_METHODS}.items():
     setattr(_core.Tensor, _method, _function)
 
+# the in-place forms whose kernels record the function's own node (``x.sin_()``: SinGradNode),
+# written through the tensor's inplace version
+for _name in ("pow", "floor", "ceil", "round", "log", "abs", "sin", "cos", "sigmoid", "neg", "cumsum"):
+    setattr(_core.Tensor, f"{_name}_", in_place_method(_name, getattr(_core.Tensor, _name)))
+
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
 __version__ = version.full_version
 __git_commit__ = version.commit
@@ -79,7 +85,7 @@ __all__ = [*_core.__all__, *extras.__all__, *scans_and_blocks.__all__, *indexed_
            *tensor_functions.__all__, *math_functions.__all__, *more_ops.__all__, *order_statistics.__all__,
            "amp", "autograd", "base",
            "callbacks", "cuda", "device", "version", "__git_commit__", "distribution", "multinomial",
-           "framework",
+           "framework", "get_device",
            "incubate", "io", "linalg", "metric", "nn", "optimizer", "regularizer", "tensor", "set_device",
            "is_compiled_with_cuda", "CPUPlace", "CUDAPlace", "ParamAttr", "create_parameter", "get_flags",
            "inverse", "set_flags", "Model", "e", "inf", "nan", "newaxis", "pi"]

@@ -9,10 +9,13 @@ from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.framework_names import module_getattr
 from reference_engine.paddle import _core as paddle
 
-__all__ = ["Hessian", "Jacobian", "PyLayer", "PyLayerContext", "backward", "grad", "hessian", "jacobian",
-           "saved_tensors_hooks"]
+__all__ = ["Hessian", "Jacobian", "PyLayer", "PyLayerContext", "backward", "enable_grad", "grad", "hessian",
+           "is_grad_enabled", "jacobian", "no_grad", "saved_tensors_hooks", "set_grad_enabled"]
 
 grad = paddle.grad  # paddle.autograd.grad is paddle.grad
+# and the grad modes are paddle's own
+no_grad, enable_grad, set_grad_enabled, is_grad_enabled = (
+    paddle.no_grad, paddle.enable_grad, paddle.set_grad_enabled, paddle.is_grad_enabled)
 
 
 def backward(tensors: Any, grad_tensors: Any = None, retain_graph: bool = False) -> None:

@@ -22,7 +22,7 @@ __all__ = [*_layers, *_norm_conv, *_channel_layers, *_clip, *_recurrent, *_atten
 # ``paddle.nn.loss``: the loss layers under the module paddle exports them from
 loss = defining_module(f"{__name__}.loss", "paddle.nn.loss", {name: globals()[name] for name in (
     "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "KLDivLoss", "L1Loss", "MSELoss", "NLLLoss",
-    "TripletMarginLoss")})
+    "SmoothL1Loss", "TripletMarginLoss")})
 
 
 def __getattr__(name: str) -> object:

@@ -30,7 +30,8 @@ __all__ = ["group_norm", "interpolate", "label_smooth", "one_hot", "pad", "upsam
            "cosine_similarity", "kl_div", "pairwise_distance", "triplet_margin_loss", "conv1d", "conv2d",
            "conv2d_transpose", "cross_entropy", "dropout", "dropout2d", "elu", "instance_norm", "embedding",
            "gelu", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss",
-           "normalize", "relu", "sigmoid", "silu", "softmax", "softplus", "tanh", "elu_", "relu_",
+           "normalize", "relu", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "tanh", "elu_",
+           "relu_",
            "pixel_shuffle", "pixel_unshuffle", "scaled_dot_product_attention", *_activations]
 
 
@@ -110,6 +111,19 @@ def l1_loss(input: Tensor, label: Tensor, reduction: str = "mean",  # noqa: A002
         raise PADDLE.error("loss_reduction", api="L1Loss", reduction=reduction)
     loss = C.l1_loss(input, label, reduction)
     return C.named(loss, "MeanAllGradNode") if reduction == "mean" else loss
+
+
+def smooth_l1_loss(input: Tensor, label: Tensor, reduction: str = "mean", delta: float = 1.0,  # noqa: A002
+                   name: Optional[str] = None) -> Tensor:
+    """paddle's huber_loss kernel (HuberLossGradNode, no double grad), then ``paddle.mean`` or
+    ``paddle.sum`` for the reduction."""
+    if reduction not in ("sum", "mean", "none"):
+        raise PADDLE.error("loss_reduction", api="smooth_l1_loss", reduction=reduction)
+    terms = C.named(C.huber_terms(input, label, delta), "HuberLossGradNode", input)
+    if reduction == "none":
+        return terms
+    return C.named(F.mean(terms) if reduction == "mean" else F.sum(terms),
+                   "MeanGradNode" if reduction == "mean" else "SumGradNode")
 
 
 def normalize(x: Tensor, p: float = 2, axis: int = 1, epsilon: float = 1e-12,

@@ -30,6 +30,7 @@ from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.initializer import Constant, XavierUniform
 
 __all__ = ["CrossEntropyLoss", "ELU", "Flatten", "GELU", "Identity", "L1Loss", "Layer", "LayerDict",
+           "SmoothL1Loss",
            "LayerList", "ParameterList", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Parameter", "ReLU",
            "Sequential", "Sigmoid", "SiLU", "Silu", "Softmax", "Softplus", "Tanh"]
 
@@ -325,3 +326,14 @@ for _layer, _shown in ((LeakyReLU, (("negative_slope", False),)), (ELU, (("alpha
 (MSELoss, L1Loss, CrossEntropyLoss) = shared.function_modules(
     Layer, shared.LossBase, MSELoss=functional.mse_loss, L1Loss=functional.l1_loss,
     CrossEntropyLoss=functional.cross_entropy)
+
+
+class SmoothL1Loss(shared.LossBase, Layer):
+    """``smooth_l1_loss`` with the reduction and ``delta`` it was made with."""
+
+    def __init__(self, reduction: str = "mean", delta: float = 1.0, name: Optional[str] = None) -> None:
+        super().__init__(reduction)
+        self.delta = delta
+
+    def forward(self, input: Any, label: Any) -> Any:  # noqa: A002
+        return functional.smooth_l1_loss(input, label, self.reduction, self.delta)

@@ -532,12 +532,7 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
     if weight is not None:
         raise not_supported("huber_loss with a weight", "torch")
     _check_target_size(input, target)
-    difference = F.sub(input, target)
-    size = F.abs(difference)
-    quadratic = F.mul(F.mul(difference, difference), 0.5)
-    inside = F.constant_like(size, size._data < delta)
-    linear = F.mul(F.sub(size, 0.5 * delta), delta)
-    return _weighted(F.where(inside, quadratic, linear), None, reduction, "HuberLossBackward0", input)
+    return _weighted(C.huber_terms(input, target, delta), None, reduction, "HuberLossBackward0", input)
 
 
 def kl_div(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,  # noqa: A002

@@ -85,3 +85,34 @@ def zero_d_tensors_promote_as_numbers(paddle):
             ints > half, paddle.to_tensor(True) + ints, half + paddle.to_tensor(3),
             attempt(lambda: paddle.maximum(half, ints)), attempt(lambda: paddle.to_tensor([0.5]) * ints),
             str(paddle.maximum(wide, floats).dtype)]
+
+
+@program
+def smooth_l1_loss_in_place_forms_and_grad_mode_aliases(paddle):
+    """smooth_l1_loss (paddle's huber_loss kernel, without double grad) and SmoothL1Loss; the
+    in-place forms whose node is the function's; the grad modes under paddle.autograd."""
+    x = paddle.to_tensor([0.2, -1.5, 3.0, 0.9], stop_gradient=False)
+    y = paddle.to_tensor([0.0, 0.0, 1.0, 1.0])
+    out = []
+    for reduction in ("mean", "sum", "none"):
+        for delta in (1.0, 0.5):
+            loss = paddle.nn.functional.smooth_l1_loss(x, y, reduction=reduction, delta=delta)
+            out += [loss, loss.grad_fn.name(), paddle.grad(loss.sum(), x)[0]]
+    out += [paddle.nn.SmoothL1Loss()(x, y), paddle.nn.SmoothL1Loss(reduction="sum", delta=2.0)(x, y),
+            attempt(lambda: paddle.nn.functional.smooth_l1_loss(x, y, reduction="x")),
+            attempt(lambda: paddle.grad(paddle.nn.functional.smooth_l1_loss(x, y, reduction="none").sum(),
+                                        x, create_graph=True))]
+    for name, args in (("pow_", (2.0,)), ("floor_", ()), ("ceil_", ()), ("round_", ()), ("log_", ()),
+                       ("abs_", ()), ("sin_", ()), ("cos_", ()), ("sigmoid_", ()), ("neg_", ()),
+                       ("cumsum_", (0,))):
+        z = paddle.to_tensor([0.25, 0.6, 0.9], stop_gradient=False)
+        w = z * 1.5
+        written = getattr(w, name)(*args)
+        w.sum().backward()
+        out += [name, written is w, w.inplace_version, w.grad_fn.name(), w, z.grad]
+    with paddle.autograd.no_grad():
+        plain = x * 2
+    paddle.autograd.set_grad_enabled(False)
+    off = paddle.autograd.is_grad_enabled()
+    paddle.autograd.set_grad_enabled(True)
+    return out + [plain.stop_gradient, off, paddle.autograd.is_grad_enabled(), paddle.get_device()]
