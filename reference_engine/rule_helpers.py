@@ -396,9 +396,13 @@ def maximum_grad(g: Any, mine: Any, other: Any, loses: Callable[[Any, Any], Any]
     constant."""
     if g._policy.masks_by_multiplying:
         # weights from the winner's side: where an operand is NaN neither wins nor ties, and
-        # both gradients are 0 (measured on 3.3.1)
+        # both gradients are 0 (measured on 3.3.1). The kernel adds the winner's product and
+        # the tie's, one of which multiplies by 0: an infinite gradient gives NaN everywhere
         won, tied = loses(other, mine)._data, mine._data == other._data
         weights = np.where(won, 1.0, np.where(tied, 0.5, 0.0)).astype(g._data.dtype)
+        if not np.isfinite(g._data).all():
+            nans = np.where(np.isfinite(g._data), 0.0, np.nan).astype(g._data.dtype)
+            return F.add(F.mul(g, F.constant_like(g, weights)), F.constant_like(g, nans))
         if not (g._requires_grad and tied.any()):
             return F.mul(g, F.constant_like(g, weights))
         mask = np.where(won, 1.0, 0.0) if first else np.where(won | tied, 1.0, 0.0)

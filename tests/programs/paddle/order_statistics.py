@@ -116,3 +116,20 @@ def smooth_l1_loss_in_place_forms_and_grad_mode_aliases(paddle):
     off = paddle.autograd.is_grad_enabled()
     paddle.autograd.set_grad_enabled(True)
     return out + [plain.stop_gradient, off, paddle.autograd.is_grad_enabled(), paddle.get_device()]
+
+
+@program
+def maximum_gradient_of_an_infinite_seed(paddle):
+    """paddle's maximum and minimum gradients add two products, one by 0: where the incoming
+    gradient is infinite or NaN both operands get NaN (fuzz seed 27777890035288)."""
+    x = paddle.to_tensor([0.0, 1.0, -1.0, 2.0], stop_gradient=False)
+    y = paddle.to_tensor([0.0, 0.0, 0.0, float("nan")], stop_gradient=False)
+    out = []
+    for seed in ([float("-inf"), 1.0, 2.0, 3.0], [1.0, float("nan"), float("inf"), 1.0],
+                 [2.0, 3.0, 4.0, float("inf")]):
+        for f in (paddle.maximum, paddle.minimum):
+            x.clear_grad()
+            y.clear_grad()
+            f(x, y).backward(paddle.to_tensor(seed))
+            out += [x.grad, y.grad]
+    return out
