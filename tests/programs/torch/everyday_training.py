@@ -439,3 +439,31 @@ def the_meta_device_holds_shapes_without_data(torch):
             attempt(lambda: meta + cpu), attempt(lambda: cpu + meta), attempt(lambda: meta.item()),
             attempt(lambda: meta[0].item()), attempt(lambda: meta.cpu()), attempt(lambda: meta.tolist()),
             attempt(lambda: meta.numpy()), out.shape, torch.allclose(out[1], models[1](x), atol=1e-6)]
+
+
+@program
+def weight_norm_splits_a_parameter_into_norm_and_direction(torch):
+    """torch.nn.utils.weight_norm (deprecated with a FutureWarning, common in TCN and WaveNet
+    code): ``weight_g`` and ``weight_v`` registered last, the weight recomposed before every
+    forward (WeightNormInterfaceBackward0), ``dim`` 1 and None; remove_weight_norm and the
+    errors of a second apply or a second removal."""
+    torch.manual_seed(0)
+    m = torch.nn.Linear(3, 2)
+    before = m.weight.detach().clone()
+    same = torch.nn.utils.weight_norm(m) is m
+    x = torch.ones(1, 3)
+    m(x).sum().backward()
+    out = [same, [n for n, _ in m.named_parameters()], m.weight_g, m.weight.grad_fn.name(),
+           m.weight_g.grad, m.weight_v.grad, torch.allclose(m.weight, before)]
+    with torch.no_grad():
+        m.weight_g.mul_(2)
+    out.append(m(x))
+    whole = torch.nn.utils.weight_norm(torch.nn.Conv1d(2, 3, 2), dim=None)
+    by_channel = torch.nn.utils.weight_norm(torch.nn.Conv1d(2, 3, 2), name="weight", dim=1)
+    by_channel(torch.ones(1, 2, 4)).sum().backward()
+    out += [whole.weight_g, by_channel.weight_g.shape, by_channel.weight_g.grad, by_channel.weight_v.grad]
+    torch.nn.utils.remove_weight_norm(m)
+    out += [[n for n, _ in m.named_parameters()], m.weight.grad_fn is None, m.weight,
+            attempt(lambda: torch.nn.utils.remove_weight_norm(m))]
+    torch.nn.utils.weight_norm(m)
+    return out + [attempt(lambda: torch.nn.utils.weight_norm(m)), list(m.state_dict())]
