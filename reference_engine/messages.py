@@ -830,6 +830,7 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                        "{sections}, input(X)'s shape = {shape}, Attr(dim) = {dim}."),
     "unbind_axis": (ValueError, "The axis must in range({low}, {high})."),
     "unstack_axis": (ValueError, "`axis` must be in the range [{low}, {high})"),
+    "weight_norm_dim": (AssertionError, "dim must set between [-R, R), R means the dimension of weight."),
     "median_axis": (ValueError, "In median, axis should be none or an integer in range [-rank(x), rank(x))."),
     "nanmedian_axis": (ValueError, "(InvalidArgument) each element of the axis should be in the range "
                                    "[ -dimension(X), dimension(X) ) which dimension = {ndim}. But "

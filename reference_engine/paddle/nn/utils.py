@@ -9,8 +9,10 @@ import numpy as np
 from reference_engine import modules as shared
 from reference_engine.framework_names import module_getattr
 from reference_engine.paddle._core import Tensor, concat, to_tensor
+from reference_engine.paddle.nn.weight_norm import remove_weight_norm, weight_norm
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "remove_weight_norm",
+           "vector_to_parameters", "weight_norm"]
 
 
 def parameters_to_vector(parameters: Iterable[Tensor], name: Any = None) -> Tensor:
