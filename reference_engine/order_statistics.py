@@ -38,18 +38,16 @@ def median_positions(data: np.ndarray, dim: int, ignore_nan: bool) -> np.ndarray
     return positions
 
 
-def mode_positions(data: np.ndarray, dim: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each slice's most frequent value along ``dim`` (the smallest of those as frequent) and
-    the position of its last occurrence."""
+def mode_positions(data: np.ndarray, dim: int) -> np.ndarray:
+    """The position along ``dim`` of each slice's most frequent value (the smallest of those as
+    frequent): its last occurrence."""
     moved = np.moveaxis(data, dim, -1)
     flat = moved.reshape(-1, moved.shape[-1])
-    values, positions = np.empty(len(flat), dtype=data.dtype), np.empty(len(flat), dtype=np.int64)
+    positions = np.empty(len(flat), dtype=np.int64)
     for i, row in enumerate(flat):
         distinct, counts = np.unique(row, return_counts=True)
-        values[i] = distinct[np.argmax(counts)]
-        positions[i] = len(row) - 1 - int(np.argmax((row == values[i])[::-1]))
-    shape = moved.shape[:-1]
-    return values.reshape(shape), positions.reshape(shape)
+        positions[i] = len(row) - 1 - int(np.argmax((row == distinct[np.argmax(counts)])[::-1]))
+    return positions.reshape(moved.shape[:-1])
 
 
 def select(a: Any, dim: int, positions: np.ndarray, keepdim: bool) -> Any:

@@ -35,7 +35,7 @@ def _train(fw, steps: int):
 
 
 def _values(t) -> np.ndarray:
-    return np.asarray(t.detach().numpy() if hasattr(t, "detach") else t, dtype=np.float64)
+    return np.asarray(t.detach().numpy(), dtype=np.float64)
 
 
 def test_shifts_cover_how_far_torch_is_from_the_reference_element_by_element():

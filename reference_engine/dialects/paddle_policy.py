@@ -21,7 +21,7 @@ import numpy as np
 
 from reference_engine import engine, grad_mode, recorder
 from reference_engine import ops as F
-from reference_engine.dialects.policy import Policy, plain_copy
+from reference_engine.dialects.policy import DTYPE_CATEGORY, Policy, plain_copy
 from reference_engine.formatting import paddle_repr
 from reference_engine.graph import AccumulateGrad, Node
 from reference_engine.identity_map import IdentityMap
@@ -347,21 +347,19 @@ IN_PLACE_GRADIENT_KERNELS = frozenset({
 
 
 
-_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
-
-
 def _zero_d_promotion(a: Any, b: Any) -> np.dtype:
     """Two tensors of different dtypes, one of them 0-d: the 0-d one joins the other as a Python
     number would. Of different kinds (bool, integer, float), the higher kind's dtype; of one
     kind, the other tensor's dtype, or the wider where both are 0-d (measured on paddle 3.3.1
     for every pair of bool, int32, int64, float32 and float64)."""
     x, y = a._data, b._data
-    kinds = _CATEGORY[x.dtype.kind], _CATEGORY[y.dtype.kind]
+    kinds = DTYPE_CATEGORY[x.dtype.kind], DTYPE_CATEGORY[y.dtype.kind]
     if kinds[0] != kinds[1]:
         return x.dtype if kinds[0] > kinds[1] else y.dtype
     if x.ndim == 0 and y.ndim == 0:
         return np.result_type(x.dtype, y.dtype)
     return y.dtype if x.ndim == 0 else x.dtype
+
 
 class PaddlePolicy(Policy):
     """PaddlePaddle 3.3.1 semantics (eager mode)."""
@@ -811,9 +809,10 @@ class PaddlePolicy(Policy):
             return SCALAR_NODE_NAMES[(rule.op, scalar)]
         return NODE_NAMES.get(rule.op, "".join(p.title() for p in rule.op.split("_")) + "GradNode")
 
-    # the operations whose operands promote when one of two is 0-d (measured; maximum,
-    # minimum and where refuse)
+    # the operations whose operands promote when one of two is 0-d (measured), and those that
+    # refuse such a mix and take the wider of two floats, 0-d or not
     zero_d_promoting_ops = frozenset({"add", "sub", "mul", "div", "pow", "compare"})
+    widest_float_ops = frozenset({"maximum", "minimum", "where"})
 
     def result_dtype(self, *operands: Any, op: Optional[str] = None) -> np.dtype:
         """Tensors of different dtypes promote only when all are floating point (a Python
@@ -827,8 +826,8 @@ class PaddlePolicy(Policy):
         if len(set(dtypes)) > 1 and any(d.kind != "f" for d in dtypes):
             other = next(d for d in dtypes if d != dtypes[0])
             raise self.error("promotion", x=str(dtypes[0]), y=str(other))
-        if len(set(dtypes)) > 1 and op in ("maximum", "minimum", "where"):
-            return np.result_type(*dtypes)  # the wider float, 0-d or not
+        if len(set(dtypes)) > 1 and op in self.widest_float_ops:
+            return np.result_type(*dtypes)
         return super().result_dtype(*operands, op=op)
 
     def check_bool_operands(self, op: str, a: Any, b: Any) -> None:

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from reference_engine.rules import Rule
     from reference_engine.tensor import Tensor
 
-_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "V": 2}  # "V": bfloat16 (``ml_dtypes``)
+# the kinds of dtype by rank in promotion (bool < integer < floating); "V": bfloat16 (``ml_dtypes``)
+DTYPE_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "V": 2}
 
 
 class Policy:
@@ -291,7 +292,7 @@ class Policy:
             candidate = _promote(group)
             if is_number:
                 candidate = self._default_of(candidate)
-            if result is None or _CATEGORY[candidate.kind] > _CATEGORY[result.kind]:
+            if result is None or DTYPE_CATEGORY[candidate.kind] > DTYPE_CATEGORY[result.kind]:
                 result = candidate
         assert result is not None, "type promotion needs at least one operand"
         return result
@@ -682,8 +683,8 @@ class Policy:
 
 def _promote(dtypes: list[np.dtype]) -> np.dtype:
     """Promote within the highest category only: int64 with float32 gives float32, as in torch."""
-    top = max(_CATEGORY[d.kind] for d in dtypes)
-    return np.result_type(*(d for d in dtypes if _CATEGORY[d.kind] == top))
+    top = max(DTYPE_CATEGORY[d.kind] for d in dtypes)
+    return np.result_type(*(d for d in dtypes if DTYPE_CATEGORY[d.kind] == top))
 
 
 def _in_place_of(unpacked: Any, slot: SavedTensor) -> Any:

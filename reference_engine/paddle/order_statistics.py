@@ -155,7 +155,7 @@ def mode(x: Tensor, axis: builtins.int = -1, keepdim: builtins.bool = False,
     """The most frequent element along ``axis`` (the smallest of those as frequent) and the
     position of its last occurrence."""
     d = _axis(x, axis, "selection_axis")
-    positions = S.mode_positions(x._data, d)[1] if x._data.ndim else None
+    positions = S.mode_positions(x._data, d) if x._data.ndim else None
     return _selected(x, d, positions, keepdim, "ModeGradNode")
 
 

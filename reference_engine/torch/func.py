@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence, Union
 
 from reference_engine import grad_mode
 from reference_engine.dialects.torch_policy import TORCH
+from reference_engine.engine import topological_order
 from reference_engine.framework_names import module_getattr
 from reference_engine.graph import AccumulateGrad
 from reference_engine.identity_map import IdentityMap
@@ -58,20 +59,10 @@ def _reaches_outer_leaf(t: Tensor) -> bool:
     """Whether ``t`` was computed from a tensor that requires grad outside every transform (a
     module's parameter the function closes over): then it stays differentiable with respect to
     it, as torch.func's results do."""
-    nodes, seen = [t._grad_fn], set()
     if t._grad_fn is None:
         return t.requires_grad and t not in _STAND_INS
-    while nodes:
-        node = nodes.pop()
-        if node is None or id(node) in seen:
-            continue
-        seen.add(id(node))
-        if type(node) is AccumulateGrad:
-            if node.variable not in _STAND_INS:
-                return True
-            continue
-        nodes.extend(node.edges)
-    return False
+    return any(type(node) is AccumulateGrad and node.variable not in _STAND_INS
+               for node in topological_order([t._grad_fn]))
 
 
 def _differentiate(outputs: Sequence[Tensor], inputs: Sequence[Tensor],

@@ -80,7 +80,7 @@ def mode(input: Tensor, dim: builtins.int = -1, keepdim: builtins.bool = False) 
     """The most frequent element along ``dim`` (the smallest of those as frequent) and the
     position of its last occurrence."""
     d = _dim(input, dim)
-    positions = S.mode_positions(input._data, d)[1] if input._data.ndim else None
+    positions = S.mode_positions(input._data, d) if input._data.ndim else None
     return _along(input, d, positions, keepdim, "ModeBackward0", return_types.mode)
 
 
