@@ -606,7 +606,7 @@ class Policy:
             written = tensor._data
             if op == "setitem" and index_view_name(attrs["index"], written.shape):
                 written = written[attrs["index"]]  # a basic index writes through a view
-            if any(isinstance(o, type(tensor)) and o._probe is None
+            if any(isinstance(o, recorder.tensor_type()) and o._probe is None
                    and recorder.partially_overlaps(written, o._data) for o in others):
                 raise self.error("partially_overlapping_in_place")
         if op != "setitem":
@@ -618,7 +618,7 @@ class Policy:
         shape = tensor._data.shape
         try:
             broadcast = np.broadcast_shapes(shape, *[o._data.shape for o in others
-                                                     if isinstance(o, type(tensor))])
+                                                     if isinstance(o, recorder.tensor_type())])
         except ValueError:
             return
         if broadcast != shape:

@@ -892,3 +892,14 @@ def index_writes_in_place(torch):
     zeros = torch.zeros(3)
     zeros.scatter_(0, torch.tensor([2]), torch.tensor([5.0]))
     return seen + [attempt(lambda: leaf.index_add_(0, torch.tensor([0]), torch.ones(1))), zeros]
+
+
+@program
+def a_parameter_written_with_plain_tensors_is_checked_as_any_tensor(torch):
+    """A Parameter that requires no grad written in place with a plain tensor: the partial
+    overlap with its own transpose and a broadcast to a larger shape are refused as for any
+    tensor (fuzz seed 72723460248141)."""
+    weight = torch.nn.Parameter(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), requires_grad=False)
+    small = torch.nn.Parameter(torch.zeros(3), requires_grad=False)
+    return [attempt(lambda: weight.div_(torch.transpose(weight, 1, 0))), weight._version, weight,
+            attempt(lambda: small.add_(torch.ones(2, 3))), small._version]
