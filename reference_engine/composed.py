@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
+from reference_engine import activations
 from reference_engine import ops as F
 from reference_engine.messages import not_supported
 
@@ -171,6 +172,15 @@ def huber_terms(a: Tensor, b: Tensor, delta: float) -> Tensor:
     quadratic = F.mul(F.mul(difference, difference), 0.5)
     inside = F.constant_like(size, size._data < delta)
     return F.where(inside, quadratic, F.mul(F.sub(size, 0.5 * delta), delta))
+
+
+def logits_loss_with_pos_weight(logits: Tensor, target: Tensor, pos_weight: Any) -> Tensor:
+    """Each element's binary cross-entropy of ``logits`` with its positive term scaled by
+    ``pos_weight``: ``(1 - y)·x - (1 + (pw - 1)·y)·log_sigmoid(x)``, as torch composes it (paddle's
+    kernel computes the same). log_sigmoid keeps the derivative at ``x = 0`` (``-0.5·scale``
+    there), where a form through ``|x|`` and ``max(-x, 0)`` has kinks."""
+    scale = F.add(F.mul(F.sub(pos_weight, 1), target), 1)
+    return F.sub(F.mul(F.rsub(target, 1), logits), F.mul(activations.log_sigmoid(logits), scale))
 
 
 def add_all(tensors: Sequence[Tensor]) -> Tensor:

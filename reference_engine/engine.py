@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
@@ -249,6 +250,34 @@ def _accumulate_buffer(policy: Policy, buffers: dict[int, Any], node: Node, grad
 
 # the buffers of the passes running (a hook may run a pass inside another), innermost last
 _RUNNING_BUFFERS: list[dict[int, Any]] = []
+
+
+class RunningPass:
+    """What code running inside a backward pass (a hook) may ask of it: which pass it is, and
+    whether the pass will run a node (torch's ``_current_graph_task_id`` and
+    ``_will_engine_execute_node``, which ``register_multi_grad_hook`` counts with)."""
+
+    def __init__(self, nodes: Sequence[Node], wanted: Optional[set[int]], accumulates: bool) -> None:
+        self.number = next(_pass_numbers)
+        self.accumulates = accumulates  # backward; grad (which writes no .grad) when False
+        self._nodes, self._wanted = nodes, wanted
+
+    @functools.cached_property
+    def _reachable(self) -> frozenset[int]:
+        return frozenset(id(n) for n in self._nodes)
+
+    def will_execute(self, node: Optional[Node]) -> bool:
+        return node is not None and id(node) in self._reachable and (
+            self._wanted is None or id(node) in self._wanted)
+
+
+_RUNNING_PASSES: list[RunningPass] = []
+_pass_numbers = iter(range(1, 1 << 62))
+
+
+def running_pass() -> Optional[RunningPass]:
+    """The innermost backward pass running now, or None outside any."""
+    return _RUNNING_PASSES[-1] if _RUNNING_PASSES else None
 
 
 def held_by_another_node(grad: Tensor) -> bool:
@@ -866,6 +895,7 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
 
     recording, grad_mode._State.enabled = grad_mode._State.enabled, bool(create_graph)
     _RUNNING_BUFFERS.append(buffers)
+    _RUNNING_PASSES.append(RunningPass(nodes, wanted, accumulate))
     try:
         # torch starts several roots from a node of its own, which hands a gradient only to the
         # roots the inputs need (one root is the start itself: it runs, its hooks too)
@@ -884,4 +914,5 @@ def run_backward(policy: Policy, roots: Sequence[Tensor], seeds: Sequence[Tensor
     finally:
         grad_mode._State.enabled = recording
         _RUNNING_BUFFERS.pop()
+        _RUNNING_PASSES.pop()
     return captured

@@ -55,6 +55,9 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "flipud_rank": (RuntimeError, "Input must be >= 1-d."),
     "vdot_rank": (RuntimeError, "1D tensors expected, but got {a}D and {b}D tensors"),
     "bool_ambiguous": (RuntimeError, "Boolean value of Tensor with more than one value is ambiguous"),
+    "fill_diagonal_rank": (RuntimeError, "dimensions must larger than 1"),
+    "fill_diagonal_lengths": (RuntimeError, "all dimensions of input must be of equal length"),
+    "index_conversion": (TypeError, "only integer tensors of a single element can be converted to an index"),
     "python_scalar": (ValueError, "only one element tensors can be converted to Python scalars"),
     "stack_module_state_empty": (RuntimeError, "stack_module_state: Expected at least one model, got 0."),
     "stack_module_state_mode": (RuntimeError, "stack_module_state: Expected all models to have the same "
@@ -606,6 +609,7 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                         "Specify the reduction dim with the 'dim' argument."),
     "bad_dtype": (TypeError, "unsupported dtype {dtype}"),
 }
+TORCH_ERRORS["stack_rank"] = TORCH_ERRORS["stack_size"]  # torch words a rank mismatch alike
 
 TORCH_WARNINGS: dict[str, tuple[type[Warning], str]] = {
     "uint8_index": (UserWarning, "indexing with dtype torch.uint8 is now deprecated, please use a dtype "
@@ -712,6 +716,13 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    # stack's shapes: the first dimension that differs, or the ranks
+    "stack_size": (ValueError, "(InvalidArgument) The {dim}-th dimension of input[0] and input[{index}] is "
+                               "expected to be equal.But received input[0]'s shape = {shape_a}, "
+                               "input[{index}]'s shape = {shape_b}."),
+    "stack_rank": (ValueError, "(InvalidArgument) The shape of input[0] and input[{index}] is expected to "
+                               "be equal.But received input[0]'s shape = {shape_a}, input[{index}]'s shape "
+                               "= {shape_b}."),
     "no_device_to_synchronize": (TypeError, "device should be gpu, xpu, "),
     "cpu_only_api": (ValueError, "The API {api} is not supported in CPU-only PaddlePaddle. Please reinstall "
                                  "PaddlePaddle with GPU or custom device support to call this API."),
@@ -816,6 +827,12 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "dtype_container": (ValueError,
                         "(InvalidArgument) The type of data we are trying to retrieve ({want}) does "
                         "not match the type of data ({have}) currently contained in the container."),
+    "label_negative": (IndexError, "(OutOfRange) label value should >= 0 when label value({label}) not equal "
+                                   "to ignore_index({ignore_index})"),
+    "label_too_large": (IndexError,
+                        "(OutOfRange) label value should less than the shape of axis dimension when label "
+                        "value({label}) not equal to ignore_index({ignore_index}), But received label value "
+                        "as {label} and shape of axis dimension is {classes}"),
     "chunk_count": (ValueError,
                     "The value of 'chunks' must be greater than 0 and less than or equal to the "
                     "size of the dimension specified by 'axis', but received chunks={chunks} and "

@@ -617,12 +617,13 @@ def ones_like(a: Tensor) -> Tensor:
 def _reduction(op: str, a: Tensor, dim: Dims, keepdim: bool, api: Optional[str] = None) -> Tensor:
     in_shape = a._data.shape
     if dim is None:
-        attrs: dict[str, Any] = {"in_shape": in_shape}
+        attrs: dict[str, Any] = {"in_shape": in_shape, "summation": a._policy.summation}
         if api is not None:  # the kernel a framework runs for this reduction
             attrs["api"] = api
         return apply(R.RULES[op + "_all"], (a,), attrs)
     dims = normalize_dims(type(a), dim, a._data.ndim)
-    return apply(R.RULES[op], (a,), {"in_shape": in_shape, "dims": dims, "keepdim": keepdim})
+    return apply(R.RULES[op], (a,), {"in_shape": in_shape, "dims": dims, "keepdim": keepdim,
+                                     "summation": a._policy.summation})
 
 
 def sum(a: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
@@ -1058,17 +1059,19 @@ def sum_to_shape(a: Tensor, shape: tuple[int, ...]) -> Tensor:
     have = a._data.shape
     if have == shape:
         return a
+    summation = a._policy.summation
     if not shape:  # to a 0-d tensor: one plain sum, as torch's sum_to
-        return apply(R.RULES["sum_all"], (a,), {"in_shape": have})
+        return apply(R.RULES["sum_all"], (a,), {"in_shape": have, "summation": summation})
     lead = len(have) - len(shape)
     if lead < 0:  # the operand had leading 1s the op dropped (setitem's value)
         return reshape(a, shape)
     inner = tuple(i + lead for i, s in enumerate(shape) if s == 1 and have[i + lead] != 1)
     if lead and not inner and a._policy.sums_leading_dims_away:
         return apply(R.RULES["sum"], (a,), {"in_shape": have, "dims": tuple(range(lead)),
-                                            "keepdim": False})
+                                            "keepdim": False, "summation": summation})
     dims = tuple(range(lead)) + inner
-    out = apply(R.RULES["sum"], (a,), {"in_shape": have, "dims": dims, "keepdim": True}) \
+    out = apply(R.RULES["sum"], (a,), {"in_shape": have, "dims": dims, "keepdim": True,
+                                       "summation": summation}) \
         if dims else a
     return reshape(out, shape) if out._data.shape != shape else out
 
@@ -1177,9 +1180,11 @@ def stack(tensors: Sequence[Tensor], dim: int = 0, policy: Optional[Policy] = No
     cls = type(tensors[0])
     first = tensors[0]._data.shape
     for i, t in enumerate(tensors[1:], 1):
-        if t._data.shape != first:
-            raise cls._policy.error("stack_size", shape_a=list(first), shape_b=list(t._data.shape),
-                                    index=i)
+        shape = t._data.shape
+        if shape != first:
+            differs = next((d for d, (m, n) in enumerate(zip(first, shape)) if m != n), None)
+            raise cls._policy.error("stack_rank" if differs is None else "stack_size", shape_a=list(first),
+                                    shape_b=list(shape), index=i, dim=differs)
     d = normalize_dim(cls, dim, len(first) + 1)
     cls._policy.check_list_dtypes("stack", tensors)
     tensors, _ = _same_dtype(tensors)

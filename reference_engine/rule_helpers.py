@@ -12,9 +12,9 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
+from reference_engine import cascade_sum, recorder
 from reference_engine import composed as C
 from reference_engine import ops as F
-from reference_engine import recorder
 from reference_engine.messages import not_supported
 from reference_engine.rule import RULES
 
@@ -197,11 +197,20 @@ def reverse_cumsum(g: Any, dim: int) -> Any:
     return F.getitem(F.cumsum(F.getitem(g, flipped), dim), flipped)
 
 
-def np_sum(a: np.ndarray, *, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
+def np_sum(a: np.ndarray, *, dims: tuple[int, ...], keepdim: bool, summation: str) -> np.ndarray:
+    """The sum over ``dims``, its terms added in the framework's order (``Policy.summation``)."""
+    if summation == "cascade":
+        return cascade_sum.torch_sum(a, dims, keepdim)
     return np.add.reduce(a, axis=dims, keepdims=keepdim)
 
 
-def np_mean(a: np.ndarray, *, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
+def every_dim(a: np.ndarray) -> tuple[int, ...]:
+    return tuple(range(a.ndim))
+
+
+def np_mean(a: np.ndarray, *, dims: tuple[int, ...], keepdim: bool, summation: str) -> np.ndarray:
+    if summation == "cascade":
+        return cascade_sum.torch_mean(a, dims, keepdim)
     return np.mean(a, axis=dims, keepdims=keepdim)
 
 
@@ -730,9 +739,27 @@ def norm_p_grad(g: Any, a: Any, result: Any, p: float, dims: Any, keepdim: bool)
 
 
 def np_reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
+    """A torch loss kernel's reduction of its elementwise losses: ``loss.sum()`` or
+    ``loss.mean()``, added in torch's order."""
     if reduction == "none":
         return loss
-    return (np.sum(loss) if reduction == "sum" else np.mean(loss)).astype(loss.dtype)
+    every = tuple(range(loss.ndim))
+    if reduction == "sum":
+        return cascade_sum.torch_sum(loss, every, False)
+    return cascade_sum.torch_mean(loss, every, False)
+
+
+def indicator(like: Any, where: np.ndarray) -> Any:
+    """A constant of ``like``'s dtype: 1 where ``where`` holds, else 0."""
+    return F.constant_like(like, where.astype(like._data.dtype))
+
+
+def nll_reduce(loss: np.ndarray, reduction: str) -> np.ndarray:
+    """torch's ``nll_loss`` reduction (unweighted, nothing ignored): its own running sums."""
+    if reduction == "none":
+        return loss
+    total = cascade_sum.nll_loss_total(loss)
+    return total if reduction == "sum" else (total / loss.dtype.type(loss.shape[0])).astype(loss.dtype)
 
 
 def loss_grad(g: Any, like: Any, reduction: str) -> Any:

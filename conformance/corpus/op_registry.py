@@ -192,7 +192,8 @@ REGISTRY: tuple[RegisteredOp, ...] = (
                  operands=2, layout="loss", domain="probability"),
     RegisteredOp("binary_cross_entropy_with_logits",
                  **_both(_FUNCTIONAL + "binary_cross_entropy_with_logits"), operands=2,
-                 layout="loss"),
+                 layout="loss", special="paddle's gradient at a logit of exactly 0 is one less",
+                 special_values=(0.0,)),
 )
 REGISTERED: dict[str, RegisteredOp] = {op.name: op for op in REGISTRY}
 
@@ -203,6 +204,8 @@ INTERNAL_RULES: dict[str, str] = {
        for name in ("elu", "gelu", "leaky_relu", "log", "log_softmax", "relu", "sigmoid", "silu",
                     "softmax", "softplus", "tanh", "hardtanh", "hardswish", "hardsigmoid", "softshrink",
                     "hardshrink", "threshold")},
+    "sigmoid_cross_entropy_with_logits": "paddle's kernel of binary_cross_entropy_with_logits (the case "
+                                         "op's rule in the paddle dialect)",
     "prelu": "needs a per-channel weight operand the vocabulary's ops do not take",
     "prelu_input_backward": "the derivative of prelu's rule for its input, recorded for second order",
     "prelu_weight_backward": "the derivative of prelu's rule for its weight, recorded for second order",

@@ -139,7 +139,7 @@ DERIVATIVE_ORDER_LIMITS = {
     # the loss kernels without double grad (measured by the double-grad field programs: "The
     # Op mean_all_grad doesn't have any grad op", and so for sigmoid_cross_entropy_with_logits)
     "mean_all_kernel": (0, "mean_all_grad"),
-    "binary_cross_entropy_with_logits": (0, "sigmoid_cross_entropy_with_logits_grad"),
+    "sigmoid_cross_entropy_with_logits": (0, "sigmoid_cross_entropy_with_logits_grad"),
     # and the layer kernels (measured by the layer differential programs)
     "layer_norm_kernel": (0, "layer_norm_grad"),
     "dropout_kernel": (0, "dropout_grad"),
@@ -439,11 +439,13 @@ class PaddlePolicy(Policy):
         """A kernel that recomputes its result (elementwise_pow_grad) computes it from the
         operands as they are now: a write into one since (one paddle makes and then refuses)
         shows in the gradient. A saved tensor a write made wider is refused as its kernel reads
-        it (a dtype error)."""
+        it (a dtype error), if it reads it: matmul_grad reads an operand only for the other's
+        gradient."""
         saved = super().unpack_saved(node)
-        for slot in node.saved.values():
+        unread = self._operands_matmul_grad_skips(node)
+        for name, slot in node.saved.items():
             # a write of a wider dtype changed the saved tensor's: the kernel reads it as it was
-            if slot.unpack is None and slot.tensor._data.dtype != slot.dtype:
+            if name not in unread and slot.unpack is None and slot.tensor._data.dtype != slot.dtype:
                 now = slot.tensor._data.dtype
                 if node.rule.op in KERNELS_TYPED_BY_THEIR_INPUT:  # it reads the gradient wrong
                     raise self.error("dtype_container", want=now, have=slot.dtype)
@@ -829,6 +831,14 @@ class PaddlePolicy(Policy):
         if len(set(dtypes)) > 1 and op in self.widest_float_ops:
             return np.result_type(*dtypes)
         return super().result_dtype(*operands, op=op)
+
+    def _operands_matmul_grad_skips(self, node: Node) -> frozenset[str]:
+        """The saved operands ``matmul_grad`` leaves unread: each is read only to compute the
+        other operand's gradient (measured: a float32 ``matmul(x, y)`` with ``x`` widened to
+        float64 since, ``y`` constant, gives ``x`` its gradient; ``multiply`` refuses)."""
+        if (node.label or NODE_NAMES.get(node.rule.op)) != "MatmulGradNode":
+            return frozenset()
+        return frozenset(name for name, other in (("a", 1), ("b", 0)) if node.edges[other] is None)
 
     def check_bool_operands(self, op: str, a: Any, b: Any) -> None:
         if op in BOOL_KERNELS_MISSING and all(

@@ -166,6 +166,9 @@ class Policy:
     # torch: a recorded write through a view gives its base a node of its own (CopySlices), and
     # the view a node made anew over it
     writes_through_views_rebase_the_base = False
+    # how a float sum adds its terms: "pairwise" (numpy's order) or "cascade" (torch's CPU
+    # kernel, reference_engine.cascade_sum: a float32 loss to the bit)
+    summation = "pairwise"
     promotes_by_casting = False            # paddle: mixed dtypes cast first (a node, a new tensor)
     kernels_copy_gradients = False         # paddle: a kernel's output is a new tensor, never its input
     # torch casts what a custom function's backward returns to its input's dtype; paddle hands a

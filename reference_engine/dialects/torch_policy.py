@@ -125,6 +125,7 @@ class TorchPolicy(Policy):
     errors = TORCH_ERRORS
     integer_casts_record = False
     accumulate_node_name = "torch::autograd::AccumulateGrad"  # its repr shows AccumulateGrad
+    summation = "cascade"
     warning_texts = TORCH_WARNINGS
     uint8_indices_are_masks = True
     warned_backward_create_graph = False

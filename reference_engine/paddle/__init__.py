@@ -71,6 +71,10 @@ for _method, _function in {**extras.TENSOR_METHODS, **tensor_functions.TENSOR_ME
                            **indexed_writes.TENSOR_METHODS, **scans_and_blocks.TENSOR_METHODS,
                            **order_statistics.TENSOR_METHODS}.items():
     setattr(_core.Tensor, _method, _function)
+# paddle patches its tensor functions onto Tensor as methods: these, too, are both
+for _name in ("add_n", "atleast_1d", "atleast_2d", "atleast_3d", "bmm", "concat", "hypot", "is_tensor",
+              "logaddexp", "mm", "multinomial", "slice", "stack", "where"):
+    setattr(_core.Tensor, _name, globals()[_name])
 
 # the in-place forms whose kernels record the function's own node (``x.sin_()``: SinGradNode),
 # written through the tensor's inplace version

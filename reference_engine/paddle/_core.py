@@ -164,6 +164,12 @@ class Tensor(_CoreTensor):
     __getattr__ = instance_getattr("paddle.Tensor")
     _size_type = Size
     _policy = PADDLE
+
+    def __index__(self) -> builtins.int:
+        """A one-element tensor of any dtype as a list index (paddle's ``int(np.array(x))``)."""
+        if self._data.size != 1:
+            raise AssertionError("only one element variable can be converted to python index.")
+        return builtins.int(np.array(self._data))
     _dtype_objects = _DTYPES
 
     # --- a product by a number is paddle's scale kernel ----------------------------------------

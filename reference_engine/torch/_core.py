@@ -424,6 +424,12 @@ class Tensor(_CoreTensor):
             raise TORCH.error("python_scalar")
         return builtins.int(self.item())
 
+    def __index__(self) -> builtins.int:
+        """A one-element integer (or bool) tensor as a list index or slice bound."""
+        if self._data.size != 1 or self._data.dtype.kind not in "biu":
+            raise TORCH.error("index_conversion")
+        return builtins.int(self.item())
+
     def __bool__(self) -> builtins.bool:
         if self._data.size != 1:
             raise TORCH.error("bool_ambiguous")

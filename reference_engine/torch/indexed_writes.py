@@ -102,4 +102,29 @@ def index_add(input: Tensor, dim: builtins.int, index: Tensor, source: Tensor, *
     return C.named(F.add(input, placed), "IndexAddBackward0", input)
 
 
-IN_PLACE_METHODS = {f"{name}_": in_place_method(name, globals()[name]) for name in __all__}
+def fill_diagonal_(self: Tensor, fill_value: Any, wrap: builtins.bool = False) -> Tensor:
+    """Fill the main diagonal (``[i, i, ...]``) in place, through a strided view of the tensor as
+    torch's kernel writes it (its ``as_strided`` view: the write is CopySlices over the tensor's
+    node). With ``wrap``, a matrix taller than wide repeats the diagonal every ``width + 1``
+    rows."""
+    shape = self._data.shape
+    if len(shape) < 2:
+        raise TORCH.error("fill_diagonal_rank")
+    if len(shape) > 2 and any(n != shape[0] for n in shape[1:]):
+        raise TORCH.error("fill_diagonal_lengths")
+    if not self.is_contiguous():
+        raise not_supported("fill_diagonal_ on a non-contiguous tensor", "torch")
+    flat = self.view(-1)
+    step = sum(int(np.prod(shape[i + 1:])) for i in range(len(shape)))
+    size = min(shape[0], shape[1])
+    flat[:(size - 1) * step + 1:step].fill_(fill_value)
+    height, width = shape[0], shape[1]
+    if wrap and len(shape) == 2 and height > width + 1:
+        count = -(-self._data.size // (width + 1)) - size
+        start = width * (width + 1)
+        flat[start:start + (count - 1) * step + 1:step].fill_(fill_value)
+    return self
+
+
+IN_PLACE_METHODS = {**{f"{name}_": in_place_method(name, globals()[name]) for name in __all__},
+                    "fill_diagonal_": fill_diagonal_}

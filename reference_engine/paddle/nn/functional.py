@@ -144,11 +144,14 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Optional[Tensor] = None,
                   ignore_index: int = -100, reduction: str = "mean", soft_label: bool = False,
                   axis: int = -1, use_softmax: bool = True, label_smoothing: float = 0.0,
                   name: Optional[str] = None) -> Tensor:
-    """Hard labels (shape (N,) or (N, 1)) over the last axis: ``-log_softmax(input)[n, label[n]]``;
-    soft labels (or hard ones smoothed by ``label_smoothing``, made one-hot first):
-    ``-sum(label * log_softmax(input))`` per row, of shape (N, 1)."""
-    if weight is not None or axis not in (-1, input._data.ndim - 1):
-        raise not_supported("cross_entropy with weights or another axis", "paddle")
+    """Hard labels (shape (N,) or (N, 1)) over the last axis: ``-log_softmax(input)[n, label[n]]``,
+    0 where the label is ``ignore_index``, times the label's class ``weight``; soft labels (or
+    hard ones smoothed by ``label_smoothing``, made one-hot first): ``-sum(label *
+    log_softmax(input))`` per row, of shape (N, 1). paddle's mean (its Python composes it):
+    weighted, the sum over the labels' weights; unweighted, over the labels not ignored when
+    ``ignore_index`` is a class (>= 0), else over every row, ignored ones included."""
+    if axis not in (-1, input._data.ndim - 1) or (weight is not None and (soft_label or label_smoothing)):
+        raise not_supported("cross_entropy with soft labels and weights, or another axis", "paddle")
     log_p = F.log_softmax(input, -1) if use_softmax else F.log(input)
     if label_smoothing > 0.0:
         soft_label = True
@@ -162,25 +165,53 @@ def cross_entropy(input: Tensor, label: Tensor, weight: Optional[Tensor] = None,
         out = C.named(F.neg(F.sum(F.mul(label, log_p), -1, keepdim=True)), "CrossEntropyWithSoftmaxGradNode",
                       input)
         return out if reduction == "none" else F.sum(out) if reduction == "sum" else _mean_all(out)
-    rows = list(range(input._data.shape[0]))
-    picked = F.neg(F.getitem(log_p, (rows, [int(c) for c in label._data.reshape(-1)])))
+    classes = label._data.reshape(-1).astype(np.int64)
+    kept = classes != ignore_index
+    for value in classes[kept]:
+        if not 0 <= value < input._data.shape[-1]:
+            raise PADDLE.error("label_negative" if value < 0 else "label_too_large", label=value,
+                               ignore_index=ignore_index, classes=input._data.shape[-1])
+    picked = F.neg(F.getitem(log_p, (np.arange(classes.size), np.where(kept, classes, 0))))
+    if not kept.all():
+        picked = F.where(F.constant_like(picked, kept), picked, 0.0)
+    counted = None
+    if weight is not None:
+        counted = F.mul(F.getitem(weight, np.where(kept, classes, 0)), F.constant_like(weight, kept.astype(
+            weight._data.dtype)))
+        picked = F.mul(picked, counted)
+    elif ignore_index >= 0 and reduction == "mean":
+        counted = F.constant_like(picked, kept.astype(picked._data.dtype))
     if reduction == "none":  # (N,) or (N, 1), as the labels: paddle's kernel gives (N, 1)
         out = F.reshape(picked, label._data.shape)
         kernel = "CrossEntropyWithSoftmaxGradNode" if use_softmax else None
         name = "SqueezeGradNode" if label._data.ndim == 1 else kernel
         return C.named(out, name, input) if name else out
-    return F.sum(picked) if reduction == "sum" else _mean_all(picked)
+    if reduction == "sum":
+        return F.sum(picked)
+    if counted is None:
+        return _mean_all(picked)
+    total = F.sum(counted)
+    return F.div(F.sum(picked), F.add(total, F.cast(F.eq(total, 0.0), total._data.dtype)))
 
 
 def binary_cross_entropy_with_logits(logit: Tensor, label: Tensor, weight: Optional[Tensor] = None,
                                      reduction: str = "mean", pos_weight: Optional[Tensor] = None,
                                      name: Optional[str] = None) -> Tensor:
-    """paddle's ``sigmoid_cross_entropy_with_logits`` kernel elementwise (one node), then the sum
-    or the mean of all elements (MeanAllGradNode)."""
-    if weight is not None or pos_weight is not None:
-        raise not_supported("binary_cross_entropy_with_logits with weight or pos_weight", "paddle")
-    return _elementwise_loss("binary_cross_entropy_with_logits", "SigmoidCrossEntropyWithLogitsGradNode",
-                             logit, label, reduction)
+    """paddle's ``sigmoid_cross_entropy_with_logits`` kernel elementwise (one node; with
+    ``pos_weight`` scaling the positive term, composed), times ``weight``, then the sum or the
+    mean of all elements (MeanAllGradNode)."""
+    if reduction not in ("mean", "sum", "none"):
+        raise PADDLE.error("loss_reduction", api="binary_cross_entropy_with_logits", reduction=reduction)
+    if pos_weight is None:
+        loss = recorder.apply(R.RULES["sigmoid_cross_entropy_with_logits"], (logit, label))
+    else:
+        loss = C.named(C.logits_loss_with_pos_weight(logit, label, pos_weight),
+                       "SigmoidCrossEntropyWithLogitsGradNode", logit)
+    if weight is not None:
+        loss = F.mul(loss, weight)
+    if reduction == "none":
+        return loss
+    return F.sum(loss) if reduction == "sum" else _mean_all(loss)
 
 
 def binary_cross_entropy(input: Tensor, label: Tensor, weight: Optional[Tensor] = None,  # noqa: A002

@@ -323,9 +323,23 @@ for _layer, _shown in ((LeakyReLU, (("negative_slope", False),)), (ELU, (("alpha
                        (Softmax, (("axis", False),)), (LogSoftmax, (("axis", False),))):
     _layer.shown = _shown
 
-(MSELoss, L1Loss, CrossEntropyLoss) = shared.function_modules(
-    Layer, shared.LossBase, MSELoss=functional.mse_loss, L1Loss=functional.l1_loss,
-    CrossEntropyLoss=functional.cross_entropy)
+(MSELoss, L1Loss) = shared.function_modules(Layer, shared.LossBase, MSELoss=functional.mse_loss,
+                                            L1Loss=functional.l1_loss)
+
+
+class CrossEntropyLoss(shared.LossBase, Layer):
+    """``cross_entropy`` with the settings it was made with."""
+
+    def __init__(self, weight: Optional[Tensor] = None, ignore_index: int = -100, reduction: str = "mean",
+                 soft_label: bool = False, axis: int = -1, use_softmax: bool = True,
+                 label_smoothing: float = 0.0, name: Optional[str] = None) -> None:
+        super().__init__(reduction)
+        self.weight, self.ignore_index, self.soft_label = weight, ignore_index, soft_label
+        self.axis, self.use_softmax, self.label_smoothing = axis, use_softmax, label_smoothing
+
+    def forward(self, input: Any, label: Any) -> Any:  # noqa: A002
+        return functional.cross_entropy(input, label, self.weight, self.ignore_index, self.reduction,
+                                        self.soft_label, self.axis, self.use_softmax, self.label_smoothing)
 
 
 class SmoothL1Loss(shared.LossBase, Layer):

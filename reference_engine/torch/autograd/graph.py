@@ -5,13 +5,14 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Optional, Sequence
 
-from reference_engine import graph
+from reference_engine import engine, graph
 from reference_engine.framework_names import module_getattr
 from reference_engine.graph import Node, saved_tensors_hooks
 
-__all__ = ["Node", "disable_saved_tensors_hooks", "increment_version", "save_on_cpu", "saved_tensors_hooks"]
+__all__ = ["Node", "disable_saved_tensors_hooks", "increment_version", "register_multi_grad_hook",
+           "save_on_cpu", "saved_tensors_hooks"]
 
 
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
@@ -32,6 +33,83 @@ def disable_saved_tensors_hooks(error_message: str) -> Iterator[None]:
         yield
     finally:
         graph.HOOKS_DISABLED.pop()
+
+
+class _MultiHandle:
+    """``register_multi_grad_hook``'s handle: ``remove()`` takes off the hook on every tensor."""
+
+    def __init__(self, handles: Sequence[Any]) -> None:
+        self.handles = tuple(handles)
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+    def __enter__(self) -> _MultiHandle:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.remove()
+
+
+def register_multi_grad_hook(tensors: Sequence[Any], fn: Callable[..., None], *,
+                             mode: str = "all") -> _MultiHandle:
+    """One hook over several tensors, composed of a hook on each as torch composes it.
+
+    ``mode="all"``: within a backward pass, ``fn(grads)`` once the pass has computed every
+    gradient it will compute among ``tensors`` (it counts, at the first, the tensors' nodes the
+    pass will run); ``grads`` lists None for the others. ``mode="any"``: ``fn(grad)`` with the
+    first gradient the pass computes among them (only tensors that require grad are hooked)."""
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    if mode == "any":
+        ran: set[int] = set()
+
+        def first_only(grad: Any) -> None:
+            number = _pass_number()
+            if number not in ran:
+                ran.add(number)
+                fn(grad)
+
+        return _MultiHandle([t.register_hook(first_only) for t in tensors if t.requires_grad])
+    nodes = [t._edge() for t in tensors]
+    counts: dict[int, int] = {}
+    expected: dict[int, int] = {}
+    buffers: dict[int, list[Optional[Any]]] = {}
+
+    def hook_for(index: int) -> Callable[[Any], None]:
+        def inner(grad: Any) -> None:
+            number = _pass_number()
+            seen = counts.get(number, 0)
+            counts[number] = seen + 1
+            buffer = buffers.setdefault(number, [None] * len(nodes))
+            if seen == 0:
+                expected[number] = sum(_will_execute(node) for node in nodes)
+            buffer[index] = grad
+            if seen == expected[number] - 1:
+                del counts[number], buffers[number], expected[number]
+                fn(buffer)
+        return inner
+
+    return _MultiHandle([t.register_hook(hook_for(i)) for i, t in enumerate(tensors)])
+
+
+def _will_execute(node: Any) -> bool:
+    """torch's ``_will_engine_execute_node``, which refuses a leaf's node within ``grad``."""
+    running = engine.running_pass()
+    if running is None:
+        raise RuntimeError("_will_engine_execute_node should only be called during the backward pass")
+    if isinstance(node, graph.AccumulateGrad) and not running.accumulates:
+        raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are currently running "
+                           "autograd.grad(). This is currently not supported.")
+    return running.will_execute(node)
+
+
+def _pass_number() -> int:
+    running = engine.running_pass()
+    if running is None:
+        raise AssertionError("expected this hook to be called inside a backward call")
+    return running.number
 
 
 def increment_version(tensor: Any) -> None:

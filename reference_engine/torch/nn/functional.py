@@ -486,9 +486,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Opti
     if pos_weight is None:
         losses = _loss("binary_cross_entropy_with_logits", input, target, "none")
     else:
-        softplus_part = F.add(F.log1p(F.exp(F.neg(F.abs(input)))), F.relu(F.neg(input)))
-        scale = F.add(F.mul(F.sub(pos_weight, 1), target), 1)
-        losses = F.add(F.mul(F.rsub(target, 1), input), F.mul(scale, softplus_part))
+        losses = C.logits_loss_with_pos_weight(input, target, pos_weight)
     return _weighted(losses, weight, reduction, "BinaryCrossEntropyWithLogitsBackward0", input)
 
 

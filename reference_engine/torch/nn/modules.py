@@ -444,11 +444,43 @@ class Unflatten(Module):
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
+class _PlainLoss(shared.LossBase, Module):
+    """A loss of (input, target) and its reduction, made with torch's legacy positional
+    arguments first (``MSELoss(None, None, "sum")``)."""
+
+    def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+
+
 # the reduced losses, each the functional's node (MSELoss: MseLossBackward0)
-(MSELoss, L1Loss, BCELoss, BCEWithLogitsLoss) = shared.function_modules(
-    Module, shared.LossBase, MSELoss=functional.mse_loss, L1Loss=functional.l1_loss,
-    BCELoss=functional.binary_cross_entropy,
-    BCEWithLogitsLoss=functional.binary_cross_entropy_with_logits)
+(MSELoss, L1Loss) = shared.function_modules(Module, _PlainLoss, MSELoss=functional.mse_loss,
+                                            L1Loss=functional.l1_loss)
+
+
+class BCELoss(Module):
+    """``torch.nn.BCELoss``: the element ``weight`` a buffer, as torch's weighted losses keep it."""
+
+    def __init__(self, weight: Optional[Tensor] = None, size_average: Any = None, reduce: Any = None,
+                 reduction: str = "mean") -> None:
+        super().__init__()
+        self.register_buffer("weight", weight)
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return functional.binary_cross_entropy(input, target, self.weight, reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(BCELoss):
+    """``torch.nn.BCEWithLogitsLoss``: ``weight`` and ``pos_weight`` buffers."""
+
+    def __init__(self, weight: Optional[Tensor] = None, size_average: Any = None, reduce: Any = None,
+                 reduction: str = "mean", pos_weight: Optional[Tensor] = None) -> None:
+        super().__init__(weight, size_average, reduce, reduction)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return functional.binary_cross_entropy_with_logits(
+            input, target, self.weight, reduction=self.reduction, pos_weight=self.pos_weight)
 
 
 class SmoothL1Loss(shared.LossBase, Module):

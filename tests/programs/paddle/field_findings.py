@@ -108,3 +108,20 @@ def weight_norm_splits_a_parameter_as_paddle_does(paddle):
             attempt(lambda: paddle.nn.utils.weight_norm(paddle.nn.Linear(2, 2), dim=5))]
     paddle.nn.utils.weight_norm(m)
     return out + [attempt(lambda: paddle.nn.utils.weight_norm(m)), list(m.state_dict())]
+
+
+@program
+def one_element_tensors_are_list_indices(paddle):
+    """A one-element tensor of any dtype indexes a list and bounds a slice (paddle's
+    ``int(np.array(x))``: a float one too); a longer one is refused."""
+    items = [0, 1, 2, 3]
+    return [items[paddle.to_tensor(2)], items[1:paddle.to_tensor(3)], items[paddle.to_tensor(1.7)],
+            items[paddle.to_tensor(True)], attempt(lambda: items[paddle.to_tensor([1, 2])])]
+
+
+@program
+def stack_names_the_first_dimension_that_differs(paddle):
+    """stack's refusal of tensors of different shapes names the first dimension that differs,
+    or the shapes when the ranks differ."""
+    return [attempt(lambda: paddle.stack([paddle.ones(a), paddle.ones(b)]))
+            for a, b in (([6], [5]), ([2, 3], [2, 4]), ([2, 3], [3, 3]), ([2], [2, 1]))]

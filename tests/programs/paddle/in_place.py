@@ -497,3 +497,24 @@ def scatter_function_in_place(paddle):
     x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]])
     written = paddle.scatter_(x, paddle.to_tensor([1]), paddle.to_tensor([[9.0, 9.0]]))
     return [written is x, x]
+
+
+@program
+def refused_leaf_write_widens_what_matmul_grad_may_not_read(paddle):
+    """A refused ``subtract_`` on a leaf still leaves it float64. ``matmul_grad`` reads each
+    saved operand only for the other operand's gradient, so with the other constant the leaf
+    gets its float32 gradient; ``multiply_grad`` reads both and refuses (a dtype error)."""
+    seen = []
+    for op in (paddle.matmul, paddle.multiply):
+        x = paddle.to_tensor([[1.0, -2.0], [3.0, 0.25]], stop_gradient=False)
+        out = op(x, paddle.to_tensor([[1.0, 2.0], [-0.5, 1.5]]))
+        try:
+            x.subtract_(paddle.cast(x, "float64"))
+        except ValueError as error:
+            seen.append("can't use inplace strategy" in str(error))
+        try:
+            out.sum().backward()
+            seen += [str(x.dtype), x.grad]
+        except ValueError as error:
+            seen.append("does not match the type of data" in str(error))
+    return seen

@@ -131,3 +131,58 @@ def aliases_and_in_place_activations(paddle):
                       paddle.empty_like(x).shape, str(paddle.empty_like(x, dtype="float64").dtype),
                       paddle.autograd.grad is paddle.grad, str(paddle.float),
                       attempt(lambda: paddle.nn.functional.relu_(x))]
+
+
+@program
+def cross_entropy_ignore_index_and_class_weights(paddle):
+    """Hard-label cross_entropy (its layer made with the same settings): an ignored label's
+    loss and gradient are 0; the mean divides by the weights of the labels counted, or by the
+    labels not ignored when ``ignore_index`` is a class, or by every row when it is not (-100);
+    a label out of range that is not ignored is refused, its text naming the bound."""
+    F = paddle.nn.functional
+    x = paddle.to_tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5], [0.1, 0.2, 0.3], [1.0, -2.0, 0.0]],
+                         stop_gradient=False)
+    weight = paddle.to_tensor([0.5, 2.0, 1.0])
+    seen = []
+    for label in (paddle.to_tensor([0, 2, -100, 1]), paddle.to_tensor([[0], [2], [1], [1]])):
+        for settings in ({}, {"ignore_index": 1}, {"weight": weight}, {"weight": weight, "ignore_index": 2}):
+            if -100 in label.tolist() and settings.get("ignore_index", -100) != -100:
+                continue
+            for reduction in ("mean", "sum", "none"):
+                out = F.cross_entropy(x, label, reduction=reduction, **settings)
+                seen += [out, paddle.grad(out.sum(), x)[0]]
+            seen.append(paddle.nn.CrossEntropyLoss(**settings)(x, label))
+    smoothed = paddle.nn.CrossEntropyLoss(label_smoothing=0.1)(x, paddle.to_tensor([0, 2, 1, 1]))
+    return seen + [smoothed, attempt(lambda: F.cross_entropy(x, paddle.to_tensor([0, 3, 1, 1]))),
+                   attempt(lambda: F.cross_entropy(x, paddle.to_tensor([0, -5, 1, 1]), ignore_index=2))]
+
+
+@program
+def logits_loss_with_weights_and_pos_weight(paddle):
+    """binary_cross_entropy_with_logits with ``pos_weight`` (the positive term scaled) and
+    ``weight`` (each element's loss scaled), and its layer; a logit of 0 checks the derivative
+    there (-0.5 of the positive term's scale)."""
+    F = paddle.nn.functional
+    x = paddle.to_tensor([[0.5, -1.5, 0.0], [-0.25, 1.0, -3.0]], stop_gradient=False)
+    y = paddle.to_tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]])
+    pos_weight, weight = paddle.to_tensor([2.0, 1.0, 0.5]), paddle.to_tensor([1.0, 2.0, 3.0])
+    seen = []
+    for settings in ({"pos_weight": pos_weight}, {"weight": weight},
+                     {"weight": weight, "pos_weight": pos_weight}):
+        for reduction in ("mean", "sum", "none"):
+            out = F.binary_cross_entropy_with_logits(x, y, reduction=reduction, **settings)
+            seen += [out, paddle.grad(out.sum(), x)[0]]
+        seen.append(paddle.nn.BCEWithLogitsLoss(**settings)(x, y))
+    return seen
+
+
+@program
+def functions_patched_onto_tensors(paddle):
+    """paddle's tensor functions are Tensor methods too: mm, bmm, where, hypot, logaddexp,
+    atleast_2d (values, nodes, gradients); concat as a method takes the tensor for its list."""
+    x = paddle.to_tensor([[1.0, -2.0], [3.0, 0.5]], stop_gradient=False)
+    made = [x.mm(x), x.unsqueeze(0).bmm(x.unsqueeze(0)), (x > 0).where(x, -x), x.hypot(x * 2),
+            x.logaddexp(x * 0.5), x[0, 0].atleast_2d()]
+    total = sum(m.sum() for m in made)
+    return made + [m.grad_fn.name() for m in made] + [paddle.grad(total, x)[0],
+                                                      attempt(lambda: x.concat([x], axis=0))]

@@ -472,3 +472,33 @@ def forward_hook_options(torch):
     refused.register_forward_pre_hook(lambda m, a, k: 5, with_kwargs=True)
     return [out, calls, attempt(lambda: failing(torch.ones(1))), seen,
             attempt(lambda: refused(torch.ones(1)))]
+
+
+@program
+def multi_grad_hooks_fire_once_per_pass(torch):
+    """register_multi_grad_hook: ``all`` calls back once the pass has computed every gradient
+    it will compute among the tensors (None for the rest), ``any`` with the first only; within
+    autograd.grad a leaf among them is refused; ``remove()`` takes the hooks off."""
+    graph = torch.autograd.graph
+    a, b, c = (torch.tensor(v, requires_grad=True) for v in (1.0, 2.0, 3.0))
+    seen = []
+
+    def record(grads):
+        seen.append([None if g is None else g.tolist() for g in grads])
+
+    handle = graph.register_multi_grad_hook((a, b, c), record)
+    (a * b).backward()
+    (a * b * c).backward()
+    refused = attempt(lambda: torch.autograd.grad(a * b * c, [a]))
+    handle.remove()
+    (a * b).backward()
+    u, v = a * 2, b * 3
+    graph.register_multi_grad_hook((u, v), record)
+    through_grad = torch.autograd.grad(u * v, [a])
+    (u * v).backward(inputs=[b])
+    firsts = []
+    graph.register_multi_grad_hook((a, b, c), lambda g: firsts.append(g.item()), mode="any")
+    (a * 2 + b * 5 + c).backward()
+    (b * 7).backward()
+    return [seen, refused, through_grad, firsts, a.grad, b.grad,
+            attempt(lambda: graph.register_multi_grad_hook((a,), record, mode="some"))]

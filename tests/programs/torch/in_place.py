@@ -903,3 +903,24 @@ def a_parameter_written_with_plain_tensors_is_checked_as_any_tensor(torch):
     small = torch.nn.Parameter(torch.zeros(3), requires_grad=False)
     return [attempt(lambda: weight.div_(torch.transpose(weight, 1, 0))), weight._version, weight,
             attempt(lambda: small.add_(torch.ones(2, 3))), small._version]
+
+
+@program
+def fill_diagonal_writes_through_a_strided_view(torch):
+    """Tensor.fill_diagonal_: the main diagonal written in place through a strided view
+    (CopySlices over the tensor's node, the diagonal's gradient 0), ``wrap`` repeating it down a
+    tall matrix, the refusals of a vector and of unequal dimensions; a one-element integer
+    tensor is a list index and a slice bound, a float one is refused."""
+    x = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5], [0.1, 0.2, 0.3]], requires_grad=True)
+    s = x * 2
+    same = s.fill_diagonal_(float("-inf")) is s
+    s.exp().sum().backward()
+    filled = [torch.zeros(5, 3).fill_diagonal_(4.0, wrap=True),
+              torch.zeros(7, 2).fill_diagonal_(4.0, wrap=True), torch.zeros(3, 5).fill_diagonal_(4.0),
+              torch.zeros(2, 2, 2).fill_diagonal_(1.0)]
+    items = [0, 1, 2, 3, 4]
+    return [same, s.grad_fn.name(), s.grad_fn.next_functions[0][0].name(), x.grad, filled,
+            attempt(lambda: torch.zeros(2, 3, 4).fill_diagonal_(1.0)),
+            attempt(lambda: torch.zeros(3).fill_diagonal_(1.0)),
+            items[torch.tensor(3)], items[1:torch.tensor(3)], attempt(lambda: items[torch.tensor(1.0)]),
+            attempt(lambda: items[torch.tensor([1, 0])])]

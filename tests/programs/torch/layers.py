@@ -479,3 +479,24 @@ def unfold_and_fold_blocks(torch):
     return [columns, columns.grad_fn.name(), planes, planes.grad_fn.name(), g,
             torch.autograd.grad(g.sum(), x),
             blocks, fold(F.unfold(x, 2)), repr(unfold), repr(fold)]
+
+
+@program
+def weighted_binary_losses_keep_their_weights_as_buffers(torch):
+    """BCELoss's ``weight`` and BCEWithLogitsLoss's ``weight`` and ``pos_weight`` are buffers;
+    MSELoss and L1Loss take torch's legacy arguments (size_average, reduce) positionally first.
+    A logit of 0 checks the derivative where |x| and max(-x, 0) have kinks."""
+    nn = torch.nn
+    x = torch.tensor([[0.5, -1.5, 0.0], [-0.25, 1.0, -3.0]], requires_grad=True)
+    target = torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]])
+    losses = [nn.BCEWithLogitsLoss(pos_weight=torch.tensor([2.0, 1.0, 0.5])),
+              nn.BCEWithLogitsLoss(torch.tensor([1.0, 2.0, 3.0]), reduction="sum"),
+              nn.BCELoss(weight=torch.tensor([0.5, 1.0, 2.0])), nn.MSELoss(None, None, "sum"),
+              nn.L1Loss(reduction="none")]
+    seen = []
+    for loss in losses:
+        logits = not isinstance(loss, nn.BCELoss) or isinstance(loss, nn.BCEWithLogitsLoss)
+        out = loss(x if logits else torch.sigmoid(x), target)
+        seen += [out.detach(), out.grad_fn.name(), torch.autograd.grad(out.sum(), x)[0],
+                 sorted(dict(loss.named_buffers())), repr(loss)]
+    return seen
