@@ -118,7 +118,10 @@ def _compare(op: Any, call: Any, sample: Any) -> str:
     if expected.grad_fn is not None and got.grad_fn is not None and \
             expected.grad_fn.name() != got.grad_fn.name():
         return f"node {got.grad_fn.name()} vs {expected.grad_fn.name()}"
-    differentiable = isinstance(sample.input, torch.Tensor) and expected.requires_grad
+    # the first derivative in the sample's input (some samples make another operand the one
+    # that requires grad)
+    differentiable = isinstance(sample.input, torch.Tensor) and sample.input.requires_grad and \
+        expected.requires_grad
     if not differentiable or not expected.numel():
         return ""
     cotangent = torch.linspace(-1.0, 1.0, expected.numel(), dtype=expected.dtype).reshape(expected.shape)

@@ -18,6 +18,7 @@ from reference_engine.torch import (
     amp,
     autograd,
     backends,
+    cholesky_ops,
     determinism,
     distributions,
     extras,
@@ -43,6 +44,7 @@ from reference_engine.torch import (
 )
 from reference_engine.torch._core import *  # noqa: F403
 from reference_engine.torch.amp import autocast, get_autocast_dtype, is_autocast_enabled
+from reference_engine.torch.cholesky_ops import *  # noqa: F403
 from reference_engine.torch.determinism import *  # noqa: F403
 from reference_engine.torch.extras import *  # noqa: F403
 from reference_engine.torch.fused_ops import *  # noqa: F403
@@ -76,7 +78,7 @@ _WRITES = {**{name: getattr(indexed_writes, name) for name in indexed_writes.__a
 for _method, _function in {**extras.TENSOR_METHODS, **_WRITES, **small_ops.TENSOR_METHODS,
                            **math_functions.TENSOR_METHODS, **more_ops.TENSOR_METHODS,
                            **fused_ops.TENSOR_METHODS, **lookups.TENSOR_METHODS,
-                           **order_statistics.TENSOR_METHODS}.items():
+                           **order_statistics.TENSOR_METHODS, **cholesky_ops.TENSOR_METHODS}.items():
     setattr(_core.Tensor, _method, _function)
 
 # the in-place forms of functions whose in-place kernel records the function's own node
@@ -90,8 +92,8 @@ for _name in ("lerp", "addcmul", "addcdiv", "floor", "round", "sign", "reciproca
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
 __version__ = "2.13.0"
 
-__all__ = [*_core.__all__, *determinism.__all__, *extras.__all__, *threads.__all__, *fused_ops.__all__,
-           *lookups.__all__, *random.__all__,
+__all__ = [*_core.__all__, *cholesky_ops.__all__, *determinism.__all__, *extras.__all__, *threads.__all__,
+           *fused_ops.__all__, *lookups.__all__, *random.__all__,
            *indexed_writes.__all__, *small_ops.__all__, *math_functions.__all__, *more_ops.__all__,
            *order_statistics.__all__,
            "special", "accelerator", "amp", "autograd", "backends", "distributions", "finfo", "func",

@@ -19,7 +19,7 @@ from reference_engine.tensor import Tensor
 from reference_engine.torch import return_types
 
 __all__ = ["LinAlgError", "cholesky", "cross", "det", "inv", "matrix_norm", "matrix_power", "multi_dot",
-           "norm", "slogdet", "solve", "vecdot", "vector_norm"]
+           "norm", "slogdet", "solve", "solve_triangular", "vecdot", "vector_norm"]
 
 LinAlgError = _LinAlgError
 
@@ -136,6 +136,23 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True, out: Any = None) -> Tensor
     if not left:
         raise not_supported("linalg.solve with left=False", "torch")
     return F.linalg_solve(A, B)
+
+
+def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True,  # noqa: N803 - torch's names
+                     unitriangular: bool = False, out: Any = None) -> Tensor:
+    """``X`` with ``A X = B`` (``X A = B`` with ``left=False``) for triangular ``A``, of which only
+    the triangle is read, its diagonal taken as ones with ``unitriangular``: a solve with the
+    triangle (so ``A``'s gradient lies in it, as torch's does), one
+    LinalgSolveTriangularBackward0."""
+    triangle = C.triangle(A, 0, lower=not upper)
+    if unitriangular:
+        eye = np.eye(A._data.shape[-1], dtype=bool)
+        triangle = F.where(F.constant_like(A, eye), 1.0, triangle)
+    if left:
+        out_ = F.linalg_solve(triangle, B)
+    else:  # X A = B is Aᵀ Xᵀ = Bᵀ
+        out_ = H.matrix_transpose(F.linalg_solve(H.matrix_transpose(triangle), H.matrix_transpose(B)))
+    return C.named(out_, "LinalgSolveTriangularBackward0", A, B)
 
 
 def cross(input: Tensor, other: Tensor, *, dim: int = -1, out: Any = None) -> Tensor:  # noqa: A002

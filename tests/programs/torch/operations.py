@@ -833,3 +833,23 @@ def in_place_forms_record_the_functions_node(torch):
         y.sum().backward()
         out += [name, written is y, y._version, y.grad_fn.name(), y, x.grad]
     return out
+
+
+@program
+def triangular_and_cholesky_solves(torch):
+    """linalg.solve_triangular (upper and lower, left and right, unitriangular: only the
+    triangle read, the gradient in it), cholesky_solve and cholesky_inverse (functions and
+    methods) from a Cholesky factor: values, node names, first derivatives of both operands."""
+    a = torch.tensor([[2.0, 0.5, 0.1], [0.3, 1.5, -0.4], [0.2, -0.1, 1.2]], requires_grad=True)
+    b = torch.tensor([[1.0, 2.0], [0.5, -1.0], [0.3, 0.7]], requires_grad=True)
+    spd = torch.tensor([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
+    low = torch.linalg.cholesky(spd).requires_grad_()
+    seen = []
+    solve = torch.linalg.solve_triangular
+    for y in (solve(a, b, upper=True), solve(a, b, upper=False), solve(a, b.t(), upper=True, left=False),
+              solve(a, b, upper=False, unitriangular=True), torch.cholesky_solve(b, low),
+              b.cholesky_solve(low), torch.cholesky_solve(b, low.t(), upper=True),
+              torch.cholesky_inverse(low), low.cholesky_inverse()):
+        grads = torch.autograd.grad((y * y).sum(), [a, b, low], allow_unused=True)
+        seen += [y, y.grad_fn.name(), grads]
+    return seen
