@@ -29,6 +29,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from reference_engine.recorder import row_major_strides
+
 __all__ = ["torch_sum", "torch_mean"]
 
 _VECTOR_BYTES = 32
@@ -104,7 +106,7 @@ def _plan(shape: tuple[int, ...], strides: tuple[int, ...], item: int, dims: tup
     """``TensorIterator``'s loop over an input of this layout reduced over ``dims``: its
     dimensions sorted (reduced first, then by the output's and the input's strides) and merged
     where their strides chain; axes of size 1 are in none."""
-    out_strides = _row_major_strides([1 if d in dims else n for d, n in enumerate(shape)], item)
+    out_strides = row_major_strides([1 if d in dims else n for d, n in enumerate(shape)], item)
 
     def out_stride(d: int) -> int:
         return 0 if d in dims else out_strides[d]
@@ -150,14 +152,6 @@ def _plan(shape: tuple[int, ...], strides: tuple[int, ...], item: int, dims: tup
     kept_axes = tuple(d for i in reversed(range(len(layout))) if layout[i].out_stride
                       for d in reversed(groups[i]))
     return _Plan(order, tuple(layout), kept_axes, order != tuple(range(len(shape))))
-
-
-def _row_major_strides(shape: list[int], item: int) -> list[int]:
-    strides, step = [0] * len(shape), item
-    for d in reversed(range(len(shape))):
-        strides[d] = step
-        step *= max(shape[d], 1)
-    return strides
 
 
 def _inner_loop(values: np.ndarray, d0: _Dim, d1: _Dim, item: int) -> np.ndarray:

@@ -309,6 +309,15 @@ def row_major(a: np.ndarray) -> bool:
     return True
 
 
+def row_major_strides(shape: Sequence[int], itemsize: int) -> tuple[int, ...]:
+    """The byte strides of a row-major array of ``shape`` (a dimension of size 0 counts as 1)."""
+    strides, step = [], itemsize
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
 _STRIDED_KERNEL: list[bool] = []  # non-empty: the kernel running reads strided inputs as they are
 
 

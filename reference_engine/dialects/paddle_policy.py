@@ -224,6 +224,10 @@ STOPPED: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary(
 CAST_SEEDS: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
 
 
+# the gradient views that reshape (paddle lays their result out row-major when it can view)
+_RESHAPES = frozenset({"reshape", "unsqueeze", "squeeze"})
+
+
 # gradients a retained gradient is (``retain``): a kernel does not write into one in place
 RETAINED: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictionary()
 
@@ -488,6 +492,11 @@ class PaddlePolicy(Policy):
             return
         held = RETAINED.get(id(grad)) is grad
         if op in self.gradient_views:
+            if op in _RESHAPES and first._data.flags.c_contiguous and not recorder.row_major(first._data):
+                # paddle's reshape of a view gives row-major strides wherever it can view
+                # (measured: the gradient of an unsqueeze below a transpose that kept the order)
+                first._data = np.lib.stride_tricks.as_strided(
+                    first._data, strides=recorder.row_major_strides(first._data.shape, first._data.itemsize))
             first._shares_gradient_buffer = (grad._shares_gradient_buffer or held) and \
                 recorder.row_major(first._data) and np.shares_memory(first._data, grad._data)
         elif not grad._shares_gradient_buffer or held:

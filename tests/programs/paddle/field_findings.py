@@ -125,3 +125,18 @@ def stack_names_the_first_dimension_that_differs(paddle):
     or the shapes when the ranks differ."""
     return [attempt(lambda: paddle.stack([paddle.ones(a), paddle.ones(b)]))
             for a, b in (([6], [5]), ([2, 3], [2, 4]), ([2, 3], [3, 3]), ([2], [2, 1]))]
+
+
+@program
+def a_reshaped_strided_gradient_is_rewritten_in_place(paddle):
+    """The gradient of an unsqueeze below a transpose that kept the order in memory is a
+    row-major view of the transpose's gradient, which the unsqueeze output retains: exp's
+    gradient kernel writes its result there in place, so the retained gradient shows it."""
+    seen = []
+    for perm in ([1, 2, 0], [2, 1, 0]):
+        x = paddle.to_tensor([[0.5, -1.0, 1.0]], stop_gradient=False)
+        y = paddle.unsqueeze(paddle.exp(x), axis=1)
+        y.retain_grads()
+        paddle.autograd.backward([paddle.transpose(y, perm).sum() * 2.0])
+        seen += [y.grad, x.grad]
+    return seen
