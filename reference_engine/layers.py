@@ -168,7 +168,8 @@ def convolution(x: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any,
                 padding: Any, dilation: Any, groups: int) -> Tensor:
     """N-d convolution (cross-correlation) of ``x`` (N, C, *spatial) with ``weight``
     (O, C / groups, *kernel): zero padding, the patches gathered by one index, then a matrix
-    product per group. ``stride``, ``padding`` and ``dilation``: a number or one per dimension."""
+    product per group. ``stride``, ``padding`` and ``dilation``: a number or one per dimension
+    (a padding also a (before, after) pair per dimension)."""
     spatial = weight._data.ndim - 2
     stride, padding, dilation = (as_tuple(v, spatial) for v in (stride, padding, dilation))
     if padding and any(padding):
@@ -196,14 +197,18 @@ def convolution(x: Tensor, weight: Tensor, bias: Optional[Tensor], stride: Any,
     return out
 
 
-def _zero_pad(x: Tensor, padding: Sequence[int]) -> Tensor:
-    """``x`` with ``padding[i]`` zeros on both sides of spatial axis ``i``."""
+def _zero_pad(x: Tensor, padding: Sequence[Any]) -> Tensor:
+    """``x`` with ``padding[i]`` zeros on both sides of spatial axis ``i`` (or a (before, after)
+    pair of counts)."""
     for axis, amount in enumerate(padding, start=2):
-        if amount:
+        before, after = amount if isinstance(amount, tuple) else (amount, amount)
+        pieces = []
+        for count in (before, after):
             shape = list(x._data.shape)
-            shape[axis] = amount
-            zeros = F.constant_like(x, np.zeros(shape, x._data.dtype))
-            x = F.cat([zeros, x, zeros], axis)
+            shape[axis] = count
+            pieces.append(F.constant_like(x, np.zeros(shape, x._data.dtype)) if count else None)
+        if before or after:
+            x = F.cat([p for p in (pieces[0], x, pieces[1]) if p is not None], axis)
     return x
 
 
@@ -327,6 +332,30 @@ def pool(x: Tensor, kind: str, kernel: Any, stride: Any, padding: Any, ceil_mode
                  for n, p in zip(in_shape, padding))] = 1
     counts = inside[index].reshape(int(np.prod(kernel)), *out_shape).sum(axis=0)
     return F.div(F.sum(windows, 2), F.constant_like(windows, counts.astype(x._data.dtype)))
+
+
+def max_pool_indices(x: np.ndarray, kernel: Any, stride: Any, padding: Any, ceil_mode: bool) -> np.ndarray:
+    """Where each max-pooling window of ``x`` (N, C, *spatial) has its first largest element:
+    the flat index into its input plane, as both frameworks' pools return it."""
+    spatial = x.ndim - 2
+    kernel = as_tuple(kernel, spatial)
+    stride = as_tuple(stride if stride is not None else kernel, spatial)
+    padding = as_tuple(padding, spatial)
+    in_shape = x.shape[2:]
+    out_shape = _pool_sizes(in_shape, kernel, stride, padding, ceil_mode)
+    beyond = [max(0, (o - 1) * s + k - (n + 2 * p))
+              for n, k, s, p, o in zip(in_shape, kernel, stride, padding, out_shape)]
+    widths = [(0, 0), (0, 0)] + [(p, p + b) for p, b in zip(padding, beyond)]
+    padded = np.pad(x, widths, constant_values=-np.inf)
+    index = _window_index(kernel, stride, out_shape)
+    windows = padded[(slice(None), slice(None), *index)].reshape(*x.shape[:2], -1, *out_shape)
+    offset = windows.argmax(axis=2)  # (N, C, *out): which kernel offset
+    flat = np.zeros(index[0].shape, np.int64)
+    for axis in range(spatial):
+        flat = flat * in_shape[axis] + (index[axis] - padding[axis])
+    flat = flat.reshape(-1, *out_shape)  # (kernel offsets, *out)
+    out_positions = np.indices(out_shape)
+    return flat[(offset, *out_positions)]
 
 
 def adaptive_avg_pool(x: Tensor, output_size: Sequence[Optional[int]]) -> Tensor:

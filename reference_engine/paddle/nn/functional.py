@@ -386,10 +386,12 @@ def _convolution(spatial: int, x: Tensor, weight: Tensor, bias: Optional[Tensor]
     """paddle's convolution kernel, then the bias added in a node of its own (AddGradNode over
     a reshape of the bias). conv1d is conv2d of a height-1 image between an unsqueeze and a
     squeeze; a conv2d with one group per input channel runs the depthwise kernel."""
-    if isinstance(padding, str) or data_format not in ("NCHW", "NCL", "NCDHW"):
-        raise not_supported("convolution padding other than numbers, or channels last", "paddle")
+    if data_format not in ("NCHW", "NCL", "NCDHW"):
+        raise not_supported("convolution with channels last", "paddle")
     if x._data.ndim != spatial + 2:
         raise PADDLE.error("conv_input_rank", rank=spatial + 2, shape=list(x._data.shape))
+    padding = _convolution_padding(padding, spatial, x._data.shape[2:], weight._data.shape[2:], stride,
+                                   dilation)
     if spatial == 1:
         image = _convolution(2, F.unsqueeze(x, -2), F.unsqueeze(weight, -2), bias, _one_d(stride),
                              _one_d(padding, 0), _one_d(dilation), groups, "NCHW")
@@ -400,6 +402,28 @@ def _convolution(spatial: int, x: Tensor, weight: Tensor, bias: Optional[Tensor]
     name = "Conv3dGradNode" if spatial == 3 else \
         "DepthwiseConv2dGradNode" if depthwise else "Conv2dGradNodeFinal"
     return _with_bias(C.named(out, name, x), bias)
+
+
+def _convolution_padding(padding: Any, spatial: int, size: tuple[int, ...], kernel: tuple[int, ...],
+                         stride: Any, dilation: Any) -> Any:
+    """paddle's padding forms as one number or one (before, after) pair per dimension:
+    ``"valid"`` none; ``"same"`` what keeps ``ceil(size / stride)`` outputs, the odd one after;
+    ``2 * spatial`` numbers, each dimension's before and after."""
+    if isinstance(padding, str):
+        if padding.lower() == "valid":
+            return 0
+        if padding.lower() != "same":
+            raise not_supported(f"convolution padding {padding!r}", "paddle")
+        pairs = []
+        strides, dilations = layers.as_tuple(stride, spatial), layers.as_tuple(dilation, spatial)
+        for n, k, s, d in zip(size, kernel, strides, dilations):
+            total = max((-(-n // s) - 1) * s + d * (k - 1) + 1 - n, 0)
+            pairs.append((total // 2, total - total // 2))
+        return pairs
+    if isinstance(padding, (list, tuple)) and len(padding) == 2 * spatial and \
+            all(isinstance(p, int) for p in padding):
+        return [(padding[2 * i], padding[2 * i + 1]) for i in range(spatial)]
+    return padding
 
 
 def _with_bias(out: Tensor, bias: Optional[Tensor]) -> Tensor:
@@ -451,9 +475,22 @@ def _one_d(value: Any, height: int = 1) -> Any:
 
 def _max_pool(spatial: int, x: Tensor, kernel_size: Any, stride: Any, padding: Any, return_mask: bool,
               ceil_mode: bool, data_format: str) -> Tensor:
-    """paddle's max pool: pool2d's kernel (its double grad refuses) or pool3d's (none)."""
+    """paddle's max pool: pool2d's kernel (its double grad refuses) or pool3d's (none); with
+    ``return_mask`` the with-index kernel (MaxPool<n>dWithIndexGradNode, no double grad), its
+    mask the flat index of each window's first largest element (int32, marked as needing a
+    gradient, as paddle marks it)."""
     if return_mask:
-        raise not_supported(f"max_pool{spatial}d with return_mask", "paddle")
+        if spatial == 1 or x._data.ndim != spatial + 2 or isinstance(padding, str):
+            raise not_supported(f"max_pool{spatial}d with return_mask of other than an (N, C, *spatial) "
+                                "tensor padded by numbers", "paddle")
+        with as_kernel(f"max_pool{spatial}d_with_index_kernel"):
+            out = layers.pool(x, "max", kernel_size, stride, padding, ceil_mode)
+        mask = type(x)._from_array(layers.max_pool_indices(x._data, kernel_size, stride, padding, ceil_mode)
+                                   .astype(np.int32))
+        if x._requires_grad:  # an output of the recorded kernel: it shows a node, as paddle's does
+            mask._requires_grad = True
+            mask._accumulator_node()
+        return C.named(out, f"MaxPool{spatial}dWithIndexGradNode", x), mask
     with as_kernel("max_pool_kernel") if spatial == 2 else contextlib.nullcontext():
         return _pooled(spatial, x, lambda t: layers.pool(t, "max", kernel_size, stride, padding, ceil_mode),
                        padding, data_format)

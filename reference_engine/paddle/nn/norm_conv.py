@@ -137,10 +137,11 @@ class _ConvNd(Layer):
                  weight_attr: Any = None, bias_attr: Any = None, data_format: Optional[str] = None) -> None:
         super().__init__()
         data_format = data_format or ("NCHW", "NCHW", "NCDHW")[self.spatial - 1]
-        if padding_mode != "zeros" or not isinstance(padding, (int, list, tuple)):
-            raise not_supported("convolution padding other than zeros given as numbers", "paddle")
+        if padding_mode != "zeros":
+            raise not_supported("convolution padding other than zeros", "paddle")
         n = self.spatial
-        self._stride, self._padding = layers.as_tuple(stride, n), layers.as_tuple(padding, n)
+        self._stride = layers.as_tuple(stride, n)
+        self._padding = padding if isinstance(padding, str) else layers.as_tuple(padding, n)
         self._dilation, self._groups = layers.as_tuple(dilation, n), groups
         self._shown = (in_channels, out_channels, list(layers.as_tuple(kernel_size, n)), padding, data_format)
         shape = (out_channels, in_channels // groups, *layers.as_tuple(kernel_size, n))

@@ -20,7 +20,7 @@ __all__ = ["LBFGS", "SGD", "Adam", "AdamW", "Momentum", "Optimizer", "RMSProp", 
 
 
 class SGD(Optimizer):
-    """``parameter -= learning_rate * gradient``."""
+    """``parameter -= learning_rate * gradient`` (no accumulators)."""
 
     def _delta(self, parameter: Any, gradient: Any) -> Any:
         return gradient * self.learning_rate
@@ -37,6 +37,16 @@ class RMSProp(Optimizer):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip)
         self.rho, self.epsilon, self.momentum, self.centered = rho, epsilon, momentum, centered
         self._state: dict[int, list[Any]] = {}
+
+    accumulator_kinds = ("momentum", "mean_square", "mean_grad")
+
+    def _accumulators(self, parameter: Any) -> list[Any]:
+        mean_square, mean_grad, momentum = self._state[id(parameter)]
+        return [momentum, mean_square, mean_grad]
+
+    def _load_accumulators(self, parameter: Any, values: list[np.ndarray]) -> None:
+        momentum, mean_square, mean_grad = (self._tensor_like(parameter, v) for v in values)
+        self._state[id(parameter)] = [mean_square, mean_grad, momentum]
 
     def _delta(self, parameter: Any, gradient: Any) -> Any:
         g = gradient
@@ -66,17 +76,30 @@ class Adam(Optimizer):
         self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
         self._state: dict[int, list[Any]] = {}
 
+    accumulator_kinds = ("moment1", "moment2", "beta1_pow_acc", "beta2_pow_acc")
+
+    def _accumulators(self, parameter: Any) -> list[Any]:
+        beta1_power, beta2_power, moment1, moment2 = self._state[id(parameter)]
+        return [moment1, moment2, beta1_power, beta2_power]
+
+    def _load_accumulators(self, parameter: Any, values: list[np.ndarray]) -> None:
+        kind = parameter._data.dtype.type
+        self._state[id(parameter)] = [kind(values[2].reshape(-1)[0]), kind(values[3].reshape(-1)[0]),
+                                      self._tensor_like(parameter, values[0]),
+                                      self._tensor_like(parameter, values[1])]
+
     def _delta(self, parameter: Any, gradient: Any) -> Any:
         g = gradient
         kind = parameter._data.dtype.type  # the kernel's scalar type
         one, beta1, beta2 = kind(1), kind(self.beta1), kind(self.beta2)
-        # beta1^t, beta2^t, first moment, second moment
-        state = self._state.setdefault(id(parameter), [one, one, g * 0, g * 0])
-        state[0], state[1] = state[0] * beta1, state[1] * beta2
+        # beta1^t, beta2^t (paddle's accumulators: beta at the first step, raised after each),
+        # first moment, second moment
+        state = self._state.setdefault(id(parameter), [beta1, beta2, g * 0, g * 0])
         state[2] = state[2] * float(beta1) + g * float(one - beta1)
         state[3] = state[3] * float(beta2) + g * float(one - beta2) * g
         correction = np.sqrt(one - state[1])
         lr_t = kind(self.learning_rate) * correction / (one - state[0])
+        state[0], state[1] = state[0] * beta1, state[1] * beta2
         return (state[2] / (state[3].sqrt() + float(kind(self.epsilon) * correction))) * float(lr_t)
 
 
@@ -116,6 +139,14 @@ class Momentum(Optimizer):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip=grad_clip)
         self.momentum, self.use_nesterov = momentum, use_nesterov
         self._velocity: dict[int, Any] = {}
+
+    accumulator_kinds = ("velocity",)
+
+    def _accumulators(self, parameter: Any) -> list[Any]:
+        return [self._velocity[id(parameter)]]
+
+    def _load_accumulators(self, parameter: Any, values: list[np.ndarray]) -> None:
+        self._velocity[id(parameter)] = self._tensor_like(parameter, values[0])
 
     def _delta(self, parameter: Any, gradient: Any) -> Any:
         before = self._velocity.get(id(parameter))

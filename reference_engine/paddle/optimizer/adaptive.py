@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
+import numpy as np
+
 from reference_engine import ops as F
 from reference_engine.paddle.optimizer.base import Optimizer
 
@@ -22,6 +24,14 @@ class Adagrad(Optimizer):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip)
         self.epsilon, self.initial_accumulator_value = epsilon, initial_accumulator_value
         self._moment: dict[int, Any] = {}
+
+    accumulator_kinds = ("moment",)
+
+    def _accumulators(self, parameter: Any) -> list[Any]:
+        return [self._moment[id(parameter)]]
+
+    def _load_accumulators(self, parameter: Any, values: list[np.ndarray]) -> None:
+        self._moment[id(parameter)] = self._tensor_like(parameter, values[0])
 
     def _delta(self, parameter: Any, gradient: Any) -> Any:
         g = gradient
@@ -42,6 +52,14 @@ class Adadelta(Optimizer):
         self.epsilon, self.rho = epsilon, rho
         self._state: dict[int, list[Any]] = {}
 
+    accumulator_kinds = ("_avg_squared_grad", "_avg_squared_update")
+
+    def _accumulators(self, parameter: Any) -> list[Any]:
+        return list(self._state[id(parameter)])
+
+    def _load_accumulators(self, parameter: Any, values: list[np.ndarray]) -> None:
+        self._state[id(parameter)] = [self._tensor_like(parameter, v) for v in values]
+
     def _delta(self, parameter: Any, gradient: Any) -> Any:
         g, rho, eps = gradient, self.rho, self.epsilon
         state = self._state.setdefault(id(parameter), [g * 0, g * 0])  # E[g²], E[Δ²]
@@ -61,6 +79,17 @@ class Adamax(Optimizer):
         super().__init__(learning_rate, parameters, weight_decay, grad_clip)
         self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
         self._state: dict[int, list[Any]] = {}
+
+    accumulator_kinds = ("moment", "inf_norm", "beta1_pow_acc")
+
+    def _accumulators(self, parameter: Any) -> list[Any]:
+        beta1_power, moment, inf_norm = self._state[id(parameter)]
+        return [moment, inf_norm, beta1_power]
+
+    def _load_accumulators(self, parameter: Any, values: list[np.ndarray]) -> None:
+        kind = parameter._data.dtype.type
+        self._state[id(parameter)] = [kind(values[2].reshape(-1)[0]), self._tensor_like(parameter, values[0]),
+                                      self._tensor_like(parameter, values[1])]
 
     def _delta(self, parameter: Any, gradient: Any) -> Any:
         g = gradient

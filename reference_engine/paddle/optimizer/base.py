@@ -6,7 +6,10 @@ optimizer writes its own ``_delta``."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, Optional, Sequence
+
+import numpy as np
 
 from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.paddle import param_attr
@@ -16,6 +19,15 @@ from reference_engine.paddle.regularizer import as_regularizer
 from reference_engine.rounding import note_read_by_optimizer
 
 __all__ = ["Optimizer", "update_in_place"]
+
+# paddle names an accumulator by its parameter and kind, numbered per such name in the process
+# (``unique_name.generate``): a second optimizer over the same parameters gets ``…_moment1_1``
+_ACCUMULATOR_NUMBERS: dict[str, Any] = {}
+
+
+def _accumulator_name(parameter: Any, kind: str) -> str:
+    key = f"{parameter.name}_{kind}"
+    return f"{key}_{next(_ACCUMULATOR_NUMBERS.setdefault(key, itertools.count()))}"
 
 
 def update_in_place(parameter: Any, delta: Any, op: str = "subtract_") -> None:
@@ -37,12 +49,18 @@ class Optimizer:
     # dtype than its parameter's.
     reads_a_learning_rate_tensor = False
 
+    # paddle's kinds of this optimizer's accumulators, in the order ``_accumulators`` lists them
+    accumulator_kinds: tuple[str, ...] = ()
+
     def __init__(self, learning_rate: float = 0.001, parameters: Optional[Sequence[Any]] = None,
                  weight_decay: Any = None, grad_clip: Any = None, name: Optional[str] = None) -> None:
         self._learning_rate = learning_rate
         self.parameters = list(parameters or [])
         self._grad_clip = grad_clip
         self.regularization = as_regularizer(weight_decay)
+        self._accumulator_names: dict[int, list[str]] = {}  # named at a parameter's first update
+        self._loaded: dict[str, Any] = {}  # set_state_dict's values for accumulators not made yet
+        self._published: dict[str, Any] = {}  # the tensors state_dict handed out, by name
 
     _rate_factor = 1.0  # the parameter being updated's ParamAttr learning_rate
 
@@ -68,10 +86,92 @@ class Optimizer:
                 if g._data.dtype != p._data.dtype:  # (a leaf's .grad in its seed's dtype)
                     raise PADDLE.error("dtype_container", want=p._data.dtype, have=g._data.dtype)
                 self._rate_factor = param_attr.learning_rate_of(p)
+                self._name_accumulators(p)
                 try:
                     update_in_place(p, self._delta(p, g))
                 finally:
                     self._rate_factor = 1.0
+                self._publish(p)
+
+    def _name_accumulators(self, parameter: Any) -> None:
+        """At a parameter's first update paddle makes its accumulators, named then; values a
+        ``set_state_dict`` left for them are loaded (each must be there)."""
+        if not self.accumulator_kinds or id(parameter) in self._accumulator_names:
+            return
+        names = [_accumulator_name(parameter, kind) for kind in self.accumulator_kinds]
+        self._accumulator_names[id(parameter)] = names
+        if self._loaded:
+            for name in names:
+                if name not in self._loaded:
+                    raise AssertionError(f"Optimizer set error, {name} should in state dict")
+            self._load_accumulators(parameter, [self._value_of(self._loaded.pop(name)) for name in names])
+
+    def _accumulators(self, parameter: Any) -> list[Any]:
+        """This optimizer's accumulators for ``parameter``, as paddle keeps them (arrays or
+        tensors), in ``accumulator_kinds``' order."""
+        raise NotImplementedError
+
+    def _load_accumulators(self, parameter: Any, values: list[np.ndarray]) -> None:
+        """Set the accumulators of ``parameter`` to ``values`` (``_accumulators``' order)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def _value_of(value: Any) -> np.ndarray:
+        return np.array(value._data if hasattr(value, "_data") else value)
+
+    @staticmethod
+    def _tensor_like(parameter: Any, values: np.ndarray) -> Any:
+        """A loaded accumulator: a tensor of the parameter's dtype that needs no gradient."""
+        from reference_engine.paddle._core import created
+
+        return created(np.asarray(values, parameter._data.dtype).reshape(parameter._data.shape))
+
+    def state_dict(self) -> dict[str, Any]:
+        """Each accumulator under its name (a tensor; a power of a beta, shape [1]), and the
+        learning-rate scheduler's state under ``LR_Scheduler``."""
+        state: dict[str, Any] = {}
+        for parameter in self.parameters:
+            self._publish(parameter, every=True)
+            for name in self._accumulator_names.get(id(parameter), ()):
+                state[name] = self._published[name]
+        if isinstance(self._learning_rate, lr.LRScheduler):
+            state["LR_Scheduler"] = self._learning_rate.state_dict()
+        return state
+
+    def _publish(self, parameter: Any, every: bool = False) -> None:
+        """The accumulators of ``parameter`` are tensors paddle's kernels update in place: one
+        ``state_dict`` handed out shows later steps. Copies the current values into those handed
+        out (``every``: makes the rest)."""
+        from reference_engine.paddle._core import created
+
+        names = self._accumulator_names.get(id(parameter))
+        if not names or not (every or any(name in self._published for name in names)):
+            return
+        for name, value in zip(names, self._accumulators(parameter)):
+            values = np.asarray(value._data if hasattr(value, "_data") else value, parameter._data.dtype)
+            tensor = self._published.get(name)
+            if tensor is None:
+                tensor = self._published[name] = created(values.reshape(values.shape or (1,)))
+                tensor._name = name
+            else:
+                np.copyto(tensor._data, values.reshape(tensor._data.shape))
+
+    def set_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Load a ``state_dict``: the scheduler's state, each existing accumulator's values
+        (each must be there), and the rest kept for accumulators made later."""
+        if isinstance(self._learning_rate, lr.LRScheduler):
+            self._learning_rate.set_state_dict(state_dict["LR_Scheduler"])
+        values = {k: v for k, v in state_dict.items() if k != "LR_Scheduler"}
+        self._loaded = values
+        for parameter in self.parameters:
+            names = self._accumulator_names.get(id(parameter))
+            if not names:
+                continue
+            for name in names:
+                if name not in values:
+                    raise AssertionError(f"optimizer Tensor {name} not found")
+            self._load_accumulators(parameter, [self._value_of(values[name]) for name in names])
+            self._publish(parameter)
 
     def _regularized(self, parameter: Any, gradient: Any) -> Any:
         decay = param_attr.regularizer_of(parameter) or self.regularization

@@ -9,6 +9,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from reference_engine import lbfgs
 from reference_engine.dialects.paddle_policy import PADDLE
+from reference_engine.messages import not_supported
 from reference_engine.paddle._core import Tensor, concat, enable_grad, no_grad, to_tensor, zeros_like
 from reference_engine.paddle.optimizer.base import Optimizer
 
@@ -66,6 +67,12 @@ class _PaddleVectors:
 
 class LBFGS(Optimizer):
     """L-BFGS: ``step(closure)`` runs up to ``max_iter`` iterations; ``state`` counts them."""
+
+    def state_dict(self) -> dict[str, Any]:
+        raise not_supported("LBFGS.state_dict", "paddle")
+
+    def set_state_dict(self, state_dict: dict[str, Any]) -> None:
+        raise not_supported("LBFGS.set_state_dict", "paddle")
 
     def __init__(self, learning_rate: float = 1.0, max_iter: int = 20, max_eval: Optional[int] = None,
                  tolerance_grad: float = 1e-7, tolerance_change: float = 1e-9, history_size: int = 100,

@@ -625,10 +625,24 @@ def _one_d(value: Any) -> Any:
 
 def _max_pool(spatial: int, input: Tensor, kernel_size: Any, stride: Any, padding: Any,  # noqa: A002
               dilation: Any, ceil_mode: bool, return_indices: bool) -> Tensor:
-    if return_indices or layers.as_tuple(dilation, spatial) != (1,) * spatial:
-        raise not_supported(f"max_pool{spatial}d with dilation or return_indices", "torch")
-    return _pooled(spatial, input, f"MaxPool{spatial}DWithIndicesBackward0",
-                   lambda x: layers.pool(x, "max", kernel_size, stride, padding, ceil_mode))
+    if layers.as_tuple(dilation, spatial) != (1,) * spatial:
+        raise not_supported(f"max_pool{spatial}d with dilation", "torch")
+    out = _pooled(spatial, input, f"MaxPool{spatial}DWithIndicesBackward0",
+                  lambda x: layers.pool(x, "max", kernel_size, stride, padding, ceil_mode))
+    if not return_indices:
+        return out
+    return out, type(input)._from_array(_pool_indices(spatial, input._data, kernel_size, stride, padding,
+                                                      ceil_mode))
+
+
+def _pool_indices(spatial: int, data: np.ndarray, kernel_size: Any, stride: Any, padding: Any,
+                  ceil_mode: bool) -> np.ndarray:
+    """A 2-d or 3-d max pool's indices (int64, in the output's shape; an unbatched input's
+    without the batch axis)."""
+    unbatched = data.ndim == spatial + 1
+    positions = layers.max_pool_indices(data[None] if unbatched else data, kernel_size, stride, padding,
+                                        ceil_mode)
+    return positions[0] if unbatched else positions
 
 
 def _avg_pool(spatial: int, input: Tensor, kernel_size: Any, stride: Any, padding: Any,  # noqa: A002

@@ -373,3 +373,41 @@ def rnn_and_birnn_wrappers_step_a_cell(paddle):
                 (out.sum() + sum(f.sum() for f in finals)).backward()
                 seen.append([out, finals, x.grad, first.weight_hh.grad, out.grad_fn.name()])
     return seen
+
+
+@program
+def convolution_padding_forms(paddle):
+    """Conv1D / Conv2D padding as "same" (the odd pad after; any stride), "valid", and one
+    (before, after) pair of numbers per dimension: output shapes, values, input gradients and
+    the layers' printouts."""
+    paddle.seed(4)
+    x = paddle.randn([1, 2, 7, 6])
+    x.stop_gradient = False
+    seen = []
+    for padding, stride in (("same", 1), ("same", 2), ("valid", 1), ("SAME", 3), ([1, 0, 2, 1], 1),
+                            ([0, 1, 1, 0], 2)):
+        conv = paddle.nn.Conv2D(2, 3, (3, 2), stride=stride, padding=padding)
+        y = conv(x)
+        seen += [y, paddle.grad(y.pow(2).sum(), x)[0], str(conv)]
+    line = paddle.randn([1, 2, 9])
+    for padding in ("same", "valid", [1, 2]):
+        seen.append(paddle.nn.Conv1D(2, 2, 4, padding=padding)(line))
+    return seen
+
+
+@program
+def max_pools_return_their_masks(paddle):
+    """max_pool2d / max_pool3d (and MaxPool2D) with return_mask: the with-index kernel's node,
+    each window's first largest element as a flat index into its input plane (int32, needing
+    a gradient as its input does), with padding, strides and ceil mode."""
+    x = paddle.to_tensor([[[[0.5, -1.0, 2.0, 0.3, 1.1], [1.5, 0.25, -0.5, 2.5, 0.0],
+                            [0.1, 3.0, 0.3, -2.0, 0.7], [1.0, -0.2, 0.9, 0.4, 1.9],
+                            [-1.5, 0.6, 2.2, 0.8, -0.1]]]], stop_gradient=False)
+    seen = []
+    for settings in ({"kernel_size": 2}, {"kernel_size": 3, "stride": 2, "padding": 1},
+                     {"kernel_size": 2, "ceil_mode": True}):
+        out, mask = paddle.nn.functional.max_pool2d(x, return_mask=True, **settings)
+        seen += [out, mask, mask.stop_gradient, out.grad_fn.name(), paddle.grad(out.sum(), x)[0]]
+    cube = paddle.arange(48.0).reshape([1, 1, 3, 4, 4]).sin()
+    return seen + [paddle.nn.MaxPool2D(2, return_mask=True)(x)[1],
+                   paddle.nn.functional.max_pool3d(cube, 2, return_mask=True)[1]]

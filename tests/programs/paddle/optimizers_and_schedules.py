@@ -133,3 +133,45 @@ def lbfgs_fits_a_small_network_and_the_rosenbrock_valley(paddle):
         return seen + [attempt(lambda: armijo.step(square))]
     finally:
         paddle.set_default_dtype("float32")
+
+
+@program
+def optimizer_state_dicts_name_each_accumulator(paddle):
+    """Optimizer.state_dict: each accumulator under ``{parameter}_{kind}_{n}`` (n counting that
+    name in the process: a second optimizer over the same parameters gets the next), a power of
+    a beta as a [1] tensor, the scheduler's state under LR_Scheduler; set_state_dict loads the
+    values (a later update continues from them), refuses a dict without an existing
+    accumulator, and one whose names do not match the accumulators it makes later."""
+    paddle.seed(2)
+    net = paddle.nn.Linear(2, 1)
+    x = paddle.to_tensor([[1.0, -2.0]])
+    seen = []
+    makers = (lambda p: paddle.optimizer.Adam(learning_rate=0.1, parameters=p),
+              lambda p: paddle.optimizer.AdamW(learning_rate=paddle.optimizer.lr.StepDecay(0.1, 2),
+                                               parameters=p),
+              lambda p: paddle.optimizer.Momentum(learning_rate=0.1, parameters=p),
+              lambda p: paddle.optimizer.RMSProp(0.1, parameters=p, centered=True, momentum=0.5),
+              lambda p: paddle.optimizer.Adagrad(learning_rate=0.1, parameters=p),
+              lambda p: paddle.optimizer.Adadelta(learning_rate=0.1, parameters=p),
+              lambda p: paddle.optimizer.Adamax(learning_rate=0.1, parameters=p),
+              lambda p: paddle.optimizer.SGD(learning_rate=0.1, parameters=p))
+    for make in makers:
+        opt = make(net.parameters())
+        before = sorted(opt.state_dict())
+        for _ in range(2):
+            net(x).sum().backward()
+            opt.step()
+            opt.clear_grad()
+        state = opt.state_dict()
+        seen += [before, [[k, v] for k, v in sorted(state.items())]]
+        opt.set_state_dict(state)
+        net(x).sum().backward()
+        opt.step()
+        opt.clear_grad()
+        seen += [net.weight, net.bias]
+    adam = paddle.optimizer.Adam(learning_rate=0.1, parameters=net.parameters())
+    net(x).sum().backward()
+    adam.step()
+    fresh = paddle.optimizer.Adam(learning_rate=0.1, parameters=net.parameters())
+    fresh.set_state_dict(adam.state_dict())
+    return seen + [attempt(lambda: adam.set_state_dict({})), attempt(fresh.step)]

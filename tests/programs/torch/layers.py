@@ -500,3 +500,21 @@ def weighted_binary_losses_keep_their_weights_as_buffers(torch):
         seen += [out.detach(), out.grad_fn.name(), torch.autograd.grad(out.sum(), x)[0],
                  sorted(dict(loss.named_buffers())), repr(loss)]
     return seen
+
+
+@program
+def max_pools_return_their_indices(torch):
+    """max_pool2d / max_pool3d (and MaxPool2d) with return_indices: each window's first largest
+    element as a flat index into its input plane (int64), with padding, strides and ceil mode;
+    an unbatched input's without the batch axis."""
+    x = torch.tensor([[[[0.5, -1.0, 2.0, 0.3, 1.1], [1.5, 0.25, -0.5, 2.5, 0.0], [0.1, 3.0, 0.3, -2.0, 0.7],
+                        [1.0, -0.2, 0.9, 0.4, 1.9], [-1.5, 0.6, 2.2, 0.8, -0.1]]]], requires_grad=True)
+    seen = []
+    for settings in ({"kernel_size": 2}, {"kernel_size": 3, "stride": 2, "padding": 1},
+                     {"kernel_size": 2, "ceil_mode": True}):
+        out, indices = torch.nn.functional.max_pool2d(x, return_indices=True, **settings)
+        seen += [out, indices, out.grad_fn.name(), torch.autograd.grad(out.sum(), x)[0]]
+    cube = torch.arange(48.0).reshape(1, 1, 3, 4, 4).sin()
+    return seen + [torch.nn.functional.max_pool2d(x[0], 2, return_indices=True)[1],
+                   torch.nn.MaxPool2d(2, return_indices=True)(x)[1],
+                   torch.nn.functional.max_pool3d(cube, 2, return_indices=True)[1]]
