@@ -78,7 +78,10 @@ for _name in ("add_n", "atleast_1d", "atleast_2d", "atleast_3d", "bmm", "concat"
 
 # the in-place forms whose kernels record the function's own node (``x.sin_()``: SinGradNode),
 # written through the tensor's inplace version
-for _name in ("pow", "floor", "ceil", "round", "log", "abs", "sin", "cos", "sigmoid", "neg", "cumsum"):
+for _name in ("pow", "floor", "ceil", "round", "log", "abs", "sin", "cos", "sigmoid", "neg", "cumsum", "acos",
+              "asin", "atan", "cosh", "sinh", "tan", "acosh", "asinh", "atanh", "log10", "log2", "log1p",
+              "rsqrt", "square", "frac", "trunc", "digamma", "lgamma", "logit", "hypot",
+              "cumprod"):
     setattr(_core.Tensor, f"{_name}_", in_place_method(_name, getattr(_core.Tensor, _name)))
 
 # the release whose behaviour the facade models (its measured errors, kernels and orders)

@@ -86,7 +86,9 @@ for _method, _function in {**extras.TENSOR_METHODS, **_WRITES, **small_ops.TENSO
 for _name in ("lerp", "addcmul", "addcdiv", "floor", "round", "sign", "reciprocal", "nan_to_num", "clip",
               "trunc", "frac", "ceil", "log1p", "expm1", "square", "rsqrt", "erf", "atan2", "hypot", "logit",
               "copysign", "xlogy", "digamma", "lgamma", "sinc", "deg2rad", "cumsum", "cumprod", "tril",
-              "triu"):
+              "triu", "acos", "asin", "atan", "arccos", "arcsin", "arctan",
+              "arctan2", "cosh", "sinh", "tan", "erfc", "erfinv", "log10", "log2", "rad2deg", "sgn",
+              "absolute", "negative", "multiply", "divide", "subtract", "true_divide"):
     setattr(_core.Tensor, f"{_name}_", in_place_method(_name, getattr(_core.Tensor, _name)))
 
 # the release whose behaviour the facade models (its measured errors, kernels and orders)

@@ -518,3 +518,25 @@ def refused_leaf_write_widens_what_matmul_grad_may_not_read(paddle):
         except ValueError as error:
             seen.append("does not match the type of data" in str(error))
     return seen
+
+
+@program
+def more_functions_written_in_place(paddle):
+    """The in-place forms of the trigonometric, hyperbolic, log, gamma and rounding functions and
+    of hypot and cumprod: the tensor itself returned, its inplace version grown by one, the
+    function's node (frac_'s SubtractGradNode, as paddle composes it), gradients."""
+    seen = []
+    for name in ("acos", "asin", "atan", "cosh", "sinh", "tan", "acosh", "asinh", "atanh", "log10", "log2",
+                 "log1p", "rsqrt", "square", "frac", "trunc", "digamma", "lgamma", "logit"):
+        x = paddle.to_tensor([1.3, 2.4, 1.8] if name == "acosh" else [0.3, 0.4, 0.8], stop_gradient=False)
+        y = x * 1
+        version = y.inplace_version
+        out = getattr(y, name + "_")()
+        grad = paddle.grad((out * paddle.to_tensor([1.0, 2.0, 3.0])).sum(), x)[0]
+        seen += [name, out is y, y.inplace_version - version, out.grad_fn.name(), out, grad]
+    x = paddle.to_tensor([0.3, -0.4, 0.8], stop_gradient=False)
+    w = paddle.to_tensor([1.5, 2.0, -0.5], stop_gradient=False)
+    out = (x * 1).hypot_(w)
+    product = (x * 1).cumprod_(0)
+    return seen + [out.grad_fn.name(), out, paddle.grad(out.sum(), [x, w]), product.grad_fn.name(),
+                   paddle.grad(product.sum(), x)]

@@ -924,3 +924,26 @@ def fill_diagonal_writes_through_a_strided_view(torch):
             attempt(lambda: torch.zeros(3).fill_diagonal_(1.0)),
             items[torch.tensor(3)], items[1:torch.tensor(3)], attempt(lambda: items[torch.tensor(1.0)]),
             attempt(lambda: items[torch.tensor([1, 0])])]
+
+
+@program
+def more_elementwise_functions_written_in_place(torch):
+    """The in-place forms of the trigonometric, hyperbolic, error and log functions and of the
+    aliases (arccos_, absolute_, negative_, multiply_, divide_, subtract_, true_divide_,
+    arctan2_): the tensor itself returned, its version grown, the function's node, gradients
+    through the written values and the other operand."""
+    seen = []
+    for name in ("acos", "asin", "atan", "arccos", "arcsin", "arctan", "cosh", "sinh", "tan", "erfc",
+                 "erfinv", "log10", "log2", "rad2deg", "absolute", "negative"):
+        x = torch.tensor([0.3, -0.4, 0.8], requires_grad=True)
+        y = x * 1
+        version = y._version
+        out = getattr(y, name + "_")()
+        grad = torch.autograd.grad((out * torch.tensor([1.0, 2.0, 3.0])).sum(), x)[0]
+        seen += [name, out is y, y._version - version, out.grad_fn.name(), out, grad]
+    for name in ("multiply", "divide", "subtract", "true_divide", "arctan2"):
+        x = torch.tensor([0.3, -0.4, 0.8], requires_grad=True)
+        w = torch.tensor([1.5, 2.0, -0.5], requires_grad=True)
+        out = getattr(x * 1, name + "_")(w)
+        seen += [name, out.grad_fn.name(), out, torch.autograd.grad(out.sum(), [x, w])]
+    return seen + [attempt(lambda: torch.tensor([1.0], requires_grad=True).acos_())]
