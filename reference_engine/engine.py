@@ -238,7 +238,7 @@ def _accumulate_buffer(policy: Policy, buffers: dict[int, Any], node: Node, grad
     if policy.gradients_cast_to_recorded_dtype and grad is not UNDEFINED and \
             type(grad) is not list and node.out_dtype is not None and \
             grad._data.dtype != node.out_dtype:
-        grad = F.cast(grad, node.out_dtype) if seed else policy.cast_passed_gradient(grad, node.out_dtype)
+        grad = policy.widened_seed(node, grad) if seed else policy.cast_passed_gradient(grad, node.out_dtype)
     key = id(node)
     have = buffers.get(key)
     if have is None or have is UNDEFINED:

@@ -685,6 +685,20 @@ class PaddlePolicy(Policy):
             grads.append(g)
         return grads
 
+    def widened_seed(self, node: Node, seed: Tensor) -> Tensor:
+        """paddle hands the seed of a root a promoting write widened since to its node as it is
+        (measured on 3.3.1): slice_grad, typed by its input, cannot read it as that type;
+        multiply_grad and matmul_grad, typed by the gradient, cannot read their saved operands
+        as its type; sum_grad reads it as its own dtype. The others are cast here too, though
+        paddle's scale, add and reshape kernels pass it on wider, so that a leaf from data
+        collects a float64 gradient (not modelled)."""
+        name = node.label or self.node_name(node.rule, node.attrs)
+        if name == "SliceGradNode":
+            raise self.error("dtype_container", want=node.out_dtype, have=seed._data.dtype)
+        if name in ("MultiplyGradNode", "MatmulGradNode"):
+            raise self.error("dtype_container", want=seed._data.dtype, have=node.out_dtype)
+        return super().widened_seed(node, seed)
+
     def cast_passed_gradient(self, grad: Tensor, dtype: np.dtype) -> Tensor:
         """The engine's own cast, outside any node and unrecorded even with create_graph:
         what the hooks and the retained gradient of the tensor a promoting write widened see

@@ -320,6 +320,11 @@ class Policy:
     def cast_gradient(self, grad: Tensor, dtype: np.dtype) -> Tensor:
         return F.cast(grad, dtype)
 
+    def widened_seed(self, node: Node, seed: Tensor) -> Tensor:
+        """A seed of another dtype than ``node`` recorded for its output (a write widened the
+        root since, ``gradients_cast_to_recorded_dtype``): cast to it."""
+        return F.cast(seed, node.out_dtype)
+
     def cast_passed_gradient(self, grad: Tensor, dtype: np.dtype) -> Tensor:
         """A gradient a node passes on, cast to the dtype recorded for the node it reaches
         (``gradients_cast_to_recorded_dtype``: that node's output was written since, to a

@@ -540,3 +540,26 @@ def more_functions_written_in_place(paddle):
     product = (x * 1).cumprod_(0)
     return seen + [out.grad_fn.name(), out, paddle.grad(out.sum(), [x, w]), product.grad_fn.name(),
                    paddle.grad(product.sum(), x)]
+
+
+@program
+def a_widened_seed_reaches_its_node_as_it_is(paddle):
+    """A root written under no_grad with a float64 operand is float64 since, and backward's seed
+    is made in that dtype and reaches the root's node as it is: slice_grad (typed by its
+    input) refuses to read it, multiply_grad and matmul_grad (typed by the gradient) refuse to
+    read their saved float32 operands and sum_grad reads it as its own dtype."""
+    ops = {"slice": lambda x, y: x[1], "mul": lambda x, y: x * y, "matmul": lambda x, y: x @ y.t(),
+           "sum": lambda x, y: x.sum(0)}
+    seen = []
+    for name, op in ops.items():
+        x = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], stop_gradient=False)
+        y = paddle.to_tensor([[0.5, 1.0, 1.5], [2.0, 2.5, 3.0]], stop_gradient=False)
+        out = op(x, y)
+        with paddle.no_grad():
+            out.multiply_(paddle.to_tensor([2.0], dtype="float64"))
+        try:
+            paddle.autograd.backward([out])
+            seen += [name, str(x.grad.dtype), x.grad]
+        except ValueError as error:
+            seen += [name, str(error).split("\n")[0]]
+    return seen
