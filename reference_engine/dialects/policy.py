@@ -577,7 +577,8 @@ class Policy:
             raise self.error("zero_tensor_immutable")
 
         base = tensor._view_base
-        tensor._follow_base()
+        for view in (tensor, *(o for o in others if hasattr(o, "_follow_base"))):
+            view._follow_base()  # (an operand that is a view made without recording, too)
         if grad_mode.is_grad_enabled() and (tensor._no_grad_view or tensor._untracked_view):
             tracked = bool(tensor._no_grad_view)
             if tracked or any(getattr(o, "_requires_grad", False) for o in others):

@@ -947,3 +947,20 @@ def more_elementwise_functions_written_in_place(torch):
         out = getattr(x * 1, name + "_")(w)
         seen += [name, out.grad_fn.name(), out, torch.autograd.grad(out.sum(), [x, w])]
     return seen + [attempt(lambda: torch.tensor([1.0], requires_grad=True).acos_())]
+
+
+@program
+def operand_views_made_without_recording_follow_their_base(torch):
+    """Views made without recording (one of another) of a leaf that stops requiring grad since
+    follow it: neither requires grad, so writing one with the other is allowed; while the
+    leaf requires grad the same write is refused."""
+    seen = []
+    for stop in (True, False):
+        x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        with torch.set_grad_enabled(False):
+            inner = torch.unsqueeze(x, dim=1)
+            outer = torch.squeeze(inner, dim=0)
+        if stop:
+            x.requires_grad_(False)
+        seen += [inner.requires_grad, outer.requires_grad, attempt(lambda: outer.add_(inner)), x]
+    return seen
