@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from reference_engine.dialects.torch_layout import compare_by_strides, reorder_dimensions
 from reference_engine.recorder import row_major_strides
 
 __all__ = ["torch_sum", "torch_mean"]
@@ -111,29 +112,15 @@ def _plan(shape: tuple[int, ...], strides: tuple[int, ...], item: int, dims: tup
     def out_stride(d: int) -> int:
         return 0 if d in dims else out_strides[d]
 
-    def after(d0: int, d1: int) -> int:
-        """TensorIterator's ``should_swap``: 1 when d0 goes after d1, -1 before, 0 undecided."""
-        if (out_stride(d0) == 0) != (out_stride(d1) == 0):  # reduced dimensions first
-            return 1 if out_stride(d1) == 0 else -1
-        for s0, s1 in ((out_stride(d0), out_stride(d1)), (strides[d0], strides[d1])):
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
+    operands = ([out_stride(d) for d in range(len(shape))], strides)
 
-    axes = [d for d in reversed(range(len(shape))) if shape[d] != 1]
-    for i in range(1, len(axes)):  # insertion sort that leaves undecided pairs in place
-        j = i
-        for k in range(i - 1, -1, -1):
-            comparison = after(axes[k], axes[j])
-            if comparison > 0:
-                axes[k], axes[j] = axes[j], axes[k]
-                j = k
-            elif comparison < 0:
-                break
+    def after(d0: int, d1: int) -> int:
+        """TensorIterator's ``should_swap`` for a reduction: reduced dimensions first."""
+        if (out_stride(d0) == 0) != (out_stride(d1) == 0):
+            return 1 if out_stride(d1) == 0 else -1
+        return compare_by_strides(operands, shape, d0, d1)
+
+    axes = reorder_dimensions([d for d in reversed(range(len(shape))) if shape[d] != 1], after)
     groups: list[list[int]] = [[]]
     layout = [_Dim(1, item, 0)]
     if axes:

@@ -10,7 +10,7 @@ in elements unless named ``..._bytes``.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
@@ -61,6 +61,38 @@ def is_non_overlapping_and_dense(shape: Sequence[int], strides: Sequence[int]) -
     return True
 
 
+def compare_by_strides(stride_lists: Sequence[Sequence[int]], shape: Sequence[int], dim0: int,
+                       dim1: int) -> int:
+    """TensorIterator's ``should_swap`` over its operands' strides: 1 when ``dim0`` goes after
+    ``dim1``, -1 before, 0 undecided (a zero stride skips an operand; equal strides put the
+    larger dimension after)."""
+    for strides in stride_lists:
+        s0, s1 = strides[dim0], strides[dim1]
+        if s0 == 0 or s1 == 0:
+            continue
+        if s0 != s1:
+            return -1 if s0 < s1 else 1
+        if shape[dim0] > shape[dim1]:
+            return 1
+    return 0
+
+
+def reorder_dimensions(dims: list[int], should_swap: Callable[[int, int], int]) -> list[int]:
+    """TensorIterator's ``reorder_dimensions``: an insertion sort by ``should_swap`` that leaves
+    undecided pairs in place."""
+    dims = list(dims)
+    for i in range(1, len(dims)):
+        j = i
+        for k in range(i - 1, -1, -1):
+            comparison = should_swap(dims[k], dims[j])
+            if comparison > 0:
+                dims[k], dims[j] = dims[j], dims[k]
+                j = k
+            elif comparison < 0:
+                break
+    return dims
+
+
 def elementwise_strides(shape: Sequence[int],
                         operands: Sequence[tuple[Sequence[int], Sequence[int]]]) -> tuple[int, ...]:
     """The strides TensorIterator gives the output of ``shape`` for operands of these shapes
@@ -81,27 +113,8 @@ def elementwise_strides(shape: Sequence[int],
             0 if size == 1 and shape[offset + i] != 1 else op_strides[i]
             for i, size in enumerate(op_shape)])
 
-    def should_swap(dim0: int, dim1: int) -> int:
-        for strides in aligned:
-            s0, s1 = strides[dim0], strides[dim1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if shape[dim0] > shape[dim1]:
-                return 1
-        return 0
-
-    perm = list(range(ndim - 1, -1, -1))  # innermost first
-    for i in range(1, ndim):
-        dim1 = i
-        for dim0 in range(i - 1, -1, -1):
-            comparison = should_swap(perm[dim0], perm[dim1])
-            if comparison > 0:
-                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-                dim1 = dim0
-            elif comparison < 0:
-                break
+    perm = reorder_dimensions(list(range(ndim - 1, -1, -1)),  # innermost first
+                              lambda d0, d1: compare_by_strides(aligned, shape, d0, d1))
     if perm == list(range(ndim - 1, -1, -1)):
         return contiguous_strides(shape)
     strides, step = [0] * ndim, 1
