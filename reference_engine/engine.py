@@ -589,7 +589,8 @@ def _needed_input_grads(policy: Policy, node: Node, grad: Tensor,
             g = F.sum_to_shape(g, meta[0])
             data = g._data
         if data.dtype != meta[1] and (
-                rule.op != "custom" or policy.custom_gradients_cast_to_input_dtype):
+                rule.op != "custom" or policy.custom_gradients_cast_to_input_dtype) and \
+                policy.casts_input_gradient(node, i, grad):
             g = policy.cast_gradient(g, meta[1])
         out[i] = g
     if rule.op in policy.gradient_views or rule.op in policy.own_memory_gradients or \
@@ -633,6 +634,7 @@ def _run_rules(policy: Policy, node: Node, grad: Any, wanted: Optional[set[int]]
     """Check that ``node`` can run and apply its rules to ``grad`` (recording them, as part of
     its derivative, in a create_graph pass)."""
     policy.check_runnable(node, create_graph, accumulate, _needed(node, wanted))
+    grad = policy.kernel_gradient(node, grad)
     factor = rounding.saved_factor(node)  # (before the rules run: a pass may free what they read)
     if create_graph:
         with derivative_of(node, composite=node.rule.op in policy.composite_derivatives):

@@ -1040,6 +1040,10 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                           "paddle 3.3.1 adds a {dtype} gradient into a .grad of {have} by reading "
                           "the .grad's memory as {dtype} (values of another type), so the "
                           "reference engine refuses."),
+    "summed_dtypes": (UndefinedInFrameworkError,
+                      "paddle 3.3.1 adds a {dtype} gradient to a {have} one for the same tensor in "
+                      "a pass by reading the memory of one as the other's type (values of another "
+                      "type), so the reference engine refuses."),
     "pylayer_second_backward": (UndefinedInFrameworkError,
                                 "paddle 3.3.1 crashes (segmentation fault) running {name} a "
                                 "second time, so the reference engine refuses."),

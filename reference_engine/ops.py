@@ -459,6 +459,8 @@ def where(condition: Tensor, a: Operand, b: Operand) -> Tensor:
     if condition._data.dtype != np.bool_:
         raise cls._policy.error("where_condition", dtype=cls._policy.dtype_name(condition._data.dtype))
     broadcast_shape(cls, condition._data.shape, ta._data.shape, tb._data.shape)
+    if cls._policy.promotes_by_casting:  # (as ``_binary``: a recorded cast of the narrower one)
+        ta, tb = (t if t._data.dtype == dtype else cast(t, dtype) for t in (ta, tb))
     arrays = (condition._data, ta._data.astype(dtype, copy=False), tb._data.astype(dtype, copy=False))
     inputs = (condition, ta, tb)
     if type(condition) is not cls:

@@ -39,6 +39,24 @@ def load_kernels() -> tuple[str, dict[str, dict[str, str]]]:
 
 MEASURED_ON, KERNELS = load_kernels()
 
+WIDENED_SEEDS_FILE = Path(__file__).parent / "paddle_widened_seeds.json"
+
+
+def load_widened_seed_outcomes() -> dict[str, str]:
+    """What each gradient kernel does with a seed wider than the output its node recorded
+    (``wide``/``recorded`` per input, or ``refuse: …``), by node name, from
+    ``paddle_widened_seeds.json``. Forms whose saved output paddle refuses first measure
+    nothing here."""
+    data = json.loads(WIDENED_SEEDS_FILE.read_text(encoding="utf-8"))
+    outcomes: dict[str, str] = {}
+    for entry in data["forms"].values():  # the first form of a node measures it alone
+        if entry["outcome"] != "version":
+            outcomes.setdefault(entry["node"], entry["outcome"])
+    return outcomes
+
+
+WIDENED_SEED_OUTCOMES = load_widened_seed_outcomes()
+
 if TYPE_CHECKING:
     from reference_engine.tensor import Tensor
 
@@ -412,7 +430,7 @@ class PaddlePolicy(Policy):
     recomputes_result = frozenset({"pow", "rpow", "tan"})
     kernels_save_inputs = frozenset({"tan", "cumsum"})
     # divide_grad(x, y, out, out_grad) saves the output as well (a number divisor is scale)
-    kernels_save_result = frozenset({"div", "elu", "silu"})
+    kernels_save_result = frozenset({"div", "elu", "silu", "erfinv"})
     prod_grad_divides = True
     leaky_relu_passes_at_zero = True
     fused_gradients = frozenset({"silu", "log"})
@@ -518,7 +536,11 @@ class PaddlePolicy(Policy):
 
     def sum_buffered(self, have: Tensor, grad: Tensor) -> Tensor:
         """A second gradient for one tensor in a pass is added into the first's memory, which
-        a retained gradient may share (``alias_gradients``)."""
+        a retained gradient may share (``alias_gradients``). Two of different dtypes (a seed a
+        kernel handed on wider, ``kernel_gradient``, and one cast on its way) are undefined:
+        paddle reads one's memory as the other's type (measured on 3.3.1)."""
+        if type(have) is not list and have._data.dtype != grad._data.dtype:
+            raise self.error("summed_dtypes", dtype=grad._data.dtype.name, have=have._data.dtype.name)
         if have._shares_gradient_buffer and not grad_mode._State.enabled and \
                 have._data.shape == grad._data.shape and have._data.dtype == grad._data.dtype:
             self.check_gradient_sum(have, grad)
@@ -686,18 +708,60 @@ class PaddlePolicy(Policy):
         return grads
 
     def widened_seed(self, node: Node, seed: Tensor) -> Tensor:
-        """paddle hands the seed of a root a promoting write widened since to its node as it is
-        (measured on 3.3.1): slice_grad, typed by its input, cannot read it as that type;
-        multiply_grad and matmul_grad, typed by the gradient, cannot read their saved operands
-        as its type; sum_grad reads it as its own dtype. The others are cast here too, though
-        paddle's scale, add and reshape kernels pass it on wider, so that a leaf from data
-        collects a float64 gradient (not modelled)."""
-        name = node.label or self.node_name(node.rule, node.attrs)
-        if name == "SliceGradNode":
-            raise self.error("dtype_container", want=node.out_dtype, have=seed._data.dtype)
-        if name in ("MultiplyGradNode", "MatmulGradNode"):
-            raise self.error("dtype_container", want=seed._data.dtype, have=node.out_dtype)
-        return super().widened_seed(node, seed)
+        """paddle hands the seed of a root a promoting write widened since to its node as it
+        is: the root's hooks and retained gradient see it wider (measured on 3.3.1); what the
+        node's kernel makes of it is ``kernel_gradient``'s."""
+        return seed
+
+    def kernel_gradient(self, node: Node, grad: Any) -> Any:
+        """A seed wider than the output ``node`` recorded, as its kernel takes it (the measured
+        table, ``WIDENED_SEED_OUTCOMES``): refused by a kernel that reads a saved operand as
+        the seed's dtype, or the seed as its input's; computed with as it is by one that hands
+        it on wider (``casts_input_gradient``); cast to the recorded dtype otherwise."""
+        if node.rule.op == "output_slot":  # (one output of several: its node takes them all)
+            return grad
+        if type(grad) is list:
+            return self._widened_pieces(node, grad)
+        data = getattr(grad, "_data", None)  # (None, or the engine's undefined gradient)
+        if data is None or node.out_dtype is None or data.dtype == node.out_dtype:
+            return grad
+        outcome = WIDENED_SEED_OUTCOMES.get(node.name(), "recorded")
+        if outcome == "refuse: recorded dtype":
+            raise self.error("dtype_container", want=node.out_dtype, have=grad._data.dtype)
+        if outcome == "refuse: seed dtype":
+            raise self.error("dtype_container", want=grad._data.dtype, have=node.out_dtype)
+        if "wide" in outcome.split(","):
+            return grad
+        return F.cast(grad, node.out_dtype)
+
+    def _widened_pieces(self, node: Node, grads: list[Any]) -> list[Any]:
+        """A node of several outputs takes their gradients as one list, the missing ones filled
+        in the recorded dtype, and its kernel is typed by the first: one that concatenates them
+        (split) refuses pieces of two dtypes, one that stacks them (unbind) cannot read a piece
+        of another dtype (measured on 3.3.1, a piece after the first widened and the first)."""
+        outcome = WIDENED_SEED_OUTCOMES.get(node.name(), "recorded")
+        if not outcome.startswith("refuse") or node.out_dtype is None:
+            return grads
+        dtypes = [node.out_dtype if getattr(g, "_data", None) is None else g._data.dtype for g in grads]
+        for index, dtype in enumerate(dtypes[1:], start=1):
+            if dtype != dtypes[0] and outcome == "refuse: list dtypes":
+                raise self.error("concat_dtypes", first=dtypes[0], index=index, other=dtype)
+            if dtype != dtypes[0]:
+                raise self.error("dtype_container", want=dtypes[0], have=dtype)
+        return grads
+
+    def casts_input_gradient(self, node: Node, index: int, grad: Tensor) -> bool:
+        """A kernel that computed with a wider seed as it was hands that dtype on to the inputs
+        the measured table marks ``wide``."""
+        if node.rule.op == "output_slot":  # (its node decides)
+            return False
+        if type(grad) is list or node.out_dtype is None or grad._data.dtype == node.out_dtype:
+            return True
+        outcome = WIDENED_SEED_OUTCOMES.get(node.name(), "")
+        kinds = outcome.split(",")  # one per input of the measured form, where they differ
+        if len(set(kinds)) == 1:
+            return kinds[0] != "wide"
+        return index >= len(kinds) or kinds[index] != "wide"
 
     def cast_passed_gradient(self, grad: Tensor, dtype: np.dtype) -> Tensor:
         """The engine's own cast, outside any node and unrecorded even with create_graph:

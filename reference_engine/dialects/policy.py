@@ -322,8 +322,19 @@ class Policy:
 
     def widened_seed(self, node: Node, seed: Tensor) -> Tensor:
         """A seed of another dtype than ``node`` recorded for its output (a write widened the
-        root since, ``gradients_cast_to_recorded_dtype``): cast to it."""
+        root since, ``gradients_cast_to_recorded_dtype``), as the root's hooks and retained
+        gradient see it: cast to the recorded dtype."""
         return F.cast(seed, node.out_dtype)
+
+    def kernel_gradient(self, node: Node, grad: Any) -> Any:
+        """The gradient ``node``'s kernel computes with, from the one its hooks left (a seed
+        ``widened_seed`` handed on as it was may still be wider than the node's output)."""
+        return grad
+
+    def casts_input_gradient(self, node: Node, index: int, grad: Tensor) -> bool:
+        """Whether the gradient ``node`` computed for input ``index`` from ``grad`` is cast to
+        the input's dtype, where it has another (as torch's engine casts every one)."""
+        return True
 
     def cast_passed_gradient(self, grad: Tensor, dtype: np.dtype) -> Tensor:
         """A gradient a node passes on, cast to the dtype recorded for the node it reaches

@@ -157,6 +157,15 @@ def unsigned_zeros(out: Any, number: Any) -> Any:
     return out
 
 
+def _operand_as(other: Any, tensor: _CoreTensor) -> Any:
+    """A floating-point tensor operand of another dtype cast to ``tensor``'s (paddle's operator
+    methods' own promotion for matmul); anything else as it is."""
+    if isinstance(other, _CoreTensor) and other._data.dtype != tensor._data.dtype and \
+            other._data.dtype.kind == "f" and tensor._data.dtype.kind == "f":
+        return F.cast(other, tensor._data.dtype)
+    return other
+
+
 class Tensor(_CoreTensor):
     """``paddle.Tensor`` over the reference engine."""
 
@@ -400,6 +409,15 @@ class Tensor(_CoreTensor):
 
     def __getitem__(self, index: Any) -> Tensor:
         return _getitem(self, index)
+
+    def __matmul__(self, other: Any) -> Any:
+        """``self @ other``: unlike ``paddle.matmul``, which refuses operands of two dtypes, the
+        operator casts ``other`` to ``self``'s dtype first, a recorded cast (measured on 3.3.1)."""
+        return super().__matmul__(_operand_as(other, self))
+
+    def __rmatmul__(self, other: Any) -> Any:
+        """``other @ self``, ``other`` cast to ``self``'s dtype as ``__matmul__`` casts."""
+        return super().__rmatmul__(_operand_as(other, self))
 
     def expand(self, shape: Sequence[builtins.int]) -> Tensor:
         return F.expand(self, shape)

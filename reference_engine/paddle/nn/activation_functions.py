@@ -12,7 +12,7 @@ import numpy as np
 from reference_engine import activations as A
 from reference_engine import composed as C
 from reference_engine import ops as F
-from reference_engine.graph import as_kernel
+from reference_engine.graph import SavedTensor, as_kernel
 from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor
 
@@ -25,7 +25,11 @@ def _kernel(name: str, x: Tensor, compose: object) -> Tensor:
     ``<Name>GradNode``)."""
     with as_kernel(f"{name}_kernel"):
         out = compose(x)  # type: ignore[operator]
-    return C.named(out, KERNEL_NODES[name], x)
+    named = C.named(out, KERNEL_NODES[name], x)
+    if name in KERNELS_SAVING_THEIR_OUTPUT and named._grad_fn is not None and \
+            named._grad_fn is not x._grad_fn:
+        named._grad_fn.saved["out"] = SavedTensor(named)  # version-checked as the kernel's
+    return named
 
 
 KERNEL_NODES = {"relu6": "Relu6GradNode", "hardtanh": "HardtanhGradNode", "hardswish": "HardswishGradNode",
@@ -34,6 +38,9 @@ KERNEL_NODES = {"relu6": "Relu6GradNode", "hardtanh": "HardtanhGradNode", "hards
                 "prelu": "PreluGradNode", "softshrink": "SoftshrinkGradNode",
                 "hardshrink": "HardshrinkGradNode", "tanhshrink": "TanhShrinkGradNode",
                 "thresholded_relu": "ThresholdedReluGradNode"}
+
+# kernels whose gradient reads their output: a write into it since is refused (measured on 3.3.1)
+KERNELS_SAVING_THEIR_OUTPUT = frozenset({"relu6", "hardsigmoid"})
 
 
 def float_attribute(value: float) -> float:

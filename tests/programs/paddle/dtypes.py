@@ -290,3 +290,51 @@ def a_number_beyond_an_integer_dtype_becomes_its_minimum(paddle):
     a double, which gives the dtype's minimum."""
     a = paddle.to_tensor([1, 2], dtype="int32")
     return [a + 2 ** 40, a * 3000000000, a + 2 ** 70, paddle.to_tensor([1, 2]) + 2 ** 70]
+
+
+@program
+def a_widened_root_s_seed_as_each_kernel_takes_it(paddle):
+    """A root written under no_grad with a float64 operand: backward fills its seed in float64,
+    which the root's hooks and retained gradient see; scale, reshape and concat hand it on wider
+    (a leaf from data collects float64), sum casts it back, multiply and slice refuse it, split refuses
+    pieces of two dtypes, and a leaf meeting it with a float32 gradient is refused as undefined
+    by the reference (paddle reads one's memory as the other's type: left out here)."""
+    def widened(op):
+        x = paddle.to_tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], stop_gradient=False)
+        root = op(x)
+        seen = []
+        root.register_hook(lambda g: seen.append(str(g.dtype)))
+        root.retain_grads()
+        with paddle.no_grad():  # (a transposed view's write is refused)
+            wrote = attempt(lambda: root.multiply_(paddle.to_tensor(2.0, dtype="float64")))
+        done = attempt(lambda: paddle.autograd.backward([root]))
+        return [wrote, done, seen, root.grad, x.grad]
+
+    ops = [lambda x: x * 2, lambda x: x.reshape([3, 2]), lambda x: paddle.concat([x, x]),
+           lambda x: x.sum(0), lambda x: x * x, lambda x: x[1], lambda x: x.t(),
+           lambda x: paddle.split(x, 3, axis=1)[1], lambda x: paddle.unbind(x)[1],
+           lambda x: paddle.where(x > 2.0, x, paddle.zeros_like(x)), lambda x: paddle.nn.functional.relu6(x)]
+    x = paddle.to_tensor([[1.0, 2.0]], stop_gradient=False)
+    root = x * 2
+    with paddle.no_grad():
+        root.multiply_(paddle.to_tensor(2.0, dtype="float64"))
+    through_grad = paddle.grad([root], [x])
+    return [[widened(op) for op in ops], through_grad]
+
+
+@program
+def the_matmul_operator_casts_its_other_operand(paddle):
+    """``a @ b`` with operands of two dtypes casts ``b`` to ``a``'s dtype (a CastGradNode);
+    ``paddle.matmul`` and ``Tensor.matmul`` refuse them; ``where`` promotes with a recorded
+    cast of the narrower operand, as the arithmetic operators do."""
+    out = []
+    for da, db in (("float32", "float64"), ("float64", "float32")):
+        a = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], dtype=da, stop_gradient=False)
+        b = paddle.to_tensor([[0.5, 1.5], [2.5, 3.5]], dtype=db, stop_gradient=False)
+        product = a @ b
+        product.sum().backward()
+        out.append([product, [n and n.name() for n in product.grad_fn.next_functions], a.grad, b.grad,
+                    attempt(lambda a=a, b=b: paddle.matmul(a, b)), attempt(lambda a=a, b=b: a.matmul(b))])
+        chosen = paddle.where(paddle.to_tensor([True, False]), a, b)
+        out.append([chosen, [n and n.name() for n in chosen.grad_fn.next_functions]])
+    return out
