@@ -581,7 +581,7 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                     "the length of the desired ordering of dimensions i.e. input.dim() = {ndim} "
                     "is not equal to len(dims) = {count}"),
     "permute_repeat": (RuntimeError, "permute(): duplicate dims are not allowed."),
-    "t_rank": (RuntimeError, "t() expects a tensor with <= 2 dimensions, but self is {ndim}D"),
+    "t_rank": (RuntimeError, "{fn}() expects a tensor with <= 2 dimensions, but self is {ndim}D"),
     "cat_rank": (RuntimeError,
                  "Tensors must have same number of dimensions: got {ndim_a} and {ndim_b}"),
     "cat_size": (RuntimeError,
@@ -947,6 +947,8 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
               "(Fatal) The TensorWrappers of {name} do not exist. This may be because:\nYou "
               "calculate backward twice for the same subgraph without setting retain_graph=True. "
               "Please set retain_graph=True in the first backward/grad call."),
+    "t_rank": (ValueError, "Input(input) only support N-D (N<=2) tensor, but received length of "
+                           "Input(input) is {ndim}. Perhaps you can use paddle.tensor.transpose() instead."),
     "leaf_setitem": (ValueError,
                      "(InvalidArgument) Leaf Tensor ({name}) that doesn't stop gradient can't use "
                      "inplace strategy."),

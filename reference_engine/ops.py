@@ -780,10 +780,11 @@ def reshape(a: Tensor, shape: Sequence[int], api: Optional[str] = None) -> Tenso
     return apply(R.RULES["reshape"], (a,), attrs)
 
 
-def t(a: Tensor) -> Tensor:
-    """Transpose of a tensor of at most two dimensions (``torch.t``)."""
+def t(a: Tensor, fn: str = "t") -> Tensor:
+    """Transpose of a tensor of at most two dimensions (``torch.t``; ``fn``: the method the
+    error names, ``t_`` for the in-place form)."""
     if a._data.ndim > 2:
-        raise a._policy.error("t_rank", ndim=a._data.ndim)
+        raise a._policy.error("t_rank", fn=fn, ndim=a._data.ndim)
     return apply(R.RULES["t"], (a,))
 
 

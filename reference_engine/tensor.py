@@ -19,6 +19,7 @@ from reference_engine import ops as F
 from reference_engine import rule_helpers as H
 from reference_engine import rules as R
 from reference_engine.graph import AccumulateGrad, Hook, Node, RemovableHandle
+from reference_engine.messages import not_supported
 
 if TYPE_CHECKING:
     from reference_engine.dialects.policy import Policy
@@ -288,6 +289,32 @@ class Tensor:
                 slot.version = None if slot.version is None else self._counter.value
         if dual.is_open():
             dual.set_tangent(self, dual.tangent_of(result))
+        return self
+
+    def _restrided_in_place(self, method: str, view: Callable[[Tensor], Tensor],
+                            node_name: Optional[str] = None) -> Tensor:
+        """An in-place shape method (``unsqueeze_``, ``t_``…): the tensor takes the shape and
+        strides of ``view(self)`` over its own memory. No value is written, but its version
+        grows and, where grad mode records it, its node becomes the view's (shown as
+        ``node_name`` where the framework names the in-place form apart); its hooks and
+        retained gradient stay with its old node, as both frameworks keep them. A leaf that
+        requires grad is refused (paddle first changes its shape); a view that requires grad
+        is not modelled (torch regenerates every view of its base as an as_strided one)."""
+        leaf = grad_mode.is_grad_enabled() and self._grad_fn is None and self._requires_grad
+        if leaf and not self._policy.restrided_leaf_changes_first:
+            raise self._policy.error("leaf_in_place", name=self._name or "")
+        if self._view_base is not None and self._requires_grad:
+            raise not_supported(f"Tensor.{method} of a view that requires grad", self._policy.dialect)
+        made = view(self)
+        self._data = made._data
+        if leaf:
+            raise self._policy.error("leaf_in_place", name=self._name or "")
+        self._counter.value += 1
+        node = made._grad_fn
+        if grad_mode.is_grad_enabled() and node is not None and node is not self._grad_fn:
+            if node_name is not None:
+                node.label = node_name
+            self._grad_fn = node
         return self
 
     def _promote_written(self, old: Tensor, others: tuple[Any, ...]) -> None:

@@ -425,6 +425,7 @@ class PaddlePolicy(Policy):
     slot_hooks_run_at_owner = True
     packs_before_linking = True
     promotes_by_casting = True
+    restrided_leaf_changes_first = True  # measured on 3.3.1
     links_read_saved_tensors = True
     # elementwise_pow_grad(x, y, out_grad), tan_grad(x, out_grad): the output computed again
     recomputes_result = frozenset({"pow", "rpow", "tan"})

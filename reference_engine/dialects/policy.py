@@ -82,6 +82,9 @@ class Policy:
     written_leaves_collect_gradients = False
     # paddle: ``x[i] = y`` under no_grad with y requiring grad makes x a leaf requiring grad
     unrecorded_setitem_takes_flag = False
+    # paddle: an in-place shape method (unsqueeze_) on a leaf that requires grad changes its
+    # shape before refusing it
+    restrided_leaf_changes_first = False
     # paddle: ``x.add_(y)`` with y of a wider float dtype gives x that dtype (torch casts back)
     in_place_takes_promoted_dtype = False
     refuses_writes_to_split_views = False  # torch: ... and may not be written in place

@@ -407,6 +407,30 @@ class Tensor(_CoreTensor):
     def unsqueeze(self, axis: builtins.int) -> Tensor:
         return F.unsqueeze(self, axis)
 
+    def _inplace_version(self) -> builtins.int:
+        """How many in-place writes the tensor's memory has had (its version counter)."""
+        return self._counter.value
+
+    # the in-place shape methods (``Tensor._restrided_in_place``), under the view's own node
+    def unsqueeze_(self, axis: builtins.int) -> Tensor:
+        return self._restrided_in_place("unsqueeze_", lambda t: t.unsqueeze(axis))  # type: ignore[return-value]
+
+    def squeeze_(self, axis: Any = None) -> Tensor:
+        return self._restrided_in_place("squeeze_", lambda t: t.squeeze(axis))  # type: ignore[return-value]
+
+    def reshape_(self, shape: Sequence[builtins.int]) -> Tensor:
+        return self._restrided_in_place("reshape_", lambda t: t.reshape(shape))  # type: ignore[return-value]
+
+    def flatten_(self, start_axis: builtins.int = 0, stop_axis: builtins.int = -1) -> Tensor:
+        return self._restrided_in_place(  # type: ignore[return-value]
+            "flatten_", lambda t: t.flatten(start_axis, stop_axis))
+
+    def t_(self) -> Tensor:
+        return self._restrided_in_place("t_", lambda t: t.t())  # type: ignore[return-value]
+
+    def transpose_(self, perm: Sequence[builtins.int]) -> Tensor:
+        return self._restrided_in_place("transpose_", lambda t: t.transpose(perm))  # type: ignore[return-value]
+
     def __getitem__(self, index: Any) -> Tensor:
         return _getitem(self, index)
 
@@ -426,9 +450,15 @@ class Tensor(_CoreTensor):
         return expand_as(self, y)
 
     def is_contiguous(self) -> builtins.bool:
-        """Whether the tensor's memory is row-major: a computed result always is, a transposed
-        view need not be."""
-        return builtins.bool(self._data.flags.c_contiguous)
+        """Whether the tensor's strides are the row-major ones of its shape: a computed result's
+        always are, a transposed view's need not be. paddle compares every stride, a size-1
+        dimension's too (measured on 3.3.1: a [1, 3] matrix's transpose is not contiguous)."""
+        return self._data.strides == recorder.row_major_strides(self._data.shape, self._data.itemsize)
+
+    @property
+    def strides(self) -> list[builtins.int]:
+        """The tensor's strides in elements (a view's are its base's, permuted or stepped)."""
+        return [s // self._data.itemsize for s in self._data.strides]
 
     def view(self, shape_or_dtype: Any) -> Tensor:
         return view(self, shape_or_dtype)

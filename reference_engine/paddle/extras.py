@@ -13,6 +13,7 @@ import numpy as np
 from reference_engine import checkpoint, rng
 from reference_engine import composed as C
 from reference_engine import ops as F
+from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.graph import as_kernel
 from reference_engine.paddle._core import (
     _DEFAULT_FLOAT,
@@ -144,6 +145,9 @@ def mv(x: Tensor, vec: Tensor) -> Tensor:
 
 
 def t(input: Tensor) -> Tensor:  # noqa: A002
+    """The transpose of a matrix; a vector or a 0-d tensor as it is; more dimensions refused."""
+    if input._data.ndim > 2:
+        raise PADDLE.error("t_rank", ndim=input._data.ndim)
     return F.permute(input, (1, 0)) if input._data.ndim == 2 else input
 
 

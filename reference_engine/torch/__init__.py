@@ -35,6 +35,7 @@ from reference_engine.torch import (
     random,
     return_types,
     serialization,
+    shape_in_place,
     small_ops,
     special,
     testing,
@@ -78,7 +79,8 @@ _WRITES = {**{name: getattr(indexed_writes, name) for name in indexed_writes.__a
 for _method, _function in {**extras.TENSOR_METHODS, **_WRITES, **small_ops.TENSOR_METHODS,
                            **math_functions.TENSOR_METHODS, **more_ops.TENSOR_METHODS,
                            **fused_ops.TENSOR_METHODS, **lookups.TENSOR_METHODS,
-                           **order_statistics.TENSOR_METHODS, **cholesky_ops.TENSOR_METHODS}.items():
+                           **order_statistics.TENSOR_METHODS, **cholesky_ops.TENSOR_METHODS,
+                           **shape_in_place.TENSOR_METHODS}.items():
     setattr(_core.Tensor, _method, _function)
 
 # the in-place forms of functions whose in-place kernel records the function's own node

@@ -563,3 +563,47 @@ def a_widened_seed_reaches_its_node_as_it_is(paddle):
         except ValueError as error:
             seen += [name, str(error).split("\n")[0]]
     return seen
+
+
+@program
+def shape_methods_in_place(paddle):
+    """unsqueeze_, squeeze_, reshape_, flatten_, t_ and transpose_: the same tensor takes the
+    view's shape and strides under the view's node, its version grows (a saved copy is then
+    refused); its retained gradient and hooks stay with its old node. A leaf that requires grad
+    is refused after its shape changed; t_ refuses more than two dimensions."""
+    x = paddle.to_tensor([[1.0, 2.0, 3.0]], stop_gradient=False)
+    forms = [lambda v: v.unsqueeze_(0), lambda v: v.squeeze_(), lambda v: v.squeeze_(0),
+             lambda v: v.reshape_([3]), lambda v: v.flatten_(), lambda v: v.t_(),
+             lambda v: v.transpose_([1, 0])]
+    made = []
+    for form in forms:
+        v = x * 1
+        r = form(v)
+        made.append([r is v, r.grad_fn.name(), r.grad_fn.next_functions[0].name(), list(r.shape),
+                     r._inplace_version(), r.is_contiguous(), r.strides])
+    y = x * 1
+    z = y * y
+    y.unsqueeze_(0)
+    refused = attempt(lambda: z.sum().backward())
+    w = x * 2
+    w.retain_grads()
+    seen = []
+    w.register_hook(lambda g: seen.append(list(g.shape)))
+    w.unsqueeze_(0)
+    (w * paddle.to_tensor([1.0, 2.0, 3.0])).sum().backward()
+    leaf = paddle.to_tensor([[1.0, 2.0]], stop_gradient=False)
+    leaf_refused = attempt(lambda: leaf.unsqueeze_(0))
+    return [made, refused, list(w.grad.shape), seen, x.grad, leaf_refused, list(leaf.shape),
+            attempt(lambda: paddle.zeros([2, 2, 2]).t_())]
+
+
+@program
+def strides_and_contiguity_of_transposed_views(paddle):
+    """A transpose is a view with its base's strides permuted; paddle calls it contiguous only
+    where every stride, a size-1 dimension's too, is the row-major one."""
+    out = []
+    for shape, perm in (([1, 3], [1, 0]), ([3, 1], [1, 0]), ([1, 1], [1, 0]), ([2, 1, 3], [1, 0, 2]),
+                        ([2, 3], [1, 0]), ([1, 3, 1], [2, 1, 0])):
+        view = paddle.zeros(shape).transpose(perm)
+        out.append([list(view.shape), view.strides, view.is_contiguous()])
+    return out

@@ -964,3 +964,38 @@ def operand_views_made_without_recording_follow_their_base(torch):
             x.requires_grad_(False)
         seen += [inner.requires_grad, outer.requires_grad, attempt(lambda: outer.add_(inner)), x]
     return seen
+
+
+@program
+def shape_methods_in_place(torch):
+    """unsqueeze_, squeeze_, t_, transpose_, swapdims_ and swapaxes_: the same tensor takes the
+    view's shape and strides, its version grows, its node is the in-place form's (a saved copy
+    is then refused); its retained gradient and hooks stay with its old node."""
+    x = torch.tensor([[1.0, 2.0, 3.0]], requires_grad=True)
+    forms = [lambda v: v.unsqueeze_(0), lambda v: v.squeeze_(), lambda v: v.squeeze_(0),
+             lambda v: v.squeeze_((0,)), lambda v: v.t_(), lambda v: v.transpose_(0, 1),
+             lambda v: v.swapdims_(0, 1), lambda v: v.swapaxes_(0, 1)]
+    made = []
+    for form in forms:
+        v = x * 1
+        r = form(v)
+        made.append([r is v, r.grad_fn.name(), r.grad_fn.next_functions[0][0].name(), list(r.shape),
+                     r._version, r.stride()])
+    plain = torch.tensor([[1.0, 2.0]])
+    plain.t_()
+    y = x * 1
+    z = y * y
+    y.unsqueeze_(0)
+    refused = attempt(lambda: z.sum().backward())
+    w = x * 2
+    w.retain_grad()
+    seen = []
+    w.register_hook(lambda g: seen.append(list(g.shape)))
+    w.unsqueeze_(0)
+    (w * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    with torch.no_grad():
+        q = x * 1
+        q.unsqueeze_(0)
+    return [made, plain, plain.stride(), plain._version, refused, list(w.grad.shape), seen, x.grad,
+            q.grad_fn, attempt(lambda: x.unsqueeze_(0)), attempt(lambda: torch.zeros(2, 2, 2).t_()),
+            attempt(lambda: torch.zeros(2, 2).transpose_(0, 3))]
