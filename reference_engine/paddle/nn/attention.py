@@ -1,9 +1,12 @@
-"""``paddle.nn.MultiHeadAttention``, ``TransformerEncoderLayer`` and ``TransformerEncoder``, as
-paddle's Python code composes them (batch first; four projections, each a ``Linear``).
+"""``paddle.nn.MultiHeadAttention``, the Transformer encoder and decoder layers and stacks, and
+``Transformer``, as paddle's Python code composes them (batch first; four projections, each a
+``Linear``), creating their sublayers in paddle's order so that they draw the same initial
+weights.
 
 A boolean or integer attention mask becomes ``(mask - 1) * 1e9`` (keep where True or 1);
-``TransformerEncoder`` makes each layer after the first anew from the first one's arguments,
-so they draw initial weights of their own. Refused by name: the incremental caches.
+``TransformerEncoder`` and ``TransformerDecoder`` make each layer after the first anew from the
+first one's arguments, so they draw initial weights of their own. Refused by name: the
+incremental caches, and lists of parameter attributes.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, LayerList, Linear
 from reference_engine.paddle.nn.norm_conv import Dropout, LayerNorm
 
-__all__ = ["MultiHeadAttention", "TransformerEncoder", "TransformerEncoderLayer"]
+__all__ = ["MultiHeadAttention", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
+           "TransformerEncoder", "TransformerEncoderLayer"]
 
 
 def _float_mask(mask: Optional[Tensor], dtype: Any) -> Optional[Tensor]:
@@ -95,6 +99,21 @@ class MultiHeadAttention(Layer):
         return (out, weights) if self.need_weights else out
 
 
+def _layer_config(kind: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A Transformer layer's arguments, which its stack makes the next layers from, after
+    paddle's checks of the sizes."""
+    config = {k: v for k, v in arguments.items() if k not in ("self", "__class__")}
+    if isinstance(config["weight_attr"], (list, tuple)) or isinstance(config["bias_attr"], (list, tuple)):
+        raise not_supported(f"{kind} with a list of parameter attributes", "paddle")
+    for name in ("d_model", "nhead"):
+        if config[name] <= 0:
+            raise AssertionError(f"Expected {name} to be greater than 0, but received {config[name]}")
+    if config["dim_feedforward"] <= 0:
+        raise AssertionError("Expected dim_feedforward to be greater than 0, "
+                             f"but received {config['dim_feedforward']}")
+    return config
+
+
 class TransformerEncoderLayer(Layer):
     """Self-attention, then a feed-forward block, each added to its input and normalised after
     (``normalize_before``: its input normalised before)."""
@@ -113,29 +132,8 @@ class TransformerEncoderLayer(Layer):
         bias_attr: Any = None,
         layer_norm_eps: float = 1e-5,
     ) -> None:
-        if isinstance(weight_attr, (list, tuple)) or isinstance(bias_attr, (list, tuple)):
-            raise not_supported("TransformerEncoderLayer with a list of parameter attributes", "paddle")
         super().__init__()
-        self._config = {
-            "d_model": d_model,
-            "nhead": nhead,
-            "dim_feedforward": dim_feedforward,
-            "dropout": dropout,
-            "activation": activation,
-            "attn_dropout": attn_dropout,
-            "act_dropout": act_dropout,
-            "normalize_before": normalize_before,
-            "weight_attr": weight_attr,
-            "bias_attr": bias_attr,
-            "layer_norm_eps": layer_norm_eps,
-        }
-        for name, size in (("d_model", d_model), ("nhead", nhead)):
-            if size <= 0:
-                raise AssertionError(f"Expected {name} to be greater than 0, but received {size}")
-        if dim_feedforward <= 0:
-            raise AssertionError(
-                f"Expected dim_feedforward to be greater than 0, but received {dim_feedforward}"
-            )
+        self._config = _layer_config(type(self).__name__, locals())
         self.normalize_before = normalize_before
         self.self_attn = MultiHeadAttention(
             d_model,
@@ -194,3 +192,128 @@ class TransformerEncoder(Layer):
         for layer in self.layers:
             output = layer(output, src_mask=src_mask)
         return self.norm(output) if self.norm is not None else output
+
+
+class TransformerDecoderLayer(Layer):
+    """Self-attention over the target, attention to the encoder's output (``memory``), then a
+    feed-forward block, each added to its input and normalised after (``normalize_before``: its
+    input normalised before)."""
+
+    def __init__(
+        self,
+        d_model: int,
+        nhead: int,
+        dim_feedforward: int,
+        dropout: float = 0.1,
+        activation: str = "relu",
+        attn_dropout: Optional[float] = None,
+        act_dropout: Optional[float] = None,
+        normalize_before: bool = False,
+        weight_attr: Any = None,
+        bias_attr: Any = None,
+        layer_norm_eps: float = 1e-5,
+    ) -> None:
+        super().__init__()
+        self._config = _layer_config(type(self).__name__, locals())
+        attn_dropout = dropout if attn_dropout is None else attn_dropout
+        self.normalize_before = normalize_before
+        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=weight_attr,
+                                            bias_attr=bias_attr)
+        self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=weight_attr,
+                                             bias_attr=bias_attr)
+        self.linear1 = Linear(d_model, dim_feedforward, weight_attr, bias_attr=bias_attr)
+        self.dropout = Dropout(dropout if act_dropout is None else act_dropout, mode="upscale_in_train")
+        self.linear2 = Linear(dim_feedforward, d_model, weight_attr, bias_attr=bias_attr)
+        self.norm1 = LayerNorm(d_model, layer_norm_eps)
+        self.norm2 = LayerNorm(d_model, layer_norm_eps)
+        self.norm3 = LayerNorm(d_model, layer_norm_eps)
+        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
+        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
+        self.dropout3 = Dropout(dropout, mode="upscale_in_train")
+        self.activation = getattr(functional, activation)
+
+    def _block(self, x: Tensor, norm: Layer, dropout: Layer, compute: Any) -> Tensor:
+        """``x`` plus ``compute`` of it (normalised before or after, as the layer does)."""
+        inner = norm(x) if self.normalize_before else x
+        out = x + dropout(compute(inner))
+        return out if self.normalize_before else norm(out)
+
+    def forward(self, tgt: Tensor, memory: Tensor, tgt_mask: Optional[Tensor] = None,
+                memory_mask: Optional[Tensor] = None, cache: Any = None) -> Tensor:
+        if cache is not None:
+            raise not_supported("TransformerDecoderLayer's incremental caches", "paddle")
+        tgt_mask = _float_mask(tgt_mask, tgt._data.dtype)
+        memory_mask = _float_mask(memory_mask, memory._data.dtype)
+        tgt = self._block(tgt, self.norm1, self.dropout1, lambda t: self.self_attn(t, t, t, tgt_mask))
+        tgt = self._block(tgt, self.norm2, self.dropout2,
+                          lambda t: self.cross_attn(t, memory, memory, memory_mask))
+        return self._block(tgt, self.norm3, self.dropout3,
+                           lambda t: self.linear2(self.dropout(self.activation(self.linear1(t)))))
+
+
+class TransformerDecoder(Layer):
+    """The given layer, then ``num_layers - 1`` new ones made from its arguments, and an
+    optional norm."""
+
+    def __init__(self, decoder_layer: TransformerDecoderLayer, num_layers: int,
+                 norm: Optional[Layer] = None) -> None:
+        super().__init__()
+        self.layers = LayerList([decoder_layer if i == 0 else type(decoder_layer)(**decoder_layer._config)
+                                 for i in range(num_layers)])
+        self.num_layers, self.norm = num_layers, norm
+
+    def forward(self, tgt: Tensor, memory: Tensor, tgt_mask: Optional[Tensor] = None,
+                memory_mask: Optional[Tensor] = None, cache: Any = None) -> Tensor:
+        if cache is not None:
+            raise not_supported("TransformerDecoder's incremental caches", "paddle")
+        tgt_mask = _float_mask(tgt_mask, tgt._data.dtype)
+        memory_mask = _float_mask(memory_mask, memory._data.dtype)
+        output = tgt
+        for layer in self.layers:
+            output = layer(output, memory, tgt_mask=tgt_mask, memory_mask=memory_mask)
+        return self.norm(output) if self.norm is not None else output
+
+
+class Transformer(Layer):
+    """An encoder stack and a decoder stack (each closed by a LayerNorm), or the custom ones
+    given; ``forward(src, tgt, src_mask, tgt_mask, memory_mask)``."""
+
+    def __init__(
+        self,
+        d_model: int = 512,
+        nhead: int = 8,
+        num_encoder_layers: int = 6,
+        num_decoder_layers: int = 6,
+        dim_feedforward: int = 2048,
+        dropout: float = 0.1,
+        activation: str = "relu",
+        attn_dropout: Optional[float] = None,
+        act_dropout: Optional[float] = None,
+        normalize_before: bool = False,
+        weight_attr: Any = None,
+        bias_attr: Any = None,
+        custom_encoder: Optional[Layer] = None,
+        custom_decoder: Optional[Layer] = None,
+    ) -> None:
+        super().__init__()
+        _layer_config("Transformer", locals())
+        layer_arguments = (d_model, nhead, dim_feedforward, dropout, activation, attn_dropout, act_dropout,
+                           normalize_before, weight_attr, bias_attr)
+        self.encoder = custom_encoder if custom_encoder is not None else TransformerEncoder(
+            TransformerEncoderLayer(*layer_arguments), num_encoder_layers, LayerNorm(d_model))
+        self.decoder = custom_decoder if custom_decoder is not None else TransformerDecoder(
+            TransformerDecoderLayer(*layer_arguments), num_decoder_layers, LayerNorm(d_model))
+        self.d_model, self.nhead = d_model, nhead
+
+    def forward(self, src: Tensor, tgt: Tensor, src_mask: Optional[Tensor] = None,
+                tgt_mask: Optional[Tensor] = None, memory_mask: Optional[Tensor] = None) -> Tensor:
+        memory = self.encoder(src, src_mask=_float_mask(src_mask, src._data.dtype))
+        return self.decoder(tgt, memory, tgt_mask=_float_mask(tgt_mask, tgt._data.dtype),
+                            memory_mask=_float_mask(memory_mask, memory._data.dtype))
+
+    def generate_square_subsequent_mask(self, length: Any) -> Tensor:
+        """-inf above the diagonal, 0 on and below it, in the default dtype."""
+        import reference_engine.paddle as paddle  # (the package imports this module)
+
+        size = int(length.item()) if isinstance(length, Tensor) else int(length)
+        return paddle.triu(paddle.full([size, size], -np.inf, dtype=paddle.get_default_dtype()), 1)
