@@ -163,7 +163,7 @@ DERIVATIVE_ORDER_LIMITS = {
     "dropout_kernel": (0, "dropout_grad"),
     "embedding_kernel": (0, "embedding_grad"),
     "nll_loss_kernel": (0, "nll_loss_grad"),
-    "einsum_kernel": (0, "einsum_grad"),
+    "einsum_kernel": (0, "einsum_grad"), "bilinear_kernel": (0, "bilinear_grad"),
     "kldiv_loss_kernel": (0, "kldiv_loss_grad"),
     "max_pool2d_with_index_kernel": (0, "max_pool2d_with_index_grad"),
     "max_pool3d_with_index_kernel": (0, "max_pool3d_with_index_grad"),

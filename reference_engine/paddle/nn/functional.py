@@ -32,7 +32,19 @@ __all__ = ["group_norm", "interpolate", "label_smooth", "one_hot", "pad", "upsam
            "gelu", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss",
            "normalize", "relu", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "tanh", "elu_",
            "relu_",
-           "pixel_shuffle", "pixel_unshuffle", "scaled_dot_product_attention", *_activations]
+           "pixel_shuffle", "pixel_unshuffle", "scaled_dot_product_attention", "bilinear", *_activations]
+
+
+def bilinear(x1: Tensor, x2: Tensor, weight: Tensor, bias: Optional[Tensor] = None,
+             name: Optional[str] = None) -> Tensor:
+    """``out[b, o] = x1[b] · weight[o] · x2[b] (+ bias[0, o])``: one kernel (BilinearGradNode;
+    no double grad, measured on 3.3.1), composed here as a batched product."""
+    with as_kernel("bilinear_kernel"):
+        left = matmul(x1, weight)  # (out, batch, in2)
+        out = transpose(F.sum(F.mul(left, x2), -1), [1, 0])
+        if bias is not None:
+            out = out + bias
+    return C.named(out, "BilinearGradNode", x1)
 
 
 def pixel_shuffle(x: Tensor, upscale_factor: int, data_format: str = "NCHW",

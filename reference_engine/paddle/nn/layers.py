@@ -29,12 +29,13 @@ from reference_engine.paddle._core import (
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.initializer import Constant, XavierUniform
 
-__all__ = ["CrossEntropyLoss", "ELU", "Flatten", "GELU", "Identity", "L1Loss", "Layer", "LayerDict",
+__all__ = ["Bilinear", "CrossEntropyLoss", "ELU", "Flatten", "GELU", "Identity", "L1Loss", "Layer", "LayerDict",
            "SmoothL1Loss",
            "LayerList", "ParameterList", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Parameter", "ReLU",
            "Sequential", "Sigmoid", "SiLU", "Silu", "Softmax", "Softplus", "Tanh"]
 
 _LINEAR_NAMES = itertools.count()
+_BILINEAR_NAMES = itertools.count()
 _CREATED_NAMES = itertools.count()
 
 
@@ -257,6 +258,30 @@ class Linear(Layer):
     def extra_repr(self) -> str:
         rows, columns = self.weight.shape
         return f"in_features={rows}, out_features={columns}, dtype={self.weight._data.dtype}"
+
+
+class Bilinear(Layer):
+    """``out = x1ᵀ W_o x2 + b``: a weight of shape (out, in1, in2) drawn as
+    ``paddle.create_parameter`` draws a weight, and a bias of shape (1, out), zeros."""
+
+    def __init__(self, in1_features: int, in2_features: int, out_features: int, weight_attr: Any = None,
+                 bias_attr: Any = None, name: Optional[str] = None) -> None:
+        super().__init__()
+        k, dtype = next(_BILINEAR_NAMES), get_default_dtype()
+        self._name = name
+        self.weight = create_parameter([out_features, in1_features, in2_features], dtype,
+                                       name=f"bilinear_{k}.w_0", attr=weight_attr)
+        self.bias = None if bias_attr is False else create_parameter(
+            [1, out_features], dtype, name=f"bilinear_{k}.b_0", attr=bias_attr, is_bias=True)
+
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
+        from reference_engine.paddle.nn.functional import bilinear  # (it imports this module)
+
+        return bilinear(x1, x2, self.weight, self.bias, self._name)
+
+    def extra_repr(self) -> str:
+        out, in1, in2 = self.weight.shape
+        return f"in1_features={in1}, in2_features={in2}, out_features={out}, dtype={self.weight._data.dtype}"
 
 
 class Sequential(shared.SequentialBase, Layer):

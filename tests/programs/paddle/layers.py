@@ -411,3 +411,21 @@ def max_pools_return_their_masks(paddle):
     cube = paddle.arange(48.0).reshape([1, 1, 3, 4, 4]).sin()
     return seen + [paddle.nn.MaxPool2D(2, return_mask=True)(x)[1],
                    paddle.nn.functional.max_pool3d(cube, 2, return_mask=True)[1]]
+
+
+@program
+def bilinear_layers_draw_and_differentiate_as_paddles(paddle):
+    """nn.Bilinear draws its (out, in1, in2) weight as create_parameter draws a weight and a
+    (1, out) bias of zeros, named bilinear_N; its one kernel (BilinearGradNode) has no double
+    grad; functional.bilinear without a bias."""
+    paddle.seed(0)
+    layer = paddle.nn.Bilinear(2, 3, 4)
+    x1 = paddle.to_tensor([[1.0, 2.0], [0.5, -1.0]], stop_gradient=False)
+    x2 = paddle.to_tensor([[0.5, -1.0, 2.0], [1.0, 1.0, -0.5]], stop_gradient=False)
+    out = layer(x1, x2)
+    (out * paddle.to_tensor([1.0, -2.0, 3.0, 0.5])).sum().backward()
+    second = attempt(lambda: paddle.grad(layer(x1, x2).sum(), x1, create_graph=True))
+    return [str(layer), layer.weight.name.split("_")[0], out, out.grad_fn.name(), x1.grad, x2.grad,
+            layer.weight.grad, layer.bias.grad, second,
+            paddle.nn.functional.bilinear(x1, x2, layer.weight),
+            paddle.nn.Bilinear(2, 3, 4, bias_attr=False).bias]
