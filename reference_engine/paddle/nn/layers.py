@@ -29,8 +29,8 @@ from reference_engine.paddle._core import (
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.initializer import Constant, XavierUniform
 
-__all__ = ["Bilinear", "CrossEntropyLoss", "ELU", "Flatten", "GELU", "Identity", "L1Loss", "Layer", "LayerDict",
-           "SmoothL1Loss",
+__all__ = ["Bilinear", "CrossEntropyLoss", "ELU", "Flatten", "GELU", "Identity", "L1Loss", "Layer",
+           "LayerDict", "SmoothL1Loss",
            "LayerList", "ParameterList", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Parameter", "ReLU",
            "Sequential", "Sigmoid", "SiLU", "Silu", "Softmax", "Softplus", "Tanh"]
 
