@@ -10,8 +10,9 @@ place derivatives live: no op needs a forward formula of its own.
 A tangent has a history of its own where the program records one (grad mode on) and an input
 or a tangent requires grad, as in torch: the copies of such inputs are then clones, connected to
 the program's graph, and the double-vjp keeps its graph, so the tangent of a layer whose
-parameters require grad can be differentiated with respect to them. Otherwise a tangent is a
-plain tensor.
+parameters require grad can be differentiated with respect to them; an input without a tangent
+then counts with a zero one, as torch's formulas take it. Otherwise a tangent is a plain
+tensor.
 """
 
 from __future__ import annotations
@@ -101,6 +102,7 @@ def _jvp(rule: Rule, inputs: Sequence[Tensor], attrs: dict[str, Any],
 
     policy = inputs[0]._policy
     copies, carried = [], []
+    tangents = [_zero_where_missing(t, tangent) if recording else tangent for t, tangent in zip(inputs, tangents)]
     for t, tangent in zip(inputs, tangents):
         differentiated = tangent is not None and t._data.dtype.kind == "f"
         if recording and t._requires_grad:
@@ -129,3 +131,16 @@ def _jvp(rule: Rule, inputs: Sequence[Tensor], attrs: dict[str, Any],
     if not recording or not result._requires_grad:
         result._requires_grad, result._grad_fn = False, None
     return result
+
+
+def _zero_where_missing(t: Tensor, tangent: Optional[Tensor]) -> Optional[Tensor]:
+    """torch evaluates an op's forward formula with zeros for the tangents its floating inputs
+    lack, so a term such as ``other_t * self_p`` connects the tangent to a primal that requires
+    grad even where ``other_t`` is zero (measured on 2.13: ``x @ dual`` of a primal requiring
+    grad has a tangent that requires grad, AddBackward0)."""
+    from reference_engine import ops as F
+
+    if tangent is not None or t._data.dtype.kind != "f":
+        return tangent
+    with grad_mode.no_grad():
+        return F.zeros_like(t)

@@ -333,3 +333,30 @@ def tangents_depending_on_primals_that_require_grad_are_differentiable(torch):
     p.grad = None
     of_exp.sum().backward()
     return [of_sin.detach(), of_sin.requires_grad, first, of_exp.detach(), p.grad, of_sum.requires_grad]
+
+
+@program
+def forward_ad_counts_a_missing_tangent_as_zero(torch):
+    """torch evaluates an op's forward formula with zeros for the tangents its inputs lack: the
+    tangent of ``x @ dual`` (or ``x * dual``, ``x / dual``, ``dual ** x``…) requires grad when the
+    dual's primal does, through the zero term that reads that primal; ``x + dual`` and ``cat``
+    read no primal, and a dual of a primal that needs no grad gives a plain tangent."""
+    fwAD = torch.autograd.forward_ad
+
+    p = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    t = torch.tensor([[0.5, 0.1], [0.2, 0.3]])
+    x = torch.tensor([[1.0, -1.0], [2.0, 0.5]])
+    q = torch.tensor([[1.0, 2.0], [3.0, 5.0]])
+    r = torch.tensor([[2.0, 1.0], [1.0, 3.0]], requires_grad=True)
+    forms = [lambda d: x @ d, lambda d: x @ d.T, lambda d: torch.nn.functional.linear(x, d),
+             lambda d: x[0] * d, lambda d: d + 1, lambda d: x + d, lambda d: d.sum(),
+             lambda d: x @ fwAD.make_dual(q, t), lambda d: d ** 2, lambda d: x / d, lambda d: d / x,
+             lambda d: d ** x, lambda d: r * fwAD.make_dual(q, t), lambda d: torch.cat([x, d]),
+             lambda d: torch.where(x > 0, x, d), lambda d: torch.maximum(x, d), lambda d: x - d]
+    out = []
+    with fwAD.dual_level():
+        d = fwAD.make_dual(p, t)
+        for form in forms:
+            tangent = fwAD.unpack_dual(form(d)).tangent
+            out.append([tangent.requires_grad, tangent])
+    return out
