@@ -102,7 +102,8 @@ def _jvp(rule: Rule, inputs: Sequence[Tensor], attrs: dict[str, Any],
 
     policy = inputs[0]._policy
     copies, carried = [], []
-    tangents = [_zero_where_missing(t, tangent) if recording else tangent for t, tangent in zip(inputs, tangents)]
+    if recording:
+        tangents = [_zero_where_missing(t, tangent) for t, tangent in zip(inputs, tangents)]
     for t, tangent in zip(inputs, tangents):
         differentiated = tangent is not None and t._data.dtype.kind == "f"
         if recording and t._requires_grad:
