@@ -200,10 +200,12 @@ def paddle_repr(data: np.ndarray, stop_gradient: bool, place: str = "Place(cpu)"
     prefix = "Tensor"
     indent = len(prefix) + 1
     summary = data.size > THRESHOLD
+    # bfloat16 (ml_dtypes' type, not a numpy floating one) is shown as its float32 values
+    shown = data.astype(np.float32) if data.dtype.name == "bfloat16" else data
     width, signed = 0, False
-    for item in _paddle_summary(data).flatten():
+    for item in _paddle_summary(shown).flatten():
         signed = signed or bool(item < 0)
         width = max(width, len(_paddle_item(item)))
-    body = _paddle_nested(data, summary, indent, width, signed)
+    body = _paddle_nested(shown, summary, indent, width, signed)
     return (f"{prefix}(shape={list(data.shape)}, dtype={data.dtype}, place={place}, "
             f"stop_gradient={stop_gradient},\n{' ' * indent}{body})")

@@ -33,6 +33,7 @@ from reference_engine.dtypes import (
     DialectDtype,
     by_numpy,
     is_floating,
+    numpy_dtype,
     standard_dtypes,
     to_numpy,
 )
@@ -104,7 +105,7 @@ _DTYPES = by_numpy(_NAMED)
 def _np_dtype(d: Any) -> Optional[np.dtype]:
     """The numpy dtype for a ``dtype`` argument: a paddle dtype, or anything numpy reads as one
     (``"float32"``, ``float``, ``np.int64``), with numpy's error otherwise, as paddle."""
-    return to_numpy(d, dtype, np.dtype)
+    return to_numpy(d, dtype, lambda other: numpy_dtype(other) if other == "bfloat16" else np.dtype(other))
 
 
 # the dtype of Python floats and float constructors (paddle.set_default_dtype); promotion does
