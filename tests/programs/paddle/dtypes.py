@@ -338,3 +338,11 @@ def the_matmul_operator_casts_its_other_operand(paddle):
         chosen = paddle.where(paddle.to_tensor([True, False]), a, b)
         out.append([chosen, [n and n.name() for n in chosen.grad_fn.next_functions]])
     return out
+
+
+@program
+def bfloat16_by_name_and_as_printed(paddle):
+    """astype('bfloat16') by name; paddle prints a bfloat16 tensor through its float32 values
+    (eight decimals), and casts back exactly."""
+    x = paddle.to_tensor([0.1, 0.2, 1.5]).astype("bfloat16")
+    return [str(x), str(x.dtype), x.astype("float32"), str(paddle.to_tensor([2.25]).astype(paddle.bfloat16))]
