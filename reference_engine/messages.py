@@ -596,6 +596,8 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                    "Variables are valid indices (got {type_name})"),
     "arg_type": (TypeError,
                  "{fn}(): argument '{arg}' (position {position}) must be {expected}, not {type_name}"),
+    "tensor_list_type": (TypeError,
+                         "{fn}(): argument 'tensors' (position 1) must be tuple of Tensors, not {type_name}"),
     "clamp_no_bounds": (RuntimeError,
                         "torch.clamp: At least one of 'min' or 'max' must not be None"),
     "where_condition": (RuntimeError,
@@ -716,6 +718,8 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "tensor_list_type": (ValueError, "(InvalidArgument) {fn}(): argument 'x' (position 0) must be list of "
+                                     "Tensors, but got {type_name}"),
     # stack's shapes: the first dimension that differs, or the ranks
     "stack_size": (ValueError, "(InvalidArgument) The {dim}-th dimension of input[0] and input[{index}] is "
                                "expected to be equal.But received input[0]'s shape = {shape_a}, "

@@ -1146,8 +1146,9 @@ def _same_dtype(tensors: Sequence[Tensor]) -> tuple[list[Tensor], np.dtype]:
 
 def _tensor_list(tensors: Any, fn: str) -> list[Tensor]:
     if isinstance(tensors, tensor_type()):
-        raise tensors._policy.error("arg_type", fn=fn, arg="tensors", position=1,
-                                    expected="tuple of Tensors", type_name=type(tensors).__name__)
+        policy = tensors._policy
+        raise policy.error("tensor_list_type", fn=policy.list_function_name(fn),
+                           type_name=type(tensors).__name__)
     return list(tensors)
 
 

@@ -979,7 +979,10 @@ class PaddlePolicy(Policy):
                           expected=expected)
 
     def empty_list_error(self, fn: str) -> Exception:
-        return self.error("empty_tensor_list", fn="concat" if fn == "cat" else fn, arg="x")
+        return self.error("empty_tensor_list", fn=self.list_function_name(fn), arg="x")
+
+    def list_function_name(self, fn: str) -> str:
+        return "concat" if fn == "cat" else fn
 
     def check_before_hooks(self, node: Node) -> None:
         """paddle refuses a node an earlier pass cleared before it runs the node (and with it

@@ -406,6 +406,10 @@ class Policy:
         """The framework's error for ``cat`` / ``stack`` of no tensors."""
         raise NotImplementedError
 
+    def list_function_name(self, fn: str) -> str:
+        """The name the framework's errors give ``cat`` / ``stack``."""
+        return fn
+
     def saved_order_reads_attrs(self, rule: Rule) -> bool:
         """Whether ``saved_order`` for nodes of ``rule`` depends on the call's attributes (if
         not, the recorder orders once per kind of node)."""

@@ -40,6 +40,7 @@ from reference_engine.paddle import (
     tensor,
     tensor_access,
     tensor_functions,
+    utils,
     version,
 )
 from reference_engine.paddle._core import *  # noqa: F403
@@ -93,7 +94,8 @@ __all__ = [*_core.__all__, *extras.__all__, *scans_and_blocks.__all__, *indexed_
            "amp", "autograd", "base",
            "callbacks", "cuda", "device", "version", "__git_commit__", "distribution", "multinomial",
            "framework", "get_device",
-           "incubate", "io", "linalg", "metric", "nn", "optimizer", "regularizer", "tensor", "set_device",
+           "incubate", "io", "linalg", "metric", "nn", "optimizer", "regularizer", "tensor", "utils",
+           "set_device",
            "is_compiled_with_cuda", "CPUPlace", "CUDAPlace", "ParamAttr", "create_parameter", "get_flags",
            "inverse", "set_flags", "Model", "e", "inf", "nan", "newaxis", "pi"]
 

@@ -5,8 +5,8 @@ program starts from paddle's weights), and its bias starts at zero, as in paddle
 
 from __future__ import annotations
 
-import itertools
 import math
+import re
 import warnings
 from collections import OrderedDict
 from typing import Any, Callable, Iterator, Optional
@@ -28,15 +28,13 @@ from reference_engine.paddle._core import (
 )
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.initializer import Constant, XavierUniform
+from reference_engine.paddle.utils import unique_name
 
 __all__ = ["Bilinear", "CrossEntropyLoss", "ELU", "Flatten", "GELU", "Identity", "L1Loss", "Layer",
            "LayerDict", "SmoothL1Loss",
            "LayerList", "ParameterList", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Parameter", "ReLU",
            "Sequential", "Sigmoid", "SiLU", "Silu", "Softmax", "Softplus", "Tanh"]
 
-_LINEAR_NAMES = itertools.count()
-_BILINEAR_NAMES = itertools.count()
-_CREATED_NAMES = itertools.count()
 
 
 class Parameter(Tensor):
@@ -83,8 +81,13 @@ def create_parameter(shape: Any, dtype: Any, name: Optional[str] = None, attr: A
     if default_initializer is None:
         default_initializer = XavierUniform()
     values = default_initializer.values(list(shape), str(np.dtype(str(dtype).split(".")[-1])))
-    made = Parameter.of(values, name or f"create_parameter_{next(_CREATED_NAMES)}.w_0")
+    made = Parameter.of(values, name or unique_name.generate("create_parameter") + ".w_0")
     return param_attr.applied(made, attr)
+
+
+def _snake_case(name: str) -> str:
+    """``CamelCaseNet`` → ``camel_case_net``, as paddle names a layer after its class."""
+    return re.sub("([a-z0-9])([A-Z])", r"\1_\2", re.sub("(.)([A-Z][a-z]+)", r"\1_\2", name)).lower()
 
 
 class Layer(shared.ModuleBase):
@@ -94,6 +97,16 @@ class Layer(shared.ModuleBase):
     repr_style = "paddle"
     parameter_type = Parameter
     tensor_type = Tensor
+
+    def __init__(self, name_scope: Optional[str] = None, dtype: Any = "float32") -> None:
+        """The layer's full name is ``name_scope`` (or its class's name in snake case) numbered
+        by ``paddle.utils.unique_name``: ``linear_0``; its parameters are named under it."""
+        super().__init__()
+        name = unique_name.generate(name_scope or _snake_case(type(self).__name__))
+        object.__setattr__(self, "_full_name", name)
+
+    def full_name(self) -> str:
+        return self._full_name
 
     @property
     def _sub_layers(self) -> dict[str, shared.ModuleBase]:
@@ -212,10 +225,14 @@ class Layer(shared.ModuleBase):
 
     def create_parameter(self, shape: Any, attr: Any = None, dtype: Any = None, is_bias: bool = False,
                          default_initializer: Any = None) -> Parameter:
-        """``paddle.create_parameter`` in the layer's default dtype (not registered until it is
-        assigned to an attribute)."""
+        """``paddle.create_parameter`` in the layer's default dtype, named under the layer
+        (``net_0.w_0``, ``net_0.b_0``; not registered until it is assigned to an attribute)."""
         return create_parameter(shape, dtype or get_default_dtype(), attr=attr, is_bias=is_bias,
-                                default_initializer=default_initializer)
+                                default_initializer=default_initializer,
+                                name=self._parameter_name(is_bias))
+
+    def _parameter_name(self, is_bias: bool = False) -> str:
+        return unique_name.generate(f"{self._full_name}.{'b' if is_bias else 'w'}")
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """``clear_gradients``: each trainable parameter's gradient dropped (its storage freed),
@@ -240,15 +257,15 @@ class Linear(Layer):
     def __init__(self, in_features: int, out_features: int, weight_attr: Any = None,
                  bias_attr: Optional[bool] = None, name: Optional[str] = None) -> None:
         super().__init__()
-        k = next(_LINEAR_NAMES)
         bound = math.sqrt(6.0 / (in_features + out_features))
         dtype = get_default_dtype()
         shape = (in_features, out_features)
         weight = param_attr.initial_values(weight_attr, shape, dtype, lambda: rng.generator("paddle").uniform(
             -bound, bound, shape, np.dtype(dtype)))
-        self.weight = param_attr.applied(Parameter.of(weight, f"linear_{k}.w_0"), weight_attr)
+        self.weight = param_attr.applied(Parameter.of(weight, self._parameter_name()), weight_attr)
         self.bias = None if bias_attr is False else param_attr.applied(Parameter.of(param_attr.initial_values(
-            bias_attr, (out_features,), dtype, lambda: np.zeros(out_features, dtype)), f"linear_{k}.b_0"),
+            bias_attr, (out_features,), dtype, lambda: np.zeros(out_features, dtype)),
+            self._parameter_name(True)),
             bias_attr)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
@@ -267,12 +284,10 @@ class Bilinear(Layer):
     def __init__(self, in1_features: int, in2_features: int, out_features: int, weight_attr: Any = None,
                  bias_attr: Any = None, name: Optional[str] = None) -> None:
         super().__init__()
-        k, dtype = next(_BILINEAR_NAMES), get_default_dtype()
         self._name = name
-        self.weight = create_parameter([out_features, in1_features, in2_features], dtype,
-                                       name=f"bilinear_{k}.w_0", attr=weight_attr)
-        self.bias = None if bias_attr is False else create_parameter(
-            [1, out_features], dtype, name=f"bilinear_{k}.b_0", attr=bias_attr, is_bias=True)
+        self.weight = self.create_parameter([out_features, in1_features, in2_features], attr=weight_attr)
+        self.bias = None if bias_attr is False else self.create_parameter(
+            [1, out_features], attr=bias_attr, is_bias=True)
 
     def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
         from reference_engine.paddle.nn.functional import bilinear  # (it imports this module)

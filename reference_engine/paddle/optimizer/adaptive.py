@@ -9,7 +9,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from reference_engine import ops as F
-from reference_engine.paddle.optimizer.base import Optimizer
+from reference_engine.paddle.optimizer.base import Optimizer, kernel_float
 
 __all__ = ["Adadelta", "Adagrad", "Adamax"]
 
@@ -38,7 +38,7 @@ class Adagrad(Optimizer):
         moment = self._moment.get(id(parameter))
         moment = (g * 0 + self.initial_accumulator_value if moment is None else moment) + g * g
         self._moment[id(parameter)] = moment
-        return g / (moment.sqrt() + self.epsilon) * self.learning_rate
+        return g * self.learning_rate / (moment.sqrt() + kernel_float(self.epsilon))
 
 
 class Adadelta(Optimizer):
@@ -61,7 +61,7 @@ class Adadelta(Optimizer):
         self._state[id(parameter)] = [self._tensor_like(parameter, v) for v in values]
 
     def _delta(self, parameter: Any, gradient: Any) -> Any:
-        g, rho, eps = gradient, self.rho, self.epsilon
+        g, rho, eps = gradient, kernel_float(self.rho), kernel_float(self.epsilon)
         state = self._state.setdefault(id(parameter), [g * 0, g * 0])  # E[g²], E[Δ²]
         state[0] = state[0] * rho + g * g * (1 - rho)
         update = ((state[1] + eps) / (state[0] + eps)).sqrt() * g
@@ -94,9 +94,11 @@ class Adamax(Optimizer):
     def _delta(self, parameter: Any, gradient: Any) -> Any:
         g = gradient
         kind = parameter._data.dtype.type
+        beta1, beta2, epsilon = kernel_float(self.beta1), kernel_float(self.beta2), kernel_float(self.epsilon)
+        # beta1^t: an accumulator filled with beta1 as given, raised by it as given
         state = self._state.setdefault(id(parameter), [kind(self.beta1), g * 0, g * 0])  # beta1^t, m, u
-        state[1] = state[1] * self.beta1 + g * (1 - self.beta1)
-        state[2] = F.maximum(state[2] * self.beta2 + self.epsilon, g.abs())
+        state[1] = state[1] * beta1 + g * (1 - beta1)
+        state[2] = F.maximum(state[2] * beta2 + epsilon, g.abs())
         rate = kind(self.learning_rate) / (kind(1) - state[0])
         state[0] = state[0] * kind(self.beta1)
         return state[1] / state[2] * float(rate)

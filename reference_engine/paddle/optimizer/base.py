@@ -6,7 +6,6 @@ optimizer writes its own ``_delta``."""
 
 from __future__ import annotations
 
-import itertools
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -16,18 +15,22 @@ from reference_engine.paddle import param_attr
 from reference_engine.paddle._core import no_grad
 from reference_engine.paddle.optimizer import lr
 from reference_engine.paddle.regularizer import as_regularizer
+from reference_engine.paddle.utils import unique_name
 from reference_engine.rounding import note_read_by_optimizer
 
-__all__ = ["Optimizer", "update_in_place"]
+__all__ = ["Optimizer", "kernel_float", "update_in_place"]
 
-# paddle names an accumulator by its parameter and kind, numbered per such name in the process
-# (``unique_name.generate``): a second optimizer over the same parameters gets ``…_moment1_1``
-_ACCUMULATOR_NUMBERS: dict[str, Any] = {}
+def kernel_float(value: float) -> float:
+    """An attribute paddle's optimizer kernels declare as ``float``, rounded to float32 also for
+    a float64 parameter (measured on 3.3.1: Momentum's mu, RMSProp's rho, epsilon and momentum,
+    Adagrad's, Adadelta's and Adamax's); ``1 - rho`` and the like are then computed from it."""
+    return float(np.float32(value))
 
 
 def _accumulator_name(parameter: Any, kind: str) -> str:
-    key = f"{parameter.name}_{kind}"
-    return f"{key}_{next(_ACCUMULATOR_NUMBERS.setdefault(key, itertools.count()))}"
+    """paddle names an accumulator by its parameter and kind, numbered per such name
+    (``unique_name.generate``): a second optimizer over the same parameters gets ``…_moment1_1``."""
+    return unique_name.generate(f"{parameter.name}_{kind}")
 
 
 def update_in_place(parameter: Any, delta: Any, op: str = "subtract_") -> None:
@@ -88,10 +91,19 @@ class Optimizer:
                 self._rate_factor = param_attr.learning_rate_of(p)
                 self._name_accumulators(p)
                 try:
-                    update_in_place(p, self._delta(p, g))
+                    written = self._written(p, g)
+                    if written is None:
+                        update_in_place(p, self._delta(p, g))
+                    else:  # (the kernel's own rounding: no version bump either)
+                        np.copyto(p._data, written)
                 finally:
                     self._rate_factor = 1.0
                 self._publish(p)
+
+    def _written(self, parameter: Any, gradient: Any) -> Optional[np.ndarray]:
+        """The parameter's new values where the optimizer's kernel rounds its update otherwise
+        than ``parameter - _delta`` does; None otherwise."""
+        return None
 
     def _name_accumulators(self, parameter: Any) -> None:
         """At a parameter's first update paddle makes its accumulators, named then; values a

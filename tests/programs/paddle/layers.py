@@ -429,3 +429,38 @@ def bilinear_layers_draw_and_differentiate_as_paddles(paddle):
             layer.weight.grad, layer.bias.grad, second,
             paddle.nn.functional.bilinear(x1, x2, layer.weight),
             paddle.nn.Bilinear(2, 3, 4, bias_attr=False).bias]
+
+
+@program
+def layers_are_named_by_the_unique_name_generator(paddle):
+    """A layer's full name is its name_scope or its class name in snake case, numbered per name
+    by paddle.utils.unique_name; create_parameter names its parameters under it (w for weights,
+    b for biases, numbered); unique_name.guard numbers from 0 again inside, with a prefix if
+    given, and the numbering outside resumes after it. A tensor where stack or concat wants a
+    list is refused with paddle's words."""
+    class CamelCaseNet(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.a = self.create_parameter([3])
+            self.b = self.create_parameter([3], is_bias=True)
+            self.c = self.create_parameter([2])
+
+    class Scoped(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__(name_scope="custom")
+
+    def numbered(name):  # (the count before the program is the process's)
+        prefix, _, rest = name.partition(".")
+        return [prefix.rsplit("_", 1)[0], rest]
+
+    first, second = CamelCaseNet(), CamelCaseNet()
+    names = [numbered(first.full_name()), [numbered(p.name) for p in first.parameters()],
+             int(second.full_name().rsplit("_", 1)[1]) - int(first.full_name().rsplit("_", 1)[1]),
+             numbered(Scoped().full_name())]
+    with paddle.utils.unique_name.guard():
+        guarded = [paddle.nn.Linear(1, 1).weight.name, paddle.nn.Linear(1, 1).bias.name,
+                   paddle.utils.unique_name.generate("foo")]
+    with paddle.utils.unique_name.guard("pre_"):
+        guarded.append(paddle.nn.Linear(1, 1).weight.name)
+    x = paddle.to_tensor([1.0])
+    return [names, guarded, attempt(lambda: paddle.stack(x)), attempt(lambda: paddle.concat(x))]

@@ -178,3 +178,39 @@ def optimizer_state_dicts_name_each_accumulator(paddle):
     fresh = paddle.optimizer.Adam(learning_rate=0.1, parameters=net.parameters())
     fresh.set_state_dict(adam.state_dict())
     return seen + [attempt(lambda: adam.set_state_dict({})), attempt(fresh.step)]
+
+
+@program
+def optimizer_kernels_round_as_paddles(paddle):
+    """float64 parameters: the kernels' float attributes (Momentum's mu, RMSProp's rho, epsilon
+    and momentum, Adagrad's, Adadelta's and Adamax's) are float32 numbers, AdamW's decay too,
+    while Adam's betas keep double precision; Adamax's beta1 power starts from beta1 as given.
+    sgd_ rounds its update once (a fused multiply-add) except for a float32 parameter whose size
+    is a multiple of 8."""
+    import numpy as np
+
+    rs = np.random.RandomState(3)
+    makers = [lambda p: paddle.optimizer.SGD(0.1, parameters=p),
+              lambda p: paddle.optimizer.Momentum(0.1, momentum=0.9, parameters=p),
+              lambda p: paddle.optimizer.Momentum(0.1, momentum=0.9, parameters=p, use_nesterov=True),
+              lambda p: paddle.optimizer.RMSProp(0.01, parameters=p),
+              lambda p: paddle.optimizer.RMSProp(0.01, momentum=0.5, centered=True, parameters=p),
+              lambda p: paddle.optimizer.Adagrad(0.01, parameters=p),
+              lambda p: paddle.optimizer.Adadelta(0.01, parameters=p),
+              lambda p: paddle.optimizer.Adamax(0.01, parameters=p),
+              lambda p: paddle.optimizer.Adam(0.01, parameters=p),
+              lambda p: paddle.optimizer.AdamW(0.01, parameters=p)]
+    out = []
+    runs = (("float64", 5, makers), ("float32", 11, makers[:1]), ("float32", 16, makers[:1]))
+    for dtype, size, chosen in runs:
+        start, slope = rs.randn(size).astype(dtype), rs.randn(size).astype(dtype)
+        for make in chosen:
+            w = paddle.create_parameter([size], dtype,
+                                        default_initializer=paddle.nn.initializer.Assign(start))
+            opt = make([w])
+            for _ in range(3):
+                (w * paddle.to_tensor(slope)).sum().backward()
+                opt.step()
+                opt.clear_grad()
+            out.append(w)
+    return out
