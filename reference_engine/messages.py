@@ -255,6 +255,7 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                              '"tools/autograd/derivatives.yaml"'),
     # tensors
     "mm_matrix": (RuntimeError, "{name} must be a matrix"),
+    "addmm_matrix": (RuntimeError, "{name} must be a matrix, got {ndim}-D tensor"),
     "len_0d": (TypeError, "len() of a 0-d tensor"),
     "einsum_operands": (RuntimeError, "einsum(): {relation} operands were provided than specified in the "
                                       "equation"),

@@ -125,6 +125,16 @@ def matmul_grad_b(g: Any, a: Any, b_shape: tuple[int, ...]) -> Any:
     return grad
 
 
+def np_addmm(c: np.ndarray, a: np.ndarray, b: np.ndarray, beta: Any, alpha: Any) -> np.ndarray:
+    """``beta * c + alpha * (a @ b)`` in the operands' dtype, as a gemm computes it: with
+    ``beta`` 0, ``c`` is not read (its nan and inf do not reach the result)."""
+    dtype = np.result_type(c, a, b)
+    product = (a @ b) * dtype.type(alpha) if alpha != 1 else a @ b
+    if beta == 0:
+        return np.broadcast_to(product, np.broadcast_shapes(c.shape, product.shape)).astype(dtype)
+    return (c * dtype.type(beta) if beta != 1 else c) + product
+
+
 def np_fused(a: np.ndarray, b: np.ndarray, alpha: Any) -> np.ndarray:
     """``a + alpha * b`` rounded once, as torch's kernel computes it (a fused multiply-add with
     ``alpha`` in the operands' dtype). float64 holds the product of two float32 exactly, so

@@ -39,6 +39,11 @@ rule("add", "AddBackward0", np.add, lambda g: g, lambda g: g, **AB)
 # torch's addmm, c + a @ b (two matrices): what a linear layer with a bias records
 rule("addmm", "AddmmBackward0", lambda c, a, b: c + a @ b, lambda g: g,
      lambda g, b: F.matmul(g, F.t(b)), lambda g, a: F.matmul(F.t(a), g), inputs=("c", "a", "b"))
+# and torch.addmm's scaled form, beta * c + alpha * a @ b (c ignored where beta is 0, its
+# gradient then zeros)
+rule("addmm_scaled", "AddmmBackward0", lambda c, a, b, *, beta, alpha: H.np_addmm(c, a, b, beta, alpha),
+     lambda g, beta: F.mul(g, beta), lambda g, b, alpha: F.mul(F.matmul(g, F.t(b)), alpha),
+     lambda g, a, alpha: F.mul(F.matmul(F.t(a), g), alpha), inputs=("c", "a", "b"))
 rule("sub", "SubBackward0", np.subtract, lambda g: g, lambda g: F.neg(g), **AB)
 # torch's add / sub with alpha: the other operand's gradient is scaled
 rule("add_scaled", "AddBackward0", lambda a, b, *, alpha: H.np_fused(a, b, alpha),

@@ -90,7 +90,7 @@ for _name in ("lerp", "addcmul", "addcdiv", "floor", "round", "sign", "reciproca
               "copysign", "xlogy", "digamma", "lgamma", "sinc", "deg2rad", "cumsum", "cumprod", "tril",
               "triu", "acos", "asin", "atan", "arccos", "arcsin", "arctan",
               "arctan2", "cosh", "sinh", "tan", "erfc", "erfinv", "log10", "log2", "rad2deg", "sgn",
-              "absolute", "negative", "multiply", "divide", "subtract", "true_divide"):
+              "absolute", "negative", "multiply", "divide", "subtract", "true_divide", "addmm"):
     setattr(_core.Tensor, f"{_name}_", in_place_method(_name, getattr(_core.Tensor, _name)))
 
 # the release whose behaviour the facade models (its measured errors, kernels and orders)

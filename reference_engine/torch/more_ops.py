@@ -11,20 +11,39 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from reference_engine import composed as C
+from reference_engine import grad_mode, recorder
 from reference_engine import ops as F
 from reference_engine import rule_helpers as H
 from reference_engine.messages import not_supported
+from reference_engine.rule import RULES
 from reference_engine.torch import extras, small_ops
 from reference_engine.torch._core import TORCH, Tensor, abs, neg, tensor  # noqa: A004
 
-__all__ = ["absolute", "argwhere", "atleast_1d", "atleast_2d", "atleast_3d", "column_stack", "conj", "dist",
-           "dstack", "fliplr", "flipud", "inner", "is_complex", "is_floating_point", "is_nonzero", "isneginf",
-           "isposinf", "isreal", "nanmean", "nansum", "negative", "not_equal", "positive", "ravel", "real",
-           "resolve_conj", "resolve_neg", "signbit", "swapdims", "trapezoid", "trapz", "tril_indices",
-           "triu_indices", "unflatten", "vdot"]
+__all__ = ["absolute", "addmm", "argwhere", "atleast_1d", "atleast_2d", "atleast_3d", "column_stack",
+           "conj", "dist", "dstack", "fliplr", "flipud", "inner", "is_complex", "is_floating_point",
+           "is_nonzero", "isneginf", "isposinf", "isreal", "nanmean", "nansum", "negative", "not_equal",
+           "positive", "ravel", "real", "resolve_conj", "resolve_neg", "signbit", "swapdims", "trapezoid",
+           "trapz", "tril_indices", "triu_indices", "unflatten", "vdot"]
 
 absolute = abs
 negative = neg
+
+
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:  # noqa: A002
+    """``beta * input + alpha * mat1 @ mat2`` (AddmmBackward0): two matrices, and an input that
+    expands to their product's shape."""
+    for name, matrix in (("mat1", mat1), ("mat2", mat2)):
+        if matrix._data.ndim != 2:
+            raise TORCH.error("addmm_matrix", name=name, ndim=matrix._data.ndim)
+    (rows, inner), (inner_b, columns) = mat1._data.shape, mat2._data.shape
+    if inner != inner_b:
+        raise TORCH.error("matmul_mm_shape", rows=rows, k_a=inner, b=f"{inner_b}x{columns}")
+    if input._data.shape != (rows, columns):
+        with grad_mode.no_grad():
+            F.expand(input, (rows, columns))  # (its refusals are addmm's)
+    if beta == 1 and alpha == 1:
+        return recorder.apply(RULES["addmm"], (input, mat1, mat2))
+    return recorder.apply(RULES["addmm_scaled"], (input, mat1, mat2), {"beta": beta, "alpha": alpha})
 not_equal = extras.ne
 swapdims = small_ops.swapaxes
 
@@ -201,7 +220,7 @@ def trapz(y: Tensor, x: Optional[Tensor] = None, *, dx: Any = None, dim: builtin
     return trapezoid(y, x, dx=dx, dim=dim)
 
 
-_METHOD_NAMES = ("absolute", "conj", "dist", "fliplr", "flipud", "inner", "is_complex", "is_nonzero",
+_METHOD_NAMES = ("absolute", "addmm", "conj", "dist", "fliplr", "flipud", "inner", "is_complex", "is_nonzero",
                  "isneginf", "isposinf", "isreal", "nanmean", "nansum", "negative", "not_equal", "positive",
                  "ravel", "resolve_conj", "resolve_neg", "signbit", "swapdims", "vdot")
 TENSOR_METHODS = {name: globals()[name] for name in _METHOD_NAMES}

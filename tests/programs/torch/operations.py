@@ -853,3 +853,25 @@ def triangular_and_cholesky_solves(torch):
         grads = torch.autograd.grad((y * y).sum(), [a, b, low], allow_unused=True)
         seen += [y, y.grad_fn.name(), grads]
     return seen
+
+
+@program
+def addmm_scales_and_checks_as_torch(torch):
+    """torch.addmm(input, mat1, mat2, beta=, alpha=): one AddmmBackward0 whose input broadcasts
+    to the product's shape (its gradient summed back), beta 0 ignoring the input's nan; the
+    method and its in-place form; matrices and shapes refused in torch's words."""
+    c = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    a = torch.tensor([[1.0, 2.0, 0.5, -1.0], [0.0, 1.5, -2.0, 1.0]], requires_grad=True)
+    b = torch.tensor([[1.0, 0.0, 2.0], [0.5, -1.0, 1.0], [2.0, 1.0, 0.0], [-1.0, 0.5, 1.5]],
+                     requires_grad=True)
+    out = torch.addmm(c, a, b, beta=0.5, alpha=2.0)
+    (out * torch.tensor([[1.0, 2.0, 3.0], [-1.0, 0.5, 2.0]])).sum().backward()
+    plain = torch.addmm(c, a, b)
+    ignored = torch.addmm(torch.tensor([float("nan"), 1.0, 2.0]), a, b, beta=0)
+    written = torch.zeros(2, 3) + c
+    written.addmm_(a, b, alpha=0.5)
+    return [out, out.grad_fn.name(), c.grad, a.grad, b.grad, plain, ignored, c.addmm(a, b),
+            written, written.grad_fn.name(),
+            attempt(lambda: torch.addmm(torch.ones(5), a, b)),
+            attempt(lambda: torch.addmm(c, torch.ones(4), b)),
+            attempt(lambda: torch.addmm(c, a, torch.ones(5, 3)))]
