@@ -256,6 +256,13 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     # tensors
     "mm_matrix": (RuntimeError, "{name} must be a matrix"),
     "addmm_matrix": (RuntimeError, "{name} must be a matrix, got {ndim}-D tensor"),
+    "sections_positive": (RuntimeError, "number of sections must be larger than 0, got {count}"),
+    "split_rank": (RuntimeError, "torch.{fn} requires a tensor with at least {least} dimension, but got a "
+                                 "tensor with {ndim} dimensions!"),
+    "split_divisible": (RuntimeError, "torch.{fn} attempted to split along dimension {dim}, but the size of "
+                                      "the dimension {size} is not divisible by the split_size {sections}!"),
+    "take_range": (IndexError,
+                   "out of range: tried to access index {index} on a tensor of {count} elements."),
     "len_0d": (TypeError, "len() of a 0-d tensor"),
     "einsum_operands": (RuntimeError, "einsum(): {relation} operands were provided than specified in the "
                                       "equation"),

@@ -21,7 +21,7 @@ from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor, in_place_method
 
-__all__ = ["index_add", "scatter", "scatter_add"]
+__all__ = ["index_add", "index_copy", "index_fill", "scatter", "scatter_add"]
 
 
 def _positions(input: Tensor, dim: int, index: np.ndarray) -> tuple[np.ndarray, ...]:  # noqa: A002
@@ -100,6 +100,47 @@ def index_add(input: Tensor, dim: builtins.int, index: Tensor, source: Tensor, *
     scaled = source if alpha == 1 else F.mul(source, alpha)
     placed = _placed(scaled, input._data.shape, d, idx % (input._data.shape or (1,))[d])
     return C.named(F.add(input, placed), "IndexAddBackward0", input)
+
+
+def _index_mask(input: Tensor, dim: builtins.int, index: Tensor) -> tuple[builtins.int, np.ndarray]:  # noqa: A002
+    """The dimension, and where along it ``index`` (a vector) selects slices of ``input``."""
+    d = dim % max(input._data.ndim, 1)
+    positions = np.asarray(index._data, np.int64).reshape(-1)
+    size = (input._data.shape or (1,))[d]
+    bad = positions[(positions >= size) | (positions < -size)]
+    if bad.size:
+        raise TORCH.error("index_out_of_bounds", index=int(bad[0]), dim=d, size=size)
+    mask = np.zeros(input._data.shape or (1,), bool)
+    np.moveaxis(mask, d, 0)[positions % size] = True
+    return d, mask.reshape(input._data.shape)
+
+
+def index_fill(input: Tensor, dim: builtins.int, index: Tensor, value: Any) -> Tensor:  # noqa: A002
+    """``input`` with its slices along ``dim`` at ``index`` set to ``value``: a number
+    (IndexFillBackward0) or a 0-d tensor, which collects their gradient (IndexFillBackward1)."""
+    _, mask = _index_mask(input, dim, index)
+    where = F.constant_like(input, mask)
+    if isinstance(value, Tensor):
+        filled = F.expand(F.cast(value, input._data.dtype), input._data.shape)
+        return C.named(F.where(where, filled, input), "IndexFillBackward1", input)
+    filled = F.constant_like(input, np.full(input._data.shape, value, input._data.dtype))
+    return C.named(F.where(where, filled, input), "IndexFillBackward0", input)
+
+
+def index_copy(input: Tensor, dim: builtins.int, index: Tensor, source: Tensor) -> Tensor:  # noqa: A002
+    """``input`` with its slices along ``dim`` at ``index`` replaced by ``source``'s
+    (IndexCopyBackward0). An index that lists a place twice is refused: which copy wins is
+    unspecified."""
+    d, mask = _index_mask(input, dim, index)
+    positions = np.asarray(index._data, np.int64).reshape(-1) % max((input._data.shape or (1,))[d], 1)
+    if len(set(positions.tolist())) != positions.size:
+        raise not_supported("index_copy with a repeated index (which copy wins is unspecified)", "torch")
+    shape = [1] * source._data.ndim
+    if shape:
+        shape[d] = positions.size
+    idx = np.broadcast_to(positions.reshape(shape), source._data.shape).copy()
+    placed = _placed(source, input._data.shape, d, idx)
+    return C.named(F.where(F.constant_like(input, mask), placed, input), "IndexCopyBackward0", input)
 
 
 def fill_diagonal_(self: Tensor, fill_value: Any, wrap: builtins.bool = False) -> Tensor:

@@ -20,13 +20,70 @@ from reference_engine.torch import extras, small_ops
 from reference_engine.torch._core import TORCH, Tensor, abs, neg, tensor  # noqa: A004
 
 __all__ = ["absolute", "addmm", "argwhere", "atleast_1d", "atleast_2d", "atleast_3d", "column_stack",
-           "conj", "dist", "dstack", "fliplr", "flipud", "inner", "is_complex", "is_floating_point",
-           "is_nonzero", "isneginf", "isposinf", "isreal", "nanmean", "nansum", "negative", "not_equal",
-           "positive", "ravel", "real", "resolve_conj", "resolve_neg", "signbit", "swapdims", "trapezoid",
-           "trapz", "tril_indices", "triu_indices", "unflatten", "vdot"]
+           "conj", "dist", "dsplit", "dstack", "fliplr", "flipud", "hsplit", "inner", "is_complex",
+           "is_floating_point", "is_nonzero", "isneginf", "isposinf", "isreal", "nanmean", "nansum",
+           "narrow_copy", "negative", "not_equal", "positive", "ravel", "real", "resolve_conj",
+           "resolve_neg", "row_stack", "signbit", "swapdims", "take", "tensor_split", "trapezoid",
+           "trapz", "tril_indices", "triu_indices", "unflatten", "vdot", "vsplit"]
 
 absolute = abs
 negative = neg
+row_stack = small_ops.vstack
+
+
+def tensor_split(input: Tensor, indices_or_sections: Any, dim: builtins.int = 0) -> tuple[Tensor, ...]:  # noqa: A002
+    """Views of ``input`` along ``dim`` (SliceBackward0 each): ``n`` sections, the first
+    ``size % n`` one longer, or pieces cut at the listed indices."""
+    d = F.normalize_dim(type(input), dim, input._data.ndim)
+    size = input._data.shape[d]
+    if isinstance(indices_or_sections, builtins.int):
+        if indices_or_sections <= 0:
+            raise TORCH.error("sections_positive", count=indices_or_sections)
+        base, extra = divmod(size, indices_or_sections)
+        lengths = [base + (i < extra) for i in range(indices_or_sections)]
+        cuts = list(np.cumsum([0, *lengths]))
+    else:
+        cuts = [0, *[builtins.min(builtins.max(int(i), 0), size) for i in indices_or_sections], size]
+    return tuple(extras.narrow(input, d, int(start), builtins.max(int(end) - int(start), 0))
+                 for start, end in zip(cuts[:-1], cuts[1:]))
+
+
+def _split_along(name: str, dim: builtins.int, least: builtins.int) -> Any:
+    def split(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:  # noqa: A002
+        along = dim if input._data.ndim >= 2 or name != "hsplit" else 0
+        if input._data.ndim < least:
+            raise TORCH.error("split_rank", fn=name, least=least, ndim=input._data.ndim)
+        size = input._data.shape[along]
+        if isinstance(indices_or_sections, builtins.int) and (
+                indices_or_sections == 0 or size % indices_or_sections):
+            raise TORCH.error("split_divisible", fn=name, dim=along, size=size, sections=indices_or_sections)
+        return tensor_split(input, indices_or_sections, along)
+
+    split.__name__ = name
+    split.__doc__ = f"``torch.{name}``: ``tensor_split`` along dimension {dim}, equal sections only."
+    return split
+
+
+hsplit = _split_along("hsplit", 1, 1)
+vsplit = _split_along("vsplit", 0, 2)
+dsplit = _split_along("dsplit", 2, 3)
+
+
+def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002
+    """``input``'s elements at ``index`` in its flattened order, in the index's shape
+    (TakeBackward0)."""
+    positions = np.asarray(index._data, np.int64)
+    count = input._data.size
+    bad = positions[(positions >= count) | (positions < -count)]
+    if bad.size:
+        raise TORCH.error("take_range", index=int(bad.flat[0]), count=count)
+    flat = F.reshape(input, (count,))
+    return C.named(F.getitem(flat, positions % builtins.max(count, 1)), "TakeBackward0", input)
+
+
+def narrow_copy(input: Tensor, dim: builtins.int, start: builtins.int, length: builtins.int) -> Tensor:  # noqa: A002
+    """A copy of ``narrow``'s view (NarrowCopyBackward0)."""
+    return C.named(F.clone(extras.narrow(input, dim, start, length)), "NarrowCopyBackward0", input)
 
 
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:  # noqa: A002
@@ -220,7 +277,8 @@ def trapz(y: Tensor, x: Optional[Tensor] = None, *, dx: Any = None, dim: builtin
     return trapezoid(y, x, dx=dx, dim=dim)
 
 
-_METHOD_NAMES = ("absolute", "addmm", "conj", "dist", "fliplr", "flipud", "inner", "is_complex", "is_nonzero",
+_METHOD_NAMES = ("absolute", "addmm", "conj", "tensor_split", "hsplit", "vsplit", "dsplit", "take",
+                 "dist", "fliplr", "flipud", "inner", "is_complex", "is_nonzero",
                  "isneginf", "isposinf", "isreal", "nanmean", "nansum", "negative", "not_equal", "positive",
                  "ravel", "resolve_conj", "resolve_neg", "signbit", "swapdims", "vdot")
 TENSOR_METHODS = {name: globals()[name] for name in _METHOD_NAMES}
