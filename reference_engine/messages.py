@@ -256,6 +256,11 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     # tensors
     "mm_matrix": (RuntimeError, "{name} must be a matrix"),
     "addmm_matrix": (RuntimeError, "{name} must be a matrix, got {ndim}-D tensor"),
+    "scatter_src_size": (RuntimeError, "expected src to have a size equal to the slice of self. "
+                                       "src size = {src}, slice size = {slice}"),
+    "masked_scatter_source": (RuntimeError, "Number of elements of source < number of ones in mask"),
+    "masked_scatter_mask": (RuntimeError,
+                            "masked_scatter_ only supports boolean masks, but got mask with dtype {dtype}"),
     "sections_positive": (RuntimeError, "number of sections must be larger than 0, got {count}"),
     "split_rank": (RuntimeError, "torch.{fn} requires a tensor with at least {least} dimension, but got a "
                                  "tensor with {ndim} dimensions!"),

@@ -21,7 +21,8 @@ from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.messages import not_supported
 from reference_engine.tensor import Tensor, in_place_method
 
-__all__ = ["index_add", "index_copy", "index_fill", "scatter", "scatter_add"]
+__all__ = ["diagonal_scatter", "index_add", "index_copy", "index_fill", "masked_scatter", "scatter",
+           "scatter_add", "select_scatter", "slice_scatter"]
 
 
 def _positions(input: Tensor, dim: int, index: np.ndarray) -> tuple[np.ndarray, ...]:  # noqa: A002
@@ -141,6 +142,67 @@ def index_copy(input: Tensor, dim: builtins.int, index: Tensor, source: Tensor) 
     idx = np.broadcast_to(positions.reshape(shape), source._data.shape).copy()
     placed = _placed(source, input._data.shape, d, idx)
     return C.named(F.where(F.constant_like(input, mask), placed, input), "IndexCopyBackward0", input)
+
+
+def _written_at(input: Tensor, src: Tensor, positions: np.ndarray, node: str) -> Tensor:  # noqa: A002
+    """``input`` with ``src``'s elements written at ``positions`` (flat indices into ``input``,
+    one per element of ``src``), shown as ``node``."""
+    if src._data.shape != positions.shape:
+        raise TORCH.error("scatter_src_size", src=list(src._data.shape), slice=list(positions.shape))
+    size = input._data.size
+    mask = np.zeros(size, bool)
+    mask[positions.reshape(-1)] = True
+    flat = F.reshape(F.cast(src, input._data.dtype), (src._data.size,))
+    placed = F.reshape(F.scatter_add_zeros(flat, (size,), 0, positions.reshape(-1)), input._data.shape)
+    where = F.constant_like(input, mask.reshape(input._data.shape))
+    return C.named(F.where(where, placed, input), node, input)
+
+
+def _flat_positions(input: Tensor) -> np.ndarray:  # noqa: A002
+    return np.arange(input._data.size).reshape(input._data.shape)
+
+
+def select_scatter(input: Tensor, src: Tensor, dim: builtins.int, index: builtins.int) -> Tensor:  # noqa: A002
+    """``input`` with its slice ``select(dim, index)`` replaced by ``src`` (SelectScatterBackward0)."""
+    d = F.normalize_dim(type(input), dim, input._data.ndim)
+    return _written_at(input, src, np.take(_flat_positions(input), index, axis=d), "SelectScatterBackward0")
+
+
+def slice_scatter(input: Tensor, src: Tensor, dim: builtins.int = 0, start: Optional[builtins.int] = None,  # noqa: A002
+                  end: Optional[builtins.int] = None, step: builtins.int = 1) -> Tensor:
+    """``input`` with its slice ``start:end:step`` along ``dim`` replaced by ``src``
+    (SliceScatterBackward0)."""
+    d = F.normalize_dim(type(input), dim, input._data.ndim)
+    positions = np.moveaxis(np.moveaxis(_flat_positions(input), d, 0)[start:end:step], 0, d)
+    return _written_at(input, src, positions, "SliceScatterBackward0")
+
+
+def diagonal_scatter(input: Tensor, src: Tensor, offset: builtins.int = 0, dim1: builtins.int = 0,  # noqa: A002
+                     dim2: builtins.int = 1) -> Tensor:
+    """``input`` with its diagonal (``offset``, ``dim1``, ``dim2``) replaced by ``src``
+    (DiagonalScatterBackward0)."""
+    ndim = input._data.ndim
+    d1, d2 = (F.normalize_dim(type(input), d, ndim) for d in (dim1, dim2))
+    positions = np.diagonal(_flat_positions(input), offset, d1, d2)
+    return _written_at(input, src, positions, "DiagonalScatterBackward0")
+
+
+def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:  # noqa: A002
+    """``input`` with the places ``mask`` holds True (the two broadcast together) taken, in
+    order, from ``source``'s first elements (MaskedScatterBackward0; the rest of ``source`` gets
+    zeros)."""
+    if mask._data.dtype != np.bool_:
+        dtype = TORCH.dtype_name(mask._data.dtype).split(".")[-1].title()
+        raise TORCH.error("masked_scatter_mask", dtype=dtype)
+    shape = np.broadcast_shapes(input._data.shape, mask._data.shape)
+    if shape != input._data.shape:  # (out of place, the input broadcasts with the mask)
+        input = F.expand(input, shape)  # noqa: A001
+    chosen = np.broadcast_to(mask._data, shape)
+    positions = _flat_positions(input)[chosen]
+    if positions.size > source._data.size:
+        raise TORCH.error("masked_scatter_source")
+    taken = F.getitem(F.reshape(source, (source._data.size,)), slice(0, positions.size))
+    return _written_at(input, taken, positions, "MaskedScatterBackward0")
 
 
 def fill_diagonal_(self: Tensor, fill_value: Any, wrap: builtins.bool = False) -> Tensor:
