@@ -229,5 +229,7 @@ def fill_diagonal_(self: Tensor, fill_value: Any, wrap: builtins.bool = False) -
     return self
 
 
-IN_PLACE_METHODS = {**{f"{name}_": in_place_method(name, globals()[name]) for name in __all__},
+# the in-place forms torch has (the *_scatter functions have none)
+IN_PLACE_METHODS = {**{f"{name}_": in_place_method(name, globals()[name]) for name in __all__
+                       if name not in ("select_scatter", "slice_scatter", "diagonal_scatter")},
                     "fill_diagonal_": fill_diagonal_}
