@@ -16,7 +16,8 @@ from typing import Any, Optional
 import numpy as np
 
 from reference_engine.messages import not_supported
-from reference_engine.paddle._core import Tensor, cast, matmul, reshape, transpose
+from reference_engine.paddle._core import Tensor, cast, get_default_dtype, matmul, reshape, transpose
+from reference_engine.paddle.extras import full, triu
 from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, LayerList, Linear
 from reference_engine.paddle.nn.norm_conv import Dropout, LayerNorm
@@ -313,7 +314,5 @@ class Transformer(Layer):
 
     def generate_square_subsequent_mask(self, length: Any) -> Tensor:
         """-inf above the diagonal, 0 on and below it, in the default dtype."""
-        import reference_engine.paddle as paddle  # (the package imports this module)
-
         size = int(length.item()) if isinstance(length, Tensor) else int(length)
-        return paddle.triu(paddle.full([size, size], -np.inf, dtype=paddle.get_default_dtype()), 1)
+        return triu(full([size, size], -np.inf, dtype=get_default_dtype()), 1)
