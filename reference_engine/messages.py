@@ -261,6 +261,8 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
     "masked_scatter_source": (RuntimeError, "Number of elements of source < number of ones in mask"),
     "masked_scatter_mask": (RuntimeError,
                             "masked_scatter_ only supports boolean masks, but got mask with dtype {dtype}"),
+    "cov_rank": (RuntimeError, "cov(): expected input to have two or fewer dimensions but got an input with "
+                               "{ndim} dimensions"),
     "sections_positive": (RuntimeError, "number of sections must be larger than 0, got {count}"),
     "split_rank": (RuntimeError, "torch.{fn} requires a tensor with at least {least} dimension, but got a "
                                  "tensor with {ndim} dimensions!"),
@@ -627,6 +629,8 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
 TORCH_ERRORS["stack_rank"] = TORCH_ERRORS["stack_size"]  # torch words a rank mismatch alike
 
 TORCH_WARNINGS: dict[str, tuple[type[Warning], str]] = {
+    "cov_degrees_of_freedom": (UserWarning, "cov(): degrees of freedom is <= 0. Correction should be "
+                                            "strictly less than the number of observations."),
     "uint8_index": (UserWarning, "indexing with dtype torch.uint8 is now deprecated, please use a dtype "
                                  "torch.bool instead."),
     "kl_div_mean": (UserWarning, "reduction: 'mean' divides the total loss by both the batch size and "

@@ -20,9 +20,9 @@ from reference_engine.torch import extras, small_ops
 from reference_engine.torch._core import TORCH, Tensor, abs, neg, tensor  # noqa: A004
 
 __all__ = ["absolute", "addmm", "argwhere", "atleast_1d", "atleast_2d", "atleast_3d", "column_stack",
-           "conj", "dist", "dsplit", "dstack", "fliplr", "flipud", "hsplit", "inner", "is_complex",
-           "is_floating_point", "is_nonzero", "isneginf", "isposinf", "isreal", "nanmean", "nansum",
-           "narrow_copy", "negative", "not_equal", "positive", "ravel", "real", "resolve_conj",
+           "conj", "corrcoef", "cov", "dist", "dsplit", "dstack", "fliplr", "flipud", "hsplit", "inner",
+           "is_complex", "is_floating_point", "is_nonzero", "isneginf", "isposinf", "isreal", "nanmean",
+           "nansum", "narrow_copy", "negative", "not_equal", "positive", "ravel", "real", "resolve_conj",
            "resolve_neg", "row_stack", "signbit", "swapdims", "take", "tensor_split", "trapezoid",
            "trapz", "tril_indices", "triu_indices", "unflatten", "vdot", "vsplit"]
 
@@ -67,6 +67,39 @@ def _split_along(name: str, dim: builtins.int, least: builtins.int) -> Any:
 hsplit = _split_along("hsplit", 1, 1)
 vsplit = _split_along("vsplit", 0, 2)
 dsplit = _split_along("dsplit", 2, 3)
+
+
+def cov(input: Tensor, *, correction: builtins.int = 1, fweights: Any = None, aweights: Any = None) -> Tensor:  # noqa: A002
+    """The covariance of the rows of ``input`` (variables) over its columns (observations), as
+    torch composes it: centred, multiplied by its transpose, divided by ``n - correction``,
+    squeezed (SqueezeBackward0). An integer input is taken in the default float dtype; no
+    degrees of freedom warn and divide by 0."""
+    if fweights is not None or aweights is not None:
+        raise not_supported("cov with fweights or aweights", "torch")
+    if input._data.ndim > 2:
+        raise TORCH.error("cov_rank", ndim=input._data.ndim)
+    if not is_floating_point(input):
+        input = F.cast(input, np.float32)  # noqa: A001
+    observations = input if input._data.ndim == 2 else F.reshape(input, (1, -1))
+    count = observations._data.shape[1]
+    centred = F.sub(observations, F.unsqueeze(F.mean(observations, 1), 1))
+    product = F.matmul(centred, F.t(centred))
+    factor = count - correction
+    if factor <= 0:
+        TORCH.warn("cov_degrees_of_freedom")
+        factor = 0
+    return F.squeeze(F.div(product, factor))
+
+
+def corrcoef(input: Tensor) -> Tensor:  # noqa: A002
+    """``cov`` divided by the standard deviations along both sides, clamped to [-1, 1]
+    (ClampBackward1); a single variable's is ``c / c``."""
+    c = cov(input)
+    if c._data.ndim == 0:
+        return F.div(c, c)
+    deviation = F.sqrt(extras.diagonal(c))
+    c = F.div(F.div(c, F.reshape(deviation, (-1, 1))), F.reshape(deviation, (1, -1)))
+    return F.clamp(c, -1.0, 1.0)
 
 
 def take(input: Tensor, index: Tensor) -> Tensor:  # noqa: A002
@@ -277,7 +310,8 @@ def trapz(y: Tensor, x: Optional[Tensor] = None, *, dx: Any = None, dim: builtin
     return trapezoid(y, x, dx=dx, dim=dim)
 
 
-_METHOD_NAMES = ("absolute", "addmm", "conj", "tensor_split", "hsplit", "vsplit", "dsplit", "take",
+_METHOD_NAMES = ("absolute", "addmm", "conj", "cov", "corrcoef", "tensor_split", "hsplit", "vsplit", "dsplit",
+                 "take",
                  "dist", "fliplr", "flipud", "inner", "is_complex", "is_nonzero",
                  "isneginf", "isposinf", "isreal", "nanmean", "nansum", "negative", "not_equal", "positive",
                  "ravel", "resolve_conj", "resolve_neg", "signbit", "swapdims", "vdot")

@@ -875,3 +875,16 @@ def addmm_scales_and_checks_as_torch(torch):
             attempt(lambda: torch.addmm(torch.ones(5), a, b)),
             attempt(lambda: torch.addmm(c, torch.ones(4), b)),
             attempt(lambda: torch.addmm(c, a, torch.ones(5, 3)))]
+
+
+@program
+def covariance_and_correlation_as_torch_composes_them(torch):
+    """cov centres the rows, multiplies by the transpose and divides by n - correction
+    (SqueezeBackward0; no degrees of freedom warn and give nan); corrcoef divides by the
+    deviations and clamps (ClampBackward1); an integer input is taken as float32."""
+    x = torch.tensor([[1.0, 2.0, 4.0, 7.0], [0.5, -1.0, 2.0, 1.0], [3.0, 1.0, 0.0, 2.0]], requires_grad=True)
+    c, r = torch.cov(x, correction=0), torch.corrcoef(x)
+    (c.sum() + (r * torch.arange(9.0).reshape(3, 3)).sum()).backward()
+    return [c, c.grad_fn.name(), r, r.grad_fn.name(), x.grad, x.cov(), torch.cov(torch.tensor([1, 2, 4])),
+            torch.cov(torch.ones(1, 1)), torch.corrcoef(torch.tensor([2.0, 3.0])),
+            attempt(lambda: torch.cov(torch.ones(2, 2, 2)))]
