@@ -20,15 +20,16 @@ from reference_engine.torch import extras, small_ops
 from reference_engine.torch._core import TORCH, Tensor, abs, neg, tensor  # noqa: A004
 
 __all__ = ["absolute", "addmm", "argwhere", "atleast_1d", "atleast_2d", "atleast_3d", "column_stack",
-           "conj", "corrcoef", "cov", "dist", "dsplit", "dstack", "fliplr", "flipud", "hsplit", "inner",
-           "is_complex", "is_floating_point", "is_nonzero", "isneginf", "isposinf", "isreal", "nanmean",
-           "nansum", "narrow_copy", "negative", "not_equal", "positive", "ravel", "real", "resolve_conj",
-           "resolve_neg", "row_stack", "signbit", "swapdims", "take", "tensor_split", "trapezoid",
-           "trapz", "tril_indices", "triu_indices", "unflatten", "vdot", "vsplit"]
+           "conj", "corrcoef", "cov", "dist", "dsplit", "dstack", "fliplr", "flipud", "ger", "hsplit",
+           "inner", "is_complex", "is_floating_point", "is_nonzero", "isneginf", "isposinf", "isreal",
+           "nanmean", "nansum", "narrow_copy", "negative", "not_equal", "positive", "ravel", "real",
+           "resolve_conj", "resolve_neg", "row_stack", "signbit", "swapdims", "take", "tensor_split",
+           "trapezoid", "trapz", "tril_indices", "triu_indices", "unflatten", "vdot", "vsplit"]
 
 absolute = abs
 negative = neg
 row_stack = small_ops.vstack
+ger = extras.outer  # (torch's older name)
 
 
 def tensor_split(input: Tensor, indices_or_sections: Any, dim: builtins.int = 0) -> tuple[Tensor, ...]:  # noqa: A002
@@ -310,9 +311,9 @@ def trapz(y: Tensor, x: Optional[Tensor] = None, *, dx: Any = None, dim: builtin
     return trapezoid(y, x, dx=dx, dim=dim)
 
 
-_METHOD_NAMES = ("absolute", "addmm", "conj", "cov", "corrcoef", "tensor_split", "hsplit", "vsplit", "dsplit",
-                 "take",
-                 "dist", "fliplr", "flipud", "inner", "is_complex", "is_nonzero",
-                 "isneginf", "isposinf", "isreal", "nanmean", "nansum", "negative", "not_equal", "positive",
-                 "ravel", "resolve_conj", "resolve_neg", "signbit", "swapdims", "vdot")
+_METHOD_NAMES = ("absolute", "addmm", "conj", "cov", "corrcoef", "ger", "tensor_split", "hsplit",
+                 "vsplit", "dsplit", "take", "dist", "fliplr", "flipud", "inner", "is_complex",
+                 "is_nonzero", "isneginf", "isposinf", "isreal", "nanmean", "nansum", "negative",
+                 "not_equal", "positive", "ravel", "resolve_conj", "resolve_neg", "signbit", "swapdims",
+                 "vdot")
 TENSOR_METHODS = {name: globals()[name] for name in _METHOD_NAMES}
