@@ -35,9 +35,6 @@ installed, and what the reference measures, always.
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import json
 import re
 import sys
 from pathlib import Path
@@ -48,6 +45,7 @@ import numpy as np
 
 import reference_engine
 from conformance.corpus.op_registry import DOMAINS, REGISTERED
+from conformance.probes.measured_table import run, table_text
 from reference_engine.rule import elementwise_functions
 
 CONNECTIVITY_ORDERS = 3  # every path up to this order; one order more for which orders exist
@@ -77,7 +75,7 @@ def _set_number(fw: ModuleType, x: Any) -> Any:
 
 # form name -> (input values, the op applied to the module and the input tensors)
 Form = tuple[list[Any], Callable[..., Any]]
-def _unary_input(op: str) -> list[Any]:
+def unary_input(op: str) -> list[Any]:
     """``_X``, or where the op's domain (the op registry's) leaves some of it out, values spread
     over the domain, their signs alternating where it has both."""
     registered = REGISTERED.get(op)
@@ -92,7 +90,7 @@ def _unary_input(op: str) -> list[Any]:
 
 FORMS: dict[str, Form] = {
     # the rule table's elementwise functions (each measured as it is added), abs, tanh, reciprocal
-    **{op: (_unary_input(op), lambda fw, x, op=op: getattr(fw, op)(x))
+    **{op: (unary_input(op), lambda fw, x, op=op: getattr(fw, op)(x))
        for op in (*elementwise_functions(), "abs", "tanh", "reciprocal", "floor", "ceil", "round")},
     **{op: ([_X], lambda fw, x, op=op: getattr(fw.nn.functional, op)(x))
        for op in ("sigmoid", "relu")},
@@ -244,26 +242,18 @@ def render(table: dict[str, dict[str, str]], version: str) -> str:
     about = ("paddle's higher-order gradient kernels, as measured by `python -m "
              "conformance.probes.paddle_kernels --write` (see that module for what a path and an "
              "outcome mean). The reference's paddle policy reads it; do not edit by hand.")
-    return json.dumps({"measured_on": version, "about": about, "kernels": table}, indent=2) + "\n"
+    return table_text("kernels", table, version, about)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("module", nargs="?", default="paddle",
-                        help="the module to probe (default: paddle)")
-    parser.add_argument("--write", action="store_true",
-                        help=f"write the table to {TABLE_FILE.name} instead of printing it")
-    args = parser.parse_args(argv)
-    module = importlib.import_module(args.module)
-    table = probe(module)
-    if args.write:
-        TABLE_FILE.write_text(render(table, getattr(module, "__version__", "unknown")))
-        return 0
+def _show(table: dict[str, dict[str, str]]) -> None:
     for form, paths in table.items():
         print(form)
         for path, outcome in paths.items():
             print(f"  {path:<10} {outcome}")
-    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run(argv, __doc__.split("\n\n")[0], TABLE_FILE, probe, render, _show)
 
 
 if __name__ == "__main__":

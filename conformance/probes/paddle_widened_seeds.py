@@ -36,9 +36,6 @@ measures, always.
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import json
 import re
 import sys
 from pathlib import Path
@@ -49,7 +46,8 @@ import numpy as np
 
 import reference_engine
 from conformance.corpus.op_registry import REGISTRY, RegisteredOp
-from conformance.probes.paddle_kernels import FORMS, Form, _unary_input
+from conformance.probes.measured_table import run, table_text
+from conformance.probes.paddle_kernels import FORMS, Form, unary_input
 
 TABLE_FILE = Path(reference_engine.__file__).resolve().parent / "dialects" / "paddle_widened_seeds.json"
 
@@ -68,7 +66,7 @@ def _registry_form(entry: RegisteredOp) -> Form:
             target = getattr(target, part)
         return target(*operands, **keywords)
 
-    return (_unary_input(entry.name) * entry.operands, apply)
+    return (unary_input(entry.name) * entry.operands, apply)
 
 
 # the measured forms: the higher-order probe's, two whose writes paddle allows where that
@@ -152,25 +150,17 @@ def render(table: dict[str, dict[str, str]], version: str) -> str:
              "as measured by `python -m conformance.probes.paddle_widened_seeds --write` (see that "
              "module for what an outcome means). The reference's paddle policy reads it; do not "
              "edit by hand.")
-    return json.dumps({"measured_on": version, "about": about, "forms": table}, indent=2) + "\n"
+    return table_text("forms", table, version, about)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("module", nargs="?", default="paddle",
-                        help="the module to probe (default: paddle)")
-    parser.add_argument("--write", action="store_true",
-                        help=f"write the table to {TABLE_FILE.name} instead of printing it")
-    args = parser.parse_args(argv)
-    module = importlib.import_module(args.module)
-    table = probe(module)
-    if args.write:
-        TABLE_FILE.write_text(render(table, getattr(module, "__version__", "unknown")))
-        return 0
+def _show(table: dict[str, dict[str, str]]) -> None:
     for form, entry in table.items():
         refused = f"  (write: {entry['write']})" if "write" in entry else ""
         print(f"{form:<28} {entry['node']:<28} {entry['outcome']}{refused}")
-    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run(argv, __doc__.split("\n\n")[0], TABLE_FILE, probe, render, _show)
 
 
 if __name__ == "__main__":
