@@ -90,3 +90,10 @@ def test_the_root_s_hooks_and_retained_gradient_see_the_widened_seed():
     assert handed == ["paddle.float64"]
     assert str(root.grad.dtype) == "paddle.float64"
     assert str(x.grad.dtype) == "paddle.float32"
+
+
+def test_the_command_prints_the_table_it_measures(capsys):
+    assert probe.main(["reference_engine.paddle"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == len(probe.MEASURED_FORMS)
+    assert any(line.split()[:3] == ["getitem/int", "SliceGradNode", "refuse:"] for line in printed)
