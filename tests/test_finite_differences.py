@@ -73,6 +73,8 @@ case("cross_entropy_weighted",
      lambda a: _nnf.cross_entropy(a, torch.tensor([1, 0, 2, 1]), weight=torch.tensor([0.5, 2.0, 1.5]),
                                   ignore_index=2), _distinct(4, 3))
 case("dropout_eval", lambda a: _nnf.dropout(a * a, 0.4, training=False), _distinct(3))
+case("addmm_scaled", lambda c, a, b: torch.addmm(c, a, b, beta=0.5, alpha=2.0), _distinct(3), _distinct(2, 4),
+     _distinct(4, 3))
 case("einsum_contraction_and_diagonal",
      lambda a, b, m: torch.einsum("ij,jk->ik", a, b) * torch.einsum("ii->i", m)[:2].sum(),
      _distinct(2, 3), _distinct(3, 2), _distinct(3, 3))

@@ -211,6 +211,8 @@ INTERNAL_RULES: dict[str, str] = {
     "prelu_weight_backward": "the derivative of prelu's rule for its weight, recorded for second order",
     "round_decimals": "round with decimals: a keyword the vocabulary's round does not draw",
     "add_scaled": "add with alpha (torch)", "sub_scaled": "sub with alpha (torch)",
+    "addmm_scaled": "torch.addmm with beta or alpha: three matrices the vocabulary's ops do not take "
+                    "(torch's OpInfo samples and a finite-difference case check it)",
     "div_number": "a division by a count in a derivative (mean's)",
     "conj": "the conjugate paddle's composite log double grad records (real values: a copy)",
     "bincount_weighted": "torch's bincount of weights: integer indices the vocabulary does not draw",
