@@ -36,8 +36,9 @@ def fused_multiply_add(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarra
     fits it); float64 adds Dekker's error-free product to an error-free sum, which rounds as a
     fused multiply-add does but in rare ties of the last bit."""
     dtype = np.result_type(a, b, c)
+    # (a kernel warns of nothing: inf and nan go through)
     if dtype == np.float32:
-        with np.errstate(all="ignore"):  # (a kernel warns of nothing: inf and nan go through)
+        with np.errstate(all="ignore"):
             exact = np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)
             return exact.astype(np.float32)
     if dtype != np.float64:
@@ -49,7 +50,7 @@ def fused_multiply_add(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarra
         back = total - product
         sum_error = (product - (total - back)) + (c - back)
         fused = total + (sum_error + low)
-    return np.where(np.isfinite(fused), fused, product + c)
+        return np.where(np.isfinite(fused), fused, product + c)
 
 
 def _product_error(a: np.ndarray, b: np.ndarray, product: np.ndarray) -> np.ndarray:
