@@ -5,8 +5,10 @@
 The framework (or the reference facade standing in for it) is imported once; each program then
 runs in a forked child, so that programs share no state, with its printout captured. An
 exception a program does not catch is part of its printout (type and message), as a program
-run from a shell would show it; so is a crash of the framework (the signal that ended the
-process) or a program that runs past ``TIMEOUT_S`` (killed).
+run from a shell would show it (its message without what varies by build and run: paddle's
+``(at file:line)`` and hints, generated names; ``conformance.run.trace.clean_message``); so is
+a crash of the framework (the signal that ended the process) or a program that runs past
+``TIMEOUT_S`` (killed).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ import time
 import traceback
 from contextlib import redirect_stderr, redirect_stdout
 
+from conformance.run.trace import clean_message
+
 TIMEOUT_S = 120
 
 
@@ -38,7 +42,7 @@ def _run_in_child(path: str) -> str:
         except BaseException as exc:  # noqa: BLE001 - the program's failure is its printout
             last = traceback.extract_tb(exc.__traceback__)[-1:]
             where = f" (line {last[0].lineno})" if last and last[0].filename == path else ""
-            out.write(f"uncaught {type(exc).__name__}{where}: {exc}\n")
+            out.write(f"uncaught {type(exc).__name__}{where}: {clean_message(str(exc))}\n")
         with os.fdopen(write_end, "w") as pipe:
             pipe.write(out.getvalue())
         os._exit(0)
