@@ -91,6 +91,19 @@ def evenly_to_ties(g: Any, a: Any, result: Any, in_shape: tuple[int, ...],
     return F.mul(mask, share)
 
 
+def evenly_to_all_ties(g: Any, a: Any, result: Any, in_shape: tuple[int, ...],
+                       dims: tuple[int, ...]) -> Any:
+    """``max()`` / ``min()`` over every element: torch's CPU kernel writes the share into zeros
+    at the tied places (``index_put_``), so every other place stays 0, an infinite gradient's
+    too, and none is written where no entry equals the result any more (measured on 2.13);
+    otherwise as ``evenly_to_ties``."""
+    if not a._policy.all_ties_share_placed:
+        return evenly_to_ties(g, a, result, in_shape, dims)
+    tied = F.eq(a, restore_reduced(result, in_shape, dims))
+    count = F.sum(F.cast(tied, g._data.dtype), dims, True)
+    return where_zero(tied, F.div(restore_reduced(g, in_shape, dims), count))
+
+
 def to_index(g: Any, in_shape: tuple[int, ...], dims: tuple[int, ...], indices: Any) -> Any:
     """Send the gradient of ``max(dim)`` / ``min(dim)`` to the index each slice selected."""
     dim = dims[0]

@@ -123,7 +123,7 @@ for _op, _np_fn in (("amax", np.amax), ("amin", np.amin)):
          lambda a, *, dims, keepdim, _f=_np_fn: _f(a, axis=dims, keepdims=keepdim),
          H.evenly_to_ties)
     rule(_op[1:] + "_all", _op[1:].capitalize() + "Backward1",
-         lambda a, _f=_np_fn: _f(a), H.evenly_to_ties)
+         lambda a, _f=_np_fn: _f(a), H.evenly_to_all_ties)
     rule(_op[1:] + "_dim", _op[1:].capitalize() + "Backward0",
          lambda a, *, dims, keepdim, _f=_np_fn: _f(a, axis=dims, keepdims=keepdim),
          H.to_index, saved_attrs=("indices",))

@@ -164,6 +164,7 @@ class Policy:
     # torch: max/min's gradient over a reduced dimension of size one is still divided by the
     # count of entries equal to the extremum (paddle's kernel skips the division there)
     ties_divide_single_entries = False
+    all_ties_share_placed = False  # torch: max()/min()'s share written into zeros (CPU)
     # torch: a view written in place without recording gets a node made anew (its name)
     regenerated_view_node: Optional[str] = None
     # torch: a recorded write through a view gives its base a node of its own (CopySlices), and

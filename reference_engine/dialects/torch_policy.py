@@ -141,6 +141,7 @@ class TorchPolicy(Policy):
     regenerated_view_node = "AsStridedBackward0"
     writes_through_views_rebase_the_base = True
     ties_divide_single_entries = True
+    all_ties_share_placed = True
     refuses_writes_to_leaf_views = True
     refuses_saved_inputs_detached_in_place = True
     split_ops_making_views = frozenset({"split", "split_with_sizes", "unbind"})
