@@ -49,3 +49,19 @@ def quantiles_each_interpolation(torch):
     top = torch.quantile(x, 0.3, dim=1).grad_fn
     out.append([top.name(), [n.name() for n, _ in top.next_functions]])
     return out
+
+
+@program
+def max_and_min_of_everything_share_among_ties_as_the_cpu_kernel(torch):
+    """max() / min() over every element write grad / count into zeros at the tied places: an
+    infinite incoming gradient leaves the other places 0 (amax multiplies a mask, so there they
+    are nan); a tie-free one goes to its one place."""
+    x = torch.tensor([0.0, 0.0, 1.0], requires_grad=True)
+    (torch.min(x) * torch.log(torch.zeros(3))).sum().backward()
+    y = torch.tensor([1.0, 3.0, 3.0], requires_grad=True)
+    (y.max() * float("inf")).backward()
+    z = torch.tensor([[1.0, 3.0], [3.0, 0.5]], requires_grad=True)
+    (torch.amax(z) * float("inf")).backward()
+    w = torch.tensor([2.0, -1.0, 4.0], requires_grad=True)
+    (w.max() * 3.0 + w.min()).backward()
+    return [x.grad, y.grad, z.grad, w.grad]
