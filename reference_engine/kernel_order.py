@@ -19,46 +19,29 @@ rows of a many-row input take a path whose float32 tail is not fused). Measured 
 2.13's ``_softmax_backward_data`` on one thread, bit for bit, on random float32 and float64
 inputs of 1 to 3 dimensions and up to 40 elements along the dimension
 (``tests/test_kernel_order.py``).
+
+Whether ``Σ y`` is exactly 1 depends on the softmax's outputs themselves, so the forward is
+torch's too (``softmax``): SLEEF's exponentials (``reference_engine.sleef``), summed in the same
+order, scaled as each of torch's two kernels scales them. Measured bit for bit on the same
+inputs.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import functools
+import math
+from typing import Callable, Optional
+
 import numpy as np
 
-__all__ = ["fused_multiply_add", "softmax_backward"]
+from reference_engine import sleef
+from reference_engine.fused import fused_multiply_add
+
+__all__ = ["softmax", "softmax_backward"]
 
 _VECTOR_BYTES = 64
-_SPLIT = 134217729.0  # 2**27 + 1: Veltkamp's splitter for float64
-
-
-def fused_multiply_add(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """``a * b + c`` with one rounding. float32 is exact in float64 (the product of two float32
-    fits it); float64 adds Dekker's error-free product to an error-free sum, which rounds as a
-    fused multiply-add does but in rare ties of the last bit."""
-    dtype = np.result_type(a, b, c)
-    # (a kernel warns of nothing: inf and nan go through)
-    if dtype == np.float32:
-        with np.errstate(all="ignore"):
-            exact = np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)
-            return exact.astype(np.float32)
-    if dtype != np.float64:
-        return a * b + c
-    with np.errstate(all="ignore"):
-        product = a * b
-        low = _product_error(np.asarray(a, np.float64), np.asarray(b, np.float64), product)
-        total = product + c
-        back = total - product
-        sum_error = (product - (total - back)) + (c - back)
-        fused = total + (sum_error + low)
-        return np.where(np.isfinite(fused), fused, product + c)
-
-
-def _product_error(a: np.ndarray, b: np.ndarray, product: np.ndarray) -> np.ndarray:
-    """What rounding took off ``a * b`` (Dekker's two-product, on Veltkamp's halves)."""
-    a_high = _SPLIT * a - (_SPLIT * a - a)
-    b_high = _SPLIT * b - (_SPLIT * b - b)
-    a_low, b_low = a - a_high, b - b_high
-    return ((a_high * b_high - product) + a_high * b_low + a_low * b_high) + a_low * b_low
 
 
 def softmax_backward(grad: np.ndarray, output: np.ndarray, dim: int) -> np.ndarray:
@@ -75,23 +58,80 @@ def softmax_backward(grad: np.ndarray, output: np.ndarray, dim: int) -> np.ndarr
     return np.moveaxis(y * (g - total[..., None]), -1, dim)
 
 
+def softmax(a: np.ndarray, dim: int) -> np.ndarray:
+    """torch's CPU softmax of float32 or float64 ``a`` along ``dim``, bit for bit, contiguous.
+
+    Along the last dimension (``_vec_softmax_lastdim``): SLEEF's exponentials of ``a - max``,
+    their sum in ``reduce_all``'s order, times its inverse. Along another (``_vec_softmax``):
+    columns in whole vectors take SLEEF's exponentials, the rest the C library's; either sums
+    one slice after another and divides by the sum."""
+    dim = dim % a.ndim
+    if dim == a.ndim - 1:
+        e = sleef.exp(a - np.max(a, axis=-1, keepdims=True))
+        with np.errstate(all="ignore"):
+            return np.ascontiguousarray(e * (a.dtype.type(1) / _lane_sum(e))[..., None])
+    rows = a.reshape(int(np.prod(a.shape[:dim], dtype=np.int64)), a.shape[dim], -1)
+    shifted = rows - np.max(rows, axis=1, keepdims=True)
+    vectored = rows.shape[2] - rows.shape[2] % (_VECTOR_BYTES // a.dtype.itemsize)
+    e = np.empty_like(shifted)
+    e[..., :vectored] = sleef.exp(shifted[..., :vectored])
+    e[..., vectored:] = _library_exp(shifted[..., vectored:])
+    with np.errstate(all="ignore"):
+        out = e / _one_after_another(np.moveaxis(e, 1, -1), e.shape[1])[:, None, :]
+    return np.ascontiguousarray(out.reshape(a.shape))
+
+
+def _library_exp(x: np.ndarray) -> np.ndarray:
+    """``std::exp`` of each element: the C library's ``exp`` (what ``math.exp`` calls) or, for
+    float32, its ``expf``, which is not always the correctly rounded value (glibc's errs by up to
+    0.502 ulp). Where no C library can be loaded, float32 is rounded from float64."""
+    values = x.ravel().tolist()
+    if x.dtype == np.float32:
+        expf = _c_expf()
+        if expf is None:
+            with np.errstate(all="ignore"):
+                return np.exp(x.astype(np.float64)).astype(np.float32)
+        return np.asarray([expf(v) for v in values], x.dtype).reshape(x.shape)
+    flat = [math.exp(v) if v < 709 else (math.inf if v == v else v) for v in values]
+    return np.asarray(flat, x.dtype).reshape(x.shape)
+
+
+@functools.cache
+def _c_expf() -> Optional[Callable[[float], float]]:
+    """The C library's ``expf``, or None where it cannot be found."""
+    name = ctypes.util.find_library("m")
+    try:
+        expf = ctypes.CDLL(name).expf
+    except (OSError, AttributeError, TypeError):
+        return None
+    expf.restype, expf.argtypes = ctypes.c_float, [ctypes.c_float]
+    return expf
+
+
 def _vector_sum(g: np.ndarray, y: np.ndarray) -> np.ndarray:
     """``Σ g·y`` over the last axis as torch's ``map2_reduce_all`` adds it."""
-    count = g.shape[-1]
-    lanes = _VECTOR_BYTES // g.dtype.itemsize
-    products = g * y
+    return _lane_sum(g * y, factors=(g, y))
+
+
+def _lane_sum(terms: np.ndarray,
+              factors: Optional[tuple[np.ndarray, np.ndarray]] = None) -> np.ndarray:
+    """``Σ terms`` over the last axis as torch's ``reduce_all`` adds them. ``factors``: the terms
+    are these products, and a float32 tail is added to them fused (``map2_reduce_all``)."""
+    count = terms.shape[-1]
+    lanes = _VECTOR_BYTES // terms.dtype.itemsize
     if count < lanes:
-        return _one_after_another(products, count)
+        return _one_after_another(terms, count)
     full = count - count % lanes
-    acc = products[..., :lanes].copy()
+    acc = terms[..., :lanes].copy()
     for start in range(lanes, full, lanes):
-        acc = acc + products[..., start:start + lanes]
+        acc = acc + terms[..., start:start + lanes]
     tail = count - full
-    if tail and g.dtype == np.float32:
+    if tail and factors is not None and terms.dtype == np.float32:
+        g, y = factors
         acc[..., :tail] = fused_multiply_add(g[..., full:], y[..., full:], acc[..., :tail])
     elif tail:
-        acc[..., :tail] = acc[..., :tail] + products[..., full:]
-    if g.dtype != np.float32:
+        acc[..., :tail] = acc[..., :tail] + terms[..., full:]
+    if terms.dtype != np.float32:
         return _one_after_another(acc, lanes)
     step = lanes // 2
     while step:

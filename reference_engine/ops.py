@@ -698,7 +698,7 @@ def min_dim(a: Tensor, dim: int, keepdim: bool = False) -> tuple[Tensor, Tensor]
 def softmax(a: Tensor, dim: int) -> Tensor:
     d = normalize_dim(type(a), dim, a._data.ndim)
     return apply(R.RULES["softmax"], (_floating(a),), {"dim": d, "floor": a._policy.softmax_floor,
-                                                        "by_inverse": a._policy.softmax_by_inverse})
+                                                        "kernel": a._policy.softmax_kernel})
 
 
 def log_softmax(a: Tensor, dim: int) -> Tensor:

@@ -12,7 +12,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from reference_engine import cascade_sum, recorder
+from reference_engine import cascade_sum, kernel_order, recorder
 from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine.messages import not_supported
@@ -319,16 +319,20 @@ def shifted_by_max(a: np.ndarray, dim: int, floor: Optional[float]) -> np.ndarra
 
 
 def np_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None,
-               by_inverse: bool = False) -> np.ndarray:
+               kernel: str = "torch") -> np.ndarray:
     """Row-contiguous whatever ``a``'s layout, as torch's kernel writes it (numpy would keep a
     transposed input's layout): a reshape of the result is a view in both. A 0-d input is a row
-    of one. ``by_inverse``: the exponentials times the inverse of their sum (paddle's kernel),
-    not divided by it."""
+    of one. ``kernel`` (``Policy.softmax_kernel``): "torch", torch's CPU kernels bit for bit in
+    float32 and float64 (``kernel_order.softmax``: whether the outputs sum to exactly 1 decides
+    whether their gradient cancels to 0), or "inverse", the exponentials times the inverse of
+    their sum (paddle's)."""
     if a.ndim == 0:
-        return np_softmax(a.reshape(1), dim=0, floor=floor, by_inverse=by_inverse).reshape(())
+        return np_softmax(a.reshape(1), dim=0, floor=floor, kernel=kernel).reshape(())
+    if kernel == "torch" and floor is None and a.size and a.dtype in (np.float32, np.float64):
+        return kernel_order.softmax(a, dim)
     shifted = np.exp(shifted_by_max(a, dim, floor))
     total = np.sum(shifted, axis=dim, keepdims=True)
-    if by_inverse:
+    if kernel == "inverse":
         return np.ascontiguousarray(shifted * (a.dtype.type(1) / total))
     return np.ascontiguousarray(shifted / total)
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from reference_engine import kernel_order
+from reference_engine import fused, kernel_order, sleef
 
 
 def _torch():
@@ -30,7 +30,7 @@ def test_fused_multiply_add_rounds_once(dtype):
     a, b, c = (rng.standard_normal(2000).astype(dtype) for _ in range(3))
     exact = [float(Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z)))
              for x, y, z in zip(a, b, c)]
-    assert np.array_equal(kernel_order.fused_multiply_add(a, b, c), np.array(exact, dtype))
+    assert np.array_equal(fused.fused_multiply_add(a, b, c), np.array(exact, dtype))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -50,6 +50,51 @@ def test_softmax_backward_is_torchs_bit_for_bit(dtype, seed):
         expected = torch._softmax_backward_data(grad, output, dim, output.dtype).numpy()
         got = kernel_order.softmax_backward(grad.numpy(), output.numpy(), dim)
         assert np.array_equal(got, expected, equal_nan=True), (shape, dim)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_sleef_exp_is_torchs_bit_for_bit(dtype):
+    """torch's softmax kernels' ``Vectorized::exp``, read back through log_softmax's backward:
+    with a seed of 1 at one place and 0 elsewhere, ``0 - exp(y) * 1`` is ``-exp(y)`` exactly."""
+    torch = _torch()
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal(40000) * rng.choice([1, 5, 40, 200], 40000)).astype(dtype)
+    x[:7] = [np.inf, -np.inf, np.nan, 0.0, -0.0, 1e-30, -745.5]
+    seed = torch.zeros(x.size + 1, dtype=getattr(torch, dtype))
+    seed[0] = 1
+    output = torch.cat([torch.zeros(1, dtype=seed.dtype), torch.tensor(x)])
+    expected = -torch._log_softmax_backward_data(seed, output, 0, seed.dtype).numpy()[1:]
+    assert np.array_equal(sleef.exp(x), expected, equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("seed", range(3))
+def test_softmax_is_torchs_bit_for_bit(dtype, seed):
+    torch = _torch()
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(150):
+        ndim = int(rng.integers(1, 4))
+        shape = tuple(int(s) for s in rng.integers(1, 40, size=ndim))
+        dim = int(rng.integers(-ndim, ndim))
+        x = (rng.standard_normal(shape) * rng.choice([1, 5, 50])).astype(dtype)
+        expected = torch.softmax(torch.tensor(x), dim).numpy()
+        assert np.array_equal(kernel_order.softmax(x, dim), expected), (shape, dim)
+
+
+def test_softmax_outputs_that_sum_to_one_leave_a_zero_gradient():
+    """The fuzz-found program: torch's float64 softmax of three values sums to exactly 1, so the
+    gradient of its sum is exactly 0 (divided by the sum instead of times its inverse, the
+    outputs are an ulp lower and the gradient 3e-17)."""
+    torch = _torch()
+    import reference_engine.torch as reference
+
+    grads = []
+    for module in (torch, reference):
+        x = module.tensor([0.0, 0.0, 0.402], requires_grad=True)
+        y = module.softmax(x ** module.tensor([1.0, 1.022, 1.206], dtype=module.float64), 0)
+        grads.append(module.autograd.grad([y.sum()], [x])[0].numpy())
+    assert not grads[0].any()
+    assert np.array_equal(grads[1], grads[0])
 
 
 def test_a_cancelling_sum_stays_zero_through_sqrt_at_zero():

@@ -396,7 +396,7 @@ class PaddlePolicy(Policy):
     softmax_floor = -64.0  # its softmax and log_softmax kernels' ValueClip
     # and its softmax kernel's normalisation (measured: it matches paddle's last bit more often
     # than a division)
-    softmax_by_inverse = True
+    softmax_kernel = "inverse"
     fast_float32_tanh = True  # measured on 3.3.1: equal to it bit for bit
     hooks_record = True
     contiguous_copy_kernels = frozenset({"pow", "pow_scalar", "rpow", "erf", "clamp", "gelu",

@@ -182,7 +182,9 @@ class Policy:
     retain_in_hook_order = False           # paddle's retain_grads is a hook, run in registration order
     clamp_needs_a_bound = True             # torch.clamp(x) refuses; paddle.clip(x) is the identity
     softmax_floor: Optional[float] = None  # paddle: softmax clips x - max(x) from below at -64
-    softmax_by_inverse = False  # paddle: softmax multiplies by the inverse of the sum
+    # how softmax computes: torch's CPU kernels bit for bit ("torch", ``kernel_order.softmax``), or
+    # the exponentials times the inverse of their sum (paddle's, "inverse")
+    softmax_kernel = "torch"
     fast_float32_tanh = False  # paddle: float32 tanh is Eigen's rational approximation
     operand_labels = (("input", 1), ("other", 2))  # how argument errors name a binary op's operands
 

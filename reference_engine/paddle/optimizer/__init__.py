@@ -9,7 +9,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from reference_engine.framework_names import module_getattr
-from reference_engine.kernel_order import fused_multiply_add
+from reference_engine.fused import fused_multiply_add
 from reference_engine.messages import not_supported
 from reference_engine.paddle.optimizer import lr
 from reference_engine.paddle.optimizer.adaptive import *  # noqa: F403

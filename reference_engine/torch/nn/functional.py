@@ -302,7 +302,7 @@ def _batch_norm_eval_values(input: Tensor, mean: Tensor, var: Tensor, weight: Te
     random float32 inputs): ``x * alpha + beta`` fused, with ``alpha = weight / sqrt(var +
     eps)`` and ``beta = bias - mean * alpha`` fused. (The composed graph's values differ by an
     ulp; its derivatives are the kernel's.)"""
-    from reference_engine.kernel_order import fused_multiply_add
+    from reference_engine.fused import fused_multiply_add
 
     shape = [1] * input._data.ndim
     shape[1] = -1
