@@ -49,9 +49,11 @@ def test_shifts_cover_how_far_torch_is_from_the_reference_element_by_element():
             assert shift is not None
             # rtol/atol: the judge's float32 tolerance, which the shifts widen
             assert (gap <= 1e-5 + 1.3e-6 * np.abs(_values(real_t)) + shift).all(), (steps, gap, shift)
-    # the bias's third gradient element moved 1.9e-5 after two steps: beyond float32's tolerance
+    # the bias's third gradient element moved beyond float32's tolerance after two steps (1.3e-5
+    # to 1.9e-5, as the CPU's matrix kernels round): only its shift covers it
     real, mine = _train(torch, 2), _train(ref, 2)
-    assert abs(float(real.bias.grad[2]) - float(mine.bias.grad._data[2])) > 1.5e-5
+    expected = float(real.bias.grad[2])
+    assert abs(expected - float(mine.bias.grad._data[2])) > 1e-5 + 1.3e-6 * abs(expected)
 
 
 def test_a_well_conditioned_element_keeps_a_rounding_size_shift():

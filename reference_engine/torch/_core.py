@@ -34,6 +34,7 @@ from reference_engine.framework_names import instance_getattr
 from reference_engine.graph import Node, RemovableHandle, shown_node
 from reference_engine.messages import TORCH_SIGNATURES, not_supported, type_name
 from reference_engine.tensor import Tensor as _CoreTensor
+from reference_engine.tensor import VersionCounter
 from reference_engine.torch import autocast_ops, return_types
 from reference_engine.torch.devices import (
     cuda,
@@ -322,7 +323,12 @@ class Tensor(_CoreTensor):
 
     @property
     def data(self) -> Tensor:
-        return self._detached()  # type: ignore[return-value]
+        """``x.data``: a tensor of the same memory outside autograd, with a version counter of its
+        own (torch's ``variable_data``): a write through it leaves ``x``'s version, so a backward
+        that saved ``x`` reads the new values without an error (``detach()`` shares the counter)."""
+        out = self._detached()
+        out._counter = VersionCounter()
+        return out  # type: ignore[return-value]
 
     @data.setter
     def data(self, value: Tensor) -> None:

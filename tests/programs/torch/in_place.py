@@ -999,3 +999,25 @@ def shape_methods_in_place(torch):
     return [made, plain, plain.stride(), plain._version, refused, list(w.grad.shape), seen, x.grad,
             q.grad_fn, attempt(lambda: x.unsqueeze_(0)), attempt(lambda: torch.zeros(2, 2, 2).t_()),
             attempt(lambda: torch.zeros(2, 2).transpose_(0, 3))]
+
+
+@program
+def a_write_through_data_keeps_the_version(torch):
+    """``x.data`` has a version counter of its own: a write through it leaves ``x``'s version, so
+    the backward that saved ``x`` reads the new values, where a write through ``detach()`` (which
+    shares the counter) is refused; ``x.data = y`` keeps ``x``'s version too."""
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * x
+    data = x.data
+    data.add_(1.0)
+    versions = [x._version, data._version, x.data._version]
+    y.sum().backward()
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = (w ** 2).sum()
+    w.detach().mul_(2)
+    refused = attempt(lambda: z.backward())
+    v = torch.tensor([1.0, 2.0], requires_grad=True)
+    e = v.exp()
+    v.data = torch.tensor([5.0, 6.0])
+    e.sum().backward()
+    return [versions, x.grad, x, w._version, refused, v._version, v.grad, v]
