@@ -1124,8 +1124,8 @@ def _normalize_index(a: Tensor, index: Any) -> Any:
     for p in parts:
         if isinstance(p, base):
             p = p._data if p._data.ndim else p._data.item()
-        if isinstance(p, (list, np.ndarray)):
-            p = np.asarray(p)
+        if isinstance(p, (list, range, np.ndarray)):  # (both read a range as its list)
+            p = np.asarray(p) if not isinstance(p, (list, range)) or len(p) else np.asarray(p, np.int64)
             if p.dtype.kind not in "biu":
                 raise a._policy.error("index_type", type_name=type(p).__name__)
         elif not (p is None or p is Ellipsis or isinstance(p, (int, np.integer, slice))):

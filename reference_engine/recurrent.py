@@ -11,7 +11,7 @@ state's product after its bias (``n = tanh(W_in x + b_in + r * (W_hn h + b_hn))`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 import numpy as np
 
@@ -72,6 +72,29 @@ def run(mode: str, x: Tensor, initial: Sequence[Sequence[Tensor]], cells: Sequen
     return F.stack(steps, 0), finals
 
 
+def run_direction(mode: str, steps: Sequence[Tensor], state: tuple[Tensor, ...], weights: CellWeights,
+                  reverse: bool, batch_sizes: Optional[Sequence[int]] = None,
+                  lengths: Optional[np.ndarray] = None) -> tuple[list[Tensor], tuple[Tensor, ...]]:
+    """One layer's cell over the steps, first to last (``reverse``: last to first), from
+    ``state``: each step's output, and the final state (see :func:`run_steps`)."""
+    full = state[0]._data.shape[0]
+    order = range(len(steps) - 1, -1, -1) if reverse else range(len(steps))
+    produced: list[Any] = [None] * len(steps)
+    for t in order:
+        n = full if batch_sizes is None else batch_sizes[t]
+        active = tuple(s if n == full else F.getitem(s, slice(0, n)) for s in state)
+        new = step(mode, steps[t], active, weights)
+        if lengths is not None:
+            running = F.constant_like(new[0], (t < lengths)[:, None])
+            new = tuple(F.where(running, m, s) for m, s in zip(new, state))
+            produced[t] = F.where(running, new[0], 0.0)
+        else:
+            produced[t] = new[0]
+        state = tuple(m if n == full else F.cat([m, F.getitem(s, slice(n, None))], 0)
+                      for m, s in zip(new, state))
+    return produced, state
+
+
 def run_steps(mode: str, steps: list[Tensor], batch_sizes: Optional[Sequence[int]],
               initial: Sequence[Sequence[Tensor]], cells: Sequence[Sequence[CellWeights]],
               dropout: Callable[[Tensor], Tensor],
@@ -85,22 +108,8 @@ def run_steps(mode: str, steps: list[Tensor], batch_sizes: Optional[Sequence[int
     for layer, directions in enumerate(cells):
         outputs = []
         for direction, weights in enumerate(directions):
-            state = tuple(initial[layer * len(directions) + direction])
-            full = state[0]._data.shape[0]
-            order = range(len(steps)) if direction == 0 else range(len(steps) - 1, -1, -1)
-            produced: list[Optional[Tensor]] = [None] * len(steps)
-            for t in order:
-                n = full if batch_sizes is None else batch_sizes[t]
-                active = tuple(s if n == full else F.getitem(s, slice(0, n)) for s in state)
-                new = step(mode, steps[t], active, weights)
-                if lengths is not None:
-                    running = F.constant_like(new[0], (t < lengths)[:, None])
-                    new = tuple(F.where(running, m, s) for m, s in zip(new, state))
-                    produced[t] = F.where(running, new[0], 0.0)
-                else:
-                    produced[t] = new[0]
-                state = tuple(m if n == full else F.cat([m, F.getitem(s, slice(n, None))], 0)
-                              for m, s in zip(new, state))
+            produced, state = run_direction(mode, steps, tuple(initial[layer * len(directions) + direction]),
+                                            weights, direction == 1, batch_sizes, lengths)
             outputs.append(produced)
             finals.append(state)
         steps = [F.cat([o[t] for o in outputs], -1) if len(outputs) > 1 else outputs[0][t]

@@ -1,6 +1,8 @@
 """``torch.nn.RNN``, ``LSTM`` and ``GRU``: torch's parameter names, shapes, initialisation and
-call signature over the shared cells of ``reference_engine.recurrent``. torch's CPU kernels run
-fused (their outputs' nodes are the kernels'); the values and gradients agree."""
+call signature over the shared cells of ``reference_engine.recurrent``. A float32 LSTM runs as
+torch's CPU kernel for it does: each layer and direction one ``MkldnnRnnLayerBackward0`` node
+(edges: the layer's input, its four weights, its initial h and c, each selected from ``hx``),
+whose outputs the final states stack (``reference_engine.kernel_node``)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from reference_engine import kernel_node, recurrent
 from reference_engine import ops as F
-from reference_engine import recurrent
 from reference_engine.messages import not_supported
 from reference_engine.torch._core import Tensor, get_default_dtype, no_grad, tensor, zeros
 from reference_engine.torch.nn import functional
@@ -57,11 +59,15 @@ class _RNNBase(Module):
         x = input if batched else F.unsqueeze(input, 1)
         if self.batch_first and batched:
             x = F.transpose(x, 0, 1)
-        states = self._initial(x, hx, batched)
-        output, finals = recurrent.run(self.mode, x, list(zip(*states)), self._cells(), self._between_layers)
+        if self._runs_fused(x):
+            output, finals = self._fused_layers(x, hx, batched)
+        else:
+            states = self._initial(x, hx, batched)
+            output, finals = recurrent.run(self.mode, x, list(zip(*states)), self._cells(),
+                                           self._between_layers)
         if self.batch_first and batched:
             output = F.transpose(output, 0, 1)
-        stacked = [F.stack([final[i] for final in finals], 0) for i in range(len(states))]
+        stacked = [F.stack([final[i] for final in finals], 0) for i in range(len(finals[0]))]
         if not batched:
             output, stacked = F.squeeze(output, 1), [F.squeeze(s, 1) for s in stacked]
         return output, (tuple(stacked) if self.mode == "LSTM" else stacked[0])
@@ -90,6 +96,46 @@ class _RNNBase(Module):
         output = PackedSequence(F.cat(outputs, 0), packed.batch_sizes, packed.sorted_indices,
                                 packed.unsorted_indices)
         return output, (tuple(stacked) if kinds == 2 else stacked[0])
+
+    def _runs_fused(self, x: Tensor) -> bool:
+        """Whether torch runs this call with its fused CPU kernel (oneDNN's LSTM layer): an
+        LSTM with biases on float32 input that is not empty."""
+        return self.mode == "LSTM" and self.bias and x.dtype.numpy == np.float32 and x.numel() > 0 \
+            and x.device.type == "cpu"
+
+    def _fused_layers(self, x: Tensor, hx: Any, batched: bool) -> tuple[Tensor, list[tuple[Tensor, ...]]]:
+        """The layers as torch's fused kernel records them: per layer and direction one node over
+        the whole sequence; a bidirectional layer's outputs concatenated, dropout between
+        layers."""
+        directions = 2 if self.bidirectional else 1
+        count = self.num_layers * directions
+        if hx is None:
+            shape = (x.shape[1], self.hidden_size)
+            initial = [(zeros(*shape, dtype=x.dtype), zeros(*shape, dtype=x.dtype)) for _ in range(count)]
+        else:
+            given = [h if batched else F.unsqueeze(h, 1) for h in hx]
+            initial = [(F.getitem(given[0], k), F.getitem(given[1], k)) for k in range(count)]
+        finals: list[tuple[Tensor, ...]] = []
+        layer_input = x
+        for layer, cells in enumerate(self._cells()):
+            outputs = []
+            for direction, w in enumerate(cells):
+                def composite(seq: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor, b_hh: Tensor,
+                              h: Tensor, c: Tensor, reverse: bool = direction == 1) -> tuple[Tensor, ...]:
+                    steps, state = recurrent.run_direction(
+                        "LSTM", list(F.unbind(seq, 0)), (h, c), recurrent.CellWeights(w_ih, w_hh, b_ih, b_hh),
+                        reverse)
+                    return (F.stack(steps, 0), *state)
+                out, h_n, c_n = kernel_node.one_node(
+                    "MkldnnRnnLayerBackward0",
+                    [layer_input, w.w_ih, w.w_hh, w.b_ih, w.b_hh, *initial[layer * directions + direction]],
+                    composite)
+                outputs.append(out)
+                finals.append((h_n, c_n))
+            layer_input = F.cat(outputs, -1) if directions == 2 else outputs[0]
+            if layer < self.num_layers - 1:
+                layer_input = self._between_layers(layer_input)
+        return layer_input, finals
 
     def _between_layers(self, t: Tensor) -> Tensor:
         return functional.dropout(t, self.dropout, self.training) if self.dropout else t

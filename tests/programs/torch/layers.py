@@ -334,6 +334,44 @@ def recurrent_layers_step_by_step(torch):
 
 
 @program
+def a_float32_lstm_layer_is_one_fused_node(torch):
+    """torch's CPU LSTM on float32 records each layer and direction as one
+    MkldnnRnnLayerBackward0 (edges: input, four weights, the initial h and c selected from hx),
+    the final states stack its outputs; it saves its input (a write refuses the backward) and
+    frees at the backward. float64, GRU and a packed batch keep their composed nodes."""
+    torch.manual_seed(3)
+
+    def edges(node):
+        return [None if f is None else (f.name(), i) for f, i in node.next_functions]
+
+    seen = []
+    for make in (lambda: torch.nn.LSTM(3, 4), lambda: torch.nn.LSTM(3, 4, num_layers=2),
+                 lambda: torch.nn.LSTM(3, 4, bidirectional=True), lambda: torch.nn.LSTM(3, 4, batch_first=True),
+                 lambda: torch.nn.LSTM(3, 4).double(), lambda: torch.nn.GRU(3, 4)):
+        layer = make()
+        dtype = next(layer.parameters()).dtype
+        out, state = layer(torch.randn(5, 2, 3, dtype=dtype))
+        states = list(state) if isinstance(state, tuple) else [state]
+        seen += [out.grad_fn.name(), edges(out.grad_fn), [edges(s.grad_fn) for s in states]]
+    lstm = torch.nn.LSTM(3, 4)
+    h0 = torch.zeros(1, 2, 4, requires_grad=True)
+    x = torch.randn(5, 2, 3, requires_grad=True)
+    out, (h, c) = lstm(x, (h0, torch.zeros(1, 2, 4)))
+    seen += [edges(out.grad_fn), h.grad_fn.name()]
+    (out.sum() + h.sum() + c.sum()).backward(retain_graph=True)
+    seen += [x.grad, h0.grad, lstm.weight_hh_l0.grad]
+    out.sum().backward()
+    seen.append(attempt(lambda: out.sum().backward()))
+    out, _ = lstm(x)
+    with torch.no_grad():
+        x.mul_(2)
+    seen.append(attempt(lambda: out.sum().backward()))
+    packed = torch.nn.utils.rnn.pack_padded_sequence(torch.randn(5, 2, 3), [5, 3])
+    out, (h, c) = lstm(packed)
+    return seen + [out.data.grad_fn.name(), h.grad_fn.name()]
+
+
+@program
 def transposed_convolutions(torch):
     """F.conv_transpose2d / conv_transpose1d and nn.ConvTranspose2d (stride, padding,
     output_padding, groups, dilation, a bias, an unbatched input): values, node names, the

@@ -888,3 +888,15 @@ def covariance_and_correlation_as_torch_composes_them(torch):
     return [c, c.grad_fn.name(), r, r.grad_fn.name(), x.grad, x.cov(), torch.cov(torch.tensor([1, 2, 4])),
             torch.cov(torch.ones(1, 1)), torch.corrcoef(torch.tensor([2.0, 3.0])),
             attempt(lambda: torch.cov(torch.ones(2, 2, 2)))]
+
+
+@program
+def a_range_indexes_as_its_list(torch):
+    """``x[range(n), target]`` (the negative log-likelihood of the nn tutorial) and an empty
+    list or range: an index of integers, as a list is."""
+    x = torch.arange(12.0).reshape(3, 4).requires_grad_()
+    picked = x[range(3), [0, 2, 1]]
+    (-picked.mean()).backward()
+    y = torch.zeros(3, 4)
+    y[range(1, 3)] = 1.0
+    return [picked, x.grad, y, x[range(0)].shape, x[[]].shape]
