@@ -346,7 +346,8 @@ def a_float32_lstm_layer_is_one_fused_node(torch):
 
     seen = []
     for make in (lambda: torch.nn.LSTM(3, 4), lambda: torch.nn.LSTM(3, 4, num_layers=2),
-                 lambda: torch.nn.LSTM(3, 4, bidirectional=True), lambda: torch.nn.LSTM(3, 4, batch_first=True),
+                 lambda: torch.nn.LSTM(3, 4, bidirectional=True),
+                 lambda: torch.nn.LSTM(3, 4, batch_first=True),
                  lambda: torch.nn.LSTM(3, 4).double(), lambda: torch.nn.GRU(3, 4)):
         layer = make()
         dtype = next(layer.parameters()).dtype
