@@ -494,7 +494,7 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     return C.named(out, "EinsumGradNode", *operands)
 
 
-def uniform(shape: Any, dtype: Any = None, min: float = -1.0, max: float = 1.0,  # noqa: A002
+def uniform(shape: Any, dtype: Any = None, min: float = 0.0, max: float = 1.0,  # noqa: A002
             seed: int = 0, name: Optional[str] = None) -> Tensor:
     """Uniform draws in [min, max) of paddle's generator."""
     target = np.dtype(_np_dtype(dtype) or _DEFAULT_FLOAT[0])

@@ -64,6 +64,7 @@ class Optimizer:
         self._accumulator_names: dict[int, list[str]] = {}  # named at a parameter's first update
         self._loaded: dict[str, Any] = {}  # set_state_dict's values for accumulators not made yet
         self._published: dict[str, Any] = {}  # the tensors state_dict handed out, by name
+        self.clear_gradients = self.clear_grad  # (paddle's alias is set on each optimizer)
 
     _rate_factor = 1.0  # the parameter being updated's ParamAttr learning_rate
 

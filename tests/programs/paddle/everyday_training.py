@@ -192,9 +192,10 @@ def a_small_cnn_with_channel_dropout_and_a_schedule(paddle):
     optimizer = paddle.optimizer.Adadelta(learning_rate=scheduler, parameters=model.parameters())
     x, y = paddle.randn([8, 1, 8, 8]), paddle.randint(0, 3, [8])
     seen = []
-    for _ in range(3):
+    for step in range(3):
         model.train()
-        optimizer.clear_grad()
+        # (the older spelling, an alias each optimizer carries)
+        optimizer.clear_gradients() if step else optimizer.clear_grad()
         loss = F.nll_loss(model(x), y)
         loss.backward()
         optimizer.step()

@@ -8,14 +8,15 @@ from tests.programs.registry import paddle_program as program
 
 @program
 def seeded_draws_are_paddles_own(paddle):
-    """rand, randn (an odd count drops the polar method's spare value), uniform, normal,
+    """rand, randn (an odd count drops the polar method's spare value), uniform (in [0, 1) by
+    default), normal,
     randint (a range past 2^20 included), randperm of an even and an odd length, both float
     dtypes, and a reseed."""
     paddle.seed(0)
     drawn = [paddle.randn([3]), paddle.rand([2]), paddle.randint(0, 10, [3]),
              paddle.randint(-5, 1000003, [4]), paddle.randperm(6), paddle.randperm(7), paddle.randn([37]),
              paddle.randn([2, 3], dtype="float64"), paddle.rand([5], dtype="float64"),
-             paddle.uniform([3], min=-2.0, max=2.0), paddle.normal(1.0, 2.0, [5])]
+             paddle.uniform([3], min=-2.0, max=2.0), paddle.uniform([3]), paddle.normal(1.0, 2.0, [5])]
     paddle.seed(0)
     drawn.append(paddle.randn([1]))
     paddle.seed(12345)
