@@ -521,8 +521,11 @@ def randperm(n: int, dtype: Any = "int64", name: Optional[str] = None) -> Tensor
 
 def argsort(x: Tensor, axis: int = -1, descending: bool = False, stable: bool = False,
             name: Optional[str] = None) -> Tensor:
-    """The positions that sort ``x`` along ``axis`` (int64, outside any graph)."""
-    return _made(C.sorted_positions(x, axis, descending).astype(np.int64))
+    """The positions that sort ``x`` along ``axis`` (int64): an output of paddle's argsort node
+    (ArgsortGradNode, whose other output is the sorted values), so recorded where ``x`` requires
+    grad, as topk's indices are."""
+    positions = _made(C.sorted_positions(x, axis, descending).astype(np.int64))
+    return C.named(F.link(positions, x), "ArgsortGradNode")
 
 
 def nonzero(x: Tensor, as_tuple: bool = False) -> Any:

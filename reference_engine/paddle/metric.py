@@ -1,5 +1,6 @@
-"""``paddle.metric``: top-k ``accuracy`` and the ``Accuracy`` metric, computed on the values
-without recording (paddle's accuracy kernel has no gradient)."""
+"""``paddle.metric``: top-k ``accuracy``, the ``Accuracy`` metric and the binary ``Precision``
+and ``Recall``, computed on the values without recording (paddle's accuracy kernel has no
+gradient; the others count in numpy)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.framework_names import module_getattr
 from reference_engine.paddle._core import Tensor
 
-__all__ = ["Accuracy", "accuracy"]
+__all__ = ["Accuracy", "Precision", "Recall", "accuracy"]
 
 
 def _top_hits(scores: np.ndarray, labels: np.ndarray, k: int) -> np.ndarray:
@@ -69,6 +70,74 @@ class Accuracy:
     def name(self) -> list[str]:
         base = self._name or "acc"
         return [f"{base}_top{k}" for k in self.topk] if self.maxk != 1 else [base]
+
+
+class _BinaryCounts:
+    """A binary metric counted over batches of predicted probabilities and 0/1 labels (numpy
+    arrays or tensors, one row per sample), each prediction rounded to 0 or 1."""
+
+    default_name = ""
+
+    def __init__(self, name: Any = None, *args: Any, **kwargs: Any) -> None:
+        self._name = name or self.default_name
+        self.reset()
+
+    def reset(self) -> None:
+        self.tp = self.other = 0
+
+    @staticmethod
+    def _array(values: Any, what: str) -> np.ndarray:
+        if isinstance(values, Tensor):
+            return np.array(values._data)
+        if not isinstance(values, np.ndarray):
+            raise ValueError(f"The '{what}' must be a numpy ndarray or Tensor.")
+        return values
+
+    def update(self, preds: Any, labels: Any) -> None:
+        preds, labels = self._array(preds, "preds"), self._array(labels, "labels")
+        rows = labels.shape[0]
+        predicted = self._rounded(preds).astype("int32")[:rows].reshape(rows, -1)[:, 0]
+        actual = labels.reshape(rows, -1)[:, 0]
+        hit, counted = self._counted(predicted, actual)
+        self.tp += int(np.sum(hit & counted))
+        self.other += int(np.sum(~hit & counted))
+
+    def accumulate(self) -> float:
+        total = self.tp + self.other
+        return float(self.tp) / total if total != 0 else 0.0
+
+    def name(self) -> str:
+        return self._name
+
+
+class Precision(_BinaryCounts):
+    """``paddle.metric.Precision``: true positives over the samples predicted 1 (a probability
+    rounded half up)."""
+
+    default_name = "precision"
+
+    @staticmethod
+    def _rounded(preds: np.ndarray) -> np.ndarray:
+        return np.floor(preds + 0.5)
+
+    @staticmethod
+    def _counted(predicted: np.ndarray, actual: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return predicted == actual, predicted == 1
+
+
+class Recall(_BinaryCounts):
+    """``paddle.metric.Recall``: true positives over the samples labelled 1 (a probability
+    rounded half to even, as paddle's ``np.rint``)."""
+
+    default_name = "recall"
+
+    @staticmethod
+    def _rounded(preds: np.ndarray) -> np.ndarray:
+        return np.rint(preds)
+
+    @staticmethod
+    def _counted(predicted: np.ndarray, actual: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return predicted == actual, actual == 1
 
 
 __getattr__ = module_getattr("paddle.metric")

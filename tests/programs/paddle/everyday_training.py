@@ -28,6 +28,26 @@ def accuracy_and_the_accuracy_metric(paddle):
 
 
 @program
+def binary_precision_and_recall(paddle):
+    """paddle.metric.Precision / Recall over numpy arrays and tensors (a probability of 0.5
+    rounds up for precision, to even for recall), reset, a list refused; and argsort's indices,
+    an output of a recorded node (ArgsortGradNode)."""
+    import numpy as np
+
+    seen = []
+    for cls in (paddle.metric.Precision, paddle.metric.Recall):
+        metric = cls()
+        metric.update(np.array([0.1, 0.7, 0.8, 0.3, 0.5]), np.array([0, 1, 0, 1, 1]))
+        metric.update(paddle.to_tensor([[0.5], [0.9]]), paddle.to_tensor([[0], [1]]))
+        seen += [metric.name(), metric.accumulate()]
+        metric.reset()
+        seen += [metric.accumulate(), attempt(lambda: metric.update([0.1], [1]))]
+    x = paddle.to_tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]], stop_gradient=False)
+    order = paddle.argsort(x, axis=1, descending=True)
+    return seen + [order, order.stop_gradient, paddle.argsort(x.detach()).stop_gradient]
+
+
+@program
 def a_checkpoint_written_and_read_back(paddle):
     """paddle.save of a state dict (and of a dict holding one, with numbers) read back by
     paddle.load into a fresh layer, which then computes the same."""
