@@ -642,10 +642,23 @@ maximum = PADDLE.tensor_function(F.maximum, "maximum", tensors=2)
 minimum = PADDLE.tensor_function(F.minimum, "minimum", tensors=2)
 
 
-def where(condition: Tensor, x: Any, y: Any, name: Optional[str] = None) -> Tensor:
-    """``paddle.where``: a Python number is made a float32 tensor first (0.893 is rounded)."""
+def where(condition: Tensor, x: Any = None, y: Any = None, name: Optional[str] = None) -> Any:
+    """``paddle.where``: a Python number is made a float32 tensor first (0.893 is rounded);
+    with the condition alone, the positions where it holds, one tensor per axis (``nonzero``)."""
+    if x is None and y is None:
+        return nonzero(condition, as_tuple=True)
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
     x, y = (builtins.float(np.float32(v)) if type(v) is builtins.float else v for v in (x, y))
     return F.where(condition, x, y)
+
+
+def nonzero(x: Tensor, as_tuple: bool = False) -> Any:
+    """The positions of the non-zero entries: one row per entry, or one tensor per axis."""
+    found = np.nonzero(x._data if x._data.ndim else x._data.reshape(1))
+    if as_tuple:
+        return tuple(_made(f.astype(np.int64)) for f in found)
+    return _made(np.stack(found, axis=1).astype(np.int64))
 
 
 def seed(value: builtins.int) -> Any:

@@ -24,6 +24,7 @@ from reference_engine.paddle._core import (
     cast,
     created,
     matmul,
+    nonzero,
     square,
     unsigned_zeros,
 )
@@ -526,14 +527,6 @@ def argsort(x: Tensor, axis: int = -1, descending: bool = False, stable: bool = 
     grad, as topk's indices are."""
     positions = _made(C.sorted_positions(x, axis, descending).astype(np.int64))
     return C.named(F.link(positions, x), "ArgsortGradNode")
-
-
-def nonzero(x: Tensor, as_tuple: bool = False) -> Any:
-    """The positions of the non-zero entries: one row per entry, or one tensor per axis."""
-    found = np.nonzero(x._data if x._data.ndim else x._data.reshape(1))
-    if as_tuple:
-        return tuple(_made(f.astype(np.int64)) for f in found)
-    return _made(np.stack(found, axis=1).astype(np.int64))
 
 
 def masked_select(x: Tensor, mask: Tensor, name: Optional[str] = None) -> Tensor:

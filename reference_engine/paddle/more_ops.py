@@ -1,8 +1,9 @@
 """More of paddle's namespace, as aliases and compositions of what the facade has, each named
 and computed as paddle 3.3.1 does (measured): the comparison functions, ``isclose``,
 ``moveaxis``, ``nansum`` / ``nanmean``, ``sgn``, ``dist``, ``inner``, ``trapezoid``, ``stanh``,
-``addmm``, the dtype predicates, ``count_nonzero`` and ``tril`` / ``triu_indices``. Functions
-here are also Tensor methods where paddle has the method."""
+``addmm``, the dtype predicates, ``count_nonzero``, ``tril`` / ``triu_indices``, ``unflatten``,
+``rot90``, and the unrecorded ``searchsorted`` / ``bucketize``, ``histogram`` and ``isin``.
+Functions here are also Tensor methods where paddle has the method."""
 
 from __future__ import annotations
 
@@ -15,13 +16,14 @@ from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine.dialects.paddle_policy import PADDLE
 from reference_engine.messages import not_supported
-from reference_engine.paddle._core import Tensor, _made, cast, matmul, to_tensor
+from reference_engine.paddle._core import Tensor, _made, cast, matmul, reshape, to_tensor, transpose
 from reference_engine.paddle._core import sum as _total
-from reference_engine.paddle.extras import norm, sign
+from reference_engine.paddle.extras import flip, norm, sign
 
-__all__ = ["addmm", "count_nonzero", "dist", "greater_equal", "greater_than", "inner", "is_complex",
-           "is_empty", "is_integer", "isclose", "less_equal", "less_than", "moveaxis", "nanmean", "nansum",
-           "not_equal", "sgn", "stanh", "trapezoid", "tril_indices", "triu_indices"]
+__all__ = ["addmm", "bucketize", "count_nonzero", "dist", "greater_equal", "greater_than", "histogram",
+           "inner", "is_complex", "is_empty", "is_integer", "isclose", "isin", "less_equal", "less_than",
+           "moveaxis", "nanmean", "nansum", "not_equal", "rot90", "searchsorted", "sgn", "stanh", "trapezoid",
+           "tril_indices", "triu_indices", "unflatten"]
 
 
 def _comparison(name: str, compare: Any) -> Any:
@@ -143,7 +145,79 @@ def triu_indices(row: builtins.int, col: Optional[builtins.int] = None, offset: 
     return _indices(np.triu_indices(row, offset, row if col is None else col))
 
 
-_METHOD_NAMES = ("addmm", "count_nonzero", "dist", "greater_equal", "greater_than", "inner", "is_complex",
-                 "is_empty", "is_integer", "isclose", "less_equal", "less_than", "moveaxis", "nanmean",
-                 "nansum", "not_equal", "sgn", "stanh", "trapezoid")
+def unflatten(x: Tensor, axis: builtins.int, shape: Sequence[builtins.int],
+              name: Optional[str] = None) -> Tensor:
+    """``axis`` split into ``shape`` (one entry may be -1): a reshape (ReshapeGradNode)."""
+    axis = F.normalize_dim(type(x), axis, x._data.ndim)
+    dims = list(x._data.shape)
+    return reshape(x, dims[:axis] + [builtins.int(s) for s in shape] + dims[axis + 1:])
+
+
+def rot90(x: Tensor, k: builtins.int = 1, axes: Sequence[builtins.int] = (0, 1),
+          name: Optional[str] = None) -> Tensor:
+    """A quarter turn ``k`` times in the plane of ``axes``, composed as paddle composes it: a
+    flip then a transpose (k = 1), two flips (k = 2), a transpose then a flip (k = 3)."""
+    k %= 4
+    if k == 0:
+        return x
+    if k == 2:
+        return flip(flip(x, axes[0]), axes[1])
+    perm = list(range(x._data.ndim))
+    perm[axes[0]], perm[axes[1]] = perm[axes[1]], perm[axes[0]]
+    if k == 1:
+        return transpose(flip(x, axes[1]), perm)
+    return flip(transpose(x, perm), axes[1])
+
+
+def searchsorted(sorted_sequence: Tensor, values: Tensor, out_int32: bool = False, right: bool = False,
+                 name: Optional[str] = None) -> Tensor:
+    """Where each value would go in its row of ``sorted_sequence`` (a 1-d sequence for all, else
+    one row per leading index of ``values``), unrecorded: int64, or int32."""
+    side = "right" if right else "left"
+    rows, found = sorted_sequence._data, values._data
+    if rows.ndim == 1:
+        positions = np.searchsorted(rows, found, side=side)
+    else:
+        flat_rows, flat_values = rows.reshape(-1, rows.shape[-1]), found.reshape(-1, found.shape[-1])
+        positions = np.stack([np.searchsorted(r, v, side=side) for r, v in zip(flat_rows, flat_values)])
+        positions = positions.reshape(found.shape)
+    return _made(positions.astype(np.int32 if out_int32 else np.int64))
+
+
+def bucketize(x: Tensor, sorted_sequence: Tensor, out_int32: bool = False, right: bool = False,
+              name: Optional[str] = None) -> Tensor:
+    """``searchsorted`` of ``x`` in a 1-d ``sorted_sequence``."""
+    return searchsorted(sorted_sequence, x, out_int32, right)
+
+
+def histogram(input: Tensor, bins: builtins.int = 100, min: float = 0.0, max: float = 0.0,  # noqa: A002
+              weight: Optional[Tensor] = None, density: bool = False, name: Optional[str] = None) -> Tensor:
+    """Counts of ``input`` in ``bins`` equal bins over [min, max] (the data's own range where
+    both are 0; a range of one value widened by 1 each way), unrecorded: int64 counts, or the
+    weights' sums, or float32 densities."""
+    data = input._data.ravel()
+    low, high = builtins.float(min), builtins.float(max)
+    if low == high == 0 and data.size:
+        low, high = builtins.float(data.min()), builtins.float(data.max())
+    if low == high:
+        low, high = low - 1, high + 1
+    weights = None if weight is None else weight._data.ravel()
+    counts, edges = np.histogram(data, bins=bins, range=(low, high), weights=weights)
+    if density:  # (paddle's expression: each count times the bin count over total times range)
+        total = counts.sum()
+        scaled = counts * bins / (total * (high - low)) if total else counts
+        return _made(np.asarray(scaled, np.float32))
+    return _made(counts.astype(np.int64 if weight is None else weight._data.dtype))
+
+
+def isin(x: Tensor, test_x: Tensor, assume_unique: bool = False, invert: bool = False,
+         name: Optional[str] = None) -> Tensor:
+    """Whether each entry of ``x`` is among ``test_x``'s (or not, ``invert``), unrecorded."""
+    return _made(np.isin(x._data, test_x._data, invert=invert))
+
+
+_METHOD_NAMES = ("addmm", "bucketize", "count_nonzero", "dist", "greater_equal", "greater_than",
+                 "histogram", "inner", "is_complex", "is_empty", "is_integer", "isclose", "isin",
+                 "less_equal", "less_than", "moveaxis", "nanmean", "nansum", "not_equal", "rot90", "sgn",
+                 "stanh", "trapezoid", "unflatten")
 TENSOR_METHODS = {name: globals()[name] for name in _METHOD_NAMES}

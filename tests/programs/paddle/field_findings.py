@@ -140,3 +140,31 @@ def a_reshaped_strided_gradient_is_rewritten_in_place(paddle):
         paddle.autograd.backward([paddle.transpose(y, perm).sum() * 2.0])
         seen += [y.grad, x.grad]
     return seen
+
+
+@program
+def rot90_unflatten_and_the_unrecorded_searches(paddle):
+    """rot90 as paddle composes it (k of every quarter, negative k, swapped axes, a gradient),
+    unflatten (a reshape), where of a condition alone (nonzero's tuple) and of one operand
+    (refused), searchsorted / bucketize (right, int32, rows), histogram (the data's range, a
+    given one, weights, density, one value) and isin (invert)."""
+    x = paddle.to_tensor([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]], stop_gradient=False)
+    seen = [paddle.where(x > 1), attempt(lambda: paddle.where(x > 1, x))]
+    unflat = paddle.unflatten(x, -1, [3, 1])
+    seen += [unflat.grad_fn.name(), unflat.shape, x.unflatten(0, [2, 1]).shape]
+    for k in range(-1, 5):
+        turned = paddle.rot90(x, k=k)
+        seen += [turned, turned.grad_fn.name()]
+    weights = paddle.arange(6, dtype="float32").reshape([3, 2])
+    (paddle.rot90(x, k=1, axes=[1, 0]) * weights).sum().backward()
+    edges = paddle.to_tensor([0.0, 2.0, 4.0])
+    values = paddle.to_tensor([1.0, 5.0, 2.0, 2.0])
+    seen += [x.grad, paddle.bucketize(x, edges), paddle.bucketize(x, edges, right=True, out_int32=True),
+             paddle.searchsorted(paddle.to_tensor([[1.0, 3.0], [2.0, 4.0]]),
+                                 paddle.to_tensor([[2.0], [3.0]])),
+             paddle.histogram(values, bins=3), paddle.histogram(values, bins=4, min=0, max=4),
+             paddle.histogram(values, bins=3, weight=paddle.to_tensor([1.0, 2.0, 3.0, 4.0])),
+             paddle.histogram(values, bins=3, density=True), values.histogram(bins=2),
+             paddle.histogram(paddle.to_tensor([2.0, 2.0]), bins=2),
+             paddle.isin(x, paddle.to_tensor([3.0, 5.0])), x.isin(paddle.to_tensor([3.0]), invert=True)]
+    return seen
