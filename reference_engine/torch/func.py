@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Optional, Sequence, Union
 
+from reference_engine import composed as C
 from reference_engine import grad_mode
 from reference_engine.dialects.torch_policy import TORCH
 from reference_engine.engine import topological_order
@@ -266,7 +267,10 @@ def hessian(func: Callable[..., Any], argnums: Union[int, Sequence[int]] = 0) ->
 
 def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0, randomness: str = "error",
          *, chunk_size: Any = None) -> Callable[..., Any]:
-    """The function over each slice of the batch dimension, the results stacked."""
+    """The function over each slice of the batch dimension, the results stacked. torch runs the
+    function's ops batched, so a result's node is the node of the op the function ended with
+    (``MulBackward0``, not a stack's): the stack's node shows that name (its edges remain the
+    slices')."""
     def transformed(*args: Any) -> Any:
         dims = in_dims if isinstance(in_dims, (tuple, list)) else (in_dims,) * len(args)
         sizes = {leaf.shape[d] for a, d in zip(args, dims) if d is not None for leaf in _leaves(a)}
@@ -275,10 +279,18 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0, randomne
         results = [func(*[a if d is None else _rebuild(a, iter([t.select(d, k) for t in _leaves(a)]))
                           for a, d in zip(args, dims)])
                    for k in range(sizes.pop())]
-        stacked = iter([stack(list(column), out_dims) for column in zip(*[_leaves(r) for r in results])])
+        stacked = iter([_named_as(stack(list(column), out_dims), column[0])
+                        for column in zip(*[_leaves(r) for r in results])])
         return _rebuild(results[0], stacked)
 
     return transformed
+
+
+def _named_as(batched: Tensor, one: Tensor) -> Tensor:
+    """``batched`` with its node named as the node of ``one`` of the slices it stacks."""
+    if one._grad_fn is not None and batched._grad_fn is not None:
+        C.named(batched, one._grad_fn.name())
+    return batched
 
 
 def functional_call(module: Any, parameter_and_buffer_dicts: Any, args: Any = None,

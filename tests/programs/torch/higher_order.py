@@ -360,3 +360,23 @@ def forward_ad_counts_a_missing_tangent_as_zero(torch):
             tangent = fwAD.unpack_dual(form(d)).tangent
             out.append([tangent.requires_grad, tangent])
     return out
+
+
+@program
+def per_example_gradients_keep_the_last_ops_node(torch):
+    """vmap(grad(loss)) over a batch with weights that require grad (the per-sample-gradients
+    tutorial): the result stays differentiable in the weights and shows the node of the op the
+    gradient ended with, as torch's batched ops record it; a closure over them likewise."""
+    func = torch.func
+
+    def compute_loss(weights, example, target):
+        return ((example.dot(weights).relu() - target) ** 2).mean()
+
+    weights = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    examples = torch.tensor([[1.0, 2.0, 3.0], [-1.0, 0.5, -2.0]])
+    targets = torch.tensor([0.3, -0.2])
+    per_example = func.vmap(func.grad(compute_loss), in_dims=(None, 0, 0))(weights, examples, targets)
+    scaled = func.vmap(lambda e: e * weights)(examples)
+    plain = func.vmap(lambda e: e * 2)(examples)
+    per_example.sum().backward()
+    return [per_example, per_example.grad_fn.name(), scaled.grad_fn.name(), plain.grad_fn, weights.grad]
