@@ -180,6 +180,26 @@ class Tensor(_CoreTensor):
         if self._data.size != 1:
             raise AssertionError("only one element variable can be converted to python index.")
         return builtins.int(np.array(self._data))
+
+    def __float__(self) -> builtins.float:
+        """paddle's ``float(np.array(x))`` of a one-element tensor: what numpy makes of an array
+        of more dimensions decides (numpy 2 refuses it as not 0-dimensional)."""
+        return builtins.float(self._one_element_array("float"))
+
+    def __int__(self) -> builtins.int:
+        """paddle's ``int(np.array(x))``, as ``__float__``."""
+        return builtins.int(self._one_element_array("int"))
+
+    def __bool__(self) -> builtins.bool:
+        if self._data.size != 1:
+            raise AssertionError("When Variable is used as the condition of if/while , Variable can "
+                                 "only contain one element.")
+        return builtins.bool(self._data.reshape(()))
+
+    def _one_element_array(self, kind: str) -> np.ndarray:
+        if self._data.size != 1:
+            raise AssertionError(f"only one element variable can be converted to {kind}.")
+        return np.array(self._data)
     _dtype_objects = _DTYPES
 
     # --- a product by a number is paddle's scale kernel ----------------------------------------

@@ -168,3 +168,15 @@ def rot90_unflatten_and_the_unrecorded_searches(paddle):
              paddle.histogram(paddle.to_tensor([2.0, 2.0]), bins=2),
              paddle.isin(x, paddle.to_tensor([3.0, 5.0])), x.isin(paddle.to_tensor([3.0]), invert=True)]
     return seen
+
+
+@program
+def python_numbers_from_one_element_tensors(paddle):
+    """float() / int() of a tensor are paddle's ``float(np.array(x))``: a 0-d tensor converts,
+    a one-element tensor of more dimensions is refused by numpy 2 (TypeError), several elements
+    by paddle's assertion; bool() of one element of any shape converts."""
+    seen = []
+    for t in (paddle.to_tensor(2.5), paddle.to_tensor([1.5]), paddle.to_tensor([[2]]),
+              paddle.to_tensor([1.0, 2.0]), paddle.to_tensor(3, dtype="int64")):
+        seen += [attempt(lambda: float(t)), attempt(lambda: int(t)), attempt(lambda: bool(t))]
+    return seen
