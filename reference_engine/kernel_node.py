@@ -5,7 +5,9 @@ CPU LSTM layer, ``MkldnnRnnLayerBackward0``): its outputs' ``grad_fn`` is that n
 edge per input, and it saves its inputs and outputs (a write into one refuses the backward; a
 second backward through it finds them freed). :func:`one_node` gives a composed function that
 shape: the composite runs recorded over private leaves standing for the inputs, and the node's
-rule differentiates that private graph (to any order, where the backward records).
+rule differentiates that private graph; a backward that records (``create_graph``) runs the
+composite again over the inputs themselves and differentiates that, so that higher derivatives
+reach them.
 """
 
 from __future__ import annotations
@@ -51,14 +53,18 @@ def one_node(name: str, inputs: Sequence[Tensor],
 
     def run_backward(grad: Any) -> list[Optional[Tensor]]:
         handed = list(grad) if len(outputs) > 1 else [grad]
-        pairs = [(o, g) for o, g in zip(outputs, handed)
+        # a backward that records differentiates the composite run again over the inputs
+        # themselves, so that its gradients depend on them (to any order)
+        recording = grad_mode.is_grad_enabled()
+        sources, over = (tuple(composite(*inputs)), inputs) if recording else (outputs, private)
+        pairs = [(o, g) for o, g in zip(sources, handed)
                  if g is not None and g is not engine.UNDEFINED and o._grad_fn is not None]
         grads: list[Optional[Tensor]] = [None] * len(inputs)
         if not pairs:
             return grads
         found = engine.run_backward(policy, [o for o, _ in pairs], [g for _, g in pairs],
-                                    inputs=[private[i] for i in wanted], accumulate=False,
-                                    create_graph=grad_mode.is_grad_enabled(), retain_graph=True)
+                                    inputs=[over[i] for i in wanted], accumulate=False,
+                                    create_graph=recording, retain_graph=True)
         for i, g in zip(wanted, found):
             grads[i] = g
         return grads

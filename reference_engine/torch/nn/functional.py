@@ -9,7 +9,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from reference_engine import composed as C
-from reference_engine import layers, recorder, similarity
+from reference_engine import kernel_node, layers, recorder, similarity
 from reference_engine import ops as F
 from reference_engine import rules as R
 from reference_engine.dialects.torch_policy import TORCH, torch_size
@@ -26,7 +26,7 @@ __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", 
            "cosine_embedding_loss", "cosine_similarity", "cross_entropy", "pairwise_distance",
            "triplet_margin_loss", "dropout", "huber_loss", "kl_div", "margin_ranking_loss", "softmin",
            "dropout2d", "elu", "group_norm", "instance_norm", "interpolate", "embedding", "gelu",
-           "layer_norm", "l1_loss", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss",
+           "layer_norm", "l1_loss", "leaky_relu", "linear", "bilinear", "log_softmax", "mse_loss", "nll_loss",
            "normalize", "one_hot", "gumbel_softmax", "pad", "relu", "smooth_l1_loss",
            "scaled_dot_product_attention",
            "sigmoid", "silu", "softmax", "softplus", "tanh", "pixel_shuffle", "pixel_unshuffle", "relu_",
@@ -147,6 +147,20 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor: 
 def linear(input: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:  # noqa: A002
     """``input @ weight.T + bias`` (with a bias: one AddmmBackward0 over the input's rows)."""
     return F.linear_addmm(input, weight, bias)
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Optional[Tensor] = None) -> Tensor:
+    """``y_o = x1ᵀ W_o x2 + b_o`` over the leading dimensions, as torch composes it: both inputs
+    viewed as rows, one TrilinearBackward0 over the rows and the weight, the result viewed back
+    to the leading shape, the bias added."""
+    batch = tuple(input1.shape[:-1])
+    rows1 = F.reshape(input1, (-1, input1.shape[-1]))
+    rows2 = F.reshape(input2, (-1, input2.shape[-1]))
+    (product,) = kernel_node.one_node(
+        "TrilinearBackward0", [rows1, weight, rows2],
+        lambda a, w, b: (C.einsum("ni,oij,nj->no", [a, w, b])[0],))
+    out = F.reshape(product, batch + (weight.shape[0],))
+    return out if bias is None else F.add(out, bias)
 
 
 @autocast_ops.float32

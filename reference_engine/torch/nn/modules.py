@@ -32,12 +32,12 @@ from reference_engine.torch.nn import functional
 from reference_engine.torch.nn.parameter import Parameter
 from reference_engine.torch.random import drawing
 
-__all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "ELU", "Flatten", "GELU", "GLU", "Hardsigmoid",
-           "Hardswish", "Hardtanh", "Identity", "L1Loss", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax",
-           "MSELoss", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss", "ParameterDict",
-           "ParameterList", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss",
-           "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh", "Tanhshrink", "Threshold",
-           "Unflatten", "clear_grads", "Hardshrink"]
+__all__ = ["BCELoss", "Bilinear", "BCEWithLogitsLoss", "CrossEntropyLoss", "ELU", "Flatten", "GELU", "GLU",
+           "Hardsigmoid", "Hardswish", "Hardtanh", "Identity", "L1Loss", "LeakyReLU", "Linear",
+           "LogSigmoid", "LogSoftmax", "MSELoss", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss",
+           "ParameterDict", "ParameterList", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid",
+           "SmoothL1Loss", "Softmax", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanh",
+           "Tanhshrink", "Threshold", "Unflatten", "clear_grads", "Hardshrink"]
 
 def clear_grads(params: Iterable[Tensor], set_to_none: bool) -> None:
     """``zero_grad``: drop each gradient, or zero it in place (detached from any graph)."""
@@ -282,6 +282,26 @@ class Linear(Module):
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class Bilinear(Module):
+    """``y = x1ᵀ W x2 + b`` with ``W`` of shape (out_features, in1_features, in2_features), both
+    drawn uniform in ±1/√in1_features (the weight first)."""
+
+    def __init__(self, in1_features: int, in2_features: int, out_features: int, bias: bool = True,
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
+        bound = 1 / math.sqrt(in1_features) if in1_features else 0.0
+        self.weight = Parameter(_uniform((out_features, in1_features, in2_features), bound))
+        self.bias = Parameter(_uniform((out_features,), bound)) if bias else None
+
+    def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
+        return functional.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
 
 
 def _uniform(shape: tuple[int, ...], bound: float) -> Tensor:

@@ -369,7 +369,36 @@ def a_float32_lstm_layer_is_one_fused_node(torch):
     seen.append(attempt(lambda: out.sum().backward()))
     packed = torch.nn.utils.rnn.pack_padded_sequence(torch.randn(5, 2, 3), [5, 3])
     out, (h, c) = lstm(packed)
-    return seen + [out.data.grad_fn.name(), h.grad_fn.name()]
+    seen += [out.data.grad_fn.name(), h.grad_fn.name()]
+    deep = torch.nn.LSTM(3, 4, num_layers=2, bidirectional=True)  # a second derivative through it
+    x = torch.randn(4, 2, 3, requires_grad=True)
+    out, (h, c) = deep(x)
+    (g,) = torch.autograd.grad((out ** 2).sum() + h.sum(), x, create_graph=True)
+    (g ** 2).sum().backward()
+    return seen + [x.grad, deep.weight_hh_l0.grad, deep.bias_ih_l1_reverse.grad]
+
+
+@program
+def bilinear_is_one_trilinear_node_between_views(torch):
+    """nn.Bilinear (its draws, repr) and F.bilinear as torch composes them: the inputs viewed as
+    rows, one TrilinearBackward0 with the weight, viewed back, the bias added; gradients to
+    the second order, leading dimensions and 1-d inputs."""
+    torch.manual_seed(0)
+    layer = torch.nn.Bilinear(3, 2, 4)
+    x1 = torch.randn(5, 3, requires_grad=True)
+    x2 = torch.randn(5, 2, requires_grad=True)
+    y = layer(x1, x2)
+    view = y.grad_fn.next_functions[0][0]
+    trilinear = view.next_functions[0][0]
+    seen = [repr(layer), layer.weight, layer.bias, y, y.grad_fn.name(), view.name(), trilinear.name(),
+            [None if f is None else f.name() for f, _ in trilinear.next_functions]]
+    y.pow(2).sum().backward()
+    seen += [x1.grad, x2.grad, layer.weight.grad.clone()]
+    (g,) = torch.autograd.grad(layer(x1, x2).sum(), x1, create_graph=True)
+    g.pow(2).sum().backward()
+    return seen + [layer.weight.grad, layer(torch.randn(2, 5, 3), torch.randn(2, 5, 2)).shape,
+                   torch.nn.functional.bilinear(torch.randn(3), torch.randn(2), layer.weight).shape,
+                   repr(torch.nn.Bilinear(2, 2, 1, bias=False))]
 
 
 @program
