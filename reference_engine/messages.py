@@ -606,6 +606,8 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                    "stack expects each tensor to be equal size, but got {shape_a} at entry 0 and "
                    "{shape_b} at entry {index}"),
     "index": (IndexError, "{detail}"),
+    "matrix_attribute": (RuntimeError,
+                         "tensor.{name} is only supported on {what}. Got {ndim}-D tensor.{hint}"),
     "index_type": (IndexError,
                    "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                    "Variables are valid indices (got {type_name})"),

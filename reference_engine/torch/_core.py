@@ -664,6 +664,29 @@ class Tensor(_CoreTensor):
     def T(self) -> Tensor:  # noqa: N802 - torch's name
         return F.permute(self, tuple(reversed(range(self._data.ndim))))
 
+    @property
+    def mT(self) -> Tensor:  # noqa: N802 - torch's name
+        """The last two dimensions swapped (a view), of a matrix or a batch of them."""
+        return self._matrices_transposed("mT", batches=True)
+
+    @property
+    def mH(self) -> Tensor:  # noqa: N802 - torch's name
+        """``mT`` conjugated: the same for the real dtypes the reference computes in."""
+        return self._matrices_transposed("mH", batches=True)
+
+    @property
+    def H(self) -> Tensor:  # noqa: N802 - torch's name
+        """A matrix's conjugate transpose (a view); batches are refused (``mH``)."""
+        return self._matrices_transposed("H", batches=False)
+
+    def _matrices_transposed(self, name: str, batches: builtins.bool) -> Tensor:
+        ndim = self._data.ndim
+        if ndim < 2 or (ndim > 2 and not batches):
+            what = "matrices or batches of matrices" if batches else "matrices (2-D tensors)"
+            hint = " For batches of matrices, consider using tensor.mH" if ndim > 2 else ""
+            raise TORCH.error("matrix_attribute", name=name, what=what, ndim=ndim, hint=hint)
+        return F.transpose(self, ndim - 2, ndim - 1)
+
     def softmax(self, dim: builtins.int) -> Tensor:
         return F.softmax(self, dim)
 

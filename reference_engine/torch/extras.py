@@ -613,7 +613,6 @@ TENSOR_METHODS = {
     "is_floating_point": lambda self: builtins.bool(self._data.dtype.kind == "f"),
     "bool": lambda self: _integral(self, np.bool_),
     "nelement": lambda self: builtins.int(self._data.size),
-    "mT": property(lambda self: F.transpose(self, -2, -1)),
     "new_empty": lambda self, *size, dtype=None: new_zeros(self, *size, dtype=dtype),
     "contiguous": lambda self, memory_format=None: self if self._data.flags.c_contiguous
     else _contiguous_copy(self),

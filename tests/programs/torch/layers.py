@@ -586,3 +586,62 @@ def max_pools_return_their_indices(torch):
     return seen + [torch.nn.functional.max_pool2d(x[0], 2, return_indices=True)[1],
                    torch.nn.MaxPool2d(2, return_indices=True)(x)[1],
                    torch.nn.functional.max_pool3d(cube, 2, return_indices=True)[1]]
+
+
+@program
+def parametrized_weights(torch):
+    """torch.nn.utils.parametrize and parametrizations: weight_norm (g and v as original0 and
+    original1, trained by SGD), a custom parametrization (the same Parameter kept as original,
+    the class renamed, cached() reusing one value, remove_parametrizations leaving the value in
+    it, an unknown name refused) and spectral_norm (power iteration from torch's draws, in
+    training and in eval, a transposed convolution along dim 1)."""
+    parametrize, parametrizations = torch.nn.utils.parametrize, torch.nn.utils.parametrizations
+    torch.manual_seed(0)
+    layer = parametrizations.weight_norm(torch.nn.Linear(3, 2))
+    seen = [type(layer).__name__, repr(layer), isinstance(layer, torch.nn.Linear),
+            list(layer.state_dict()), [name for name, _ in layer.named_parameters()], layer.weight,
+            layer.weight.grad_fn.name()]
+    opt = torch.optim.SGD(layer.parameters(), lr=0.1)
+    layer(torch.randn(4, 3)).sum().backward()
+    opt.step()
+    seen += [layer.parametrizations.weight.original0.grad, layer.weight,
+             parametrize.is_parametrized(layer), parametrize.is_parametrized(layer, "bias"),
+             parametrize.type_before_parametrizations(layer).__name__]
+
+    class Symmetric(torch.nn.Module):
+        def forward(self, x):
+            return x.triu() + x.triu(1).transpose(-1, -2)
+
+    square = torch.nn.Linear(3, 3)
+    original = square.weight
+    parametrize.register_parametrization(square, "weight", Symmetric())
+    seen += [square.weight, square.weight.grad_fn.name(),
+             square.parametrizations.weight.original is original, repr(square)]
+    with parametrize.cached():
+        seen.append(square.weight is square.weight)
+    seen.append(square.weight is square.weight)
+    parametrize.remove_parametrizations(square, "weight", leave_parametrized=True)
+    seen += [type(square).__name__, [name for name, _ in square.named_parameters()],
+             square.weight is original, square.weight,
+             attempt(lambda: parametrize.register_parametrization(square, "nope", Symmetric()))]
+    spectral = parametrizations.spectral_norm(torch.nn.Linear(4, 3))
+    chain = spectral.parametrizations.weight
+    seen += [list(spectral.state_dict()), chain[0]._u, chain[0]._v, spectral.weight,
+             spectral.weight.grad_fn.name()]
+    spectral(torch.randn(2, 4)).sum().backward()
+    spectral.eval()
+    transposed = parametrizations.spectral_norm(torch.nn.ConvTranspose2d(2, 3, 2))
+    return seen + [chain.original.grad, spectral.weight, transposed.parametrizations.weight[0]._u.shape,
+                   transposed.parametrizations.weight[0].dim]
+
+
+@program
+def matrix_transposes_as_attributes(torch):
+    """Tensor.mT / mH (a matrix or a batch of them) and H (a matrix only): transposes of the last
+    two dimensions, views recorded as TransposeBackward0; the wrong ranks refused."""
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    batch = torch.arange(8.0).reshape(2, 2, 2)
+    seen = [x.mT, x.mH, x.H, x.H.grad_fn.name(), x.H.is_contiguous(), batch.mT, batch.mH]
+    (x.H * torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])).sum().backward()
+    return seen + [x.grad, attempt(lambda: batch.H), attempt(lambda: torch.ones(3).mT),
+                   attempt(lambda: torch.ones(3).mH), attempt(lambda: torch.ones(3).H)]

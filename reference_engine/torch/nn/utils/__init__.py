@@ -13,11 +13,11 @@ from reference_engine.framework_names import module_getattr
 from reference_engine.grad_mode import no_grad
 from reference_engine.tensor import Tensor
 from reference_engine.torch._core import cat, tensor
-from reference_engine.torch.nn.utils import rnn, stateless
+from reference_engine.torch.nn.utils import parametrizations, parametrize, rnn, stateless
 from reference_engine.torch.nn.utils.weight_norm import remove_weight_norm, weight_norm
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "remove_weight_norm", "rnn",
-           "stateless", "vector_to_parameters", "weight_norm"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "parametrizations", "parametrize",
+           "remove_weight_norm", "rnn", "stateless", "vector_to_parameters", "weight_norm"]
 
 Parameters = Union[Tensor, Iterable[Tensor]]
 

@@ -29,6 +29,11 @@ def norm_except_dim(v: Tensor, dim: int) -> Tensor:
     return F.norm(v, 2, others, True)
 
 
+def recomposed(g: Tensor, v: Tensor, dim: int) -> Tensor:
+    """``v * (g / ‖v‖)``, the norm over every dimension but ``dim``."""
+    return C.named(F.mul(v, F.div(g, norm_except_dim(v, dim))), "WeightNormInterfaceBackward0")
+
+
 class WeightNorm:
     """The forward pre-hook that recomposes ``name`` from ``name_g`` and ``name_v``."""
 
@@ -36,8 +41,7 @@ class WeightNorm:
         self.name, self.dim = name, dim
 
     def compute_weight(self, module: Any) -> Tensor:
-        g, v = getattr(module, self.name + "_g"), getattr(module, self.name + "_v")
-        return C.named(F.mul(v, F.div(g, norm_except_dim(v, self.dim))), "WeightNormInterfaceBackward0")
+        return recomposed(getattr(module, self.name + "_g"), getattr(module, self.name + "_v"), self.dim)
 
     def __call__(self, module: Any, inputs: Any) -> None:
         object.__setattr__(module, self.name, self.compute_weight(module))
