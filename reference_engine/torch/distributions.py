@@ -37,6 +37,10 @@ class Distribution:
     def _extended_shape(self, sample_shape: Sequence[int] = ()) -> tuple[int, ...]:
         return _shape(sample_shape) + tuple(self.batch_shape) + tuple(self.event_shape)
 
+    @property
+    def stddev(self) -> T.Tensor:
+        return self.variance.sqrt()
+
     def __repr__(self) -> str:
         """The parameters computed so far (one given as the other is computed when first read,
         as torch's lazy properties are): a one-element one by value, others by size."""
@@ -108,6 +112,19 @@ class Categorical(Distribution):
         logits = T.clamp(self.logits, min=float(finfo(self.logits.dtype).min))
         return -(logits * self.probs).sum(-1)
 
+    @property
+    def mean(self) -> T.Tensor:
+        """Undefined for categories: nan, one per batch element."""
+        return T.full(self._extended_shape(), math.nan, dtype=self.probs.dtype)
+
+    @property
+    def mode(self) -> T.Tensor:
+        return self.probs.argmax(-1)
+
+    @property
+    def variance(self) -> T.Tensor:
+        return T.full(self._extended_shape(), math.nan, dtype=self.probs.dtype)
+
 
 class Bernoulli(Distribution):
     """1 with probability ``probs`` (or ``sigmoid(logits)``), else 0."""
@@ -146,6 +163,21 @@ class Bernoulli(Distribution):
         from reference_engine.torch.nn.functional import binary_cross_entropy_with_logits
 
         return binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
+
+    @property
+    def mean(self) -> T.Tensor:
+        return self.probs
+
+    @property
+    def mode(self) -> T.Tensor:
+        """1 where ``probs`` is above one half, 0 below, nan at one half."""
+        mode = (self.probs >= 0.5).to(self.probs)
+        mode[self.probs == 0.5] = math.nan
+        return mode
+
+    @property
+    def variance(self) -> T.Tensor:
+        return self.probs * (1 - self.probs)
 
 
 class Normal(Distribution):
