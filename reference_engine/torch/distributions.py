@@ -14,12 +14,12 @@ import math
 from typing import Any, Callable, Optional, Sequence
 
 from reference_engine.torch import _core as T
-from reference_engine.torch.extras import broadcast_tensors, multinomial
+from reference_engine.torch.extras import broadcast_tensors, eye, flip, multinomial
 from reference_engine.torch.random import bernoulli, normal, rand
 from reference_engine.torch.type_info import finfo
 
-__all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Laplace", "Normal", "Uniform",
-           "kl_divergence"]
+__all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independent", "Laplace",
+           "MultivariateNormal", "Normal", "Uniform", "kl_divergence"]
 
 
 def _shape(sample_shape: Sequence[int]) -> tuple[int, ...]:
@@ -354,3 +354,145 @@ def kl_divergence(p: Distribution, q: Distribution) -> T.Tensor:
     var_ratio = (p.scale / q.scale).pow(2)
     t1 = ((p.loc - q.loc) / q.scale).pow(2)
     return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
+
+
+def _sum_rightmost(value: T.Tensor, dims: int) -> T.Tensor:
+    return value if dims == 0 else value.reshape(tuple(value.shape[:-dims]) + (-1,)).sum(-1)
+
+
+class Independent(Distribution):
+    """``base_distribution`` with its rightmost ``reinterpreted_batch_ndims`` batch dimensions
+    read as event dimensions: ``log_prob`` and ``entropy`` summed over them."""
+
+    def __init__(self, base_distribution: Distribution, reinterpreted_batch_ndims: int,
+                 validate_args: Optional[bool] = None) -> None:
+        if reinterpreted_batch_ndims > len(base_distribution.batch_shape):
+            raise ValueError("Expected reinterpreted_batch_ndims <= len(base_distribution.batch_shape), "
+                             f"actual {reinterpreted_batch_ndims} vs {len(base_distribution.batch_shape)}")
+        shape = tuple(base_distribution.batch_shape) + tuple(base_distribution.event_shape)
+        event_dims = reinterpreted_batch_ndims + len(base_distribution.event_shape)
+        self.base_dist, self.reinterpreted_batch_ndims = base_distribution, reinterpreted_batch_ndims
+        super().__init__(shape[:len(shape) - event_dims], shape[len(shape) - event_dims:])
+
+    @property
+    def mean(self) -> T.Tensor:
+        return self.base_dist.mean
+
+    @property
+    def mode(self) -> T.Tensor:
+        return self.base_dist.mode
+
+    @property
+    def variance(self) -> T.Tensor:
+        return self.base_dist.variance
+
+    def sample(self, sample_shape: Sequence[int] = ()) -> T.Tensor:
+        return self.base_dist.sample(sample_shape)
+
+    def rsample(self, sample_shape: Sequence[int] = ()) -> T.Tensor:
+        return self.base_dist.rsample(sample_shape)
+
+    def log_prob(self, value: T.Tensor) -> T.Tensor:
+        return _sum_rightmost(self.base_dist.log_prob(value), self.reinterpreted_batch_ndims)
+
+    def entropy(self) -> T.Tensor:
+        return _sum_rightmost(self.base_dist.entropy(), self.reinterpreted_batch_ndims)
+
+    def __repr__(self) -> str:
+        return f"Independent({self.base_dist!r}, {self.reinterpreted_batch_ndims})"
+
+
+class MultivariateNormal(Distribution):
+    """The multivariate normal of mean ``loc`` and covariance ``L Lᵀ``, given by the covariance
+    (``L`` its Cholesky factor), its lower factor ``scale_tril`` or the precision matrix (the
+    factor of its inverse). Draws are ``loc + L ε`` with ``ε`` from torch's normal draws;
+    ``log_prob`` solves with ``L`` (the Mahalanobis distance) and subtracts the log of its
+    diagonal."""
+
+    parameters = ("loc", "covariance_matrix", "scale_tril", "precision_matrix")
+
+    def __init__(self, loc: T.Tensor, covariance_matrix: Optional[T.Tensor] = None,
+                 precision_matrix: Optional[T.Tensor] = None, scale_tril: Optional[T.Tensor] = None,
+                 validate_args: Optional[bool] = None) -> None:
+        from reference_engine.torch import linalg
+
+        if loc.dim() < 1:
+            raise ValueError("loc must be at least one-dimensional.")
+        if (covariance_matrix is not None) + (scale_tril is not None) + (precision_matrix is not None) != 1:
+            raise ValueError("Exactly one of covariance_matrix or precision_matrix or scale_tril may be "
+                             "specified.")
+        matrix = next(m for m in (scale_tril, covariance_matrix, precision_matrix) if m is not None)
+        if matrix.dim() < 2:
+            raise ValueError("scale_tril matrix must be at least two-dimensional, with optional leading "
+                             "batch dimensions" if scale_tril is not None else
+                             f"{'covariance' if covariance_matrix is not None else 'precision'}_matrix must "
+                             "be at least two-dimensional, with optional leading batch dimensions")
+        batch_shape = tuple(broadcast_tensors(matrix[..., 0], loc)[0].shape[:-1])
+        full = batch_shape + (-1, -1)
+        if scale_tril is not None:
+            self.scale_tril = scale_tril.expand(full)
+            self._unbroadcasted_scale_tril = scale_tril
+        elif covariance_matrix is not None:
+            self.covariance_matrix = covariance_matrix.expand(full)
+            self._unbroadcasted_scale_tril = linalg.cholesky(covariance_matrix)
+        else:
+            self.precision_matrix = precision_matrix.expand(full)
+            flipped = flip(linalg.cholesky(flip(precision_matrix, (-2, -1))), (-2, -1))
+            identity = eye(precision_matrix.shape[-1], dtype=precision_matrix.dtype)
+            self._unbroadcasted_scale_tril = linalg.solve_triangular(flipped.mT, identity, upper=False)
+        self.loc = loc.expand(batch_shape + (-1,))
+        super().__init__(batch_shape, tuple(self.loc.shape[-1:]))
+
+    @lazy_property
+    def scale_tril(self) -> T.Tensor:
+        return self._unbroadcasted_scale_tril.expand(self._extended_shape() + tuple(self.event_shape))
+
+    @lazy_property
+    def covariance_matrix(self) -> T.Tensor:
+        factor = self._unbroadcasted_scale_tril
+        return T.matmul(factor, factor.mT).expand(self._extended_shape() + tuple(self.event_shape))
+
+    @lazy_property
+    def precision_matrix(self) -> T.Tensor:
+        from reference_engine.torch.cholesky_ops import cholesky_inverse
+
+        return cholesky_inverse(self._unbroadcasted_scale_tril).expand(
+            self._extended_shape() + tuple(self.event_shape))
+
+    @property
+    def mean(self) -> T.Tensor:
+        return self.loc
+
+    @property
+    def mode(self) -> T.Tensor:
+        return self.loc
+
+    @property
+    def variance(self) -> T.Tensor:
+        return self._unbroadcasted_scale_tril.pow(2).sum(-1).expand(self._extended_shape())
+
+    def sample(self, sample_shape: Sequence[int] = ()) -> T.Tensor:
+        with T.no_grad():
+            return self.rsample(sample_shape)
+
+    def rsample(self, sample_shape: Sequence[int] = ()) -> T.Tensor:
+        eps = T.empty(self._extended_shape(sample_shape), dtype=self.loc.dtype).normal_()
+        return self.loc + T.matmul(self._unbroadcasted_scale_tril, eps.unsqueeze(-1)).squeeze(-1)
+
+    def _half_log_det(self) -> T.Tensor:
+        return self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+
+    def log_prob(self, value: T.Tensor) -> T.Tensor:
+        from reference_engine.torch import linalg
+
+        diff = value - self.loc
+        factor = self._unbroadcasted_scale_tril
+        shape = tuple(broadcast_tensors(factor[..., 0], diff)[0].shape)
+        solved = linalg.solve_triangular(factor.expand(shape + (shape[-1],)), diff.unsqueeze(-1), upper=False)
+        mahalanobis = solved.squeeze(-1).pow(2).sum(-1)
+        return -0.5 * (self.event_shape[0] * math.log(2 * math.pi) + mahalanobis) - self._half_log_det()
+
+    def entropy(self) -> T.Tensor:
+        entropy = 0.5 * self.event_shape[0] * (1.0 + math.log(2 * math.pi)) + self._half_log_det()
+        return entropy if len(self.batch_shape) == 0 else entropy.expand(tuple(self.batch_shape))
+

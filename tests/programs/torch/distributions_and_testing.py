@@ -112,3 +112,33 @@ def uniform_exponential_and_laplace(torch):
                    D.Exponential(rate).cdf(torch.tensor([1.0, 1.0])),
                    D.Uniform(0.0, 1.0).sample((2,)), D.Exponential(3.0).sample(),
                    D.Laplace(0.0, 2.0).sample((2,))]
+
+
+@program
+def independent_and_multivariate_normals(torch):
+    """Independent(Normal, 1) (a diagonal Gaussian policy) and MultivariateNormal from a
+    covariance, a scale_tril (batched loc) and a precision matrix: reparameterised draws from
+    torch's generator, log_prob, entropy, the moments, gradients to loc, scale and covariance;
+    Bernoulli's and Categorical's mean, mode and variance; a missing matrix refused."""
+    D = torch.distributions
+    torch.manual_seed(0)
+    mu = torch.tensor([0.5, -1.0], requires_grad=True)
+    std = torch.tensor([1.0, 0.5], requires_grad=True)
+    diagonal = D.Independent(D.Normal(mu, std), 1)
+    action = diagonal.rsample()
+    seen = [repr(diagonal), diagonal.batch_shape, diagonal.event_shape, action, diagonal.log_prob(action),
+            diagonal.entropy(), diagonal.mean, diagonal.variance]
+    cov = torch.tensor([[2.0, 0.3], [0.3, 1.0]], requires_grad=True)
+    full = D.MultivariateNormal(mu, covariance_matrix=cov)
+    draws = full.rsample((3,))
+    log_prob = full.log_prob(draws)
+    seen += [repr(full), draws, log_prob, full.entropy(), full.variance, full.scale_tril]
+    (log_prob.sum() + diagonal.log_prob(action) + diagonal.entropy() + full.entropy()).backward()
+    batched = D.MultivariateNormal(torch.zeros(3, 2), scale_tril=torch.diag(torch.tensor([1.0, 2.0])))
+    precise = D.MultivariateNormal(torch.zeros(2), precision_matrix=torch.tensor([[2.0, 0.5], [0.5, 1.0]]))
+    seen += [mu.grad, std.grad, cov.grad, batched.batch_shape, batched.log_prob(torch.ones(3, 2)),
+             batched.entropy(), batched.sample().shape, batched.covariance_matrix.shape, precise.scale_tril,
+             precise.log_prob(torch.tensor([0.3, -0.2])), attempt(lambda: D.MultivariateNormal(mu))]
+    coin = D.Bernoulli(probs=torch.tensor([0.3, 0.5, 0.9]))
+    dice = D.Categorical(logits=torch.tensor([[1.0, 2.0, 0.5], [0.1, 0.1, 3.0]]))
+    return seen + [coin.mean, coin.mode, coin.variance, coin.stddev, dice.mean, dice.mode, dice.variance]
