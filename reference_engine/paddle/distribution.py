@@ -1,4 +1,4 @@
-"""``paddle.distribution``: ``Normal`` and ``Categorical`` and ``kl_divergence``, computed as
+"""``paddle.distribution``: ``Normal``, ``Uniform``, ``Categorical`` and ``kl_divergence``, computed as
 paddle 3.3.1's Python computes them (the same operations in the same order), drawing by
 paddle's generator: a normal's ``sample`` is Gaussian draws scaled and shifted, so gradients
 reach ``loc`` and ``scale`` (as in paddle); a categorical samples ``multinomial`` of the
@@ -17,7 +17,7 @@ from reference_engine.messages import not_supported
 from reference_engine.paddle import _core as P
 from reference_engine.paddle import extras
 
-__all__ = ["Categorical", "Distribution", "Normal", "kl_divergence", "multinomial"]
+__all__ = ["Categorical", "Distribution", "Normal", "Uniform", "kl_divergence", "multinomial"]
 
 
 def multinomial(x: P.Tensor, num_samples: int = 1, replacement: bool = False,
@@ -129,6 +129,42 @@ class Normal(Distribution):
         t1 = (self.loc - other.loc) / other.scale
         t1 = t1 * t1
         return P.add(0.5 * ratio, 0.5 * (t1 - 1.0 - P.log(ratio)))
+
+
+class Uniform(Distribution):
+    """The uniform distribution on ``[low, high)``: draws are paddle's uniform draws in [0, 1)
+    scaled by ``high - low`` and shifted by ``low``; ``log_prob`` and ``probs`` are 0 (``-inf``)
+    outside the open interval."""
+
+    def __init__(self, low: Any, high: Any, name: Optional[str] = None) -> None:
+        low = float(low) if isinstance(low, int) else low
+        high = float(high) if isinstance(high, int) else high
+        self.all_arg_is_float = isinstance(low, float) and isinstance(high, float)
+        self.low, self.high = _as_tensor(low), _as_tensor(high)
+        self.dtype = self.low.dtype
+        self.name = name or "Uniform"
+        super().__init__(list((self.low + self.high).shape))
+
+    def sample(self, shape: Sequence[int] = (), seed: int = 0) -> P.Tensor:
+        shape = list(shape)
+        output_shape = shape + list((self.low + self.high).shape)
+        drawn = extras.uniform(output_shape, dtype=self.dtype, min=0.0, max=1.0) * (
+            P.zeros(output_shape, dtype=self.dtype) + (self.high - self.low))
+        output = P.add(drawn, self.low)
+        return P.reshape(output, shape) if self.all_arg_is_float else output
+
+    def _inside(self, value: P.Tensor) -> P.Tensor:
+        value = value if value.dtype == self.low.dtype else P.cast(value, self.low.dtype)
+        return P.cast(self.low < value, value.dtype) * P.cast(value < self.high, value.dtype)
+
+    def log_prob(self, value: P.Tensor) -> P.Tensor:
+        return P.log(self._inside(value)) - P.log(self.high - self.low)
+
+    def probs(self, value: P.Tensor) -> P.Tensor:
+        return self._inside(value) / (self.high - self.low)
+
+    def entropy(self) -> P.Tensor:
+        return P.log(self.high - self.low)
 
 
 class Categorical(Distribution):

@@ -34,3 +34,22 @@ def normal_and_categorical_draw_and_differentiate(paddle):
              batch.kl_divergence(other)]
     weights = paddle.to_tensor([[0.2, 0.5, 0.3], [0.9, 0.05, 0.05]])
     return seen + [paddle.multinomial(weights, 3, True), paddle.multinomial(weights[0]), paddle.rand([2])]
+
+
+@program
+def uniform_distribution(paddle):
+    """paddle.distribution.Uniform of numbers (samples reshaped to the sample shape), of tensors
+    (gradients of entropy and log_prob to both bounds) and of lists: draws from paddle's
+    generator, log_prob and probs inside and outside the interval, entropy."""
+    uniform = paddle.distribution.Uniform
+    paddle.seed(2)
+    numbers = uniform(0.0, 2.0)
+    seen = [numbers.sample([3]), numbers.log_prob(paddle.to_tensor([1.0, 3.0])),
+            numbers.probs(paddle.to_tensor([1.0, -1.0])), numbers.entropy()]
+    low = paddle.to_tensor([0.0, 1.0], stop_gradient=False)
+    high = paddle.to_tensor([1.0, 4.0], stop_gradient=False)
+    bounded = uniform(low, high)
+    drawn = bounded.sample([2])
+    (bounded.entropy().sum() + bounded.log_prob(paddle.to_tensor([0.5, 2.0])).sum()).backward()
+    return seen + [drawn, drawn.stop_gradient, low.grad, high.grad, uniform(1, 3).sample([2]).shape,
+                   uniform([0.0, 1.0], [2.0, 3.0]).sample([2]).shape]
