@@ -163,6 +163,11 @@ TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
                                       "pack_padded_sequence and/or pack_sequence to sidestep this "
                                       "requirement if you do not need ONNX exportability."),
     "dropout_p": (ValueError, "dropout probability has to be between 0 and 1, but got {p}"),
+    "channel_dropout_dims": (RuntimeError,
+                             "{name}: Expected {unbatched}D or {batched}D input, but received a {dims}D "
+                             "input. Note that {name} exists to provide channel-wise dropout on inputs "
+                             "with {spatial} spatial dimension{plural}, a channel dimension, and an "
+                             "optional batch dimension (i.e. {unbatched}D or {batched}D inputs)."),
     "glu_halving": (RuntimeError, "Halving dimension must be even, but dimension {dim} is size {size}"),
     "prelu_channels": (RuntimeError, "Mismatch of parameter numbers and input channel size. Found "
                                      "parameter numbers = {weights} and channel size = {channels}."),
@@ -635,6 +640,12 @@ TORCH_WARNINGS: dict[str, tuple[type[Warning], str]] = {
                                             "strictly less than the number of observations."),
     "uint8_index": (UserWarning, "indexing with dtype torch.uint8 is now deprecated, please use a dtype "
                                  "torch.bool instead."),
+    "dropout2d_3d": (UserWarning,
+                     "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+                     "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
+                     "the channel dim. This behavior will change in a future release to interpret the "
+                     "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+                     "channel-wise dropout behavior, please switch to using dropout1d instead."),
     "kl_div_mean": (UserWarning, "reduction: 'mean' divides the total loss by both the batch size and "
                                  "the support size.'batchmean' divides only by the batch size, and aligns "
                                  "with the KL div math definition.'mean' will be changed to behave the same "

@@ -16,10 +16,10 @@ from reference_engine.torch.nn.layers import Dropout
 from reference_engine.torch.nn.modules import Module, initialised
 from reference_engine.torch.nn.parameter import Parameter
 
-__all__ = ["ConstantPad1d", "ConstantPad2d", "Dropout2d", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d",
-           "PReLU", "PixelShuffle", "PixelUnshuffle", "ReflectionPad1d", "ReflectionPad2d",
-           "ReplicationPad1d", "ReplicationPad2d", "Softmax2d", "Upsample", "UpsamplingBilinear2d",
-           "UpsamplingNearest2d", "ZeroPad2d"]
+__all__ = ["ConstantPad1d", "ConstantPad2d", "Dropout1d", "Dropout2d", "Dropout3d", "GroupNorm",
+           "InstanceNorm1d", "InstanceNorm2d", "PReLU", "PixelShuffle", "PixelUnshuffle",
+           "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "Softmax2d",
+           "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d", "ZeroPad2d"]
 
 
 def _parameter(values: np.ndarray) -> Parameter:
@@ -43,11 +43,25 @@ class PReLU(Module):
         return f"num_parameters={self.num_parameters}"
 
 
+class Dropout1d(Dropout):
+    """Zero whole channels of an (N, C, L) or (C, L) input while training."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.dropout1d(input, self.p, self.training, self.inplace)
+
+
 class Dropout2d(Dropout):
     """Zero whole channels of an (N, C, H, W) input while training."""
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return functional.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(Dropout):
+    """Zero whole channels of an (N, C, D, H, W) or (C, D, H, W) input while training."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.dropout3d(input, self.p, self.training, self.inplace)
 
 
 class _InstanceNorm(Module):

@@ -25,12 +25,11 @@ __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", 
            "binary_cross_entropy_with_logits", "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d",
            "cosine_embedding_loss", "cosine_similarity", "cross_entropy", "pairwise_distance",
            "triplet_margin_loss", "dropout", "huber_loss", "kl_div", "margin_ranking_loss", "softmin",
-           "dropout2d", "elu", "group_norm", "instance_norm", "interpolate", "embedding", "gelu",
-           "layer_norm", "l1_loss", "leaky_relu", "linear", "bilinear", "log_softmax", "mse_loss", "nll_loss",
-           "normalize", "one_hot", "gumbel_softmax", "pad", "relu", "smooth_l1_loss",
-           "scaled_dot_product_attention",
-           "sigmoid", "silu", "softmax", "softplus", "tanh", "pixel_shuffle", "pixel_unshuffle", "relu_",
-           "leaky_relu_", "elu_"]
+           "dropout1d", "dropout2d", "dropout3d", "elu", "group_norm", "instance_norm", "interpolate",
+           "embedding", "gelu", "layer_norm", "l1_loss", "leaky_relu", "linear", "bilinear", "log_softmax",
+           "mse_loss", "nll_loss", "normalize", "one_hot", "gumbel_softmax", "pad", "relu",
+           "smooth_l1_loss", "scaled_dot_product_attention", "sigmoid", "silu", "softmax", "softplus",
+           "tanh", "pixel_shuffle", "pixel_unshuffle", "relu_", "leaky_relu_", "elu_"]
 
 sigmoid = F.sigmoid
 
@@ -341,20 +340,51 @@ def group_norm(input: Tensor, num_groups: int, weight: Optional[Tensor] = None, 
     return C.named(layers.group_norm(input, num_groups, weight, bias, eps), "NativeGroupNormBackward0", input)
 
 
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
+    """Zero whole channels of an (N, C, L) input (or an unbatched (C, L) one) while training."""
+    return _channel_dropout("dropout1d", input, p, training, inplace, 1)
+
+
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
-    """Zero whole channels of an (N, C, H, W) input with probability ``p`` while training: one
-    draw per channel, the input times the kept channels scaled by 1/(1-p) (MulBackward0)."""
-    _not_in_place("dropout2d", inplace)
+    """Zero whole channels of an (N, C, H, W) input while training (a 3-D input, with torch's
+    warning, as (N, C, L))."""
+    if input.dim() == 3:
+        TORCH.warn("dropout2d_3d", stacklevel=2)
+        return _channel_dropout("dropout2d", input, p, training, inplace, 1)
+    if input.dim() != 4:
+        raise not_supported("dropout2d of an input other than (N, C, H, W) or (N, C, L)", "torch")
+    return _channel_dropout("dropout2d", input, p, training, inplace, 2)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:  # noqa: A002
+    """Zero whole channels of an (N, C, D, H, W) input (or an unbatched (C, D, H, W) one) while
+    training."""
+    if input.dim() not in (4, 5):
+        raise not_supported("dropout3d of an input other than (N, C, D, H, W) or (C, D, H, W)", "torch")
+    return _channel_dropout("dropout3d", input, p, training, inplace, 3)
+
+
+def _channel_dropout(name: str, input: Tensor, p: float, training: bool, inplace: bool,  # noqa: A002
+                     spatial: int) -> Tensor:
+    """Channel-wise dropout over ``spatial`` dimensions: one draw per (sample, channel), the
+    input times the kept channels scaled by 1/(1-p) (MulBackward0); an input without its batch
+    dimension gets one for the draw and loses it after (SqueezeBackward1)."""
+    _not_in_place(name, inplace)
     if not 0 <= p <= 1:
         raise TORCH.error("dropout_p", p=p)
-    if input.dim() != 4:
-        raise not_supported("dropout2d of an input other than (N, C, H, W)", "torch")
+    if input.dim() not in (spatial + 1, spatial + 2):
+        raise TORCH.error("channel_dropout_dims", name=name, dims=input.dim(), spatial=spatial,
+                          plural="" if spatial == 1 else "s", unbatched=spatial + 1, batched=spatial + 2)
     if not training or p == 0 or input.numel() == 0:
         return input
+    batched = input.dim() == spatial + 2
+    x = input if batched else F.unsqueeze(input, 0)
     if p == 1:
-        return F.mul(input, F.zeros_like(input)[(0,) * 4])
-    noise = layers.feature_keep(input, p).astype(input._data.dtype) / input._data.dtype.type(1 - p)
-    return F.mul(input, F.constant_like(input, noise))
+        out = F.mul(x, F.zeros_like(x)[(0,) * x.dim()])
+    else:
+        noise = layers.feature_keep(x, p).astype(x._data.dtype) / x._data.dtype.type(1 - p)
+        out = F.mul(x, F.constant_like(x, noise))
+    return out if batched else F.squeeze(out, 0)
 
 
 def instance_norm(input: Tensor, running_mean: Optional[Tensor] = None,  # noqa: A002

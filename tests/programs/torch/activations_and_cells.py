@@ -74,6 +74,29 @@ def channel_dropout_draws_one_mask_per_channel(torch):
 
 
 @program
+def channel_dropout_of_one_and_three_spatial_dimensions(torch):
+    """Dropout1d / Dropout3d and their functions, batched and unbatched (the draw on a batch of
+    one, then squeezed: SqueezeBackward1), dropout2d of a 3-D input (torch's warning, read as
+    (N, C, L)), p = 1, the wrong ranks and a wrong p refused."""
+    F = torch.nn.functional
+    torch.manual_seed(0)
+    x = torch.ones(2, 3, 4, requires_grad=True)
+    y = F.dropout1d(x, 0.5)
+    y.sum().backward()
+    unbatched = F.dropout1d(torch.ones(3, 4, requires_grad=True), 0.5)
+    cube = F.dropout3d(torch.ones(1, 3, 2, 2, 2, requires_grad=True), 0.5)
+    loose = F.dropout3d(torch.ones(3, 2, 2, 2, requires_grad=True), 0.5)
+    flat = F.dropout2d(torch.ones(3, 2, 2, requires_grad=True), 0.5)
+    layer = torch.nn.Dropout1d(0.4)
+    kept = layer(torch.ones(2, 5, 3))
+    layer.eval()
+    return [y, y.grad_fn.name(), x.grad, unbatched, unbatched.grad_fn.name(), cube, cube.grad_fn.name(),
+            loose, loose.grad_fn.name(), flat, kept, layer(x) is x, F.dropout1d(x, 1.0),
+            repr(torch.nn.Dropout3d()), attempt(lambda: F.dropout1d(torch.ones(4), 0.5)),
+            attempt(lambda: F.dropout1d(torch.ones(2, 3, 4, 5), 0.5)), attempt(lambda: F.dropout1d(x, 1.5))]
+
+
+@program
 def instance_norm_normalises_each_sample_s_channels(torch):
     """InstanceNorm is torch's batch norm of the batch viewed as one sample: a view over
     NativeBatchNormBackward0; affine weights get gradients; running statistics (when tracked)
