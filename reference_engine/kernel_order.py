@@ -39,7 +39,7 @@ import numpy as np
 from reference_engine import sleef
 from reference_engine.fused import fused_multiply_add
 
-__all__ = ["softmax", "softmax_backward"]
+__all__ = ["log_softmax", "log_softmax_backward", "softmax", "softmax_backward"]
 
 _VECTOR_BYTES = 64
 
@@ -70,15 +70,62 @@ def softmax(a: np.ndarray, dim: int) -> np.ndarray:
         e = sleef.exp(a - np.max(a, axis=-1, keepdims=True))
         with np.errstate(all="ignore"):
             return np.ascontiguousarray(e * (a.dtype.type(1) / _lane_sum(e))[..., None])
-    rows = a.reshape(int(np.prod(a.shape[:dim], dtype=np.int64)), a.shape[dim], -1)
+    rows = _as_rows(a, dim)
     shifted = rows - np.max(rows, axis=1, keepdims=True)
-    vectored = rows.shape[2] - rows.shape[2] % (_VECTOR_BYTES // a.dtype.itemsize)
-    e = np.empty_like(shifted)
-    e[..., :vectored] = sleef.exp(shifted[..., :vectored])
-    e[..., vectored:] = _library_exp(shifted[..., vectored:])
+    e = _column_exponentials(shifted)
     with np.errstate(all="ignore"):
         out = e / _one_after_another(np.moveaxis(e, 1, -1), e.shape[1])[:, None, :]
     return np.ascontiguousarray(out.reshape(a.shape))
+
+
+def log_softmax(a: np.ndarray, dim: int) -> np.ndarray:
+    """torch's CPU log_softmax of float32 or float64 ``a`` along ``dim``, bit for bit:
+    ``(a - max) - log(Σ exp(a - max))``, SLEEF's ``log`` of the sums, which add the
+    exponentials as softmax's kernels do (``reduce_all``'s order along the last dimension;
+    along another, one slice after another, SLEEF's exponentials for the columns in whole
+    vectors and the C library's for the rest)."""
+    dim = dim % a.ndim
+    if dim == a.ndim - 1:
+        shifted = a - np.max(a, axis=-1, keepdims=True)
+        return np.ascontiguousarray(shifted - sleef.log(_lane_sum(sleef.exp(shifted)))[..., None])
+    rows = _as_rows(a, dim)
+    shifted = rows - np.max(rows, axis=1, keepdims=True)
+    total = _one_after_another(np.moveaxis(_column_exponentials(shifted), 1, -1), rows.shape[1])
+    return np.ascontiguousarray((shifted - sleef.log(total)[:, None, :]).reshape(a.shape))
+
+
+def log_softmax_backward(grad: np.ndarray, output: np.ndarray, dim: int) -> np.ndarray:
+    """torch's ``_log_softmax_backward_data`` on the CPU: ``grad - exp(output) Σ grad`` with
+    the product and difference fused (the compiler contracts them), SLEEF's exponentials (the
+    C library's for the columns left over from whole vectors, along another dimension than the
+    last), the sum in ``reduce_all``'s order along the last dimension, else slice by slice."""
+    if grad.ndim == 0:
+        return log_softmax_backward(grad.reshape(1), output.reshape(1), 0).reshape(())
+    dim = dim % grad.ndim
+    if dim == grad.ndim - 1:
+        e = sleef.exp(output)
+        total = np.broadcast_to(_lane_sum(grad)[..., None], e.shape)
+        return fused_multiply_add(-e, np.ascontiguousarray(total), grad)
+    g, y = _as_rows(grad, dim), _as_rows(output, dim)
+    e = _column_exponentials(y)
+    total = np.broadcast_to(_one_after_another(np.moveaxis(g, 1, -1), g.shape[1])[:, None, :], e.shape)
+    return fused_multiply_add(-e, np.ascontiguousarray(total), g).reshape(grad.shape)
+
+
+def _as_rows(a: np.ndarray, dim: int) -> np.ndarray:
+    """``a`` as (outer, ``dim``'s size, inner): the layout torch's kernels walk along another
+    dimension than the last, the inner positions its columns."""
+    return a.reshape(int(np.prod(a.shape[:dim], dtype=np.int64)), a.shape[dim], -1)
+
+
+def _column_exponentials(rows: np.ndarray) -> np.ndarray:
+    """``exp`` of (outer, dim, inner) ``rows`` as those kernels compute it: SLEEF's for the
+    columns in whole vectors, the C library's for the rest."""
+    vectored = rows.shape[2] - rows.shape[2] % (_VECTOR_BYTES // rows.dtype.itemsize)
+    e = np.empty_like(rows)
+    e[..., :vectored] = sleef.exp(rows[..., :vectored])
+    e[..., vectored:] = _library_exp(rows[..., vectored:])
+    return e
 
 
 def _library_exp(x: np.ndarray) -> np.ndarray:

@@ -703,7 +703,8 @@ def softmax(a: Tensor, dim: int) -> Tensor:
 
 def log_softmax(a: Tensor, dim: int) -> Tensor:
     d = normalize_dim(type(a), dim, a._data.ndim)
-    return apply(R.RULES["log_softmax"], (_floating(a),), {"dim": d, "floor": a._policy.softmax_floor})
+    return apply(R.RULES["log_softmax"], (_floating(a),), {"dim": d, "floor": a._policy.softmax_floor,
+                                                            "kernel": a._policy.softmax_kernel})
 
 
 # --- linear algebra -------------------------------------------------------------------------

@@ -337,10 +337,14 @@ def np_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None,
     return np.ascontiguousarray(shifted / total)
 
 
-def np_log_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None) -> np.ndarray:
-    """Row-contiguous, as ``np_softmax``."""
+def np_log_softmax(a: np.ndarray, *, dim: int, floor: Optional[float] = None,
+                   kernel: str = "torch") -> np.ndarray:
+    """Row-contiguous, as ``np_softmax``; ``kernel`` "torch": torch's CPU kernels bit for bit in
+    float32 and float64 (``kernel_order.log_softmax``)."""
     if a.ndim == 0:
-        return np_log_softmax(a.reshape(1), dim=0, floor=floor).reshape(())
+        return np_log_softmax(a.reshape(1), dim=0, floor=floor, kernel=kernel).reshape(())
+    if kernel == "torch" and floor is None and a.size and a.dtype in (np.float32, np.float64):
+        return kernel_order.log_softmax(a, dim)
     shifted = shifted_by_max(a, dim, floor)
     return np.ascontiguousarray(shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)))
 

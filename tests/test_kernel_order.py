@@ -81,6 +81,44 @@ def test_softmax_is_torchs_bit_for_bit(dtype, seed):
         assert np.array_equal(kernel_order.softmax(x, dim), expected), (shape, dim)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_sleef_log_is_torchs_bit_for_bit(dtype):
+    """torch's log_softmax kernel's ``Vectorized::log`` of its sums, read back from a row whose
+    maximum is its first element: that output is ``-log(Σ exp(x - max))`` exactly, and the
+    sums are SLEEF's exponentials added in ``reduce_all``'s order (measured above)."""
+    torch = _torch()
+    rng = np.random.default_rng(12)
+    for width in (2, 5, 40):
+        rows = rng.uniform(-6, 0, (3000, width)).astype(dtype)
+        rows[:, 0] = 0
+        expected = -torch.log_softmax(torch.tensor(rows), 1).numpy()[:, 0]
+        assert np.array_equal(sleef.log(kernel_order._lane_sum(sleef.exp(rows))), expected)
+    special = np.array([0.0, -0.0, np.inf, -1.0, np.nan, 1e-30, 1.0, 7.5], dtype)
+    with np.errstate(all="ignore"):
+        assert np.array_equal(sleef.log(special), np.log(special), equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("seed", range(3))
+def test_log_softmax_and_its_backward_are_torchs_bit_for_bit(dtype, seed):
+    torch = _torch()
+    rng = np.random.default_rng(200 + seed)
+    for _ in range(100):
+        ndim = int(rng.integers(1, 4))
+        shape = tuple(int(s) for s in rng.integers(1, 40, size=ndim))
+        dim = int(rng.integers(-ndim, ndim))
+        x = (rng.standard_normal(shape) * rng.choice([1, 5, 50])).astype(dtype)
+        output = torch.log_softmax(torch.tensor(x), dim)
+        assert np.array_equal(kernel_order.log_softmax(x, dim), output.numpy()), (shape, dim)
+        if rng.random() < 0.5:  # a mean's seed: the difference cancels to zero or nearly
+            grad = torch.full(shape, 1 / float(np.prod(shape)), dtype=output.dtype)
+        else:
+            grad = torch.tensor(rng.standard_normal(shape).astype(dtype))
+        expected = torch._log_softmax_backward_data(grad, output, dim, output.dtype).numpy()
+        got = kernel_order.log_softmax_backward(grad.numpy(), output.numpy(), dim)
+        assert np.array_equal(got, expected), (shape, dim)
+
+
 def test_softmax_outputs_that_sum_to_one_leave_a_zero_gradient():
     """The fuzz-found program: torch's float64 softmax of three values sums to exactly 1, so the
     gradient of its sum is exactly 0 (divided by the sum instead of times its inverse, the

@@ -182,8 +182,8 @@ class Policy:
     retain_in_hook_order = False           # paddle's retain_grads is a hook, run in registration order
     clamp_needs_a_bound = True             # torch.clamp(x) refuses; paddle.clip(x) is the identity
     softmax_floor: Optional[float] = None  # paddle: softmax clips x - max(x) from below at -64
-    # how softmax computes: torch's CPU kernels bit for bit ("torch", ``kernel_order.softmax``), or
-    # the exponentials times the inverse of their sum (paddle's, "inverse")
+    # how softmax and log_softmax compute: torch's CPU kernels bit for bit ("torch",
+    # ``kernel_order``), or the exponentials times the inverse of their sum (paddle's, "inverse")
     softmax_kernel = "torch"
     fast_float32_tanh = False  # paddle: float32 tanh is Eigen's rational approximation
     operand_labels = (("input", 1), ("other", 2))  # how argument errors name a binary op's operands
