@@ -329,6 +329,12 @@ def _uncopied(seed: Tensor, leaf: Tensor) -> Tensor:
     return same
 
 
+def _recorded_dtype(t: Tensor) -> np.dtype:
+    """The dtype ``t``'s node recorded for it (its own, where none was noted)."""
+    recorded = getattr(t._grad_fn, "out_dtype", None)
+    return t._data.dtype if recorded is None else recorded
+
+
 def _seed_leaf(seed: Tensor, has_node: bool) -> Tensor:
     """An explicit seed as the pass sees it: a copy (of its values too: what the pass
     accumulates into a leaf's .grad never reaches the program's seed) that keeps the seed's
@@ -1135,11 +1141,13 @@ class PaddlePolicy(Policy):
 
     def _seeds(self, outputs: Sequence[Tensor], seeds: Sequence[Any], api: str,
                create_graph: bool = False) -> list[Tensor]:
-        """Ones for missing seeds (any shape); explicit seeds cast to the output's dtype, except
-        for an output that is a leaf made from data, whose gradient the seed becomes as it is
-        (measured: a float64 seed for such a float32 leaf gives a float64 .grad). A seed that
-        requires grad takes part in a create_graph pass itself: what the pass computes from it
-        is connected to it."""
+        """Ones for missing seeds (any shape); explicit seeds cast to the dtype the output's node
+        recorded (which a promoting write under no_grad since may have widened the output past:
+        the seed is still the recorded dtype's, measured on 3.3.1), except for an output that
+        is a leaf made from data, whose gradient the seed becomes as it is (measured: a float64
+        seed for such a float32 leaf gives a float64 .grad). A seed that requires grad takes
+        part in a create_graph pass itself: what the pass computes from it is connected to
+        it."""
         out: list[Tensor] = []
         for i, t in enumerate(outputs):
             seed = seeds[i] if i < len(seeds) else None
@@ -1154,9 +1162,9 @@ class PaddlePolicy(Policy):
                                      seed_shape=list(seed._data.shape), out_shape=list(t._data.shape))
                 seed = F.reshape(seed, t._data.shape)
             if create_graph and seed._requires_grad:
-                out.append(F.cast(seed, t._data.dtype))
+                out.append(F.cast(seed, _recorded_dtype(t)))
                 continue
-            dtype = engine_dtype(t) if t._grad_fn is None else t._data.dtype
+            dtype = engine_dtype(t) if t._grad_fn is None else _recorded_dtype(t)
             kept = dtype is None and seed._data.dtype != t._data.dtype
             if kept and len(outputs) > 1:
                 raise self.error("leaf_seed_dtype_mixed", index=i, api=api,
