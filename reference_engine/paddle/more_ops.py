@@ -20,10 +20,11 @@ from reference_engine.paddle._core import Tensor, _made, cast, matmul, reshape, 
 from reference_engine.paddle._core import sum as _total
 from reference_engine.paddle.extras import flip, norm, sign
 
-__all__ = ["addmm", "bucketize", "count_nonzero", "dist", "greater_equal", "greater_than", "histogram",
-           "inner", "is_complex", "is_empty", "is_integer", "isclose", "isin", "less_equal", "less_than",
-           "moveaxis", "nanmean", "nansum", "not_equal", "rot90", "searchsorted", "sgn", "stanh", "trapezoid",
-           "tril_indices", "triu_indices", "unflatten"]
+__all__ = ["addmm", "bucketize", "copysign", "count_nonzero", "diag_embed", "ldexp", "dist",
+           "greater_equal", "greater_than", "histogram", "inner", "is_complex", "is_empty", "is_integer",
+           "isclose", "isin", "less_equal", "less_than", "moveaxis", "nanmean", "nansum", "not_equal",
+           "rot90", "searchsorted", "sgn", "stanh", "trapezoid", "tril_indices", "triu_indices",
+           "unflatten"]
 
 
 def _comparison(name: str, compare: Any) -> Any:
@@ -145,6 +146,42 @@ def triu_indices(row: builtins.int, col: Optional[builtins.int] = None, offset: 
     return _indices(np.triu_indices(row, offset, row if col is None else col))
 
 
+def copysign(x: Tensor, y: Any, name: Optional[str] = None) -> Tensor:
+    """``|x|`` with ``y``'s sign (CopysignGradNode; a number is a 0-d tensor of ``x``'s
+    dtype); of integers, integers."""
+    other = y if isinstance(y, Tensor) else to_tensor(y, dtype=x._data.dtype)
+    if x._data.dtype.kind in "iu":
+        return _made(np.copysign(x._data, other._data).astype(x._data.dtype))
+    return F.binary("copysign", x, other)
+
+
+def ldexp(x: Tensor, y: Tensor, name: Optional[str] = None) -> Tensor:
+    """``x · 2**y`` as paddle composes it: both cast to float64 if either is, else to the
+    default float dtype, then a product (MultiplyGradNode) with a power of a tensor 2."""
+    if not isinstance(y, Tensor):
+        raise TypeError(f"y must be tensor type, but got {type(y)}")
+    wide = np.float64 in (x._data.dtype, y._data.dtype)
+    dtype = np.dtype(np.float64) if wide else np.dtype(np.float32)
+    x, y = (t if t._data.dtype == dtype else cast(t, dtype) for t in (x, y))
+    return F.mul(x, F.pow(to_tensor(2, dtype=dtype), y))
+
+
+def diag_embed(input: Any, offset: builtins.int = 0, dim1: builtins.int = -2,  # noqa: A002
+               dim2: builtins.int = -1) -> Tensor:
+    """Each last-axis vector of ``input`` on the ``offset`` diagonal of a new square in dims
+    ``dim1`` and ``dim2``, unrecorded (paddle's kernel keeps the output out of the graph)."""
+    data = np.asarray(input._data if isinstance(input, Tensor) else input)
+    size = data.shape[-1] + abs(offset)
+    out = np.zeros(data.shape[:-1] + (size, size), data.dtype)
+    rows = np.arange(data.shape[-1]) + max(-offset, 0)
+    out[..., rows, rows + offset] = data
+    ndim = out.ndim
+    first, second = dim1 % ndim, dim2 % ndim
+    rest = [d for d in range(ndim) if d not in (first, second)]
+    order = sorted([(first, ndim - 2), (second, ndim - 1)] + list(zip(rest, range(ndim - 2))))
+    return _made(np.ascontiguousarray(np.transpose(out, [source for _, source in order])))
+
+
 def unflatten(x: Tensor, axis: builtins.int, shape: Sequence[builtins.int],
               name: Optional[str] = None) -> Tensor:
     """``axis`` split into ``shape`` (one entry may be -1): a reshape (ReshapeGradNode)."""
@@ -216,8 +253,8 @@ def isin(x: Tensor, test_x: Tensor, assume_unique: bool = False, invert: bool = 
     return _made(np.isin(x._data, test_x._data, invert=invert))
 
 
-_METHOD_NAMES = ("addmm", "bucketize", "count_nonzero", "dist", "greater_equal", "greater_than",
-                 "histogram", "inner", "is_complex", "is_empty", "is_integer", "isclose", "isin",
-                 "less_equal", "less_than", "moveaxis", "nanmean", "nansum", "not_equal", "rot90", "sgn",
-                 "stanh", "trapezoid", "unflatten")
+_METHOD_NAMES = ("addmm", "bucketize", "copysign", "count_nonzero", "diag_embed", "ldexp", "dist",
+                 "greater_equal", "greater_than", "histogram", "inner", "is_complex", "is_empty",
+                 "is_integer", "isclose", "isin", "less_equal", "less_than", "moveaxis", "nanmean",
+                 "nansum", "not_equal", "rot90", "sgn", "stanh", "trapezoid", "unflatten")
 TENSOR_METHODS = {name: globals()[name] for name in _METHOD_NAMES}

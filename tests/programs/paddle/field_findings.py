@@ -180,3 +180,26 @@ def python_numbers_from_one_element_tensors(paddle):
               paddle.to_tensor([1.0, 2.0]), paddle.to_tensor(3, dtype="int64")):
         seen += [attempt(lambda: float(t)), attempt(lambda: int(t)), attempt(lambda: bool(t))]
     return seen
+
+
+@program
+def copysign_ldexp_and_diag_embed(paddle):
+    """copysign (CopysignGradNode: the gradient through the sign, none to ``y``; a number ``y``;
+    integers), ldexp as paddle composes it (a product with a power of 2, float64 if either
+    operand is) and diag_embed (offsets, dims, out of the graph)."""
+    x = paddle.to_tensor([1.0, -2.0, 3.0, 4.0], stop_gradient=False)
+    y = paddle.to_tensor([-1.0, 1.0, 0.0, -0.0], stop_gradient=False)
+    signed = paddle.copysign(x, y)
+    grads = paddle.grad([signed], [x, y], [paddle.to_tensor([1.0, 2.0, 5.0, 6.0])], allow_unused=True)
+    scaled = paddle.ldexp(x, paddle.to_tensor([1, 2, 3, -1]))
+    (scaled_grad,) = paddle.grad([scaled.sum()], [x])
+    square = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
+    integers = paddle.copysign(paddle.to_tensor([1, -2]), paddle.to_tensor([-1, 1]))
+    seen = [signed, signed.grad_fn.name(), grads, integers, paddle.copysign(x, 2.0), x.copysign(y), scaled,
+            scaled.grad_fn.name(), scaled_grad,
+            paddle.ldexp(paddle.to_tensor([1.0, 2.0], dtype="float64"), paddle.to_tensor([1, 2])),
+            paddle.ldexp(paddle.to_tensor([1, 2]), paddle.to_tensor([1, 2]))]
+    for args in ((), (1,), (-1,), (0, 0, 2), (1, -1, 0)):
+        embedded = paddle.diag_embed(square, *args)
+        seen += [embedded, embedded.stop_gradient]
+    return seen + [square.diag_embed().shape]
