@@ -130,9 +130,22 @@ def _binary(op: str, a: Operand, b: Operand, extra: dict[str, Any] = _EMPTY) -> 
         if cls._policy.promotes_by_casting:  # the op then saves the cast copy, not the operand
             ta, tb = (t if t._data.dtype == dtype else cast(t, dtype) for t in (ta, tb))
         else:
-            arrays = (ta._data.astype(dtype, copy=False), tb._data.astype(dtype, copy=False))
+            arrays = (_promoted_array(ta._data, dtype), _promoted_array(tb._data, dtype))
     attrs = _EMPTY if a_tensor and b_tensor else (_SCALAR_RIGHT if a_tensor else _SCALAR_LEFT)
     return apply(R.RULES[op], (ta, tb), {**attrs, **extra} if extra else attrs, arrays)
+
+
+def _promoted_array(data: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``data`` in ``dtype`` with its broadcast (zero-stride) dimensions kept broadcast: the
+    layout of an elementwise result is computed from its operands' strides, and numpy's
+    ``astype`` would lay an expanded operand out densely in an order of its own."""
+    if data.dtype == dtype:
+        return data
+    broadcast = [n > 1 and st == 0 for n, st in zip(data.shape, data.strides)]
+    if not any(broadcast):
+        return data.astype(dtype, copy=False)
+    core = data[tuple(slice(0, 1) if b else slice(None) for b in broadcast)]
+    return np.broadcast_to(core.astype(dtype), data.shape)
 
 
 def add(a: Operand, b: Operand) -> Tensor:

@@ -143,3 +143,19 @@ def a_number_beyond_an_integer_dtype_wraps_around(torch):
     beyond what a 64-bit integer holds it is refused."""
     a = torch.tensor([1, 2], dtype=torch.int32)
     return [a + 2 ** 40, a * 3000000000, torch.tensor([1]) + 2 ** 63, attempt(lambda: a + 2 ** 70)]
+
+
+@program
+def a_promoted_expanded_operand_keeps_its_layout(torch):
+    """The fuzz-found program (seed 933532639548370881): float64 times an expanded float32
+    operand is laid out from the operands' strides as they are (the expansion's zero strides
+    included), so the product is contiguous and its reshape under no_grad is a view that
+    requires grad, as torch's."""
+    x = torch.tensor([[[0.5, 1.0, 2.0]]], requires_grad=True)
+    expanded = x.expand(2, 3, 3)
+    product = x.to(torch.float64) * expanded
+    with torch.no_grad():
+        viewed = product.reshape(18, 1)
+    mixed = torch.ones(1, 1, 3, dtype=torch.float64) * torch.ones(1, 1, 3).expand(2, 3, 3)
+    return [product.stride(), product.is_contiguous(), viewed.requires_grad, viewed.is_leaf,
+            viewed._base is product, mixed.stride()]
