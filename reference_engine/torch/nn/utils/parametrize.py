@@ -45,11 +45,7 @@ class ParametrizationList(ModuleList):
     def __init__(self, modules: Any, original: Tensor, unsafe: bool = False) -> None:
         super().__init__(modules)
         self.unsafe = unsafe
-        with no_grad():
-            new: Any = original
-            for module in reversed(list(self)):
-                if hasattr(module, "right_inverse"):
-                    new = module.right_inverse(new)
+        new = self._inverted(original)
         self.is_tensor = isinstance(new, Tensor)
         self.ntensors = 1 if self.is_tensor else len(new)
         if self.is_tensor:
@@ -65,14 +61,19 @@ class ParametrizationList(ModuleList):
     def right_inverse(self, value: Tensor) -> None:
         """Write ``value`` (inverted through each parametrization, last first) into the
         originals."""
+        value = self._inverted(value)
+        parts = [value] if self.is_tensor else list(value)
+        names = ["original"] if self.is_tensor else [f"original{i}" for i in range(self.ntensors)]
+        for name, part in zip(names, parts):
+            getattr(self, name).data = part
+
+    def _inverted(self, value: Any) -> Any:
+        """``value`` through each parametrization's ``right_inverse``, last first, unrecorded."""
         with no_grad():
             for module in reversed(list(self)):
                 if hasattr(module, "right_inverse"):
                     value = module.right_inverse(value)
-            parts = [value] if self.is_tensor else list(value)
-            names = ["original"] if self.is_tensor else [f"original{i}" for i in range(self.ntensors)]
-            for name, part in zip(names, parts):
-                getattr(self, name).data = part
+        return value
 
     def forward(self) -> Tensor:
         if self.is_tensor:
