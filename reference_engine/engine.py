@@ -156,13 +156,19 @@ class _FirstInFirstOut:
     def pop(self) -> Node:
         return self._queue.popleft()
 
+    def accumulation_first(self) -> bool:
+        """Whether the next node is a leaf accumulation (which paddle puts at the front)."""
+        return bool(self._queue) and type(self._queue[0]) is AccumulateGrad
+
 
 class _DerivativesFirst:
     """paddle's ready queue in a pass through derivatives: the derivative nodes most recently
     recorded first (paddle's fused kernel for a derivative is several nodes here, so first in,
     first out over them would not follow paddle's order), and the forward's nodes they reach
     first in, first out once no derivative node is ready, as paddle runs them (one node here
-    each, its order measured by which retained gradient and hook comes first)."""
+    each, its order measured by which retained gradient and hook comes first); a leaf
+    accumulation made ready runs next, before any derivative node (measured: a derivative node
+    that fails leaves the leaf's gradient written when the leaf was ready before it)."""
 
     def __init__(self, start: Sequence[Node]) -> None:
         self._derivatives = _LatestFirst([n for n in start if n.in_derivative])
@@ -175,7 +181,9 @@ class _DerivativesFirst:
         (self._derivatives if node.in_derivative else self._forward).push(node)
 
     def pop(self) -> Node:
-        return self._derivatives.pop() if self._derivatives else self._forward.pop()
+        if self._derivatives and not self._forward.accumulation_first():
+            return self._derivatives.pop()
+        return self._forward.pop()
 
 
 def _in_input_order(node: Node, made_ready: list[Node]) -> list[Node]:
@@ -408,6 +416,8 @@ def _missing_outputs(policy: Policy, node: Node, grads: list[Any], hooks: bool =
         slot = slot_ref()
         if slot is None or grads[index] is not None:  # an undefined one ran its hooks on arrival
             continue
+        if kind == "refused":  # the framework's kernel crashes without it (the policy says why)
+            raise policy.error("partial_pass_crash", name=node.name())
         if kind == "none":
             for hook in list(slot.pre_hooks.values()):
                 if hook(None) is not None:
@@ -563,9 +573,13 @@ def _needed_input_grads(policy: Policy, node: Node, grad: Tensor,
         grads = _call_rule(rule.vjps[0], grad, node, saved, rule.uses[0], None) if True in needed \
             else [None] * len(needed)
     else:
-        grads = [_call_rule(vjp, grad, node, saved, uses, name if through_operands else None,
-                            through == "unrecorded") if need else None
-                 for vjp, uses, need, name in zip(rule.vjps, rule.uses, needed, rule.inputs)]
+        grads = [None] * len(needed)
+        # the order the formulas run in is the order their recorded nodes are numbered in, which
+        # decides the order a later pass through them runs (and sums) in
+        for i in policy.derivative_order(rule):
+            if needed[i]:
+                grads[i] = _call_rule(rule.vjps[i], grad, node, saved, rule.uses[i],
+                                      rule.inputs[i] if through_operands else None, through == "unrecorded")
     # an identity rule (clone, add) runs a kernel: a new tensor, recorded when the gradient
     # requires grad without a node of its own
     copies = policy.kernels_copy_gradients and rule.op != "output_slot"

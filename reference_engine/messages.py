@@ -42,6 +42,12 @@ class EnforceNotMet(Exception):  # noqa: N818 - paddle's name
 
 
 TORCH_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "qr_not_differentiable_r": (
+        RuntimeError, "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. "
+                      "Please use linalg.qr(A, mode='reduced') if you are going to differentiate through "
+                      "linalg.qr."),
+    "qr_not_differentiable_tall": (
+        RuntimeError, "The QR decomposition is not differentiable when mode='complete' and nrows > ncols."),
     "not_positive_definite": (_LinAlgError, "{api}: The factorization could not be completed because the "
                                             "input is not positive-definite (the leading minor of order "
                                             "{order} is not positive-definite)."),
@@ -748,6 +754,11 @@ class UndefinedInFrameworkError(ValueError):
 
 
 PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
+    "qr_not_differentiable_r": (
+        ValueError, "(InvalidArgument) The derivative of qr is not implemented when mode='r'."),
+    "qr_not_differentiable_tall": (
+        ValueError, "(InvalidArgument) The derivative of qr is not implemented when mode='complete' and "
+                    "{m} > {n}."),
     "tensor_list_type": (ValueError, "(InvalidArgument) {fn}(): argument 'x' (position 0) must be list of "
                                      "Tensors, but got {type_name}"),
     # stack's shapes: the first dimension that differs, or the ranks
@@ -1004,6 +1015,8 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                       "(InvalidArgument) Leaf Var ({name}) that doesn't stop gradient can't use "
                       "inplace strategy."),
     "hook_no_grad": (RuntimeError, "Cannot register hook on a tensor that stop gradient."),
+    "bitwise_operand": (ValueError, "(InvalidArgument) {function}(): argument 'y' (position 1) must be "
+                                    "Tensor, but got {type}"),
     "promotion": (TypeError,
                   "(InvalidType) Type promotion only support calculations between floating-point "
                   "numbers and between complex and real numbers. But got different data type x: "
@@ -1101,6 +1114,13 @@ PADDLE_ERRORS: dict[str, tuple[type[Exception], str]] = {
                            "paddle 3.3.1's {api} gradient kernel crashes (segmentation fault), or "
                            "leaves the gradient unwritten, when only one of its two inputs needs a "
                            "gradient, so the reference engine refuses."),
+    "partial_pass_crash": (UndefinedInFrameworkError,
+                           "paddle 3.3.1 crashes (segmentation fault) running {name} when one of its "
+                           "inputs needs no gradient or one of its outputs got none, so the reference "
+                           "engine refuses."),
+    "qr_create_graph": (UndefinedInFrameworkError,
+                        "paddle 3.3.1 crashes (segmentation fault) running QrGradNode in a pass that "
+                        "records (create_graph=True), so the reference engine refuses."),
     "no_grad_var_is_input": (UndefinedInFrameworkError,
                              "reference_engine: no_grad_vars contains input {index}; paddle 3.3.1 "
                              "crashes (segmentation fault) on this call, so the reference engine "

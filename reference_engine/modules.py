@@ -24,12 +24,13 @@ class ModuleBase:
     parameter_type: ClassVar[type] = type(None)  # the dialect's parameter class
     tensor_type: ClassVar[type] = type(None)     # the dialect's tensor class
     repr_style: ClassVar[str] = "torch"          # how the dialect prints a module (``__repr__``)
+    table_type: ClassVar[type] = dict            # the mapping that holds parameters, buffers, children
 
     def __init__(self) -> None:
-        object.__setattr__(self, "_parameters", {})
-        object.__setattr__(self, "_buffers", {})
+        object.__setattr__(self, "_parameters", self.table_type())
+        object.__setattr__(self, "_buffers", self.table_type())
         object.__setattr__(self, "_non_persistent", set())
-        object.__setattr__(self, "_children", {})
+        object.__setattr__(self, "_children", self.table_type())
         object.__setattr__(self, "_forward_pre_hooks", {})
         object.__setattr__(self, "_forward_hooks", {})
         # the forward hooks registered with_kwargs, and those called even when forward raises

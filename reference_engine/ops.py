@@ -1042,6 +1042,20 @@ def output_slot(node: Node, data: np.ndarray, index: int, count: int, like: Tens
     return out
 
 
+def factorization(op: str, a: Tensor, attrs: dict[str, Any], arrays: Sequence[np.ndarray],
+                  saved: Sequence[str]) -> list[Tensor]:
+    """One node of rule ``op`` for ``a`` whose outputs are ``arrays`` (each an output slot, see
+    :func:`output_slot`), saved under the names ``saved`` for its rule to read, as torch's
+    factorization nodes save their outputs."""
+    node = apply(R.RULES[op], (a,), {**attrs, "count": len(arrays)})._grad_fn
+    if node is None:
+        return [made_like(a, array) for array in arrays]
+    outputs = [output_slot(node, array, i, len(arrays), a) for i, array in enumerate(arrays)]
+    for name, out in zip(saved, outputs):
+        node.saved[name] = SavedTensor(out)
+    return outputs
+
+
 SPLIT_OPS = frozenset({"split", "split_with_sizes", "unbind", "unstack"})
 
 
@@ -1320,17 +1334,17 @@ def binary(op: str, a: Operand, b: Operand, number_overload: Optional[int] = Non
     return _binary(op, a, b, {"overload": number_overload} if number else _EMPTY)
 
 
-def check_divisor(a: Operand, b: Operand) -> None:
+def check_divisor(a: Operand, b: Operand, op: Optional[str] = None) -> None:
     """Refuse an integer division by zero as the frameworks do (numpy would give 0)."""
     cls = _cls_of(a, b)
-    if cls._policy.result_dtype(a, b).kind in "iub":
+    if cls._policy.result_dtype(a, b, op=op).kind in "iub":
         divisor = b._data if isinstance(b, tensor_type()) else np.asarray(b)
         if not np.all(divisor):
             raise cls._policy.error("integer_division_by_zero")
 
 
 def _divided(op: str, a: Operand, b: Operand, extra: dict[str, Any] = _EMPTY) -> Tensor:
-    check_divisor(a, b)
+    check_divisor(a, b, op)
     return _binary(op, a, b, extra)
 
 

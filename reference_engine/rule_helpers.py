@@ -25,8 +25,10 @@ def kept_shape(shape: tuple[int, ...], dims: tuple[int, ...]) -> tuple[int, ...]
 
 
 def restore_reduced(t: Any, in_shape: tuple[int, ...], dims: tuple[int, ...]) -> Any:
-    """Give a reduced tensor its reduced dimensions back (as size 1), ready to broadcast."""
-    return F.reshape(t, kept_shape(in_shape, dims))
+    """Give a reduced tensor its reduced dimensions back (as size 1), ready to broadcast; one
+    that has them (kept by ``keepdim``) is returned as it is, as the frameworks' formulas do."""
+    shape = kept_shape(in_shape, dims)
+    return t if t._data.shape == tuple(shape) else F.reshape(t, shape)
 
 
 def reduce_count(in_shape: tuple[int, ...], dims: tuple[int, ...]) -> int:
@@ -564,9 +566,8 @@ def prod_grad(g: Any, a: Any, result: Any, dims: Optional[tuple[int, ...]], keep
     if zeros and dims is None:  # torch takes the products along the flattened input
         flat = F.reshape(a, (a._data.size,))
         return F.reshape(F.mul(g, products_of_others(flat, 0)), shape)
-    axes = tuple(range(len(shape))) if dims is None else dims
-    if not keepdim:
-        g, result = restore_reduced(g, shape, axes), restore_reduced(result, shape, axes)
+    if not keepdim and dims is not None:  # (over everything, the 0-d g and result broadcast)
+        g, result = (F.unsqueeze(t, dims[0]) for t in (g, result))
     if zeros:
         return F.mul(g, products_of_others(a, dims[0]))
     if a._policy.prod_grad_divides:
@@ -924,6 +925,146 @@ def np_cholesky(a: np.ndarray) -> np.ndarray:
     """The lower Cholesky factor; a matrix that is not positive-definite raises (the caller checks
     first, with the framework's error)."""
     return np.linalg.cholesky(a).astype(a.dtype)
+
+
+# --- factorizations (one node, several outputs: ``ops.factorization``), torch's formulas ----------
+
+def _eye(like: Any, size: int) -> Any:
+    return F.constant_like(like, np.eye(size, dtype=like._data.dtype))
+
+
+def diagonal_matrices(v: Any) -> Any:
+    """``diag_embed(v)``: each vector of the last dimension on a square matrix's diagonal."""
+    return F.mul(F.unsqueeze(v, -1), _eye(v, v._data.shape[-1]))
+
+
+def _reached(grads: list[Any]) -> list[Any]:
+    """Each output's gradient, None where none arrived."""
+    return [g if isinstance(g, recorder.tensor_type()) else None for g in grads]
+
+
+def eigh_grad(grads: list[Any], eigenvalues: Any, eigenvectors: Any) -> Any:
+    """``A = V diag(L) Vᴴ``: ``V (skew(VᴴgV) / E + diag(gL)) Vᴴ``, ``E_ij = L_j - L_i`` (ones on
+    the diagonal); with no gradient for V, ``V diag(gL) Vᴴ``."""
+    g_values, g_vectors = _reached(grads)
+    vectors_t = matrix_transpose(eigenvectors)
+    if g_vectors is None:
+        return F.matmul(F.mul(eigenvectors, F.unsqueeze(g_values, -2)), vectors_t)
+    size = eigenvalues._data.shape[-1]
+    projected = F.matmul(vectors_t, g_vectors)
+    projected = F.mul(F.sub(projected, matrix_transpose(projected)), 0.5)
+    gaps = F.add(F.sub(F.unsqueeze(eigenvalues, -2), F.unsqueeze(eigenvalues, -1)), _eye(eigenvalues, size))
+    inner = F.div(projected, gaps)
+    if g_values is not None:
+        off_diagonal = F.constant_like(inner, 1 - np.eye(size, dtype=inner._data.dtype))
+        inner = F.add(F.mul(inner, off_diagonal), diagonal_matrices(g_values))
+    return F.matmul(eigenvectors, F.matmul(inner, vectors_t))
+
+
+def _narrowed(t: Any, dim: int, size: int) -> Any:
+    index = (Ellipsis, slice(0, size)) if dim == -1 else (Ellipsis, slice(0, size), slice(None))
+    return F.getitem(t, index)
+
+
+def svd_grad(grads: list[Any], u: Any, s: Any, vh: Any, full_matrices: bool) -> Any:
+    """``A = u diag(s) vh`` (a full factorization's extra columns of u and rows of vh dropped
+    first): torch's svd_backward."""
+    g_u, g_s, g_vh = _reached(grads)
+    k = s._data.shape[-1]
+    if full_matrices:
+        u, vh = _narrowed(u, -1, k), _narrowed(vh, -2, k)
+        g_u = None if g_u is None else _narrowed(g_u, -1, k)
+        g_vh = None if g_vh is None else _narrowed(g_vh, -2, k)
+    m, n = u._data.shape[-2], vh._data.shape[-1]
+    if g_u is None and g_vh is None:
+        return F.matmul(u, F.mul(F.unsqueeze(g_s, -1), vh)) if m >= n else \
+            F.matmul(F.mul(u, F.unsqueeze(g_s, -2)), vh)
+
+    def skew(x: Any) -> Any:
+        return F.sub(x, matrix_transpose(x))
+
+    u_part = None if g_u is None else skew(F.matmul(matrix_transpose(u), g_u))
+    v_part = None if g_vh is None else skew(F.matmul(vh, matrix_transpose(g_vh)))
+    squares = F.mul(s, s)
+    gaps = F.add(F.sub(F.unsqueeze(squares, -2), F.unsqueeze(squares, -1)), _eye(s, k))
+    if u_part is not None and v_part is not None:
+        inner = F.div(F.add(F.mul(u_part, F.unsqueeze(s, -2)), F.mul(F.unsqueeze(s, -1), v_part)), gaps)
+    elif u_part is not None:
+        inner = F.mul(F.div(u_part, gaps), F.unsqueeze(s, -2))
+    else:
+        inner = F.mul(F.unsqueeze(s, -1), F.div(v_part, gaps))
+    if g_s is not None:
+        inner = F.add(inner, diagonal_matrices(g_s))
+    if m > n and g_u is not None:
+        out = F.matmul(u, inner)
+        scaled = F.div(g_u, F.unsqueeze(s, -2))
+        out = F.sub(F.add(out, scaled), F.matmul(u, F.matmul(matrix_transpose(u), scaled)))
+        return F.matmul(out, vh)
+    if m < n and g_vh is not None:
+        out = F.matmul(inner, vh)
+        scaled = F.div(g_vh, F.unsqueeze(s, -1))
+        out = F.sub(F.add(out, scaled), F.matmul(F.matmul(scaled, matrix_transpose(vh)), vh))
+        return F.matmul(u, out)
+    return F.matmul(u, F.matmul(inner, vh)) if m >= n else F.matmul(F.matmul(u, inner), vh)
+
+
+def qr_grad(grads: list[Any], q: Any, r: Any, mode: str) -> Any:
+    """``A = q r``, reduced (or complete with no more rows than columns): torch's
+    linalg_qr_backward."""
+    g_q, g_r = _reached(grads)
+    if mode == "r":
+        raise q._policy.error("qr_not_differentiable_r")
+    m, n = q._data.shape[-2], r._data.shape[-1]
+    if mode == "complete" and m > n:
+        raise q._policy.error("qr_not_differentiable_tall", m=m, n=n)
+    if g_q is not None:
+        product = F.neg(F.matmul(matrix_transpose(q), g_q))
+        inner = product if g_r is None else F.add(F.matmul(g_r, matrix_transpose(r)), product)
+    else:
+        inner = F.matmul(g_r, matrix_transpose(r))
+    if m >= n:
+        upper = C.triangle(inner, 0, lower=False)
+        symmetric = F.add(upper, matrix_transpose(upper))
+        rank = symmetric._data.ndim
+        halved = F.mul(C.diagonal(symmetric, 0, rank - 2, rank - 1), 0.5)
+        symmetric = F.sub(symmetric, diagonal_matrices(halved))
+        out = F.matmul(q, symmetric)
+        if g_q is not None:
+            out = F.add(out, g_q)
+        return matrix_transpose(F.linalg_solve(r, matrix_transpose(out)))
+    negated = F.neg(inner)
+    skew = C.triangle(F.sub(negated, matrix_transpose(negated)), 0, lower=True)
+    out = F.matmul(q, skew)
+    square = F.getitem(r, (Ellipsis, slice(0, m)))
+    out = matrix_transpose(F.linalg_solve(square, matrix_transpose(out)))
+    zeros = F.constant_like(out, np.zeros((*out._data.shape[:-1], n - m), out._data.dtype))
+    out = F.cat([out, zeros], -1)
+    return out if g_r is None else F.add(out, F.matmul(q, g_r))
+
+
+def pinv_grad(g: Any, a: Any, result: Any) -> Any:
+    """torch's pinv_backward (the products of the smaller dimension first)."""
+    m, n = a._data.shape[-2:]
+    pinv_t, g_t = matrix_transpose(result), matrix_transpose(g)
+    if m <= n:
+        k = F.matmul(g_t, result)
+        k_pinv_t = F.matmul(k, pinv_t)
+        out = F.add(F.neg(matrix_transpose(F.matmul(result, k))), k_pinv_t)
+        out = F.sub(out, F.matmul(F.matmul(a, result), k_pinv_t))
+        return F.add(out, F.matmul(F.matmul(pinv_t, result), F.sub(g_t, F.matmul(k, a))))
+    k = F.matmul(result, g_t)
+    pinv_t_k = F.matmul(pinv_t, k)
+    out = F.neg(matrix_transpose(F.matmul(k, result)))
+    out = F.add(out, F.matmul(F.matmul(F.sub(g_t, F.matmul(a, k)), result), pinv_t))
+    return F.sub(F.add(out, pinv_t_k), F.matmul(F.matmul(pinv_t_k, result), a))
+
+
+def np_pinv(a: np.ndarray, *, hermitian: bool = False, rtol: Optional[float] = None) -> np.ndarray:
+    """The pseudo-inverse, singular values below ``rtol · σ_max`` dropped (None: torch's default,
+    ``max(m, n) · eps``)."""
+    m, n = a.shape[-2:]
+    rcond = max(m, n) * np.finfo(a.dtype).eps if rtol is None else rtol
+    return np.linalg.pinv(a, rcond=rcond, hermitian=hermitian).astype(a.dtype)
 
 
 def det_grad(g: Any, a: Any, result: Any) -> Any:

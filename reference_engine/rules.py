@@ -485,6 +485,18 @@ rule("slogdet_sign", "LinalgSlogdetBackward0", lambda a: np.linalg.slogdet(a)[0]
 rule("slogdet_stacked", "SlogdetGradNode", lambda a: np.stack(np.linalg.slogdet(a)),
      lambda g, a: H.logabsdet_grad(F.getitem(g, (1,)), a))
 
+# --- factorizations: one node of several outputs (``ops.factorization``), which it saves ------
+# (the node's forward hands the input on; the caller computes the outputs)
+rule("eigh", "LinalgEighBackward0", lambda a, *, count: a,
+     lambda grads, eigenvalues, eigenvectors: H.eigh_grad(grads, eigenvalues, eigenvectors))
+rule("svd", "LinalgSvdBackward0", lambda a, *, full_matrices, count: a,
+     lambda grads, u, s, vh, full_matrices: H.svd_grad(grads, u, s, vh, full_matrices))
+rule("qr", "LinalgQrBackward0", lambda a, *, mode, count: a,
+     lambda grads, q, r, mode: H.qr_grad(grads, q, r, mode))
+rule("pinv", "LinalgPinvBackward0",
+     lambda a, *, hermitian, rtol: H.np_pinv(a, hermitian=hermitian, rtol=rtol),
+     lambda g, a, result: H.pinv_grad(g, a, result))
+
 # --- special functions (reference_engine.special_functions), torch's formulas -------------------
 rule("lgamma", "LgammaBackward0", S.lgamma, lambda g, a: F.mul(g, F.digamma(a)), **FUNCTION)
 rule("digamma", "DigammaBackward0", S.digamma, lambda g, a: F.mul(g, F.polygamma(a, 1)), **FUNCTION)

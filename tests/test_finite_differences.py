@@ -181,6 +181,42 @@ def _well_conditioned(*shape: int) -> np.ndarray:
 
 
 case("inverse", lambda a: torch.linalg.inv(a * a), _well_conditioned(2, 3, 3))
+# the factorizations, through what does not depend on the sign LAPACK gives each vector
+# (eigenvalues of a symmetric matrix, squared vector entries, products of the factors)
+
+
+def _eigh_parts(a: Any) -> Any:
+    symmetric = a + a.transpose(-2, -1)
+    values, vectors = torch.linalg.eigh(symmetric)
+    return values.unsqueeze(-1) * vectors ** 2 + torch.linalg.eigvalsh(symmetric, UPLO="U").unsqueeze(-2)
+
+
+def _svd_parts(a: Any) -> Any:
+    u, s, vh = torch.linalg.svd(a, full_matrices=False)
+    largest = torch.linalg.svdvals(a)[..., 0]
+    vectors = (u ** 2 * s.unsqueeze(-2)).sum((-2, -1)) + (vh ** 3 * s.unsqueeze(-1)).abs().sum((-2, -1))
+    return vectors + largest
+
+
+def _qr_parts(a: Any) -> Any:
+    q, r = torch.linalg.qr(a)
+    return q * r.sum(-2).unsqueeze(-2) + q ** 3
+
+
+def _tall_well_conditioned(*shape: int) -> np.ndarray:
+    """Tall matrices (a batch of them) whose top square is dominant: full column rank, with
+    singular values well apart."""
+    out = _distinct(*shape) * 0.3
+    out[..., :shape[-1], :] += np.diag(np.arange(1.0, shape[-1] + 1.0) * 1.5)
+    return out
+
+
+case("eigh", _eigh_parts, _well_conditioned(2, 3, 3))
+case("svd", _svd_parts, _tall_well_conditioned(2, 4, 3))
+case("svd_wide", lambda a: _svd_parts(a.transpose(-2, -1)), _tall_well_conditioned(2, 4, 3))
+case("qr", _qr_parts, _tall_well_conditioned(2, 4, 3))
+case("pinv", lambda a: torch.linalg.pinv(a) * torch.linalg.pinv(a.transpose(-2, -1)).transpose(-2, -1),
+     _tall_well_conditioned(2, 4, 3))
 # the special functions, inside their smooth domains (positive for the gamma family, inside
 # (0, 1) for erfinv and logit, away from integers for trunc and frac)
 case("lgamma_digamma", lambda a: torch.lgamma(a) * torch.digamma(a), _positive(2, 3))

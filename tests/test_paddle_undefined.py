@@ -6,6 +6,10 @@ truncated, and an input listed in ``no_grad_vars`` crashes the process (segmenta
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+
 import pytest
 
 import reference_engine.paddle as paddle
@@ -99,3 +103,60 @@ def test_accumulating_into_a_grad_of_another_dtype_is_refused(leaf_dtype, grad_d
     x.grad = paddle.to_tensor(0.5, dtype=grad_dtype)
     with pytest.raises(UndefinedInFrameworkError, match="reading the .grad's memory"):
         paddle.autograd.backward([x * 1.0])
+
+
+QR_GRADIENT_RECORDED = """
+import paddle
+x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]], dtype="float64", stop_gradient=False)
+q, r = paddle.linalg.qr(x)
+paddle.grad(r.sum(), x, create_graph=True)
+print("finished")
+"""
+
+
+def test_a_qr_gradient_that_records_is_refused():
+    x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]], dtype="float64", stop_gradient=False)
+    q, r = paddle.linalg.qr(x)
+    with pytest.raises(UndefinedInFrameworkError, match="QrGradNode"):
+        paddle.grad(r.sum(), x, create_graph=True)
+    assert paddle.grad(r.sum(), x)[0].shape == [3, 2]  # without recording it runs
+
+
+def test_paddle_crashes_on_a_qr_gradient_that_records():
+    """The behaviour the refusal above stands for, measured on paddle itself."""
+    pytest.importorskip("paddle", reason="paddle is not installed")
+    ran = subprocess.run([sys.executable, "-c", QR_GRADIENT_RECORDED], capture_output=True, text=True,
+                         timeout=120)
+    assert ran.returncode == -signal.SIGSEGV or "Segmentation fault" in ran.stderr, ran.stderr[-2000:]
+    assert "finished" not in ran.stdout
+
+
+BROADCAST_GRADIENT_OF_ONE_OUTPUT = """
+import paddle
+p = paddle.to_tensor([0.3, 0.9], stop_gradient=False)
+q = paddle.to_tensor([[1.0], [0.0]], stop_gradient=False)
+a, b = paddle.broadcast_tensors([p, q])
+a.sum().backward()
+print("finished")
+"""
+
+
+@pytest.mark.parametrize("partial", ["an output without gradient", "an input that stops gradient"])
+def test_a_partial_broadcast_tensors_gradient_is_refused(partial):
+    p = paddle.to_tensor([0.3, 0.9], stop_gradient=False)
+    q = paddle.to_tensor([[1.0], [0.0]], stop_gradient=partial.startswith("an input"))
+    a, b = paddle.broadcast_tensors([p, q])
+    with pytest.raises(UndefinedInFrameworkError, match="BroadcastTensorsGradNode"):
+        (a.sum() if partial.startswith("an output") else (a * b).sum()).backward()
+    c, d = paddle.broadcast_tensors([p, paddle.to_tensor([[1.0], [0.0]], stop_gradient=False)])
+    (c * d).sum().backward()  # every input needs a gradient and every output gets one: it runs
+    assert p.grad.numpy().tolist() == [1.0, 1.0]
+
+
+def test_paddle_crashes_on_a_partial_broadcast_tensors_gradient():
+    """The behaviour the refusal above stands for, measured on paddle itself."""
+    pytest.importorskip("paddle", reason="paddle is not installed")
+    ran = subprocess.run([sys.executable, "-c", BROADCAST_GRADIENT_OF_ONE_OUTPUT], capture_output=True,
+                         text=True, timeout=120)
+    assert ran.returncode == -signal.SIGSEGV or "Segmentation fault" in ran.stderr, ran.stderr[-2000:]
+    assert "finished" not in ran.stdout

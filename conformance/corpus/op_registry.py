@@ -255,6 +255,12 @@ INTERNAL_RULES: dict[str, str] = {
     "cholesky": "needs a positive-definite operand, which the registry's layouts do not make (finite "
                 "differences and torch's OpInfo samples check it)",
     "remainder_of_number": "torch's number % tensor: not differentiable (its derivative raises)",
+    **{name: "a factorization of several outputs, the vocabulary's ops have one; the sign of each vector "
+             "is the LAPACK library's choice (torch's MKL and numpy's OpenBLAS differ), so finite "
+             "differences and differential programs check what does not depend on it"
+       for name in ("eigh", "svd", "qr")},
+    "pinv": "far from singular only on tall or wide operands, which the registry's square layouts do "
+            "not make (finite differences and differential programs check it)",
     "tensor_unfold": "paddle's Tensor.unfold: needs window sizes the vocabulary's ops do not take "
                      "(a differential program checks it)",
 }

@@ -95,7 +95,8 @@ SCALAR_NODE_NAMES = {
 # paddle.max and paddle.amax share a kernel, but not a node name
 API_NODE_NAMES = {"max": "MaxGradNode", "min": "MinGradNode", "amax": "AmaxGradNode",
                   "amin": "AminGradNode", "view": "ViewShapeGradNode",
-                  "normal": "GaussianInplaceGradNode", "uniform": "UniformInplaceGradNode"}
+                  "normal": "GaussianInplaceGradNode", "uniform": "UniformInplaceGradNode",
+                  "eigvalsh": "EigvalshGradNode"}
 
 # The nodes of each form the kernel table measures carry this origin (see ``graph._origin``);
 # a form not listed carries its op's name.
@@ -169,6 +170,7 @@ DERIVATIVE_ORDER_LIMITS = {
     "max_pool3d_with_index_kernel": (0, "max_pool3d_with_index_grad"),
     "pool3d_kernel": (0, "pool3d_grad"), "conv3d_transpose_kernel": (0, "conv3d_transpose_grad"),
     "scatter_kernel": (0, "scatter_grad"), "tensor_unfold": (0, "tensor_unfold_grad"),
+    "unfold_kernel": (0, "unfold_grad"),
     # (the scans' and kron's compositions stand for one kernel each, named by its node)
     **{name: (0, f"{grad}_grad") for name, grad in (
         ("CummaxGradNode", "cummax"), ("CumminGradNode", "cummin"), ("LogcumsumexpGradNode", "logcumsumexp"),
@@ -176,6 +178,7 @@ DERIVATIVE_ORDER_LIMITS = {
     "heaviside": (0, "heaviside_grad"),
     # the linear-algebra kernels (measured: "The Op inverse_grad doesn't have any grad op")
     "linalg_solve": (0, "solve_grad"), "inverse": (0, "inverse_grad"), "det": (0, "det_grad"),
+    **{op: (0, f"{op}_grad") for op in ("cholesky", "eigh", "eigvalsh", "svd")},
     **{f"{mode}_interp_kernel": (0, f"{mode}_interp_grad") for mode in ("nearest", "bilinear", "linear")},
     "slogdet_stacked": (0, "slogdet_grad"),
     # and the special and running functions' kernels the table does not probe (measured likewise)
@@ -217,7 +220,10 @@ REFUSED_DOUBLE_GRAD = {"max_pool_kernel": "max_pool_double_grad",
 # of those, the double grads paddle composes from primitive ops (see ``check_runnable``)
 COMPOSITE_DOUBLE_GRADS = frozenset({"put_along_axis_assign"})
 # kernels whose create_graph pass fails inside (measured on 3.3.1: LSTM, GRU and SimpleRNN)
-CREATE_GRAPH_REFUSED = {"rnn_kernel": "rnn_create_graph"}
+# kernels that crash (segmentation fault) when an input needs no gradient or an output got
+# none (measured on 3.3.1: broadcast_tensors_grad reads the missing tensor's type)
+PARTIAL_PASS_CRASHES = frozenset({"BroadcastTensorsGradNode"})
+CREATE_GRAPH_REFUSED = {"rnn_kernel": "rnn_create_graph", "qr": "qr_create_graph"}
 C_TYPES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
            "uint8": "uint8_t", "bool": "bool"}
 ALIASES = {"matmul_dot_shape": "matmul_shape", "matmul_mv_shape": "matmul_shape",
@@ -244,6 +250,34 @@ CAST_SEEDS: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictiona
 
 # the gradient views that reshape (paddle lays their result out row-major when it can view)
 _RESHAPES = frozenset({"reshape", "unsqueeze", "squeeze"})
+
+
+def reshaped_view_strides(shape: Sequence[int], strides: Sequence[int],
+                          new_shape: Sequence[int]) -> Optional[list[int]]:
+    """The strides (in elements) a view of ``shape``/``strides`` as ``new_shape`` has, or None
+    where no view can hold it: torch's ``computeStride``, which paddle's strided reshape
+    follows. Runs of dimensions that lie contiguously in memory are split or merged; a size-1
+    dimension takes the stride of what follows it."""
+    new_strides = [0] * len(new_shape)
+    if math.prod(shape) == 0 or not shape:
+        return None if not shape and new_shape and math.prod(new_shape) != 1 else \
+            recorder.row_major_strides(tuple(new_shape), 1)
+    view_d = len(new_shape) - 1
+    chunk_base = strides[-1]
+    tensor_numel = view_numel = 1
+    for tensor_d in range(len(shape) - 1, -1, -1):
+        tensor_numel *= shape[tensor_d]
+        if tensor_d == 0 or (shape[tensor_d - 1] != 1 and strides[tensor_d - 1] != tensor_numel * chunk_base):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_strides[view_d] = view_numel * chunk_base
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base = strides[tensor_d - 1]
+                tensor_numel = view_numel = 1
+    return new_strides if view_d == -1 else None
 
 
 # gradients a retained gradient is (``retain``): a kernel does not write into one in place
@@ -389,6 +423,14 @@ def _zero_d_promotion(a: Any, b: Any) -> np.dtype:
     return y.dtype if x.ndim == 0 else x.dtype
 
 
+def _widest(a: np.dtype, b: np.dtype) -> np.dtype:
+    """Of two kinds (bool, integer, float), the higher kind's dtype; of one, the wider."""
+    kinds = DTYPE_CATEGORY[a.kind], DTYPE_CATEGORY[b.kind]
+    if kinds[0] != kinds[1]:
+        return a if kinds[0] > kinds[1] else b
+    return np.result_type(a, b)
+
+
 class PaddlePolicy(Policy):
     """PaddlePaddle 3.3.1 semantics (eager mode)."""
 
@@ -517,11 +559,17 @@ class PaddlePolicy(Policy):
             return
         held = RETAINED.get(id(grad)) is grad
         if op in self.gradient_views:
-            if op in _RESHAPES and first._data.flags.c_contiguous and not recorder.row_major(first._data):
-                # paddle's reshape of a view gives row-major strides wherever it can view
-                # (measured: the gradient of an unsqueeze below a transpose that kept the order)
-                first._data = np.lib.stride_tricks.as_strided(
-                    first._data, strides=recorder.row_major_strides(first._data.shape, first._data.itemsize))
+            if op in _RESHAPES and np.shares_memory(first._data, grad._data):
+                # paddle's reshape of a view views it with the strides torch's computeStride
+                # gives (measured: the gradient of an unsqueeze below a transpose that kept the
+                # order is row-major, and shared; [1, 2, 1] with strides [2, 1, 2] gives [2, 1]
+                # with [1, 2], which an in-place kernel below reads through a contiguous copy)
+                itemsize = grad._data.itemsize
+                strides = reshaped_view_strides(grad._data.shape, [s // itemsize for s in grad._data.strides],
+                                                first._data.shape)
+                if strides is not None:
+                    first._data = np.lib.stride_tricks.as_strided(
+                        first._data, strides=[s * itemsize for s in strides])
             first._shares_gradient_buffer = (grad._shares_gradient_buffer or held) and \
                 recorder.row_major(first._data) and np.shares_memory(first._data, grad._data)
         elif not grad._shares_gradient_buffer or held:
@@ -894,7 +942,7 @@ class PaddlePolicy(Policy):
         return F.mul(grad, 0.0)
 
     def node_name(self, rule: Any, attrs: dict[str, Any]) -> str:
-        if rule.op == "custom":
+        if rule.op in ("custom", "kernel_node"):
             return rule.node_name
         if attrs.get("api") in API_NODE_NAMES:
             return API_NODE_NAMES[attrs["api"]]
@@ -907,8 +955,11 @@ class PaddlePolicy(Policy):
 
     # the operations whose operands promote when one of two is 0-d (measured), and those that
     # refuse such a mix and take the wider of two floats, 0-d or not
-    zero_d_promoting_ops = frozenset({"add", "sub", "mul", "div", "pow", "compare"})
+    zero_d_promoting_ops = frozenset({"add", "sub", "mul", "div", "pow", "remainder", "compare"})
     widest_float_ops = frozenset({"maximum", "minimum", "where"})
+    # and those whose operands promote when one of two is 0-d, the 0-d one as a tensor: the
+    # higher kind's dtype, or the wider of one kind (measured: floor_divide)
+    zero_d_widening_ops = frozenset({"floor_divide"})
 
     def result_dtype(self, *operands: Any, op: Optional[str] = None) -> np.dtype:
         """Tensors of different dtypes promote only when all are floating point (a Python
@@ -916,9 +967,11 @@ class PaddlePolicy(Policy):
         of two is 0-d (``_zero_d_promotion``)."""
         tensors = [x for x in operands if hasattr(x, "_data")]
         dtypes = [x._data.dtype for x in tensors]
-        if len(set(dtypes)) > 1 and len(tensors) == 2 and op in self.zero_d_promoting_ops and \
-                any(t._data.ndim == 0 for t in tensors):
+        zero_d = len(set(dtypes)) > 1 and len(tensors) == 2 and any(t._data.ndim == 0 for t in tensors)
+        if zero_d and op in self.zero_d_promoting_ops:
             return _zero_d_promotion(*tensors)
+        if zero_d and op in self.zero_d_widening_ops:
+            return _widest(*dtypes)
         if len(set(dtypes)) > 1 and any(d.kind != "f" for d in dtypes):
             other = next(d for d in dtypes if d != dtypes[0])
             raise self.error("promotion", x=str(dtypes[0]), y=str(other))
@@ -950,9 +1003,12 @@ class PaddlePolicy(Policy):
 
     def missing_output_gradient(self, node: Node) -> Optional[str]:
         """split and unbind fill in zeros for a piece no gradient reached; a PyLayer's hooks
-        on such an output are handed None (and may not replace it)."""
+        on such an output are handed None (and may not replace it); the kernels of
+        ``PARTIAL_PASS_CRASHES`` crash ("refused")."""
         if node.rule.op in F.SPLIT_OPS:
             return "zeros"
+        if node.name() in PARTIAL_PASS_CRASHES:
+            return "refused"
         return "none" if node.rule.op == "custom" else None
 
     def check_product_dtypes(self, a: np.dtype, b: np.dtype, a_shape: tuple[int, ...],
@@ -1008,6 +1064,8 @@ class PaddlePolicy(Policy):
         if node.released:  # paddle clears every node it ran, whether it saved anything or not
             raise self.error("freed", name=node.name())
         self._check_one_sided_gradient(node, needed)
+        if node.name() in PARTIAL_PASS_CRASHES and None in node.edges:
+            raise self.error("partial_pass_crash", name=node.name())
         if create_graph and node.order == 1 and node.origin in CREATE_GRAPH_REFUSED:
             self.unpack_saved(node)
             raise self.error(CREATE_GRAPH_REFUSED[node.origin])

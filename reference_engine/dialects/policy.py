@@ -465,7 +465,8 @@ class Policy:
 
     def missing_output_gradient(self, node: Node) -> Optional[str]:
         """What the hooks of a node's outputs that no gradient reached see when it runs:
-        "none" (they are handed None), "zeros" (the kernel fills in zeros) or None (nothing)."""
+        "none" (they are handed None), "zeros" (the kernel fills in zeros), "refused" (the
+        kernel crashes: the pass raises the policy's ``partial_pass_crash``) or None (nothing)."""
         return None
 
     def gradient_node_name(self, node: Node, index: int) -> Optional[str]:
@@ -484,6 +485,10 @@ class Policy:
 
     def release(self, node: Node) -> None:
         node.release()
+
+    def derivative_order(self, rule: Any) -> Sequence[int]:
+        """The order a node's derivative formulas run in, by input position: as the inputs."""
+        return range(len(rule.inputs))
 
     def reaches_last_input_first(self, node: Node) -> bool:
         """Whether the framework's kernel for ``node`` is several nodes, whose chain to the last

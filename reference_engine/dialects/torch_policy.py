@@ -82,6 +82,14 @@ def _basic_index_node(index: Any) -> str:
 _TORCH_SAVED_NAMES = {"a": "self", "b": "other", "low": "min", "high": "max", "c": "condition"}
 _REFERENCE_SAVED_NAMES = {torch_name: name for name, torch_name in _TORCH_SAVED_NAMES.items()}
 _MATMUL_OPS = frozenset({"dot", "mv", "mm", "vm", "bmm"})
+# the order torch's node runs each op's formulas in, by input position, where it is not the
+# inputs' (torch's names sorted: (self, other) -> other first; where's (condition, self, other);
+# addmm's (self, mat1, mat2); clamp's (self, min, max) with min and max one formula)
+DERIVATIVE_ORDERS: dict[str, tuple[int, ...]] = {
+    **{op: (1, 0) for op in ("add", "sub", "add_scaled", "sub_scaled", "mul", "div", "div_rounded", "pow",
+                             "copysign", "fmax", "fmin", "fmod", "remainder", "xlogy", "maximum", "minimum",
+                             "logaddexp2", "cross", "mm", "bmm", "heaviside", "floor_divide")},
+    "where": (2, 1, 0), "addmm": (1, 2, 0), "addmm_scaled": (1, 2, 0), "clamp_tensor": (1, 2, 0)}
 _ELEMENTWISE_FUNCTIONS = frozenset(R.elementwise_functions())
 _PRODUCTS_VIEWED_BACK = frozenset({"vm", "bmm"})
 _OUTPUTS = frozenset({"result", "indices"})
@@ -287,6 +295,13 @@ class TorchPolicy(Policy):
 
     def saved_order_reads_attrs(self, rule: Any) -> bool:
         return rule.op in _MATMUL_OPS
+
+    def derivative_order(self, rule: Any) -> Sequence[int]:
+        """torch's generated nodes run their formulas in the alphabetical order of the inputs'
+        names in derivatives.yaml (torchgen sorts them): ``other`` before ``self``, ``mat1``
+        before ``mat2`` before ``self`` (measured: in a create_graph pass through ``x / y``,
+        ``y``'s formula records first)."""
+        return DERIVATIVE_ORDERS.get(rule.op) or range(len(rule.inputs))
 
     def reaches_last_input_first(self, node: Node) -> bool:
         return node.rule.op in _MATMUL_OPS and torch_matmul.reaches_b_first(

@@ -62,6 +62,7 @@ ParamAttr = framework.ParamAttr
 set_flags, get_flags = flags.set_flags, flags.get_flags
 create_parameter = nn.layers.create_parameter
 inverse = linalg.inv
+cholesky, eigvalsh = linalg.cholesky, linalg.eigvalsh
 Model = hapi.Model
 newaxis = None  # numpy's spelling of an index's new dimension
 

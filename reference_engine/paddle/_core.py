@@ -44,7 +44,7 @@ from reference_engine.tensor import Tensor as _CoreTensor
 
 __all__ = [
     "disable_static", "enable_static", "in_dynamic_mode",
-    "Tensor", "abs", "add", "rand", "randn", "seed",
+    "Tensor", "abs", "add", "bernoulli", "rand", "randn", "seed",
     "square", "full_like",
     "amax", "amin", "bool", "cast", "clip", "concat", "divide", "dtype", "enable_grad", "expand",
     "expand_as", "float", "float16", "bfloat16", "float32", "float64",
@@ -455,6 +455,21 @@ class Tensor(_CoreTensor):
     def __getitem__(self, index: Any) -> Tensor:
         return _getitem(self, index)
 
+    def __floordiv__(self, other: Any) -> Tensor:
+        return _floor_divided(super().__floordiv__(other), self, other)
+
+    def __rfloordiv__(self, other: Any) -> Tensor:
+        return _floor_divided(super().__rfloordiv__(other), self, other)
+
+    def __and__(self, other: Any) -> Tensor:
+        return super().__and__(_bitwise_operand("bitwise_and", other))
+
+    def __or__(self, other: Any) -> Tensor:
+        return super().__or__(_bitwise_operand("bitwise_or", other))
+
+    def __xor__(self, other: Any) -> Tensor:
+        return super().__xor__(_bitwise_operand("bitwise_xor", other))
+
     def __matmul__(self, other: Any) -> Any:
         """``self @ other``: unlike ``paddle.matmul``, which refuses operands of two dtypes, the
         operator casts ``other`` to ``self``'s dtype first, a recorded cast (measured on 3.3.1)."""
@@ -576,6 +591,21 @@ def _to_tensor_dtype(d: Any) -> Optional[np.dtype]:
 _WARNED_TO_TENSOR_OF_TENSOR: list[builtins.bool] = []
 
 
+def _floor_divided(out: Any, tensor: Tensor, number: Any) -> Any:
+    """paddle's ``//`` makes a number operand a tensor of shape [1]: with a 0-d tensor the
+    result has shape [1] (measured on 3.3.1; the result stops gradient, so it has no node)."""
+    if isinstance(out, _CoreTensor) and tensor._data.ndim == 0 and not isinstance(number, _CoreTensor):
+        out._data = out._data.reshape(1)
+    return out
+
+
+def _bitwise_operand(function: builtins.str, other: Any) -> Any:
+    """``&``, ``|`` and ``^`` take a tensor on the right only (a reflected one takes numbers)."""
+    if not isinstance(other, _CoreTensor):
+        raise PADDLE.error("bitwise_operand", function=function, type=type(other).__name__)
+    return other
+
+
 def to_tensor(data: Any, dtype: Any = None, place: Any = None,
               stop_gradient: builtins.bool = True) -> Tensor:
     """``paddle.to_tensor``: a new leaf (``stop_gradient=True`` unless asked otherwise)."""
@@ -595,12 +625,14 @@ def created(data: Any, dtype: Any = None, stop_gradient: builtins.bool = True) -
     of a tensor, zeros, arange): with its accumulation node from the start."""
     if isinstance(data, _CoreTensor):
         array = data._data.copy()
-    elif isinstance(data, np.ndarray):
-        array = data.copy()
-    else:
+    elif isinstance(data, (np.ndarray, np.number)):  # a numpy scalar keeps its dtype, as an array
+        array = np.array(data)
+    else:  # Python values: floats in the default dtype, int32 (numpy's on some systems) int64
         array = np.array(data)
         if array.dtype.kind == "f" and dtype is None:
             array = array.astype(_DEFAULT_FLOAT[0])
+        elif array.dtype == np.int32 and dtype is None:
+            array = array.astype(np.int64)
     target = _to_tensor_dtype(dtype)
     if target is not None:
         array = array.astype(target)
@@ -705,6 +737,15 @@ def randn(shape: Sequence[builtins.int], dtype: Any = None, name: Any = None) ->
 def rand(shape: Sequence[builtins.int], dtype: Any = None, name: Any = None) -> Tensor:
     """Uniform draws in [0, 1) of paddle's generator."""
     return _drawn(rng.generator("paddle").uniform(0.0, 1.0, list(shape), _draw_dtype(dtype)))
+
+
+def bernoulli(x: Tensor, p: Any = None, name: Any = None) -> Tensor:
+    """1 where a uniform draw of paddle's generator (in ``x``'s dtype) is below ``x``'s
+    probability, else 0, in ``x``'s dtype; not recorded (measured on 3.3.1)."""
+    if p is not None:
+        raise not_supported("bernoulli with p", "paddle")
+    draws = rng.generator("paddle").uniform(0.0, 1.0, list(x._data.shape), x._data.dtype)
+    return _drawn((draws < x._data).astype(x._data.dtype))
 
 
 @_tensor_first

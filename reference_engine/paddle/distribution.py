@@ -17,7 +17,7 @@ from reference_engine.messages import not_supported
 from reference_engine.paddle import _core as P
 from reference_engine.paddle import extras
 
-__all__ = ["Categorical", "Distribution", "Normal", "Uniform", "kl_divergence", "multinomial"]
+__all__ = ["Bernoulli", "Categorical", "Distribution", "Normal", "Uniform", "kl_divergence", "multinomial"]
 
 
 def multinomial(x: P.Tensor, num_samples: int = 1, replacement: bool = False,
@@ -218,8 +218,78 @@ class Categorical(Distribution):
         return P.sum(prob * (logits - P.log(z) - other_logits + P.log(other_z)), axis=-1, keepdim=True)
 
 
+class Bernoulli(Distribution):
+    """The Bernoulli distribution of ``probs``, clipped into (eps, 1 - eps) as paddle clips it,
+    with the logits ``log p - log1p(-p)``; ``log_prob`` and ``entropy`` are paddle's
+    ``binary_cross_entropy_with_logits``, ``rsample`` its relaxed (logistic) draw."""
+
+    _EPS = {"float32": float(np.finfo(np.float32).eps), "float64": float(np.finfo(np.float64).eps)}
+
+    def __init__(self, probs: Any, name: Optional[str] = None) -> None:
+        self.name = name or "Bernoulli"
+        probs = _as_tensor(probs)
+        self.dtype = str(probs._data.dtype)
+        eps = self._EPS[self.dtype]
+        self.probs = P.clip(probs, min=eps, max=1 - eps).astype(self.dtype)
+        self.logits = P.log(self.probs) - P.log1p(-self.probs)
+        super().__init__(self.probs.shape, ())
+
+    @property
+    def mean(self) -> P.Tensor:
+        return self.probs
+
+    @property
+    def variance(self) -> P.Tensor:
+        return P.multiply(self.probs, 1 - self.probs)
+
+    def sample(self, shape: Sequence[int] = ()) -> P.Tensor:
+        with P.no_grad():
+            return P.bernoulli(self.probs.expand(self._extend_shape(shape)))
+
+    def rsample(self, shape: Sequence[int] = (), temperature: float = 1.0) -> P.Tensor:
+        shape = self._extend_shape(shape)
+        temperature_ = extras.full([], temperature, dtype=self.dtype)
+        probs = self.probs.expand(shape)
+        uniforms = P.rand(shape, dtype=self.dtype)
+        return P.divide(P.add(P.subtract(uniforms.log(), P.log1p(-uniforms)),
+                              P.subtract(probs.log(), P.log1p(-probs))), temperature_)
+
+    def _value(self, value: P.Tensor) -> P.Tensor:
+        return value if value.dtype == self.probs.dtype else P.cast(value, self.probs.dtype)
+
+    def cdf(self, value: P.Tensor) -> P.Tensor:
+        probs, value = extras.broadcast_tensors([self.probs, self._value(value)])
+        zeros, ones = P.zeros_like(probs), P.ones_like(probs)
+        return P.where(value < 0, zeros, P.where(value < 1, P.subtract(ones, probs), ones))
+
+    def log_prob(self, value: P.Tensor) -> P.Tensor:
+        from reference_engine.paddle.nn import functional
+
+        logits, value = extras.broadcast_tensors([self.logits, self._value(value)])
+        return -functional.binary_cross_entropy_with_logits(logits, value, reduction="none")
+
+    def prob(self, value: P.Tensor) -> P.Tensor:
+        return self.log_prob(value).exp()
+
+    def entropy(self) -> P.Tensor:
+        from reference_engine.paddle.nn import functional
+
+        return functional.binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
+
+    def kl_divergence(self, other: Bernoulli) -> P.Tensor:
+        from reference_engine.paddle.nn import functional
+
+        a_logits, b_logits = self.logits, other.logits
+        log_pa, log_pb = -functional.softplus(-a_logits), -functional.softplus(-b_logits)
+        pa, one_minus_pa = functional.sigmoid(a_logits), functional.sigmoid(-a_logits)
+        log_one_minus_pa, log_one_minus_pb = -functional.softplus(a_logits), -functional.softplus(b_logits)
+        return P.add(P.subtract(P.multiply(log_pa, pa), P.multiply(log_pb, pa)),
+                     P.subtract(P.multiply(log_one_minus_pa, one_minus_pa),
+                                P.multiply(log_one_minus_pb, one_minus_pa)))
+
+
 def kl_divergence(p: Distribution, q: Distribution) -> P.Tensor:
-    """KL(p ‖ q) for two distributions of one kind (normal or categorical)."""
-    if type(p) is not type(q) or not isinstance(p, (Normal, Categorical)):
+    """KL(p ‖ q) for two distributions of one kind (normal, categorical or Bernoulli)."""
+    if type(p) is not type(q) or not isinstance(p, (Normal, Categorical, Bernoulli)):
         raise not_supported(f"kl_divergence of {type(p).__name__} and {type(q).__name__}", "paddle")
     return p.kl_divergence(q)

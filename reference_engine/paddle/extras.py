@@ -10,7 +10,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from reference_engine import checkpoint, rng
+from reference_engine import checkpoint, kernel_node, rng
 from reference_engine import composed as C
 from reference_engine import ops as F
 from reference_engine.dialects.paddle_policy import PADDLE
@@ -250,11 +250,15 @@ def unstack(x: Tensor, axis: builtins.int = 0, num: Optional[builtins.int] = Non
 
 
 def broadcast_tensors(input: Sequence[Tensor], name: Optional[str] = None) -> list[Tensor]:  # noqa: A002
-    """Each tensor expanded to the shape they broadcast to, each a new tensor
-    (BroadcastTensorsGradNode)."""
+    """Each tensor expanded to the shape they broadcast to, each a new tensor, all outputs of
+    one BroadcastTensorsGradNode (whose kernel crashes unless every input needs a gradient and
+    every output gets one: the policy refuses those passes)."""
     shape = F.broadcast_shape(Tensor, *(t._data.shape for t in input))
-    return [C.named(F.expand(t, shape) if t._data.shape != shape else F.clone(t),
-                    "BroadcastTensorsGradNode", t) for t in input]
+
+    def expanded(*tensors: Tensor) -> list[Tensor]:
+        return [F.expand(t, shape) if t._data.shape != shape else F.clone(t) for t in tensors]
+
+    return list(kernel_node.one_node("BroadcastTensorsGradNode", list(input), expanded))
 
 
 def bitwise_and(x: Tensor, y: Tensor, out: Any = None, name: Optional[str] = None) -> Tensor:

@@ -22,6 +22,7 @@ from reference_engine.torch import (
     determinism,
     distributions,
     extras,
+    factorization_ops,
     func,
     fused_ops,
     indexed_writes,
@@ -48,6 +49,7 @@ from reference_engine.torch.amp import autocast, get_autocast_dtype, is_autocast
 from reference_engine.torch.cholesky_ops import *  # noqa: F403
 from reference_engine.torch.determinism import *  # noqa: F403
 from reference_engine.torch.extras import *  # noqa: F403
+from reference_engine.torch.factorization_ops import *  # noqa: F403
 from reference_engine.torch.fused_ops import *  # noqa: F403
 from reference_engine.torch.indexed_writes import *  # noqa: F403
 from reference_engine.torch.legacy_types import (
@@ -80,6 +82,7 @@ for _method, _function in {**extras.TENSOR_METHODS, **_WRITES, **small_ops.TENSO
                            **math_functions.TENSOR_METHODS, **more_ops.TENSOR_METHODS,
                            **fused_ops.TENSOR_METHODS, **lookups.TENSOR_METHODS,
                            **order_statistics.TENSOR_METHODS, **cholesky_ops.TENSOR_METHODS,
+                           **factorization_ops.TENSOR_METHODS,
                            **shape_in_place.TENSOR_METHODS}.items():
     setattr(_core.Tensor, _method, _function)
 
@@ -96,7 +99,8 @@ for _name in ("lerp", "addcmul", "addcdiv", "floor", "round", "sign", "reciproca
 # the release whose behaviour the facade models (its measured errors, kernels and orders)
 __version__ = "2.13.0"
 
-__all__ = [*_core.__all__, *cholesky_ops.__all__, *determinism.__all__, *extras.__all__, *threads.__all__,
+__all__ = [*_core.__all__, *cholesky_ops.__all__, *factorization_ops.__all__, *determinism.__all__,
+           *extras.__all__, *threads.__all__,
            *fused_ops.__all__, *lookups.__all__, *random.__all__,
            *indexed_writes.__all__, *small_ops.__all__, *math_functions.__all__, *more_ops.__all__,
            *order_statistics.__all__,

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from reference_engine import composed as C
+from reference_engine import factorizations
 from reference_engine import ops as F
 from reference_engine import rule_helpers as H
 from reference_engine.framework_names import module_getattr
@@ -18,8 +19,9 @@ from reference_engine.messages import _LinAlgError, not_supported
 from reference_engine.tensor import Tensor
 from reference_engine.torch import return_types
 
-__all__ = ["LinAlgError", "cholesky", "cross", "det", "inv", "matrix_norm", "matrix_power", "multi_dot",
-           "norm", "slogdet", "solve", "solve_triangular", "vecdot", "vector_norm"]
+__all__ = ["LinAlgError", "cholesky", "cross", "det", "eigh", "eigvalsh", "inv", "matrix_norm",
+           "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve",
+           "solve_triangular", "svd", "svdvals", "vecdot", "vector_norm"]
 
 LinAlgError = _LinAlgError
 
@@ -153,6 +155,49 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True,  #
     else:  # X A = B is Aᵀ Xᵀ = Bᵀ
         out_ = H.matrix_transpose(F.linalg_solve(H.matrix_transpose(triangle), H.matrix_transpose(B)))
     return C.named(out_, "LinalgSolveTriangularBackward0", A, B)
+
+
+def eigh(A: Tensor, UPLO: str = "L", *, out: Any = None) -> Any:  # noqa: N803 - torch's names
+    """``(eigenvalues, eigenvectors)`` of a symmetric matrix (batch), one LinalgEighBackward0."""
+    return return_types.linalg_eigh(*factorizations.eigh(A, upper=UPLO.upper() == "U"))
+
+
+def eigvalsh(A: Tensor, UPLO: str = "L", *, out: Any = None) -> Tensor:  # noqa: N803 - torch's names
+    """The eigenvalues alone: eigh's first output (its node computes the vectors too)."""
+    return factorizations.eigh(A, upper=UPLO.upper() == "U")[0]
+
+
+def svd(A: Tensor, full_matrices: bool = True, *, driver: Any = None, out: Any = None) -> Any:  # noqa: N803
+    """``(U, S, Vh)``, one LinalgSvdBackward0 (a full factorization's extra vectors pass no
+    gradient)."""
+    return return_types.linalg_svd(*factorizations.svd(A, full_matrices))
+
+
+def svdvals(A: Tensor, *, driver: Any = None, out: Any = None) -> Tensor:  # noqa: N803 - torch's name
+    """The singular values alone: a reduced svd's second output."""
+    return factorizations.svd(A, full_matrices=False)[1]
+
+
+def qr(A: Tensor, mode: str = "reduced", *, out: Any = None) -> Any:  # noqa: N803 - torch's name
+    """``(Q, R)``, one LinalgQrBackward0 (``mode="r"``: an empty Q); the derivative refuses "r"
+    and a complete factorization of a tall matrix, as torch's does."""
+    return return_types.linalg_qr(*factorizations.qr(A, mode))
+
+
+def pinv(A: Tensor, *, atol: Any = None, rtol: Any = None, hermitian: bool = False,  # noqa: N803
+         out: Any = None) -> Tensor:
+    """The pseudo-inverse at torch's default tolerance (LinalgPinvBackward0)."""
+    if atol is not None or rtol is not None:
+        raise not_supported("linalg.pinv with atol or rtol", "torch")
+    return factorizations.pinv(A, hermitian)
+
+
+def matrix_rank(A: Tensor, *, atol: Any = None, rtol: Any = None, hermitian: bool = False,  # noqa: N803
+                out: Any = None) -> Tensor:
+    """The numerical rank at torch's default tolerance (int64, not recorded)."""
+    if atol is not None or rtol is not None:
+        raise not_supported("linalg.matrix_rank with atol or rtol", "torch")
+    return type(A)._from_array(factorizations.matrix_rank(A, hermitian))
 
 
 def cross(input: Tensor, other: Tensor, *, dim: int = -1, out: Any = None) -> Tensor:  # noqa: A002

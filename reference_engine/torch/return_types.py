@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
-__all__ = ["aminmax", "cummax", "cummin", "kthvalue", "linalg_slogdet", "max", "median", "min", "mode",
-           "nanmedian", "slogdet", "sort", "topk"]
+__all__ = ["aminmax", "cummax", "cummin", "kthvalue", "linalg_eigh", "linalg_qr", "linalg_slogdet",
+           "linalg_svd", "max", "median", "min", "mode", "nanmedian", "svd", "slogdet", "sort", "topk"]
 
 
 def _structseq(name: str, fields: tuple[str, ...]) -> type:
@@ -31,6 +31,10 @@ aminmax = _structseq("aminmax", ("min", "max"))
 cummax = _structseq("cummax", ("values", "indices"))
 cummin = _structseq("cummin", ("values", "indices"))
 linalg_slogdet = _structseq("linalg_slogdet", ("sign", "logabsdet"))
+linalg_eigh = _structseq("linalg_eigh", ("eigenvalues", "eigenvectors"))
+linalg_svd = _structseq("linalg_svd", ("U", "S", "Vh"))
+linalg_qr = _structseq("linalg_qr", ("Q", "R"))
+svd = _structseq("svd", ("U", "S", "V"))
 median = _structseq("median", ("values", "indices"))
 nanmedian = _structseq("nanmedian", ("values", "indices"))
 kthvalue = _structseq("kthvalue", ("values", "indices"))

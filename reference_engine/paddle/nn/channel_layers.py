@@ -17,7 +17,9 @@ from reference_engine.paddle.nn import functional
 from reference_engine.paddle.nn.layers import Layer, Parameter
 
 __all__ = ["GLU", "SELU", "Pad1D", "Pad2D", "PixelShuffle", "PixelUnshuffle", "ZeroPad2D", "PairwiseDistance",
-           "TripletMarginLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "CosineSimilarity", "Dropout2D",
+           "TripletMarginLoss", "CosineEmbeddingLoss", "MarginRankingLoss", "SoftMarginLoss", "Unfold",
+           "HingeEmbeddingLoss",
+           "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "CosineSimilarity", "Dropout2D",
            "KLDivLoss", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "Softshrink", "Tanhshrink",
            "ThresholdedReLU", "InstanceNorm1D", "InstanceNorm2D",
            "LogSigmoid", "Mish", "PReLU", "ReLU6", "Softsign"]
@@ -184,6 +186,50 @@ class TripletMarginLoss(Layer):
                                               self.swap, self.reduction)
 
 
+class CosineEmbeddingLoss(Layer):
+    """``cosine_embedding_loss`` with the settings it was made with."""
+
+    def __init__(self, margin: float = 0, reduction: str = "mean", name: Optional[str] = None) -> None:
+        super().__init__()
+        self.margin, self.reduction = margin, reduction
+
+    def forward(self, input1: Tensor, input2: Tensor, label: Tensor) -> Tensor:
+        return functional.cosine_embedding_loss(input1, input2, label, self.margin, self.reduction)
+
+
+class MarginRankingLoss(Layer):
+    """``margin_ranking_loss`` with the settings it was made with."""
+
+    def __init__(self, margin: float = 0.0, reduction: str = "mean", name: Optional[str] = None) -> None:
+        super().__init__()
+        self.margin, self.reduction = margin, reduction
+
+    def forward(self, input: Tensor, other: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return functional.margin_ranking_loss(input, other, label, self.margin, self.reduction)
+
+
+class SoftMarginLoss(Layer):
+    """``soft_margin_loss`` with the reduction it was made with."""
+
+    def __init__(self, reduction: str = "mean", name: Optional[str] = None) -> None:
+        super().__init__()
+        self.reduction = reduction
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return functional.soft_margin_loss(input, label, self.reduction)
+
+
+class HingeEmbeddingLoss(Layer):
+    """``hinge_embedding_loss`` with the settings it was made with."""
+
+    def __init__(self, margin: float = 1.0, reduction: str = "mean", name: Optional[str] = None) -> None:
+        super().__init__()
+        self.margin, self.reduction = margin, reduction
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return functional.hinge_embedding_loss(input, label, self.margin, self.reduction)
+
+
 class PairwiseDistance(Layer):
     """``pairwise_distance`` with the settings it was made with."""
 
@@ -194,6 +240,23 @@ class PairwiseDistance(Layer):
 
     def forward(self, x: Tensor, y: Tensor) -> Tensor:
         return functional.pairwise_distance(x, y, self.p, self.epsilon, self.keepdim)
+
+
+class Unfold(Layer):
+    """``unfold`` with the settings it was made with."""
+
+    def __init__(self, kernel_sizes: Any, dilations: Any = 1, paddings: Any = 0, strides: Any = 1,
+                 name: Optional[str] = None) -> None:
+        super().__init__()
+        self.kernel_sizes, self.dilations = kernel_sizes, dilations
+        self.paddings, self.strides = paddings, strides
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return functional.unfold(input, self.kernel_sizes, self.strides, self.paddings, self.dilations)
+
+    def extra_repr(self) -> str:
+        return (f"kernel_size={self.kernel_sizes}, dilation={self.dilations}, padding={self.paddings}, "
+                f"stride={self.strides}")
 
 
 class PixelShuffle(Layer):

@@ -21,18 +21,23 @@ from reference_engine.paddle.extras import triu
 from reference_engine.paddle.nn.activation_functions import *  # noqa: F403
 from reference_engine.paddle.nn.activation_functions import __all__ as _activations
 from reference_engine.paddle.nn.activation_functions import float_attribute
+from reference_engine.paddle.nn.composed_losses import *  # noqa: F403
+from reference_engine.paddle.nn.composed_losses import __all__ as _composed_losses
+from reference_engine.paddle.nn.composed_losses import mean_all as _mean_all
 from reference_engine.tensor import Tensor
 
 __all__ = ["group_norm", "interpolate", "label_smooth", "one_hot", "pad", "upsample", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool2d", "adaptive_max_pool3d",
            "avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool1d", "max_pool2d", "max_pool3d", "conv3d",
-           "conv3d_transpose", "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+           "conv3d_transpose", "conv1d_transpose", "unfold",
+           "cosine_embedding_loss", "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits",
            "cosine_similarity", "kl_div", "pairwise_distance", "triplet_margin_loss", "conv1d", "conv2d",
            "conv2d_transpose", "cross_entropy", "dropout", "dropout2d", "elu", "instance_norm", "embedding",
            "gelu", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "mse_loss", "nll_loss",
            "normalize", "relu", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "tanh", "elu_",
            "relu_",
-           "pixel_shuffle", "pixel_unshuffle", "scaled_dot_product_attention", "bilinear", *_activations]
+           "pixel_shuffle", "pixel_unshuffle", "scaled_dot_product_attention", "bilinear", *_activations,
+           *_composed_losses]
 
 
 def bilinear(x1: Tensor, x2: Tensor, weight: Tensor, bias: Optional[Tensor] = None,
@@ -247,12 +252,6 @@ def _elementwise_loss(op: str, node: str, input: Tensor, label: Tensor,  # noqa:
     return F.sum(loss) if reduction == "sum" else _mean_all(loss)
 
 
-def _mean_all(loss: Tensor) -> Tensor:
-    """The mean a paddle loss reduces with: its ``mean_all`` kernel (MeanAllGradNode), which
-    has no double grad, unlike ``paddle.mean``'s."""
-    return C.named(F.mean(loss, api="mean_all_kernel"), "MeanAllGradNode")
-
-
 def nll_loss(input: Tensor, label: Tensor, weight: Optional[Tensor] = None,  # noqa: A002
              ignore_index: int = -100, reduction: str = "mean", name: Optional[str] = None) -> Tensor:
     """Minus each row's log-probability at its label, times the class's ``weight``; rows whose
@@ -357,6 +356,23 @@ def triplet_margin_loss(input: Tensor, positive: Tensor, negative: Tensor, margi
     if swap:
         negative_distance = F.minimum(negative_distance, pairwise_distance(positive, negative, p, epsilon))
     return C.reduced(clip(F.add(F.sub(positive_distance, negative_distance), margin), 0.0), reduction)
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, label: Tensor, margin: float = 0,
+                          reduction: str = "mean", name: Optional[str] = None) -> Tensor:
+    """``1 - cos`` where the label is 1, ``clip(cos - margin, 0)`` where it is -1, zero
+    elsewhere, reduced; composed as paddle composes it (each squared magnitude plus 1e-11)."""
+    from reference_engine.paddle._core import clip, square, where  # (paddle's core imports this package)
+
+    if len(label.shape) != 1:
+        raise ValueError("1D target tensor expected, multi-target not supported")
+    product = F.sum(F.mul(input1, input2), -1)
+    magnitudes = [F.add(F.sum(square(x), -1), 10e-12) for x in (input1, input2)]
+    cos = F.div(product, F.sqrt(F.mul(*magnitudes)))
+    zeros = full_like(cos, 0.0)
+    out = F.add(where(label == 1, F.rsub(cos, 1), zeros),
+                where(label == -1, clip(F.sub(cos, margin), min=0), zeros))
+    return out if reduction == "none" else C.reduced(out, reduction)
 
 
 def cosine_similarity(x1: Tensor, x2: Tensor, axis: int = 1, eps: float = 1e-8) -> Tensor:
@@ -662,6 +678,42 @@ def _transposed(spatial: int, x: Tensor, weight: Tensor, bias: Optional[Tensor],
         composed = layers.conv_transpose(x, weight, None, stride, padding, output_padding, dilation, groups)
         out = C.named(composed, f"Conv{spatial}dTransposeGradNode", x)
     return _with_bias(out, bias)
+
+
+def unfold(x: Tensor, kernel_sizes: Any, strides: Any = 1, paddings: Any = 0, dilations: Any = 1,
+           name: Optional[str] = None) -> Tensor:
+    """Sliding blocks of an (N, C, H, W) batch as columns, (N, C·kh·kw, L) (UnfoldGradNode, whose
+    kernel has no double grad); ``paddings`` one number, (h, w), or (top, left, bottom, right)
+    with top = bottom and left = right."""
+    if x._data.ndim != 4:
+        raise AssertionError("input should be the format of [N, C, H, W]")
+    pads = [paddings] * 4 if isinstance(paddings, int) else list(paddings)
+    pads = pads * 2 if len(pads) == 2 else pads
+    if len(pads) != 4:
+        raise ValueError("paddings should either be an integer or a list/tuple of 2 or 4 integers")
+    if pads[0] != pads[2] or pads[1] != pads[3]:
+        raise not_supported("unfold with different paddings on opposite sides", "paddle")
+    with as_kernel("unfold_kernel"):
+        columns = layers.unfold(x, kernel_sizes, dilations, (pads[0], pads[1]), strides)
+        return C.named(columns, "UnfoldGradNode", x)
+
+
+def conv1d_transpose(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,
+                     padding: Any = 0, output_padding: Any = 0, groups: int = 1, dilation: Any = 1,
+                     output_size: Any = None, data_format: str = "NCL",
+                     name: Optional[str] = None) -> Tensor:
+    """conv2d_transpose of a width-1 image between an unsqueeze and a squeeze (SqueezeGradNode),
+    the bias added before the squeeze, as paddle does."""
+    if data_format != "NCL":
+        raise not_supported("conv1d_transpose with channels last", "paddle")
+
+    def widthwise(value: Any, width: int) -> Any:
+        return value if isinstance(value, str) else (*layers.as_tuple(value, 1), width)
+
+    image = _transposed(2, F.unsqueeze(x, -1), F.unsqueeze(weight, -1), bias, widthwise(stride, 1),
+                        widthwise(padding, 0), widthwise(output_padding, 0), widthwise(dilation, 1), groups,
+                        output_size, "NCHW")
+    return F.squeeze(image, -1)
 
 
 def conv2d_transpose(x: Tensor, weight: Tensor, bias: Optional[Tensor] = None, stride: Any = 1,

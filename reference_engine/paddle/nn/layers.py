@@ -95,6 +95,7 @@ class Layer(shared.ModuleBase):
 
     __getattr__ = instance_getattr("paddle.nn.Layer")
     repr_style = "paddle"
+    table_type = OrderedDict
     parameter_type = Parameter
     tensor_type = Tensor
 

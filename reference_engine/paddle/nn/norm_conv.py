@@ -18,12 +18,14 @@ from reference_engine.messages import not_supported
 from reference_engine.paddle import param_attr
 from reference_engine.paddle._core import Tensor, get_default_dtype
 from reference_engine.paddle.nn import functional
+from reference_engine.paddle.nn.initializer import XavierUniform
 from reference_engine.paddle.nn.layers import Layer, Parameter
 
 __all__ = ["BatchNorm", "GroupNorm", "Upsample", "AdaptiveAvgPool1D", "AdaptiveAvgPool2D",
            "AdaptiveAvgPool3D", "AdaptiveMaxPool2D", "AdaptiveMaxPool3D", "AvgPool1D", "AvgPool2D",
            "AvgPool3D", "MaxPool1D", "MaxPool2D", "MaxPool3D", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D",
-           "Conv1D", "Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose", "Dropout", "Embedding",
+           "Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose", "Conv3DTranspose", "Dropout",
+           "Embedding",
            "LayerNorm"]
 
 
@@ -145,7 +147,7 @@ class _ConvNd(Layer):
         self._dilation, self._groups = layers.as_tuple(dilation, n), groups
         self._shown = (in_channels, out_channels, list(layers.as_tuple(kernel_size, n)), padding, data_format)
         shape = (out_channels, in_channels // groups, *layers.as_tuple(kernel_size, n))
-        std = math.sqrt(2.0 / math.prod(shape[1:]))
+        std = math.sqrt(2.0 / (in_channels * math.prod(shape[2:])))  # paddle counts every input channel
         self.weight = _made(weight_attr, shape, lambda: _normal_draws(std, shape), "conv.w_0")
         self.bias = None if bias_attr is False else _made(bias_attr, (out_channels,),
                                                           lambda: np.zeros(out_channels), "conv.b_0")
@@ -175,8 +177,8 @@ _ConvNd.extra_repr = _convolution_repr  # type: ignore[method-assign]
 
 
 class _ConvTransposeNd(Layer):
-    """A transposed convolution: weight (in_channels, out_channels / groups, *kernel) drawn from
-    a normal of paddle's spread (values differ between generators), bias zeros."""
+    """A transposed convolution: weight (in_channels, out_channels / groups, *kernel) drawn by
+    paddle's default for a weight (``XavierUniform`` over that shape), bias zeros."""
 
     spatial = 0
 
@@ -187,17 +189,18 @@ class _ConvTransposeNd(Layer):
         kernel = layers.as_tuple(kernel_size, self.spatial)
         self._settings = dict(stride=stride, padding=padding, output_padding=output_padding,
                               dilation=dilation, groups=groups,
-                              data_format=data_format or ("NCHW" if self.spatial == 2 else "NCDHW"))
+                              data_format=data_format or ("NCL", "NCHW", "NCDHW")[self.spatial - 1])
         self._shown = (in_channels, out_channels, list(kernel))
         shape = (in_channels, out_channels // groups, *kernel)
-        std = math.sqrt(2.0 / math.prod(shape[1:]))
         name = f"conv{self.spatial}d_transpose"
-        self.weight = _made(weight_attr, shape, lambda: _normal_draws(std, shape), f"{name}.w_0")
+        self.weight = _made(weight_attr, shape,
+                            lambda: XavierUniform().values(list(shape), get_default_dtype()), f"{name}.w_0")
         self.bias = None if bias_attr is False else _made(
             bias_attr, (out_channels,), lambda: np.zeros(out_channels), f"{name}.b_0")
 
     def forward(self, x: Tensor) -> Tensor:
-        function = functional.conv2d_transpose if self.spatial == 2 else functional.conv3d_transpose
+        function = (functional.conv1d_transpose, functional.conv2d_transpose,
+                    functional.conv3d_transpose)[self.spatial - 1]
         return function(x, self.weight, self.bias, **self._settings)
 
     def extra_repr(self) -> str:
@@ -216,6 +219,10 @@ class _ConvTransposeNd(Layer):
         if settings["groups"] != 1:
             text += f", groups={settings['groups']}"
         return f"{text}, data_format={settings['data_format']}"
+
+
+class Conv1DTranspose(_ConvTransposeNd):
+    spatial = 1
 
 
 class Conv2DTranspose(_ConvTransposeNd):

@@ -6,6 +6,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from reference_engine import grad_mode
 from reference_engine import modules as shared
 from reference_engine.framework_names import module_getattr
 from reference_engine.paddle._core import Tensor, concat, to_tensor
@@ -42,10 +43,13 @@ def clip_grad_norm_(parameters: Any, max_norm: float, norm_type: float = 2.0,
 
 
 def clip_grad_value_(parameters: Any, clip_value: float) -> None:
-    """Clamp the gradients in place to ``[-clip_value, clip_value]``."""
+    """Clamp the gradients in place to ``[-clip_value, clip_value]`` (under no_grad, as paddle
+    runs it: a gradient is a leaf that does not stop gradient, which refuses an in-place op
+    where grad is enabled)."""
     params = [parameters] if isinstance(parameters, Tensor) else list(parameters)
-    for p in params:
-        if p.grad is not None:
-            p.grad.clip_(-clip_value, clip_value)
+    with grad_mode.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p.grad.clip_(-clip_value, clip_value)
 
 __getattr__ = module_getattr("paddle.nn.utils")

@@ -140,13 +140,18 @@ class Optimizer:
         return created(np.asarray(values, parameter._data.dtype).reshape(parameter._data.shape))
 
     def state_dict(self) -> dict[str, Any]:
-        """Each accumulator under its name (a tensor; a power of a beta, shape [1]), and the
+        """Each accumulator under its name (a tensor; a power of a beta, shape [1]), kind by kind
+        (every parameter's first moment, then every second, as paddle keeps them), and the
         learning-rate scheduler's state under ``LR_Scheduler``."""
         state: dict[str, Any] = {}
+        names_by_parameter = []
         for parameter in self.parameters:
             self._publish(parameter, every=True)
-            for name in self._accumulator_names.get(id(parameter), ()):
-                state[name] = self._published[name]
+            names_by_parameter.append(self._accumulator_names.get(id(parameter), ()))
+        for kind in range(max(map(len, names_by_parameter), default=0)):
+            for names in names_by_parameter:
+                if kind < len(names):
+                    state[names[kind]] = self._published[names[kind]]
         if isinstance(self._learning_rate, lr.LRScheduler):
             state["LR_Scheduler"] = self._learning_rate.state_dict()
         return state

@@ -53,3 +53,25 @@ def uniform_distribution(paddle):
     (bounded.entropy().sum() + bounded.log_prob(paddle.to_tensor([0.5, 2.0])).sum()).backward()
     return seen + [drawn, drawn.stop_gradient, low.grad, high.grad, uniform(1, 3).sample([2]).shape,
                    uniform([0.0, 1.0], [2.0, 3.0]).sample([2]).shape]
+
+
+@program
+def bernoulli_distribution_as_paddle_composes_it(paddle):
+    """Bernoulli: probabilities clipped into (eps, 1 - eps), logits, moments, log_prob and
+    entropy (binary_cross_entropy_with_logits), cdf, prob, a relaxed rsample, sample and
+    paddle.bernoulli by paddle's generator, and KL between two."""
+    Bernoulli, kl_divergence = paddle.distribution.Bernoulli, paddle.distribution.kl_divergence
+    paddle.seed(3)
+    p = paddle.to_tensor([0.3, 0.9, 0.0, 1.0], stop_gradient=False)
+    b = Bernoulli(p)
+    value = paddle.to_tensor([1.0, 0.0, 1.0, 0.0])
+    log_prob = b.log_prob(value)
+    other = Bernoulli(paddle.to_tensor([0.5, 0.5, 0.5, 0.5]))
+    kl = b.kl_divergence(other)
+    (b.entropy().sum() + kl.sum()).backward()
+    return [b.probs, b.logits, b.mean, b.variance, log_prob, log_prob.grad_fn.name(), b.prob(value),
+            b.entropy(), b.cdf(paddle.to_tensor([-1.0, 0.5, 1.0, 2.0])), b.sample([2]),
+            b.rsample([2], temperature=0.5), kl, kl_divergence(b, other), p.grad,
+            Bernoulli(0.3).probs, Bernoulli(0.3).sample([3]),
+            paddle.bernoulli(paddle.to_tensor([0.1, 0.5, 0.9], dtype="float64")),
+            paddle.bernoulli(paddle.full([2, 3], 0.5))]
