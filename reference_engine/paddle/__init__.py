@@ -31,12 +31,14 @@ from reference_engine.paddle import (
     linalg,
     math_functions,
     metric,
+    model_summary,
     more_ops,
     nn,
     optimizer,
     order_statistics,
     regularizer,
     scans_and_blocks,
+    static,
     tensor,
     tensor_access,
     tensor_functions,
@@ -64,6 +66,7 @@ create_parameter = nn.layers.create_parameter
 inverse = linalg.inv
 cholesky, eigvalsh = linalg.cholesky, linalg.eigvalsh
 Model = hapi.Model
+summary = model_summary.summary
 newaxis = None  # numpy's spelling of an index's new dimension
 
 # the same functions as Tensor methods (defined once, in extras.py)
@@ -95,7 +98,9 @@ __all__ = [*_core.__all__, *extras.__all__, *scans_and_blocks.__all__, *indexed_
            "amp", "autograd", "base",
            "callbacks", "cuda", "device", "version", "__git_commit__", "distribution", "multinomial",
            "framework", "get_device",
-           "incubate", "io", "linalg", "metric", "nn", "optimizer", "regularizer", "tensor", "utils",
+           "incubate", "io", "linalg", "metric", "nn", "optimizer", "regularizer", "static", "summary",
+           "tensor",
+           "utils",
            "set_device",
            "is_compiled_with_cuda", "CPUPlace", "CUDAPlace", "ParamAttr", "create_parameter", "get_flags",
            "inverse", "set_flags", "Model", "e", "inf", "nan", "newaxis", "pi"]

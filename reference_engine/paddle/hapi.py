@@ -322,6 +322,7 @@ class Model:
         self.stop_training = False
         self._test_dataloader: Any = None
         specs = _as_list(inputs)
+        self._inputs = specs or None
         self._input_count = len(specs) if specs else len(inspect.getfullargspec(network.forward).args[1:])
         self.num_iters: Optional[int] = None
 
@@ -497,6 +498,15 @@ class Model:
         cbks.call('on_eval_end', logs)
         self._test_dataloader = None
         return {k: logs[k] for k in self._metrics_name()}
+
+    def summary(self, input_size: Any = None, dtype: Any = None) -> dict[str, Any]:
+        """``paddle.summary`` of the network, on ``input_size`` or the input specs."""
+        from reference_engine.paddle import model_summary
+
+        if input_size is None and self._inputs is None:
+            raise AssertionError("'input_size' or 'self._input' must be set")
+        return model_summary.summary(self.network, input_size if input_size is not None else self._inputs,
+                                     dtypes=dtype)
 
     def predict(self, test_data: Any, batch_size: int = 1, num_workers: int = 0,
                 stack_outputs: bool = False, verbose: int = 1, callbacks: Any = None) -> list[Any]:

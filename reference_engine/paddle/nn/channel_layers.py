@@ -18,6 +18,7 @@ from reference_engine.paddle.nn.layers import Layer, Parameter
 
 __all__ = ["GLU", "SELU", "Pad1D", "Pad2D", "PixelShuffle", "PixelUnshuffle", "ZeroPad2D", "PairwiseDistance",
            "TripletMarginLoss", "CosineEmbeddingLoss", "MarginRankingLoss", "SoftMarginLoss", "Unfold",
+           "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss",
            "HingeEmbeddingLoss",
            "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "CosineSimilarity", "Dropout2D",
            "KLDivLoss", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "Softshrink", "Tanhshrink",
@@ -228,6 +229,43 @@ class HingeEmbeddingLoss(Layer):
 
     def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
         return functional.hinge_embedding_loss(input, label, self.margin, self.reduction)
+
+
+class PoissonNLLLoss(Layer):
+    """``poisson_nll_loss`` with the settings it was made with."""
+
+    def __init__(self, log_input: bool = True, full: bool = False, epsilon: float = 1e-8,
+                 reduction: str = "mean", name: Optional[str] = None) -> None:
+        super().__init__()
+        self.log_input, self.full, self.epsilon, self.reduction = log_input, full, epsilon, reduction
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return functional.poisson_nll_loss(input, label, self.log_input, self.full, self.epsilon,
+                                           self.reduction)
+
+
+class GaussianNLLLoss(Layer):
+    """``gaussian_nll_loss`` with the settings it was made with."""
+
+    def __init__(self, full: bool = False, epsilon: float = 1e-6, reduction: str = "mean",
+                 name: Optional[str] = None) -> None:
+        super().__init__()
+        self.full, self.epsilon, self.reduction = full, epsilon, reduction
+
+    def forward(self, input: Tensor, label: Tensor, variance: Tensor) -> Tensor:  # noqa: A002
+        return functional.gaussian_nll_loss(input, label, variance, self.full, self.epsilon, self.reduction)
+
+
+class MultiLabelSoftMarginLoss(Layer):
+    """``multi_label_soft_margin_loss`` with the weight and reduction it was made with."""
+
+    def __init__(self, weight: Optional[Tensor] = None, reduction: str = "mean",
+                 name: Optional[str] = None) -> None:
+        super().__init__()
+        self.weight, self.reduction = weight, reduction
+
+    def forward(self, input: Tensor, label: Tensor) -> Tensor:  # noqa: A002
+        return functional.multi_label_soft_margin_loss(input, label, self.weight, self.reduction)
 
 
 class PairwiseDistance(Layer):

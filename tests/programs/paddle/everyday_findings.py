@@ -149,3 +149,60 @@ def unfold_and_its_layer(paddle):
     return [y, y.grad_fn.name(), z, w, x.grad, str(paddle.nn.Unfold(2)),
             str(paddle.nn.Unfold([2, 3], strides=2, paddings=[1, 0], dilations=2)),
             attempt(lambda: paddle.grad((y * y).sum(), x, create_graph=True))]
+
+
+@program
+def focal_poisson_gaussian_and_multi_label_losses(paddle):
+    """sigmoid_focal_loss (with a normalizer), poisson_nll_loss (log input or not, full),
+    gaussian_nll_loss (a variance per row, full) and multi_label_soft_margin_loss (weighted), as
+    paddle composes them, and their layers."""
+    F = paddle.nn.functional
+    paddle.seed(5)
+    x = paddle.randn([4, 3])
+    x.stop_gradient = False
+    target = paddle.randn([4, 3])
+    label = (target > 0).astype("float32")
+    outs = []
+    for reduction in ("mean", "sum", "none"):
+        outs += [F.sigmoid_focal_loss(x, label, reduction=reduction),
+                 F.sigmoid_focal_loss(x, label, normalizer=paddle.to_tensor([2.0]), alpha=0.5, gamma=1.5,
+                                      reduction=reduction),
+                 F.poisson_nll_loss(x, target.abs(), reduction=reduction),
+                 F.poisson_nll_loss(x.abs() + 0.1, target.abs() * 3, log_input=False, full=True,
+                                    reduction=reduction),
+                 F.gaussian_nll_loss(x, target, paddle.ones([4, 3]) * 0.5, reduction=reduction),
+                 F.gaussian_nll_loss(x, target, paddle.ones([4]) * 2, full=True, reduction=reduction),
+                 F.multi_label_soft_margin_loss(x, label, weight=paddle.to_tensor([1.0, 2.0, 0.5]),
+                                                reduction=reduction)]
+    layers = [paddle.nn.PoissonNLLLoss()(x, target.abs()),
+              paddle.nn.GaussianNLLLoss(full=True)(x, target, paddle.ones([4, 3])),
+              paddle.nn.MultiLabelSoftMarginLoss()(x, label)]
+    paddle.add_n([o.sum() for o in outs + layers]).backward()
+    return [outs, [o.grad_fn.name() for o in outs], layers, x.grad,
+            attempt(lambda: F.gaussian_nll_loss(x, target, -paddle.ones([4, 3]))),
+            attempt(lambda: F.poisson_nll_loss(x, target, epsilon=0.0))]
+
+
+@program
+def summary_tables_and_input_specs(paddle):
+    """paddle.summary's table of a network (printed) and its totals, Model.summary from the
+    input specs, and InputSpec itself; the summary's forward draws its inputs from paddle's
+    generator, so what is drawn after it shows that too."""
+    import contextlib
+    import io
+
+    nn = paddle.nn
+    paddle.seed(10)
+    model = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1D(4), nn.ReLU(), nn.Linear(4, 1))
+    for parameter in model[0].parameters():
+        parameter.stop_gradient = True
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        totals = paddle.summary(model, (2, 4))
+        spec = paddle.static.InputSpec([None, 4], "float32", "x")
+        hapi = paddle.Model(model, inputs=[spec])
+        from_specs = hapi.summary()
+    lines = [line.split() for line in printed.getvalue().splitlines()]  # (names carry layer counters)
+    return [[cells[1:] if cells and "-" in cells[0] and cells[0][0].isupper() else cells for cells in lines],
+            {k: int(v) for k, v in totals.items()}, {k: int(v) for k, v in from_specs.items()}, repr(spec),
+            spec.shape, str(spec.dtype), paddle.rand([2]), model.training]
