@@ -927,6 +927,20 @@ def np_cholesky(a: np.ndarray) -> np.ndarray:
     return np.linalg.cholesky(a).astype(a.dtype)
 
 
+def np_affine_grid(theta: np.ndarray, base: np.ndarray, size: tuple[int, ...]) -> np.ndarray:
+    """(N, H, W, 2) points: ``base`` (H·W, 3) times each thetaᵀ (N, 3, 2)."""
+    n, _, h, w = size
+    return np.matmul(base, np.swapaxes(theta, 1, 2)).reshape(n, h, w, 2).astype(theta.dtype)
+
+
+def affine_grid_grad(g: Any, base: np.ndarray) -> Any:
+    """theta's gradient (N, 2, 3): ``(baseᵀ g)ᵀ`` for each batch entry's (H·W, 2) gradient."""
+    n = g._data.shape[0]
+    flat = F.reshape(g, (n, -1, 2))
+    points = F.constant_like(g, np.broadcast_to(base.T, (n, *base.T.shape)).astype(g._data.dtype))
+    return F.transpose(F.matmul(points, flat), 1, 2)
+
+
 # --- factorizations (one node, several outputs: ``ops.factorization``), torch's formulas ----------
 
 def _eye(like: Any, size: int) -> Any:

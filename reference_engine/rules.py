@@ -485,6 +485,11 @@ rule("slogdet_sign", "LinalgSlogdetBackward0", lambda a: np.linalg.slogdet(a)[0]
 rule("slogdet_stacked", "SlogdetGradNode", lambda a: np.stack(np.linalg.slogdet(a)),
      lambda g, a: H.logabsdet_grad(F.getitem(g, (1,)), a))
 
+# affine_grid: each pixel's (x, y, 1) (the ``base`` points, an attribute: the node saves nothing,
+# as torch's) times thetaᵀ; its derivative sums the gradient against the points
+rule("affine_grid", "AffineGridGeneratorBackward0", lambda a, *, base, size: H.np_affine_grid(a, base, size),
+     lambda g, base, size: H.affine_grid_grad(g, base))
+
 # --- factorizations: one node of several outputs (``ops.factorization``), which it saves ------
 # (the node's forward hands the input on; the caller computes the outputs)
 rule("eigh", "LinalgEighBackward0", lambda a, *, count: a,

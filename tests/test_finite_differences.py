@@ -211,6 +211,8 @@ def _tall_well_conditioned(*shape: int) -> np.ndarray:
     return out
 
 
+case("affine_grid", lambda t: torch.nn.functional.affine_grid(t, (2, 1, 3, 4), align_corners=False) ** 2,
+     _distinct(2, 2, 3))
 case("eigh", _eigh_parts, _well_conditioned(2, 3, 3))
 case("svd", _svd_parts, _tall_well_conditioned(2, 4, 3))
 case("svd_wide", lambda a: _svd_parts(a.transpose(-2, -1)), _tall_well_conditioned(2, 4, 3))

@@ -259,6 +259,8 @@ INTERNAL_RULES: dict[str, str] = {
              "is the LAPACK library's choice (torch's MKL and numpy's OpenBLAS differ), so finite "
              "differences and differential programs check what does not depend on it"
        for name in ("eigh", "svd", "qr")},
+    "affine_grid": "theta of shape (N, 2, 3) and an output size, which the vocabulary's ops do not take "
+                   "(finite differences and a differential program check it)",
     "pinv": "far from singular only on tall or wide operands, which the registry's square layouts do "
             "not make (finite differences and differential programs check it)",
     "tensor_unfold": "paddle's Tensor.unfold: needs window sizes the vocabulary's ops do not take "

@@ -257,11 +257,13 @@ def reshaped_view_strides(shape: Sequence[int], strides: Sequence[int],
     """The strides (in elements) a view of ``shape``/``strides`` as ``new_shape`` has, or None
     where no view can hold it: torch's ``computeStride``, which paddle's strided reshape
     follows. Runs of dimensions that lie contiguously in memory are split or merged; a size-1
-    dimension takes the stride of what follows it."""
+    dimension takes the stride of what follows it. A 0-d tensor has none (measured: the
+    gradient of a squeeze to 0-d is copied back to the input's shape, not viewed)."""
     new_strides = [0] * len(new_shape)
-    if math.prod(shape) == 0 or not shape:
-        return None if not shape and new_shape and math.prod(new_shape) != 1 else \
-            recorder.row_major_strides(tuple(new_shape), 1)
+    if not shape:
+        return None
+    if math.prod(shape) == 0:
+        return list(recorder.row_major_strides(tuple(new_shape), 1))
     view_d = len(new_shape) - 1
     chunk_base = strides[-1]
     tensor_numel = view_numel = 1
@@ -570,6 +572,8 @@ class PaddlePolicy(Policy):
                 if strides is not None:
                     first._data = np.lib.stride_tricks.as_strided(
                         first._data, strides=[s * itemsize for s in strides])
+                else:  # no view holds it: paddle's reshape copies
+                    first._data = first._data.copy()
             first._shares_gradient_buffer = (grad._shares_gradient_buffer or held) and \
                 recorder.row_major(first._data) and np.shares_memory(first._data, grad._data)
         elif not grad._shares_gradient_buffer or held:

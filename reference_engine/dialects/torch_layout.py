@@ -24,8 +24,11 @@ ELEMENTWISE = frozenset({
     "round", "rsub", "sgn", "sigmoid", "sigmoid_backward", "sign", "silu", "silu_backward",
     "softplus", "softplus_backward", "sub", "sub_scaled", "tanh", "tanh_backward", "where"})
 # ops whose kernel writes into a fresh empty tensor it resizes (``pow(Scalar, Tensor)``'s
-# pow_out): a contiguous result, whatever the operands' layout
-CONTIGUOUS = frozenset({"rpow"})
+# pow_out), and the reductions and scans (their outputs allocated contiguous, measured: a mean,
+# sum, norm or cumsum of a permuted tensor is contiguous): a contiguous result, whatever the
+# operands' layout
+CONTIGUOUS = frozenset({"rpow", "sum", "mean", "prod", "amax", "amin", "max_dim", "min_dim", "std", "var",
+                        "norm2", "norm_p", "cumsum", "cumprod"})
 # ops that make a tensor like their input (``memory_format=torch.preserve_format``)
 PRESERVING = frozenset({"clone", "cast"})
 

@@ -831,6 +831,8 @@ from reference_engine.torch.nn.activation_functions import *  # noqa: E402, F403
 from reference_engine.torch.nn.activation_functions import __all__ as _activations  # noqa: E402
 from reference_engine.torch.nn.composite_functions import *  # noqa: E402, F403
 from reference_engine.torch.nn.composite_functions import __all__ as _composites  # noqa: E402
+from reference_engine.torch.nn.grid_sampling import *  # noqa: E402, F403
+from reference_engine.torch.nn.grid_sampling import __all__ as _grid_sampling  # noqa: E402
 
-__all__ += _activations + _composites
+__all__ += _activations + _composites + _grid_sampling
 __getattr__ = module_getattr("torch.nn.functional")

@@ -19,7 +19,8 @@ from reference_engine.torch.nn.layers import _BatchNorm
 from reference_engine.torch.nn.modules import Module
 from reference_engine.torch.optim.lr_scheduler import LRScheduler, _per_group
 
-__all__ = ["SWALR", "AveragedModel", "get_ema_avg_fn", "get_swa_avg_fn", "update_bn"]
+__all__ = ["SWALR", "AveragedModel", "get_ema_avg_fn", "get_ema_multi_avg_fn", "get_swa_avg_fn",
+           "get_swa_multi_avg_fn", "update_bn"]
 
 
 def get_ema_avg_fn(decay: float = 0.999) -> Callable[[Tensor, Tensor, Any], Tensor]:
@@ -31,6 +32,37 @@ def get_ema_avg_fn(decay: float = 0.999) -> Callable[[Tensor, Tensor, Any], Tens
         with no_grad():
             return decay * averaged + (1 - decay) * current
     return ema_update
+
+
+def get_ema_multi_avg_fn(decay: float = 0.999) -> Callable[[list[Tensor], list[Tensor], Any], None]:
+    """The moving average over lists of parameters, in place: each float average lerped toward
+    the current value by ``1 - decay`` (torch's ``_foreach_lerp_``), others recomputed."""
+    if decay < 0.0 or decay > 1.0:
+        raise ValueError(f"Invalid decay value {decay} provided. Please provide a value in [0,1] range.")
+
+    def ema_update(averaged: list[Tensor], current: list[Tensor], num_averaged: Any) -> None:
+        with no_grad():
+            for mine, theirs in zip(averaged, current):
+                if mine.is_floating_point():
+                    mine.lerp_(theirs, 1 - decay)
+                else:
+                    mine.copy_(mine * decay + theirs * (1 - decay))
+    return ema_update
+
+
+def get_swa_multi_avg_fn() -> Callable[[list[Tensor], list[Tensor], Any], None]:
+    """The running mean over lists of parameters, in place: float averages lerped toward the
+    current value by ``1 / (num_averaged + 1)``, others moved by the difference over it."""
+    def swa_update(averaged: list[Tensor], current: list[Tensor], num_averaged: Any) -> None:
+        with no_grad():
+            for mine, theirs in zip(averaged, current):
+                if mine.is_floating_point():
+                    mine.lerp_(theirs, float(1 / (num_averaged + 1)))
+                elif isinstance(num_averaged, Tensor):
+                    mine.addcdiv_(theirs - mine, num_averaged + 1)
+                else:
+                    mine.add_(theirs - mine, alpha=1.0 / (num_averaged + 1))
+    return swa_update
 
 
 def get_swa_avg_fn() -> Callable[[Tensor, Tensor, Any], Tensor]:

@@ -142,3 +142,40 @@ def independent_and_multivariate_normals(torch):
     coin = D.Bernoulli(probs=torch.tensor([0.3, 0.5, 0.9]))
     dice = D.Categorical(logits=torch.tensor([[1.0, 2.0, 0.5], [0.1, 0.1, 3.0]]))
     return seen + [coin.mean, coin.mode, coin.variance, coin.stddev, dice.mean, dice.mode, dice.variance]
+
+
+@program
+def gamma_dirichlet_beta_poisson_lognormal_one_hot(torch):
+    """The exponential families torch composes in Python: log_prob, moments, entropy and their
+    gradients, a log-normal's and a one-hot categorical's draws (through the normal and the
+    categorical), and KL between two of one kind; the gamma family's own sampling kernels are
+    left out (the reference refuses them by name)."""
+    D = torch.distributions
+    torch.manual_seed(0)
+    a = torch.tensor([2.0, 3.0], requires_grad=True)
+    b = torch.tensor([1.5, 0.5], requires_grad=True)
+    beta = D.Beta(a, b)
+    log_prob = beta.log_prob(torch.tensor([0.3, 0.7]))
+    log_prob.sum().backward()
+    c = torch.tensor([2.0], requires_grad=True)
+    gamma = D.Gamma(c, torch.tensor([3.0]))
+    dirichlet = D.Dirichlet(torch.tensor([1.0, 2.0, 3.0]))
+    poisson = D.Poisson(torch.tensor([4.0, 1.5]))
+    log_normal = D.LogNormal(torch.tensor([0.0]), torch.tensor([1.0]))
+    one_hot = D.OneHotCategorical(probs=torch.tensor([0.2, 0.3, 0.5]))
+    kl_gamma = D.kl_divergence(gamma, D.Gamma(torch.tensor([1.0]), torch.tensor([1.0])))
+    kl_gamma.sum().backward()
+    return [log_prob, beta.mean, beta.variance, beta.entropy(), repr(beta), a.grad, b.grad,
+            gamma.log_prob(torch.tensor([0.5])), gamma.mean, gamma.variance, gamma.entropy(),
+            repr(D.Gamma(2.0, 3.0)), dirichlet.log_prob(torch.tensor([0.2, 0.3, 0.5])), dirichlet.mean,
+            dirichlet.variance, dirichlet.entropy(), repr(dirichlet),
+            poisson.log_prob(torch.tensor([3.0, 0.0])), poisson.mode, repr(poisson),
+            log_normal.log_prob(torch.tensor([1.5])), log_normal.mean, log_normal.variance,
+            log_normal.entropy(), log_normal.sample((2,)), repr(log_normal),
+            one_hot.log_prob(torch.tensor([0.0, 1.0, 0.0])), one_hot.entropy(), one_hot.sample((3,)),
+            repr(one_hot), kl_gamma, c.grad,
+            D.kl_divergence(D.Beta(torch.tensor([2.0]), torch.tensor([3.0])),
+                            D.Beta(torch.tensor([1.0]), torch.tensor([1.0]))),
+            D.kl_divergence(poisson, D.Poisson(torch.tensor([2.0, 2.0]))),
+            D.kl_divergence(dirichlet, D.Dirichlet(torch.tensor([1.0, 1.0, 1.0]))),
+            D.Beta(2.0, 3.0).log_prob(torch.tensor(0.4)), D.Beta(2.0, 3.0).concentration1]

@@ -169,3 +169,24 @@ def softmax_without_a_dim_chooses_one_and_warns(torch):
     return [seen, [str(w.message) for w in caught], cast, cast.grad_fn.name(),
             cast.grad_fn.next_functions[0][0].name(),
             str(torch.nn.functional.log_softmax(x, 1, dtype=torch.float64).dtype)]
+
+
+@program
+def spatial_transformer_grid_and_sampling(torch):
+    """affine_grid (a node that saves nothing: a second backward through it runs) and
+    grid_sample, bilinear and nearest, zero and border padding, corners aligned or not; the
+    gradient reaches theta through the grid and the image (nearest: the grid's is zero)."""
+    F = torch.nn.functional
+    seen = []
+    for aligned in (False, True):
+        theta = torch.tensor([[[1.0, 0.1, 0.0], [0.0, 0.9, 0.1]], [[0.8, -0.2, 0.3], [0.1, 1.1, -0.2]]],
+                             dtype=torch.float64, requires_grad=True)
+        grid = F.affine_grid(theta, (2, 2, 4, 5), align_corners=aligned)
+        image = torch.arange(40.0, dtype=torch.float64).reshape(2, 2, 2, 5).repeat(1, 1, 2, 1)
+        image.requires_grad_(True)
+        for mode, padding in (("bilinear", "zeros"), ("bilinear", "border"), ("nearest", "zeros"),
+                              ("nearest", "border")):
+            out = F.grid_sample(image, grid * 1.3, mode=mode, padding_mode=padding, align_corners=aligned)
+            seen += [out, out.grad_fn.name(), torch.autograd.grad((out * out).sum(), [theta, image])]
+        seen += [grid, grid.grad_fn.name()]
+    return seen

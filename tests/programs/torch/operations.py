@@ -900,3 +900,22 @@ def a_range_indexes_as_its_list(torch):
     y = torch.zeros(3, 4)
     y[range(1, 3)] = 1.0
     return [picked, x.grad, y, x[range(0)].shape, x[[]].shape]
+
+
+@program
+def reductions_and_scans_of_a_permuted_tensor_are_contiguous(torch):
+    """torch allocates a reduction's or a scan's output contiguous, whatever the input's layout:
+    its stride, whether a reshape of it is a view, and so whether that view requires grad."""
+    seen = []
+    for shape in ((2, 1, 3), (2, 2, 3)):
+        x = torch.zeros(shape, requires_grad=True)
+        permuted = x.permute(2, 1, 0)
+        for out in (permuted.mean(dim=1), permuted.sum(dim=1), permuted.prod(dim=1), permuted.amax(dim=1),
+                    torch.var(permuted, dim=1, unbiased=False), torch.norm(permuted, dim=1),
+                    torch.linalg.vector_norm(permuted, 3, dim=1), torch.max(permuted, dim=1).values,
+                    torch.cumsum(permuted, dim=1), torch.cumprod(permuted, dim=1),
+                    permuted.sum(dim=1, keepdim=True), permuted.mean(dim=0)):
+            with torch.no_grad():
+                flat = out.reshape(-1)
+            seen.append([out.stride(), out.is_contiguous(), flat.requires_grad, flat._base is out])
+    return seen

@@ -1,6 +1,7 @@
-"""``torch.distributions``: ``Categorical``, ``Bernoulli`` and ``Normal``, and
-``kl_divergence`` between two normals: the distributions reinforcement-learning and VAE code
-reaches for. Each computes as torch 2.13's Python does (the same operations in the same order,
+"""``torch.distributions``' base and its location-scale and categorical families: ``Categorical``,
+``Bernoulli``, ``Normal``, ``Uniform``, ``Exponential``, ``Laplace``, ``Independent`` and
+``MultivariateNormal``, the distributions reinforcement-learning and VAE code reaches for. Each
+computes as torch 2.13's Python does (the same operations in the same order,
 so values and gradients agree), and draws by torch's generator: ``multinomial`` for a
 categorical, ``bernoulli`` and ``normal`` for the others.
 
@@ -19,7 +20,7 @@ from reference_engine.torch.random import bernoulli, normal, rand
 from reference_engine.torch.type_info import finfo
 
 __all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independent", "Laplace",
-           "MultivariateNormal", "Normal", "Uniform", "kl_divergence"]
+           "MultivariateNormal", "Normal", "Uniform"]
 
 
 def _shape(sample_shape: Sequence[int]) -> tuple[int, ...]:
@@ -343,17 +344,6 @@ class Laplace(Distribution):
 
     def entropy(self) -> T.Tensor:
         return 1 + T.log(2 * self.scale)
-
-
-def kl_divergence(p: Distribution, q: Distribution) -> T.Tensor:
-    """KL(p ‖ q) for two normals (torch's ``_kl_normal_normal``)."""
-    if not (isinstance(p, Normal) and isinstance(q, Normal)):
-        from reference_engine.messages import not_supported
-
-        raise not_supported(f"kl_divergence of {type(p).__name__} and {type(q).__name__}", "torch")
-    var_ratio = (p.scale / q.scale).pow(2)
-    t1 = ((p.loc - q.loc) / q.scale).pow(2)
-    return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
 
 
 def _sum_rightmost(value: T.Tensor, dims: int) -> T.Tensor:
