@@ -16,11 +16,12 @@ from reference_engine.torch.nn.losses import *  # noqa: F403
 from reference_engine.torch.nn.losses import __all__ as _losses
 from reference_engine.torch.nn.modules import *  # noqa: F403
 from reference_engine.torch.nn.modules import __all__ as _modules
-from reference_engine.torch.nn.parameter import Parameter
+from reference_engine.torch.nn.parameter import Parameter, UninitializedParameter
 from reference_engine.torch.nn.recurrent import *  # noqa: F403
 from reference_engine.torch.nn.recurrent import __all__ as _recurrent
 
 __all__ = [*_modules, *_layers, *_losses, *_channel_layers, *_recurrent, *_attention, "Parameter",
+           "UninitializedParameter",
            "functional", "init", "modules", "utils"]
 
 __getattr__ = module_getattr("torch.nn")

@@ -29,10 +29,11 @@ from reference_engine.torch._core import (
 from reference_engine.torch._core import dtype as torch_dtype
 from reference_engine.torch.devices import placement
 from reference_engine.torch.nn import functional
-from reference_engine.torch.nn.parameter import Parameter
+from reference_engine.torch.nn.parameter import Parameter, UninitializedParameter
 from reference_engine.torch.random import drawing
 
-__all__ = ["BCELoss", "Bilinear", "BCEWithLogitsLoss", "CrossEntropyLoss", "ELU", "Flatten", "GELU", "GLU",
+__all__ = ["LazyLinear", "BCELoss", "Bilinear", "BCEWithLogitsLoss", "CrossEntropyLoss", "ELU", "Flatten",
+           "GELU", "GLU",
            "Hardsigmoid", "Hardswish", "Hardtanh", "Identity", "L1Loss", "LeakyReLU", "Linear",
            "LogSigmoid", "LogSoftmax", "MSELoss", "Mish", "Module", "ModuleDict", "ModuleList", "NLLLoss",
            "ParameterDict", "ParameterList", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid",
@@ -282,6 +283,30 @@ class Linear(Module):
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class LazyLinear(Linear):
+    """A Linear whose ``in_features`` is read from its first input: until then its parameters
+    are uninitialized; its first forward draws them as ``Linear(in_features, out_features)``
+    would and makes the module a Linear."""
+
+    def __init__(self, out_features: int, bias: bool = True, device: Any = None, dtype: Any = None) -> None:
+        Module.__init__(self)
+        self.in_features, self.out_features = 0, out_features
+        self.weight = UninitializedParameter()
+        self.bias = UninitializedParameter() if bias else None
+
+    def has_uninitialized_params(self) -> bool:
+        return any(isinstance(p, UninitializedParameter) for p in self._parameters.values())
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        self.in_features = int(input.shape[-1])
+        bound = 1 / math.sqrt(self.in_features) if self.in_features else 0.0
+        self.weight = Parameter(_uniform((self.out_features, self.in_features), bound))
+        if self.bias is not None:
+            self.bias = Parameter(_uniform((self.out_features,), bound))
+        self.__class__ = Linear
+        return Linear.forward(self, input)
 
 
 class Bilinear(Module):

@@ -645,3 +645,20 @@ def matrix_transposes_as_attributes(torch):
     (x.H * torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])).sum().backward()
     return seen + [x.grad, attempt(lambda: batch.H), attempt(lambda: torch.ones(3).mT),
                    attempt(lambda: torch.ones(3).mH), attempt(lambda: torch.ones(3).H)]
+
+
+@program
+def lazy_linear_materialises_on_its_first_input(torch):
+    """LazyLinear: uninitialized parameters (refused when used), then its first forward draws
+    them as Linear(in_features, out_features) would and the module becomes a Linear."""
+    nn = torch.nn
+    torch.manual_seed(0)
+    lazy = nn.LazyLinear(3)
+    before = [str(lazy), repr(lazy.weight), type(lazy.weight).__name__, lazy.in_features,
+              list(lazy.state_dict().keys()), lazy.has_uninitialized_params(),
+              attempt(lambda: nn.LazyLinear(3).weight.sum()), str(nn.LazyLinear(4, bias=False))]
+    out = lazy(torch.randn(2, 5))
+    out.sum().backward()
+    model = nn.Sequential(nn.LazyLinear(4), nn.ReLU(), nn.LazyLinear(1))
+    return [before, type(lazy).__name__, str(lazy), lazy.weight, lazy.bias, out, lazy.weight.grad,
+            model(torch.ones(3, 2)), str(model)]
