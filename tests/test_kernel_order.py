@@ -169,3 +169,22 @@ def test_batch_norm_out_of_training_is_torchs_bit_for_bit():
         expected = torch.nn.functional.batch_norm(*[torch.tensor(v) for v in values], training=False)
         got = reference.nn.functional.batch_norm(*[reference.tensor(v) for v in values], training=False)
         assert np.array_equal(got.numpy(), expected.numpy()), shape
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_digamma_is_torchs_bit_for_bit(dtype):
+    """torch's digamma is a scalar kernel (``calc_digamma``, single precision for float32), so
+    any CPU computes it alike: the reference follows it step for step."""
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("torch is not installed")
+    import torch
+
+    from reference_engine import special_functions
+
+    rng = np.random.default_rng(11)
+    x = np.concatenate([rng.uniform(0.01, 30.0, 4000), rng.uniform(-10.0, 0.0, 1000),
+                        np.arange(-3.0, 21.0) * 0.5, [0.0, -0.0, np.inf, -np.inf, np.nan]]).astype(dtype)
+    theirs = torch.digamma(torch.from_numpy(x)).numpy()
+    ours = special_functions.digamma(x)
+    assert ours.dtype == theirs.dtype
+    np.testing.assert_array_equal(ours, theirs)
