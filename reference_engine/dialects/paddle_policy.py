@@ -21,6 +21,7 @@ import numpy as np
 
 from reference_engine import engine, grad_mode, recorder
 from reference_engine import ops as F
+from reference_engine.dialects import torch_layout
 from reference_engine.dialects.policy import DTYPE_CATEGORY, Policy, plain_copy
 from reference_engine.formatting import paddle_repr
 from reference_engine.graph import AccumulateGrad, Node
@@ -250,36 +251,6 @@ CAST_SEEDS: weakref.WeakValueDictionary[int, Tensor] = weakref.WeakValueDictiona
 
 # the gradient views that reshape (paddle lays their result out row-major when it can view)
 _RESHAPES = frozenset({"reshape", "unsqueeze", "squeeze"})
-
-
-def reshaped_view_strides(shape: Sequence[int], strides: Sequence[int],
-                          new_shape: Sequence[int]) -> Optional[list[int]]:
-    """The strides (in elements) a view of ``shape``/``strides`` as ``new_shape`` has, or None
-    where no view can hold it: torch's ``computeStride``, which paddle's strided reshape
-    follows. Runs of dimensions that lie contiguously in memory are split or merged; a size-1
-    dimension takes the stride of what follows it. A 0-d tensor has none (measured: the
-    gradient of a squeeze to 0-d is copied back to the input's shape, not viewed)."""
-    new_strides = [0] * len(new_shape)
-    if not shape:
-        return None
-    if math.prod(shape) == 0:
-        return list(recorder.row_major_strides(tuple(new_shape), 1))
-    view_d = len(new_shape) - 1
-    chunk_base = strides[-1]
-    tensor_numel = view_numel = 1
-    for tensor_d in range(len(shape) - 1, -1, -1):
-        tensor_numel *= shape[tensor_d]
-        if tensor_d == 0 or (shape[tensor_d - 1] != 1 and strides[tensor_d - 1] != tensor_numel * chunk_base):
-            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
-                new_strides[view_d] = view_numel * chunk_base
-                view_numel *= new_shape[view_d]
-                view_d -= 1
-            if view_numel != tensor_numel:
-                return None
-            if tensor_d > 0:
-                chunk_base = strides[tensor_d - 1]
-                tensor_numel = view_numel = 1
-    return new_strides if view_d == -1 else None
 
 
 # gradients a retained gradient is (``retain``): a kernel does not write into one in place
@@ -565,10 +536,11 @@ class PaddlePolicy(Policy):
                 # paddle's reshape of a view views it with the strides torch's computeStride
                 # gives (measured: the gradient of an unsqueeze below a transpose that kept the
                 # order is row-major, and shared; [1, 2, 1] with strides [2, 1, 2] gives [2, 1]
-                # with [1, 2], which an in-place kernel below reads through a contiguous copy)
+                # with [1, 2], which an in-place kernel below reads through a contiguous copy; a
+                # 0-d gradient is copied, measured on a squeeze to 0-d)
                 itemsize = grad._data.itemsize
-                strides = reshaped_view_strides(grad._data.shape, [s // itemsize for s in grad._data.strides],
-                                                first._data.shape)
+                strides = None if not grad._data.ndim else torch_layout.view_strides(
+                    grad._data.shape, [s // itemsize for s in grad._data.strides], first._data.shape)
                 if strides is not None:
                     first._data = np.lib.stride_tricks.as_strided(
                         first._data, strides=[s * itemsize for s in strides])
